@@ -1,0 +1,4 @@
+export * from './messages.ts';
+export * from './common.ts';
+export * from './security.ts';
+export * from './user.ts';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { code, device, email, password, username } from './common.ts';
+import { messages } from './messages.ts';
+
+
+export const user = z.object({
+  username: z.string(),
+  email: z.string(),
+  websocket_token: z.string(),
+});
+export type User = z.infer<typeof user>;
+
+/** security/login/ — `username` may also be the account's email. */
+export const loginRequest = z.object({
+  username: z.string({ error: messages.usernameRequired }).trim().min(1, messages.usernameRequired).max(254),
+  password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128),
+  device,
+});
+export const loginResponse = z.discriminatedUnion('two_factor', [
+  z.object({ two_factor: z.literal(false), token: z.string(), user }),
+  /** `token` is the interim token that only security/two_factor_login/ accepts. */
+  z.object({ two_factor: z.literal(true), token: z.string(), user: z.object({ username: z.string() }) }),
+]);
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const twoFactorLoginRequest = z.object({ code, token: z.string().min(1).max(200), device });
+export const sessionResponse = z.object({ token: z.string(), user });
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const validateEmailRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request'), email }),
+  z.object({ type: z.literal('verify'), email, code }),
+]);
+
+export const registerRequest = z
+  .object({ email, device, username, password, confirmPassword: z.string() })
+  .refine((body) => body.password === body.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+
+export const resetPasswordRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request'), email }),
+  z
+    .object({ type: z.literal('reset'), email, code, password, confirmPassword: z.string() })
+    .refine((body) => body.password === body.confirmPassword, {
+      message: messages.passwordsDoNotMatch,
+      path: ['confirmPassword'],
+    }),
+]);
+
+export const logoutRequest = z.object({ device }).loose();
+
+export const twoFactorRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('setup') }),
+  z.object({ type: z.literal('enable'), code }),
+  z.object({ type: z.literal('disable'), code }),
+  z.object({ type: z.literal('status') }),
+]);
+export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
+export const twoFactorStatusResponse = z.object({ enabled: z.boolean() });
+
+/** A message answer: `info` is a sentence to show. */
+export const messageResponse = z.string();

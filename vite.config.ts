@@ -1,0 +1,36 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
+export default defineConfig({
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react()],
+  resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
+  server: { port: 5173, proxy: { '/api': apiTarget, '/app': { target: apiTarget, ws: true } } },
+  preview: { proxy: { '/api': apiTarget } },
+  build: { outDir: 'dist', sourcemap: true },
+  test: {
+    globals: true,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Server suites each boot their own database; more workers than cores only starves PGlite.
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          setupFiles: ['tests/setup.ts'],
+          include: ['tests/{machines,model,ui,routes}/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'server', environment: 'node', include: ['tests/server/**/*.test.ts'] },
+      },
+    ],
+  },
+});
