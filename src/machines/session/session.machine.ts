@@ -1,0 +1,87 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { User } from '../../../contracts/index.ts';
+
+export type SessionContext = { token: string | null; user: User | null };
+export type SessionInput = { stored: { token: string; user: User } | null };
+export type SessionEvent =
+  | { type: 'session.signedIn'; token: string; user: User }
+  | { type: 'session.logout' }
+  | { type: 'session.expired' };
+
+/**
+ * The trader's session (spec section 4 "Session"). Created once by the composition root; the router
+ * waits for it to leave `restoring` and redirects on what it says.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    /** Tells the server to end this session; the answer does not matter. */
+    logout: fromPromise<unknown, { token: string }>(async () => undefined),
+  },
+  actions: {
+    remember: assign((_, params: { token: string; user: User }) => ({ token: params.token, user: params.user })),
+    forget: assign({ token: null, user: null }),
+    /** Writes `authToken` and `user` to local storage (bound to the storage service). */
+    persistSession: (_, _params: { token: string; user: User }) => {},
+    /** Removes both keys from local storage (bound to the storage service). */
+    clearPersistedSession: () => {},
+  },
+  guards: {
+    hasStoredSession: ({ context }) => context.token !== null && context.user !== null,
+  },
+}).createMachine({
+  id: 'session',
+  description: 'Whether a trader is signed in in this browser, and the token every product call carries.',
+  context: ({ input }) => ({ token: input.stored?.token ?? null, user: input.stored?.user ?? null }),
+  initial: 'restoring',
+  states: {
+    restoring: {
+      description: 'Reads the session kept in local storage on load.',
+      always: [{ guard: 'hasStoredSession', target: 'signedIn' }, { target: 'signedOut' }],
+    },
+    signedOut: {
+      description: 'Anonymous: only login, signup and forgot-password are reachable.',
+      on: {
+        'session.signedIn': {
+          target: 'signedIn',
+          description: 'Login, two-factor login or registration succeeded.',
+          actions: [
+            { type: 'remember', params: ({ event }) => ({ token: event.token, user: event.user }) },
+            { type: 'persistSession', params: ({ event }) => ({ token: event.token, user: event.user }) },
+          ],
+        },
+      },
+    },
+    signedIn: {
+      description: 'A token is present; every product call carries it.',
+      initial: 'active',
+      exit: ['forget', 'clearPersistedSession'],
+      on: {
+        'session.expired': {
+          target: 'signedOut',
+          description: 'A 401 or a "Session expired"/"L101" answer: signed out at once, no server call.',
+        },
+      },
+      states: {
+        active: {
+          on: { 'session.logout': { target: 'signingOut' } },
+        },
+        signingOut: {
+          description: 'Tells the server; local state is cleared whatever it answers.',
+          tags: ['busy'],
+          invoke: {
+            id: 'logout',
+            src: 'logout',
+            input: ({ context }) => ({ token: context.token ?? '' }),
+            onDone: { target: '#session.signedOut' },
+            onError: { target: '#session.signedOut' },
+          },
+        },
+      },
+    },
+  },
+});

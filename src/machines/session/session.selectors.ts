@@ -1,0 +1,12 @@
+import type { SnapshotFrom } from 'xstate';
+import type { sessionMachine } from './session.machine.ts';
+
+type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+export const selectIsSignedIn = (snapshot: SessionSnapshot) => snapshot.matches('signedIn');
+export const selectIsRestoring = (snapshot: SessionSnapshot) => snapshot.matches('restoring');
+export const selectUser = (snapshot: SessionSnapshot) => snapshot.context.user;
+export const selectToken = (snapshot: SessionSnapshot) => snapshot.context.token;
+/** The avatar letter: the username's first letter in upper case, or "U" (spec section 2). */
+export const selectInitial = (snapshot: SessionSnapshot) =>
+  snapshot.context.user?.username?.charAt(0).toUpperCase() || 'U';

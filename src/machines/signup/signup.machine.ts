@@ -1,0 +1,168 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { SessionResponse } from '../../../contracts/index.ts';
+import type { Notice } from '../shared/notify.ts';
+import {
+  codeError,
+  confirmPasswordError,
+  emailError,
+  passwordError,
+  toCodeInput,
+  usernameError,
+} from '../shared/validation.ts';
+
+export type SignupField = 'email' | 'code' | 'username' | 'password' | 'confirmPassword';
+export type SignupContext = Record<SignupField, string> & { showErrors: boolean };
+export type SignupEvent =
+  | { type: 'field.change'; name: SignupField; value: string }
+  | { type: 'form.submit' }
+  | { type: 'code.resend' }
+  | { type: 'email.edit' };
+
+/** Three-step registration (spec sections 2 and 4 "Signup"): email, emailed code, account. */
+export const signupMachine = setup({
+  types: { context: {} as SignupContext, events: {} as SignupEvent },
+  actors: {
+    requestCode: fromPromise<string, { email: string }>(async () => {
+      throw new Error('requestCode is bound by the composition root');
+    }),
+    verifyCode: fromPromise<string, { email: string; code: string }>(async () => {
+      throw new Error('verifyCode is bound by the composition root');
+    }),
+    register: fromPromise<
+      SessionResponse,
+      { email: string; username: string; password: string; confirmPassword: string }
+    >(async () => {
+      throw new Error('register is bound by the composition root');
+    }),
+  },
+  actions: {
+    setField: assign(({ context }, params: { name: SignupField; value: string }) => ({
+      ...context,
+      [params.name]: params.name === 'code' ? toCodeInput(params.value) : params.value,
+    })),
+    revealErrors: assign({ showErrors: true }),
+    startStep: assign({ showErrors: false }),
+    clearCode: assign({ code: '' }),
+    establishSession: (_, _params: SessionResponse) => {},
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    isEmailValid: ({ context }) => emailError(context.email) === undefined,
+    isCodeValid: ({ context }) => codeError(context.code) === undefined,
+    isAccountValid: ({ context }) =>
+      usernameError(context.username) === undefined &&
+      passwordError(context.password) === undefined &&
+      confirmPasswordError(context.confirmPassword, context.password) === undefined,
+  },
+}).createMachine({
+  id: 'signup',
+  description: 'Registration: the email is proven with a 6-digit code before the account is created.',
+  context: { email: '', code: '', username: '', password: '', confirmPassword: '', showErrors: false },
+  initial: 'enteringEmail',
+  on: {
+    'field.change': {
+      actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
+    },
+  },
+  states: {
+    enteringEmail: {
+      tags: ['form'],
+      entry: 'startStep',
+      on: {
+        'form.submit': [
+          { guard: 'isEmailValid', target: 'requestingCode' },
+          { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },
+        ],
+      },
+    },
+    requestingCode: {
+      tags: ['busy'],
+      invoke: {
+        id: 'requestCode',
+        src: 'requestCode',
+        input: ({ context }) => ({ email: context.email }),
+        onDone: {
+          target: 'enteringCode',
+          description: 'The server mailed a code; its answer shows as the "OTP Sent" toast.',
+          actions: { type: 'notify', params: ({ event }) => ({ title: 'OTP Sent', description: event.output }) },
+        },
+        onError: { target: 'enteringEmail' },
+      },
+    },
+    enteringCode: {
+      tags: ['form'],
+      entry: 'startStep',
+      on: {
+        'form.submit': [
+          { guard: 'isCodeValid', target: 'verifyingCode' },
+          { actions: 'revealErrors', description: 'Show "Please enter a valid 6-digit verification code".' },
+        ],
+        'code.resend': { target: 'resendingCode', actions: 'clearCode' },
+        'email.edit': { target: 'enteringEmail', description: '"Back to email entry".', actions: 'clearCode' },
+      },
+    },
+    resendingCode: {
+      tags: ['busy'],
+      invoke: {
+        id: 'resendCode',
+        src: 'requestCode',
+        input: ({ context }) => ({ email: context.email }),
+        onDone: {
+          target: 'enteringCode',
+          actions: { type: 'notify', params: ({ event }) => ({ title: 'OTP Sent', description: event.output }) },
+        },
+        onError: { target: 'enteringCode' },
+      },
+    },
+    verifyingCode: {
+      tags: ['busy'],
+      invoke: {
+        id: 'verifyCode',
+        src: 'verifyCode',
+        input: ({ context }) => ({ email: context.email, code: context.code }),
+        onDone: {
+          target: 'completingAccount',
+          actions: {
+            type: 'notify',
+            params: { title: 'Successful', description: 'Email has been verified successfully', type: 'success' },
+          },
+        },
+        onError: { target: 'enteringCode', actions: 'clearCode' },
+      },
+    },
+    completingAccount: {
+      tags: ['form'],
+      description: '"Complete your account": the verified email is read-only.',
+      entry: 'startStep',
+      on: {
+        'form.submit': [
+          { guard: 'isAccountValid', target: 'registering' },
+          { actions: 'revealErrors', description: 'Show the username, password and confirmation messages.' },
+        ],
+      },
+    },
+    registering: {
+      tags: ['busy'],
+      invoke: {
+        id: 'register',
+        src: 'register',
+        input: ({ context }) => ({
+          email: context.email,
+          username: context.username.trim(),
+          password: context.password,
+          confirmPassword: context.confirmPassword,
+        }),
+        onDone: {
+          target: 'registered',
+          actions: { type: 'establishSession', params: ({ event }) => event.output },
+        },
+        onError: { target: 'completingAccount' },
+      },
+    },
+    registered: {
+      type: 'final',
+      description: 'Signed in; the router goes to /.',
+      entry: { type: 'notify', params: { title: 'Signup Successful!', type: 'success' } },
+    },
+  },
+});

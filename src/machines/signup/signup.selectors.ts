@@ -1,0 +1,35 @@
+import type { SnapshotFrom } from 'xstate';
+import {
+  codeError,
+  confirmPasswordError,
+  emailError,
+  passwordError,
+  usernameError,
+} from '../shared/validation.ts';
+import type { signupMachine } from './signup.machine.ts';
+
+type SignupSnapshot = SnapshotFrom<typeof signupMachine>;
+
+export type SignupStep = 'email' | 'code' | 'account' | 'done';
+
+export const selectStep = (snapshot: SignupSnapshot): SignupStep => {
+  if (snapshot.matches('enteringEmail') || snapshot.matches('requestingCode')) return 'email';
+  if (snapshot.matches('completingAccount') || snapshot.matches('registering')) return 'account';
+  if (snapshot.matches('registered')) return 'done';
+  return 'code';
+};
+export const selectIsBusy = (snapshot: SignupSnapshot) => snapshot.hasTag('busy');
+export const selectIsResending = (snapshot: SignupSnapshot) => snapshot.matches('resendingCode');
+
+/** Messages of spec section 5 for the fields of the current step, once a submit revealed them. */
+export const selectErrors = (snapshot: SignupSnapshot) => {
+  const { context } = snapshot;
+  if (!context.showErrors) return {};
+  return {
+    email: emailError(context.email),
+    code: codeError(context.code),
+    username: usernameError(context.username),
+    password: passwordError(context.password),
+    confirmPassword: confirmPasswordError(context.confirmPassword, context.password),
+  };
+};

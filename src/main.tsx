@@ -1,0 +1,51 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
+import './index.css';
+import { webConfig } from './config.ts';
+import { bindFlows } from './machines/flows.ts';
+import { bindSession } from './machines/session/session.actors.ts';
+import type { Notice } from './machines/shared/notify.ts';
+import { createAppRouter } from './router.ts';
+import { createAccountService } from './services/accounts.ts';
+import { createApi } from './services/api.ts';
+import { describeDevice } from './services/device.ts';
+import { readStoredSession } from './services/storage.ts';
+import { toaster } from './ui/primitives/Toaster.tsx';
+
+// Composition root: config -> services -> session actor -> router -> render.
+const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
+
+const api = createApi({
+  baseUrl: webConfig.apiBaseUrl,
+  getToken: () => session.getSnapshot().context.token,
+  onSessionExpired: () => session.send({ type: 'session.expired' }),
+  onError: (message) => toaster.create({ title: message, type: 'error' }),
+});
+const accounts = createAccountService(api, describeDevice());
+const session = createActor(bindSession(accounts), { input: { stored: readStoredSession() } }).start();
+
+const router = createAppRouter({
+  session,
+  flows: bindFlows({
+    accounts,
+    signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
+    notify,
+    navigate: (to) => void router.navigate({ to, replace: true }),
+  }),
+});
+
+// Signing in or out re-runs the route guards, which redirect (replacing history) as spec section 6 says.
+let signedIn = session.getSnapshot().matches('signedIn');
+session.subscribe((snapshot) => {
+  if (snapshot.matches('signedIn') === signedIn) return;
+  signedIn = !signedIn;
+  void router.invalidate();
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+);

@@ -1,0 +1,20 @@
+import { createRouter } from '@tanstack/react-router';
+import type { ActorRefFrom } from 'xstate';
+import type { Flows } from './machines/flows.ts';
+import type { sessionMachine } from './machines/session/session.machine.ts';
+import { routeTree } from './routeTree.gen.ts';
+
+export type RouterContext = {
+  session: ActorRefFrom<typeof sessionMachine>;
+  flows: Flows;
+};
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import {
+  loginResponse,
+  messageResponse,
+  overview,
+  sessionResponse,
+  twoFactorSetupResponse,
+  twoFactorStatusResponse,
+} from '../../contracts/index.ts';
+import type { Api } from './api.ts';
+
+/** The account calls of spec section 7 and contract.md, one function each. */
+export function createAccountService(api: Api, device: string) {
+  return {
+    login: (input: { username: string; password: string }) =>
+      api.write('security/login/', { ...input, device }, loginResponse),
+    twoFactorLogin: (input: { code: string; token: string }) =>
+      api.write('security/two_factor_login/', { ...input, device }, sessionResponse),
+    requestEmailCode: (input: { email: string }) =>
+      api.write('security/validate_email/', { type: 'request', ...input }, messageResponse),
+    verifyEmailCode: (input: { email: string; code: string }) =>
+      api.write('security/validate_email/', { type: 'verify', ...input }, messageResponse),
+    register: (input: { email: string; username: string; password: string; confirmPassword: string }) =>
+      api.write('security/register/', { ...input, device }, sessionResponse),
+    requestPasswordReset: (input: { email: string }) =>
+      api.write('security/reset_password/', { type: 'request', ...input }, messageResponse),
+    resetPassword: (input: { email: string; code: string; password: string; confirmPassword: string }) =>
+      api.write('security/reset_password/', { type: 'reset', ...input }, messageResponse),
+    logout: () => api.write('security/logout/', { device }, z.unknown(), { noToast: true }),
+    twoFactorStatus: () => api.read('security/two_factor/', { type: 'status' }, twoFactorStatusResponse),
+    twoFactorSetup: () => api.write('security/two_factor/', { type: 'setup' }, twoFactorSetupResponse),
+    twoFactorEnable: (input: { code: string }) =>
+      api.write('security/two_factor/', { type: 'enable', ...input }, messageResponse),
+    twoFactorDisable: (input: { code: string }) =>
+      api.write('security/two_factor/', { type: 'disable', ...input }, messageResponse),
+    /** Spec section 8: an overview failure yields null, so the dashboard shows 0s. */
+    overview: () => api.read('user/overview/', {}, overview, { noToast: true }).catch(() => null),
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

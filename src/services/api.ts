@@ -1,0 +1,128 @@
+import wretch, { type WretchError } from 'wretch';
+import { retry } from 'wretch/middlewares';
+import type { z } from 'zod';
+
+/** The texts of spec section 8. */
+export const apiMessages = {
+  unknown: 'An unknown error occurred',
+  serverError: 'Internet server error',
+} as const;
+
+/** A refused or failed call: `message` is what the trader may be shown. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export type ApiOptions = {
+  /** Where the API lives, e.g. `/api/`. */
+  baseUrl: string;
+  getToken: () => string | null;
+  /** A 401 or a "Session expired"/"L101" envelope: the caller signs the trader out. */
+  onSessionExpired: () => void;
+  /** A red toast for a refusal (spec section 8); not called for calls marked `noToast`. */
+  onError: (message: string) => void;
+  /** First retry delay of reads; it doubles up to `maxRetryDelayMs`. Tests shrink it. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  fetch?: typeof fetch;
+};
+
+export type CallOptions = { noToast?: boolean };
+
+const READ_RETRIES = 3;
+const SESSION_EXPIRED = /Session expired|L101/;
+
+type Envelope = { success: boolean; info: unknown };
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && 'success' in value && 'info' in value;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createApi(options: ApiOptions) {
+  const retryDelayMs = options.retryDelayMs ?? 1000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const base = wretch(options.baseUrl, { headers: { Accept: 'application/json' } }).fetchPolyfill(
+    options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args)),
+  );
+  // Reads are safe to repeat: a network failure or a 5xx is tried again, 1 s then doubling, capped.
+  const retrying = base.middlewares([
+    retry({
+      delayTimer: retryDelayMs,
+      delayRamp: (delay, attempt) => Math.min(delay * 2 ** (attempt - 1), maxRetryDelayMs),
+      maxAttempts: READ_RETRIES,
+      retryOnNetworkError: true,
+      until: (response) => Boolean(response && response.status < 500),
+    }),
+  ]);
+
+  function refuse(message: string, status: number, callOptions: CallOptions): never {
+    if (!callOptions.noToast) options.onError(message);
+    throw new ApiError(message, status);
+  }
+
+  async function call<T extends z.ZodType>(
+    canRetry: boolean,
+    path: string,
+    body: unknown,
+    schema: T,
+    callOptions: CallOptions = {},
+  ): Promise<z.infer<T>> {
+    const token = options.getToken();
+    let request = (canRetry ? retrying : base).url(path.replace(/^\//, '')).json(body ?? {});
+    if (token) request = request.auth(`Bearer ${token}`);
+    if (callOptions.noToast) request = request.headers({ 'X-No-Toast': '1' });
+
+    let status: number;
+    let text: string;
+    try {
+      const response = await request.post().res();
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      const failed = error as Partial<WretchError>;
+      if (typeof failed.status !== 'number') refuse(apiMessages.unknown, 0, callOptions);
+      status = failed.status;
+      text = failed.message ?? '';
+    }
+
+    const payload = parseJson(text);
+    const info = isEnvelope(payload) ? payload.info : undefined;
+    const message = typeof info === 'string' && info.trim() ? info : undefined;
+
+    if (status === 401 || (isEnvelope(payload) && !payload.success && message && SESSION_EXPIRED.test(message))) {
+      options.onSessionExpired();
+      throw new ApiError(message ?? 'Session expired', 401);
+    }
+    if (status >= 500) refuse(apiMessages.serverError, status, callOptions);
+    if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
+    if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions);
+
+    const parsed = schema.safeParse(payload.info);
+    if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
+    return parsed.data as z.infer<T>;
+  }
+
+  return {
+    /** A call that changes nothing: retried on network failure and 5xx. */
+    read: <T extends z.ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
+      call(true, path, body, schema, callOptions),
+    /** A call that changes something: never retried, so nothing happens twice. */
+    write: <T extends z.ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
+      call(false, path, body, schema, callOptions),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

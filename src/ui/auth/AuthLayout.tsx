@@ -1,0 +1,52 @@
+import type { FormEvent, ReactNode } from 'react';
+import { css } from 'styled-system/css';
+import { cardStyle } from '../primitives/Card.tsx';
+
+const page = css({
+  minH: 'calc(100vh - 4rem)',
+  display: 'flex',
+  alignItems: { base: 'flex-start', sm: 'center' },
+  justifyContent: 'center',
+  px: '4',
+  py: { base: '6', sm: '10' },
+});
+const card = css({ width: '100%', maxW: 'md', display: 'flex', flexDirection: 'column', gap: '5' });
+const heading = css({ fontSize: '2xl', fontWeight: 'bold', letterSpacing: '-0.02em' });
+const lead = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
+export const formStyle = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+export const footerStyle = css({ fontSize: 'sm', color: 'fg.muted', textAlign: 'center' });
+export const linkStyle = css({ color: 'accent', fontWeight: 'medium', _hover: { textDecoration: 'underline' } });
+export const fullWidth = css({ width: '100%' });
+
+export function AuthCard({
+  title,
+  lead: leadText,
+  onSubmit,
+  children,
+  footer,
+}: {
+  title: string;
+  lead?: ReactNode;
+  onSubmit: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <div className={page}>
+      <div className={`${cardStyle} ${card}`}>
+        <div>
+          <h1 className={heading}>{title}</h1>
+          {leadText ? <p className={lead}>{leadText}</p> : null}
+        </div>
+        <form className={formStyle} onSubmit={submit} noValidate>
+          {children}
+        </form>
+        {footer ? <div className={footerStyle}>{footer}</div> : null}
+      </div>
+    </div>
+  );
+}

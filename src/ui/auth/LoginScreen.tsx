@@ -1,0 +1,91 @@
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { css } from 'styled-system/css';
+import type { loginMachine } from '../../machines/login/login.machine.ts';
+import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../machines/login/login.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { PasswordField } from '../primitives/PasswordField.tsx';
+import { TextField } from '../primitives/TextField.tsx';
+import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
+
+const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
+
+export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine> }) {
+  const step = useSelector(actor, selectStep);
+  const busy = useSelector(actor, selectIsBusy);
+  const errors = useSelector(actor, selectErrors);
+  const canVerify = useSelector(actor, selectCanVerify);
+  const { username, password, code } = useSelector(actor, (snapshot) => snapshot.context);
+  const change = (name: 'username' | 'password' | 'code') => (value: string) =>
+    actor.send({ type: 'field.change', name, value });
+
+  if (step === 'code') {
+    return (
+      <AuthCard
+        title="Two-factor authentication"
+        lead="Enter the 6-digit code from your authenticator app."
+        onSubmit={() => actor.send({ type: 'code.submit' })}
+        footer={
+          <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
+            Back to login
+          </Button>
+        }
+      >
+        <TextField
+          label="Authentication code"
+          name="code"
+          value={code}
+          onValueChange={change('code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          autoFocus
+        />
+        <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
+          {busy ? 'Verifying...' : 'Verify Code'}
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Welcome back"
+      lead="Sign in to trade with people you can check."
+      onSubmit={() => actor.send({ type: 'form.submit' })}
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Link to="/signup" className={linkStyle}>
+            Sign Up
+          </Link>
+        </>
+      }
+    >
+      <TextField
+        label="Username"
+        name="username"
+        value={username}
+        error={errors.username}
+        onValueChange={change('username')}
+        autoComplete="username"
+        autoFocus
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        value={password}
+        error={errors.password}
+        onValueChange={change('password')}
+        autoComplete="current-password"
+      />
+      <Link to="/forgot-password" className={`${linkStyle} ${forgot}`}>
+        Forgot password?
+      </Link>
+      <Button type="submit" className={fullWidth} disabled={busy}>
+        {busy ? 'Logging in...' : 'Login'}
+      </Button>
+    </AuthCard>
+  );
+}

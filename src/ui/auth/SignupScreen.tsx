@@ -1,0 +1,119 @@
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { css } from 'styled-system/css';
+import type { SignupField, signupMachine } from '../../machines/signup/signup.machine.ts';
+import { selectErrors, selectIsBusy, selectIsResending, selectStep } from '../../machines/signup/signup.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { PasswordField } from '../primitives/PasswordField.tsx';
+import { TextField } from '../primitives/TextField.tsx';
+import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
+
+const row = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
+
+const loginLink = (
+  <>
+    Already have an account?{' '}
+    <Link to="/login" className={linkStyle}>
+      Login
+    </Link>
+  </>
+);
+
+export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachine> }) {
+  const step = useSelector(actor, selectStep);
+  const busy = useSelector(actor, selectIsBusy);
+  const resending = useSelector(actor, selectIsResending);
+  const errors = useSelector(actor, selectErrors);
+  const values = useSelector(actor, (snapshot) => snapshot.context);
+  const change = (name: SignupField) => (value: string) => actor.send({ type: 'field.change', name, value });
+  const submit = () => actor.send({ type: 'form.submit' });
+
+  if (step === 'email') {
+    return (
+      <AuthCard title="Create your account" lead="Start with your email address." onSubmit={submit} footer={loginLink}>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          value={values.email}
+          error={errors.email}
+          onValueChange={change('email')}
+          autoComplete="email"
+          autoFocus
+        />
+        <Button type="submit" className={fullWidth} disabled={busy}>
+          {busy ? 'Sending...' : 'Continue'}
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  if (step === 'code') {
+    return (
+      <AuthCard
+        title="Verify your email"
+        lead={`Enter the 6-digit code we sent to ${values.email}.`}
+        onSubmit={submit}
+        footer={loginLink}
+      >
+        <TextField
+          label="Verification code"
+          name="code"
+          value={values.code}
+          error={errors.code}
+          onValueChange={change('code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          autoFocus
+        />
+        <Button type="submit" className={fullWidth} disabled={busy}>
+          {busy && !resending ? 'Verifying...' : 'Verify Email'}
+        </Button>
+        <div className={row}>
+          <Button variant="link" onClick={() => actor.send({ type: 'email.edit' })} disabled={busy}>
+            Back to email entry
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => actor.send({ type: 'code.resend' })} disabled={busy}>
+            {resending ? 'Sending...' : 'Resend Code'}
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Complete your account" lead="Choose how other traders will see you." onSubmit={submit} footer={loginLink}>
+      <TextField label="Email" name="email" type="email" value={values.email} readOnly />
+      <TextField
+        label="Username"
+        name="username"
+        value={values.username}
+        error={errors.username}
+        onValueChange={change('username')}
+        autoComplete="username"
+        autoFocus
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        value={values.password}
+        error={errors.password}
+        onValueChange={change('password')}
+        autoComplete="new-password"
+      />
+      <PasswordField
+        label="Confirm password"
+        name="confirmPassword"
+        value={values.confirmPassword}
+        error={errors.confirmPassword}
+        onValueChange={change('confirmPassword')}
+        autoComplete="new-password"
+      />
+      <Button type="submit" className={fullWidth} disabled={busy}>
+        {busy ? 'Creating account...' : 'Create Account'}
+      </Button>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,123 @@
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { css } from 'styled-system/css';
+import type { RecentTrade } from '../../../contracts/index.ts';
+import type { dashboardMachine } from '../../machines/dashboard/dashboard.machine.ts';
+import { selectIsLoading, selectOverview } from '../../machines/dashboard/dashboard.selectors.ts';
+import { formatCrypto, formatRelative, formatUsd } from '../format/money.ts';
+import { ButtonLink } from '../primitives/Button.tsx';
+import { Card } from '../primitives/Card.tsx';
+import { ChatIcon, CheckIcon, TagIcon, WalletIcon } from '../primitives/icons.tsx';
+import { StatusBadge } from '../primitives/StatusBadge.tsx';
+
+const greeting = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em' });
+const sub = css({ color: 'fg.muted', mt: '1' });
+const stats = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+  gap: '4',
+  mt: '6',
+});
+const statHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', color: 'fg.muted', fontSize: 'sm' });
+const statValue = css({ fontSize: '2xl', fontWeight: 'bold', mt: '2', fontVariantNumeric: 'tabular-nums' });
+const panels = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' }, gap: '4', mt: '6' });
+const panelTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' });
+const quick = css({ display: 'grid', gridTemplateColumns: 'repeat(2, 1fr)', gap: '3' });
+const tradesHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' });
+const list = css({ display: 'flex', flexDirection: 'column' });
+const rowStyle = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  py: '3',
+  borderTopWidth: '1px',
+  borderColor: 'border',
+  _first: { borderTopWidth: '0' },
+});
+const side = css({ fontWeight: 'semibold', '&[data-type=buy]': { color: 'buy' }, '&[data-type=sell]': { color: 'sell' } });
+const when = css({ color: 'fg.muted', fontSize: 'xs' });
+const amount = css({ ml: 'auto', fontVariantNumeric: 'tabular-nums', fontSize: 'sm', textAlign: 'right' });
+const empty = css({ color: 'fg.muted', py: '8', textAlign: 'center' });
+
+function TradeRow({ trade }: { trade: RecentTrade }) {
+  return (
+    <li className={rowStyle}>
+      <img src={trade.offer__coin__image} alt="" width={28} height={28} />
+      <div>
+        <div className={side} data-type={trade.trade_type}>
+          {trade.trade_type === 'buy' ? 'Bought' : 'Sold'}
+        </div>
+        <div className={when}>{formatRelative(trade.created)}</div>
+      </div>
+      <div className={amount}>{formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</div>
+      <StatusBadge status={trade.status} />
+    </li>
+  );
+}
+
+export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeof dashboardMachine>; username: string }) {
+  const overview = useSelector(actor, selectOverview);
+  const loading = useSelector(actor, selectIsLoading);
+  const cards = [
+    { label: 'Total Balance', value: formatUsd(overview?.total_balance), icon: <WalletIcon /> },
+    { label: 'Active Offers', value: String(overview?.active_offers ?? 0), icon: <TagIcon /> },
+    { label: 'Completed Trades', value: String(overview?.completed_trades ?? 0), icon: <CheckIcon /> },
+    { label: 'Open Chats', value: String(overview?.open_chats ?? 0), icon: <ChatIcon /> },
+  ];
+  const trades = overview?.recent_trades ?? [];
+
+  return (
+    <section aria-busy={loading}>
+      <h1 className={greeting}>Welcome back, {username}</h1>
+      <p className={sub}>Here is what is happening with your trading today.</p>
+
+      <div className={stats}>
+        {cards.map((card) => (
+          <Card key={card.label}>
+            <div className={statHead}>
+              <span>{card.label}</span>
+              {card.icon}
+            </div>
+            <div className={statValue}>{card.value}</div>
+          </Card>
+        ))}
+      </div>
+
+      <div className={panels}>
+        <Card>
+          <h2 className={panelTitle}>Quick Actions</h2>
+          <div className={quick}>
+            <ButtonLink to="/offers/create">Create Offer</ButtonLink>
+            <ButtonLink to="/offers" variant="outline">
+              Browse Offers
+            </ButtonLink>
+            <ButtonLink to="/wallets" variant="outline">
+              View Wallets
+            </ButtonLink>
+            <ButtonLink to="/chat" variant="outline">
+              Open Chat
+            </ButtonLink>
+          </div>
+        </Card>
+        <Card>
+          <div className={tradesHead}>
+            <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>Recent Trades</h2>
+            <Link to="/trades" className={css({ color: 'accent', fontSize: 'sm', fontWeight: 'medium' })}>
+              View All Trades
+            </Link>
+          </div>
+          {trades.length === 0 ? (
+            <p className={empty}>You have no trades yet.</p>
+          ) : (
+            <ul className={list}>
+              {trades.map((trade) => (
+                <TradeRow key={trade.id} trade={trade} />
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { DateTime } from 'luxon';
+
+/**
+ * Amounts arrive as decimal strings; Intl formats such strings exactly (no float round trip),
+ * so "0.30000000000000001" never turns into "0.3" by accident.
+ */
+const asDecimal = (value: string) => value as `${number}`;
+
+/** USD with exactly 2 decimals in en-US format, "0.00" when missing (spec section 9). */
+export function formatUsd(value: string | null | undefined): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    asDecimal(value ?? '0'),
+  );
+}
+
+/** A crypto amount with the coin's decimal places and its upper-case ticker. */
+export function formatCrypto(value: string, decimalPlaces: number, ticker: string): string {
+  const places = Math.min(Math.max(decimalPlaces, 0), 20);
+  const amount = new Intl.NumberFormat('en-US', { minimumFractionDigits: places, maximumFractionDigits: places }).format(
+    asDecimal(value),
+  );
+  return `${amount} ${ticker.toUpperCase()}`;
+}
+
+/** "5 minutes ago" style, as the dashboard's recent trades show it. */
+export function formatRelative(iso: string, now: DateTime = DateTime.now()): string {
+  return DateTime.fromISO(iso).toRelative({ base: now }) ?? '';
+}

@@ -1,0 +1,54 @@
+import { Field } from '@ark-ui/react/field';
+import { PasswordInput } from '@ark-ui/react/password-input';
+import { css } from 'styled-system/css';
+import { EyeIcon, EyeOffIcon } from './icons.tsx';
+import { fieldStyles } from './TextField.tsx';
+
+export type PasswordFieldProps = {
+  label: string;
+  name: string;
+  value: string;
+  error?: string;
+  autoComplete?: 'current-password' | 'new-password';
+  onValueChange: (value: string) => void;
+};
+
+const control = css({ position: 'relative', display: 'flex', alignItems: 'center' });
+const toggle = css({
+  position: 'absolute',
+  right: '1',
+  h: '8',
+  w: '8',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  borderRadius: 'md',
+  color: 'fg.muted',
+  cursor: 'pointer',
+  _hover: { color: 'fg', bg: 'bg.muted' },
+});
+
+/** A password input with the show/hide toggle of spec section 2. */
+export function PasswordField({ label, name, value, error, autoComplete, onValueChange }: PasswordFieldProps) {
+  return (
+    <Field.Root className={fieldStyles.root} invalid={Boolean(error)}>
+      <PasswordInput.Root autoComplete={autoComplete} className={fieldStyles.root}>
+        <PasswordInput.Label className={fieldStyles.label}>{label}</PasswordInput.Label>
+        <PasswordInput.Control className={control}>
+          <PasswordInput.Input
+            name={name}
+            value={value}
+            onChange={(event) => onValueChange(event.currentTarget.value)}
+            className={`${fieldStyles.input} ${css({ pr: '10' })}`}
+          />
+          <PasswordInput.VisibilityTrigger className={toggle} aria-label={`Show or hide ${label.toLowerCase()}`}>
+            <PasswordInput.Indicator fallback={<EyeOffIcon />}>
+              <EyeIcon />
+            </PasswordInput.Indicator>
+          </PasswordInput.VisibilityTrigger>
+        </PasswordInput.Control>
+      </PasswordInput.Root>
+      <Field.ErrorText className={fieldStyles.error}>{error}</Field.ErrorText>
+    </Field.Root>
+  );
+}

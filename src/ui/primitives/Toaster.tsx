@@ -1,0 +1,59 @@
+import { Toast, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast';
+import { css } from 'styled-system/css';
+import { CloseIcon } from './icons.tsx';
+
+/** Spec section 9: at most 3 toasts at once, 4000 ms each. */
+export const toaster = createToaster({ placement: 'bottom-end', max: 3, duration: 4000, overlap: false, gap: 12 });
+
+const root = css({
+  minW: '72',
+  maxW: 'calc(100vw - 2rem)',
+  bg: 'bg.surface',
+  color: 'fg',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderLeftWidth: '4px',
+  borderRadius: 'lg',
+  boxShadow: 'lg',
+  p: '4',
+  pr: '10',
+  position: 'relative',
+  translate: 'var(--x) var(--y)',
+  scale: 'var(--scale)',
+  zIndex: 'var(--z-index)',
+  height: 'var(--height)',
+  opacity: 'var(--opacity)',
+  willChange: 'translate, opacity, scale',
+  transition: 'translate 400ms, scale 400ms, opacity 400ms, height 400ms',
+  '&[data-type=error]': { borderLeftColor: 'danger', bg: 'danger.subtle' },
+  '&[data-type=success]': { borderLeftColor: 'success' },
+  '&[data-type=info]': { borderLeftColor: 'accent' },
+});
+const title = css({ fontWeight: 'semibold', fontSize: 'sm' });
+const description = css({ fontSize: 'sm', color: 'fg.muted', mt: '1' });
+const close = css({
+  position: 'absolute',
+  top: '2',
+  right: '2',
+  color: 'fg.muted',
+  cursor: 'pointer',
+  p: '1',
+  borderRadius: 'sm',
+  _hover: { color: 'fg' },
+});
+
+export function Toaster() {
+  return (
+    <ArkToaster toaster={toaster}>
+      {(toast) => (
+        <Toast.Root key={toast.id} className={root}>
+          <Toast.Title className={title}>{toast.title}</Toast.Title>
+          {toast.description ? <Toast.Description className={description}>{toast.description}</Toast.Description> : null}
+          <Toast.CloseTrigger className={close} aria-label="Dismiss">
+            <CloseIcon width={14} height={14} />
+          </Toast.CloseTrigger>
+        </Toast.Root>
+      )}
+    </ArkToaster>
+  );
+}

@@ -1,0 +1,31 @@
+import { Portal } from '@ark-ui/react/portal';
+import { Tooltip as ArkTooltip } from '@ark-ui/react/tooltip';
+import type { ReactElement } from 'react';
+import { css } from 'styled-system/css';
+
+/** Spec section 9: tooltips open after 700 ms and close 300 ms after the pointer leaves. */
+export const TOOLTIP_OPEN_DELAY = 700;
+export const TOOLTIP_CLOSE_DELAY = 300;
+
+const content = css({
+  bg: 'fg',
+  color: 'bg.surface',
+  px: '2',
+  py: '1',
+  borderRadius: 'md',
+  fontSize: 'xs',
+  boxShadow: 'md',
+});
+
+export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
+  return (
+    <ArkTooltip.Root openDelay={TOOLTIP_OPEN_DELAY} closeDelay={TOOLTIP_CLOSE_DELAY}>
+      <ArkTooltip.Trigger asChild>{children}</ArkTooltip.Trigger>
+      <Portal>
+        <ArkTooltip.Positioner>
+          <ArkTooltip.Content className={content}>{label}</ArkTooltip.Content>
+        </ArkTooltip.Positioner>
+      </Portal>
+    </ArkTooltip.Root>
+  );
+}

@@ -1,0 +1,80 @@
+import { Menu } from '@ark-ui/react/menu';
+import { Portal } from '@ark-ui/react/portal';
+import { useRouter } from '@tanstack/react-router';
+import { css } from 'styled-system/css';
+
+const avatar = css({
+  h: '9',
+  w: '9',
+  borderRadius: 'full',
+  bg: 'accent',
+  color: 'accent.fg',
+  fontWeight: 'bold',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  cursor: 'pointer',
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
+});
+const content = css({
+  minW: '44',
+  bg: 'bg.surface',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'lg',
+  boxShadow: 'lg',
+  p: '1',
+  zIndex: 20,
+  _focusVisible: { outline: 'none' },
+});
+const item = css({
+  display: 'flex',
+  px: '3',
+  py: '2',
+  fontSize: 'sm',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  color: 'fg',
+  '&[data-highlighted]': { bg: 'bg.muted' },
+});
+const danger = css({ color: 'danger' });
+const separator = css({ my: '1', borderColor: 'border' });
+
+const links = [
+  { value: '/wallets/deposit', label: 'Deposit' },
+  { value: '/wallets/withdraw', label: 'Withdraw' },
+  { value: '/settings/security', label: 'Security' },
+] as const;
+
+/** The avatar menu of spec section 2: Deposit, Withdraw, Security (ours) and Log out. */
+export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: () => void }) {
+  const router = useRouter();
+  return (
+    <Menu.Root
+      positioning={{ placement: 'bottom-end' }}
+      onSelect={({ value }) => {
+        if (value === 'logout') onLogout();
+        else void router.navigate({ to: value });
+      }}
+    >
+      <Menu.Trigger className={avatar} aria-label="Profile menu">
+        {initial}
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content className={content}>
+            {links.map((link) => (
+              <Menu.Item key={link.value} value={link.value} className={item}>
+                {link.label}
+              </Menu.Item>
+            ))}
+            <Menu.Separator className={separator} />
+            <Menu.Item value="logout" className={`${item} ${danger}`}>
+              Log out
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}

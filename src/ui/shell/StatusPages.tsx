@@ -1,0 +1,38 @@
+import { css } from 'styled-system/css';
+import { ButtonLink } from '../primitives/Button.tsx';
+
+const wrap = css({
+  minH: '60vh',
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: '4',
+  textAlign: 'center',
+  px: '4',
+});
+const code = css({ fontSize: '6xl', fontWeight: 'bold', color: 'accent', lineHeight: '1' });
+const heading = css({ fontSize: '2xl', fontWeight: 'bold' });
+const detail = css({ color: 'fg.muted', maxW: 'lg', wordBreak: 'break-word' });
+
+export function NotFoundPage() {
+  return (
+    <main className={wrap}>
+      <p className={code}>404</p>
+      <h1 className={heading}>Oops! Page not found</h1>
+      <ButtonLink to="/">Go back home</ButtonLink>
+    </main>
+  );
+}
+
+/** Spec section 2: the heading and the error's status text or message. */
+export function ErrorPage({ error }: { error: unknown }) {
+  const failure = error as { statusText?: string; message?: string } | null;
+  const text = failure?.statusText || failure?.message || String(error);
+  return (
+    <main className={wrap} role="alert">
+      <h1 className={heading}>Unexpected Application Error!</h1>
+      <p className={detail}>{text}</p>
+    </main>
+  );
+}

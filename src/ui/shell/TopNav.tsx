@@ -1,0 +1,122 @@
+import { Collapsible } from '@ark-ui/react/collapsible';
+import { Link } from '@tanstack/react-router';
+import { css } from 'styled-system/css';
+import { ButtonLink } from '../primitives/Button.tsx';
+import { MenuIcon } from '../primitives/icons.tsx';
+import { Logo } from './Logo.tsx';
+import { ProfileMenu } from './ProfileMenu.tsx';
+
+export const navLinks = [
+  { to: '/', label: 'Dashboard' },
+  { to: '/offers', label: 'Offers' },
+  { to: '/wallets', label: 'Wallets' },
+  { to: '/trades', label: 'Trades' },
+  { to: '/chat', label: 'Chat' },
+] as const;
+
+const bar = css({
+  position: 'sticky',
+  top: '0',
+  zIndex: 10,
+  bg: 'bg.surface',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
+const inner = css({
+  maxW: '7xl',
+  mx: 'auto',
+  px: { base: '4', md: '6' },
+  h: '16',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '6',
+});
+const desktopLinks = css({ display: { base: 'none', md: 'flex' }, gap: '1', flex: '1' });
+const linkStyle = css({
+  px: '3',
+  py: '2',
+  borderRadius: 'md',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  textDecoration: 'none',
+  _hover: { color: 'fg', bg: 'bg.muted' },
+  '&[data-status=active]': { color: 'accent', bg: 'accent.subtle' },
+});
+const menuToggle = css({
+  display: { base: 'inline-flex', md: 'none' },
+  alignItems: 'center',
+  justifyContent: 'center',
+  h: '10',
+  w: '10',
+  borderRadius: 'md',
+  color: 'fg',
+  cursor: 'pointer',
+  _hover: { bg: 'bg.muted' },
+});
+const mobileLinks = css({
+  display: { base: 'flex', md: 'none' },
+  flexDirection: 'column',
+  gap: '1',
+  px: '4',
+  pb: '3',
+});
+const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
+const right = css({ display: 'flex', alignItems: 'center', gap: '2', ml: 'auto' });
+
+function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  return navLinks.map((item) => (
+    <Link key={item.to} to={item.to} className={linkStyle} activeOptions={{ exact: true }} onClick={onNavigate}>
+      {item.label}
+    </Link>
+  ));
+}
+
+/** Signed in: the product's links (a toggleable menu on small screens) and the profile menu. */
+export function SignedInNav({ initial, onLogout }: { initial: string; onLogout: () => void }) {
+  return (
+    <Collapsible.Root className={bar} lazyMount unmountOnExit>
+      <nav className={inner} aria-label="Main">
+        <Collapsible.Trigger className={menuToggle} aria-label="Toggle navigation menu">
+          <MenuIcon />
+        </Collapsible.Trigger>
+        <Logo />
+        <div className={desktopLinks}>
+          <NavLinks />
+        </div>
+        <div className={spacer} />
+        <div className={right}>
+          <ProfileMenu initial={initial} onLogout={onLogout} />
+        </div>
+      </nav>
+      <Collapsible.Content>
+        <Collapsible.Context>
+          {(collapsible) => (
+            <div className={mobileLinks}>
+              <NavLinks onNavigate={() => collapsible.setOpen(false)} />
+            </div>
+          )}
+        </Collapsible.Context>
+      </Collapsible.Content>
+    </Collapsible.Root>
+  );
+}
+
+/** Signed out: Login and Sign Up. */
+export function SignedOutNav() {
+  return (
+    <header className={bar}>
+      <nav className={inner} aria-label="Main">
+        <Logo />
+        <div className={right}>
+          <ButtonLink to="/login" variant="ghost" size="sm">
+            Login
+          </ButtonLink>
+          <ButtonLink to="/signup" size="sm">
+            Sign Up
+          </ButtonLink>
+        </div>
+      </nav>
+    </header>
+  );
+}
