@@ -1,0 +1,173 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'otplib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const SCREENSHOT_DIR = join(process.cwd(), 'screenshots');
+
+export type Mail = { to: string; subject: string; text: string };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A real SMTP server that keeps what it receives, so tests read the codes the product mails. */
+async function startMailbox() {
+  const mails: Mail[] = [];
+  const port = await freePort();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+        const to = session.envelope.rcptTo.map((rcpt) => rcpt.address).join(', ');
+        mails.push({ to, subject, text: raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The product as `npm start` runs it on a laptop: embedded database, no Redis, whatever CI exports. */
+function productEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  return env;
+}
+
+/** Boots `npm start`'s server (the web app must be built) on a fresh embedded database with the demo data. */
+export async function startProduct() {
+  const mailbox = await startMailbox();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'peerex-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    env: productEnv({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+      SEED_DEMO: 'true',
+      NODE_ENV: 'development',
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
+  /** Waits for the newest mail to `to` and returns the 6-digit code in its text. */
+  async function codeFor(to: string, after = 0): Promise<string> {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const mail = mailbox.mails.filter((entry) => entry.to.includes(to)).slice(after).at(-1);
+      const code = mail && /\b(\d{6})\b/.exec(mail.text.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+      if (code) return code;
+      if (Date.now() > until) throw new Error(`no code mailed to ${to}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  return {
+    baseUrl,
+    mails: mailbox.mails,
+    codeFor,
+    log: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      await mailbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Product = Awaited<ReturnType<typeof startProduct>>;
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+}
+
+export async function newPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A TOTP code the server has not accepted yet: each code is accepted once, so a test that signs in
+ * twice within 30 s uses the next time step (the server allows ±1 step of drift) or waits for it.
+ */
+export function createAuthenticator(secret: string) {
+  let lastStep = 0;
+  return async function nextCode(): Promise<string> {
+    for (;;) {
+      const current = Math.floor(Date.now() / 1000 / 30);
+      const step = Math.max(current, lastStep + 1);
+      if (step <= current + 1) {
+        lastStep = step;
+        return generate({ secret, epoch: step * 30 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+}
+
+export const DEMO_PASSWORD = 'peerex-demo';
+export const DAVE_SECRET = 'JBSWY3DPEHPK3PXP';
+
+export function cleanupDir(path: string) {
+  rmSync(path, { recursive: true, force: true });
+}
