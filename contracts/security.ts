@@ -1,7 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { code, device, email, password, username } from './common.ts';
 import { messages } from './messages.ts';
-
 
 export const user = z.object({
   username: z.string(),
@@ -12,8 +11,12 @@ export type User = z.infer<typeof user>;
 
 /** security/login/ — `username` may also be the account's email. */
 export const loginRequest = z.object({
-  username: z.string({ error: messages.usernameRequired }).trim().min(1, messages.usernameRequired).max(254),
-  password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128),
+  username: z
+    .string({ error: messages.usernameRequired })
+    .check(z.trim(), z.minLength(1, messages.usernameRequired), z.maxLength(254)),
+  password: z
+    .string({ error: messages.passwordRequired })
+    .check(z.minLength(1, messages.passwordRequired), z.maxLength(128)),
   device,
 });
 export const loginResponse = z.discriminatedUnion('two_factor', [
@@ -23,7 +26,7 @@ export const loginResponse = z.discriminatedUnion('two_factor', [
 ]);
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-export const twoFactorLoginRequest = z.object({ code, token: z.string().min(1).max(200), device });
+export const twoFactorLoginRequest = z.object({ code, token: z.string().check(z.minLength(1), z.maxLength(200)), device });
 export const sessionResponse = z.object({ token: z.string(), user });
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
@@ -32,24 +35,23 @@ export const validateEmailRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('verify'), email, code }),
 ]);
 
+const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>((body) => body.password === body.confirmPassword, {
+  message: messages.passwordsDoNotMatch,
+  path: ['confirmPassword'],
+});
+
 export const registerRequest = z
   .object({ email, device, username, password, confirmPassword: z.string() })
-  .refine((body) => body.password === body.confirmPassword, {
-    message: messages.passwordsDoNotMatch,
-    path: ['confirmPassword'],
-  });
+  .check(passwordsMatch);
 
 export const resetPasswordRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request'), email }),
   z
     .object({ type: z.literal('reset'), email, code, password, confirmPassword: z.string() })
-    .refine((body) => body.password === body.confirmPassword, {
-      message: messages.passwordsDoNotMatch,
-      path: ['confirmPassword'],
-    }),
+    .check(passwordsMatch),
 ]);
 
-export const logoutRequest = z.object({ device }).loose();
+export const logoutRequest = z.looseObject({ device });
 
 export const twoFactorRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setup') }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { decimalString } from './common.ts';
 
 export const tradeStatus = z.enum(['pending', 'completed', 'cancelled']);
@@ -11,7 +11,7 @@ export const recentTrade = z.object({
   status: z.string(),
   created: z.string(),
   offer__coin__image: z.string(),
-  offer__coin__decimal_places: z.number().int(),
+  offer__coin__decimal_places: z.int(),
   offer__coin__ticker: z.string(),
 });
 export type RecentTrade = z.infer<typeof recentTrade>;
@@ -19,9 +19,9 @@ export type RecentTrade = z.infer<typeof recentTrade>;
 /** user/overview/ — total_balance is USD as a decimal string with 2 places. */
 export const overview = z.object({
   total_balance: decimalString,
-  active_offers: z.number().int(),
-  completed_trades: z.number().int(),
-  open_chats: z.number().int(),
+  active_offers: z.int(),
+  completed_trades: z.int(),
+  open_chats: z.int(),
   recent_trades: z.array(recentTrade),
 });
 export type Overview = z.infer<typeof overview>;

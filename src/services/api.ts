@@ -1,6 +1,6 @@
 import wretch, { type WretchError } from 'wretch';
 import { retry } from 'wretch/middlewares';
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The texts of spec section 8. */
 export const apiMessages = {
@@ -73,13 +73,13 @@ export function createApi(options: ApiOptions) {
     throw new ApiError(message, status);
   }
 
-  async function call<T extends z.ZodType>(
+  async function call<T extends z.core.$ZodType>(
     canRetry: boolean,
     path: string,
     body: unknown,
     schema: T,
     callOptions: CallOptions = {},
-  ): Promise<z.infer<T>> {
+  ): Promise<z.output<T>> {
     const token = options.getToken();
     let request = (canRetry ? retrying : base).url(path.replace(/^\//, '')).json(body ?? {});
     if (token) request = request.auth(`Bearer ${token}`);
@@ -110,17 +110,17 @@ export function createApi(options: ApiOptions) {
     if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
     if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions);
 
-    const parsed = schema.safeParse(payload.info);
+    const parsed = z.safeParse(schema, payload.info);
     if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
-    return parsed.data as z.infer<T>;
+    return parsed.data as z.output<T>;
   }
 
   return {
     /** A call that changes nothing: retried on network failure and 5xx. */
-    read: <T extends z.ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
+    read: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
       call(true, path, body, schema, callOptions),
     /** A call that changes something: never retried, so nothing happens twice. */
-    write: <T extends z.ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
+    write: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
       call(false, path, body, schema, callOptions),
   };
 }

@@ -21,8 +21,8 @@ describe('LoginScreen', () => {
     const actor = createActor(
       loginMachine.provide({
         actors: {
-          submitCredentials: fromPromise<LoginResponse>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
-          submitCode: fromPromise(submitCode),
+          submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
+          submitCode: fromPromise<SessionResponse, { code: string; token: string }>(submitCode),
         },
       }),
     ).start();
@@ -64,8 +64,8 @@ describe('SignupScreen', () => {
     const actor = createActor(
       signupMachine.provide({
         actors: {
-          requestCode: fromPromise(async () => 'A verification code has been sent'),
-          verifyCode: fromPromise(async () => 'Email has been verified successfully'),
+          requestCode: fromPromise<string, { email: string }>(async () => 'A verification code has been sent'),
+          verifyCode: fromPromise<string, { email: string; code: string }>(async () => 'Email has been verified successfully'),
         },
       }),
     ).start();
@@ -111,7 +111,7 @@ describe('DashboardScreen', () => {
 
   it('greets the trader and shows the four figures and the recent trades', async () => {
     const actor = createActor(
-      dashboardMachine.provide({ actors: { loadOverview: fromPromise(async () => overview) } }),
+      dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(async () => overview) } }),
     ).start();
     await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
     expect(screen.getByRole('heading', { name: 'Welcome back, erin' })).toBeInTheDocument();
@@ -125,7 +125,7 @@ describe('DashboardScreen', () => {
 
   it('shows 0s and "You have no trades yet." when the overview failed (null)', async () => {
     const actor = createActor(
-      dashboardMachine.provide({ actors: { loadOverview: fromPromise(async () => null) } }),
+      dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(async () => null) } }),
     ).start();
     await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
     expect(await screen.findByText('$0.00')).toBeInTheDocument();

@@ -1,13 +1,14 @@
+import { z } from 'zod/mini';
 import { code, email, messages, password, username } from '../../../contracts/index.ts';
 
 /** The first message of a failed check, or undefined: the forms show one message per field. */
 const firstError = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;
 
-export const emailError = (value: string) => firstError(email.safeParse(value));
-export const codeError = (value: string) => firstError(code.safeParse(value));
-export const usernameError = (value: string) => firstError(username.safeParse(value));
-export const passwordError = (value: string) => firstError(password.safeParse(value));
+export const emailError = (value: string) => firstError(z.safeParse(email, value));
+export const codeError = (value: string) => firstError(z.safeParse(code, value));
+export const usernameError = (value: string) => firstError(z.safeParse(username, value));
+export const passwordError = (value: string) => firstError(z.safeParse(password, value));
 export const confirmPasswordError = (value: string, passwordValue: string) =>
   value === passwordValue ? undefined : messages.passwordsDoNotMatch;
 
