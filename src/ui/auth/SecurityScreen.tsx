@@ -4,6 +4,12 @@ import type { FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { twoFactorMachine } from '../../machines/twoFactor/twoFactor.machine.ts';
+import {
+  selectCanSubmitCode,
+  selectIsBusy,
+  selectIsEnabled,
+  selectView,
+} from '../../machines/twoFactor/twoFactor.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
@@ -32,10 +38,11 @@ const actions = css({ display: 'flex', gap: '2', flexWrap: 'wrap' });
 
 /** /settings/security: two-factor on with a scanned QR code and a confirming code, off with a code. */
 export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactorMachine> }) {
-  const snapshot = useSelector(actor, (state) => state);
-  const { code, secret: pendingSecret, otpauthUrl } = snapshot.context;
-  const busy = snapshot.hasTag('busy');
-  const enabled = snapshot.matches('enabled') || snapshot.matches('confirmingDisable') || snapshot.matches('disabling');
+  const view = useSelector(actor, selectView);
+  const busy = useSelector(actor, selectIsBusy);
+  const enabled = useSelector(actor, selectIsEnabled);
+  const canSubmit = useSelector(actor, selectCanSubmitCode);
+  const { code, secret: pendingSecret, otpauthUrl } = useSelector(actor, (state) => state.context);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'form.submit' });
@@ -52,7 +59,6 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
       autoFocus
     />
   );
-  const canSubmit = snapshot.can({ type: 'form.submit' });
 
   return (
     <section>
@@ -64,7 +70,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             <div>
               <h2 className={title}>
                 Two-factor authentication{' '}
-                {snapshot.matches('loading') || snapshot.matches('unavailable') ? null : (
+                {view === 'loading' || view === 'unavailable' ? null : (
                   <span className={badge} data-enabled={enabled}>
                     {enabled ? 'On' : 'Off'}
                   </span>
@@ -74,8 +80,8 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           </div>
 
-          {snapshot.matches('loading') ? <p className={muted}>Loading...</p> : null}
-          {snapshot.matches('unavailable') ? (
+          {view === 'loading' ? <p className={muted}>Loading...</p> : null}
+          {view === 'unavailable' ? (
             <div className={form}>
               <p className={muted}>The two-factor status could not be loaded.</p>
               <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
@@ -84,7 +90,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           ) : null}
 
-          {snapshot.matches('disabled') || snapshot.matches('startingSetup') ? (
+          {view === 'off' ? (
             <div className={form}>
               <Button onClick={() => actor.send({ type: 'setup.start' })} disabled={busy}>
                 {busy ? 'Please wait...' : 'Enable two-factor'}
@@ -92,7 +98,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           ) : null}
 
-          {(snapshot.matches('confirmingSetup') || snapshot.matches('enabling')) && otpauthUrl ? (
+          {view === 'enrolling' && otpauthUrl ? (
             <div className={enrol}>
               <div className={qr}>
                 <QRCodeSVG value={otpauthUrl} size={165} level="M" title="Two-factor QR code" />
@@ -117,7 +123,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           ) : null}
 
-          {snapshot.matches('enabled') ? (
+          {view === 'on' ? (
             <div className={form}>
               <Button variant="destructive" onClick={() => actor.send({ type: 'disable.start' })}>
                 Disable two-factor
@@ -125,7 +131,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           ) : null}
 
-          {snapshot.matches('confirmingDisable') || snapshot.matches('disabling') ? (
+          {view === 'disabling' ? (
             <form onSubmit={submit} className={form}>
               <p className={muted}>Enter a current code from your authenticator app to turn two-factor off.</p>
               {codeField}

@@ -2,6 +2,7 @@ import { Menu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import { useRouter } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
+import { Tooltip } from '../primitives/Tooltip.tsx';
 
 const avatar = css({
   h: '9',
@@ -57,9 +58,11 @@ export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: 
         else void router.navigate({ to: value });
       }}
     >
-      <Menu.Trigger className={avatar} aria-label="Profile menu">
-        {initial}
-      </Menu.Trigger>
+      <Tooltip label="Your account">
+        <Menu.Trigger className={avatar} aria-label="Profile menu">
+          {initial}
+        </Menu.Trigger>
+      </Tooltip>
       <Portal>
         <Menu.Positioner>
           <Menu.Content className={content}>

@@ -1,0 +1,23 @@
+import type { SnapshotFrom } from 'xstate';
+import type { twoFactorMachine } from './twoFactor.machine.ts';
+
+type TwoFactorSnapshot = SnapshotFrom<typeof twoFactorMachine>;
+
+export type TwoFactorView = 'loading' | 'unavailable' | 'off' | 'enrolling' | 'on' | 'disabling';
+
+/** Which panel the security page shows. */
+export const selectView = (snapshot: TwoFactorSnapshot): TwoFactorView => {
+  if (snapshot.matches('loading')) return 'loading';
+  if (snapshot.matches('unavailable')) return 'unavailable';
+  if (snapshot.matches('confirmingSetup') || snapshot.matches('enabling')) return 'enrolling';
+  if (snapshot.matches('enabled')) return 'on';
+  if (snapshot.matches('confirmingDisable') || snapshot.matches('disabling')) return 'disabling';
+  return 'off';
+};
+/** Whether two-factor is currently on for the account (the badge). */
+export const selectIsEnabled = (snapshot: TwoFactorSnapshot) => {
+  const view = selectView(snapshot);
+  return view === 'on' || view === 'disabling';
+};
+export const selectIsBusy = (snapshot: TwoFactorSnapshot) => snapshot.hasTag('busy');
+export const selectCanSubmitCode = (snapshot: TwoFactorSnapshot) => snapshot.can({ type: 'form.submit' });
