@@ -10,5 +10,6 @@ export const messages = {
   passwordsDoNotMatch: 'Passwords do not match',
   usernameRequired: 'Username is required',
   passwordRequired: 'Password is required',
+  loginNameTooLong: 'Username or email must be at most 254 characters',
   sessionExpired: 'Session expired',
 } as const;

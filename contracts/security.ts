@@ -13,10 +13,10 @@ export type User = z.infer<typeof user>;
 export const loginRequest = z.object({
   username: z
     .string({ error: messages.usernameRequired })
-    .check(z.trim(), z.minLength(1, messages.usernameRequired), z.maxLength(254)),
+    .check(z.trim(), z.minLength(1, messages.usernameRequired), z.maxLength(254, messages.loginNameTooLong)),
   password: z
     .string({ error: messages.passwordRequired })
-    .check(z.minLength(1, messages.passwordRequired), z.maxLength(128)),
+    .check(z.minLength(1, messages.passwordRequired), z.maxLength(128, messages.passwordTooLong)),
   device,
 });
 export const loginResponse = z.discriminatedUnion('two_factor', [

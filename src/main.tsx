@@ -11,6 +11,7 @@ import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createApi } from './services/api.ts';
 import { describeDevice } from './services/device.ts';
+import { createMarketService } from './services/market.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
@@ -24,12 +25,14 @@ const api = createApi({
   onError: (message) => toaster.create({ title: message, type: 'error' }),
 });
 const accounts = createAccountService(api, describeDevice());
+const market = createMarketService(api);
 const session = createActor(bindSession(accounts), { input: { stored: readStoredSession() } }).start();
 
 const router = createAppRouter({
   session,
   flows: bindFlows({
     accounts,
+    market,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
     navigate: (to) => void router.navigate({ to, replace: true }),

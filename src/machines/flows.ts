@@ -1,5 +1,7 @@
 import { bindDashboard } from './dashboard/dashboard.actors.ts';
 import { bindLogin } from './login/login.actors.ts';
+import { bindOfferBrowser } from './offerBrowser/offerBrowser.actors.ts';
+import { bindOfferForm } from './offerForm/offerForm.actors.ts';
 import { bindPasswordReset } from './passwordReset/passwordReset.actors.ts';
 import type { FlowDeps } from './shared/deps.ts';
 import { bindSignup } from './signup/signup.actors.ts';
@@ -12,6 +14,8 @@ export const bindFlows = (deps: FlowDeps) => ({
   passwordReset: bindPasswordReset(deps),
   twoFactor: bindTwoFactor(deps),
   dashboard: bindDashboard(deps),
+  offerBrowser: bindOfferBrowser(deps),
+  offerForm: bindOfferForm(deps),
 });
 
 export type Flows = ReturnType<typeof bindFlows>;

@@ -35,6 +35,7 @@ export const passwordResetMachine = setup({
     goToLogin: () => {},
   },
   guards: {
+    canEditAfterEmailStep: (_, params: { name: ResetField }) => params.name !== 'email',
     isEmailValid: ({ context }) => emailError(context.email) === undefined,
     isResetValid: ({ context }) =>
       codeError(context.code) === undefined &&
@@ -48,6 +49,8 @@ export const passwordResetMachine = setup({
   initial: 'enteringEmail',
   on: {
     'field.change': {
+      guard: { type: 'canEditAfterEmailStep', params: ({ event }) => ({ name: event.name }) },
+      description: 'Past the email step the address is read-only: the code was sent to it.',
       actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
     },
   },
@@ -56,6 +59,9 @@ export const passwordResetMachine = setup({
       tags: ['form'],
       entry: 'startStep',
       on: {
+        'field.change': {
+          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
+        },
         'form.submit': [
           { guard: 'isEmailValid', target: 'requestingCode' },
           { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },

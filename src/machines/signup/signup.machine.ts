@@ -47,6 +47,7 @@ export const signupMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
+    canEditAfterEmailStep: (_, params: { name: SignupField }) => params.name !== 'email',
     isEmailValid: ({ context }) => emailError(context.email) === undefined,
     isCodeValid: ({ context }) => codeError(context.code) === undefined,
     isAccountValid: ({ context }) =>
@@ -61,6 +62,8 @@ export const signupMachine = setup({
   initial: 'enteringEmail',
   on: {
     'field.change': {
+      guard: { type: 'canEditAfterEmailStep', params: ({ event }) => ({ name: event.name }) },
+      description: 'Past the email step the address is read-only: the code was sent to it.',
       actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
     },
   },
@@ -69,6 +72,9 @@ export const signupMachine = setup({
       tags: ['form'],
       entry: 'startStep',
       on: {
+        'field.change': {
+          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
+        },
         'form.submit': [
           { guard: 'isEmailValid', target: 'requestingCode' },
           { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },

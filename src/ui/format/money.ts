@@ -26,3 +26,13 @@ export function formatCrypto(value: string, decimalPlaces: number, ticker: strin
 export function formatRelative(iso: string, now: DateTime = DateTime.now()): string {
   return DateTime.fromISO(iso).toRelative({ base: now }) ?? '';
 }
+
+/** Offer amounts: exactly 2 decimals, en-US (spec section 2). */
+export function formatFiat(value: string): string {
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(asDecimal(value));
+}
+
+/** A rate as fiat per 1 USD: at least 2 decimals, and every decimal the trader set. */
+export function formatRate(value: string): string {
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 }).format(asDecimal(value));
+}

@@ -1,6 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { OfferFormScreen } from '../../../ui/offers/OfferFormScreen.tsx';
 
-export const Route = createFileRoute('/_app/offers/$id')({
-  component: () => <ComingSoon title="Edit Offer" subtitle="Change the terms of your offer." empty="The offer form arrives with the marketplace." />,
-});
+export const Route = createFileRoute('/_app/offers/$id')({ component: EditOfferRoute });
+
+function EditOfferRoute() {
+  const { flows } = Route.useRouteContext();
+  const { id } = Route.useParams();
+  // A non-numeric id can name no offer; the machine's load fails and it returns to /offers.
+  const offerId = /^\d{1,9}$/.test(id) ? Number(id) : 0;
+  return <OfferFormScreen key={id} actor={useActorRef(flows.offerForm, { input: { offerId } })} />;
+}

@@ -1,6 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { OfferFormScreen } from '../../../ui/offers/OfferFormScreen.tsx';
 
-export const Route = createFileRoute('/_app/offers/create')({
-  component: () => <ComingSoon title="Create New Offer" subtitle="Publish a buy or sell offer for other traders." empty="The offer form arrives with the marketplace." />,
-});
+export const Route = createFileRoute('/_app/offers/create')({ component: CreateOfferRoute });
+
+function CreateOfferRoute() {
+  const { flows } = Route.useRouteContext();
+  return <OfferFormScreen actor={useActorRef(flows.offerForm, { input: { offerId: null } })} />;
+}

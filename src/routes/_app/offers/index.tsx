@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef, useSelector } from '@xstate/react';
+import { selectUser } from '../../../machines/session/session.selectors.ts';
+import { OffersScreen } from '../../../ui/offers/OffersScreen.tsx';
 
-export const Route = createFileRoute('/_app/offers/')({
-  component: () => <ComingSoon title="Browse Offers" subtitle="Find the best crypto trading opportunities" empty="No offers found matching your criteria." />,
-});
+export const Route = createFileRoute('/_app/offers/')({ component: OffersRoute });
+
+function OffersRoute() {
+  const { flows, session } = Route.useRouteContext();
+  const user = useSelector(session, selectUser);
+  return <OffersScreen actor={useActorRef(flows.offerBrowser)} username={user?.username ?? ''} />;
+}

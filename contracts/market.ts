@@ -1,0 +1,124 @@
+import { z } from 'zod/mini';
+
+/** A positive decimal written as a string: money never crosses the wire as a float. */
+export const positiveDecimal = (field: string, maxScale: number) =>
+  z.string({ error: `${field} is required` }).check(
+    z.trim(),
+    z.regex(/^\d{1,18}(\.\d+)?$/, `${field} must be a number`),
+    z.refine((value) => !/^0+(\.0+)?$/.test(value), `${field} must be greater than 0`),
+    z.refine((value) => (value.split('.')[1]?.length ?? 0) <= maxScale, `${field} has too many decimal places (at most ${maxScale})`),
+  );
+
+export const offerType = z.enum(['buy', 'sell']);
+export type OfferType = z.infer<typeof offerType>;
+
+export const paymentMethod = z.object({ id: z.int(), name: z.string() });
+export const coinListItem = z.object({ id: z.int(), label: z.string(), ticker: z.string(), image: z.string() });
+export const currency = z.object({ code: z.string(), name: z.string(), fx_rate: z.string() });
+
+/** base/coins/ — the coins with their current USD price and networks. */
+export const coin = z.object({
+  id: z.int(),
+  label: z.string(),
+  ticker: z.string(),
+  image: z.string(),
+  decimal_places: z.int(),
+  price: z.string(),
+  networks: z.array(z.object({ id: z.int(), name: z.string(), key: z.string(), image: z.string() })),
+});
+export type Coin = z.infer<typeof coin>;
+export const coinsResponse = z.array(coin);
+
+/** market/offers/ {type:"components"} */
+export const offerComponents = z.object({
+  payment_methods: z.array(paymentMethod),
+  coins: z.array(coinListItem),
+  currencies: z.array(currency),
+});
+export type OfferComponents = z.infer<typeof offerComponents>;
+
+/** The filters of the offer list; the client sends only non-empty entries (spec section 7). */
+export const offerFilters = z.object({
+  user__username__icontains: z.optional(z.string().check(z.maxLength(30))),
+  payment_methods__overlap: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
+  offer_type: z.optional(offerType),
+  coin__id: z.optional(z.union([z.int(), z.string().check(z.regex(/^\d{1,9}$/, 'coin__id must be a coin id'))])),
+  currency__code: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, 'currency__code must be a 3-letter code'))),
+});
+export type OfferFilters = z.infer<typeof offerFilters>;
+
+export const page = z._default(z.optional(z.int().check(z.gte(1, 'page must be 1 or more'), z.lte(1_000_000))), 1);
+
+export const paginator = z.object({
+  prev: z.boolean(),
+  next: z.boolean(),
+  previous_page: z.nullable(z.int()),
+  next_page: z.nullable(z.int()),
+});
+export type Paginator = z.infer<typeof paginator>;
+
+export const offerListItem = z.object({
+  id: z.int(),
+  offer_type: offerType,
+  coin__image: z.string(),
+  coin__label: z.string(),
+  coin__ticker: z.string(),
+  currency__code: z.string(),
+  rate: z.string(),
+  min_amount: z.string(),
+  max_amount: z.string(),
+  payment_methods: z.array(z.string()),
+  user__username: z.string(),
+  user__rating: z.string(),
+  user__trades_count: z.int(),
+  created: z.string(),
+});
+export type OfferListItem = z.infer<typeof offerListItem>;
+export const offerList = z.object({ offers: z.array(offerListItem), paginator });
+export type OfferList = z.infer<typeof offerList>;
+
+/** An offer as the edit form loads it (spec section 3), plus whether it is live. */
+export const editableOffer = z.object({
+  id: z.int(),
+  offer_type: offerType,
+  coin__id: z.int(),
+  rate: z.string(),
+  payment_methods: z.array(z.string()),
+  currency__code: z.string(),
+  terms: z.nullable(z.string()),
+  min_amount: z.string(),
+  max_amount: z.string(),
+  is_active: z.boolean(),
+});
+export type EditableOffer = z.infer<typeof editableOffer>;
+
+const offerFields = {
+  offer_type: offerType,
+  coin: z.union([z.int(), z.string().check(z.regex(/^\d{1,9}$/, 'coin must be a coin id'))]),
+  rate: positiveDecimal('rate', 8),
+  payment_methods: z
+    .array(z.string().check(z.maxLength(60)))
+    .check(z.minLength(1, 'Choose at least one payment method'), z.maxLength(5, 'Choose at most 5 payment methods')),
+  currency: z.string().check(z.regex(/^[A-Za-z]{3}$/, 'currency must be a 3-letter code')),
+  terms: z.optional(z.nullable(z.string().check(z.maxLength(2000, 'Terms must be at most 2,000 characters')))),
+  min_amount: positiveDecimal('min_amount', 2),
+  max_amount: positiveDecimal('max_amount', 2),
+};
+
+export const offersRequest = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('components'), drop: z.optional(z.number()) }),
+  z.object({ type: z.literal('list'), page, filters: z._default(z.optional(offerFilters), {}) }),
+  z.object({ type: z.literal('get'), id: z.int() }),
+  z.object({
+    type: z.literal('create'),
+    update: z._default(z.optional(z.boolean()), false),
+    id: z.optional(z.nullable(z.int())),
+    ...offerFields,
+  }),
+  z.object({ type: z.literal('toggle'), id: z.int() }),
+]);
+export type OffersRequest = z.infer<typeof offersRequest>;
+export type OfferInput = Extract<OffersRequest, { type: 'create' }>;
+
+/** market/offers/ {type:"toggle"} answers whether the offer is now live. */
+export const offerToggleResponse = z.object({ is_active: z.boolean(), message: z.string() });

@@ -1,0 +1,20 @@
+import { z } from 'zod/mini';
+
+/** GET or POST /api/health — answered once the database is migrated and the server accepts calls. */
+export const healthResponse = z.object({
+  status: z.literal('ok'),
+  database: z.enum(['pglite', 'postgres']),
+});
+export type HealthResponse = z.infer<typeof healthResponse>;
+
+/** POST /api/dev/outbox/ — development only (no SMTP_URL, NODE_ENV not production): the latest mails, newest first. */
+export const devOutboxResponse = z.array(
+  z.object({
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    /** ISO timestamp. */
+    created: z.string(),
+  }),
+);
+export type DevOutboxResponse = z.infer<typeof devOutboxResponse>;

@@ -1,0 +1,11 @@
+import { fromPromise } from 'xstate';
+import type { FlowDeps } from '../shared/deps.ts';
+import { offerBrowserMachine } from './offerBrowser.machine.ts';
+
+export const bindOfferBrowser = (deps: FlowDeps) =>
+  offerBrowserMachine.provide({
+    actors: {
+      loadComponents: fromPromise(() => deps.market.offerComponents()),
+      loadOffers: fromPromise(({ input }) => deps.market.listOffers(input)),
+    },
+  });

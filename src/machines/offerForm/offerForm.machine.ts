@@ -1,0 +1,204 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { EditableOffer, OfferComponents, OfferInput } from '../../../contracts/index.ts';
+import type { Notice } from '../shared/notify.ts';
+
+export type OfferFormValues = {
+  offer_type: 'buy' | 'sell';
+  coin: string;
+  currency: string;
+  rate: string;
+  min_amount: string;
+  max_amount: string;
+  payment_methods: string[];
+  terms: string;
+};
+export type OfferFormField = Exclude<keyof OfferFormValues, 'payment_methods'>;
+
+export type OfferFormContext = {
+  /** The route's id: present means edit mode (spec section 4 "Offer form"). */
+  offerId: number | null;
+  components: OfferComponents | null;
+  values: OfferFormValues;
+  /** Whether the edited offer is live; null while creating. */
+  isActive: boolean | null;
+};
+export type OfferFormInput = { offerId: number | null };
+export type OfferFormEvent =
+  | { type: 'field.change'; name: OfferFormField; value: string }
+  | { type: 'methods.change'; value: string[] }
+  | { type: 'form.submit' }
+  | { type: 'offer.toggle' };
+
+export const blankOffer: OfferFormValues = {
+  offer_type: 'buy',
+  coin: '',
+  currency: '',
+  rate: '',
+  min_amount: '',
+  max_amount: '',
+  payment_methods: [],
+  terms: '',
+};
+
+/** The payload of `market/offers/` {type:"create"} for these values. */
+export function toOfferInput(context: Pick<OfferFormContext, 'offerId' | 'values'>): Omit<OfferInput, 'type'> {
+  const { values, offerId } = context;
+  return {
+    update: offerId !== null,
+    id: offerId,
+    offer_type: values.offer_type,
+    coin: values.coin,
+    rate: values.rate.trim(),
+    payment_methods: values.payment_methods,
+    currency: values.currency,
+    terms: values.terms.trim() ? values.terms : null,
+    min_amount: values.min_amount.trim(),
+    max_amount: values.max_amount.trim(),
+  };
+}
+
+/** Create or edit an offer (spec sections 2, 4 and 5 "Offer form"). */
+export const offerFormMachine = setup({
+  types: {
+    context: {} as OfferFormContext,
+    events: {} as OfferFormEvent,
+    input: {} as OfferFormInput,
+  },
+  actors: {
+    loadComponents: fromPromise<OfferComponents>(async () => {
+      throw new Error('loadComponents is bound by the composition root');
+    }),
+    loadOffer: fromPromise<EditableOffer, { id: number }>(async () => {
+      throw new Error('loadOffer is bound by the composition root');
+    }),
+    saveOffer: fromPromise<string, Omit<OfferInput, 'type'>>(async () => {
+      throw new Error('saveOffer is bound by the composition root');
+    }),
+    toggleOffer: fromPromise<{ is_active: boolean; message: string }, { id: number }>(async () => {
+      throw new Error('toggleOffer is bound by the composition root');
+    }),
+  },
+  actions: {
+    keepComponents: assign((_, params: { components: OfferComponents }) => ({ components: params.components })),
+    fillFromOffer: assign((_, params: { offer: EditableOffer }) => ({
+      values: {
+        offer_type: params.offer.offer_type,
+        coin: String(params.offer.coin__id),
+        currency: params.offer.currency__code,
+        rate: params.offer.rate,
+        min_amount: params.offer.min_amount,
+        max_amount: params.offer.max_amount,
+        payment_methods: params.offer.payment_methods,
+        terms: params.offer.terms ?? '',
+      },
+      isActive: params.offer.is_active,
+    })),
+    setField: assign(({ context }, params: { name: OfferFormField; value: string }) => ({
+      values: { ...context.values, [params.name]: params.value },
+    })),
+    setMethods: assign(({ context }, params: { value: string[] }) => ({
+      values: { ...context.values, payment_methods: params.value },
+    })),
+    setActive: assign((_, params: { isActive: boolean }) => ({ isActive: params.isActive })),
+    notify: (_, _params: Notice) => {},
+    /** Leaves for /offers. */
+    goToOffers: () => {},
+  },
+  guards: {
+    isEditing: ({ context }) => context.offerId !== null,
+    /** Spec section 5: coin, currency, rate, min and max set, and at least one payment method. */
+    canSubmit: ({ context }) => {
+      const { values } = context;
+      return (
+        values.coin !== '' &&
+        values.currency !== '' &&
+        values.rate.trim() !== '' &&
+        values.min_amount.trim() !== '' &&
+        values.max_amount.trim() !== '' &&
+        values.payment_methods.length > 0
+      );
+    },
+  },
+}).createMachine({
+  id: 'offerForm',
+  description: 'The create/edit offer form; the route id means edit.',
+  context: ({ input }) => ({ offerId: input.offerId, components: null, values: blankOffer, isActive: null }),
+  initial: 'loadingComponents',
+  states: {
+    loadingComponents: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadComponents',
+        src: 'loadComponents',
+        onDone: [
+          {
+            guard: 'isEditing',
+            target: 'loadingOffer',
+            actions: { type: 'keepComponents', params: ({ event }) => ({ components: event.output }) },
+          },
+          { target: 'editing', actions: { type: 'keepComponents', params: ({ event }) => ({ components: event.output }) } },
+        ],
+        onError: [
+          { guard: 'isEditing', target: 'loadingOffer', description: 'Spec section 8: a components failure shows nothing.' },
+          { target: 'editing' },
+        ],
+      },
+    },
+    loadingOffer: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadOffer',
+        src: 'loadOffer',
+        input: ({ context }) => ({ id: context.offerId ?? 0 }),
+        onDone: { target: 'editing', actions: { type: 'fillFromOffer', params: ({ event }) => ({ offer: event.output }) } },
+        onError: { target: 'left', description: 'The offer could not be loaded: back to /offers.' },
+      },
+    },
+    editing: {
+      tags: ['form'],
+      on: {
+        'field.change': {
+          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
+        },
+        'methods.change': { actions: { type: 'setMethods', params: ({ event }) => ({ value: event.value }) } },
+        'form.submit': { guard: 'canSubmit', target: 'submitting' },
+        'offer.toggle': { guard: 'isEditing', target: 'toggling' },
+      },
+    },
+    submitting: {
+      tags: ['busy', 'form'],
+      description: 'The button reads "Please Wait...".',
+      invoke: {
+        id: 'saveOffer',
+        src: 'saveOffer',
+        input: ({ context }) => toOfferInput(context),
+        onDone: {
+          target: 'left',
+          actions: { type: 'notify', params: ({ event }) => ({ title: event.output, type: 'success' }) },
+        },
+        onError: { target: 'editing', description: 'Refused: the reason was shown; nothing typed is lost.' },
+      },
+    },
+    toggling: {
+      tags: ['busy', 'form'],
+      description: 'Pauses or resumes the offer; a paused offer is neither listed nor tradable.',
+      invoke: {
+        id: 'toggleOffer',
+        src: 'toggleOffer',
+        input: ({ context }) => ({ id: context.offerId ?? 0 }),
+        onDone: {
+          target: 'editing',
+          actions: [
+            { type: 'setActive', params: ({ event }) => ({ isActive: event.output.is_active }) },
+            { type: 'notify', params: ({ event }) => ({ title: event.output.message, type: 'success' }) },
+          ],
+        },
+        onError: { target: 'editing' },
+      },
+    },
+    left: {
+      type: 'final',
+      entry: 'goToOffers',
+    },
+  },
+});

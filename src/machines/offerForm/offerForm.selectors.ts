@@ -1,0 +1,19 @@
+import type { SnapshotFrom } from 'xstate';
+import type { offerFormMachine } from './offerForm.machine.ts';
+
+type OfferFormSnapshot = SnapshotFrom<typeof offerFormMachine>;
+
+export const selectIsEditing = (snapshot: OfferFormSnapshot) => snapshot.context.offerId !== null;
+export const selectIsLoading = (snapshot: OfferFormSnapshot) =>
+  snapshot.matches('loadingComponents') || snapshot.matches('loadingOffer');
+export const selectIsSubmitting = (snapshot: OfferFormSnapshot) => snapshot.matches('submitting');
+export const selectIsToggling = (snapshot: OfferFormSnapshot) => snapshot.matches('toggling');
+export const selectCanSubmit = (snapshot: OfferFormSnapshot) => snapshot.can({ type: 'form.submit' });
+export const selectValues = (snapshot: OfferFormSnapshot) => snapshot.context.values;
+export const selectComponents = (snapshot: OfferFormSnapshot) => snapshot.context.components;
+export const selectIsActive = (snapshot: OfferFormSnapshot) => snapshot.context.isActive;
+/** The chosen fiat currency with its USD rate, for "Market Rate: 1.00 USD ≈ {fx rate} {currency}". */
+export const selectCurrency = (snapshot: OfferFormSnapshot) =>
+  snapshot.context.components?.currencies.find((entry) => entry.code === snapshot.context.values.currency) ?? null;
+export const selectCoin = (snapshot: OfferFormSnapshot) =>
+  snapshot.context.components?.coins.find((entry) => String(entry.id) === snapshot.context.values.coin) ?? null;

@@ -1,0 +1,92 @@
+import { css } from 'styled-system/css';
+import type { OfferListItem } from '../../../contracts/index.ts';
+import { formatFiat, formatRate } from '../format/money.ts';
+import { Button, ButtonLink } from '../primitives/Button.tsx';
+import { cardStyle } from '../primitives/Card.tsx';
+
+export const MAX_PAYMENT_TAGS = 5;
+
+const card = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+const head = css({ display: 'flex', alignItems: 'center', gap: '3' });
+const coinName = css({ fontWeight: 'semibold' });
+const ticker = css({ color: 'fg.muted', fontSize: 'sm', ml: '1' });
+const typeBadge = css({
+  ml: 'auto',
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  fontSize: 'xs',
+  fontWeight: 'bold',
+  textTransform: 'uppercase',
+  color: 'white',
+  '&[data-type=buy]': { bg: 'buy' },
+  '&[data-type=sell]': { bg: 'sell' },
+});
+const trader = css({ fontSize: 'sm', color: 'fg.muted' });
+const traderName = css({ color: 'fg', fontWeight: 'medium' });
+const rateLine = css({ fontSize: 'sm', fontWeight: 'medium' });
+const limits = css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2', fontSize: 'sm' });
+const limitLabel = css({ color: 'fg.muted', fontSize: 'xs' });
+const tags = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
+const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius: 'md', fontSize: 'xs' });
+const action = css({ mt: 'auto' });
+
+/** One offer of Browse Offers (spec section 2). `onTrade` is the Trade Preview dialog once trades exist. */
+export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferListItem; currentUsername: string; onTrade?: () => void }) {
+  const mine = offer.user__username === currentUsername;
+  const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);
+  const hidden = offer.payment_methods.length - shown.length;
+  return (
+    <article className={`${cardStyle} ${card}`} aria-label={`${offer.offer_type} offer by ${offer.user__username}`}>
+      <div className={head}>
+        <img src={offer.coin__image} alt="" width={32} height={32} />
+        <div>
+          <span className={coinName}>{offer.coin__label}</span>
+          <span className={ticker}>{offer.coin__ticker.toUpperCase()}</span>
+        </div>
+        <span className={typeBadge} data-type={offer.offer_type}>
+          {offer.offer_type}
+        </span>
+      </div>
+      <div className={trader}>
+        <span className={traderName}>
+          {offer.user__username}
+          {mine ? ' (me)' : ''}
+        </span>{' '}
+        · ★ {offer.user__rating} · {offer.user__trades_count} trades
+      </div>
+      <div className={rateLine}>
+        Rate: 1.00 USD = {formatRate(offer.rate)} {offer.currency__code}
+      </div>
+      <div className={limits}>
+        <div>
+          <div className={limitLabel}>Min</div>
+          {formatFiat(offer.min_amount)} {offer.currency__code}
+        </div>
+        <div>
+          <div className={limitLabel}>Max</div>
+          {formatFiat(offer.max_amount)} {offer.currency__code}
+        </div>
+      </div>
+      <div className={tags}>
+        {shown.map((method) => (
+          <span key={method} className={tag}>
+            {method}
+          </span>
+        ))}
+        {hidden > 0 ? <span className={tag}>+{hidden} more</span> : null}
+      </div>
+      <div className={action}>
+        {mine ? (
+          <ButtonLink to="/offers/$id" params={{ id: String(offer.id) }} variant="outline" className={css({ w: '100%' })}>
+            Edit offer
+          </ButtonLink>
+        ) : onTrade ? (
+          <Button variant={offer.offer_type === 'buy' ? 'sell' : 'buy'} className={css({ w: '100%' })} onClick={onTrade}>
+            {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
+          </Button>
+        ) : null}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,258 @@
+import { Field } from '@ark-ui/react/field';
+import { RadioGroup } from '@ark-ui/react/radio-group';
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { css, cx } from 'styled-system/css';
+import type { OfferFormField, offerFormMachine } from '../../machines/offerForm/offerForm.machine.ts';
+import {
+  selectCanSubmit,
+  selectCoin,
+  selectComponents,
+  selectCurrency,
+  selectIsActive,
+  selectIsEditing,
+  selectIsLoading,
+  selectIsSubmitting,
+  selectIsToggling,
+  selectValues,
+} from '../../machines/offerForm/offerForm.selectors.ts';
+import { formatFiat, formatRate } from '../format/money.ts';
+import { Button } from '../primitives/Button.tsx';
+import { Card } from '../primitives/Card.tsx';
+import { ArrowLeftIcon } from '../primitives/icons.tsx';
+import { SelectField } from '../primitives/SelectField.tsx';
+import { TextField, fieldStyles } from '../primitives/TextField.tsx';
+
+const back = css({ display: 'inline-flex', alignItems: 'center', gap: '1', color: 'fg.muted', fontSize: 'sm', _hover: { color: 'fg' } });
+const title = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', mt: '2', letterSpacing: '-0.02em' });
+const layout = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '3fr 2fr' }, gap: '6', mt: '6', alignItems: 'start' });
+const form = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+const pair = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' });
+const radios = css({ display: 'flex', gap: '3', flexWrap: 'wrap' });
+const radio = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  px: '4',
+  py: '2.5',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  '&[data-state=checked][data-value=buy]': { borderColor: 'buy', color: 'buy', bg: 'bg.muted' },
+  '&[data-state=checked][data-value=sell]': { borderColor: 'sell', color: 'sell', bg: 'bg.muted' },
+  _focusWithin: { outline: '2px solid', outlineColor: 'accent' },
+});
+const dot = css({
+  w: '4',
+  h: '4',
+  borderRadius: 'full',
+  borderWidth: '2px',
+  borderColor: 'border',
+  '&[data-state=checked]': { borderColor: 'currentColor', bg: 'currentColor', boxShadow: 'inset 0 0 0 2px var(--colors-bg-surface)' },
+});
+const textarea = css({ minH: '24', py: '2', resize: 'vertical' });
+const previewTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' });
+const previewRow = css({ display: 'flex', justifyContent: 'space-between', gap: '3', py: '2', borderTopWidth: '1px', borderColor: 'border', fontSize: 'sm' });
+const previewLabel = css({ color: 'fg.muted' });
+const typeBadge = css({
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  fontSize: 'xs',
+  fontWeight: 'bold',
+  textTransform: 'uppercase',
+  color: 'white',
+  '&[data-type=buy]': { bg: 'buy' },
+  '&[data-type=sell]': { bg: 'sell' },
+});
+const terms = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word', textAlign: 'right' });
+const pauseBox = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' });
+
+export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFormMachine> }) {
+  const editing = useSelector(actor, selectIsEditing);
+  const loading = useSelector(actor, selectIsLoading);
+  const submitting = useSelector(actor, selectIsSubmitting);
+  const toggling = useSelector(actor, selectIsToggling);
+  const canSubmit = useSelector(actor, selectCanSubmit);
+  const values = useSelector(actor, selectValues);
+  const components = useSelector(actor, selectComponents);
+  const currency = useSelector(actor, selectCurrency);
+  const coin = useSelector(actor, selectCoin);
+  const isActive = useSelector(actor, selectIsActive);
+  const change = (name: OfferFormField) => (value: string) => actor.send({ type: 'field.change', name, value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'form.submit' });
+  };
+  const code = values.currency.toUpperCase();
+
+  return (
+    <section aria-busy={loading}>
+      <Link to="/offers" className={back}>
+        <ArrowLeftIcon width={16} height={16} /> Back to offers
+      </Link>
+      <h1 className={title}>{editing ? 'Edit Offer' : 'Create New Offer'}</h1>
+
+      <div className={layout}>
+        <Card>
+          <form className={form} onSubmit={submit} noValidate>
+            <RadioGroup.Root
+              value={values.offer_type}
+              onValueChange={({ value }) => value && change('offer_type')(value)}
+              name="offer_type"
+              className={fieldStyles.root}
+            >
+              <RadioGroup.Label className={fieldStyles.label}>Offer type</RadioGroup.Label>
+              <div className={radios}>
+                {(['buy', 'sell'] as const).map((type) => (
+                  <RadioGroup.Item key={type} value={type} className={radio} data-value={type}>
+                    <RadioGroup.ItemControl className={dot} />
+                    <RadioGroup.ItemText>{type === 'buy' ? 'I want to Buy' : 'I want to Sell'}</RadioGroup.ItemText>
+                    <RadioGroup.ItemHiddenInput />
+                  </RadioGroup.Item>
+                ))}
+              </div>
+            </RadioGroup.Root>
+
+            <div className={pair}>
+              <SelectField
+                label="Cryptocurrency"
+                name="coin"
+                placeholder="Select a coin"
+                options={(components?.coins ?? []).map((entry) => ({ value: String(entry.id), label: entry.label, image: entry.image }))}
+                value={values.coin ? [values.coin] : []}
+                onValueChange={([value]) => change('coin')(value ?? '')}
+              />
+              <SelectField
+                label="Fiat currency"
+                name="currency"
+                placeholder="Select a currency"
+                options={(components?.currencies ?? []).map((entry) => ({
+                  value: entry.code,
+                  label: `${entry.name} (${entry.code.toUpperCase()})`,
+                }))}
+                value={values.currency ? [values.currency] : []}
+                onValueChange={([value]) => change('currency')(value ?? '')}
+              />
+            </div>
+
+            <div className={pair}>
+              <TextField
+                label={`Minimum amount${code ? ` (${code})` : ''}`}
+                name="min_amount"
+                inputMode="decimal"
+                value={values.min_amount}
+                onValueChange={change('min_amount')}
+                required
+              />
+              <TextField
+                label={`Maximum amount${code ? ` (${code})` : ''}`}
+                name="max_amount"
+                inputMode="decimal"
+                value={values.max_amount}
+                onValueChange={change('max_amount')}
+                required
+              />
+            </div>
+
+            <TextField
+              label="USD Rate"
+              name="rate"
+              inputMode="decimal"
+              value={values.rate}
+              onValueChange={change('rate')}
+              helperText={currency ? `Market Rate: 1.00 USD ≈ ${formatRate(currency.fx_rate)} ${currency.code.toUpperCase()}` : undefined}
+              required
+            />
+
+            <SelectField
+              label="Payment methods"
+              name="payment_method"
+              multiple
+              placeholder="Select payment methods"
+              options={(components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name }))}
+              value={values.payment_methods}
+              onValueChange={(value) => actor.send({ type: 'methods.change', value })}
+            />
+
+            <Field.Root className={fieldStyles.root}>
+              <Field.Label className={fieldStyles.label}>Terms (optional)</Field.Label>
+              <Field.Textarea
+                name="terms"
+                className={cx(fieldStyles.input, textarea)}
+                value={values.terms}
+                maxLength={2000}
+                onChange={(event) => change('terms')(event.currentTarget.value)}
+              />
+            </Field.Root>
+
+            <Button type="submit" size="lg" disabled={!canSubmit || submitting}>
+              {submitting ? 'Please Wait...' : editing ? 'Edit Offer' : 'Publish Offer'}
+            </Button>
+          </form>
+        </Card>
+
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+          <Card aria-label="Offer preview">
+            <h2 className={previewTitle}>Preview</h2>
+            <div className={previewRow}>
+              <span className={previewLabel}>Type</span>
+              <span className={typeBadge} data-type={values.offer_type}>
+                {values.offer_type}
+              </span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Coin</span>
+              <span>{coin ? `${coin.label} (${coin.ticker.toUpperCase()})` : '—'}</span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Rate</span>
+              <span>{values.rate && code ? `1.00 USD = ${values.rate} ${code}` : '—'}</span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Amount range</span>
+              <span>
+                {values.min_amount && values.max_amount && /^\d+(\.\d+)?$/.test(values.min_amount) && /^\d+(\.\d+)?$/.test(values.max_amount)
+                  ? `${formatFiat(values.min_amount)} - ${formatFiat(values.max_amount)} ${code}`
+                  : '—'}
+              </span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Payment methods</span>
+              <span>{values.payment_methods.length ? values.payment_methods.join(', ') : 'None selected'}</span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Currency</span>
+              <span>{code || '—'}</span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Terms</span>
+              <span className={terms}>{values.terms.trim() || '—'}</span>
+            </div>
+          </Card>
+
+          {editing && isActive !== null ? (
+            <Card>
+              <div className={pauseBox}>
+                <div>
+                  <strong>{isActive ? 'This offer is live' : 'This offer is paused'}</strong>
+                  <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                    {isActive ? 'Traders can find it and trade on it.' : 'It is hidden from Browse Offers and cannot be traded.'}
+                  </p>
+                </div>
+                <Button variant="outline" onClick={() => actor.send({ type: 'offer.toggle' })} disabled={toggling || submitting}>
+                  {toggling ? 'Please Wait...' : isActive ? 'Pause offer' : 'Resume offer'}
+                </Button>
+              </div>
+            </Card>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

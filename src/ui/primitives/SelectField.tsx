@@ -1,0 +1,106 @@
+import { Portal } from '@ark-ui/react/portal';
+import { Select, createListCollection } from '@ark-ui/react/select';
+import { useMemo } from 'react';
+import { css, cx } from 'styled-system/css';
+import { CheckIcon } from './icons.tsx';
+import { fieldStyles } from './TextField.tsx';
+
+export type SelectOption = { value: string; label: string; image?: string; hint?: string };
+
+const trigger = css({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: '2',
+  textAlign: 'left',
+  cursor: 'pointer',
+  overflow: 'hidden',
+  '& [data-part=value-text]': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& [data-part=value-text][data-placeholder]': { color: 'fg.subtle' },
+});
+const content = css({
+  bg: 'bg.surface',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'lg',
+  boxShadow: 'lg',
+  p: '1',
+  maxH: '72',
+  overflowY: 'auto',
+  zIndex: 30,
+  minW: 'var(--reference-width)',
+  _focusVisible: { outline: 'none' },
+});
+const item = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  px: '3',
+  py: '2',
+  fontSize: 'sm',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  '&[data-highlighted]': { bg: 'bg.muted' },
+  '&[data-state=checked]': { fontWeight: 'semibold' },
+});
+const itemHint = css({ color: 'fg.muted', ml: 'auto', fontSize: 'xs' });
+const chevron = css({ color: 'fg.muted', flexShrink: 0 });
+
+export type SelectFieldProps = {
+  label: string;
+  name: string;
+  options: SelectOption[];
+  value: string[];
+  onValueChange: (value: string[]) => void;
+  placeholder: string;
+  multiple?: boolean;
+  disabled?: boolean;
+  className?: string;
+};
+
+/** A labelled, keyboard-usable select (Ark UI); `multiple` for the payment method choices. */
+export function SelectField({ label, name, options, value, onValueChange, placeholder, multiple, disabled, className }: SelectFieldProps) {
+  const collection = useMemo(
+    () => createListCollection({ items: options, itemToString: (option) => option.label, itemToValue: (option) => option.value }),
+    [options],
+  );
+  return (
+    <Select.Root
+      collection={collection}
+      value={value}
+      onValueChange={(details) => onValueChange(details.value)}
+      multiple={multiple}
+      disabled={disabled}
+      name={name}
+      className={cx(fieldStyles.root, className)}
+      positioning={{ sameWidth: false, fitViewport: true }}
+    >
+      <Select.Label className={fieldStyles.label}>{label}</Select.Label>
+      <Select.Control>
+        <Select.Trigger className={cx(fieldStyles.input, trigger)}>
+          <Select.ValueText placeholder={placeholder} />
+          <svg className={chevron} width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden>
+            <path d="m6 9 6 6 6-6" />
+          </svg>
+        </Select.Trigger>
+      </Select.Control>
+      <Portal>
+        <Select.Positioner>
+          <Select.Content className={content}>
+            {collection.items.map((option) => (
+              <Select.Item key={option.value} item={option} className={item}>
+                {option.image ? <img src={option.image} alt="" width={20} height={20} /> : null}
+                <Select.ItemText>{option.label}</Select.ItemText>
+                {option.hint ? <span className={itemHint}>{option.hint}</span> : null}
+                <Select.ItemIndicator>
+                  <CheckIcon width={14} height={14} />
+                </Select.ItemIndicator>
+              </Select.Item>
+            ))}
+          </Select.Content>
+        </Select.Positioner>
+      </Portal>
+      <Select.HiddenSelect />
+    </Select.Root>
+  );
+}
