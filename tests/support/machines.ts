@@ -1,0 +1,274 @@
+/**
+ * Helpers for walking the real statecharts with `xstate/graph` and replaying the walks on real actors.
+ *
+ * `createTestModel` refuses machines with `invoke`, so the model tests list the invoked actors' outcomes
+ * (`xstate.done.actor.<id>` / `xstate.error.actor.<id>`) as events of the walk, and the replay makes the
+ * fake actor of that invoke resolve or reject at exactly that step (conventions item 14).
+ */
+import { expect } from 'vitest';
+import {
+  fromPromise,
+  type AnyActorRef,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+  type EventObject,
+  type InspectionEvent,
+} from 'xstate';
+import { getAdjacencyMap, getShortestPaths, getSimplePaths, getStateNodes, serializeSnapshot } from 'xstate/graph';
+
+/** Any event of a walk: a user event or an invoked actor's outcome. */
+export type ModelEvent = EventObject & Record<string, unknown>;
+export type ModelStep = { event: ModelEvent; state: AnyMachineSnapshot };
+export type ModelPath = { state: AnyMachineSnapshot; steps: ModelStep[] };
+
+const DONE = 'xstate.done.actor.';
+const ERROR = 'xstate.error.actor.';
+
+export const isOutcome = (event: EventObject) => event.type.startsWith(DONE) || event.type.startsWith(ERROR);
+
+// ---------------------------------------------------------------------------------------------------
+// What the machine defines
+// ---------------------------------------------------------------------------------------------------
+
+/** Every state node below the root, read from the machine definition. */
+export function definedStates(machine: AnyStateMachine): string[] {
+  return getStateNodes(machine.root).map((node) => node.id);
+}
+
+function allNodes(machine: AnyStateMachine): AnyStateNode[] {
+  return [machine.root, ...getStateNodes(machine.root)];
+}
+
+/**
+ * A stable name for a transition definition: its source, its event (or `always`) and its place among
+ * the candidates of that event, plus its targets for a readable report. Works across `.provide()` copies.
+ */
+export function transitionKey(transition: AnyTransitionDefinition): string | undefined {
+  const source = transition.source;
+  const always = source.always ?? [];
+  const alwaysIndex = always.indexOf(transition);
+  const candidates = source.transitions.get(transition.eventType) ?? [];
+  const index = alwaysIndex >= 0 ? alwaysIndex : candidates.indexOf(transition);
+  if (index < 0) return undefined; // an initial transition, not one the chart declares
+  const event = alwaysIndex >= 0 ? 'always' : transition.eventType;
+  const targets = transition.target?.map((node) => node.id).join(',') ?? '(stays)';
+  return `${source.id} —${event}#${index}→ ${targets}`;
+}
+
+/** Every transition the chart declares: `on`, invoke `onDone`/`onError`, `after` and `always`, each candidate. */
+export function definedTransitions(machine: AnyStateMachine): string[] {
+  const keys: string[] = [];
+  for (const node of allNodes(machine)) {
+    const declared = [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
+    for (const transition of declared) {
+      const key = transitionKey(transition);
+      if (key === undefined) throw new Error(`cannot name a transition of ${node.id}`);
+      keys.push(key);
+    }
+  }
+  return keys;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Coverage measured on real actors
+// ---------------------------------------------------------------------------------------------------
+
+/** State nodes and transitions seen by inspecting real actors; the denominators come from the chart. */
+export class Coverage {
+  readonly states = new Set<string>();
+  readonly transitions = new Set<string>();
+  readonly allStates: string[];
+  readonly allTransitions: string[];
+
+  constructor(readonly machine: AnyStateMachine) {
+    this.allStates = definedStates(machine);
+    this.allTransitions = definedTransitions(machine);
+  }
+
+  /** Pass as `inspect` to `createActor`. */
+  readonly inspect = (event: InspectionEvent) => {
+    if (event.type !== '@xstate.microstep' && event.type !== '@xstate.snapshot') return;
+    const snapshot = event.snapshot as Partial<AnyMachineSnapshot>;
+    for (const node of snapshot._nodes ?? []) this.states.add(node.id);
+    if (event.type !== '@xstate.microstep') return;
+    for (const transition of event._transitions) {
+      const key = transitionKey(transition);
+      if (key !== undefined) this.transitions.add(key);
+      // A transition is only taken from an active node, even a transient one like `restoring`.
+      for (let node: AnyStateNode | undefined = transition.source; node; node = node.parent) this.states.add(node.id);
+    }
+  };
+
+  missingStates(): string[] {
+    return this.allStates.filter((id) => !this.states.has(id));
+  }
+
+  missingTransitions(): string[] {
+    return this.allTransitions.filter((key) => !this.transitions.has(key));
+  }
+
+  summary(): string {
+    const states = this.allStates.length - this.missingStates().length;
+    const transitions = this.allTransitions.length - this.missingTransitions().length;
+    return (
+      `${this.machine.id}: ${states}/${this.allStates.length} states, ` +
+      `${transitions}/${this.allTransitions.length} transitions`
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Walks
+// ---------------------------------------------------------------------------------------------------
+
+export type WalkOptions = {
+  /** The events a trader (or an invoked call) can produce in a snapshot. */
+  events: (snapshot: AnyMachineSnapshot) => ModelEvent[];
+  input?: unknown;
+  /** Also every simple path (no state visited twice); only for small graphs. */
+  simple?: boolean;
+};
+
+export type Walk = { paths: ModelPath[]; states: number; edges: number };
+
+const pathKey = (path: ModelPath) => JSON.stringify(path.steps.map((step) => step.event));
+
+/**
+ * Paths through the real machine: the shortest path to every distinct snapshot (state and context),
+ * and, so that every edge of the graph is taken once, that shortest path extended by each event the
+ * snapshot accepts — failures that lead back to an already known snapshot included.
+ */
+export function walk(machine: AnyStateMachine, options: WalkOptions): Walk {
+  const traversal = { events: options.events, input: options.input } as never;
+  const shortest = getShortestPaths(machine, traversal) as unknown as ModelPath[];
+  const adjacency = getAdjacencyMap(machine, traversal) as unknown as Record<
+    string,
+    { transitions: Record<string, { event: ModelEvent; state: AnyMachineSnapshot }> }
+  >;
+  const paths = new Map<string, ModelPath>();
+  const add = (path: ModelPath) => paths.set(pathKey(path), path);
+  let edges = 0;
+  for (const path of shortest) {
+    add(path);
+    for (const next of Object.values(adjacency[serializeSnapshot(path.state)]?.transitions ?? {})) {
+      edges += 1;
+      add({ state: next.state, steps: [...path.steps, { event: next.event, state: next.state }] });
+    }
+  }
+  if (options.simple) {
+    for (const path of getSimplePaths(machine, traversal) as unknown as ModelPath[]) add(path);
+  }
+  return { paths: [...paths.values()], states: shortest.length, edges };
+}
+
+/** A short readable name of a path for test titles. */
+export function describePath(path: ModelPath): string {
+  const events = path.steps.slice(1).map(({ event }) => {
+    if (event.type.startsWith(DONE)) return `✓${event.type.slice(DONE.length)}${describeOutput(event.output)}`;
+    if (event.type.startsWith(ERROR)) return `✗${event.type.slice(ERROR.length)}`;
+    if (event.type === 'field.change') return `${String(event.name)}=${JSON.stringify(event.value)}`;
+    return event.type;
+  });
+  return `${JSON.stringify(path.state.value)} ⇐ ${events.join(' → ') || '(start)'}`;
+}
+
+function describeOutput(output: unknown): string {
+  if (output && typeof output === 'object') {
+    const record = output as Record<string, unknown>;
+    if ('two_factor' in record) return `(two_factor:${String(record.two_factor)})`;
+    if ('enabled' in record) return `(enabled:${String(record.enabled)})`;
+  }
+  return '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fake invoked actors, settled by the replay
+// ---------------------------------------------------------------------------------------------------
+
+export type ActorCall = { id: string; input: unknown };
+
+/**
+ * One fake promise actor for each `src`: it records its invoke id and input, then waits until the
+ * replay settles it with the outcome the path says. A path that ends while a call runs leaves it pending.
+ */
+export function scriptedActors<const TSrc extends string>(srcs: readonly TSrc[]) {
+  const pending = new Map<string, { resolve: (output: unknown) => void; reject: (error: unknown) => void }>();
+  const calls: ActorCall[] = [];
+  const logic = fromPromise<unknown, unknown>(
+    ({ input, self }) =>
+      new Promise((resolve, reject) => {
+        calls.push({ id: self.id, input });
+        pending.set(self.id, { resolve, reject });
+      }),
+  );
+  const actors = Object.fromEntries(srcs.map((src) => [src, logic])) as Record<TSrc, typeof logic>;
+  return {
+    actors,
+    calls,
+    /** Resolves or rejects the running call named by a `xstate.done/error.actor.<id>` event. */
+    settle(event: ModelEvent) {
+      const done = event.type.startsWith(DONE);
+      const id = event.type.slice(done ? DONE.length : ERROR.length);
+      const call = pending.get(id);
+      if (!call) throw new Error(`the path settles "${id}", but the machine is not running it`);
+      pending.delete(id);
+      if (done) call.resolve(event.output);
+      else call.reject(event.error);
+    },
+  };
+}
+
+export type Scripted = ReturnType<typeof scriptedActors>;
+
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Replays a walk on a started actor: user events are sent, outcomes settle the fake call. After every
+ * step the real snapshot must equal the walk's (value and context), then `check` asserts what shows.
+ */
+export async function replay(
+  actor: AnyActorRef,
+  path: ModelPath,
+  fakes: Scripted,
+  check: (snapshot: AnyMachineSnapshot, step: ModelStep, index: number) => void = () => {},
+): Promise<void> {
+  for (const [index, step] of path.steps.entries()) {
+    if (index > 0) {
+      if (isOutcome(step.event)) {
+        fakes.settle(step.event);
+        await flush();
+      } else {
+        actor.send(step.event);
+      }
+    }
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    expect({ value: snapshot.value, context: snapshot.context }, `after step ${index} (${step.event.type})`).toEqual({
+      value: step.state.value,
+      context: step.state.context,
+    });
+    check(snapshot, step, index);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Spec section 5, written out independently of the zod contracts the machines use
+// ---------------------------------------------------------------------------------------------------
+
+export const specMessages = {
+  email: 'Please enter a valid email address',
+  code: 'Please enter a valid 6-digit verification code',
+  username: 'Username must be at least 3 characters',
+  password: 'Password must be at least 6 characters',
+  confirmPassword: 'Passwords do not match',
+} as const;
+
+/** The message spec section 5 gives each field value, for the small set of values the walks type. */
+export const specRules = {
+  email: (value: string) => (/^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(value.trim()) ? undefined : specMessages.email),
+  code: (value: string) => (/^\d{6}$/.test(value) ? undefined : specMessages.code),
+  username: (value: string) => (value.trim().length >= 3 ? undefined : specMessages.username),
+  password: (value: string) => (value.length >= 6 ? undefined : specMessages.password),
+  confirmPassword: (value: string, password: string) => (value === password ? undefined : specMessages.confirmPassword),
+};
