@@ -1,0 +1,153 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import { HttpError } from './http/errors.ts';
+import { sentences } from './http/sentences.ts';
+import type { MailTransport } from './lib/mail.ts';
+import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { corePlugin } from './plugins/core.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { emailCodesPlugin } from './plugins/email-codes.ts';
+import { loginGuardPlugin } from './plugins/login-guard.ts';
+import { mailPlugin } from './plugins/mail.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { twoFactorPlugin } from './plugins/two-factor.ts';
+import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
+import devOutboxRoute from './routes/api/dev/outbox.ts';
+import healthRoutes from './routes/api/health.ts';
+import loginRoute from './routes/api/security/login.ts';
+import logoutRoute from './routes/api/security/logout.ts';
+import registerRoute from './routes/api/security/register.ts';
+import resetPasswordRoute from './routes/api/security/reset-password.ts';
+import twoFactorLoginRoute from './routes/api/security/two-factor-login.ts';
+import twoFactorRoute from './routes/api/security/two-factor.ts';
+import validateEmailRoute from './routes/api/security/validate-email.ts';
+import overviewRoute from './routes/api/user/overview.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** The clock of every rule with a time in it (code lifetime, lockout, TOTP, sessions). Default: the system clock. */
+  now?: () => Date;
+  /** Mail transport; default: SMTP_URL, or the dev outbox printed on the console. Tests inject an outbox. */
+  mailTransport?: MailTransport;
+  /**
+   * argon2id parameters. The default is OWASP's and nothing but a test should change it; tests lower it
+   * explicitly to stay fast.
+   */
+  argon2?: Argon2Parameters;
+  /** PGlite tarball to boot from instead of initdb (tests). */
+  pgliteSnapshot?: Blob;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The largest legitimate body is a few kilobytes (an offer with 2,000 characters of terms). */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Fastify's own refusals (body parsing, routing) in the envelope, with a sentence instead of its message. */
+function sentenceForFastifyError(error: FastifyError): { status: number; sentence: string } | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 400, sentence: sentences.notJson };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, sentence: sentences.bodyTooLarge };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, sentence: sentences.malformedJson };
+  }
+  // JSON.parse failures and prototype-poisoning refusals carry 400 but no FST_ code.
+  if (error.statusCode === 400) return { status: 400, sentence: sentences.malformedJson };
+  return undefined;
+}
+
+function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).send({ success: false, info: error.sentence });
+  }
+  const known = sentenceForFastifyError(error);
+  if (known) return reply.code(known.status).send({ success: false, info: known.sentence });
+  // Everything else is a bug: log it whole, answer nothing about it.
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ success: false, info: sentences.internalError });
+}
+
+const isApiPath = (url: string): boolean => {
+  const path = url.split('?', 1)[0] ?? '';
+  return path === '/api' || path.startsWith('/api/');
+};
+
+/** A page route of the web app, as opposed to a missing file (`/assets/old.js` must stay a 404). */
+const isPagePath = (url: string): boolean => !/\.[A-Za-z0-9]+$/.test(url.split('?', 1)[0] ?? '');
+
+/**
+ * The whole server: plugins in tiers (core → db, mail → sessions, rate limits, account rules), then
+ * the API in a public and a private scope, then the web app. Resolves once migrated and ready.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Bodies are JSON only. An empty JSON body counts as no body, so the schema names the missing field.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
+  app.setErrorHandler(handleError);
+  const webApp = hasWebApp(config.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && isPagePath(request.url)) {
+      // History fallback: the web app's router owns every page path.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ success: false, info: sentences.noSuchCall });
+  });
+
+  // Tier 0–2: shared by everything registered after them.
+  await app.register(corePlugin, { config, now: options.now ?? (() => new Date()), argon2: options.argon2 ?? OWASP_ARGON2ID });
+  await app.register(dbPlugin, { pgliteSnapshot: options.pgliteSnapshot });
+  await app.register(mailPlugin, { transport: options.mailTransport });
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(loginGuardPlugin);
+  await app.register(emailCodesPlugin);
+  await app.register(twoFactorPlugin);
+
+  await app.register(
+    async (api) => {
+      // Public scope: no session needed.
+      await api.register(async (open) => {
+        await open.register(healthRoutes);
+        await open.register(loginRoute);
+        await open.register(twoFactorLoginRoute);
+        await open.register(validateEmailRoute);
+        await open.register(registerRoute);
+        await open.register(resetPasswordRoute);
+        if (config.nodeEnv !== 'production' && !config.smtpUrl && app.mailer.outbox) {
+          await open.register(devOutboxRoute);
+        }
+      });
+      // Private scope: the hook runs for every route in it, whatever its path.
+      await api.register(async (signedInScope) => {
+        signedInScope.addHook('preHandler', app.requireSession);
+        await signedInScope.register(logoutRoute);
+        await signedInScope.register(twoFactorRoute);
+        await signedInScope.register(overviewRoute);
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  if (webApp) await app.register(webAppPlugin, { root: config.webDist });
+
+  await app.ready();
+  return app;
+}

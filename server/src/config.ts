@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * The development secret is public (it is in this file), so codes and two-factor secrets protected by it
+ * are only as safe as a demo needs. Production refuses it (see `loadConfig`).
+ */
+export const DEVELOPMENT_APP_SECRET = 'peerex-development-secret-do-not-use-in-production';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+    error: 'must be one of 1, 0, true, false, yes, no, on, off',
+  })
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const positiveInt = z.coerce.number().int().positive();
+const optionalText = z.string().trim().min(1).optional();
+
+/** Empty variables count as unset, so `FOO= node …` falls back to the default instead of failing. */
+const withoutEmpty = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATA_DIR: z.string().default('./.data'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Peerex <no-reply@peerex.local>'),
+  PUSHER_APP_ID: optionalText,
+  PUSHER_KEY: optionalText,
+  PUSHER_SECRET: optionalText,
+  PUSHER_HOST: optionalText,
+  PUSHER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  PUSHER_CLUSTER: optionalText,
+  SEED_DEMO: flag.optional(),
+  APP_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEVELOPMENT_APP_SECRET),
+  LOGIN_LOCKOUT_FAILURES: positiveInt.default(10),
+  LOGIN_LOCKOUT_MINUTES: positiveInt.default(15),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  SESSION_IDLE_DAYS: positiveInt.default(30),
+  TRUST_PROXY: flag.default(false),
+  WEB_DIST: z.string().default('./dist'),
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; unset means embedded PGlite under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Where PGlite keeps its files (`<dataDir>/pgdata`); `memory://` keeps everything in memory. */
+  dataDir: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  pusher: {
+    appId: string | undefined;
+    key: string | undefined;
+    secret: string | undefined;
+    host: string | undefined;
+    port: number | undefined;
+    cluster: string | undefined;
+  };
+  seedDemo: boolean;
+  appSecret: string;
+  loginLockoutFailures: number;
+  loginLockoutMinutes: number;
+  /** Requests per minute and IP across the security calls (login, codes, register, reset). */
+  rateLimitPerMinute: number;
+  /** A session that has not been used for this many days is expired. */
+  sessionIdleDays: number;
+  trustProxy: boolean;
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once at boot; every problem is reported at once, by variable name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && e.APP_SECRET === DEVELOPMENT_APP_SECRET) {
+    throw new ConfigError(
+      'Refusing to start: NODE_ENV=production but APP_SECRET is the built-in development secret. ' +
+        'Set APP_SECRET to a long random value (for example `openssl rand -base64 48`).',
+    );
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    pusher: {
+      appId: e.PUSHER_APP_ID,
+      key: e.PUSHER_KEY,
+      secret: e.PUSHER_SECRET,
+      host: e.PUSHER_HOST,
+      port: e.PUSHER_PORT,
+      cluster: e.PUSHER_CLUSTER,
+    },
+    seedDemo: e.SEED_DEMO ?? !production,
+    appSecret: e.APP_SECRET,
+    loginLockoutFailures: e.LOGIN_LOCKOUT_FAILURES,
+    loginLockoutMinutes: e.LOGIN_LOCKOUT_MINUTES,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sessionIdleDays: e.SESSION_IDLE_DAYS,
+    trustProxy: e.TRUST_PROXY,
+    webDist: e.WEB_DIST,
+  };
+}

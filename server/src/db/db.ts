@@ -1,0 +1,62 @@
+/**
+ * The one database seam of the server: repositories see only this, so the same SQL runs on embedded
+ * PGlite and on PostgreSQL. Both drivers are configured to return the same JavaScript types:
+ * NUMERIC and INT8 as strings (money and big counters are never floats), TIMESTAMPTZ as Date.
+ */
+export type SqlParam = string | number | boolean | null | Date | readonly string[] | readonly number[];
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** Runs one parameterised statement and returns its rows. */
+  query<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
+  /** Exactly one row, or throws: for statements that must hit (INSERT … RETURNING, a lookup by a known key). */
+  one<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T>;
+  /** The first row, if any. */
+  maybe<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T | undefined>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Db extends Queryable {
+  readonly kind: DatabaseKind;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Builds `one`/`maybe` on top of a driver's `query`, so each driver only implements the essentials. */
+export function withHelpers(
+  query: Queryable['query'],
+  exec: Queryable['exec'],
+): Queryable {
+  return {
+    query,
+    exec,
+    async one<T extends object>(sql: string, params?: readonly SqlParam[]): Promise<T> {
+      const rows = await query<T>(sql, params);
+      const [first] = rows;
+      if (rows.length !== 1 || first === undefined) {
+        throw new Error(`Expected exactly one row, got ${rows.length}`);
+      }
+      return first;
+    },
+    async maybe<T extends object>(sql: string, params?: readonly SqlParam[]): Promise<T | undefined> {
+      const rows = await query<T>(sql, params);
+      return rows[0];
+    },
+  };
+}
+
+/** PostgreSQL's SQLSTATE for a unique-constraint violation. */
+export const UNIQUE_VIOLATION = '23505';
+
+/** The constraint a unique violation tripped on, when the error is one (both drivers expose `code` and `constraint`). */
+export function uniqueViolation(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  if (code !== UNIQUE_VIOLATION) return undefined;
+  return typeof constraint === 'string' ? constraint : '';
+}

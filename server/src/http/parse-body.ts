@@ -1,0 +1,59 @@
+import { z } from 'zod/mini';
+import { badRequest } from './errors.ts';
+import { sentences } from './sentences.ts';
+
+type Issue = z.core.$ZodRawIssue;
+
+const describeType = (expected: string): string =>
+  ({ string: 'text', number: 'a number', boolean: 'true or false', object: 'an object', array: 'a list' })[expected] ??
+  expected;
+
+/**
+ * Sentences for the issues a contract does not word itself (a contract's own message always wins).
+ * Each names its field, because the answer is one sentence and the reader must know which input is wrong.
+ */
+function wordIssue(issue: Issue): string | undefined {
+  const path = issue.path ?? [];
+  if (path.length === 0) return sentences.bodyNotObject;
+  const field = path.join('.');
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `${field} is required` : `${field} must be ${describeType(issue.expected)}`;
+    case 'invalid_union':
+      // A discriminated union (`type`) names its allowed values; zod 4 reports them as `options`.
+      if ('options' in issue && Array.isArray(issue.options)) {
+        return `${field} must be one of: ${issue.options.join(', ')}`;
+      }
+      return `${field} is not valid`;
+    case 'invalid_value':
+      return `${field} must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `${field} must be at most ${String(issue.maximum)} characters`
+        : `${field} must be at most ${String(issue.maximum)}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `${field} must be at least ${String(issue.minimum)} characters`
+        : `${field} must be at least ${String(issue.minimum)}`;
+    default:
+      return `${field} is not valid`;
+  }
+}
+
+/** A contract message that already names the field ("Username is required") stands alone; others get the field in front. */
+function sentenceFor(issue: z.core.$ZodIssue): string {
+  if (issue.path.length === 0) return issue.message;
+  const field = issue.path.join('.');
+  return issue.message.toLowerCase().includes(field.toLowerCase()) ? issue.message : `${field}: ${issue.message}`;
+}
+
+/**
+ * Every request body goes through its contract schema before anything else looks at it. A missing body
+ * counts as `{}` so that the answer names the first missing field instead of complaining about the body.
+ */
+export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = z.safeParse(schema, body === undefined ? {} : body, { error: wordIssue });
+  if (result.success) return result.data;
+  const [first] = result.error.issues;
+  throw badRequest(first ? sentenceFor(first) : sentences.bodyNotObject);
+}

@@ -1,0 +1,42 @@
+import { messages } from '../../../contracts/messages.ts';
+
+/**
+ * Every sentence the server answers with, in one place: the web app shows them as they are, so they are
+ * written for the person at the screen and never mention internals.
+ */
+export const sentences = {
+  sessionExpired: messages.sessionExpired,
+  invalidCredentials: 'Invalid username or password.',
+  accountLocked: (minutes: number) =>
+    `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  invalidAuthenticatorCode: 'Invalid authentication code.',
+  authenticatorCodeUsed: 'This authentication code has already been used. Please wait for the next one.',
+  tooManyAuthenticatorCodes: 'Too many wrong codes. Please sign in again.',
+  emailTaken: 'An account with this email already exists.',
+  usernameTaken: 'This username is already taken.',
+  emailNotVerified: 'Please verify your email address first.',
+  codeSent: (email: string) => `A verification code has been sent to ${email}`,
+  resetCodeSent: (email: string) => `If an account exists for ${email}, a password reset code has been sent to it.`,
+  codeExpired: 'This verification code has expired. Please request a new one.',
+  invalidCode: 'Invalid verification code.',
+  tooManyWrongCodes: 'Too many wrong codes. Please request a new one.',
+  codeResendTooSoon: 'Please wait a minute before requesting another code.',
+  codeHourlyLimit: 'Too many codes were requested for this email. Please try again in an hour.',
+  mailFailed: 'We could not send the email right now. Please try again in a few minutes.',
+  emailVerified: 'Email has been verified successfully',
+  passwordReset: 'Password reset successful',
+  loggedOut: 'You have been logged out.',
+  twoFactorAlreadyOn: 'Two-factor authentication is already on.',
+  twoFactorNotOn: 'Two-factor authentication is not on.',
+  twoFactorSetupFirst: 'Start the two-factor setup first.',
+  twoFactorEnabled: 'Two-factor authentication is now on.',
+  twoFactorDisabled: 'Two-factor authentication is now off.',
+  tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
+  notJson: 'Please send the request body as JSON.',
+  malformedJson: 'The request body is not valid JSON.',
+  bodyTooLarge: 'The request body is too large.',
+  bodyNotObject: 'The request body must be a JSON object.',
+  noSuchCall: 'There is no such API call.',
+  databaseUnavailable: 'The database is not available.',
+  internalError: 'Something went wrong on our side. Please try again.',
+} as const;

@@ -1,0 +1,92 @@
+import nodemailer from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface SentMail {
+  to: string;
+  subject: string;
+  text: string;
+  /** ISO timestamp. */
+  created: string;
+}
+
+/** Where mail goes: SMTP in production, the in-memory outbox in development and tests. */
+export interface MailTransport {
+  deliver(mail: Mail & { from: string }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Through nodemailer to SMTP_URL. `smtp://` connects in plain text and upgrades with STARTTLS when the
+ * server offers it; `smtps://` is TLS from the first byte. Credentials come from the URL.
+ */
+export function smtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    async deliver(mail) {
+      await transporter.sendMail(mail);
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+/** The outbox keeps only what a developer looks at: the latest mails. */
+const OUTBOX_CAPACITY = 50;
+
+export interface MemoryOutbox extends MailTransport {
+  /** Newest first. */
+  recent(): SentMail[];
+}
+
+/**
+ * Keeps mails in memory instead of sending them (SMTP_URL unset). `print` shows each one on the
+ * console so a developer sees the code without opening anything; tests pass no printer.
+ */
+export function memoryOutbox(options: { print?: (mail: SentMail) => void; now?: () => Date } = {}): MemoryOutbox {
+  const mails: SentMail[] = [];
+  const now = options.now ?? (() => new Date());
+  return {
+    async deliver({ to, subject, text }) {
+      const sent = { to, subject, text, created: now().toISOString() };
+      mails.unshift(sent);
+      mails.length = Math.min(mails.length, OUTBOX_CAPACITY);
+      options.print?.(sent);
+    },
+    async close() {},
+    recent: () => mails.map((mail) => ({ ...mail })),
+  };
+}
+
+export type CodePurpose = 'signup' | 'reset';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The mail that carries an email code: the code in the subject (signup), in plain text and in simple HTML. */
+export function codeMail(purpose: CodePurpose, to: string, code: string, validMinutes: number): Mail {
+  const subject =
+    purpose === 'signup' ? `Your Peerex verification code: ${code}` : 'Your Peerex password reset code';
+  const intro =
+    purpose === 'signup'
+      ? 'Use this code to verify your email address and finish creating your Peerex account:'
+      : 'Use this code to choose a new password for your Peerex account:';
+  const outro = `The code is valid for ${validMinutes} minutes. If you did not ask for it, you can ignore this email.`;
+  return {
+    to,
+    subject,
+    text: `${intro}\n\n    ${code}\n\n${outro}\n`,
+    html:
+      `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">` +
+      `<p>${escapeHtml(intro)}</p>` +
+      `<p style="font-size:28px;font-weight:700;letter-spacing:6px;font-family:monospace">${code}</p>` +
+      `<p style="color:#555">${escapeHtml(outro)}</p>` +
+      `</body></html>`,
+  };
+}

@@ -1,0 +1,75 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** 256 bits: guessing a live token is hopeless however many sessions exist. */
+const TOKEN_BYTES = 32;
+
+/** An opaque bearer token, URL-safe so it needs no escaping in headers or query strings. */
+export function newToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+/**
+ * Tokens are stored as SHA-256, not as themselves: they are already 256 random bits, so a fast hash
+ * is enough to make a leaked table useless, and lookup stays a single indexed equality.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+const CODE_DIGITS = 6;
+
+/** A 6-digit email code from the CSPRNG, zero-padded ("000123" is as likely as any other). */
+export function newEmailCode(): string {
+  return randomInt(0, 10 ** CODE_DIGITS).toString().padStart(CODE_DIGITS, '0');
+}
+
+/**
+ * Keys derived from APP_SECRET, one per use, so that no value computed for one purpose (a code hash)
+ * is ever valid for another (an encrypted secret).
+ */
+export interface AppKeys {
+  /** HMAC-SHA256 of an email code, bound to the address and purpose it was issued for. */
+  hashEmailCode(purpose: string, email: string, code: string): string;
+  /** Constant-time comparison of two hex digests. */
+  sameDigest(a: string, b: string): boolean;
+  /** AES-256-GCM for secrets the server must read back (TOTP seeds). */
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+const SEALED_PREFIX = 'v1';
+const GCM_IV_BYTES = 12;
+
+export function deriveKeys(appSecret: string): AppKeys {
+  const derive = (purpose: string) =>
+    Buffer.from(hkdfSync('sha256', appSecret, 'peerex', purpose, 32));
+  const codeKey = derive('email-code');
+  const sealKey = derive('sealed-secret');
+
+  return {
+    hashEmailCode(purpose, email, code) {
+      // NUL separators: no purpose/email/code combination can collide with another.
+      return createHmac('sha256', codeKey).update(`${purpose}\0${email}\0${code}`, 'utf8').digest('hex');
+    },
+    sameDigest(a, b) {
+      const left = Buffer.from(a, 'hex');
+      const right = Buffer.from(b, 'hex');
+      return left.length === right.length && timingSafeEqual(left, right);
+    },
+    seal(plaintext) {
+      const iv = randomBytes(GCM_IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return [SEALED_PREFIX, iv, body, cipher.getAuthTag()]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join(':');
+    },
+    open(sealed) {
+      const [prefix, iv, body, tag] = sealed.split(':');
+      if (prefix !== SEALED_PREFIX || !iv || !body || !tag) throw new Error('Not a sealed secret');
+      const decipher = createDecipheriv('aes-256-gcm', sealKey, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+}

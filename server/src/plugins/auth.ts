@@ -1,0 +1,96 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { SessionResponse } from '../../../contracts/security.ts';
+import type { Queryable } from '../db/db.ts';
+import { HttpError } from '../http/errors.ts';
+import { sentences } from '../http/sentences.ts';
+import { hashToken, newToken } from '../lib/secrets.ts';
+import { sessionsRepository } from '../repositories/sessions.ts';
+import { shared } from './shared.ts';
+
+/** Who is calling: set by the private scope's hook, null in the public scope. */
+export interface AuthSession {
+  id: string;
+  userId: string;
+  username: string;
+  email: string;
+}
+
+export interface Sessions {
+  /**
+   * Signs a user in on a device. The bearer token and websocket token exist in clear only in the
+   * returned payload; the database keeps their hashes. Takes the transaction the caller is in.
+   */
+  open(tx: Queryable, user: { id: string; username: string; email: string }, device: string): Promise<SessionResponse>;
+  /** The live session behind a bearer token, or undefined (unknown, revoked or idle too long). */
+  resolve(token: string): Promise<AuthSession | undefined>;
+  revoke(sessionId: string): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: Sessions;
+    /** The private scope's preHandler: refuses with 401 "Session expired" unless a live session calls. */
+    requireSession: preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    session: AuthSession | null;
+  }
+}
+
+/** Writing last use on every call would make every read a write; once a minute is precise enough for "last used". */
+const TOUCH_INTERVAL_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
+
+export const sessionExpired = () => new HttpError(401, sentences.sessionExpired);
+
+/** The session of a request in the private scope; a route outside it asking for one is a wiring bug, answered as 401. */
+export function signedIn(request: FastifyRequest): AuthSession {
+  if (!request.session) throw sessionExpired();
+  return request.session;
+}
+
+/** Tier 2: sessions — opaque tokens, stored hashed, with device, last use and revocation. */
+export const authPlugin = shared('peerex-auth', async (app) => {
+  const sessions: Sessions = {
+    async open(tx, user, device) {
+      const token = newToken();
+      const websocketToken = newToken();
+      await sessionsRepository(tx).insert({
+        userId: user.id,
+        tokenHash: hashToken(token),
+        websocketTokenHash: hashToken(websocketToken),
+        device,
+        now: app.now(),
+      });
+      return { token, user: { username: user.username, email: user.email, websocket_token: websocketToken } };
+    },
+
+    async resolve(token) {
+      const repo = sessionsRepository(app.db);
+      const found = await repo.findLive(hashToken(token));
+      if (!found) return undefined;
+      const now = app.now();
+      const idleLimit = new Date(now.getTime() - app.config.sessionIdleDays * DAY_MS);
+      if (found.last_used_at <= idleLimit) return undefined;
+      if (now.getTime() - found.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
+        await repo.touch(found.session_id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
+      }
+      return { id: found.session_id, userId: found.user_id, username: found.username, email: found.email };
+    },
+
+    async revoke(sessionId) {
+      await sessionsRepository(app.db).revoke(sessionId, app.now());
+    },
+  };
+
+  app.decorate('sessions', sessions);
+  app.decorateRequest('session', null);
+  app.decorate('requireSession', async function requireSession(request: FastifyRequest) {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    const session = match?.[1] ? await sessions.resolve(match[1]) : undefined;
+    if (!session) throw sessionExpired();
+    request.session = session;
+  });
+});

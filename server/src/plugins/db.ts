@@ -1,0 +1,37 @@
+import type { Db } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { seedDemo } from '../seed.ts';
+import { shared } from './shared.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+  }
+}
+
+export interface DbPluginOptions extends Record<string, unknown> {
+  /** A PGlite tarball to boot from (tests); ignored on PostgreSQL. */
+  pgliteSnapshot?: Blob;
+}
+
+/**
+ * Tier 1: opens PGlite or PostgreSQL, migrates, and seeds the demo data when asked. The app is not ready
+ * (and so does not listen) until all of that is done, which is what makes /api/health mean "migrated".
+ */
+export const dbPlugin = shared<DbPluginOptions>('peerex-db', async (app, { pgliteSnapshot }) => {
+  const db = await openDatabase(app.config, {
+    pgliteSnapshot,
+    onError: (error) => app.log.error({ err: error }, 'database connection error'),
+  });
+  app.decorate('db', db);
+  app.addHook('onClose', () => db.close());
+
+  const applied = await migrate(db);
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+
+  if (app.config.seedDemo) {
+    const seeded = await seedDemo(db, { passwords: app.passwords, keys: app.keys, now: app.now });
+    if (seeded) app.log.info('demo data seeded');
+  }
+});

@@ -1,0 +1,97 @@
+import type { Queryable } from '../db/db.ts';
+import { badRequest, tooManyRequests } from '../http/errors.ts';
+import { sentences } from '../http/sentences.ts';
+import type { CodePurpose } from '../lib/mail.ts';
+import { newEmailCode } from '../lib/secrets.ts';
+import { emailCodesRepository } from '../repositories/email-codes.ts';
+import { shared } from './shared.ts';
+
+/** server-rules.md "Accounts": the life of an emailed code. */
+export const EMAIL_CODE_RULES = Object.freeze({
+  validMinutes: 10,
+  maxWrongTries: 5,
+  resendIntervalMs: 60_000,
+  perHour: 10,
+});
+
+const HOUR_MS = 3_600_000;
+
+export interface EmailCodes {
+  /**
+   * Makes a new code for an address and purpose, replacing any live one, within the resend limits
+   * (429 otherwise). Counts every request, whether or not the address has an account, so that the
+   * limits say nothing about which addresses exist. Returns the code in clear, for the mail only.
+   */
+  issue(email: string, purpose: CodePurpose): Promise<string>;
+  /**
+   * Checks a code and spends it when right. `onValid` runs in the same transaction, so what the code
+   * unlocks happens exactly once. Wrong, expired or exhausted codes are refused with 400 and a sentence.
+   */
+  redeem<T>(email: string, purpose: CodePurpose, code: string, onValid: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    emailCodes: EmailCodes;
+  }
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; sentence: string };
+
+export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
+  const emailCodes: EmailCodes = {
+    async issue(email, purpose) {
+      const now = app.now();
+      const code = newEmailCode();
+      const refusal = await app.db.transaction(async (tx) => {
+        const repo = emailCodesRepository(tx);
+        await repo.lockEmail(email);
+        const hourAgo = new Date(now.getTime() - HOUR_MS);
+        const recent = await repo.requestsSince(email, hourAgo);
+        if (recent.latest && now.getTime() - recent.latest.getTime() < EMAIL_CODE_RULES.resendIntervalMs) {
+          return sentences.codeResendTooSoon;
+        }
+        if (recent.count >= EMAIL_CODE_RULES.perHour) return sentences.codeHourlyLimit;
+        await repo.recordRequest(email, now, hourAgo);
+        await repo.replace({
+          email,
+          purpose,
+          codeHash: app.keys.hashEmailCode(purpose, email, code),
+          now,
+          expiresAt: new Date(now.getTime() + EMAIL_CODE_RULES.validMinutes * 60_000),
+        });
+        return undefined;
+      });
+      if (refusal) throw tooManyRequests(refusal);
+      return code;
+    },
+
+    async redeem(email, purpose, code, onValid) {
+      const now = app.now();
+      // The transaction commits a wrong try before the refusal is thrown, so tries are really counted.
+      const outcome = await app.db.transaction(async (tx): Promise<Outcome<Awaited<ReturnType<typeof onValid>>>> => {
+        const repo = emailCodesRepository(tx);
+        const live = await repo.lockCode(email, purpose);
+        if (!live) return { ok: false, sentence: sentences.codeExpired };
+        if (live.expires_at <= now) {
+          await repo.remove(email, purpose);
+          return { ok: false, sentence: sentences.codeExpired };
+        }
+        if (!app.keys.sameDigest(live.code_hash, app.keys.hashEmailCode(purpose, email, code))) {
+          const { failed_attempts } = await repo.recordFailure(email, purpose);
+          if (failed_attempts >= EMAIL_CODE_RULES.maxWrongTries) {
+            await repo.remove(email, purpose);
+            return { ok: false, sentence: sentences.tooManyWrongCodes };
+          }
+          return { ok: false, sentence: sentences.invalidCode };
+        }
+        await repo.remove(email, purpose);
+        return { ok: true, value: await onValid(tx) };
+      });
+      if (!outcome.ok) throw badRequest(outcome.sentence);
+      return outcome.value;
+    },
+  };
+
+  app.decorate('emailCodes', emailCodes);
+});

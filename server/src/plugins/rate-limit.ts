@@ -1,0 +1,49 @@
+import rateLimit from '@fastify/rate-limit';
+import type { onRequestAsyncHookHandler } from 'fastify';
+import { Redis } from 'ioredis';
+import { HttpError } from '../http/errors.ts';
+import { sentences } from '../http/sentences.ts';
+import { shared } from './shared.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Per-IP limit shared by every security call (one budget, not one per endpoint). */
+    securityRateLimit: onRequestAsyncHookHandler;
+  }
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Tier 2: per-IP rate limits. In memory by default; with REDIS_URL the counters live in Redis so that
+ * every server process behind a load balancer draws from the same budget.
+ */
+export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
+  let redis: Redis | undefined;
+  if (app.config.redisUrl) {
+    // Fail fast at boot when Redis is unreachable instead of queueing commands forever.
+    redis = new Redis(app.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    const client = redis;
+    app.addHook('onClose', async () => {
+      await client.quit();
+    });
+  }
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'peerex:rate-limit:' } : {}),
+    // Should Redis fail mid-flight, serve the request rather than lock everyone out.
+    skipOnError: true,
+  });
+
+  app.decorate(
+    'securityRateLimit',
+    app.rateLimit({
+      max: app.config.rateLimitPerMinute,
+      timeWindow: MINUTE_MS,
+      keyGenerator: (request) => `security:${request.ip}`,
+      errorResponseBuilder: () => new HttpError(429, sentences.tooManyRequests),
+    }),
+  );
+});

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { sessionResponse, twoFactorLoginRequest, type SessionResponse } from '../../../../../contracts/security.ts';
+import { badRequest } from '../../../http/errors.ts';
+import { parseBody } from '../../../http/parse-body.ts';
+import { ok } from '../../../http/reply.ts';
+import { sentences } from '../../../http/sentences.ts';
+import { hashToken } from '../../../lib/secrets.ts';
+import { sessionExpired } from '../../../plugins/auth.ts';
+import { accountKey } from '../../../plugins/login-guard.ts';
+import { twoFactorChallengesRepository } from '../../../repositories/two-factor-challenges.ts';
+import { usersRepository } from '../../../repositories/users.ts';
+import { TWO_FACTOR_CHALLENGE } from './login.ts';
+
+type Attempt = { kind: 'signedIn'; session: SessionResponse } | { kind: 'dead' } | { kind: 'refused'; sentence: string };
+
+/**
+ * POST /api/security/two_factor_login/ — the authenticator code with the interim token of login.
+ * A token that expired, was used, or ran out of tries answers 401 "Session expired": the web app then
+ * returns to the login screen, which is where the trader has to start again.
+ */
+export default async function twoFactorLoginRoute(app: FastifyInstance) {
+  app.post('/security/two_factor_login/', { onRequest: app.securityRateLimit }, async (request) => {
+    const body = parseBody(twoFactorLoginRequest, request.body);
+    const now = app.now();
+    const tokenHash = hashToken(body.token);
+
+    const pending = await twoFactorChallengesRepository(app.db).findOpen(tokenHash, now);
+    if (!pending) throw sessionExpired();
+    const key = accountKey({ id: pending.user_id }, '');
+    await app.loginGuard.assertOpen(key);
+
+    // The challenge row stays locked while the code is checked, so concurrent guesses are counted one by one.
+    // Inside the transaction only `tx` may be used: PGlite has one connection, and the transaction holds it.
+    const attempt = await app.db.transaction(async (tx): Promise<Attempt> => {
+      const challenges = twoFactorChallengesRepository(tx);
+      const challenge = await challenges.lockOpen(tokenHash, now);
+      if (!challenge) return { kind: 'dead' };
+      const users = usersRepository(tx);
+      const user = await users.findById(challenge.user_id);
+      if (!user?.totp_secret) {
+        // Two-factor was switched off since the password step: the interim token no longer means anything.
+        await challenges.close(challenge.id, now);
+        return { kind: 'dead' };
+      }
+      const outcome = await app.twoFactor.check(user.totp_secret, body.code);
+      if (outcome.ok && (await users.spendTotpStep(user.id, outcome.step))) {
+        await challenges.close(challenge.id, now);
+        return { kind: 'signedIn', session: await app.sessions.open(tx, user, body.device || challenge.device) };
+      }
+      const { failed_attempts } = await challenges.recordFailure(challenge.id);
+      if (failed_attempts >= TWO_FACTOR_CHALLENGE.maxTries) {
+        await challenges.close(challenge.id, now);
+        return { kind: 'refused', sentence: sentences.tooManyAuthenticatorCodes };
+      }
+      return { kind: 'refused', sentence: outcome.ok ? sentences.authenticatorCodeUsed : sentences.invalidAuthenticatorCode };
+    });
+
+    if (attempt.kind === 'dead') throw sessionExpired();
+    if (attempt.kind === 'refused') {
+      // A wrong second factor counts towards the account's lockout like a wrong password.
+      await app.loginGuard.recordFailure(key);
+      throw badRequest(attempt.sentence);
+    }
+    await app.loginGuard.clear(key);
+    return ok(sessionResponse, attempt.session);
+  });
+}

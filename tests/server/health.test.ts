@@ -1,0 +1,109 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+
+describe.each(dbTargets)('GET/POST /api/health on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  it('answers GET once migrated, naming the database', async () => {
+    expect(await t.get('/api/health')).toEqual({
+      status: 200,
+      body: { success: true, info: { status: 'ok', database: target } },
+    });
+  });
+
+  it('answers POST the same, with or without the trailing slash', async () => {
+    for (const path of ['/api/health', '/api/health/']) {
+      const answer = await t.post(path);
+      expect(answer.status).toBe(200);
+      expect(answer.body.info).toEqual({ status: 'ok', database: target });
+    }
+  });
+
+  it('answers 503 with a sentence when the database is gone', async () => {
+    const broken = await createTestApp(target);
+    await broken.app.db.close();
+    const answer = await broken.get('/api/health');
+    expect(answer).toEqual({ status: 503, body: { success: false, info: 'The database is not available.' } });
+    // Closing again in app.close() must not turn into an unhandled error.
+    await broken.close().catch(() => undefined);
+  });
+});
+
+describe('unknown paths', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown API call with a 404 envelope', async () => {
+    expect(await t.post('/api/security/nothing/', {})).toEqual({
+      status: 404,
+      body: { success: false, info: 'There is no such API call.' },
+    });
+    expect((await t.get('/api/user/overview/')).status).toBe(404);
+  });
+
+  it('answers 404 for pages when no web app is built', async () => {
+    expect((await t.get('/offers')).status).toBe(404);
+  });
+
+  it('accepts the spec paths with and without their trailing slash', async () => {
+    expect((await t.post('/api/user/overview')).body.info).toBe('Session expired');
+    expect((await t.post('/api/user/overview/')).body.info).toBe('Session expired');
+  });
+});
+
+describe('the built web app', () => {
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'peerex-dist-'));
+    await mkdir(join(dist, 'assets'));
+    await writeFile(join(dist, 'index.html'), '<!doctype html><title>Peerex</title><div id="root"></div>');
+    await writeFile(join(dist, 'assets', 'index-abc123.js'), 'console.log("peerex")');
+    await mkdir(join(dist, 'coins'));
+    await writeFile(join(dist, 'coins', 'btc.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp('pglite', { env: { WEB_DIST: dist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('serves index.html at / and for every page path (history fallback)', async () => {
+    for (const path of ['/', '/offers', '/offers/12', '/wallets/deposit?coin=1']) {
+      const response = await t.app.inject({ method: 'GET', url: path });
+      expect(response.statusCode, path).toBe(200);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.body).toContain('<div id="root">');
+    }
+  });
+
+  it('serves files, with long caching only for hashed assets', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const coin = await t.app.inject({ method: 'GET', url: '/coins/btc.svg' });
+    expect(coin.statusCode).toBe(200);
+    expect(coin.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(coin.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps missing files and API paths as 404s, not index.html', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect(missing.statusCode).toBe(404);
+    const api = await t.app.inject({ method: 'GET', url: '/api/unknown' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ success: false, info: 'There is no such API call.' });
+    const post = await t.app.inject({ method: 'POST', url: '/offers' });
+    expect(post.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,77 @@
+import { expect } from 'vitest';
+import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
+import { totpCode } from '../../server/src/lib/totp.ts';
+import type { TestApp } from './server.ts';
+
+/** The 6-digit code of the newest mail to `email` in the app's outbox. */
+export function lastCodeFor(t: TestApp, email: string): string {
+  const mail = t.outbox.recent().find((entry) => entry.to === email);
+  const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+  if (!code) throw new Error(`No code mailed to ${email}`);
+  return code;
+}
+
+/** A code that is certainly not `code` (for wrong-code tests). */
+export const otherCode = (code: string): string => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+let sequence = 0;
+/** Fresh, valid and unique account details for one test. */
+export function newTrader(prefix = 'trader') {
+  sequence += 1;
+  const id = `${prefix}${sequence}${Math.floor(Math.random() * 1e6)}`.slice(0, 30);
+  return { email: `${id}@example.test`, username: id, password: 'correct-horse-9' };
+}
+
+/** Signup as the web app does it: request a code, verify it, register. */
+export async function signUp(t: TestApp, trader = newTrader()): Promise<SessionResponse & typeof trader> {
+  const requested = await t.post('/api/security/validate_email/', { type: 'request', email: trader.email });
+  expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+  const verified = await t.post('/api/security/validate_email/', {
+    type: 'verify',
+    email: trader.email,
+    code: lastCodeFor(t, trader.email),
+  });
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  const registered = await t.post<SessionResponse>('/api/security/register/', {
+    email: trader.email,
+    username: trader.username,
+    password: trader.password,
+    confirmPassword: trader.password,
+    device: 'vitest',
+  });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+  return { ...trader, ...registered.body.info };
+}
+
+export function login(t: TestApp, username: string, password: string, extra: { ip?: string } = {}) {
+  return t.post<LoginResponse | string>(
+    '/api/security/login/',
+    { username, password, device: 'vitest' },
+    extra.ip ? { ip: extra.ip } : {},
+  );
+}
+
+/** The authenticator code for the app's current time, shifted by whole 30-second steps. */
+export function codeAt(t: TestApp, secret: string, stepOffset = 0): Promise<string> {
+  return totpCode(secret, new Date(t.clock.now().getTime() + stepOffset * 30_000));
+}
+
+/** Signs up a trader and turns two-factor on through the API; returns the secret too. */
+export async function signUpWithTwoFactor(t: TestApp) {
+  const trader = await signUp(t);
+  const setup = await t.post<{ secret: string; otpauth_url: string }>(
+    '/api/security/two_factor/',
+    { type: 'setup' },
+    { token: trader.token },
+  );
+  expect(setup.status).toBe(200);
+  const enabled = await t.post(
+    '/api/security/two_factor/',
+    { type: 'enable', code: await codeAt(t, setup.body.info.secret) },
+    { token: trader.token },
+  );
+  expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+  // The enabling code's step is spent; the next login needs a later step.
+  t.clock.advance(30_000);
+  return { ...trader, secret: setup.body.info.secret };
+}

@@ -1,0 +1,232 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp, type BuildAppOptions } from '../../server/src/app.ts';
+import { loadConfig, type Config } from '../../server/src/config.ts';
+import { memoryOutbox, type MailTransport, type MemoryOutbox } from '../../server/src/lib/mail.ts';
+import type { Argon2Parameters } from '../../server/src/lib/passwords.ts';
+
+export type DbTarget = 'pglite' | 'postgres';
+
+/**
+ * Every server suite runs on PGlite; when DATABASE_URL is set (CI, or by hand) the same suite runs a
+ * second time on that PostgreSQL, each app in a database of its own that is dropped afterwards.
+ * Use with `describe.each(dbTargets)`.
+ */
+export const dbTargets: DbTarget[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * argon2id cheap enough for hundreds of hashes per suite. Only tests pass it, explicitly; the app's
+ * default stays OWASP's (tests/server/passwords.test.ts checks that).
+ */
+export const TEST_ARGON2: Argon2Parameters = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+export const TEST_APP_SECRET = 'test-secret-of-the-server-suite-0123456789';
+
+/** A clock the test moves by hand; starts at the real time so TOTP codes look like real ones. */
+export class TestClock {
+  private current: number;
+  constructor(start: Date = new Date()) {
+    this.current = start.getTime();
+  }
+  readonly now = (): Date => new Date(this.current);
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  set(at: Date): void {
+    this.current = at.getTime();
+  }
+}
+
+export const MINUTE = 60_000;
+
+// ---------------------------------------------------------------------------------------------------------
+// PGlite boots in ~4 s when it runs initdb and in well under 1 s from a tarball of a fresh data directory.
+// The tarball of an empty, unmigrated database is made once per PGlite version and kept in the temp dir,
+// so every test app still runs the real migrations on a fresh database.
+
+// The package hides package.json behind its "exports", so it is read from disk to key the cache by version.
+const pgliteVersion = (
+  JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+const SNAPSHOT_PATH = join(tmpdir(), `peerex-test-pglite-${pgliteVersion}-initdb.tar`);
+
+async function pgliteSnapshot(): Promise<Blob> {
+  if (!existsSync(SNAPSHOT_PATH)) {
+    const fresh = await PGlite.create('memory://');
+    const tarball = await fresh.dumpDataDir('none');
+    await fresh.close();
+    // Several workers may race here: each writes its own file and renames it into place atomically.
+    const partial = `${SNAPSHOT_PATH}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, Buffer.from(await tarball.arrayBuffer()));
+    await rename(partial, SNAPSHOT_PATH);
+  }
+  return new Blob([await readFile(SNAPSHOT_PATH)]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// PostgreSQL: a throwaway database per app.
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** A connection for CREATE/DROP DATABASE: the URL's own database, or `postgres` when that one doesn't exist. */
+async function adminClient(url: string): Promise<pg.Client> {
+  for (const candidate of [url, withDatabase(url, 'postgres')]) {
+    const client = new pg.Client({ connectionString: candidate });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if ((error as { code?: string }).code !== '3D000') throw error; // 3D000: database does not exist
+    }
+  }
+  throw new Error(`Cannot connect to PostgreSQL at ${url}`);
+}
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('DATABASE_URL is not set');
+  const name = `peerex_test_${randomBytes(6).toString('hex')}`;
+  const admin = await adminClient(serverUrl);
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      const client = await adminClient(serverUrl);
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export interface Envelope<T = unknown> {
+  success: boolean;
+  info: T;
+}
+
+export interface CallOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  /** Send this string as the body instead of JSON-encoding `body`. */
+  raw?: string;
+  /** Caller's IP, for the per-IP rate limits. */
+  ip?: string;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  body: Envelope<T>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  target: DbTarget;
+  config: Config;
+  clock: TestClock;
+  outbox: MemoryOutbox;
+  post<T = unknown>(path: string, body?: unknown, options?: CallOptions): Promise<CallResult<T>>;
+  get<T = unknown>(path: string): Promise<CallResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app). */
+  env?: Record<string, string>;
+  mailTransport?: MailTransport;
+  argon2?: Argon2Parameters;
+}
+
+/**
+ * A ready app on a fresh database of the given kind, with its clock and mail outbox in the test's hands.
+ * Reuse one per describe block: apps are cheap, but not free.
+ */
+export async function createTestApp(target: DbTarget, options: TestAppOptions = {}): Promise<TestApp> {
+  const scratch = target === 'postgres' ? await createScratchDatabase() : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: 'memory://',
+    APP_SECRET: TEST_APP_SECRET,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    WEB_DIST: join(tmpdir(), 'peerex-no-web-app'),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...options.env,
+  });
+  const clock = new TestClock();
+  const outbox = memoryOutbox({ now: clock.now });
+  const buildOptions: BuildAppOptions = {
+    config,
+    now: clock.now,
+    mailTransport: options.mailTransport ?? outbox,
+    argon2: options.argon2 ?? TEST_ARGON2,
+    pgliteSnapshot: target === 'pglite' ? await pgliteSnapshot() : undefined,
+  };
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(buildOptions);
+  } catch (error) {
+    await scratch?.drop();
+    throw error;
+  }
+
+  async function call<T>(request: InjectOptions): Promise<CallResult<T>> {
+    const response = await app.inject(request);
+    return { status: response.statusCode, body: response.json<Envelope<T>>() };
+  }
+
+  return {
+    app,
+    target,
+    config,
+    clock,
+    outbox,
+    post<T>(path: string, body?: unknown, callOptions: CallOptions = {}) {
+      const headers: Record<string, string> = { ...callOptions.headers };
+      if (callOptions.token !== undefined) headers.authorization = `Bearer ${callOptions.token}`;
+      const hasBody = callOptions.raw !== undefined || body !== undefined;
+      if (hasBody && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+      return call<T>({
+        method: 'POST',
+        url: path,
+        headers,
+        ...(callOptions.ip ? { remoteAddress: callOptions.ip } : {}),
+        ...(callOptions.raw !== undefined ? { payload: callOptions.raw } : body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
+    },
+    get<T>(path: string) {
+      return call<T>({ method: 'GET', url: path });
+    },
+    async close() {
+      await app.close();
+      await scratch?.drop();
+    },
+  };
+}
