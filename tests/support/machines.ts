@@ -217,12 +217,25 @@ export function scriptedActors<const TSrc extends string>(srcs: readonly TSrc[])
       if (done) call.resolve(event.output);
       else call.reject(event.error);
     },
+    /** Whether a call with this invoke id is running. */
+    isRunning: (id: string) => pending.has(id),
+    /** The call `id` answers `output`; resolves once the machine has taken the answer. */
+    async resolve(id: string, output: unknown) {
+      this.settle({ type: `${DONE}${id}`, output });
+      await flush();
+    },
+    /** The call `id` fails with `error`; resolves once the machine has taken the failure. */
+    async reject(id: string, error: unknown) {
+      this.settle({ type: `${ERROR}${id}`, error });
+      await flush();
+    },
   };
 }
 
 export type Scripted = ReturnType<typeof scriptedActors>;
 
-const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Lets settled promises reach the actors that wait on them. */
+export const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Replays a walk on a started actor: user events are sent, outcomes settle the fake call. After every

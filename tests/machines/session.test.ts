@@ -1,0 +1,136 @@
+import { createActor } from 'xstate';
+import type { User } from '../../contracts/index.ts';
+import { bindSession } from '../../src/machines/session/session.actors.ts';
+import { sessionMachine } from '../../src/machines/session/session.machine.ts';
+import {
+  selectInitial,
+  selectIsSignedIn,
+  selectToken,
+  selectUser,
+} from '../../src/machines/session/session.selectors.ts';
+import type { AccountService } from '../../src/services/accounts.ts';
+import { readStoredSession, writeStoredSession } from '../../src/services/storage.ts';
+import { flush } from '../support/machines.ts';
+
+const dana: User = { username: 'dana', email: 'dana@example.com', websocket_token: 'ws-dana' };
+
+/** A logout the test answers by hand. */
+function pendingLogout() {
+  let answer!: { resolve: (value: unknown) => void; reject: (error: unknown) => void };
+  const logout = vi.fn(() => new Promise((resolve, reject) => (answer = { resolve, reject })));
+  return { logout, answer: () => answer };
+}
+
+/** The session actor exactly as main.tsx builds it: bound to real local storage. */
+function startSession(accounts: Partial<AccountService>) {
+  return createActor(bindSession(accounts as AccountService), { input: { stored: readStoredSession() } }).start();
+}
+
+beforeEach(() => localStorage.clear());
+
+describe('session', () => {
+  it('restores the session kept in local storage', () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const session = startSession({});
+    const snapshot = session.getSnapshot();
+    expect(selectIsSignedIn(snapshot)).toBe(true);
+    expect(selectToken(snapshot)).toBe('token-dana');
+    expect(selectUser(snapshot)).toEqual(dana);
+    expect(selectInitial(snapshot)).toBe('D');
+  });
+
+  it('starts signed out when nothing (or something unreadable) is stored', () => {
+    expect(selectIsSignedIn(startSession({}).getSnapshot())).toBe(false);
+    localStorage.setItem('authToken', 'token-without-user');
+    expect(selectIsSignedIn(startSession({}).getSnapshot())).toBe(false);
+    localStorage.setItem('user', '{not json');
+    const snapshot = startSession({}).getSnapshot();
+    expect(selectIsSignedIn(snapshot)).toBe(false);
+    expect(selectInitial(snapshot)).toBe('U');
+  });
+
+  it('signing in stores the token and the user in local storage and in memory', () => {
+    const session = startSession({});
+    session.send({ type: 'session.signedIn', token: 'token-dana', user: dana });
+    expect(selectToken(session.getSnapshot())).toBe('token-dana');
+    expect(localStorage.getItem('authToken')).toBe('token-dana');
+    expect(JSON.parse(localStorage.getItem('user')!)).toEqual(dana);
+  });
+
+  it('logout calls the server and then clears memory and storage', async () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const { logout, answer } = pendingLogout();
+    const session = startSession({ logout });
+    session.send({ type: 'session.logout' });
+
+    expect(logout).toHaveBeenCalledOnce();
+    expect(session.getSnapshot().hasTag('busy')).toBe(true);
+    // The call still carries the token: it is cleared only once the server has had its say.
+    expect(selectToken(session.getSnapshot())).toBe('token-dana');
+
+    answer().resolve('Logged out');
+    await flush();
+    expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+    expect(session.getSnapshot().context).toEqual({ token: null, user: null });
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('logout clears local state even when the server call fails', async () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const { logout, answer } = pendingLogout();
+    const session = startSession({ logout });
+    session.send({ type: 'session.logout' });
+    answer().reject(new Error('An unknown error occurred'));
+    await flush();
+    expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+    expect(session.getSnapshot().hasTag('busy')).toBe(false);
+    expect(readStoredSession()).toBeNull();
+  });
+
+  it('session.expired clears everything at once without a server call', () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const logout = vi.fn();
+    const session = startSession({ logout });
+    session.send({ type: 'session.expired' });
+    expect(logout).not.toHaveBeenCalled();
+    expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+    expect(session.getSnapshot().context).toEqual({ token: null, user: null });
+    expect(readStoredSession()).toBeNull();
+  });
+
+  it('an expiry during a logout ends it at once, and a late answer changes nothing', async () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const { logout, answer } = pendingLogout();
+    const session = startSession({ logout });
+    session.send({ type: 'session.logout' });
+    session.send({ type: 'session.expired' });
+    expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+
+    session.send({ type: 'session.signedIn', token: 'token-2', user: dana });
+    answer().resolve('Logged out');
+    await flush();
+    // The old logout's answer must not sign the new session out.
+    expect(selectToken(session.getSnapshot())).toBe('token-2');
+    expect(readStoredSession()).toEqual({ token: 'token-2', user: dana });
+  });
+
+  it('ignores events that do not apply: expiry or logout while signed out, a second sign-in', () => {
+    const logout = vi.fn();
+    const session = startSession({ logout });
+    session.send({ type: 'session.expired' });
+    session.send({ type: 'session.logout' });
+    expect(logout).not.toHaveBeenCalled();
+    session.send({ type: 'session.signedIn', token: 'token-1', user: dana });
+    session.send({ type: 'session.signedIn', token: 'token-2', user: { ...dana, username: 'other' } });
+    expect(selectToken(session.getSnapshot())).toBe('token-1');
+    expect(readStoredSession()?.token).toBe('token-1');
+  });
+
+  it('the unbound chart loads on its own (as in the visualizer) and its default logout ignores the answer', async () => {
+    const session = createActor(sessionMachine, { input: { stored: { token: 't', user: dana } } }).start();
+    session.send({ type: 'session.logout' });
+    await flush();
+    expect(session.getSnapshot().matches('signedOut')).toBe(true);
+  });
+});
