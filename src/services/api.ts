@@ -64,6 +64,9 @@ export function createApi(options: ApiOptions) {
       delayRamp: (delay, attempt) => Math.min(delay * 2 ** (attempt - 1), maxRetryDelayMs),
       maxAttempts: READ_RETRIES,
       retryOnNetworkError: true,
+      // Once the retries are spent, the last 5xx is judged like any answer ("Internet server error"),
+      // not replaced by the middleware's own "Number of attempts exceeded." error.
+      resolveWithLatestResponse: true,
       until: (response) => Boolean(response && response.status < 500),
     }),
   ]);
