@@ -5,6 +5,7 @@ import { loginMachine } from '../../src/machines/login/login.machine.ts';
 import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../src/machines/login/login.selectors.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
+import { ApiError } from '../../src/services/api.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 
 const alice = { username: 'alice', email: 'alice@example.com', websocket_token: 'ws-alice' };
@@ -130,6 +131,30 @@ describe('login', () => {
     type('code', '222222');
     actor.send({ type: 'code.submit' });
     expect(fakes.calls.at(-1)).toEqual({ id: 'submitCode', input: { code: '222222', token: 'interim-7' } });
+  });
+
+  it('a dead interim token (HTTP 401: expired, used or out of tries) returns to the credentials', async () => {
+    const { actor, fakes, sessions, type } = startLogin();
+    type('username', 'alice');
+    type('password', 'hunter22');
+    actor.send({ type: 'form.submit' });
+    await fakes.resolve('submitCredentials', { two_factor: true, token: 'interim-old', user: { username: 'alice' } });
+    type('code', '123456');
+    actor.send({ type: 'code.submit' });
+    await fakes.reject('submitCode', new ApiError('Session expired', 401));
+
+    expect(selectStep(actor.getSnapshot())).toBe('credentials');
+    expect(selectIsBusy(actor.getSnapshot())).toBe(false);
+    expect(actor.getSnapshot().context).toMatchObject({ username: 'alice', password: '', code: '', interimToken: null });
+    expect(sessions).toEqual([]);
+
+    // Only a new password login hands out a new interim token.
+    type('password', 'hunter22');
+    actor.send({ type: 'form.submit' });
+    await fakes.resolve('submitCredentials', { two_factor: true, token: 'interim-new', user: { username: 'alice' } });
+    type('code', '654321');
+    actor.send({ type: 'code.submit' });
+    expect(fakes.calls.at(-1)).toEqual({ id: 'submitCode', input: { code: '654321', token: 'interim-new' } });
   });
 
   it('leaving the code screen forgets the interim token and the password', async () => {

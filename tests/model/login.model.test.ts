@@ -4,6 +4,7 @@ import type { SessionResponse } from '../../contracts/security.ts';
 import { loginMachine } from '../../src/machines/login/login.machine.ts';
 import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../src/machines/login/login.selectors.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
+import { ApiError } from '../../src/services/api.ts';
 import {
   Coverage,
   describePath,
@@ -47,7 +48,9 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
     case 'verifyingCode':
       return [
         { type: 'xstate.done.actor.submitCode', output: afterCode },
-        { type: 'xstate.error.actor.submitCode', error: new Error('Invalid code') },
+        { type: 'xstate.error.actor.submitCode', error: new ApiError('Invalid code', 400) },
+        // The server's answer to an interim token that expired, was used or ran out of tries.
+        { type: 'xstate.error.actor.submitCode', error: new ApiError('Session expired', 401) },
       ];
     default:
       return [];
@@ -104,6 +107,13 @@ async function run(path: ModelPath, coverage?: Coverage) {
       expectedCalls.push({ id: 'submitCode', input: { code, token: interimToken } });
     }
     if (event.type === 'xstate.done.actor.submitCode') established = event.output as SessionResponse;
+    if (event.type === 'xstate.error.actor.submitCode') {
+      // A wrong code may be retyped; a dead interim token sends the trader back to the password.
+      const dead = (event.error as ApiError).status === 401;
+      if (dead) interimToken = null;
+      expect(snapshot.value).toBe(dead ? 'editingCredentials' : 'awaitingSecondFactor');
+      expect(snapshot.context).toMatchObject({ code: '', interimToken, ...(dead ? { password: '' } : {}) });
+    }
 
     const screen = screens[snapshot.value as string]!;
     if (screen.step) expect(selectStep(snapshot as never)).toBe(screen.step);
@@ -157,7 +167,8 @@ describe('login: every path through the chart', () => {
     expect(coverage.missingStates()).toEqual([]);
     expect(coverage.missingTransitions()).toEqual([
       'login.submittingCredentials —xstate.error.actor.submitCredentials#0→ login.editingCredentials',
-      'login.verifyingCode —xstate.error.actor.submitCode#0→ login.awaitingSecondFactor',
+      'login.verifyingCode —xstate.error.actor.submitCode#0→ login.editingCredentials',
+      'login.verifyingCode —xstate.error.actor.submitCode#1→ login.awaitingSecondFactor',
     ]);
   });
 });

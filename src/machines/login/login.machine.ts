@@ -49,6 +49,9 @@ export const loginMachine = setup({
     hasCredentials: ({ context }) => context.username.trim() !== '' && context.password !== '',
     isCodeComplete: ({ context }) => context.code.length === CODE_LENGTH,
     needsSecondFactor: (_, params: { two_factor: boolean }) => params.two_factor,
+    /** The api service rejects a 401 with an error whose `status` is 401. */
+    isInterimTokenDead: (_, params: { error: unknown }) =>
+      typeof params.error === 'object' && params.error !== null && (params.error as { status?: unknown }).status === 401,
   },
 }).createMachine({
   id: 'login',
@@ -119,7 +122,16 @@ export const loginMachine = setup({
           target: 'signedIn',
           actions: { type: 'establishSession', params: ({ event }) => event.output },
         },
-        onError: { target: 'awaitingSecondFactor', actions: 'clearCode' },
+        onError: [
+          {
+            guard: { type: 'isInterimTokenDead', params: ({ event }) => ({ error: event.error }) },
+            target: 'editingCredentials',
+            description:
+              'The interim token expired, was used or ran out of tries (HTTP 401): only a new login gets another.',
+            actions: 'dropSecondFactor',
+          },
+          { target: 'awaitingSecondFactor', description: 'A wrong code: the trader may type another.', actions: 'clearCode' },
+        ],
       },
     },
     signedIn: {
