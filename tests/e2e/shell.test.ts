@@ -65,11 +65,12 @@ describe('the shell', () => {
   it('highlights the active link by exact path and shows the profile initial', async () => {
     const { page, context } = await newPage(browser);
     await signIn(page);
-    await page.getByRole('link', { name: 'Offers' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Offers', exact: true }).click();
     await page.waitForURL(`${product.baseUrl}/offers`);
     await page.getByRole('heading', { name: 'Browse Offers' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Offers' }).getAttribute('data-status')).toBe('active');
-    expect(await page.getByRole('link', { name: 'Dashboard' }).getAttribute('data-status')).toBeNull();
+    expect(await nav.getByRole('link', { name: 'Offers', exact: true }).getAttribute('data-status')).toBe('active');
+    expect(await nav.getByRole('link', { name: 'Dashboard', exact: true }).getAttribute('data-status')).toBeNull();
     expect(await page.getByRole('button', { name: 'Profile menu' }).textContent()).toBe('A');
     await screenshot(page, 'offers-placeholder-light');
     await context.close();
@@ -78,10 +79,11 @@ describe('the shell', () => {
   it('collapses the links into a menu toggle at 360 px', async () => {
     const { page, context } = await newPage(browser, { width: 360, height: 740 });
     await signIn(page);
-    expect(await page.getByRole('link', { name: 'Wallets' }).count()).toBe(0);
+    await screenshot(page, 'dashboard-mobile-light');
+    expect(await page.getByRole('link', { name: 'Wallets', exact: true }).isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Toggle navigation menu' }).click();
     await screenshot(page, 'mobile-menu-light');
-    await page.getByRole('link', { name: 'Wallets' }).click();
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
     await page.waitForURL(`${product.baseUrl}/wallets`);
     await page.getByRole('heading', { name: 'My Wallets' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -6,8 +6,7 @@ import { CloseIcon } from './icons.tsx';
 export const toaster = createToaster({ placement: 'bottom-end', max: 3, duration: 4000, overlap: false, gap: 12 });
 
 const root = css({
-  minW: '72',
-  maxW: 'calc(100vw - 2rem)',
+  width: 'min(22rem, calc(100vw - 2rem))',
   bg: 'bg.surface',
   color: 'fg',
   borderWidth: '1px',
