@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import './index.css';
 import { webConfig } from './config.ts';
-import { bindFlows } from './machines/flows.ts';
 import { bindSession } from './machines/session/session.actors.ts';
 import type { Notice } from './machines/shared/notify.ts';
 import { createAppRouter } from './router.ts';
@@ -30,13 +29,13 @@ const session = createActor(bindSession(accounts), { input: { stored: readStored
 
 const router = createAppRouter({
   session,
-  flows: bindFlows({
+  deps: {
     accounts,
     market,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
     navigate: (to) => void router.navigate({ to, replace: true }),
-  }),
+  },
 });
 
 // Signing in or out re-runs the route guards, which redirect (replacing history) as spec section 6 says.

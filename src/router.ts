@@ -1,12 +1,13 @@
 import { createRouter } from '@tanstack/react-router';
 import type { ActorRefFrom } from 'xstate';
-import type { Flows } from './machines/flows.ts';
+import type { FlowDeps } from './machines/shared/deps.ts';
 import type { sessionMachine } from './machines/session/session.machine.ts';
 import { routeTree } from './routeTree.gen.ts';
 
 export type RouterContext = {
   session: ActorRefFrom<typeof sessionMachine>;
-  flows: Flows;
+  /** What each route's flow binds its actors to (see routes/-useFlow.ts). */
+  deps: FlowDeps;
 };
 
 export function createAppRouter(context: RouterContext) {

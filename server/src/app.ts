@@ -90,6 +90,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
+    // Opening PGlite, migrating and seeding (argon2id hashes) can outlast Fastify's 10 s default on a
+    // busy 2-core machine; a database that never opens still fails, through its own connect error.
+    pluginTimeout: 120_000,
   });
 
   // Bodies are JSON only. An empty JSON body counts as no body, so the schema names the missing field.

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
+import { bindPasswordReset } from '../../machines/passwordReset/passwordReset.actors.ts';
+import { useFlow } from '../-useFlow.ts';
 import { ForgotPasswordScreen } from '../../ui/auth/ForgotPasswordScreen.tsx';
 
 export const Route = createFileRoute('/_public/forgot-password')({ component: ForgotPasswordRoute });
 
 function ForgotPasswordRoute() {
-  const { flows } = Route.useRouteContext();
-  return <ForgotPasswordScreen actor={useActorRef(flows.passwordReset)} />;
+  return <ForgotPasswordScreen actor={useActorRef(useFlow(bindPasswordReset))} />;
 }

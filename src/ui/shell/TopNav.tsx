@@ -1,9 +1,9 @@
 import { Collapsible } from '@ark-ui/react/collapsible';
 import { Link } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
-import { ButtonLink } from '../primitives/Button.tsx';
 import { MenuIcon } from '../primitives/icons.tsx';
 import { Logo } from './Logo.tsx';
+import { bar, inner, right } from './navStyles.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 
 export const navLinks = [
@@ -14,23 +14,6 @@ export const navLinks = [
   { to: '/chat', label: 'Chat' },
 ] as const;
 
-const bar = css({
-  position: 'sticky',
-  top: '0',
-  zIndex: 10,
-  bg: 'bg.surface',
-  borderBottomWidth: '1px',
-  borderColor: 'border',
-});
-const inner = css({
-  maxW: '7xl',
-  mx: 'auto',
-  px: { base: '4', md: '6' },
-  h: '16',
-  display: 'flex',
-  alignItems: 'center',
-  gap: '6',
-});
 const desktopLinks = css({ display: { base: 'none', md: 'flex' }, gap: '1', flex: '1' });
 const linkStyle = css({
   px: '3',
@@ -62,7 +45,6 @@ const mobileLinks = css({
   pb: '3',
 });
 const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
-const right = css({ display: 'flex', alignItems: 'center', gap: '2', ml: 'auto' });
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   return navLinks.map((item) => (
@@ -99,24 +81,5 @@ export function SignedInNav({ initial, onLogout }: { initial: string; onLogout: 
         </Collapsible.Context>
       </Collapsible.Content>
     </Collapsible.Root>
-  );
-}
-
-/** Signed out: Login and Sign Up. */
-export function SignedOutNav() {
-  return (
-    <header className={bar}>
-      <nav className={inner} aria-label="Main">
-        <Logo />
-        <div className={right}>
-          <ButtonLink to="/login" variant="ghost" size="sm">
-            Login
-          </ButtonLink>
-          <ButtonLink to="/signup" size="sm">
-            Sign Up
-          </ButtonLink>
-        </div>
-      </nav>
-    </header>
   );
 }

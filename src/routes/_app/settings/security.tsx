@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
+import { bindTwoFactor } from '../../../machines/twoFactor/twoFactor.actors.ts';
+import { useFlow } from '../../-useFlow.ts';
 import { SecurityScreen } from '../../../ui/auth/SecurityScreen.tsx';
 
 export const Route = createFileRoute('/_app/settings/security')({ component: SecurityRoute });
 
 function SecurityRoute() {
-  const { flows } = Route.useRouteContext();
-  return <SecurityScreen actor={useActorRef(flows.twoFactor)} />;
+  return <SecurityScreen actor={useActorRef(useFlow(bindTwoFactor))} />;
 }
