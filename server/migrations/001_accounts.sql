@@ -59,13 +59,14 @@ CREATE TABLE email_codes (
 );
 
 -- Every code request, whether or not the address has an account, for the once-a-minute and
--- ten-an-hour limits. Rows older than an hour are pruned as new ones arrive.
+-- ten-an-hour limits (per address and purpose). Rows older than an hour are pruned as new ones arrive.
 CREATE TABLE email_code_requests (
   id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   email        text NOT NULL,
+  purpose      text NOT NULL CHECK (purpose IN ('signup', 'reset')),
   requested_at timestamptz NOT NULL
 );
-CREATE INDEX email_code_requests_by_email ON email_code_requests (email, requested_at);
+CREATE INDEX email_code_requests_by_email ON email_code_requests (email, purpose, requested_at);
 
 -- An address proven by a signup code; register accepts it for a limited time and then consumes it.
 CREATE TABLE email_verifications (

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import type { PgliteBoot } from './db/pglite.ts';
 import { HttpError } from './http/errors.ts';
 import { sentences } from './http/sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
@@ -35,8 +36,8 @@ export interface BuildAppOptions {
    * explicitly to stay fast.
    */
   argon2?: Argon2Parameters;
-  /** PGlite tarball to boot from instead of initdb (tests). */
-  pgliteSnapshot?: Blob;
+  /** Faster PGlite boots for test suites (see PgliteBoot). */
+  pgliteBoot?: PgliteBoot;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -116,7 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 0–2: shared by everything registered after them.
   await app.register(corePlugin, { config, now: options.now ?? (() => new Date()), argon2: options.argon2 ?? OWASP_ARGON2ID });
-  await app.register(dbPlugin, { pgliteSnapshot: options.pgliteSnapshot });
+  await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);

@@ -14,11 +14,21 @@ const asText = (value: string): string => value;
  */
 const parsers = { [types.NUMERIC]: asText, [types.INT8]: asText };
 
+/**
+ * Ways to boot PGlite faster, for test suites that start many databases: a `dumpDataDir()` tarball of a
+ * fresh data directory skips initdb, and a compiled WebAssembly module and file bundle shared between
+ * instances skip compiling and reading them again.
+ */
+export interface PgliteBoot {
+  snapshot?: Blob;
+  wasmModule?: WebAssembly.Module;
+  fsBundle?: Blob;
+}
+
 export interface PgliteOptions {
   /** `memory://`, or a directory: the database lives in `<dataDir>/pgdata`. */
   dataDir: string;
-  /** A `dumpDataDir()` tarball to start from instead of running initdb (tests use it to boot in well under a second). */
-  snapshot?: Blob;
+  boot?: PgliteBoot;
 }
 
 function queryableOf(target: PGlite | Transaction): Queryable {
@@ -31,13 +41,18 @@ function queryableOf(target: PGlite | Transaction): Queryable {
   );
 }
 
-export async function openPglite({ dataDir, snapshot }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
+export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
   let location = MEMORY_DATA_DIR;
   if (dataDir !== MEMORY_DATA_DIR) {
     location = join(dataDir, 'pgdata');
     await mkdir(location, { recursive: true });
   }
-  const pglite = await PGlite.create(location, { parsers, ...(snapshot ? { loadDataDir: snapshot } : {}) });
+  const pglite = await PGlite.create(location, {
+    parsers,
+    ...(boot.snapshot ? { loadDataDir: boot.snapshot } : {}),
+    ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
+    ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),
+  });
   return {
     kind: 'pglite',
     pglite,
@@ -45,6 +60,9 @@ export async function openPglite({ dataDir, snapshot }: PgliteOptions): Promise<
     // PGlite is one connection: a transaction holds it and every other query waits, so there is no
     // concurrency to guard here; row locks and advisory locks are still honoured, they just never contend.
     transaction: (work) => pglite.transaction((tx) => work(queryableOf(tx))),
-    close: () => pglite.close(),
+    // Idempotent, like the PostgreSQL pool's.
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
   };
 }

@@ -42,6 +42,9 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
         client.release();
       }
     },
-    close: () => pool.end(),
+    // Idempotent: a second close (shutdown racing a failed boot) must not throw.
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
   };
 }

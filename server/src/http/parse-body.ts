@@ -40,11 +40,14 @@ function wordIssue(issue: Issue): string | undefined {
   }
 }
 
-/** A contract message that already names the field ("Username is required") stands alone; others get the field in front. */
+/**
+ * A message that starts with its field ("Username is required", or ours: "type must be one of: …") stands
+ * alone; any other gets the field in front ("email: Please enter a valid email address").
+ */
 function sentenceFor(issue: z.core.$ZodIssue): string {
   if (issue.path.length === 0) return issue.message;
   const field = issue.path.join('.');
-  return issue.message.toLowerCase().includes(field.toLowerCase()) ? issue.message : `${field}: ${issue.message}`;
+  return issue.message.toLowerCase().startsWith(field.toLowerCase()) ? issue.message : `${field}: ${issue.message}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
+import type { PgliteBoot } from '../db/pglite.ts';
 import { seedDemo } from '../seed.ts';
 import { shared } from './shared.ts';
 
@@ -11,17 +12,17 @@ declare module 'fastify' {
 }
 
 export interface DbPluginOptions extends Record<string, unknown> {
-  /** A PGlite tarball to boot from (tests); ignored on PostgreSQL. */
-  pgliteSnapshot?: Blob;
+  /** Faster PGlite boots for test suites; ignored on PostgreSQL. */
+  pgliteBoot?: PgliteBoot;
 }
 
 /**
  * Tier 1: opens PGlite or PostgreSQL, migrates, and seeds the demo data when asked. The app is not ready
  * (and so does not listen) until all of that is done, which is what makes /api/health mean "migrated".
  */
-export const dbPlugin = shared<DbPluginOptions>('peerex-db', async (app, { pgliteSnapshot }) => {
+export const dbPlugin = shared<DbPluginOptions>('peerex-db', async (app, { pgliteBoot }) => {
   const db = await openDatabase(app.config, {
-    pgliteSnapshot,
+    pgliteBoot,
     onError: (error) => app.log.error({ err: error }, 'database connection error'),
   });
   app.decorate('db', db);

@@ -19,8 +19,9 @@ const HOUR_MS = 3_600_000;
 export interface EmailCodes {
   /**
    * Makes a new code for an address and purpose, replacing any live one, within the resend limits
-   * (429 otherwise). Counts every request, whether or not the address has an account, so that the
-   * limits say nothing about which addresses exist. Returns the code in clear, for the mail only.
+   * (429 otherwise). The limits count per address and purpose, and count every request whether or not
+   * the address has an account, so that a reset request's answer says nothing about the address
+   * (not even that it signed up recently). Returns the code in clear, for the mail only.
    */
   issue(email: string, purpose: CodePurpose): Promise<string>;
   /**
@@ -47,12 +48,12 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         const repo = emailCodesRepository(tx);
         await repo.lockEmail(email);
         const hourAgo = new Date(now.getTime() - HOUR_MS);
-        const recent = await repo.requestsSince(email, hourAgo);
+        const recent = await repo.requestsSince(email, purpose, hourAgo);
         if (recent.latest && now.getTime() - recent.latest.getTime() < EMAIL_CODE_RULES.resendIntervalMs) {
           return sentences.codeResendTooSoon;
         }
         if (recent.count >= EMAIL_CODE_RULES.perHour) return sentences.codeHourlyLimit;
-        await repo.recordRequest(email, now, hourAgo);
+        await repo.recordRequest(email, purpose, now, hourAgo);
         await repo.replace({
           email,
           purpose,

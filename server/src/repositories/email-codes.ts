@@ -12,18 +12,24 @@ export function emailCodesRepository(db: Queryable) {
     /** Serialises everything about one address (requests, checks) for the rest of the transaction. */
     lockEmail: (email: string) => db.query("SELECT pg_advisory_xact_lock(hashtext('email-code:' || $1::text))", [email]),
 
-    requestsSince: async (email: string, since: Date) =>
-      (
-        await db.one<{ count: number; latest: Date | null }>(
-          `SELECT count(*)::int AS count, max(requested_at) AS latest
-           FROM email_code_requests WHERE email = $1 AND requested_at > $2`,
-          [email, since],
-        )
+    requestsSince: (email: string, purpose: CodePurpose, since: Date) =>
+      db.one<{ count: number; latest: Date | null }>(
+        `SELECT count(*)::int AS count, max(requested_at) AS latest
+         FROM email_code_requests WHERE email = $1 AND purpose = $2 AND requested_at > $3`,
+        [email, purpose, since],
       ),
 
-    recordRequest: async (email: string, now: Date, pruneBefore: Date) => {
-      await db.query('DELETE FROM email_code_requests WHERE email = $1 AND requested_at <= $2', [email, pruneBefore]);
-      await db.query('INSERT INTO email_code_requests (email, requested_at) VALUES ($1, $2)', [email, now]);
+    recordRequest: async (email: string, purpose: CodePurpose, now: Date, pruneBefore: Date) => {
+      await db.query('DELETE FROM email_code_requests WHERE email = $1 AND purpose = $2 AND requested_at <= $3', [
+        email,
+        purpose,
+        pruneBefore,
+      ]);
+      await db.query('INSERT INTO email_code_requests (email, purpose, requested_at) VALUES ($1, $2, $3)', [
+        email,
+        purpose,
+        now,
+      ]);
     },
 
     /** One live code per address and purpose: a new one replaces the old, with a fresh try count. */

@@ -26,9 +26,9 @@ export function sessionsRepository(db: Queryable) {
         [tokenHash],
       ),
 
-    /** Moves last use forward only if it is older than `staleBefore`, so a busy client costs one write a minute. */
+    /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
     touch: (sessionId: string, now: Date, staleBefore: Date) =>
-      db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at < $3', [
+      db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at <= $3', [
         sessionId,
         now,
         staleBefore,

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { login, signUp } from '../support/server-flows.ts';
+
+/** Every call of this release; `signedIn` ones get a valid token so that the body, not the session, is judged. */
+const CALLS = [
+  { path: '/api/security/login/', signedIn: false },
+  { path: '/api/security/two_factor_login/', signedIn: false },
+  { path: '/api/security/validate_email/', signedIn: false },
+  { path: '/api/security/register/', signedIn: false },
+  { path: '/api/security/reset_password/', signedIn: false },
+  { path: '/api/security/logout/', signedIn: true },
+  { path: '/api/security/two_factor/', signedIn: true },
+  { path: '/api/user/overview/', signedIn: true },
+  { path: '/api/dev/outbox/', signedIn: false },
+] as const;
+
+/** Bodies no client should send, as raw text with the content type they come with. */
+const HOSTILE_BODIES: ReadonlyArray<{ name: string; raw?: string; contentType?: string; json?: unknown }> = [
+  { name: 'malformed JSON', raw: '{"username": "alice",' },
+  { name: 'a bare string', json: 'hello' },
+  { name: 'a number', json: 42 },
+  { name: 'null', json: null },
+  { name: 'an array', json: [{ username: 'alice' }] },
+  { name: 'true', json: true },
+  { name: 'wrong field types', json: { username: 5, password: ['x'], email: {}, code: 123456, type: 7, device: 9 } },
+  { name: 'an unknown type', json: { type: 'drop_tables', email: 'a@b.co' } },
+  { name: 'a huge string field', json: { username: 'x'.repeat(60_000), email: `${'y'.repeat(60_000)}@b.co` } },
+  { name: 'a body over the size limit', json: { text: 'z'.repeat(200_000) } },
+  { name: 'prototype poisoning', raw: '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}' },
+  { name: 'form encoding', raw: 'username=alice&password=x', contentType: 'application/x-www-form-urlencoded' },
+  { name: 'plain text', raw: 'username alice', contentType: 'text/plain' },
+  { name: 'an empty JSON body', raw: '' },
+  { name: 'whitespace only', raw: '   \n ' },
+  { name: 'deep nesting', raw: `${'['.repeat(5_000)}${']'.repeat(5_000)}` },
+  { name: 'invalid UTF-8 escapes', raw: '{"username": "\\ud800", "password": "\\u0000"}' },
+];
+
+describe.each(dbTargets)('bad request bodies on %s', (target) => {
+  let t: TestApp;
+  let trader: Awaited<ReturnType<typeof signUp>>;
+  /** A session of its own for each call: some hostile bodies are valid logouts and end the session they use. */
+  const freshToken = async () => {
+    const answer = await login(t, trader.username, trader.password);
+    return (answer.body.info as { token: string }).token;
+  };
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    trader = await signUp(t);
+  });
+  afterAll(() => t.close());
+
+  for (const call of CALLS) {
+    describe(call.path, () => {
+      for (const body of HOSTILE_BODIES) {
+        it(`answers ${body.name} with a refusal sentence, never a 500`, async () => {
+          const answer = await t.post(call.path, body.json, {
+            raw: body.raw,
+            headers: body.contentType ? { 'content-type': body.contentType } : {},
+            ...(call.signedIn ? { token: await freshToken() } : {}),
+          });
+          expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
+          if (answer.status !== 200) {
+            expect(answer.body.success).toBe(false);
+            expect(typeof answer.body.info).toBe('string');
+            expect(answer.body.info).not.toMatch(/FST_|Error|at \/|node_modules|SQL|ZodError/);
+          }
+        });
+      }
+    });
+  }
+
+  it('names the field in schema refusals', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['/api/security/validate_email/', { type: 'request', email: 'nope' }, 'email: Please enter a valid email address'],
+      ['/api/security/validate_email/', { type: 'verify', email: 'a@b.co' }, 'code: Please enter a valid 6-digit verification code'],
+      ['/api/security/validate_email/', { type: 'unknown', email: 'a@b.co' }, 'type must be one of: request, verify'],
+      ['/api/security/validate_email/', { email: 'a@b.co' }, 'type must be one of: request, verify'],
+      ['/api/security/reset_password/', { type: 'undo' }, 'type must be one of: request, reset'],
+      ['/api/security/login/', {}, 'Username is required'],
+      ['/api/security/login/', { username: 'alice' }, 'Password is required'],
+      ['/api/security/login/', { username: 'a'.repeat(255), password: 'x' }, 'Username or email must be at most 254 characters'],
+      ['/api/security/login/', { username: 'alice', password: 'x', device: 12 }, 'device must be text'],
+      ['/api/security/two_factor_login/', { code: '123456' }, 'token is required'],
+      [
+        '/api/security/register/',
+        { email: 'a@b.co', username: 'ab', password: 'secret1', confirmPassword: 'secret1' },
+        'Username must be at least 3 characters',
+      ],
+      [
+        '/api/security/register/',
+        { email: 'a@b.co', username: 'abc', password: 'secret1', confirmPassword: 'secret2' },
+        'confirmPassword: Passwords do not match',
+      ],
+      [
+        '/api/security/register/',
+        { email: 'a@b.co', username: 'ab c', password: 'secret1', confirmPassword: 'secret1' },
+        'Username may only contain letters, digits and _',
+      ],
+      [
+        '/api/security/register/',
+        { email: 'a@b.co', username: 'abc', password: '12345', confirmPassword: '12345' },
+        'Password must be at least 6 characters',
+      ],
+      ['/api/security/login/', [], 'The request body must be a JSON object.'],
+    ];
+    for (const [path, body, sentence] of cases) {
+      expect(await t.post(path, body), `${path} ${JSON.stringify(body).slice(0, 80)}`).toEqual({
+        status: 400,
+        body: { success: false, info: sentence },
+      });
+    }
+    expect(await t.post('/api/security/two_factor/', { type: 'reset' }, { token: await freshToken() })).toEqual({
+      status: 400,
+      body: { success: false, info: 'type must be one of: setup, enable, disable, status' },
+    });
+  });
+
+  it('answers the transport-level problems with their own sentences', async () => {
+    expect(await t.post('/api/security/login/', undefined, { raw: '{"a":' })).toEqual({
+      status: 400,
+      body: { success: false, info: 'The request body is not valid JSON.' },
+    });
+    expect(
+      await t.post('/api/security/login/', undefined, { raw: 'a=b', headers: { 'content-type': 'text/plain' } }),
+    ).toEqual({ status: 400, body: { success: false, info: 'Please send the request body as JSON.' } });
+    expect(await t.post('/api/security/login/', { pad: 'x'.repeat(100_000) })).toEqual({
+      status: 413,
+      body: { success: false, info: 'The request body is too large.' },
+    });
+  });
+
+  it('treats a body without a content type, or no body at all, as empty', async () => {
+    const noType = await t.app.inject({ method: 'POST', url: '/api/security/login/' });
+    expect(noType.statusCode).toBe(400);
+    expect(noType.json()).toEqual({ success: false, info: 'Username is required' });
+    const overview = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/overview/',
+      headers: { authorization: `Bearer ${await freshToken()}` },
+    });
+    expect(overview.statusCode).toBe(200);
+  });
+
+  it('accepts JSON with a charset and ignores X-No-Toast', async () => {
+    const answer = await t.post('/api/user/overview/', {}, {
+      token: await freshToken(),
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-no-toast': '1' },
+    });
+    expect(answer.status).toBe(200);
+  });
+});

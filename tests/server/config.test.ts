@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEVELOPMENT_APP_SECRET, loadConfig } from '../../server/src/config.ts';
+
+describe('loadConfig', () => {
+  it('works with no environment at all', () => {
+    expect(loadConfig({})).toEqual({
+      nodeEnv: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: './.data',
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'Peerex <no-reply@peerex.local>',
+      pusher: { appId: undefined, key: undefined, secret: undefined, host: undefined, port: undefined, cluster: undefined },
+      seedDemo: true,
+      appSecret: DEVELOPMENT_APP_SECRET,
+      loginLockoutFailures: 10,
+      loginLockoutMinutes: 15,
+      rateLimitPerMinute: 60,
+      sessionIdleDays: 30,
+      trustProxy: false,
+      webDist: './dist',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://peerex@db:5432/peerex',
+      DATA_DIR: '/var/lib/peerex',
+      REDIS_URL: 'redis://cache:6379',
+      SMTP_URL: 'smtp://user:pass@mail:587',
+      MAIL_FROM: 'Ops <ops@example.com>',
+      PUSHER_APP_ID: '1',
+      PUSHER_KEY: 'key',
+      PUSHER_SECRET: 'secret',
+      PUSHER_HOST: 'soketi',
+      PUSHER_PORT: '6001',
+      PUSHER_CLUSTER: 'mt1',
+      SEED_DEMO: 'yes',
+      APP_SECRET: 'a-real-secret-of-enough-length',
+      LOGIN_LOCKOUT_FAILURES: '5',
+      LOGIN_LOCKOUT_MINUTES: '30',
+      RATE_LIMIT_PER_MINUTE: '120',
+      SESSION_IDLE_DAYS: '7',
+      TRUST_PROXY: 'true',
+      WEB_DIST: '/srv/web',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      port: 8080,
+      databaseUrl: 'postgres://peerex@db:5432/peerex',
+      pusher: { port: 6001, cluster: 'mt1' },
+      seedDemo: true,
+      loginLockoutFailures: 5,
+      rateLimitPerMinute: 120,
+      sessionIdleDays: 7,
+      trustProxy: true,
+    });
+  });
+
+  it('turns demo data off by default in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' }).seedDemo).toBe(false);
+  });
+
+  it('refuses to start in production with the development secret, saying why', () => {
+    for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', APP_SECRET: DEVELOPMENT_APP_SECRET }]) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(/NODE_ENV=production but APP_SECRET is the built-in development secret/);
+    }
+  });
+
+  it('lists every invalid variable by name', () => {
+    expect(() =>
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TRUST_PROXY: 'maybe', APP_SECRET: 'short' }),
+    ).toThrow(/PORT[\s\S]*DATABASE_URL: must start with postgres:\/\/[\s\S]*APP_SECRET: must be at least 16 characters[\s\S]*TRUST_PROXY/);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', SEED_DEMO: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      seedDemo: true,
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/src/db/db.ts';
+import { uniqueViolation } from '../../server/src/db/db.ts';
+import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
+import { openPostgres } from '../../server/src/db/postgres.ts';
+import { createScratchDatabase, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+
+describe.each(dbTargets)('the database layer on %s', (target) => {
+  let t: TestApp;
+  let db: Db;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    db = t.app.db;
+  });
+  afterAll(() => t.close());
+
+  it('has applied every migration, in order, and records them', async () => {
+    const files = await readMigrations();
+    expect(files.map((file) => file.name)).toEqual(['001_accounts.sql', '002_reference_data.sql']);
+    const rows = await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
+    expect(rows).toEqual(files.map((file) => ({ version: file.version, name: file.name })));
+  });
+
+  it('applies nothing on a second run', async () => {
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('rolls a failing migration back whole, recording nothing', async () => {
+    const broken = [
+      ...(await readMigrations()),
+      { version: 900, name: '900_broken.sql', sql: 'CREATE TABLE half_done (id int); SELECT no_such_function();' },
+    ];
+    await expect(migrate(db, broken)).rejects.toThrow();
+    expect(await db.maybe("SELECT 1 FROM schema_migrations WHERE version = 900")).toBeUndefined();
+    expect(await db.maybe("SELECT to_regclass('half_done') AS t").then((row) => row?.t)).toBeNull();
+  });
+
+  it('returns NUMERIC and INT8 as exact strings and timestamptz as Date, like the other driver', async () => {
+    const row = await db.one<{ price: unknown; big: unknown; count: unknown; small: unknown; at: unknown }>(
+      `SELECT 97000.123456789012345678::numeric AS price, 9007199254740993::int8 AS big,
+              count(*) AS count, 7::int AS small, $1::timestamptz AS at FROM (SELECT 1) x`,
+      [new Date('2026-11-21T10:00:00.000Z')],
+    );
+    expect(row).toEqual({
+      price: '97000.123456789012345678',
+      big: '9007199254740993',
+      count: '1',
+      small: 7,
+      at: new Date('2026-11-21T10:00:00.000Z'),
+    });
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    await db.exec('CREATE TABLE tx_probe (id int PRIMARY KEY)');
+    await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_probe VALUES (1)');
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO tx_probe VALUES (2)');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await db.query('SELECT id FROM tx_probe ORDER BY id')).toEqual([{ id: 1 }]);
+  });
+
+  it('names the index a unique violation tripped on, on both drivers', async () => {
+    const insert = (username: string, email: string) =>
+      db.query(
+        `INSERT INTO users (username, email, password_hash, created_at) VALUES ($1, $2, '$argon2id$x', now())`,
+        [username, email],
+      );
+    await insert('Unique_One', 'unique-one@example.test');
+    const caught = await insert('unique_one', 'unique-two@example.test').catch((error: unknown) => error);
+    expect(uniqueViolation(caught)).toBe('users_username_key');
+    const byEmail = await insert('unique_two', 'unique-one@example.test').catch((error: unknown) => error);
+    expect(uniqueViolation(byEmail)).toBe('users_email_key');
+    expect(uniqueViolation(new Error('other'))).toBeUndefined();
+  });
+
+  it('enforces the account rules in the schema too', async () => {
+    const bad = [
+      ['ab', 'short@example.test', '$argon2id$x'],
+      ['has space', 'space@example.test', '$argon2id$x'],
+      ['upper_mail', 'Upper@example.test', '$argon2id$x'],
+      ['plain_pass', 'plain@example.test', 'secret123'],
+    ];
+    for (const [username, email, hash] of bad) {
+      await expect(
+        db.query('INSERT INTO users (username, email, password_hash, created_at) VALUES ($1, $2, $3, now())', [
+          username ?? '',
+          email ?? '',
+          hash ?? '',
+        ]),
+        `${username}`,
+      ).rejects.toThrow();
+    }
+  });
+});
+
+const postgresOnly = dbTargets.filter((target) => target === 'postgres');
+
+describe.each(postgresOnly)('migrations with several processes booting at once on %s', () => {
+  it('migrates once while the others wait on the advisory lock', async () => {
+    const scratch = await createScratchDatabase();
+    const pools = await Promise.all([1, 2, 3, 4].map(() => openPostgres({ url: scratch.url, poolSize: 2 })));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
+      const names = applied.flat();
+      expect(names.sort()).toEqual(['001_accounts.sql', '002_reference_data.sql']);
+      expect(applied.filter((list) => list.length > 0)).toHaveLength(1);
+      const [first] = pools;
+      expect(await first?.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([
+        { version: 1 },
+        { version: 2 },
+      ]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.close()));
+      await scratch.drop();
+    }
+  });
+});

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LoginResponse } from '../../contracts/security.ts';
+import { createPasswordHasher } from '../../server/src/lib/passwords.ts';
+import { hashToken } from '../../server/src/lib/secrets.ts';
+import { createTestApp, dbTargets, MINUTE, TEST_ARGON2, type TestApp } from '../support/server.ts';
+import { login, newTrader, signUp } from '../support/server-flows.ts';
+
+const INVALID = { success: false, info: 'Invalid username or password.' };
+
+describe.each(dbTargets)('POST /api/security/login/ on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  it('signs in with the username and answers token and user', async () => {
+    const trader = await signUp(t);
+    const answer = await login(t, trader.username, trader.password);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      success: true,
+      info: {
+        two_factor: false,
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        user: { username: trader.username, email: trader.email, websocket_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+      },
+    });
+  });
+
+  it('accepts the email instead of the username, and either in any case', async () => {
+    const trader = await signUp(t);
+    for (const name of [trader.email, trader.email.toUpperCase(), ` ${trader.username.toUpperCase()} `]) {
+      const answer = await login(t, name, trader.password);
+      expect(answer.status, name).toBe(200);
+    }
+  });
+
+  it('gives every session its own token and websocket token, stored only as hashes', async () => {
+    const trader = await signUp(t);
+    const first = (await login(t, trader.username, trader.password)).body.info as LoginResponse & { two_factor: false };
+    const second = (await login(t, trader.username, trader.password)).body.info as LoginResponse & { two_factor: false };
+    expect(new Set([first.token, second.token, first.user.websocket_token, second.user.websocket_token]).size).toBe(4);
+
+    const rows = await t.app.db.query<{ token_hash: string; websocket_token_hash: string; device: string }>(
+      `SELECT token_hash, websocket_token_hash, device FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE u.username = $1`,
+      [trader.username],
+    );
+    const stored = rows.flatMap((row) => [row.token_hash, row.websocket_token_hash]);
+    for (const secret of [first.token, second.token, first.user.websocket_token, second.user.websocket_token]) {
+      expect(stored).not.toContain(secret);
+      expect(stored).toContain(hashToken(secret));
+    }
+    expect(rows.map((row) => row.device)).toContain('vitest');
+  });
+
+  it('answers an unknown user and a wrong password alike, after the same password work', async () => {
+    const trader = await signUp(t);
+    const verify = vi.spyOn(t.app.passwords, 'verify');
+    const unknown = await login(t, 'nobody_at_all', 'whatever-1');
+    const wrong = await login(t, trader.username, 'whatever-1');
+    expect(unknown).toEqual({ status: 400, body: INVALID });
+    expect(wrong).toEqual({ status: 400, body: INVALID });
+    // The unknown name is still checked against a (dummy) argon2 hash, so timing does not tell them apart.
+    expect(verify).toHaveBeenCalledTimes(2);
+    expect(verify.mock.calls[0]?.[0]).toBeUndefined();
+    verify.mockRestore();
+  });
+
+  it('upgrades a hash made with older parameters on the next successful login', async () => {
+    const trader = await signUp(t);
+    const weaker = createPasswordHasher({ ...TEST_ARGON2, timeCost: TEST_ARGON2.timeCost + 1 });
+    await t.app.db.query('UPDATE users SET password_hash = $2 WHERE username = $1', [
+      trader.username,
+      await weaker.hash(trader.password),
+    ]);
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+    const { password_hash } = await t.app.db.one<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE username = $1',
+      [trader.username],
+    );
+    expect(t.app.passwords.needsRehash(password_hash)).toBe(false);
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+  });
+});
+
+describe.each(dbTargets)('login lockout on %s', (target) => {
+  let t: TestApp;
+  const FAILURES = 10;
+  const LOCK_MINUTES = 15;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    t.clock.advance(24 * 60 * MINUTE);
+  });
+
+  const lockedSentence = (minutes: number) =>
+    `Too many failed sign-in attempts. Please try again in ${minutes} minutes.`;
+
+  it(`locks an account after ${FAILURES} failures in ${LOCK_MINUTES} minutes, the right password included`, async () => {
+    const trader = await signUp(t);
+    for (let attempt = 1; attempt <= FAILURES; attempt += 1) {
+      expect((await login(t, trader.username, `wrong-${attempt}`)).body).toEqual(INVALID);
+    }
+    expect(await login(t, trader.username, trader.password)).toEqual({
+      status: 429,
+      body: { success: false, info: lockedSentence(LOCK_MINUTES) },
+    });
+    // By email too: the lock is on the account, not on what was typed.
+    expect((await login(t, trader.email, trader.password)).status).toBe(429);
+
+    t.clock.advance(LOCK_MINUTES * MINUTE - MINUTE);
+    expect((await login(t, trader.username, trader.password)).body.info).toBe(
+      'Too many failed sign-in attempts. Please try again in 1 minute.',
+    );
+    t.clock.advance(MINUTE);
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+  });
+
+  it('counts only the failures inside the window', async () => {
+    const trader = await signUp(t);
+    for (let attempt = 1; attempt < FAILURES; attempt += 1) await login(t, trader.username, 'wrong-pass');
+    t.clock.advance(LOCK_MINUTES * MINUTE + 1);
+    expect((await login(t, trader.username, 'wrong-pass')).status).toBe(400);
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+  });
+
+  it('forgives earlier failures after a successful login', async () => {
+    const trader = await signUp(t);
+    for (let attempt = 1; attempt < FAILURES; attempt += 1) await login(t, trader.username, 'wrong-pass');
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+    for (let attempt = 1; attempt < FAILURES; attempt += 1) await login(t, trader.username, 'wrong-pass');
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+  });
+
+  it('locks a name that matches no account exactly like a real one, so the lock reveals nothing', async () => {
+    const ghost = newTrader('ghost');
+    for (let attempt = 1; attempt <= FAILURES; attempt += 1) {
+      expect((await login(t, ghost.username, 'wrong-pass')).body).toEqual(INVALID);
+    }
+    expect(await login(t, ghost.username, 'anything')).toEqual({
+      status: 429,
+      body: { success: false, info: lockedSentence(LOCK_MINUTES) },
+    });
+  });
+
+  it('leaves other accounts alone', async () => {
+    const [victim, bystander] = [await signUp(t), await signUp(t)];
+    for (let attempt = 1; attempt <= FAILURES; attempt += 1) await login(t, victim.username, 'wrong-pass');
+    expect((await login(t, victim.username, victim.password)).status).toBe(429);
+    expect((await login(t, bystander.username, bystander.password)).status).toBe(200);
+  });
+});
+
+describe('login lockout configuration', () => {
+  it('follows LOGIN_LOCKOUT_FAILURES and LOGIN_LOCKOUT_MINUTES', async () => {
+    const t = await createTestApp('pglite', { env: { LOGIN_LOCKOUT_FAILURES: '3', LOGIN_LOCKOUT_MINUTES: '2' } });
+    try {
+      const trader = await signUp(t);
+      for (let attempt = 1; attempt <= 3; attempt += 1) await login(t, trader.username, 'wrong-pass');
+      expect((await login(t, trader.username, trader.password)).body.info).toBe(
+        'Too many failed sign-in attempts. Please try again in 2 minutes.',
+      );
+      t.clock.advance(2 * MINUTE);
+      expect((await login(t, trader.username, trader.password)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
