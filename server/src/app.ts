@@ -61,7 +61,7 @@ function sentenceForFastifyError(error: FastifyError): { status: number; sentenc
   return undefined;
 }
 
-function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     return reply.code(error.statusCode).send({ success: false, info: error.sentence });
   }

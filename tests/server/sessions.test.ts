@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoginResponse } from '../../contracts/security.ts';
 import { hashToken } from '../../server/src/lib/secrets.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { login, signUp, signUpWithTwoFactor } from '../support/server-flows.ts';
@@ -17,7 +18,8 @@ describe.each(dbTargets)('sessions on the private calls on %s', (target) => {
 
   it('answers 401 "Session expired" to every missing or unusable token', async () => {
     const trader = await signUp(t);
-    const interim = await signUpWithTwoFactor(t).then(async (two) => (await login(t, two.username, two.password)).body.info as { token: string });
+    const twoFactorTrader = await signUpWithTwoFactor(t);
+    const interim = (await login(t, twoFactorTrader.username, twoFactorTrader.password)).body.info as LoginResponse;
     const cases: Record<string, Record<string, string>> = {
       'no header': {},
       'an empty bearer': { authorization: 'Bearer ' },
@@ -36,7 +38,7 @@ describe.each(dbTargets)('sessions on the private calls on %s', (target) => {
     expect((await overview({ authorization: `bearer ${trader.token}` })).status).toBe(200);
   });
 
-  it(`expires a session after ${30} idle days and keeps a used one alive`, async () => {
+  it('expires a session after 30 idle days and keeps a used one alive', async () => {
     const idle = await signUp(t);
     const busy = await signUp(t);
     for (let day = 0; day < 3; day += 1) {

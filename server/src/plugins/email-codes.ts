@@ -26,7 +26,9 @@ export interface EmailCodes {
   issue(email: string, purpose: CodePurpose): Promise<string>;
   /**
    * Checks a code and spends it when right. `onValid` runs in the same transaction, so what the code
-   * unlocks happens exactly once. Wrong, expired or exhausted codes are refused with 400 and a sentence.
+   * unlocks happens exactly once; it must use only `tx` (on PGlite the transaction holds the one
+   * connection, so a query through `app.db` would wait forever). Wrong, expired or exhausted codes are
+   * refused with 400 and a sentence.
    */
   redeem<T>(email: string, purpose: CodePurpose, code: string, onValid: (tx: Queryable) => Promise<T>): Promise<T>;
 }
@@ -67,10 +69,10 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
       return code;
     },
 
-    async redeem(email, purpose, code, onValid) {
+    async redeem<T>(email: string, purpose: CodePurpose, code: string, onValid: (tx: Queryable) => Promise<T>) {
       const now = app.now();
       // The transaction commits a wrong try before the refusal is thrown, so tries are really counted.
-      const outcome = await app.db.transaction(async (tx): Promise<Outcome<Awaited<ReturnType<typeof onValid>>>> => {
+      const outcome = await app.db.transaction(async (tx): Promise<Outcome<T>> => {
         const repo = emailCodesRepository(tx);
         const live = await repo.lockCode(email, purpose);
         if (!live) return { ok: false, sentence: sentences.codeExpired };
