@@ -7,6 +7,8 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react()],
+  // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
+  envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
   server: { port: 5173, proxy: { '/api': apiTarget, '/app': { target: apiTarget, ws: true } } },
   preview: { proxy: { '/api': apiTarget } },
