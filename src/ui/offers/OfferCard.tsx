@@ -31,7 +31,7 @@ const tags = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius: 'md', fontSize: 'xs' });
 const action = css({ mt: 'auto' });
 
-/** One offer of Browse Offers (spec section 2). `onTrade` is the Trade Preview dialog once trades exist. */
+/** One offer of Browse Offers (spec section 2). `onTrade` opens the Trade Preview dialog once trades exist. */
 export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferListItem; currentUsername: string; onTrade?: () => void }) {
   const mine = offer.user__username === currentUsername;
   const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);
@@ -81,11 +81,18 @@ export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferLis
           <ButtonLink to="/offers/$id" params={{ id: String(offer.id) }} variant="outline" className={css({ w: '100%' })}>
             Edit offer
           </ButtonLink>
-        ) : onTrade ? (
-          <Button variant={offer.offer_type === 'buy' ? 'sell' : 'buy'} className={css({ w: '100%' })} onClick={onTrade}>
+        ) : (
+          // Until the Trade Preview dialog exists (trades release) the action is shown but cannot be used.
+          <Button
+            variant={offer.offer_type === 'buy' ? 'sell' : 'buy'}
+            className={css({ w: '100%' })}
+            onClick={onTrade}
+            disabled={!onTrade}
+            title={onTrade ? undefined : 'Opening a trade arrives with the trades release'}
+          >
             {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
           </Button>
-        ) : null}
+        )}
       </div>
     </article>
   );
