@@ -4,9 +4,8 @@ import type { ActorRefFrom } from 'xstate';
 import type { ResetField, passwordResetMachine } from '../../machines/passwordReset/passwordReset.machine.ts';
 import { selectErrors, selectIsBusy, selectStep } from '../../machines/passwordReset/passwordReset.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
-import { PasswordField } from '../primitives/PasswordField.tsx';
-import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
+import { CodeField, EmailField, NewPasswordFields } from './fields.tsx';
 
 export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof passwordResetMachine> }) {
   const step = useSelector(actor, selectStep);
@@ -29,16 +28,7 @@ export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof pas
         onSubmit={submit}
         footer={backToLogin}
       >
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          onValueChange={change('email')}
-          autoComplete="email"
-          autoFocus
-        />
+        <EmailField value={values.email} error={errors.email} onValueChange={change('email')} />
         <Button type="submit" className={fullWidth} disabled={busy}>
           {busy ? 'Sending...' : 'Continue'}
         </Button>
@@ -53,33 +43,14 @@ export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof pas
       onSubmit={submit}
       footer={backToLogin}
     >
-      <TextField label="Email" name="email" type="email" value={values.email} readOnly />
-      <TextField
-        label="Verification code"
-        name="code"
-        value={values.code}
-        error={errors.code}
-        onValueChange={change('code')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
-      />
-      <PasswordField
-        label="New password"
-        name="password"
-        value={values.password}
-        error={errors.password}
-        onValueChange={change('password')}
-        autoComplete="new-password"
-      />
-      <PasswordField
-        label="Confirm password"
-        name="confirmPassword"
-        value={values.confirmPassword}
-        error={errors.confirmPassword}
-        onValueChange={change('confirmPassword')}
-        autoComplete="new-password"
+      <EmailField value={values.email} readOnly />
+      <CodeField label="Verification code" value={values.code} error={errors.code} onValueChange={change('code')} />
+      <NewPasswordFields
+        passwordLabel="New password"
+        password={values.password}
+        confirmPassword={values.confirmPassword}
+        errors={errors}
+        onChange={(name, value) => change(name)(value)}
       />
       <Button type="submit" className={fullWidth} disabled={busy}>
         {busy ? 'Submitting...' : 'Submit'}

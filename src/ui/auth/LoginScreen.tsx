@@ -8,6 +8,7 @@ import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
+import { CodeField } from './fields.tsx';
 
 const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
 
@@ -32,16 +33,7 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
           </Button>
         }
       >
-        <TextField
-          label="Authentication code"
-          name="code"
-          value={code}
-          onValueChange={change('code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-        />
+        <CodeField label="Authentication code" value={code} onValueChange={change('code')} />
         <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
           {busy ? 'Verifying...' : 'Verify Code'}
         </Button>

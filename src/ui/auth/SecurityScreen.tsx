@@ -13,7 +13,7 @@ import {
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
-import { TextField } from '../primitives/TextField.tsx';
+import { CodeField } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 
 const section = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
@@ -48,15 +48,10 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
     actor.send({ type: 'form.submit' });
   };
   const codeField = (
-    <TextField
+    <CodeField
       label="Authentication code"
-      name="code"
       value={code}
       onValueChange={(value) => actor.send({ type: 'field.change', name: 'code', value })}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={6}
-      autoFocus
     />
   );
 

@@ -5,9 +5,9 @@ import { css } from 'styled-system/css';
 import type { SignupField, signupMachine } from '../../machines/signup/signup.machine.ts';
 import { selectErrors, selectIsBusy, selectIsResending, selectStep } from '../../machines/signup/signup.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
-import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
+import { CodeField, EmailField, NewPasswordFields } from './fields.tsx';
 
 const row = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
 
@@ -32,16 +32,7 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
   if (step === 'email') {
     return (
       <AuthCard title="Create your account" lead="Start with your email address." onSubmit={submit} footer={loginLink}>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          onValueChange={change('email')}
-          autoComplete="email"
-          autoFocus
-        />
+        <EmailField value={values.email} error={errors.email} onValueChange={change('email')} />
         <Button type="submit" className={fullWidth} disabled={busy}>
           {busy ? 'Sending...' : 'Continue'}
         </Button>
@@ -57,17 +48,7 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
         onSubmit={submit}
         footer={loginLink}
       >
-        <TextField
-          label="Verification code"
-          name="code"
-          value={values.code}
-          error={errors.code}
-          onValueChange={change('code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-        />
+        <CodeField label="Verification code" value={values.code} error={errors.code} onValueChange={change('code')} />
         <Button type="submit" className={fullWidth} disabled={busy}>
           {busy && !resending ? 'Verifying...' : 'Verify Email'}
         </Button>
@@ -85,7 +66,7 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
 
   return (
     <AuthCard title="Complete your account" lead="Choose how other traders will see you." onSubmit={submit} footer={loginLink}>
-      <TextField label="Email" name="email" type="email" value={values.email} readOnly />
+      <EmailField value={values.email} readOnly />
       <TextField
         label="Username"
         name="username"
@@ -95,21 +76,12 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
         autoComplete="username"
         autoFocus
       />
-      <PasswordField
-        label="Password"
-        name="password"
-        value={values.password}
-        error={errors.password}
-        onValueChange={change('password')}
-        autoComplete="new-password"
-      />
-      <PasswordField
-        label="Confirm password"
-        name="confirmPassword"
-        value={values.confirmPassword}
-        error={errors.confirmPassword}
-        onValueChange={change('confirmPassword')}
-        autoComplete="new-password"
+      <NewPasswordFields
+        passwordLabel="Password"
+        password={values.password}
+        confirmPassword={values.confirmPassword}
+        errors={errors}
+        onChange={(name, value) => change(name)(value)}
       />
       <Button type="submit" className={fullWidth} disabled={busy}>
         {busy ? 'Creating account...' : 'Create Account'}
