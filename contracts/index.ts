@@ -4,3 +4,4 @@ export * from './security.ts';
 export * from './user.ts';
 export * from './market.ts';
 export * from './system.ts';
+export * from './trade.ts';

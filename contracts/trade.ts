@@ -1,0 +1,107 @@
+import { z } from 'zod/mini';
+import { decimalString } from './common.ts';
+import { page, paginator } from './market.ts';
+import { tradeStatus } from './user.ts';
+
+const offerId = z.int({ error: 'offer must be an offer id' }).check(z.positive('offer must be an offer id'));
+/** A fiat amount as typed: a decimal string with at most 2 places. */
+const fiatAmount = z
+  .string({ error: 'amount is required' })
+  .check(z.trim(), z.regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a number with at most 2 decimals'));
+const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
+
+export const tradeType = z.enum(['buy', 'sell']);
+
+export const tradeRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('preview'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
+  z.object({ type: z.literal('open'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
+  z.object({
+    type: z.literal('history'),
+    page,
+    trade_type: z.optional(z.union([tradeType, z.literal('')])),
+    filters: z._default(
+      z.optional(
+        z.object({
+          status: z.optional(z.union([tradeStatus, z.literal('')])),
+          offer__coin__id: z.optional(z.union([z.int(), z.string().check(z.regex(/^\d{0,9}$/, 'offer__coin__id must be a coin id'))])),
+        }),
+      ),
+      {},
+    ),
+  }),
+  z.object({ type: z.literal('cancel'), channel }),
+  z.object({ type: z.literal('mark_paid'), channel }),
+  z.object({ type: z.literal('release_coin'), channel }),
+  z.object({
+    type: z.literal('raise_dispute'),
+    channel,
+    reason: z
+      .string({ error: 'Please enter the reason for your dispute' })
+      .check(
+        z.refine((value) => value.trim().length > 0, 'Please enter the reason for your dispute'),
+        z.maxLength(2000, 'The reason must be at most 2,000 characters'),
+      ),
+  }),
+]);
+export type TradeRequest = z.infer<typeof tradeRequest>;
+
+/** market/trade/ {type:"preview"}: fiat fields with 2 places, crypto with the coin's places. */
+export const tradePreview = z.object({
+  trading_amount: decimalString,
+  trading_amount_crypto: decimalString,
+  fee_local: decimalString,
+  fee_crypto: decimalString,
+  amount_local: decimalString,
+  amount_crypto: decimalString,
+});
+export type TradePreview = z.infer<typeof tradePreview>;
+
+export const tradeHistoryRow = z.object({
+  id: z.int(),
+  created: z.string(),
+  trade_type: tradeType,
+  partner: z.string(),
+  offer__coin__image: z.string(),
+  offer__coin__ticker: z.string(),
+  offer__coin__decimal_places: z.int(),
+  amount_crypto: decimalString,
+  amount_usd: decimalString,
+  fee_crypto: decimalString,
+  fee_usd: decimalString,
+  payment_method: z.string(),
+  status: z.string(),
+});
+export type TradeHistoryRow = z.infer<typeof tradeHistoryRow>;
+export const tradeHistory = z.object({ trades: z.array(tradeHistoryRow), paginator });
+export type TradeHistory = z.infer<typeof tradeHistory>;
+
+/** market/chat/ {type:"conversations"} */
+export const conversation = z.object({
+  channel: z.string(),
+  partner: z.string(),
+  partner_type: z.enum(['seller', 'buyer']),
+  last_message: z.string(),
+  buyer_paid: z.boolean(),
+  dispute_raised: z.boolean(),
+  status: tradeStatus,
+});
+export type Conversation = z.infer<typeof conversation>;
+export const conversationsRequest = z.object({
+  type: z.literal('conversations'),
+  search: z.optional(z.string().check(z.maxLength(30))),
+});
+export const conversations = z.array(conversation);
+
+/** user/wallet/ {type:"list"} (spec section 3 "Wallet item"). */
+export const walletItem = z.object({
+  id: z.int(),
+  balance: decimalString,
+  coin__price: decimalString,
+  coin__ticker: z.string(),
+  coin__label: z.string(),
+  coin__image: z.string(),
+  coin__decimal_places: z.int(),
+});
+export type WalletItem = z.infer<typeof walletItem>;
+export const walletList = z.array(walletItem);
+export const walletRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('list') })]);

@@ -1,0 +1,74 @@
+import { setup } from 'xstate';
+
+export type TradeRole = 'buyer' | 'seller';
+export type TradeAction = 'mark_paid' | 'release_coin' | 'cancel' | 'raise_dispute';
+
+/** Who asks: one of the two parties, or the server's payment-window sweep. */
+export type TradeLifecycleEvent =
+  | { type: 'trade.mark_paid'; role: TradeRole }
+  | { type: 'trade.release_coin'; role: TradeRole }
+  | { type: 'trade.cancel'; role: TradeRole }
+  | { type: 'trade.raise_dispute'; role: TradeRole }
+  | { type: 'trade.expire' };
+
+/**
+ * The life of one trade (server-rules "Trades"): one chart that the server consults before it
+ * applies an action and that the web app reads to decide which buttons exist. Pure logic: no
+ * actors, no delays — the payment window is enforced by the server's sweep, which sends `trade.expire`.
+ */
+export const tradeLifecycleMachine = setup({
+  types: { events: {} as TradeLifecycleEvent },
+  guards: {
+    isBuyer: (_, params: { role: TradeRole }) => params.role === 'buyer',
+    isSeller: (_, params: { role: TradeRole }) => params.role === 'seller',
+  },
+}).createMachine({
+  id: 'tradeLifecycle',
+  description: 'A trade from open to completed or cancelled, with the buyer_paid and dispute_raised flags as states.',
+  initial: 'pending',
+  states: {
+    pending: {
+      description: "The seller's crypto is held in escrow.",
+      initial: 'awaitingPayment',
+      states: {
+        awaitingPayment: {
+          description: 'buyer_paid false: the buyer pays outside the platform, then marks it.',
+          on: {
+            'trade.mark_paid': {
+              guard: { type: 'isBuyer', params: ({ event }) => ({ role: event.role }) },
+              target: 'paid',
+              description: 'Only the buyer marks the payment.',
+            },
+            'trade.cancel': {
+              target: '#tradeLifecycle.cancelled',
+              description: 'Either side, before payment is marked: escrow goes back to the seller.',
+            },
+            'trade.expire': {
+              target: '#tradeLifecycle.cancelled',
+              description: 'The payment window ran out unpaid: the server cancels, escrow back to the seller.',
+            },
+          },
+        },
+        paid: {
+          description: 'buyer_paid true: the seller checks the payment and releases.',
+          on: {
+            'trade.release_coin': {
+              guard: { type: 'isSeller', params: ({ event }) => ({ role: event.role }) },
+              target: '#tradeLifecycle.completed',
+              description: 'Escrow goes to the buyer less the fee; the fee to the platform.',
+            },
+            'trade.raise_dispute': {
+              target: 'disputed',
+              description: 'Either side, with a reason: the trade freezes.',
+            },
+          },
+        },
+        disputed: {
+          description: 'dispute_raised true: frozen until a moderator settles it (a later capability).',
+        },
+      },
+    },
+    completed: { type: 'final', description: 'The buyer holds the crypto.' },
+    cancelled: { type: 'final', description: 'The seller holds the crypto again.' },
+  },
+});

@@ -1,0 +1,65 @@
+import { transition, type SnapshotFrom, type StateValue } from 'xstate';
+import {
+  tradeLifecycleMachine,
+  type TradeAction,
+  type TradeLifecycleEvent,
+  type TradeRole,
+} from './tradeLifecycle.machine.ts';
+
+export type TradeStatus = 'pending' | 'completed' | 'cancelled';
+/** What the database keeps of a trade's place in the chart. */
+export type TradeFacts = { status: TradeStatus; buyer_paid: boolean; dispute_raised: boolean };
+
+type TradeSnapshot = SnapshotFrom<typeof tradeLifecycleMachine>;
+
+function stateValueOf(facts: TradeFacts): StateValue {
+  if (facts.status !== 'pending') return facts.status;
+  if (facts.dispute_raised) return { pending: 'disputed' };
+  return { pending: facts.buyer_paid ? 'paid' : 'awaitingPayment' };
+}
+
+/** The chart's snapshot for a stored trade. */
+export function snapshotOf(facts: TradeFacts): TradeSnapshot {
+  return tradeLifecycleMachine.resolveState({ value: stateValueOf(facts), context: undefined as never });
+}
+
+/** The stored facts for a snapshot of the chart. */
+export function factsOf(snapshot: TradeSnapshot): TradeFacts {
+  if (snapshot.matches('completed')) return { status: 'completed', buyer_paid: true, dispute_raised: false };
+  if (snapshot.matches('cancelled')) return { status: 'cancelled', buyer_paid: false, dispute_raised: false };
+  return {
+    status: 'pending',
+    buyer_paid: snapshot.matches({ pending: 'paid' }) || snapshot.matches({ pending: 'disputed' }),
+    dispute_raised: snapshot.matches({ pending: 'disputed' }),
+  };
+}
+
+export const eventFor = (action: TradeAction, role: TradeRole): TradeLifecycleEvent => ({ type: `trade.${action}`, role });
+
+/** Whether `role` may take `action` on a trade in this state (server-rules "Trades"). */
+export function canTakeAction(facts: TradeFacts, action: TradeAction, role: TradeRole): boolean {
+  return snapshotOf(facts).can(eventFor(action, role));
+}
+
+/** Whether the payment window may still cancel this trade. */
+export function canExpire(facts: TradeFacts): boolean {
+  return snapshotOf(facts).can({ type: 'trade.expire' });
+}
+
+/**
+ * The facts after `action`, or null when the chart refuses it. The server writes exactly these,
+ * conditioned on the facts it read, so two racing actions cannot both apply.
+ */
+export function applyAction(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
+  const snapshot = snapshotOf(facts);
+  const event: TradeLifecycleEvent = action === 'expire' ? { type: 'trade.expire' } : eventFor(action, role ?? 'buyer');
+  if (!snapshot.can(event)) return null;
+  const [next] = transition(tradeLifecycleMachine, snapshot, event);
+  return factsOf(next);
+}
+
+/** The actions a party sees in the chat (spec section 4 "Chat actions"). */
+export function availableActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
+  const actions: TradeAction[] = ['mark_paid', 'cancel', 'raise_dispute', 'release_coin'];
+  return actions.filter((action) => canTakeAction(facts, action, role));
+}
