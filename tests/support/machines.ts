@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import {
   fromPromise,
   type AnyActorRef,
+  type SimulatedClock,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
@@ -26,7 +27,27 @@ export type ModelPath = { state: AnyMachineSnapshot; steps: ModelStep[] };
 const DONE = 'xstate.done.actor.';
 const ERROR = 'xstate.error.actor.';
 
+const AFTER = 'xstate.after.';
+
 export const isOutcome = (event: EventObject) => event.type.startsWith(DONE) || event.type.startsWith(ERROR);
+
+/**
+ * A named delay running out: XState 5 names the event `xstate.after.<delay>.<state node id>`, e.g.
+ * `xstate.after.searchDebounce.offerBrowser.list.debouncing`. A walk lists it like any other event.
+ */
+export const isDelayed = (event: EventObject) => event.type.startsWith(AFTER);
+
+/** The event a named delay of a state sends when it runs out. */
+export const afterEvent = (delay: string, stateId: string): ModelEvent => ({ type: `${AFTER}${delay}.${stateId}` });
+
+/** How long the delay of an `xstate.after.<delay>.<id>` event lasts, read from the machine's `delays`. */
+export function delayOf(machine: AnyStateMachine, event: EventObject): number {
+  const ref = event.type.slice(AFTER.length).split('.')[0]!;
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const delay = (machine.implementations.delays as Record<string, unknown>)[ref];
+  if (typeof delay !== 'number') throw new Error(`the delay "${ref}" is not a fixed number of milliseconds`);
+  return delay;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // What the machine defines
@@ -168,7 +189,9 @@ export function describePath(path: ModelPath): string {
   const events = path.steps.slice(1).map(({ event }) => {
     if (event.type.startsWith(DONE)) return `✓${event.type.slice(DONE.length)}${describeOutput(event.output)}`;
     if (event.type.startsWith(ERROR)) return `✗${event.type.slice(ERROR.length)}`;
+    if (event.type.startsWith(AFTER)) return `⏱${event.type.slice(AFTER.length).split('.')[0]}`;
     if (event.type === 'field.change') return `${String(event.name)}=${JSON.stringify(event.value)}`;
+    if ('value' in event) return `${event.type}=${JSON.stringify(event.value)}`;
     return event.type;
   });
   return `${JSON.stringify(path.state.value)} ⇐ ${events.join(' → ') || '(start)'}`;
@@ -179,6 +202,11 @@ function describeOutput(output: unknown): string {
     const record = output as Record<string, unknown>;
     if ('two_factor' in record) return `(two_factor:${String(record.two_factor)})`;
     if ('enabled' in record) return `(enabled:${String(record.enabled)})`;
+    if ('is_active' in record) return `(is_active:${String(record.is_active)})`;
+    if ('paginator' in record) {
+      const paginator = record.paginator as { prev: boolean; next: boolean };
+      return `(prev:${String(paginator.prev)},next:${String(paginator.next)})`;
+    }
   }
   return '';
 }
@@ -192,15 +220,24 @@ export type ActorCall = { id: string; input: unknown };
 /**
  * One fake promise actor for each `src`: it records its invoke id and input, then waits until the
  * replay settles it with the outcome the path says. A path that ends while a call runs leaves it pending.
+ * A call the machine stops (its state was left) is no longer running, but can still be answered with
+ * `resolveCall`/`rejectCall` to show that a stale answer changes nothing.
  */
 export function scriptedActors<const TSrc extends string>(srcs: readonly TSrc[]) {
-  const pending = new Map<string, { resolve: (output: unknown) => void; reject: (error: unknown) => void }>();
+  type Handle = { resolve: (output: unknown) => void; reject: (error: unknown) => void };
+  const pending = new Map<string, Handle>();
   const calls: ActorCall[] = [];
+  const handles: Handle[] = [];
   const logic = fromPromise<unknown, unknown>(
-    ({ input, self }) =>
+    ({ input, self, signal }) =>
       new Promise((resolve, reject) => {
+        const handle = { resolve, reject };
         calls.push({ id: self.id, input });
-        pending.set(self.id, { resolve, reject });
+        handles.push(handle);
+        pending.set(self.id, handle);
+        signal.addEventListener('abort', () => {
+          if (pending.get(self.id) === handle) pending.delete(self.id);
+        });
       }),
   );
   const actors = Object.fromEntries(srcs.map((src) => [src, logic])) as Record<TSrc, typeof logic>;
@@ -229,6 +266,16 @@ export function scriptedActors<const TSrc extends string>(srcs: readonly TSrc[])
       this.settle({ type: `${ERROR}${id}`, error });
       await flush();
     },
+    /** Answers `calls[index]`, running or stopped since; resolves once any actor could have taken it. */
+    async resolveCall(index: number, output: unknown) {
+      handles[index]!.resolve(output);
+      await flush();
+    },
+    /** Fails `calls[index]`, running or stopped since. */
+    async rejectCall(index: number, error: unknown) {
+      handles[index]!.reject(error);
+      await flush();
+    },
   };
 }
 
@@ -240,18 +287,28 @@ export const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0)
 /**
  * Replays a walk on a started actor: user events are sent, outcomes settle the fake call. After every
  * step the real snapshot must equal the walk's (value and context), then `check` asserts what shows.
+ * A delayed event is not sent: the actor's `clock` (a `SimulatedClock` given to `createActor`) moves on
+ * by the machine's named delay, and one millisecond before that nothing may have happened.
  */
 export async function replay(
   actor: AnyActorRef,
   path: ModelPath,
   fakes: Scripted,
   check: (snapshot: AnyMachineSnapshot, step: ModelStep, index: number) => void = () => {},
+  options: { clock?: SimulatedClock } = {},
 ): Promise<void> {
   for (const [index, step] of path.steps.entries()) {
     if (index > 0) {
       if (isOutcome(step.event)) {
         fakes.settle(step.event);
         await flush();
+      } else if (isDelayed(step.event)) {
+        if (!options.clock) throw new Error(`the path waits for ${step.event.type}: replay it with a SimulatedClock`);
+        const before = actor.getSnapshot() as AnyMachineSnapshot;
+        const machine = (actor as AnyActorRef & { logic: AnyStateMachine }).logic;
+        options.clock.increment(delayOf(machine, step.event) - 1);
+        expect((actor.getSnapshot() as AnyMachineSnapshot).value, `just before ${step.event.type}`).toEqual(before.value);
+        options.clock.increment(1);
       } else {
         actor.send(step.event);
       }

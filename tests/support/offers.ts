@@ -1,0 +1,66 @@
+/** Marketplace answers for the offer tests, shaped by the zod contracts (spec section 3). */
+import type { EditableOffer, OfferComponents, OfferList, OfferListItem, Paginator } from '../../contracts/index.ts';
+
+export const components: OfferComponents = {
+  payment_methods: [
+    { id: 1, name: 'Bank Transfer' },
+    { id: 2, name: 'SEPA' },
+    { id: 3, name: 'Cash' },
+  ],
+  coins: [
+    { id: 1, label: 'Bitcoin', ticker: 'btc', image: '/coins/btc.svg' },
+    { id: 2, label: 'Ethereum', ticker: 'eth', image: '/coins/eth.svg' },
+  ],
+  currencies: [
+    { code: 'EUR', name: 'Euro', fx_rate: '0.92' },
+    { code: 'NGN', name: 'Nigerian Naira', fx_rate: '1530.5' },
+  ],
+};
+
+export function offerItem(id: number, overrides: Partial<OfferListItem> = {}): OfferListItem {
+  return {
+    id,
+    offer_type: 'sell',
+    coin__image: '/coins/btc.svg',
+    coin__label: 'Bitcoin',
+    coin__ticker: 'btc',
+    currency__code: 'EUR',
+    rate: '0.95',
+    min_amount: '50',
+    max_amount: '1000',
+    payment_methods: ['SEPA'],
+    user__username: 'bob',
+    user__rating: '4.8',
+    user__trades_count: 12,
+    created: '2025-01-02T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const paginator = (page: number, pages: number): Paginator => ({
+  prev: page > 1,
+  next: page < pages,
+  previous_page: page > 1 ? page - 1 : null,
+  next_page: page < pages ? page + 1 : null,
+});
+
+/** Page `page` of a list of `pages` pages, one offer each (ids tell the pages apart). */
+export const offerPage = (page: number, pages: number, overrides: Partial<OfferListItem> = {}): OfferList => ({
+  offers: [offerItem(page * 100, overrides)],
+  paginator: paginator(page, pages),
+});
+
+export const noOffers: OfferList = { offers: [], paginator: paginator(1, 1) };
+
+export const editable: EditableOffer = {
+  id: 42,
+  offer_type: 'sell',
+  coin__id: 2,
+  rate: '1530.25',
+  payment_methods: ['Bank Transfer', 'Cash'],
+  currency__code: 'NGN',
+  terms: 'Pay within 15 minutes.',
+  min_amount: '5000.00',
+  max_amount: '250000.00',
+  is_active: true,
+};
