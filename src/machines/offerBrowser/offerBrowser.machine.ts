@@ -96,34 +96,29 @@ export const offerBrowserMachine = setup({
       on: {
         'filter.search': {
           target: '.debouncing',
-          reenter: true,
           description: 'Typing in the trader search waits 500 ms of quiet before reloading.',
           actions: { type: 'setFilter', params: ({ event }) => ({ search: event.value }) },
         },
         'filter.paymentMethods': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ paymentMethods: event.value }) },
         },
         'filter.offerType': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ offerType: event.value }) },
         },
         'filter.coin': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ coinId: event.value }) },
         },
         'filter.currency': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ currencyCode: event.value }) },
         },
-        'filters.clear': { target: '.loading', reenter: true, description: '"Clear All" resets every filter and reloads.', actions: 'clearFilters' },
-        'page.next': { guard: 'hasNextPage', target: '.loading', reenter: true, actions: 'nextPage' },
-        'page.previous': { guard: 'hasPreviousPage', target: '.loading', reenter: true, actions: 'previousPage' },
-        'offers.reload': { target: '.loading', reenter: true },
+        'filters.clear': { target: '.loading', description: '"Clear All" resets every filter and reloads.', actions: 'clearFilters' },
+        'page.next': { guard: 'hasNextPage', target: '.loading', actions: 'nextPage' },
+        'page.previous': { guard: 'hasPreviousPage', target: '.loading', actions: 'previousPage' },
+        'offers.reload': { target: '.loading' },
       },
       states: {
         debouncing: {

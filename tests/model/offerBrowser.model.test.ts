@@ -1,0 +1,229 @@
+import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
+import type { OfferFilters, OfferList } from '../../contracts/index.ts';
+import { offerBrowserMachine, type OfferBrowserFilters } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
+import {
+  selectCanNext,
+  selectCanPrevious,
+  selectFilters,
+  selectHasLoaded,
+  selectIsLoading,
+  selectOffers,
+  selectShowFilters,
+} from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
+import {
+  Coverage,
+  afterEvent,
+  describePath,
+  replay,
+  scriptedActors,
+  walk,
+  type ActorCall,
+  type ModelEvent,
+  type ModelPath,
+} from '../support/machines.ts';
+import { components, noOffers, offerPage } from '../support/offers.ts';
+
+const blank: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
+const isBlank = (filters: OfferBrowserFilters) => JSON.stringify(filters) === JSON.stringify(blank);
+
+/** Spec section 7, written out here: the filters object holds only the non-empty entries. */
+function specFilters(filters: OfferBrowserFilters): OfferFilters {
+  return Object.fromEntries(
+    Object.entries({
+      user__username__icontains: filters.search.trim(),
+      payment_methods__overlap: filters.paymentMethods,
+      offer_type: filters.offerType,
+      coin__id: filters.coinId,
+      currency__code: filters.currencyCode,
+    }).filter(([, value]) => value.length > 0),
+  );
+}
+
+/** The server's answer: two pages without filters, nothing with any filter. */
+const answer = (page: number, filters: OfferBrowserFilters): OfferList => (isBlank(filters) ? offerPage(page, 2) : noOffers);
+const debounced = afterEvent('searchDebounce', 'offerBrowser.list.debouncing');
+
+/**
+ * What can happen on Browse Offers: each call's outcomes, the search quietening down, and what the
+ * trader can click. The filters show only once the components have loaded, so only then can they
+ * change; one filter at a time (then "Clear All") keeps the graph small and still takes every edge.
+ */
+function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const { filters, page } = snapshot.context as { filters: OfferBrowserFilters; page: number };
+  const list: ModelEvent[] = [];
+  if (snapshot.matches({ components: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadComponents', output: components },
+      { type: 'xstate.error.actor.loadComponents', error: new Error('An unknown error occurred') },
+    );
+  }
+  if (snapshot.matches({ list: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadOffers', output: answer(page, filters) },
+      { type: 'xstate.error.actor.loadOffers', error: new Error('Internet server error') },
+    );
+  }
+  if (snapshot.matches({ list: 'debouncing' })) list.push(debounced);
+  if (snapshot.matches({ components: 'ready' })) {
+    if (isBlank(filters)) {
+      list.push(
+        { type: 'filter.search', value: 'ali' },
+        { type: 'filter.paymentMethods', value: ['SEPA', 'Cash'] },
+        { type: 'filter.offerType', value: 'sell' },
+        { type: 'filter.coin', value: '2' },
+        { type: 'filter.currency', value: 'EUR' },
+      );
+    } else {
+      list.push({ type: 'filters.clear' });
+    }
+  }
+  list.push({ type: 'page.next' }, { type: 'page.previous' });
+  if (snapshot.matches({ list: 'idle' })) list.push({ type: 'offers.reload' });
+  return list;
+}
+
+const model = walk(offerBrowserMachine, { events });
+
+async function run(path: ModelPath, coverage?: Coverage) {
+  const fakes = scriptedActors(['loadComponents', 'loadOffers']);
+  const clock = new SimulatedClock();
+  const actor = createActor(offerBrowserMachine.provide({ actors: fakes.actors as never }), {
+    clock,
+    inspect: coverage?.inspect,
+  }).start();
+
+  // The oracle, from spec sections 2, 4 and 7: what the trader set, which page, what the last answer was.
+  let filters = blank;
+  let page = 1;
+  let filtersLoaded = false;
+  let shown: OfferList | null = null;
+  let loading = true;
+  let waitingForQuiet = false;
+  const expectedCalls: ActorCall[] = [
+    { id: 'loadComponents', input: undefined },
+    { id: 'loadOffers', input: { page: 1, filters: {} } },
+  ];
+  const load = () => {
+    loading = true;
+    waitingForQuiet = false;
+    expectedCalls.push({ id: 'loadOffers', input: { page, filters: specFilters(filters) } });
+  };
+  const setFilter = (change: Partial<OfferBrowserFilters>) => {
+    filters = { ...filters, ...change };
+    page = 1;
+  };
+
+  await replay(
+    actor,
+    path,
+    fakes,
+    (snapshot, step) => {
+      const event = step.event as ModelEvent & { value?: never };
+      switch (event.type) {
+        case 'xstate.done.actor.loadComponents':
+          filtersLoaded = true;
+          break;
+        case 'xstate.done.actor.loadOffers':
+          shown = event.output as OfferList;
+          loading = false;
+          break;
+        case 'xstate.error.actor.loadOffers':
+          loading = false;
+          break;
+        case 'filter.search':
+          // A keystroke drops the load in flight: its answer would be for the old text.
+          setFilter({ search: event.value });
+          loading = false;
+          waitingForQuiet = true;
+          break;
+        case 'filter.paymentMethods':
+          setFilter({ paymentMethods: event.value });
+          load();
+          break;
+        case 'filter.offerType':
+          setFilter({ offerType: event.value });
+          load();
+          break;
+        case 'filter.coin':
+          setFilter({ coinId: event.value });
+          load();
+          break;
+        case 'filter.currency':
+          setFilter({ currencyCode: event.value });
+          load();
+          break;
+        case 'filters.clear':
+          setFilter(blank);
+          load();
+          break;
+        case 'page.next':
+          if (shown?.paginator.next) {
+            page = shown.paginator.next_page!;
+            load();
+          }
+          break;
+        case 'page.previous':
+          if (shown?.paginator.prev) {
+            page = shown.paginator.previous_page!;
+            load();
+          }
+          break;
+        case 'offers.reload':
+          load();
+          break;
+        case debounced.type:
+          load();
+          break;
+      }
+
+      expect(selectShowFilters(snapshot as never), 'filters shown').toBe(filtersLoaded);
+      expect(selectFilters(snapshot as never)).toEqual(filters);
+      expect(snapshot.context.page).toBe(page);
+      expect(selectIsLoading(snapshot as never), 'busy').toBe(loading);
+      expect(fakes.isRunning('loadOffers'), 'a list call runs').toBe(loading);
+      expect(snapshot.matches({ list: 'debouncing' })).toBe(waitingForQuiet);
+      expect(selectHasLoaded(snapshot as never)).toBe(shown !== null);
+      expect(selectOffers(snapshot as never)).toEqual(shown?.offers ?? []);
+      expect(selectCanNext(snapshot as never), 'Next enabled').toBe(shown?.paginator.next ?? false);
+      expect(selectCanPrevious(snapshot as never), 'Previous enabled').toBe(shown?.paginator.prev ?? false);
+    },
+    { clock },
+  );
+
+  expect(fakes.calls).toEqual(expectedCalls);
+  actor.stop();
+}
+
+describe('offerBrowser: every path through the chart', () => {
+  it('has a graph to walk', () => {
+    expect(model.states).toBeGreaterThan(50);
+    expect(model.paths.length).toBeGreaterThan(model.states);
+  });
+
+  it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
+    await run(path);
+  });
+
+  it('reaches every state and takes every transition of the chart', async () => {
+    const coverage = new Coverage(offerBrowserMachine);
+    for (const path of model.paths) await run(path, coverage);
+    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
+    expect(coverage.allTransitions).toContain(
+      'offerBrowser.list.debouncing —xstate.after.searchDebounce.offerBrowser.list.debouncing#0→ offerBrowser.list.loading',
+    );
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', async () => {
+    const coverage = new Coverage(offerBrowserMachine);
+    const leftOut = (path: ModelPath) =>
+      path.steps.some(({ event }) => event.type === debounced.type || event.type === 'xstate.error.actor.loadComponents');
+    for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, coverage);
+    expect(coverage.missingStates()).toEqual(['offerBrowser.components.unavailable']);
+    expect(coverage.missingTransitions()).toEqual([
+      'offerBrowser.components.loading —xstate.error.actor.loadComponents#0→ offerBrowser.components.unavailable',
+      'offerBrowser.list.debouncing —xstate.after.searchDebounce.offerBrowser.list.debouncing#0→ offerBrowser.list.loading',
+    ]);
+  });
+});
