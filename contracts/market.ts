@@ -2,7 +2,12 @@ import { z } from 'zod/mini';
 
 /** A positive decimal written as a string: money never crosses the wire as a float. */
 export const positiveDecimal = (field: string, maxScale: number) =>
-  z.string({ error: `${field} is required` }).check(
+  z
+    .string({
+      // A float (`12.5`) is not "missing": say what to send instead.
+      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a decimal number in a string, like "12.50"`),
+    })
+    .check(
     z.trim(),
     z.regex(/^\d{1,18}(\.\d+)?$/, `${field} must be a number`),
     z.refine((value) => !/^0+(\.0+)?$/.test(value), `${field} must be greater than 0`),
@@ -37,13 +42,23 @@ export const offerComponents = z.object({
 });
 export type OfferComponents = z.infer<typeof offerComponents>;
 
-/** The filters of the offer list; the client sends only non-empty entries (spec section 7). */
+/**
+ * The filters of the offer list. The client sends only non-empty entries (spec section 7); the server
+ * also accepts an empty one ("" or []) and treats it as absent, as filter backends usually do. The
+ * messages carry their full path because these fields only ever arrive under `filters`.
+ */
 export const offerFilters = z.object({
   user__username__icontains: z.optional(z.string().check(z.maxLength(30))),
   payment_methods__overlap: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
-  offer_type: z.optional(offerType),
-  coin__id: z.optional(z.union([z.int(), z.string().check(z.regex(/^\d{1,9}$/, 'coin__id must be a coin id'))])),
-  currency__code: z.optional(z.string().check(z.regex(/^[A-Za-z]{3}$/, 'currency__code must be a 3-letter code'))),
+  offer_type: z.optional(
+    z.enum(['buy', 'sell', ''], {
+      error: (issue) => (issue.input === undefined ? undefined : 'filters.offer_type must be one of: buy, sell'),
+    }),
+  ),
+  coin__id: z.optional(z.union([z.int(), z.string().check(z.regex(/^\d{0,9}$/, 'filters.coin__id must be a coin id'))])),
+  currency__code: z.optional(
+    z.string().check(z.regex(/^([A-Za-z]{3})?$/, 'filters.currency__code must be a 3-letter code')),
+  ),
 });
 export type OfferFilters = z.infer<typeof offerFilters>;
 

@@ -105,3 +105,6 @@ export const walletItem = z.object({
 export type WalletItem = z.infer<typeof walletItem>;
 export const walletList = z.array(walletItem);
 export const walletRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('list') })]);
+
+export const tradeAction = z.enum(['cancel', 'mark_paid', 'release_coin', 'raise_dispute']);
+export type TradeAction = z.infer<typeof tradeAction>;

@@ -11,6 +11,7 @@ import { createAccountService } from './services/accounts.ts';
 import { createApi } from './services/api.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
+import { createTradeService } from './services/trades.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
@@ -25,6 +26,7 @@ const api = createApi({
 });
 const accounts = createAccountService(api, describeDevice());
 const market = createMarketService(api);
+const trades = createTradeService(api);
 const session = createActor(bindSession(accounts), { input: { stored: readStoredSession() } }).start();
 
 const router = createAppRouter({
@@ -32,6 +34,7 @@ const router = createAppRouter({
   deps: {
     accounts,
     market,
+    trades,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
     navigate: (to) => void router.navigate({ to, replace: true }),

@@ -1,15 +1,17 @@
 import type { SessionResponse } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { MarketService } from '../../services/market.ts';
+import type { TradeService } from '../../services/trades.ts';
 import type { Notice } from './notify.ts';
 
 /** What the composition root hands every flow's `.actors.ts` to bind its named actors and actions. */
 export type FlowDeps = {
   accounts: AccountService;
   market: MarketService;
+  trades: TradeService;
   /** Hands a new session to the session actor. */
   signIn: (session: SessionResponse) => void;
   notify: (notice: Notice) => void;
   /** Leaves for a route, replacing the history entry. */
-  navigate: (to: '/' | '/login' | '/offers') => void;
+  navigate: (to: '/' | '/login' | '/offers' | '/chat') => void;
 };

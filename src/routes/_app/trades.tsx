@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { bindTradeHistory } from '../../machines/tradeHistory/tradeHistory.actors.ts';
+import { TradesScreen } from '../../ui/trades/TradesScreen.tsx';
+import { useFlow } from '../-useFlow.ts';
 
-export const Route = createFileRoute('/_app/trades')({
-  component: () => <ComingSoon title="Recent Trades" subtitle="Every trade you opened or answered." empty="No trades found matching your criteria." />,
-});
+export const Route = createFileRoute('/_app/trades')({ component: TradesRoute });
+
+function TradesRoute() {
+  return <TradesScreen actor={useActorRef(useFlow(bindTradeHistory))} />;
+}

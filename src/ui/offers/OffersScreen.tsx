@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
+import type { OfferListItem } from '../../../contracts/index.ts';
 import type { offerBrowserMachine } from '../../machines/offerBrowser/offerBrowser.machine.ts';
 import {
   selectCanNext,
@@ -36,7 +37,16 @@ const grid = css({
 const empty = css({ textAlign: 'center', py: '16', color: 'fg.muted', display: 'flex', flexDirection: 'column', gap: '4', alignItems: 'center', mt: '6' });
 const pager = css({ display: 'flex', justifyContent: 'center', gap: '3', mt: '6' });
 
-export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof offerBrowserMachine>; username: string }) {
+export function OffersScreen({
+  actor,
+  username,
+  onTrade,
+}: {
+  actor: ActorRefFrom<typeof offerBrowserMachine>;
+  username: string;
+  /** Opens the Trade Preview dialog for someone else's offer. */
+  onTrade?: (offer: OfferListItem) => void;
+}) {
   const showFilters = useSelector(actor, selectShowFilters);
   const components = useSelector(actor, selectComponents);
   const filters = useSelector(actor, selectFilters);
@@ -131,7 +141,7 @@ export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof o
       ) : (
         <div className={grid}>
           {offers.map((offer) => (
-            <OfferCard key={offer.id} offer={offer} currentUsername={username} />
+            <OfferCard key={offer.id} offer={offer} currentUsername={username} onTrade={onTrade ? () => onTrade(offer) : undefined} />
           ))}
         </div>
       )}

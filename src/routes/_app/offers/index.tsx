@@ -1,14 +1,27 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { bindOfferBrowser } from '../../../machines/offerBrowser/offerBrowser.actors.ts';
-import { useFlow } from '../../-useFlow.ts';
 import { selectUser } from '../../../machines/session/session.selectors.ts';
+import { bindTradeDialog } from '../../../machines/tradeDialog/tradeDialog.actors.ts';
 import { OffersScreen } from '../../../ui/offers/OffersScreen.tsx';
+import { TradeDialog } from '../../../ui/trades/TradeDialog.tsx';
+import { useFlow } from '../../-useFlow.ts';
 
 export const Route = createFileRoute('/_app/offers/')({ component: OffersRoute });
 
 function OffersRoute() {
   const { session } = Route.useRouteContext();
   const user = useSelector(session, selectUser);
-  return <OffersScreen actor={useActorRef(useFlow(bindOfferBrowser))} username={user?.username ?? ''} />;
+  const browser = useActorRef(useFlow(bindOfferBrowser));
+  const dialog = useActorRef(useFlow(bindTradeDialog));
+  return (
+    <>
+      <OffersScreen
+        actor={browser}
+        username={user?.username ?? ''}
+        onTrade={(offer) => dialog.send({ type: 'dialog.open', offer })}
+      />
+      <TradeDialog actor={dialog} />
+    </>
+  );
 }

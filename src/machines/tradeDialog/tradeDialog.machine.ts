@@ -1,0 +1,146 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { OfferListItem, TradePreview } from '../../../contracts/index.ts';
+import { compareDecimal, isDecimalText } from '../shared/decimal.ts';
+import type { Notice } from '../shared/notify.ts';
+
+export type TradeDialogContext = {
+  offer: OfferListItem | null;
+  amount: string;
+  paymentMethod: string;
+  preview: TradePreview | null;
+};
+export type TradeDialogEvent =
+  | { type: 'dialog.open'; offer: OfferListItem }
+  | { type: 'dialog.close' }
+  | { type: 'amount.change'; value: string }
+  | { type: 'method.change'; value: string }
+  | { type: 'order.confirm' };
+
+export type TradeRequestInput = { offer: number; amount: string; payment_method: string };
+
+/** Spec section 5 "Trade amount": the message for the typed amount, or undefined when it is in range. */
+export function amountError(context: Pick<TradeDialogContext, 'offer' | 'amount'>): string | undefined {
+  const { offer, amount } = context;
+  if (!offer || amount.trim() === '') return undefined;
+  if (!isDecimalText(amount) || compareDecimal(amount, offer.min_amount) < 0) return `Amount can not be less than ${offer.min_amount}`;
+  if (compareDecimal(amount, offer.max_amount) > 0) return `Amount can not be greater than ${offer.max_amount}`;
+  return undefined;
+}
+
+const blank = { amount: '', paymentMethod: '', preview: null };
+
+/** The Trade Preview dialog (spec sections 2 and 4 "Trade dialog"). */
+export const tradeDialogMachine = setup({
+  types: { context: {} as TradeDialogContext, events: {} as TradeDialogEvent },
+  actors: {
+    previewTrade: fromPromise<TradePreview, TradeRequestInput>(async () => {
+      throw new Error('previewTrade is bound by the composition root');
+    }),
+    openTrade: fromPromise<string, TradeRequestInput>(async () => {
+      throw new Error('openTrade is bound by the composition root');
+    }),
+  },
+  delays: { previewDebounce: 400 },
+  actions: {
+    openFor: assign((_, params: { offer: OfferListItem }) => ({ offer: params.offer, ...blank })),
+    reset: assign({ offer: null, ...blank }),
+    setAmount: assign((_, params: { value: string }) => ({ amount: params.value, preview: null })),
+    setMethod: assign((_, params: { value: string }) => ({ paymentMethod: params.value, preview: null })),
+    keepPreview: assign((_, params: { preview: TradePreview }) => ({ preview: params.preview })),
+    notify: (_, _params: Notice) => {},
+    /** Leaves for /chat, where the new trade's conversation is. */
+    goToChat: () => {},
+  },
+  guards: {
+    /** The preview is asked for only with an amount in range and a method of the offer's. */
+    canPreview: ({ context }) =>
+      context.amount.trim() !== '' &&
+      amountError(context) === undefined &&
+      Boolean(context.offer?.payment_methods.includes(context.paymentMethod)),
+    hasPreview: ({ context }) => context.preview !== null,
+  },
+}).createMachine({
+  id: 'tradeDialog',
+  description: 'Amount and payment method for an offer, the server’s fee preview, then opening the trade.',
+  context: { offer: null, ...blank },
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'dialog.open': { target: 'open', actions: { type: 'openFor', params: ({ event }) => ({ offer: event.offer }) } } },
+    },
+    open: {
+      tags: ['open'],
+      initial: 'editing',
+      on: {
+        'amount.change': {
+          target: '.checking',
+          reenter: true,
+          actions: { type: 'setAmount', params: ({ event }) => ({ value: event.value }) },
+        },
+        'method.change': {
+          target: '.checking',
+          reenter: true,
+          actions: { type: 'setMethod', params: ({ event }) => ({ value: event.value }) },
+        },
+        'dialog.close': { target: 'closed', description: 'Cancel or dismiss: everything typed is reset.', actions: 'reset' },
+      },
+      states: {
+        editing: {
+          description: 'Amount or method missing or out of range: no preview is asked for.',
+        },
+        checking: {
+          always: [{ guard: 'canPreview', target: 'waiting' }, { target: 'editing' }],
+        },
+        waiting: {
+          description: 'A short pause while the trader is still typing.',
+          after: { previewDebounce: { target: 'previewing' } },
+        },
+        previewing: {
+          tags: ['previewing'],
+          invoke: {
+            id: 'previewTrade',
+            src: 'previewTrade',
+            input: ({ context }) => ({
+              offer: context.offer?.id ?? 0,
+              amount: context.amount.trim(),
+              payment_method: context.paymentMethod,
+            }),
+            onDone: { target: 'ready', actions: { type: 'keepPreview', params: ({ event }) => ({ preview: event.output }) } },
+            onError: { target: 'editing', description: 'Spec section 8: a preview failure shows no message.' },
+          },
+        },
+        ready: {
+          description: 'The preview shows; "Confirm Buy/Sell Order" is enabled.',
+          on: { 'order.confirm': { guard: 'hasPreview', target: 'opening' } },
+        },
+        opening: {
+          tags: ['busy'],
+          description: 'The button reads "Please wait..." and Cancel is hidden; closing is refused.',
+          on: {
+            'dialog.close': {},
+            'amount.change': {},
+            'method.change': {},
+          },
+          invoke: {
+            id: 'openTrade',
+            src: 'openTrade',
+            input: ({ context }) => ({
+              offer: context.offer?.id ?? 0,
+              amount: context.amount.trim(),
+              payment_method: context.paymentMethod,
+            }),
+            onDone: {
+              target: '#tradeDialog.closed',
+              actions: [
+                { type: 'notify', params: ({ event }) => ({ title: 'Trade Opened!', description: event.output, type: 'success' }) },
+                'reset',
+                'goToChat',
+              ],
+            },
+            onError: { target: 'ready', description: 'Spec section 8: the busy state clears silently.' },
+          },
+        },
+      },
+    },
+  },
+});

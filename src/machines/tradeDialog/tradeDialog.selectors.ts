@@ -1,0 +1,27 @@
+import type { SnapshotFrom } from 'xstate';
+import { amountError, type tradeDialogMachine } from './tradeDialog.machine.ts';
+
+type TradeDialogSnapshot = SnapshotFrom<typeof tradeDialogMachine>;
+
+export const selectIsOpen = (snapshot: TradeDialogSnapshot) => snapshot.hasTag('open');
+export const selectIsBusy = (snapshot: TradeDialogSnapshot) => snapshot.hasTag('busy');
+export const selectOffer = (snapshot: TradeDialogSnapshot) => snapshot.context.offer;
+export const selectAmount = (snapshot: TradeDialogSnapshot) => snapshot.context.amount;
+export const selectPaymentMethod = (snapshot: TradeDialogSnapshot) => snapshot.context.paymentMethod;
+export const selectPreview = (snapshot: TradeDialogSnapshot) => snapshot.context.preview;
+export const selectCanConfirm = (snapshot: TradeDialogSnapshot) => snapshot.can({ type: 'order.confirm' });
+export const selectAmountError = (snapshot: TradeDialogSnapshot) => amountError(snapshot.context);
+/** The range hint while the amount is empty (spec section 2). */
+export const selectHint = (snapshot: TradeDialogSnapshot) => {
+  const { offer, amount } = snapshot.context;
+  if (!offer || amount.trim() !== '') return undefined;
+  return `Amount must be between ${offer.min_amount} - ${offer.max_amount} ${offer.currency__code}`;
+};
+/** "Please select a payment method" once an amount is typed without a method. */
+export const selectMethodError = (snapshot: TradeDialogSnapshot) => {
+  const { amount, paymentMethod } = snapshot.context;
+  return amount.trim() !== '' && paymentMethod === '' ? 'Please select a payment method' : undefined;
+};
+/** "Confirm Sell Order" on a buy offer, "Confirm Buy Order" on a sell offer. */
+export const selectConfirmLabel = (snapshot: TradeDialogSnapshot) =>
+  snapshot.context.offer?.offer_type === 'buy' ? 'Confirm Sell Order' : 'Confirm Buy Order';

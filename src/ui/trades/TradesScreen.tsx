@@ -1,0 +1,166 @@
+import { useSelector } from '@xstate/react';
+import { DateTime } from 'luxon';
+import type { ActorRefFrom } from 'xstate';
+import { css } from 'styled-system/css';
+import type { tradeHistoryMachine } from '../../machines/tradeHistory/tradeHistory.machine.ts';
+import {
+  selectCanNext,
+  selectCanPrevious,
+  selectCoins,
+  selectFilters,
+  selectHasLoaded,
+  selectIsLoading,
+  selectTrades,
+} from '../../machines/tradeHistory/tradeHistory.selectors.ts';
+import { formatCrypto, formatUsd } from '../format/money.ts';
+import { Button } from '../primitives/Button.tsx';
+import { cardStyle } from '../primitives/Card.tsx';
+import { SelectField } from '../primitives/SelectField.tsx';
+import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { PageHeader } from '../pages/PageHeader.tsx';
+
+/** Spec section 2: dates read like "MMM DD YYYY hh:mm A". */
+export const formatTradeDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
+
+const filters = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' },
+  gap: '3',
+  alignItems: 'end',
+  mt: '6',
+});
+const tableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
+  '& td': { px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+});
+const side = css({ fontWeight: 'semibold', textTransform: 'capitalize', '&[data-type=buy]': { color: 'buy' }, '&[data-type=sell]': { color: 'sell' } });
+const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
+const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
+const pager = css({ display: 'flex', justifyContent: 'center', gap: '3', mt: '6' });
+
+export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistoryMachine> }) {
+  const trades = useSelector(actor, selectTrades);
+  const current = useSelector(actor, selectFilters);
+  const coins = useSelector(actor, selectCoins);
+  const loading = useSelector(actor, selectIsLoading);
+  const loaded = useSelector(actor, selectHasLoaded);
+  const canNext = useSelector(actor, selectCanNext);
+  const canPrevious = useSelector(actor, selectCanPrevious);
+
+  return (
+    <section aria-busy={loading}>
+      <PageHeader title="Recent Trades" subtitle="Every trade you opened or answered." />
+      <div className={`${cardStyle} ${filters}`} role="search">
+        <SelectField
+          label="Type"
+          name="trade_type"
+          placeholder="All types"
+          options={[
+            { value: '', label: 'All types' },
+            { value: 'buy', label: 'Buy' },
+            { value: 'sell', label: 'Sell' },
+          ]}
+          value={[current.tradeType]}
+          onValueChange={([value]) => actor.send({ type: 'filter.tradeType', value: value === 'buy' || value === 'sell' ? value : '' })}
+        />
+        <SelectField
+          label="Status"
+          name="status"
+          placeholder="All statuses"
+          options={[
+            { value: '', label: 'All statuses' },
+            { value: 'pending', label: 'Pending' },
+            { value: 'completed', label: 'Completed' },
+            { value: 'cancelled', label: 'Cancelled' },
+          ]}
+          value={[current.status]}
+          onValueChange={([value]) =>
+            actor.send({
+              type: 'filter.status',
+              value: value === 'pending' || value === 'completed' || value === 'cancelled' ? value : '',
+            })
+          }
+        />
+        <SelectField
+          label="Coin"
+          name="coin"
+          placeholder="All coins"
+          options={[{ value: '', label: 'All coins' }, ...coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image }))]}
+          value={[current.coinId]}
+          onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
+        />
+        <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
+          Clear All
+        </Button>
+      </div>
+
+      <div className={`${cardStyle} ${tableWrap}`}>
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Date &amp; Time</th>
+              <th>Type</th>
+              <th>Partner</th>
+              <th>Coin</th>
+              <th>Amount (Crypto)</th>
+              <th>Amount (USD)</th>
+              <th>Fee (Crypto)</th>
+              <th>Fee (USD)</th>
+              <th>Payment Method</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded && trades.length === 0 ? (
+              <tr>
+                <td colSpan={10} className={empty}>
+                  No trades found matching your criteria.
+                </td>
+              </tr>
+            ) : (
+              trades.map((trade) => (
+                <tr key={trade.id}>
+                  <td>{formatTradeDate(trade.created)}</td>
+                  <td>
+                    <span className={side} data-type={trade.trade_type}>
+                      {trade.trade_type}
+                    </span>
+                  </td>
+                  <td>{trade.partner}</td>
+                  <td>
+                    <span className={coinCell}>
+                      <img src={trade.offer__coin__image} alt="" width={20} height={20} />
+                      {trade.offer__coin__ticker.toUpperCase()}
+                    </span>
+                  </td>
+                  <td>{formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
+                  <td>{formatUsd(trade.amount_usd)}</td>
+                  <td>{formatCrypto(trade.fee_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
+                  <td>{formatUsd(trade.fee_usd)}</td>
+                  <td>{trade.payment_method}</td>
+                  <td>
+                    <StatusBadge status={trade.status} />
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <nav className={pager} aria-label="Pages">
+        <Button variant="outline" disabled={!canPrevious} onClick={() => actor.send({ type: 'page.previous' })}>
+          Previous
+        </Button>
+        <Button variant="outline" disabled={!canNext} onClick={() => actor.send({ type: 'page.next' })}>
+          Next
+        </Button>
+      </nav>
+    </section>
+  );
+}
