@@ -74,12 +74,10 @@ export const tradeDialogMachine = setup({
       on: {
         'amount.change': {
           target: '.checking',
-          reenter: true,
           actions: { type: 'setAmount', params: ({ event }) => ({ value: event.value }) },
         },
         'method.change': {
           target: '.checking',
-          reenter: true,
           actions: { type: 'setMethod', params: ({ event }) => ({ value: event.value }) },
         },
         'dialog.close': { target: 'closed', description: 'Cancel or dismiss: everything typed is reset.', actions: 'reset' },

@@ -89,22 +89,19 @@ export const tradeHistoryMachine = setup({
       on: {
         'filter.tradeType': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ tradeType: event.value }) },
         },
         'filter.status': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ status: event.value }) },
         },
         'filter.coin': {
           target: '.loading',
-          reenter: true,
           actions: { type: 'setFilter', params: ({ event }) => ({ coinId: event.value }) },
         },
-        'filters.clear': { target: '.loading', reenter: true, actions: 'clearFilters' },
-        'page.next': { guard: 'hasNextPage', target: '.loading', reenter: true, actions: 'nextPage' },
-        'page.previous': { guard: 'hasPreviousPage', target: '.loading', reenter: true, actions: 'previousPage' },
+        'filters.clear': { target: '.loading', actions: 'clearFilters' },
+        'page.next': { guard: 'hasNextPage', target: '.loading', actions: 'nextPage' },
+        'page.previous': { guard: 'hasPreviousPage', target: '.loading', actions: 'previousPage' },
       },
       states: {
         loading: {
