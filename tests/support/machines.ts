@@ -5,7 +5,7 @@
  * (`xstate.done.actor.<id>` / `xstate.error.actor.<id>`) as events of the walk, and the replay makes the
  * fake actor of that invoke resolve or reject at exactly that step (conventions item 14).
  */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import {
   fromPromise,
   type AnyActorRef,
@@ -281,8 +281,12 @@ export function scriptedActors<const TSrc extends string>(srcs: readonly TSrc[])
 
 export type Scripted = ReturnType<typeof scriptedActors>;
 
-/** Lets settled promises reach the actors that wait on them. */
-export const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets settled promises reach the actors that wait on them. Under `vi.useFakeTimers()` it moves the fake
+ * clock by nothing, so a debounce test can settle calls without its delays running out.
+ */
+export const flush = (): Promise<void> =>
+  vi.isFakeTimers() ? vi.advanceTimersByTimeAsync(0).then(() => undefined) : new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Replays a walk on a started actor: user events are sent, outcomes settle the fake call. After every

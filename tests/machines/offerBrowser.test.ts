@@ -1,0 +1,350 @@
+import { createActor } from 'xstate';
+import type { OfferList } from '../../contracts/index.ts';
+import { bindOfferBrowser } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
+import {
+  emptyFilters,
+  offerBrowserMachine,
+  toRequestFilters,
+  type OfferBrowserEvent,
+} from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
+import {
+  selectCanNext,
+  selectCanPrevious,
+  selectFilters,
+  selectHasLoaded,
+  selectIsLoading,
+  selectOffers,
+  selectShowFilters,
+} from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
+import type { FlowDeps } from '../../src/machines/shared/deps.ts';
+import type { Api } from '../../src/services/api.ts';
+import { createMarketService, type MarketService } from '../../src/services/market.ts';
+import { flush, scriptedActors } from '../support/machines.ts';
+import { components, noOffers, offerItem, offerPage } from '../support/offers.ts';
+
+const SEARCH_QUIET_MS = 500;
+
+/** Browse Offers with both calls faked; by default the components and the first page have arrived. */
+async function startBrowser({ settle = true } = {}) {
+  const fakes = scriptedActors(['loadComponents', 'loadOffers']);
+  const actor = createActor(offerBrowserMachine.provide({ actors: fakes.actors as never })).start();
+  const send = (event: OfferBrowserEvent) => actor.send(event);
+  const snapshot = () => actor.getSnapshot();
+  /** The list calls made so far (the inputs of `loadOffers`). */
+  const loads = () => fakes.calls.filter((call) => call.id === 'loadOffers').map((call) => call.input);
+  if (settle) {
+    await fakes.resolve('loadComponents', components);
+    await fakes.resolve('loadOffers', offerPage(1, 3));
+  }
+  return { actor, fakes, send, snapshot, loads };
+}
+
+describe('toRequestFilters (spec section 7)', () => {
+  it('sends nothing for blank filters', () => {
+    expect(toRequestFilters(emptyFilters)).toEqual({});
+  });
+
+  it.each([
+    ['a trader search', { search: 'ali' }, { user__username__icontains: 'ali' }],
+    ['a search with spaces around it', { search: '  ali ' }, { user__username__icontains: 'ali' }],
+    ['payment methods', { paymentMethods: ['SEPA', 'Cash'] }, { payment_methods__overlap: ['SEPA', 'Cash'] }],
+    ['an offer type', { offerType: 'buy' as const }, { offer_type: 'buy' }],
+    ['a coin', { coinId: '2' }, { coin__id: '2' }],
+    ['a fiat currency', { currencyCode: 'EUR' }, { currency__code: 'EUR' }],
+  ])('sends only %s when only that is set', (_, set, expected) => {
+    expect(toRequestFilters({ ...emptyFilters, ...set })).toEqual(expected);
+  });
+
+  it('leaves out every empty entry: a blank search, no methods, "any" type, all coins, all currencies', () => {
+    const request = toRequestFilters({ search: '   ', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' });
+    expect(request).toEqual({});
+    expect(Object.keys(request)).toEqual([]);
+  });
+
+  it('sends all five when all are set', () => {
+    expect(
+      toRequestFilters({ search: 'bob', paymentMethods: ['Cash'], offerType: 'sell', coinId: '1', currencyCode: 'NGN' }),
+    ).toEqual({
+      user__username__icontains: 'bob',
+      payment_methods__overlap: ['Cash'],
+      offer_type: 'sell',
+      coin__id: '1',
+      currency__code: 'NGN',
+    });
+  });
+});
+
+describe('Browse Offers chart', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('loads the components and page 1 without filters; the filters show once the components arrive', async () => {
+    const { fakes, snapshot } = await startBrowser({ settle: false });
+    expect(fakes.calls).toEqual([
+      { id: 'loadComponents', input: undefined },
+      { id: 'loadOffers', input: { page: 1, filters: {} } },
+    ]);
+    expect(selectShowFilters(snapshot())).toBe(false);
+    expect(selectIsLoading(snapshot())).toBe(true);
+    expect(selectHasLoaded(snapshot())).toBe(false);
+
+    await fakes.resolve('loadOffers', offerPage(1, 3));
+    expect(selectShowFilters(snapshot()), 'the offers alone do not show the filters').toBe(false);
+    expect(selectOffers(snapshot())).toEqual(offerPage(1, 3).offers);
+    await fakes.resolve('loadComponents', components);
+    expect(selectShowFilters(snapshot())).toBe(true);
+    expect(snapshot().context.components).toEqual(components);
+  });
+
+  it('a components failure keeps the filters hidden; the list and its pages still work', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser({ settle: false });
+    await fakes.reject('loadComponents', new Error('An unknown error occurred'));
+    expect(selectShowFilters(snapshot())).toBe(false);
+    expect(snapshot().context.components).toBeNull();
+
+    await fakes.resolve('loadOffers', offerPage(1, 2));
+    expect(selectShowFilters(snapshot())).toBe(false);
+    send({ type: 'page.next' });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: {} });
+    await fakes.resolve('loadOffers', offerPage(2, 2));
+    expect(selectShowFilters(snapshot())).toBe(false);
+    expect(fakes.calls.filter((call) => call.id === 'loadComponents')).toHaveLength(1);
+  });
+
+  it('the trader search waits for 500 ms of quiet: several keystrokes make one load, with the last text', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    vi.useFakeTimers();
+    const before = loads().length;
+
+    for (const text of ['a', 'al', 'ali']) {
+      send({ type: 'filter.search', value: text });
+      await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS - 100);
+    }
+    expect(loads().length, 'no load while typing').toBe(before);
+    expect(selectFilters(snapshot()).search).toBe('ali');
+
+    await vi.advanceTimersByTimeAsync(99);
+    expect(loads().length, '1 ms short of the quiet period').toBe(before);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: { user__username__icontains: 'ali' } }]);
+    expect(selectIsLoading(snapshot())).toBe(true);
+
+    await fakes.resolve('loadOffers', noOffers);
+    await vi.advanceTimersByTimeAsync(10 * SEARCH_QUIET_MS);
+    expect(loads().length, 'nothing more once quiet').toBe(before + 1);
+    expect(selectOffers(snapshot())).toEqual([]);
+  });
+
+  it('erasing the search also waits, then reloads without it', async () => {
+    const { fakes, send, loads } = await startBrowser();
+    vi.useFakeTimers();
+    send({ type: 'filter.search', value: 'ali' });
+    await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
+    await fakes.resolve('loadOffers', noOffers);
+    send({ type: 'filter.search', value: '' });
+    await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS - 1);
+    expect(loads().at(-1)).toEqual({ page: 1, filters: { user__username__icontains: 'ali' } });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(loads().at(-1)).toEqual({ page: 1, filters: {} });
+  });
+
+  const changes: [string, OfferBrowserEvent, object][] = [
+    ['the payment methods', { type: 'filter.paymentMethods', value: ['SEPA'] }, { payment_methods__overlap: ['SEPA'] }],
+    ['the offer type', { type: 'filter.offerType', value: 'sell' }, { offer_type: 'sell' }],
+    ['the cryptocurrency', { type: 'filter.coin', value: '2' }, { coin__id: '2' }],
+    ['the fiat currency', { type: 'filter.currency', value: 'NGN' }, { currency__code: 'NGN' }],
+  ];
+
+  it.each(changes)('changing %s goes back to page 1 and reloads at once', async (_, event, filters) => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    send({ type: 'page.next' });
+    await fakes.resolve('loadOffers', offerPage(2, 3));
+    expect(snapshot().context.page).toBe(2);
+
+    send(event);
+    expect(snapshot().context.page).toBe(1);
+    expect(selectIsLoading(snapshot())).toBe(true);
+    expect(loads().at(-1)).toEqual({ page: 1, filters });
+    expect(selectShowFilters(snapshot()), 'the filters stay on screen while the list reloads').toBe(true);
+    expect(fakes.calls.filter((call) => call.id === 'loadComponents'), 'the components are not fetched again').toHaveLength(1);
+  });
+
+  it('a search change also goes back to page 1, once the typing stops', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    send({ type: 'page.next' });
+    await fakes.resolve('loadOffers', offerPage(2, 3));
+    vi.useFakeTimers();
+    send({ type: 'filter.search', value: 'bob' });
+    expect(snapshot().context.page).toBe(1);
+    await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
+    expect(loads().at(-1)).toEqual({ page: 1, filters: { user__username__icontains: 'bob' } });
+  });
+
+  it('filters add up: each change keeps the others', async () => {
+    const { send, loads } = await startBrowser();
+    send({ type: 'filter.offerType', value: 'buy' });
+    send({ type: 'filter.coin', value: '1' });
+    send({ type: 'filter.paymentMethods', value: ['Cash', 'SEPA'] });
+    expect(loads().at(-1)).toEqual({
+      page: 1,
+      filters: { offer_type: 'buy', coin__id: '1', payment_methods__overlap: ['Cash', 'SEPA'] },
+    });
+  });
+
+  it('"Clear All" resets every filter, goes back to page 1 and reloads', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    send({ type: 'filter.currency', value: 'EUR' });
+    send({ type: 'filter.offerType', value: 'sell' });
+    await fakes.resolve('loadOffers', offerPage(1, 3));
+    send({ type: 'page.next' });
+    await fakes.resolve('loadOffers', offerPage(2, 3));
+    vi.useFakeTimers();
+    send({ type: 'filter.search', value: 'bo' });
+    const before = loads().length;
+
+    send({ type: 'filters.clear' });
+    expect(selectFilters(snapshot())).toEqual(emptyFilters);
+    expect(snapshot().context.page).toBe(1);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: {} }]);
+    await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
+    expect(loads().length, 'the pending search was dropped too').toBe(before + 1);
+  });
+
+  it('Next and Previous follow the paginator: its next_page and previous_page, and only when it says so', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser({ settle: false });
+    await fakes.resolve('loadComponents', components);
+    // The server names the pages; the chart does not count them itself.
+    const middle: OfferList = {
+      offers: [offerItem(7)],
+      paginator: { prev: true, next: true, previous_page: 3, next_page: 9 },
+    };
+    await fakes.resolve('loadOffers', middle);
+    expect(selectCanNext(snapshot())).toBe(true);
+    expect(selectCanPrevious(snapshot())).toBe(true);
+
+    send({ type: 'page.next' });
+    expect(loads().at(-1)).toEqual({ page: 9, filters: {} });
+    await fakes.resolve('loadOffers', { offers: [offerItem(9)], paginator: { prev: true, next: false, previous_page: 8, next_page: null } });
+    expect(selectCanNext(snapshot())).toBe(false);
+    const count = loads().length;
+    send({ type: 'page.next' });
+    expect(loads().length, 'Next on the last page does nothing').toBe(count);
+    expect(snapshot().context.page).toBe(9);
+
+    send({ type: 'page.previous' });
+    expect(loads().at(-1)).toEqual({ page: 8, filters: {} });
+    await fakes.resolve('loadOffers', offerPage(1, 1));
+    expect(selectCanPrevious(snapshot())).toBe(false);
+    send({ type: 'page.previous' });
+    expect(loads().length, 'Previous on the first page does nothing').toBe(count + 1);
+  });
+
+  it('Next and Previous carry the filters', async () => {
+    const { fakes, send, loads } = await startBrowser();
+    send({ type: 'filter.coin', value: '2' });
+    await fakes.resolve('loadOffers', offerPage(1, 2));
+    send({ type: 'page.next' });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: { coin__id: '2' } });
+  });
+
+  it('before any page has arrived, Next and Previous are disabled', async () => {
+    const { send, snapshot, loads } = await startBrowser({ settle: false });
+    expect(selectCanNext(snapshot())).toBe(false);
+    expect(selectCanPrevious(snapshot())).toBe(false);
+    send({ type: 'page.next' });
+    expect(loads()).toHaveLength(1);
+  });
+
+  it('a new filter while a load is in flight drops the stale one: its answer never lands', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    send({ type: 'filter.offerType', value: 'buy' });
+    const stale = fakes.calls.length - 1;
+    send({ type: 'filter.offerType', value: 'sell' });
+    expect(fakes.isRunning('loadOffers')).toBe(true);
+    expect(loads().at(-1)).toEqual({ page: 1, filters: { offer_type: 'sell' } });
+
+    const buyOffers = { offers: [offerItem(1, { offer_type: 'buy' })], paginator: offerPage(1, 2).paginator };
+    await fakes.resolveCall(stale, buyOffers);
+    expect(selectIsLoading(snapshot()), 'still waiting for the sell offers').toBe(true);
+    expect(selectOffers(snapshot())).toEqual(offerPage(1, 3).offers);
+
+    const sellOffers = { offers: [offerItem(2, { offer_type: 'sell' })], paginator: offerPage(1, 1).paginator };
+    await fakes.resolve('loadOffers', sellOffers);
+    expect(selectOffers(snapshot())).toEqual(sellOffers.offers);
+    expect(selectCanNext(snapshot())).toBe(false);
+  });
+
+  it('a stale failure does not end the current load either', async () => {
+    const { fakes, send, snapshot } = await startBrowser();
+    send({ type: 'filter.coin', value: '1' });
+    const stale = fakes.calls.length - 1;
+    send({ type: 'filter.coin', value: '2' });
+    await fakes.rejectCall(stale, new Error('Internet server error'));
+    expect(selectIsLoading(snapshot())).toBe(true);
+  });
+
+  it('typing while a load is in flight drops it: no answer lands while the search waits', async () => {
+    const { fakes, send, snapshot } = await startBrowser();
+    vi.useFakeTimers();
+    send({ type: 'filter.currency', value: 'EUR' });
+    const stale = fakes.calls.length - 1;
+    send({ type: 'filter.search', value: 'al' });
+    expect(fakes.isRunning('loadOffers')).toBe(false);
+    expect(selectIsLoading(snapshot())).toBe(false);
+    await fakes.resolveCall(stale, noOffers);
+    expect(selectOffers(snapshot()), 'the EUR answer, for no search, never shows').toEqual(offerPage(1, 3).offers);
+  });
+
+  it('a page answer that arrives after a filter change is dropped', async () => {
+    const { fakes, send, snapshot } = await startBrowser();
+    send({ type: 'page.next' });
+    const stale = fakes.calls.length - 1;
+    send({ type: 'filter.offerType', value: 'buy' });
+    await fakes.resolveCall(stale, offerPage(2, 3));
+    expect(snapshot().context.page).toBe(1);
+    expect(selectOffers(snapshot())).toEqual(offerPage(1, 3).offers);
+  });
+
+  it('a failed list load ends the busy state without a message; reload tries again', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    send({ type: 'filter.offerType', value: 'sell' });
+    await fakes.reject('loadOffers', new Error('Internet server error'));
+    expect(selectIsLoading(snapshot())).toBe(false);
+    send({ type: 'offers.reload' });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: { offer_type: 'sell' } });
+    expect(selectIsLoading(snapshot())).toBe(true);
+  });
+});
+
+describe('Browse Offers bound to the market service', () => {
+  function fakeApi() {
+    const sent: { how: 'read' | 'write'; path: string; body: unknown; options: unknown }[] = [];
+    const answers: Record<string, unknown> = { components, list: offerPage(1, 1) };
+    const answer = (how: 'read' | 'write') => async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
+      sent.push({ how, path, body, options });
+      return answers[(body as { type: string }).type];
+    };
+    return { api: { read: answer('read'), write: answer('write') } as unknown as Api, sent };
+  }
+
+  it('asks market/offers/ for the components (no drop) and each list page with the filters, without toasts', async () => {
+    const { api, sent } = fakeApi();
+    const market: MarketService = createMarketService(api);
+    const actor = createActor(bindOfferBrowser({ market } as FlowDeps)).start();
+    await flush();
+    actor.send({ type: 'filter.paymentMethods', value: ['SEPA'] });
+    await flush();
+    expect(sent).toEqual([
+      { how: 'read', path: 'market/offers/', body: { type: 'components' }, options: { noToast: true } },
+      { how: 'read', path: 'market/offers/', body: { type: 'list', page: 1, filters: {} }, options: { noToast: true } },
+      {
+        how: 'read',
+        path: 'market/offers/',
+        body: { type: 'list', page: 1, filters: { payment_methods__overlap: ['SEPA'] } },
+        options: { noToast: true },
+      },
+    ]);
+    expect(selectShowFilters(actor.getSnapshot())).toBe(true);
+    expect(selectOffers(actor.getSnapshot())).toEqual(offerPage(1, 1).offers);
+    actor.stop();
+  });
+});
