@@ -3,7 +3,16 @@
  * PGlite and on PostgreSQL. Both drivers are configured to return the same JavaScript types:
  * NUMERIC and INT8 as strings (money and big counters are never floats), TIMESTAMPTZ as Date.
  */
-export type SqlParam = string | number | boolean | null | Date | readonly string[] | readonly number[];
+export type SqlParam =
+  | string
+  | number
+  | boolean
+  | null
+  | Date
+  | readonly string[]
+  | readonly number[]
+  // Arrays with holes, for unnest() of nullable columns.
+  | readonly (string | null)[];
 
 export type Row = Record<string, unknown>;
 
