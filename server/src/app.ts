@@ -15,7 +15,9 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
+import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
+import offersRoute from './routes/api/market/offers.ts';
 import loginRoute from './routes/api/security/login.ts';
 import logoutRoute from './routes/api/security/logout.ts';
 import registerRoute from './routes/api/security/register.ts';
@@ -145,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(logoutRoute);
         await signedInScope.register(twoFactorRoute);
         await signedInScope.register(overviewRoute);
+        await signedInScope.register(coinsRoute);
+        await signedInScope.register(offersRoute);
       });
     },
     { prefix: '/api' },

@@ -12,6 +12,8 @@ const CALLS = [
   { path: '/api/security/logout/', signedIn: true },
   { path: '/api/security/two_factor/', signedIn: true },
   { path: '/api/user/overview/', signedIn: true },
+  { path: '/api/base/coins/', signedIn: true },
+  { path: '/api/market/offers/', signedIn: true },
   { path: '/api/dev/outbox/', signedIn: false },
 ] as const;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overview } from '../../contracts/user.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { signUp } from '../support/server-flows.ts';
+import { publishOffer, signUp } from '../support/server-flows.ts';
 
 describe.each(dbTargets)('POST /api/user/overview/ on %s', (target) => {
   let t: TestApp;
@@ -21,6 +21,19 @@ describe.each(dbTargets)('POST /api/user/overview/ on %s', (target) => {
       },
     });
     expect(overview.safeParse(answer.body.info).success).toBe(true);
+  });
+
+  it('counts active_offers: the caller\'s own live offers, not paused ones, not others\'', async () => {
+    const trader = await signUp(t);
+    const other = await signUp(t);
+    const activeOffers = async () =>
+      (await t.post<{ active_offers: number }>('/api/user/overview/', {}, { token: trader.token })).body.info.active_offers;
+    const first = await publishOffer(t, trader.token);
+    await publishOffer(t, trader.token);
+    await publishOffer(t, other.token);
+    expect(await activeOffers()).toBe(2);
+    await t.post('/api/market/offers/', { type: 'toggle', id: first }, { token: trader.token });
+    expect(await activeOffers()).toBe(1);
   });
 
   it('accepts no body at all, as the spec sends it', async () => {

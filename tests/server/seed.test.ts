@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
 import { totpCode } from '../../server/src/lib/totp.ts';
-import { DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo } from '../../server/src/seed.ts';
+import type { OfferList } from '../../contracts/market.ts';
+import { DEMO_OFFERS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo, seedReference } from '../../server/src/seed.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { login } from '../support/server-flows.ts';
 
@@ -63,24 +64,83 @@ describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
     ]);
   });
 
+  it('gives alice, bob and carol a few live offers each, buying and selling, near the market rate', async () => {
+    const token = ((await login(t, 'bob', DEMO_PASSWORD)).body.info as LoginResponse).token;
+    const answer = await t.post<OfferList>('/api/market/offers/', { type: 'list', filters: {} }, { token });
+    const offers = answer.body.info.offers;
+    expect(offers).toHaveLength(DEMO_OFFERS.length);
+    for (const name of ['alice', 'bob', 'carol']) {
+      const own = offers.filter((offer) => offer.user__username === name);
+      expect(own.length, name).toBeGreaterThanOrEqual(3);
+      expect(new Set(own.map((offer) => offer.offer_type)), name).toEqual(new Set(['buy', 'sell']));
+    }
+    expect(offers.some((offer) => offer.user__username === 'dave')).toBe(false);
+    const fx = new Map(
+      (await t.app.db.query<{ code: string; usd_rate: string }>('SELECT code, usd_rate FROM fiat_currencies')).map((row) => [row.code, Number(row.usd_rate)]),
+    );
+    for (const offer of offers) {
+      // Within 3% of the market rate, the right side of it: sellers ask more fiat per USD, buyers offer less.
+      const market = fx.get(offer.currency__code) ?? NaN;
+      const ratio = Number(offer.rate) / market;
+      expect(offer.offer_type === 'sell' ? ratio > 1 && ratio < 1.03 : ratio < 1 && ratio > 0.97, JSON.stringify(offer)).toBe(true);
+    }
+    expect(offers.find((offer) => offer.user__username === 'alice' && offer.currency__code === 'EUR')).toMatchObject({
+      offer_type: 'sell',
+      coin__ticker: 'BTC',
+      rate: '0.9384',
+      min_amount: '100.00',
+      max_amount: '5000.00',
+      payment_methods: ['SEPA', 'Revolut', 'Wise'],
+    });
+  });
+
+  it('shows each demo trader\'s offers on their dashboard', async () => {
+    const token = ((await login(t, 'carol', DEMO_PASSWORD)).body.info as LoginResponse).token;
+    const overview = await t.post<{ active_offers: number }>('/api/user/overview/', {}, { token });
+    expect(overview.body.info.active_offers).toBe(DEMO_OFFERS.filter((offer) => offer.username === 'carol').length);
+  });
+
   it('seeds only an empty database, so running it again changes nothing', async () => {
-    const count = () => t.app.db.one<{ users: number; coins: number }>(
-      'SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM coins) AS coins',
+    const count = () => t.app.db.one<{ users: number; coins: number; offers: number; methods: number }>(
+      `SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM coins) AS coins,
+              (SELECT count(*)::int FROM offers) AS offers, (SELECT count(*)::int FROM payment_methods) AS methods`,
     );
     const before = await count();
     expect(await seedDemo(t.app.db, { passwords: t.app.passwords, keys: t.app.keys, now: t.clock.now })).toBe(false);
+    expect(await seedReference(t.app.db)).toEqual([]);
     expect(await count()).toEqual(before);
   });
 });
 
-describe('an empty database without SEED_DEMO', () => {
-  it('has no demo data', async () => {
-    const t = await createTestApp('pglite', { env: { SEED_DEMO: 'false' } });
-    try {
-      expect(await t.app.db.one('SELECT count(*)::int AS users FROM users')).toEqual({ users: 0 });
-      expect((await login(t, 'alice', DEMO_PASSWORD)).status).toBe(400);
-    } finally {
-      await t.close();
-    }
+describe.each(dbTargets)('an empty database without SEED_DEMO on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target, { env: { SEED_DEMO: 'false' } });
+  });
+  afterAll(() => t.close());
+
+  it('has no demo traders or offers', async () => {
+    expect(await t.app.db.one('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM offers) AS offers')).toEqual({
+      users: 0,
+      offers: 0,
+    });
+    expect((await login(t, 'alice', DEMO_PASSWORD)).status).toBe(400);
+  });
+
+  it('still has the reference data: coins with networks, fiat currencies, payment methods', async () => {
+    expect(
+      await t.app.db.one(
+        `SELECT (SELECT count(*)::int FROM coins) AS coins, (SELECT count(*)::int FROM coin_networks) AS networks,
+                (SELECT count(*)::int FROM fiat_currencies) AS fiat, (SELECT count(*)::int FROM payment_methods) AS methods`,
+      ),
+    ).toEqual({ coins: 4, networks: 5, fiat: 7, methods: 9 });
+  });
+
+  it('fills a reference table an operator emptied, and leaves the others as they are', async () => {
+    await t.app.db.query("UPDATE fiat_currencies SET name = 'Euro (edited)' WHERE code = 'EUR'");
+    await t.app.db.query('DELETE FROM payment_methods');
+    expect(await seedReference(t.app.db)).toEqual(['payment_methods']);
+    expect(await t.app.db.one("SELECT name FROM fiat_currencies WHERE code = 'EUR'")).toEqual({ name: 'Euro (edited)' });
+    expect(await t.app.db.one('SELECT count(*)::int AS methods FROM payment_methods')).toEqual({ methods: 9 });
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { OfferList } from '../../contracts/market.ts';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
 import { totpCode } from '../../server/src/lib/totp.ts';
 import type { TestApp } from './server.ts';
@@ -74,4 +75,37 @@ export async function signUpWithTwoFactor(t: TestApp) {
   // The enabling code's step is spent: move two steps on, so that even a code one step back is unspent.
   t.clock.advance(2 * 30_000);
   return { ...trader, secret: setup.body.info.secret };
+}
+
+/** A valid `create` body: a sell offer of coin 1 (BTC) for EUR over SEPA; override any field. */
+export function offerBody(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'create',
+    update: false,
+    id: null,
+    offer_type: 'sell',
+    coin: '1',
+    currency: 'EUR',
+    rate: '0.93',
+    min_amount: '100',
+    max_amount: '1000',
+    payment_methods: ['SEPA'],
+    terms: null,
+    ...overrides,
+  };
+}
+
+/**
+ * Publishes an offer through the API and answers its id. The answer is only a sentence, so the id is the
+ * newest in the table: tests publish one at a time.
+ */
+export async function publishOffer(t: TestApp, token: string, overrides: Record<string, unknown> = {}): Promise<number> {
+  const answer = await t.post<string>('/api/market/offers/', offerBody(overrides), { token });
+  expect(answer, JSON.stringify(answer.body)).toEqual({ status: 200, body: { success: true, info: 'Offer published successfully.' } });
+  return (await t.app.db.one<{ id: number }>('SELECT max(id)::int AS id FROM offers')).id;
+}
+
+/** One page of Browse Offers as a trader sees it. */
+export function listOffers(t: TestApp, token: string, filters: Record<string, unknown> = {}, page?: number) {
+  return t.post<OfferList>('/api/market/offers/', { type: 'list', filters, ...(page === undefined ? {} : { page }) }, { token });
 }

@@ -164,7 +164,10 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app). */
+  /**
+   * Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app).
+   * The reference data (coins, currencies, payment methods) is always there.
+   */
   env?: Record<string, string>;
   /** Default: the in-memory outbox of `TestApp.outbox`. `'from-config'`: what the app builds itself (SMTP_URL). */
   mailTransport?: MailTransport | 'from-config';

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { withHelpers, type Db, type Queryable, type SqlParam } from './db.ts';
 
 /** In-memory PGlite, for tests and throwaway runs. */
@@ -49,6 +50,8 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
   }
   const pglite = await PGlite.create(location, {
     parsers,
+    // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
+    extensions: { pg_trgm },
     ...(boot.snapshot ? { loadDataDir: boot.snapshot } : {}),
     ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
     ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),

@@ -5,7 +5,7 @@ import { sentences } from './sentences.ts';
 type Issue = z.core.$ZodRawIssue;
 
 const describeType = (expected: string): string =>
-  ({ string: 'text', number: 'a number', boolean: 'true or false', object: 'an object', array: 'a list' })[expected] ??
+  ({ string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list' })[expected] ??
   expected;
 
 /**
@@ -20,6 +20,7 @@ function wordIssue(issue: Issue): string | undefined {
     case 'invalid_type':
       return issue.input === undefined ? `${field} is required` : `${field} must be ${describeType(issue.expected)}`;
     case 'invalid_union':
+      if (issue.input === undefined) return `${field} is required`;
       // A discriminated union (`type`) names its allowed values; zod 4 reports them as `options`.
       if ('options' in issue && Array.isArray(issue.options)) {
         return `${field} must be one of: ${issue.options.join(', ')}`;

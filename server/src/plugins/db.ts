@@ -2,7 +2,7 @@ import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import type { PgliteBoot } from '../db/pglite.ts';
-import { seedDemo } from '../seed.ts';
+import { seedDemo, seedReference } from '../seed.ts';
 import { shared } from './shared.ts';
 
 declare module 'fastify' {
@@ -17,8 +17,9 @@ export interface DbPluginOptions extends Record<string, unknown> {
 }
 
 /**
- * Tier 1: opens PGlite or PostgreSQL, migrates, and seeds the demo data when asked. The app is not ready
- * (and so does not listen) until all of that is done, which is what makes /api/health mean "migrated".
+ * Tier 1: opens PGlite or PostgreSQL, migrates, seeds the reference data into empty tables, and seeds
+ * the demo data when asked. The app is not ready (and so does not listen) until all of that is done,
+ * which is what makes /api/health mean "migrated".
  */
 export const dbPlugin = shared<DbPluginOptions>('peerex-db', async (app, { pgliteBoot }) => {
   const db = await openDatabase(app.config, {
@@ -30,6 +31,9 @@ export const dbPlugin = shared<DbPluginOptions>('peerex-db', async (app, { pglit
 
   const applied = await migrate(db);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+
+  const filled = await seedReference(db);
+  if (filled.length > 0) app.log.info({ tables: filled }, 'reference data seeded');
 
   if (app.config.seedDemo) {
     const seeded = await seedDemo(db, { passwords: app.passwords, keys: app.keys, now: app.now });

@@ -1,21 +1,22 @@
 import type { Overview, RecentTrade } from '../../../contracts/user.ts';
 import type { Queryable } from '../db/db.ts';
+import { offersRepository } from './offers.ts';
 
 /**
  * The dashboard figures of one user. Each figure has its own function so that the capability that
- * brings its data replaces exactly one place. Today only accounts exist: no wallets, offers, trades or
- * chats have been created by anyone, so each figure below is the true value for the current schema,
- * not a placeholder — there is nothing to count yet.
+ * brings its data replaces exactly one place. Accounts and offers exist; no wallets, trades or chats
+ * can have been created by anyone yet, so each of those figures below is the true value for the
+ * current schema, not a placeholder — there is nothing to count yet.
  */
-export function overviewRepository(_db: Queryable) {
+export function overviewRepository(db: Queryable) {
   /** USD value of every coin the user holds, 2 places. Balances arrive with the wallets and ledger capability. */
   async function totalBalanceUsd(_userId: string): Promise<string> {
     return '0.00'; // no ledger postings table yet, so every user's holdings are empty
   }
 
-  /** Offers owned by the user that are listed (active). The offers table lands with the offers capability (issue 3). */
-  async function activeOffers(_userId: string): Promise<number> {
-    return 0; // no offers table yet
+  /** Offers owned by the user that are listed (active, not paused). */
+  function activeOffers(userId: string): Promise<number> {
+    return offersRepository(db).countActiveOf(userId);
   }
 
   /** Trades the user took part in that reached `completed`. The trades table lands with the trades capability. */

@@ -1,0 +1,231 @@
+import { Decimal } from 'decimal.js';
+import type {
+  EditableOffer,
+  OfferComponents,
+  OfferFilters,
+  OfferInput,
+  OfferList,
+  Paginator,
+} from '../../../contracts/market.ts';
+import type { Queryable } from '../db/db.ts';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { sentences } from '../http/sentences.ts';
+import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
+import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
+import { traderStatsRepository } from '../repositories/trader-stats.ts';
+
+/** Offers per page of Browse Offers; the spec leaves the size to the server. */
+export const OFFERS_PAGE_SIZE = 12;
+
+/** Places of a fiat amount (server-rules.md "Money") and of a rate (fiat per 1 USD). */
+export const FIAT_PLACES = 2;
+export const RATE_PLACES = 8;
+/**
+ * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
+ * offers_live_by_user); beyond it the search is so broad that walking the newest offers and checking
+ * each owner finds a page sooner, and a list of thousands of ids would only cost time to send.
+ */
+export const SEARCH_USER_LIMIT = 200;
+/** Integer digits the NUMERIC columns hold (numeric(20,2) and numeric(26,8)); the contract allows as many. */
+const INTEGER_DIGITS = 18;
+
+/** The offer fields of a `create` call, as the contract parsed them. */
+export type OfferFields = Omit<OfferInput, 'type' | 'update' | 'id'>;
+
+/** PostgreSQL text cannot hold U+0000; a value containing it can match nothing stored and cannot be written. */
+const hasNul = (text: string) => text.includes('\u0000');
+
+/**
+ * A positive decimal with at most `places` places that fits its column, normalised by decimal.js
+ * ("007.5" → "7.5"). The contract already refuses anything else; this is the server's own check, so a
+ * loosened contract can never make a column round a value silently.
+ */
+function exactAmount(value: string, field: string, places: number): string {
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) throw badRequest(`${field} must be a number`);
+  const amount = new Decimal(text);
+  if (amount.lte(0)) throw badRequest(`${field} must be greater than 0`);
+  if (amount.decimalPlaces() > places) throw badRequest(`${field} has too many decimal places (at most ${places})`);
+  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw badRequest(`${field} is too large`);
+  return amount.toFixed();
+}
+
+/**
+ * A stored decimal (NUMERIC's text, never in exponent notation) with trailing zeros past `minPlaces`
+ * dropped and at least `minPlaces` places. Pure string work: exact, and cheap on a page of offers.
+ */
+function withPlaces(value: string, minPlaces: number): string {
+  const [whole, fraction = ''] = value.split('.');
+  return `${whole}.${fraction.replace(/0+$/, '').padEnd(minPlaces, '0')}`;
+}
+
+/** A rate as the card shows it: at least 2 places, and every further place the trader set. */
+export const formatRate = (value: string): string => withPlaces(value, FIAT_PLACES);
+
+/** An amount of fiat: exactly 2 places (the column holds no more). */
+export const formatFiat = (value: string): string => withPlaces(value, FIAT_PLACES);
+
+/** "Previous" and "Next" as spec section 3 names them; `hasMore` comes from reading one row past the page. */
+export function paginator(page: number, hasMore: boolean): Paginator {
+  return {
+    prev: page > 1,
+    next: hasMore,
+    previous_page: page > 1 ? page - 1 : null,
+    next_page: hasMore ? page + 1 : null,
+  };
+}
+
+/** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
+export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The market/offers/ calls, on any Queryable so the demo seed publishes through the same rules and SQL
+ * as the route (inside its transaction).
+ */
+export function offersService(db: Queryable) {
+  const offers = offersRepository(db);
+  const reference = referenceDataRepository(db);
+
+  /** Every rule of server-rules.md "Offers" that the contract's shape checks cannot decide on their own. */
+  async function check(fields: OfferFields): Promise<OfferRecord> {
+    const rate = exactAmount(fields.rate, 'rate', RATE_PLACES);
+    const minAmount = exactAmount(fields.min_amount, 'min_amount', FIAT_PLACES);
+    const maxAmount = exactAmount(fields.max_amount, 'max_amount', FIAT_PLACES);
+    if (new Decimal(minAmount).gt(maxAmount)) throw badRequest(sentences.minAboveMax);
+
+    const coinId = Number(fields.coin);
+    if (!(await reference.coinExists(coinId))) throw badRequest(sentences.unknownCoin);
+    const currencyCode = fields.currency.toUpperCase();
+    if (!(await reference.currencyExists(currencyCode))) throw badRequest(sentences.unknownCurrency);
+
+    const known = new Map((await reference.paymentMethods()).map((method) => [method.name.toLowerCase(), method.id]));
+    const paymentMethodIds: number[] = [];
+    for (const name of fields.payment_methods) {
+      const id = known.get(name.trim().toLowerCase());
+      if (id === undefined) throw badRequest(sentences.unknownPaymentMethod(name));
+      if (paymentMethodIds.includes(id)) throw badRequest(sentences.repeatedPaymentMethod(name));
+      paymentMethodIds.push(id);
+    }
+
+    // Stored as written; blank terms are no terms.
+    const terms = fields.terms && fields.terms.trim() !== '' ? fields.terms : null;
+    if (terms !== null && hasNul(terms)) throw badRequest(sentences.termsUnstorable);
+
+    return { offerType: fields.offer_type, coinId, currencyCode, rate, minAmount, maxAmount, paymentMethodIds, terms };
+  }
+
+  /** 404 for an id no offer has, 403 for someone else's: the owner is the only one who may go on. */
+  async function assertOwner(id: number, userId: string, refusal: string): Promise<void> {
+    const owner = await offers.ownerOf(id);
+    if (owner === undefined) throw notFound(sentences.offerNotFound);
+    if (owner !== userId) throw forbidden(refusal);
+  }
+
+  /**
+   * The list's filters as the table holds them; `undefined` when a filter can match no offer at all
+   * (a coin id out of range, only unknown payment methods), which answers an empty page without a query.
+   * Empty entries ("" or []) are no filter, as spec section 7 has it.
+   */
+  async function resolveFilters(filters: OfferFilters): Promise<OfferQuery | undefined> {
+    const query: OfferQuery = {};
+    if (filters.offer_type) query.offerType = filters.offer_type;
+    if (filters.coin__id !== undefined && filters.coin__id !== '') {
+      const coinId = Number(filters.coin__id);
+      if (!(coinId >= 1 && coinId <= MAX_INT4)) return undefined;
+      query.coinId = coinId;
+    }
+    if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
+    const search = filters.user__username__icontains?.trim() ?? '';
+    if (search !== '') {
+      if (hasNul(search)) return undefined;
+      const pattern = likeContains(search);
+      const userIds = await offers.usersMatching(pattern, SEARCH_USER_LIMIT + 1);
+      if (userIds.length === 0) return undefined;
+      if (userIds.length <= SEARCH_USER_LIMIT) query.userIds = userIds;
+      else query.usernamePattern = pattern;
+    }
+    const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+    if (wanted.length > 0) {
+      const ids = (await reference.paymentMethods()).filter((method) => wanted.includes(method.name.toLowerCase())).map((method) => method.id);
+      if (ids.length === 0) return undefined;
+      query.paymentMethodIds = ids;
+    }
+    return query;
+  }
+
+  return {
+    async components(): Promise<OfferComponents> {
+      const [paymentMethods, coins, currencies] = await Promise.all([reference.paymentMethods(), reference.coins(), reference.currencies()]);
+      return {
+        payment_methods: paymentMethods,
+        coins,
+        currencies: currencies.map((currency) => ({ code: currency.code, name: currency.name, fx_rate: formatRate(currency.usd_rate) })),
+      };
+    },
+
+    async list(page: number, filters: OfferFilters): Promise<OfferList> {
+      const query = await resolveFilters(filters);
+      const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
+      const shown = rows.slice(0, OFFERS_PAGE_SIZE);
+      const stats = await traderStatsRepository(db).forUsers(shown.map((row) => row.user_id));
+      return {
+        offers: shown.map((row) => ({
+          id: Number(row.id),
+          offer_type: row.offer_type,
+          coin__image: row.coin__image,
+          coin__label: row.coin__label,
+          coin__ticker: row.coin__ticker,
+          currency__code: row.currency__code,
+          rate: formatRate(row.rate),
+          min_amount: formatFiat(row.min_amount),
+          max_amount: formatFiat(row.max_amount),
+          payment_methods: row.payment_methods,
+          user__username: row.user__username,
+          user__rating: stats.get(row.user_id)?.rating ?? '0.00',
+          user__trades_count: stats.get(row.user_id)?.tradesCount ?? 0,
+          created: row.created_at.toISOString(),
+        })),
+        paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),
+      };
+    },
+
+    /** The offer as the edit form loads it: only its owner may. */
+    async editable(id: number, userId: string): Promise<EditableOffer> {
+      const offer = await offers.find(id);
+      if (!offer) throw notFound(sentences.offerNotFound);
+      if (offer.user_id !== userId) throw forbidden(sentences.notYourOfferToEdit);
+      return {
+        id: Number(offer.id),
+        offer_type: offer.offer_type,
+        coin__id: offer.coin_id,
+        rate: formatRate(offer.rate),
+        payment_methods: offer.payment_methods,
+        currency__code: offer.currency_code,
+        terms: offer.terms,
+        min_amount: formatFiat(offer.min_amount),
+        max_amount: formatFiat(offer.max_amount),
+        is_active: offer.is_active,
+      };
+    },
+
+    /** Publishes a new, active offer; answers its id. */
+    async publish(userId: string, fields: OfferFields, now: Date): Promise<number> {
+      return Number(await offers.insert(userId, await check(fields), now));
+    },
+
+    /** Rewrites the caller's own offer; whether it is paused stays as it was. */
+    async update(id: number, userId: string, fields: OfferFields, now: Date): Promise<void> {
+      await assertOwner(id, userId, sentences.notYourOfferToEdit);
+      // The UPDATE repeats the owner condition, so even a (hypothetical) change of owner in between could not slip through.
+      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw forbidden(sentences.notYourOfferToEdit);
+    },
+
+    /** Pauses or resumes the caller's own offer; answers whether it is now live. */
+    async toggle(id: number, userId: string, now: Date): Promise<boolean> {
+      await assertOwner(id, userId, sentences.notYourOfferToToggle);
+      const active = await offers.toggleOwn(id, userId, now);
+      if (active === undefined) throw forbidden(sentences.notYourOfferToToggle);
+      return active;
+    },
+  };
+}

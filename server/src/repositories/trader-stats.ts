@@ -1,0 +1,45 @@
+import type { Queryable } from '../db/db.ts';
+
+/** What an offer card shows about its trader (spec section 3, "Offer (list item)"). */
+export interface TraderStats {
+  /** Average feedback score, 2 places. */
+  rating: string;
+  /** Trades the trader took part in that reached `completed`. */
+  tradesCount: number;
+}
+
+/** The rating of a trader nobody has rated: the spec's figure is 0 until feedback exists. */
+const UNRATED = '0.00';
+
+/**
+ * Trader figures for a page of offers, one query per figure for the whole page (never one per offer).
+ * Each figure has its own function so the capability that brings its data replaces exactly one body.
+ */
+export function traderStatsRepository(_db: Queryable) {
+  /**
+   * Completed trades per user. The trades table arrives with the trades capability (issue 4); until it
+   * exists no trade can have been made, so no user has a completed one and the map is empty. Issue 4
+   * replaces this body with a count over trades with status 'completed' where the user is either party.
+   */
+  async function completedTrades(_userIds: readonly string[]): Promise<Map<string, number>> {
+    return new Map();
+  }
+
+  /**
+   * Average feedback per user. Feedback on trades is a later capability (after trades); with no feedback
+   * table there is no score to average, so no user has one and the map is empty.
+   */
+  async function ratings(_userIds: readonly string[]): Promise<Map<string, string>> {
+    return new Map();
+  }
+
+  return {
+    async forUsers(userIds: readonly string[]): Promise<Map<string, TraderStats>> {
+      const unique = [...new Set(userIds)];
+      const [trades, rated] = await Promise.all([completedTrades(unique), ratings(unique)]);
+      return new Map(
+        unique.map((id) => [id, { rating: rated.get(id) ?? UNRATED, tradesCount: trades.get(id) ?? 0 }]),
+      );
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { emptyBody } from '../../../../../contracts/common.ts';
+import { coinsResponse } from '../../../../../contracts/market.ts';
+import { parseBody } from '../../../http/parse-body.ts';
+import { ok } from '../../../http/reply.ts';
+import { referenceDataRepository } from '../../../repositories/reference-data.ts';
+
+/**
+ * POST /api/base/coins/ (signed in) — every coin with its networks and current USD price. The price is
+ * read from the table the price source writes, so every server process answers the same figure.
+ */
+export default async function coinsRoute(app: FastifyInstance) {
+  app.post('/base/coins/', async (request) => {
+    parseBody(emptyBody, request.body);
+    const coins = await referenceDataRepository(app.db).coinsWithNetworks();
+    return ok(
+      coinsResponse,
+      coins.map(({ usd_price, ...coin }) => ({ ...coin, price: usd_price })),
+    );
+  });
+}
