@@ -11,6 +11,8 @@ import { dbPlugin } from './plugins/db.ts';
 import { emailCodesPlugin } from './plugins/email-codes.ts';
 import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
+import { pricesPlugin } from './plugins/prices.ts';
+import type { PriceFeedAdapter } from './prices/adapters.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
@@ -41,6 +43,8 @@ export interface BuildAppOptions {
   /** Faster PGlite boots for test suites (see PgliteBoot). */
   pgliteBoot?: PgliteBoot;
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the price adapter PRICE_SOURCE names (tests: the simulated walk with a seeded random). */
+  priceFeed?: PriceFeedAdapter;
 }
 
 /** The largest legitimate body is a few kilobytes (an offer with 2,000 characters of terms). */
@@ -126,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(loginGuardPlugin);
   await app.register(emailCodesPlugin);
   await app.register(twoFactorPlugin);
+  // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
+  await app.register(pricesPlugin, { adapter: options.priceFeed });
 
   await app.register(
     async (api) => {

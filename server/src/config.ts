@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
 
 /**
  * The development secret is public (it is in this file), so codes and two-factor secrets protected by it
@@ -53,6 +54,10 @@ const envSchema = z.object({
   SESSION_IDLE_DAYS: positiveInt.default(30),
   TRUST_PROXY: flag.default(false),
   WEB_DIST: z.string().default('./dist'),
+  PRICE_SOURCE: z
+    .enum(PRICE_SOURCE_NAMES, { error: `must be one of: ${PRICE_SOURCE_NAMES.join(', ')}` })
+    .default('simulated'),
+  PRICE_TICK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
 });
 
 export interface Config {
@@ -84,6 +89,10 @@ export interface Config {
   sessionIdleDays: number;
   trustProxy: boolean;
   webDist: string;
+  /** Where coin prices come from (server/src/prices/adapters.ts); an unknown name fails at boot. */
+  priceSource: PriceSourceName;
+  /** Seconds between price ticks; 0 turns the timer off (tests tick by hand). */
+  priceTickSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -130,5 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleDays: e.SESSION_IDLE_DAYS,
     trustProxy: e.TRUST_PROXY,
     webDist: e.WEB_DIST,
+    priceSource: e.PRICE_SOURCE,
+    priceTickSeconds: e.PRICE_TICK_SECONDS,
   };
 }

@@ -59,6 +59,14 @@ describe.each(dbTargets)('POST /api/base/coins/ on %s', (target) => {
     ]);
   });
 
+  it('answers the price the feed stored last', async () => {
+    await t.app.prices.tick();
+    const stored = await t.app.db.query<{ ticker: string; usd_price: string }>('SELECT ticker, usd_price FROM coins ORDER BY id');
+    const answer = await t.post<Coin[]>('/api/base/coins/', {}, { token });
+    expect(answer.body.info.map((coin) => [coin.ticker, coin.price])).toEqual(stored.map((row) => [row.ticker, row.usd_price]));
+    expect(Object.fromEntries(t.app.prices.current())).toEqual(Object.fromEntries(stored.map((row) => [row.ticker, row.usd_price])));
+  });
+
   it('lists a coin without networks with an empty list', async () => {
     await t.app.db.query(`INSERT INTO coins (label, ticker, decimal_places, usd_price, image) VALUES ('Dogecoin', 'DOGE', 8, '0.38', '/coins/doge.svg')`);
     const answer = await t.post<Coin[]>('/api/base/coins/', {}, { token });

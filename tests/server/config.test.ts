@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       sessionIdleDays: 30,
       trustProxy: false,
       webDist: './dist',
+      priceSource: 'simulated',
+      priceTickSeconds: 5,
     });
   });
 
@@ -48,6 +50,8 @@ describe('loadConfig', () => {
       SESSION_IDLE_DAYS: '7',
       TRUST_PROXY: 'true',
       WEB_DIST: '/srv/web',
+      PRICE_SOURCE: 'simulated',
+      PRICE_TICK_SECONDS: '2.5',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -59,7 +63,16 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       sessionIdleDays: 7,
       trustProxy: true,
+      priceSource: 'simulated',
+      priceTickSeconds: 2.5,
     });
+  });
+
+  it('refuses a price source it has no adapter for, naming the ones it has', () => {
+    expect(() => loadConfig({ PRICE_SOURCE: 'binance' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PRICE_SOURCE: 'binance' })).toThrow('PRICE_SOURCE: must be one of: simulated');
+    expect(() => loadConfig({ PRICE_TICK_SECONDS: '-1' })).toThrow(/PRICE_TICK_SECONDS/);
+    expect(loadConfig({ PRICE_TICK_SECONDS: '0' }).priceTickSeconds).toBe(0);
   });
 
   it('turns demo data off by default in production', () => {

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { memoryOutbox, type MailTransport, type MemoryOutbox } from '../../server/src/lib/mail.ts';
 import type { PgliteBoot } from '../../server/src/db/pglite.ts';
 import type { Argon2Parameters } from '../../server/src/lib/passwords.ts';
+import type { PriceFeedAdapter } from '../../server/src/prices/adapters.ts';
 
 export type DbTarget = 'pglite' | 'postgres';
 
@@ -165,13 +166,15 @@ export interface TestApp {
 
 export interface TestAppOptions {
   /**
-   * Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app).
-   * The reference data (coins, currencies, payment methods) is always there.
+   * Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app,
+   * prices ticked by hand). The reference data (coins, currencies, payment methods) is always there.
    */
   env?: Record<string, string>;
   /** Default: the in-memory outbox of `TestApp.outbox`. `'from-config'`: what the app builds itself (SMTP_URL). */
   mailTransport?: MailTransport | 'from-config';
   argon2?: Argon2Parameters;
+  /** Default: the adapter PRICE_SOURCE names. */
+  priceFeed?: PriceFeedAdapter;
 }
 
 /**
@@ -186,6 +189,8 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     APP_SECRET: TEST_APP_SECRET,
     SEED_DEMO: 'false',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // Prices move only when a test calls `app.prices.tick()`.
+    PRICE_TICK_SECONDS: '0',
     WEB_DIST: join(tmpdir(), 'peerex-no-web-app'),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.env,
@@ -198,6 +203,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     mailTransport: options.mailTransport === 'from-config' ? undefined : (options.mailTransport ?? outbox),
     argon2: options.argon2 ?? TEST_ARGON2,
     pgliteBoot: target === 'pglite' ? await sharedPgliteBoot() : undefined,
+    priceFeed: options.priceFeed,
   };
   let app: FastifyInstance;
   try {
