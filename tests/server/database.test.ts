@@ -108,14 +108,13 @@ describe.each(postgresOnly)('migrations with several processes booting at once o
     const pools = await Promise.all([1, 2, 3, 4].map(() => openPostgres({ url: scratch.url, poolSize: 2 })));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      const names = applied.flat();
-      expect(names.sort()).toEqual(['001_accounts.sql', '002_reference_data.sql', '003_offers.sql']);
+      const files = await readMigrations();
+      expect(applied.flat().sort()).toEqual(files.map((file) => file.name));
       expect(applied.filter((list) => list.length > 0)).toHaveLength(1);
       const [first] = pools;
-      expect(await first?.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([
-        { version: 1 },
-        { version: 2 },
-      ]);
+      expect(await first?.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual(
+        files.map((file) => ({ version: file.version })),
+      );
     } finally {
       await Promise.all(pools.map((pool) => pool.close()));
       await scratch.drop();
