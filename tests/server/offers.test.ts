@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList } from '../../contracts/market.ts';
+import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/market/offers.ts';
+import { offersRepository } from '../../server/src/repositories/offers.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 
@@ -185,6 +187,18 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
     await expectIds({ user__username__icontains: 'b%b' }, []);
     await expectIds({ user__username__icontains: '\\' }, []);
     await expectIds({ user__username__icontains: 'a\u0000' }, []);
+  });
+
+  it('finds the same offers when a search matches too many traders to list them (the subquery form)', async () => {
+    // Over SEARCH_USER_LIMIT matching traders the repository filters by the pattern itself; the fixture
+    // has three traders, so that form is exercised here directly.
+    const repository = offersRepository(t.app.db);
+    const byPattern = async (search: string) =>
+      (await repository.listActive({ usernamePattern: likeContains(search) }, 0, OFFERS_PAGE_SIZE + 1)).map((row) => Number(row.id));
+    expect(await byPattern('n_s')).toEqual([f.F4, f.F1]);
+    expect(await byPattern('_')).toEqual([f.F5, f.F4, f.F2, f.F1]);
+    expect(await byPattern('%')).toEqual([]);
+    expect(SEARCH_USER_LIMIT).toBeGreaterThan(0);
   });
 
   it('combines filters: every one given must hold', async () => {

@@ -136,17 +136,22 @@ export function offersService(db: Queryable) {
     }
     if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
     const search = filters.user__username__icontains?.trim() ?? '';
-    if (search !== '') {
-      if (hasNul(search)) return undefined;
-      const pattern = likeContains(search);
-      const userIds = await offers.usersMatching(pattern, SEARCH_USER_LIMIT + 1);
+    if (hasNul(search)) return undefined;
+    const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+
+    // The two lookups are independent: on PostgreSQL they run side by side on two pooled connections.
+    const pattern = likeContains(search);
+    const [userIds, methods] = await Promise.all([
+      search === '' ? undefined : offers.usersMatching(pattern, SEARCH_USER_LIMIT + 1),
+      wanted.length === 0 ? undefined : reference.paymentMethods(),
+    ]);
+    if (userIds) {
       if (userIds.length === 0) return undefined;
       if (userIds.length <= SEARCH_USER_LIMIT) query.userIds = userIds;
       else query.usernamePattern = pattern;
     }
-    const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
-    if (wanted.length > 0) {
-      const ids = (await reference.paymentMethods()).filter((method) => wanted.includes(method.name.toLowerCase())).map((method) => method.id);
+    if (methods) {
+      const ids = methods.filter((method) => wanted.includes(method.name.toLowerCase())).map((method) => method.id);
       if (ids.length === 0) return undefined;
       query.paymentMethodIds = ids;
     }
