@@ -10,18 +10,6 @@ import { scriptedActors } from '../support/machines.ts';
 import { components, editable, noOffers, offerItem, offerPage, paginator } from '../support/offers.ts';
 import { renderWithRouter } from './render.tsx';
 
-// Ark's Select positions its popup with floating-ui and scrolls the highlighted option into view:
-// jsdom has neither layout API, and without them the select never takes a choice.
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  Element.prototype.scrollIntoView ??= function scrollIntoView() {};
-});
-
 /** Picks `option` in the Ark select labelled `label`: open the trigger, click the option (it lives in a portal). */
 async function choose(typist: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
   await typist.click(screen.getByRole('combobox', { name: label }));

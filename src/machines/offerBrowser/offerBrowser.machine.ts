@@ -87,7 +87,7 @@ export const offerBrowserMachine = setup({
             onError: { target: 'unavailable', description: 'Spec section 8: nothing shows; the filters stay hidden.' },
           },
         },
-        ready: { tags: ['filters'] },
+        ready: { description: 'The filters show.' },
         unavailable: {},
       },
     },

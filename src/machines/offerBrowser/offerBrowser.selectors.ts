@@ -3,7 +3,7 @@ import type { offerBrowserMachine } from './offerBrowser.machine.ts';
 
 type OfferBrowserSnapshot = SnapshotFrom<typeof offerBrowserMachine>;
 
-export const selectShowFilters = (snapshot: OfferBrowserSnapshot) => snapshot.hasTag('filters');
+export const selectShowFilters = (snapshot: OfferBrowserSnapshot) => snapshot.matches({ components: 'ready' });
 export const selectComponents = (snapshot: OfferBrowserSnapshot) => snapshot.context.components;
 export const selectFilters = (snapshot: OfferBrowserSnapshot) => snapshot.context.filters;
 export const selectOffers = (snapshot: OfferBrowserSnapshot) => snapshot.context.offers;

@@ -2,7 +2,7 @@ import { Field } from '@ark-ui/react/field';
 import { RadioGroup } from '@ark-ui/react/radio-group';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css, cx } from 'styled-system/css';
 import type { OfferFormField, offerFormMachine } from '../../machines/offerForm/offerForm.machine.ts';
@@ -90,6 +90,14 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
     actor.send({ type: 'form.submit' });
   };
   const code = values.currency.toUpperCase();
+  const options = useMemo(
+    () => ({
+      coins: (components?.coins ?? []).map((entry) => ({ value: String(entry.id), label: entry.label, image: entry.image })),
+      currencies: (components?.currencies ?? []).map((entry) => ({ value: entry.code, label: `${entry.name} (${entry.code.toUpperCase()})` })),
+      methods: (components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name })),
+    }),
+    [components],
+  );
 
   return (
     <section aria-busy={loading}>
@@ -124,7 +132,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
                 label="Cryptocurrency"
                 name="coin"
                 placeholder="Select a coin"
-                options={(components?.coins ?? []).map((entry) => ({ value: String(entry.id), label: entry.label, image: entry.image }))}
+                options={options.coins}
                 value={values.coin ? [values.coin] : []}
                 onValueChange={([value]) => change('coin')(value ?? '')}
               />
@@ -132,10 +140,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
                 label="Fiat currency"
                 name="currency"
                 placeholder="Select a currency"
-                options={(components?.currencies ?? []).map((entry) => ({
-                  value: entry.code,
-                  label: `${entry.name} (${entry.code.toUpperCase()})`,
-                }))}
+                options={options.currencies}
                 value={values.currency ? [values.currency] : []}
                 onValueChange={([value]) => change('currency')(value ?? '')}
               />
@@ -175,7 +180,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
               name="payment_method"
               multiple
               placeholder="Select payment methods"
-              options={(components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name }))}
+              options={options.methods}
               value={values.payment_methods}
               onValueChange={(value) => actor.send({ type: 'methods.change', value })}
             />
