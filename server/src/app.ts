@@ -1,4 +1,11 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './db/pglite.ts';
 import { HttpError } from './http/errors.ts';
@@ -45,6 +52,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the price adapter PRICE_SOURCE names (tests: the simulated walk with a seeded random). */
   priceFeed?: PriceFeedAdapter;
+  /**
+   * Extra routes for the signed-in scope, behind the same session hook as the product's. The product
+   * adds none; bench/offers-list.ts adds its `SELECT 1` ceiling probe here, because routes cannot be
+   * added once the app is ready.
+   */
+  signedInExtras?: FastifyPluginAsync;
 }
 
 /** The largest legitimate body is a few kilobytes (an offer with 2,000 characters of terms). */
@@ -155,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(overviewRoute);
         await signedInScope.register(coinsRoute);
         await signedInScope.register(offersRoute);
+        if (options.signedInExtras) await signedInScope.register(options.signedInExtras);
       });
     },
     { prefix: '/api' },

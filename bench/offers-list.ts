@@ -1,0 +1,405 @@
+/**
+ * How fast Browse Offers answers at 100,000 offers (issue 3), on PostgreSQL, over HTTP.
+ *
+ * 1. Creates a throwaway database on BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres),
+ *    migrates it with the product's migrations, and seeds 1,000 traders and 100,000 offers with one
+ *    INSERT … SELECT over generate_series each (random coin, currency, type, 1–5 payment methods, rates
+ *    around the market rate, creation times over 180 days, 10% paused). Then ANALYZE.
+ * 2. Prints EXPLAIN ANALYZE of the list's SQL for every scenario (the repository's own SQL, through a
+ *    Queryable that prefixes EXPLAIN).
+ * 3. Starts the real app (buildApp, PostgreSQL, the price feed ticking) in a child process listening on
+ *    127.0.0.1 at a random port, with one extra signed-in route that only runs `SELECT 1` (the ceiling:
+ *    same HTTP, JSON, session hook and pool, no work), signs a trader in over HTTP, and runs each scenario
+ *    with BENCH_CLIENTS (16) concurrent keep-alive clients for BENCH_SECONDS (8) each; prints requests/s,
+ *    p50 and p95, and each scenario's throughput as a share of the ceiling's.
+ * 4. Drops the database.
+ *
+ * Run: node --import tsx bench/offers-list.ts
+ * Knobs: BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CLIENTS, BENCH_OFFERS (100000), BENCH_TRADERS (1000);
+ * BENCH_ONLY (comma list of scenario name prefixes), BENCH_KEEP_DATABASE=1 (keep it for psql),
+ * BENCH_PROFILE=1 (a V8 CPU profile of the server under /tmp/bench-prof).
+ */
+import type { FastifyInstance } from 'fastify';
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import pg from 'pg';
+import type { OfferFilters } from '../contracts/market.ts';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import type { Queryable, SqlParam } from '../server/src/db/db.ts';
+import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
+import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/market/offers.ts';
+import { offersRepository, type OfferQuery } from '../server/src/repositories/offers.ts';
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 100_000);
+const TRADERS = Number(process.env.BENCH_TRADERS ?? 1_000);
+const WARM_UP_SECONDS = 2;
+const BENCH_USER = { username: 'benchtrader', email: 'bench@peerex.test', password: 'bench-password-1' };
+
+/** The filtered lists measured, by name. Values rotate per request so no single page is all that is read. */
+interface Scenario {
+  name: string;
+  body: (i: number) => unknown;
+  /** The same filter as the repository sees it, for EXPLAIN (a search is resolved to user ids first, as the server does); undefined for the ceiling. */
+  explain?: { query: OfferQuery; search?: string; page?: number };
+}
+
+const COINS = [1, 2, 3, 4];
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'INR', 'BRL'];
+const METHOD_SETS = [['SEPA'], ['M-Pesa', 'UPI'], ['Pix'], ['Bank Transfer', 'PayPal', 'Wise']];
+/** "ader04" matches trader0400–trader0499 and nothing else: 10% of traders; "ader0123" exactly one. */
+const SEARCHES = ['ader012', 'ader0456', 'r07', 'ader09'];
+const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
+const list = (filters: OfferFilters, page = 1) => ({ type: 'list', page, filters });
+
+const SCENARIOS: Scenario[] = [
+  { name: 'SELECT 1 (ceiling)', body: () => ({}) },
+  { name: 'list, no filter', body: () => list({}), explain: { query: {} } },
+  { name: 'offer_type', body: (i) => list({ offer_type: i % 2 ? 'buy' : 'sell' }), explain: { query: { offerType: 'buy' } } },
+  { name: 'coin__id', body: (i) => list({ coin__id: pick(COINS, i) }), explain: { query: { coinId: 4 } } },
+  { name: 'currency__code', body: (i) => list({ currency__code: pick(CURRENCIES, i) }), explain: { query: { currencyCode: 'KES' } } },
+  {
+    name: 'payment_methods__overlap',
+    body: (i) => list({ payment_methods__overlap: pick(METHOD_SETS, i) }),
+    explain: { query: { paymentMethodIds: [8] } },
+  },
+  {
+    name: 'user__username__icontains',
+    body: (i) => list({ user__username__icontains: pick(SEARCHES, i) }),
+    explain: { query: {}, search: 'ader012' },
+  },
+  {
+    name: 'all five filters',
+    body: (i) =>
+      list({
+        user__username__icontains: pick(['r04', 'ader03', 'ader05', 'r02'], i),
+        payment_methods__overlap: pick(METHOD_SETS, i),
+        offer_type: i % 2 ? 'buy' : 'sell',
+        coin__id: pick(COINS, i),
+        currency__code: pick(CURRENCIES, i),
+      }),
+    explain: { query: { paymentMethodIds: [1, 5, 4], offerType: 'sell', coinId: 1, currencyCode: 'EUR' }, search: 'r04' },
+  },
+  { name: 'no filter, page 50', body: () => list({}, 50), explain: { query: {}, page: 50 } },
+  // The ceiling again: the machine is shared, so a drift in its load shows as a difference between the two.
+  { name: 'SELECT 1 (ceiling, again)', body: () => ({}) },
+];
+
+// ---------------------------------------------------------------------------------------------------------
+// The server side: a child process, so the load generator does not share its event loop.
+
+async function serve(databaseUrl: string) {
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO: 'false',
+    WEB_DIST: '/nonexistent',
+  });
+  const app = await buildApp({
+    config,
+    signedInExtras: async (scope: FastifyInstance) => {
+      scope.post('/bench/select-1/', async () => {
+        await scope.db.query('SELECT 1');
+        return { success: true, info: 'ok' };
+      });
+    },
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send?.({ address });
+  // The server's own CPU time, asked for around each scenario: unlike req/s it hardly depends on what
+  // else the (shared) machine is doing.
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  });
+  process.on('disconnect', () => void app.close().then(() => process.exit(0)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The load side.
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** 1,000 traders and 100,000 offers in a few seconds: set-based SQL, not 100,000 calls. */
+async function seed(db: pg.Client) {
+  const hash = await createPasswordHasher(OWASP_ARGON2ID).hash(BENCH_USER.password);
+  await db.query(
+    `INSERT INTO users (username, email, password_hash, created_at)
+     SELECT 'trader' || lpad(g::text, 4, '0'), 'trader' || g || '@bench.test', $1, now()
+     FROM generate_series(0, $2 - 1) AS g`,
+    [hash, TRADERS],
+  );
+  await db.query('INSERT INTO users (username, email, password_hash, created_at) VALUES ($1, $2, $3, now())', [
+    BENCH_USER.username,
+    BENCH_USER.email,
+    hash,
+  ]);
+  // Each row's random picks must reference the row (g), or PostgreSQL would evaluate them once for all rows.
+  await db.query(
+    `WITH traders AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE username LIKE 'trader%'),
+          currencies AS (SELECT array_agg(code ORDER BY code) AS codes, array_agg(usd_rate ORDER BY code) AS rates FROM fiat_currencies),
+          picks AS (
+            SELECT g, 1 + floor(random() * $2)::int AS trader, 1 + floor(random() * 7)::int AS currency,
+                   round((10 + random() * 990)::numeric, 2) AS min_amount
+            FROM generate_series(1, $1) AS g
+          )
+     INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount,
+                         payment_method_ids, terms, is_active, created_at, updated_at)
+     SELECT t.ids[p.trader],
+            CASE WHEN random() < 0.5 THEN 'buy' ELSE 'sell' END,
+            (SELECT id FROM coins WHERE p.g > 0 ORDER BY random() LIMIT 1),
+            c.codes[p.currency],
+            round(c.rates[p.currency] * (0.95 + random() * 0.1)::numeric, 4),
+            p.min_amount,
+            round(p.min_amount * (2 + random() * 48)::numeric, 2),
+            ARRAY(SELECT id FROM payment_methods WHERE p.g > 0 ORDER BY random() LIMIT 1 + (p.g % 5)),
+            CASE WHEN random() < 0.3 THEN 'Fast release, be online.' END,
+            random() >= 0.1,
+            now() - random() * interval '180 days',
+            now()
+     FROM picks p, traders t, currencies c`,
+    [OFFERS, TRADERS],
+  );
+  // VACUUM as well: otherwise autovacuum and the first readers of 100,000 fresh rows (setting hint bits)
+  // would do that work during the measurements.
+  await db.query('VACUUM (ANALYZE)');
+}
+
+/** EXPLAIN ANALYZE of the repository's own list SQL: a Queryable that prefixes every statement. */
+async function explain(db: pg.Client, query: OfferQuery, offset: number) {
+  const explaining: Queryable = {
+    query: async <T extends object>(sql: string, params: readonly SqlParam[] = []) =>
+      (await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...params])).rows as T[],
+    one: () => Promise.reject(new Error('unused')),
+    maybe: () => Promise.reject(new Error('unused')),
+    exec: () => Promise.reject(new Error('unused')),
+  };
+  const rows = (await offersRepository(explaining).listActive(query, offset, OFFERS_PAGE_SIZE + 1)) as unknown as Array<{
+    'QUERY PLAN': string;
+  }>;
+  return rows.map((row) => row['QUERY PLAN']);
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream distribution). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * Microseconds of CPU all local `postgres` processes have used so far (from /proc), or undefined when
+ * PostgreSQL is not on this machine. Its connections stay open across a scenario, so the difference
+ * around one is the database's share of the work.
+ */
+function postgresCpu(): number | undefined {
+  if (!existsSync('/proc')) return undefined;
+  let ticks = 0;
+  let found = false;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+    found = true;
+  }
+  return found ? (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND : undefined;
+}
+
+const httpAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function post(base: URL, path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: 'POST',
+        agent: httpAgent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+/** `clients` loops, each sending the next request when its answer is in, until the time is up. */
+async function hammer(seconds: number, send: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let sequence = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const i = sequence++;
+        const start = performance.now();
+        await send(i);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), count: latencies.length };
+}
+
+async function main() {
+  const name = `peerex_bench_${randomBytes(6).toString('hex')}`;
+  const url = databaseUrl(name);
+  console.log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`);
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  let server: ChildProcess | undefined;
+  try {
+    // The app's own migrations run on the first boot; the data goes in afterwards, then the server restarts
+    // on a database with statistics.
+    const boot = async () => {
+      const child = fork(new URL(import.meta.url).pathname, ['serve', url], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/bench-prof'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const address = await new Promise<string>((resolve, reject) => {
+        child.once('message', (message: { address: string }) => resolve(message.address));
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      return { child, base: new URL(address) };
+    };
+    /** Microseconds of CPU (user + system) the server process has used so far. */
+    const serverCpu = (child: ChildProcess) =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message: { cpu: NodeJS.CpuUsage }) => resolve(message.cpu.user + message.cpu.system));
+        child.send('cpu');
+      });
+    const stop = async (child: ChildProcess) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    };
+
+    const first = await boot();
+    await stop(first.child);
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const seeding = performance.now();
+      await seed(db);
+      const counts = await db.query<{ offers: number; active: number; traders: number }>(
+        `SELECT count(*)::int AS offers, count(*) FILTER (WHERE is_active)::int AS active,
+                (SELECT count(*)::int FROM users) - 1 AS traders FROM offers`,
+      );
+      console.log(`Seeded ${JSON.stringify(counts.rows[0])} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+      const version = await db.query<{ server_version: string }>('SHOW server_version');
+      console.log(`PostgreSQL ${version.rows[0]?.server_version}\n`);
+
+      console.log('EXPLAIN ANALYZE of the list query (first page unless named), plan nodes and execution time:');
+      for (const scenario of SCENARIOS) {
+        if (!scenario.explain) continue;
+        const { query, search, page = 1 } = scenario.explain;
+        console.log(`\n--- ${scenario.name}`);
+        if (search) {
+          const pattern = likeContains(search);
+          const lookup = await db.query<{ 'QUERY PLAN': string }>(
+            'EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM users WHERE username ILIKE $1 LIMIT $2',
+            [pattern, SEARCH_USER_LIMIT + 1],
+          );
+          for (const row of lookup.rows) console.log(`[trader search] ${row['QUERY PLAN']}`);
+          const users = await db.query<{ id: string }>('SELECT id FROM users WHERE username ILIKE $1 LIMIT $2', [pattern, SEARCH_USER_LIMIT + 1]);
+          query.userIds = users.rows.map((row) => row.id);
+        }
+        const plan = await explain(db, query, (page - 1) * OFFERS_PAGE_SIZE);
+        for (const line of plan) if (!/^\s*(Buffers|Planning:|Sort Method|Heap Blocks)/.test(line)) console.log(line);
+      }
+    } finally {
+      await db.end();
+    }
+
+    const started = await boot();
+    server = started.child;
+    const { base } = started;
+    const login = await post(base, '/api/security/login/', '', { username: BENCH_USER.username, password: BENCH_USER.password, device: 'bench' });
+    const token = (JSON.parse(login.text) as { info: { token: string } }).info.token;
+
+    console.log(`\nHTTP, ${CLIENTS} concurrent keep-alive clients, ${SECONDS} s per scenario (after ${WARM_UP_SECONDS} s warm-up); load average ${loadavg()[0]?.toFixed(2)}`);
+    console.log(
+      `${'scenario'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}  of ceiling  node CPU/req  db CPU/req  rows`,
+    );
+    let ceiling = 0;
+    const only = process.env.BENCH_ONLY?.split(',');
+    for (const scenario of SCENARIOS) {
+      if (only && !only.some((name) => scenario.name.startsWith(name))) continue;
+      const path = scenario.explain ? '/api/market/offers/' : '/api/bench/select-1/';
+      let rows = '';
+      const send = async (i: number) => {
+        const answer = await post(base, path, token, scenario.body(i));
+        if (answer.status !== 200) throw new Error(`${scenario.name}: ${answer.status} ${answer.text}`);
+        if (!rows && scenario.explain) rows = String((JSON.parse(answer.text) as { info: { offers: unknown[] } }).info.offers.length);
+      };
+      await hammer(WARM_UP_SECONDS, send);
+      const cpuBefore = await serverCpu(server);
+      const dbBefore = postgresCpu();
+      const result = await hammer(SECONDS, send);
+      const cpuPerRequest = ((await serverCpu(server)) - cpuBefore) / result.count;
+      const dbAfter = postgresCpu();
+      const dbPerRequest = dbBefore !== undefined && dbAfter !== undefined ? `${((dbAfter - dbBefore) / result.count).toFixed(0)} µs` : '–';
+      if (!scenario.explain && ceiling === 0) ceiling = result.perSecond;
+      const share = ceiling ? `${((100 * result.perSecond) / ceiling).toFixed(0)}%` : '';
+      console.log(
+        `${scenario.name.padEnd(28)} ${result.perSecond.toFixed(0).padStart(8)} ${`${result.p50.toFixed(1)} ms`.padStart(9)} ${`${result.p95.toFixed(1)} ms`.padStart(9)}  ${share.padStart(10)}  ${`${cpuPerRequest.toFixed(0)} µs`.padStart(12)}  ${dbPerRequest.padStart(10)}  ${rows}`,
+      );
+    }
+    console.log(`Load average at the end: ${loadavg()[0]?.toFixed(2)}`);
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.disconnect();
+      await exited;
+    }
+    httpAgent.destroy();
+    if (process.env.BENCH_KEEP_DATABASE) console.log(`\nKept the database for a closer look: ${url}`);
+    else await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  await serve(process.argv[3] ?? '');
+} else {
+  await main();
+}
