@@ -41,6 +41,10 @@ CREATE INDEX offers_live_newest ON offers (created_at DESC, id DESC) WHERE is_ac
 -- A filter on one coin or one currency: the rows of that value, already in order.
 CREATE INDEX offers_live_by_coin ON offers (coin_id, created_at DESC, id DESC) WHERE is_active;
 CREATE INDEX offers_live_by_currency ON offers (currency_code, created_at DESC, id DESC) WHERE is_active;
+-- The market a trader usually browses: one coin for one currency ("buy BTC with EUR"), possibly narrowed
+-- further by type, method or trader. Without it that combination walks one of the two indexes above and
+-- skips the other coins' or currencies' rows (4–7× more rows read for a page).
+CREATE INDEX offers_live_by_coin_currency ON offers (coin_id, currency_code, created_at DESC, id DESC) WHERE is_active;
 -- The trader search resolves to a few users first, then reads their offers in order. The same index
 -- counts a user's active offers for the dashboard.
 CREATE INDEX offers_live_by_user ON offers (user_id, created_at DESC, id DESC) WHERE is_active;
