@@ -11,11 +11,12 @@ import {
   REFERENCE_NETWORKS,
   REFERENCE_PAYMENT_METHODS,
 } from './reference-data.ts';
+import { postEntry } from './ledger/ledger.ts';
 import { usersRepository } from './repositories/users.ts';
 
 /**
  * The demo data of contract.md ("Demo data"): fixed, so anyone can try the product and outside checks
- * can rely on it. Balances join this list when the ledger exists.
+ * can rely on it.
  */
 export const DEMO_PASSWORD = 'peerex-demo';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -56,6 +57,13 @@ export const DEMO_OFFERS: readonly DemoOffer[] = [
   { username: 'carol', offer_type: 'sell', ticker: 'BTC', currency: 'BRL', margin: '0.025', min_amount: '100', max_amount: '25000', payment_methods: ['Pix'], terms: 'Pix only; the name on the Pix must match your account.' },
   { username: 'carol', offer_type: 'buy', ticker: 'LTC', currency: 'EUR', margin: '-0.02', min_amount: '50', max_amount: '1000', payment_methods: ['SEPA', 'Revolut', 'Wise', 'PayPal', 'Cash in Person'], terms: null },
 ];
+
+/**
+ * What each demo trader (dave aside: the two-factor demo holds nothing) starts with, per coin, deposited
+ * through the ledger from the platform's deposit account as an outside deposit would be.
+ */
+export const DEMO_TRADERS_WITH_BALANCES = ['alice', 'bob', 'carol'] as const;
+export const DEMO_DEPOSITS: Readonly<Record<string, string>> = { BTC: '2', ETH: '40', USDT: '50000', LTC: '300' };
 
 /** Places of a demo rate: enough for 0.9384 EUR per USD, few enough to read. */
 const DEMO_RATE_PLACES = 4;
@@ -145,6 +153,25 @@ export async function seedDemo(
         now: deps.now(),
       });
       userIds.set(user.username, row.id);
+    }
+
+    const coins = await tx.query<{ id: number; ticker: string }>('SELECT id, ticker FROM coins ORDER BY id');
+    for (const username of DEMO_TRADERS_WITH_BALANCES) {
+      const userId = userIds.get(username);
+      if (!userId) continue;
+      for (const coin of coins) {
+        const amount = DEMO_DEPOSITS[coin.ticker];
+        // A coin an operator added has no demo amount: its balance starts at nothing.
+        if (amount === undefined) continue;
+        await postEntry(tx, {
+          reference: `deposit:demo-${username}-${coin.ticker}`,
+          at: deps.now(),
+          postings: [
+            { account: { kind: 'deposits', coinId: coin.id }, amount: `-${amount}` },
+            { account: { kind: 'available', userId, coinId: coin.id }, amount },
+          ],
+        });
+      }
     }
 
     const offers = offersService(tx);
