@@ -19,6 +19,8 @@ import { emailCodesPlugin } from './plugins/email-codes.ts';
 import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
+import { realtimePlugin } from './plugins/realtime.ts';
+import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
@@ -26,7 +28,9 @@ import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
 import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
+import chatRoute from './routes/api/market/chat.ts';
 import offersRoute from './routes/api/market/offers.ts';
+import tradeRoute from './routes/api/market/trade.ts';
 import loginRoute from './routes/api/security/login.ts';
 import logoutRoute from './routes/api/security/logout.ts';
 import registerRoute from './routes/api/security/register.ts';
@@ -35,6 +39,7 @@ import twoFactorLoginRoute from './routes/api/security/two-factor-login.ts';
 import twoFactorRoute from './routes/api/security/two-factor.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
+import walletRoute from './routes/api/user/wallet.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -145,6 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(twoFactorPlugin);
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
+  await app.register(realtimePlugin);
+  await app.register(tradesPlugin);
 
   await app.register(
     async (api) => {
@@ -168,6 +175,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(overviewRoute);
         await signedInScope.register(coinsRoute);
         await signedInScope.register(offersRoute);
+        await signedInScope.register(tradeRoute);
+        await signedInScope.register(chatRoute);
+        await signedInScope.register(walletRoute);
         if (options.signedInExtras) await signedInScope.register(options.signedInExtras);
       });
     },

@@ -58,6 +58,12 @@ const envSchema = z.object({
     .enum(PRICE_SOURCE_NAMES, { error: `must be one of: ${PRICE_SOURCE_NAMES.join(', ')}` })
     .default('simulated'),
   PRICE_TICK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  TRADE_FEE_PERCENT: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage from 0 to 99.9999, like 1 or 0.5')
+    .default('1'),
+  PAYMENT_WINDOW_MINUTES: positiveInt.default(30),
+  TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
 });
 
 export interface Config {
@@ -93,6 +99,12 @@ export interface Config {
   priceSource: PriceSourceName;
   /** Seconds between price ticks; 0 turns the timer off (tests tick by hand). */
   priceTickSeconds: number;
+  /** The platform's fee on each trade, in percent of the trade, as an exact decimal string. */
+  tradeFeePercent: string;
+  /** A pending trade not marked paid this many minutes after opening is cancelled by the server. */
+  paymentWindowMinutes: number;
+  /** Seconds between payment-window sweeps; 0 turns the timer off (tests sweep by hand). */
+  tradeSweepSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -141,5 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     priceSource: e.PRICE_SOURCE,
     priceTickSeconds: e.PRICE_TICK_SECONDS,
+    tradeFeePercent: e.TRADE_FEE_PERCENT,
+    paymentWindowMinutes: e.PAYMENT_WINDOW_MINUTES,
+    tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
   };
 }

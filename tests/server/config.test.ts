@@ -23,6 +23,9 @@ describe('loadConfig', () => {
       webDist: './dist',
       priceSource: 'simulated',
       priceTickSeconds: 5,
+      tradeFeePercent: '1',
+      paymentWindowMinutes: 30,
+      tradeSweepSeconds: 30,
     });
   });
 
@@ -52,6 +55,9 @@ describe('loadConfig', () => {
       WEB_DIST: '/srv/web',
       PRICE_SOURCE: 'simulated',
       PRICE_TICK_SECONDS: '2.5',
+      TRADE_FEE_PERCENT: '0.75',
+      PAYMENT_WINDOW_MINUTES: '15',
+      TRADE_SWEEP_SECONDS: '10',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -65,7 +71,19 @@ describe('loadConfig', () => {
       trustProxy: true,
       priceSource: 'simulated',
       priceTickSeconds: 2.5,
+      tradeFeePercent: '0.75',
+      paymentWindowMinutes: 15,
+      tradeSweepSeconds: 10,
     });
+  });
+
+  it('refuses a trade fee, payment window or sweep interval that makes no sense', () => {
+    for (const fee of ['100', '-1', '1.5%', 'one', '0.12345']) {
+      expect(() => loadConfig({ TRADE_FEE_PERCENT: fee }), fee).toThrow(/TRADE_FEE_PERCENT: must be a percentage/);
+    }
+    expect(() => loadConfig({ PAYMENT_WINDOW_MINUTES: '0' })).toThrow(/PAYMENT_WINDOW_MINUTES/);
+    expect(() => loadConfig({ TRADE_SWEEP_SECONDS: '-5' })).toThrow(/TRADE_SWEEP_SECONDS/);
+    expect(loadConfig({ TRADE_FEE_PERCENT: '0' }).tradeFeePercent).toBe('0');
   });
 
   it('refuses a price source it has no adapter for, naming the ones it has', () => {

@@ -191,6 +191,8 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     RATE_LIMIT_PER_MINUTE: '100000',
     // Prices move only when a test calls `app.prices.tick()`.
     PRICE_TICK_SECONDS: '0',
+    // The payment window is swept only when a test calls `app.trades.sweep()`.
+    TRADE_SWEEP_SECONDS: '0',
     WEB_DIST: join(tmpdir(), 'peerex-no-web-app'),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.env,

@@ -1,4 +1,5 @@
 import { messages } from '../../../contracts/messages.ts';
+import { tradeSentences } from './trade-sentences.ts';
 
 /**
  * Every sentence the server answers with, in one place: the web app shows them as they are, so they are
@@ -45,6 +46,8 @@ export const sentences = {
   repeatedPaymentMethod: (name: string) => `Payment method "${name}" is chosen more than once.`,
   minAboveMax: 'The minimum amount cannot be greater than the maximum amount.',
   termsUnstorable: 'Terms contain a character that cannot be stored (U+0000).',
+  reasonUnstorable: 'The reason contains a character that cannot be stored (U+0000).',
+  ...tradeSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   notJson: 'Please send the request body as JSON.',
   malformedJson: 'The request body is not valid JSON.',

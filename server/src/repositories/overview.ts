@@ -1,17 +1,26 @@
 import type { Overview, RecentTrade } from '../../../contracts/user.ts';
 import type { Queryable } from '../db/db.ts';
+import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { offersRepository } from './offers.ts';
+import { tradesRepository } from './trades.ts';
+import { walletsRepository } from './wallets.ts';
+
+/** The dashboard's Recent Trades panel shows this many. */
+export const RECENT_TRADES = 5;
 
 /**
  * The dashboard figures of one user. Each figure has its own function so that the capability that
- * brings its data replaces exactly one place. Accounts and offers exist; no wallets, trades or chats
- * can have been created by anyone yet, so each of those figures below is the true value for the
- * current schema, not a placeholder — there is nothing to count yet.
+ * brings its data replaces exactly one place.
  */
 export function overviewRepository(db: Queryable) {
-  /** USD value of every coin the user holds, 2 places. Balances arrive with the wallets and ledger capability. */
-  async function totalBalanceUsd(_userId: string): Promise<string> {
-    return '0.00'; // no ledger postings table yet, so every user's holdings are empty
+  /**
+   * USD value of everything the user holds (available and in escrow) at the coins' current prices, summed
+   * exactly and rounded once, half up, to 2 places.
+   */
+  async function totalBalanceUsd(userId: string): Promise<string> {
+    const holdings = await walletsRepository(db).holdings(userId);
+    const total = holdings.reduce((sum, row) => sum.plus(new Money(row.held).times(row.usd_price)), new Money(0));
+    return rounded(total, FIAT_PLACES);
   }
 
   /** Offers owned by the user that are listed (active, not paused). */
@@ -19,31 +28,35 @@ export function overviewRepository(db: Queryable) {
     return offersRepository(db).countActiveOf(userId);
   }
 
-  /** Trades the user took part in that reached `completed`. The trades table lands with the trades capability. */
-  async function completedTrades(_userId: string): Promise<number> {
-    return 0; // no trades table yet
+  /** Trades the user took part in, as buyer or seller: completed ones, and pending ones (each has an open chat). */
+  function tradeCounts(userId: string): Promise<{ completed: number; pending: number }> {
+    return tradesRepository(db).countsOf(userId);
   }
 
-  /** Chats of the user's pending trades. Chat channels are created with trades. */
-  async function openChats(_userId: string): Promise<number> {
-    return 0; // no chat channels table yet
-  }
-
-  /** The user's latest trades, newest first. */
-  async function recentTrades(_userId: string): Promise<RecentTrade[]> {
-    return []; // no trades table yet
+  /** The user's latest trades, newest first, from the user's side (bought or sold). */
+  async function recentTrades(userId: string): Promise<RecentTrade[]> {
+    const rows = await tradesRepository(db).history({ userId, limit: RECENT_TRADES, offset: 0 });
+    return rows.slice(0, RECENT_TRADES).map((row) => ({
+      id: Number(row.id),
+      trade_type: row.trade_type,
+      amount_crypto: fixed(row.amount_crypto, row.decimal_places),
+      status: row.status,
+      created: row.created_at.toISOString(),
+      offer__coin__image: row.image,
+      offer__coin__decimal_places: row.decimal_places,
+      offer__coin__ticker: row.ticker,
+    }));
   }
 
   return {
     async forUser(userId: string): Promise<Overview> {
-      const [total_balance, active_offers, completed_trades, open_chats, recent_trades] = await Promise.all([
+      const [total_balance, active_offers, counts, recent_trades] = await Promise.all([
         totalBalanceUsd(userId),
         activeOffers(userId),
-        completedTrades(userId),
-        openChats(userId),
+        tradeCounts(userId),
         recentTrades(userId),
       ]);
-      return { total_balance, active_offers, completed_trades, open_chats, recent_trades };
+      return { total_balance, active_offers, completed_trades: counts.completed, open_chats: counts.pending, recent_trades };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { tradesRepository } from './trades.ts';
 
 /** What an offer card shows about its trader (spec section 3, "Offer (list item)"). */
 export interface TraderStats {
@@ -15,14 +16,11 @@ const UNRATED = '0.00';
  * Trader figures for a page of offers, one query per figure for the whole page (never one per offer).
  * Each figure has its own function so the capability that brings its data replaces exactly one body.
  */
-export function traderStatsRepository(_db: Queryable) {
-  /**
-   * Completed trades per user. The trades table arrives with the trades capability (issue 4); until it
-   * exists no trade can have been made, so no user has a completed one and the map is empty. Issue 4
-   * replaces this body with a count over trades with status 'completed' where the user is either party.
-   */
-  async function completedTrades(_userIds: readonly string[]): Promise<Map<string, number>> {
-    return new Map();
+export function traderStatsRepository(db: Queryable) {
+  /** Completed trades per user, as either party; a user with none is absent from the map. */
+  async function completedTrades(userIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await tradesRepository(db).completedCounts(userIds);
+    return new Map(rows.map((row) => [row.user_id, row.completed]));
   }
 
   /**

@@ -1,0 +1,33 @@
+/**
+ * The sentences of trades, wallets and conversations (spread into `sentences`, http/sentences.ts). The
+ * range and method refusals are the spec's own texts (section 8), word for word, because the web app shows
+ * the same ones before it asks.
+ */
+export const tradeSentences = {
+  amountBelowMin: (min: string) => `Amount can not be less than ${min}`,
+  amountAboveMax: (max: string) => `Amount can not be greater than ${max}`,
+  selectPaymentMethod: 'Please select a payment method',
+  methodNotAccepted: (method: string) => `This offer does not accept ${method}.`,
+  ownOffer: 'You cannot trade on your own offer.',
+  offerPausedForTrade: 'This offer is paused and cannot be traded.',
+  amountTooSmall: 'This amount is too small to trade this coin. Please enter a larger amount.',
+  sellerBalanceTooLow: "The seller's balance is too low for this trade.",
+  tradeOpenedForBuyer: (amount: string, currency: string, method: string) =>
+    `Trade opened. Pay ${amount} ${currency} by ${method} and mark it paid in the chat.`,
+  tradeOpenedForSeller: (crypto: string, ticker: string, amount: string, currency: string, method: string) =>
+    `Trade opened. Your ${crypto} ${ticker} is in escrow; release it in the chat once the buyer's ${amount} ${currency} arrives by ${method}.`,
+  tradeNotFound: 'This trade does not exist.',
+  tradeNotPending: 'This trade is no longer pending.',
+  tradeDisputed: 'This trade is frozen by a dispute until a moderator settles it.',
+  paymentAlreadyMarked: 'Payment has already been marked.',
+  paymentNotMarked: 'The buyer has not marked the payment yet.',
+  cancelAfterPayment: 'Payment has already been marked, so the trade can no longer be cancelled. Raise a dispute instead.',
+  disputeBeforePayment: 'A dispute can only be raised after the payment has been marked.',
+  onlyBuyerMarksPaid: 'Only the buyer can mark the payment.',
+  onlySellerReleases: 'Only the seller can release the coin.',
+  tradeChanged: 'This trade has just changed. Please reload it and try again.',
+  paymentMarked: 'Payment marked as sent. The seller will release the coin once it arrives.',
+  coinReleased: 'Coin released. The trade is completed.',
+  tradeCancelled: 'Trade cancelled. The coin is back with the seller.',
+  disputeRaised: 'Dispute raised. The trade is frozen until a moderator settles it.',
+} as const;

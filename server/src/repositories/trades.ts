@@ -1,0 +1,307 @@
+import type { Queryable, SqlParam } from '../db/db.ts';
+import type { TradeFacts, TradeStatus } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+
+/** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
+export interface OfferForTrade {
+  id: string;
+  user_id: string;
+  owner: string;
+  offer_type: 'buy' | 'sell';
+  coin_id: number;
+  ticker: string;
+  decimal_places: number;
+  usd_price: string;
+  currency_code: string;
+  rate: string;
+  min_amount: string;
+  max_amount: string;
+  payment_methods: string[];
+  is_active: boolean;
+}
+
+/** Everything frozen into a trade at open (migrations/006_trades.sql). */
+export interface NewTrade {
+  offerId: string;
+  buyerId: string;
+  sellerId: string;
+  coinId: number;
+  currencyCode: string;
+  rate: string;
+  coinUsdPrice: string;
+  tradingAmount: string;
+  feeLocal: string;
+  amountLocal: string;
+  tradingAmountCrypto: string;
+  feeCrypto: string;
+  amountCrypto: string;
+  paymentMethod: string;
+  channel: string;
+  at: Date;
+}
+
+/** A stored trade with the names and coin its messages and answers need. */
+export interface TradeRow extends TradeFacts {
+  id: string;
+  channel: string;
+  buyer_id: string;
+  seller_id: string;
+  buyer: string;
+  seller: string;
+  coin_id: number;
+  ticker: string;
+  decimal_places: number;
+  currency_code: string;
+  trading_amount: string;
+  trading_amount_crypto: string;
+  fee_crypto: string;
+  amount_crypto: string;
+  payment_method: string;
+  created_at: Date;
+}
+
+/** What an applied action writes besides the facts. */
+export interface TransitionDetails {
+  at: Date;
+  /** The user who acted; null for the payment window. */
+  actorId: string | null;
+  disputeReason?: string;
+}
+
+export interface HistoryQuery {
+  userId: string;
+  status?: TradeStatus;
+  coinId?: number;
+  /** From the caller's side: `buy` when the caller is the buyer. */
+  tradeType?: 'buy' | 'sell';
+  limit: number;
+  offset: number;
+}
+
+export interface HistoryRow {
+  id: string;
+  created_at: Date;
+  trade_type: 'buy' | 'sell';
+  partner: string;
+  image: string;
+  ticker: string;
+  decimal_places: number;
+  amount_crypto: string;
+  fee_crypto: string;
+  coin_usd_price: string;
+  payment_method: string;
+  status: TradeStatus;
+}
+
+export interface ConversationRow {
+  channel: string;
+  partner: string;
+  partner_type: 'buyer' | 'seller';
+  last_message: string | null;
+  buyer_paid: boolean;
+  dispute_raised: boolean;
+  status: TradeStatus;
+}
+
+const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
+  t.coin_id, c.ticker, c.decimal_places, t.currency_code, t.trading_amount, t.trading_amount_crypto,
+  t.fee_crypto, t.amount_crypto, t.payment_method, t.status, t.buyer_paid, t.dispute_raised, t.created_at`;
+const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
+
+/** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
+const TRADES_OF = (param: string) =>
+  `(SELECT id FROM trades WHERE buyer_id = ${param} UNION ALL SELECT id FROM trades WHERE seller_id = ${param})`;
+
+export function tradesRepository(db: Queryable) {
+  return {
+    offerForTrade: (offerId: number) =>
+      db.maybe<OfferForTrade>(
+        `SELECT o.id, o.user_id, u.username AS owner, o.offer_type, o.coin_id, c.ticker, c.decimal_places, c.usd_price,
+                o.currency_code, o.rate, o.min_amount, o.max_amount, o.is_active,
+                ARRAY(SELECT pm.name FROM unnest(o.payment_method_ids) WITH ORDINALITY AS m (id, position)
+                      JOIN payment_methods pm ON pm.id = m.id ORDER BY m.position) AS payment_methods
+         FROM offers o JOIN users u ON u.id = o.user_id JOIN coins c ON c.id = o.coin_id
+         WHERE o.id = $1`,
+        [offerId],
+      ),
+
+    insert: async (trade: NewTrade): Promise<string> =>
+      (
+        await db.one<{ id: string }>(
+          `INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
+                               fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
+                               channel, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+          [
+            trade.offerId,
+            trade.buyerId,
+            trade.sellerId,
+            trade.coinId,
+            trade.currencyCode,
+            trade.rate,
+            trade.coinUsdPrice,
+            trade.tradingAmount,
+            trade.feeLocal,
+            trade.amountLocal,
+            trade.tradingAmountCrypto,
+            trade.feeCrypto,
+            trade.amountCrypto,
+            trade.paymentMethod,
+            trade.channel,
+            trade.at,
+          ],
+        )
+      ).id,
+
+    byChannel: (channel: string) =>
+      db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel]),
+
+    byId: (id: string) => db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.id = $1`, [id]),
+
+    /** The facts as committed now (a compare-and-set lost: what did the winner write?). */
+    factsOf: (id: string) =>
+      db.one<TradeFacts>('SELECT status, buyer_paid, dispute_raised FROM trades WHERE id = $1', [id]),
+
+    /**
+     * Unpaid pending trades opened at or before `cutoff`, oldest first: the payment window's candidates.
+     * Unlocked; each is then taken with `lockForExpiry`.
+     */
+    expiryCandidates: async (cutoff: Date, limit: number): Promise<string[]> =>
+      (
+        await db.query<{ id: string }>(
+          `SELECT id FROM trades WHERE status = 'pending' AND NOT buyer_paid AND created_at <= $1
+           ORDER BY created_at, id LIMIT $2`,
+          [cutoff, limit],
+        )
+      ).map((row) => row.id),
+
+    /**
+     * One candidate, locked, if it still is one and no other transaction holds it. SKIP LOCKED lets several
+     * server processes sweep at once without waiting on (or expiring twice) the same trade: a trade locked
+     * by another sweep, or by a party's action in flight, is left for that transaction to decide.
+     */
+    lockForExpiry: (id: string, cutoff: Date) =>
+      db.maybe<TradeRow>(
+        `SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS}
+         WHERE t.id = $1 AND t.status = 'pending' AND NOT t.buyer_paid AND t.created_at <= $2
+         FOR UPDATE OF t SKIP LOCKED`,
+        [id, cutoff],
+      ),
+
+    /**
+     * Writes `to` only if the trade still holds `from`: the compare-and-set that makes two racing actions
+     * end with exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row
+     * lock, re-reads the committed row, no longer matches and changes nothing. Returns whether it applied.
+     */
+    compareAndSet: async (id: string, from: TradeFacts, to: TradeFacts, details: TransitionDetails): Promise<boolean> => {
+      const rows = await db.query(
+        `UPDATE trades SET
+           status = $5, buyer_paid = $6, dispute_raised = $7,
+           paid_at = CASE WHEN $6 AND NOT buyer_paid THEN $8 ELSE paid_at END,
+           closed_at = CASE WHEN $5 <> 'pending' THEN $8 ELSE closed_at END,
+           cancelled_by = CASE WHEN $5 = 'cancelled' THEN $9 ELSE cancelled_by END,
+           disputed_by = CASE WHEN $7 AND NOT dispute_raised THEN $9 ELSE disputed_by END,
+           dispute_reason = CASE WHEN $7 AND NOT dispute_raised THEN $10 ELSE dispute_reason END
+         WHERE id = $1 AND status = $2 AND buyer_paid = $3 AND dispute_raised = $4
+         RETURNING id`,
+        [
+          id,
+          from.status,
+          from.buyer_paid,
+          from.dispute_raised,
+          to.status,
+          to.buyer_paid,
+          to.dispute_raised,
+          details.at,
+          details.actorId,
+          details.disputeReason ?? null,
+        ],
+      );
+      return rows.length === 1;
+    },
+
+    openConversation: (tradeId: string, at: Date) =>
+      db.query('INSERT INTO conversations (trade_id, last_message_at) VALUES ($1, $2)', [tradeId, at]),
+
+    /** Stores a message and moves its conversation to the top of both parties' lists. */
+    addMessage: async (message: { tradeId: string; senderId: string | null; recipient: string; text: string; at: Date }) => {
+      const row = await db.one<{ id: string; created_at: Date }>(
+        `INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at) VALUES ($1, $2, $3, $4, $5)
+         RETURNING id, created_at`,
+        [message.tradeId, message.senderId, message.recipient, message.text, message.at],
+      );
+      await db.query('UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE trade_id = $1', [
+        message.tradeId,
+        message.at,
+      ]);
+      return row;
+    },
+
+    /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */
+    history: (query: HistoryQuery) => {
+      const params: SqlParam[] = [query.userId];
+      const where: string[] = [`t.id IN ${TRADES_OF('$1')}`];
+      if (query.status) {
+        params.push(query.status);
+        where.push(`t.status = $${params.length}`);
+      }
+      if (query.coinId !== undefined) {
+        params.push(query.coinId);
+        where.push(`t.coin_id = $${params.length}`);
+      }
+      if (query.tradeType) where.push(query.tradeType === 'buy' ? 't.buyer_id = $1' : 't.seller_id = $1');
+      params.push(query.limit + 1, query.offset);
+      return db.query<HistoryRow>(
+        `SELECT t.id, t.created_at, CASE WHEN t.buyer_id = $1 THEN 'buy' ELSE 'sell' END AS trade_type,
+                p.username AS partner, c.image, c.ticker, c.decimal_places, t.amount_crypto, t.fee_crypto,
+                t.coin_usd_price, t.payment_method, t.status
+         FROM trades t
+         JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
+         JOIN coins c ON c.id = t.coin_id
+         WHERE ${where.join(' AND ')}
+         ORDER BY t.created_at DESC, t.id DESC
+         LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      );
+    },
+
+    /**
+     * The trader's conversations, newest activity first, each with the latest message the trader may
+     * read (to everyone, to them, or their own). `partnerPattern` is an ILIKE pattern, wildcards escaped.
+     */
+    conversations: (userId: string, username: string, partnerPattern: string | undefined, limit: number) =>
+      db.query<ConversationRow>(
+        `SELECT t.channel, p.username AS partner,
+                CASE WHEN t.buyer_id = $1 THEN 'seller' ELSE 'buyer' END AS partner_type,
+                (SELECT m.text FROM chat_messages m
+                 WHERE m.trade_id = t.id AND (m.recipient = 'all' OR m.recipient = $2 OR m.sender_id = $1)
+                 ORDER BY m.id DESC LIMIT 1) AS last_message,
+                t.buyer_paid, t.dispute_raised, t.status
+         FROM trades t
+         JOIN conversations cv ON cv.trade_id = t.id
+         JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
+         WHERE t.id IN ${TRADES_OF('$1')} AND ($3::text IS NULL OR p.username ILIKE $3)
+         ORDER BY cv.last_message_at DESC, t.id DESC
+         LIMIT $4`,
+        [userId, username, partnerPattern ?? null, limit],
+      ),
+
+    /** Completed and pending trade counts of one trader (overview). */
+    countsOf: (userId: string) =>
+      db.one<{ completed: number; pending: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'completed')::integer AS completed,
+                count(*) FILTER (WHERE status = 'pending')::integer AS pending
+         FROM trades WHERE id IN ${TRADES_OF('$1')}`,
+        [userId],
+      ),
+
+    /** Completed trades per user, for the offer cards' trades count. */
+    completedCounts: (userIds: readonly string[]) =>
+      db.query<{ user_id: string; completed: number }>(
+        `SELECT u.id AS user_id, count(*)::integer AS completed
+         FROM unnest($1::bigint[]) AS u (id)
+         JOIN trades t ON (t.buyer_id = u.id OR t.seller_id = u.id) AND t.status = 'completed'
+         GROUP BY u.id`,
+        [userIds],
+      ),
+  };
+}

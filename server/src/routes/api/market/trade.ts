@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { messageResponse } from '../../../../../contracts/security.ts';
+import { tradeHistory, tradePreview, tradeRequest } from '../../../../../contracts/trade.ts';
+import { badRequest } from '../../../http/errors.ts';
+import { parseBody } from '../../../http/parse-body.ts';
+import { ok } from '../../../http/reply.ts';
+import { sentences } from '../../../http/sentences.ts';
+import { signedIn } from '../../../plugins/auth.ts';
+import { MAX_INT4 } from '../../../repositories/reference-data.ts';
+
+/**
+ * POST /api/market/trade/ (signed in) — spec section 7: `preview` and `open` on an offer, the caller's
+ * `history`, and the actions `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade's channel.
+ */
+export default async function tradeRoute(app: FastifyInstance) {
+  app.post('/market/trade/', async (request) => {
+    const body = parseBody(tradeRequest, request.body);
+    const session = signedIn(request);
+    const user = { id: session.userId, username: session.username };
+
+    switch (body.type) {
+      case 'preview':
+        return ok(tradePreview, await app.trades.preview(user.id, body));
+
+      case 'open':
+        return ok(messageResponse, (await app.trades.open(user, body)).info);
+
+      case 'history': {
+        const coin = body.filters.offer__coin__id;
+        const coinId = coin === undefined || coin === '' ? undefined : Number(coin);
+        // A coin id no integer column can hold names no coin: an empty page, not a database error.
+        const noSuchCoin = coinId !== undefined && !(coinId >= 1 && coinId <= MAX_INT4);
+        return ok(
+          tradeHistory,
+          await app.trades.history(user.id, {
+            page: body.page,
+            tradeType: body.trade_type || undefined,
+            status: body.filters.status || undefined,
+            coinId: noSuchCoin ? 0 : coinId,
+          }),
+        );
+      }
+
+      case 'cancel':
+      case 'mark_paid':
+      case 'release_coin':
+        return ok(messageResponse, await app.trades.act(user, body.type, body.channel));
+
+      case 'raise_dispute':
+        // PostgreSQL text cannot hold U+0000: refuse it rather than fail on the INSERT.
+        if (body.reason.includes('\u0000')) throw badRequest(sentences.reasonUnstorable);
+        return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, body.reason));
+    }
+  });
+}

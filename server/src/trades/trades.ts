@@ -1,0 +1,372 @@
+import { randomBytes } from 'node:crypto';
+import type { TradeHistory, TradePreview } from '../../../contracts/trade.ts';
+import {
+  applyAction,
+  canTakeAction,
+  type TradeFacts,
+  type TradeStatus,
+} from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+import type { TradeAction, TradeRole } from '../../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { transactionWithRetry } from '../db/retry.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { sentences } from '../http/sentences.ts';
+import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
+import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
+import { paginator } from '../market/offers.ts';
+import { tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
+import { quoteTrade } from './quote.ts';
+
+/** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
+export const HISTORY_PAGE_SIZE = 10;
+/** The most conversations one list answers; a trader with more finds older ones by searching the partner. */
+export const CONVERSATIONS_LIMIT = 200;
+/** Payment-window candidates taken per sweep; the next sweep takes the rest. */
+export const SWEEP_BATCH = 100;
+
+export interface TradeRequestInput {
+  offer: number;
+  amount: string;
+  payment_method: string;
+}
+
+/** The realtime event each outcome publishes on the trade's channel (spec section 4, "Realtime events"). */
+const EVENT_OF: Record<TradeAction | 'expire', string> = {
+  mark_paid: 'payment_marked',
+  release_coin: 'coin_released',
+  cancel: 'trade_cancelled',
+  expire: 'trade_cancelled',
+  raise_dispute: 'dispute_raised',
+};
+
+/** What an applied transition tells the parties once its transaction committed. */
+interface Applied {
+  channel: string;
+  event: string;
+  data: {
+    channel: string;
+    status: TradeStatus;
+    buyer_paid: boolean;
+    dispute_raised: boolean;
+    message: { id: number; sender: null; recipient: 'all'; text: string; created: string; channel: string };
+  };
+}
+
+export interface TradesDeps {
+  db: Db;
+  now: () => Date;
+  /** TRADE_FEE_PERCENT: the platform's share of each trade, in percent. */
+  feePercent: string;
+  /** PAYMENT_WINDOW_MINUTES: how long the buyer has to pay and mark it. */
+  paymentWindowMinutes: number;
+  publish: (channel: string, event: string, data: unknown) => void;
+}
+
+/** 128 random bits: a channel id nobody can guess, so knowing one proves you were told it. */
+const newChannel = () => randomBytes(16).toString('base64url');
+const CHANNEL_SHAPE = /^[A-Za-z0-9_-]{22}$/;
+
+const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string): TradeRole | undefined =>
+  trade.buyer_id === userId ? 'buyer' : trade.seller_id === userId ? 'seller' : undefined;
+
+/**
+ * The one sentence for an action the chart refused. The chart decides; this only words it. When the other
+ * party could take the action now, the caller has the wrong role (403); otherwise the trade is in the
+ * wrong state (409), worded by the facts that make it so.
+ */
+function refusal(facts: TradeFacts, action: TradeAction, role: TradeRole): HttpError {
+  const other: TradeRole = role === 'buyer' ? 'seller' : 'buyer';
+  if (canTakeAction(facts, action, other)) {
+    return forbidden(action === 'mark_paid' ? sentences.onlyBuyerMarksPaid : sentences.onlySellerReleases);
+  }
+  if (facts.status !== 'pending') return conflict(sentences.tradeNotPending);
+  if (facts.dispute_raised) return conflict(sentences.tradeDisputed);
+  switch (action) {
+    case 'mark_paid':
+      return conflict(facts.buyer_paid ? sentences.paymentAlreadyMarked : sentences.tradeChanged);
+    case 'release_coin':
+      return conflict(facts.buyer_paid ? sentences.tradeChanged : sentences.paymentNotMarked);
+    case 'cancel':
+      return conflict(facts.buyer_paid ? sentences.cancelAfterPayment : sentences.tradeChanged);
+    case 'raise_dispute':
+      return conflict(facts.buyer_paid ? sentences.tradeChanged : sentences.disputeBeforePayment);
+  }
+}
+
+/** The spec's trade status and two flags, from a row that carries more. */
+const factsOf = (row: TradeFacts): TradeFacts => ({ status: row.status, buyer_paid: row.buyer_paid, dispute_raised: row.dispute_raised });
+
+export function tradesService(deps: TradesDeps) {
+  const { db } = deps;
+
+  /**
+   * Every rule of server-rules.md "Trades" that comes before money moves, in the order a person fixes
+   * them: the offer, who may take it, the method, the range. Answers the roles and the figures.
+   */
+  function check(found: OfferForTrade | undefined, userId: string, input: TradeRequestInput) {
+    if (!found) throw notFound(sentences.offerNotFound);
+    const offer: OfferForTrade = found;
+    if (offer.user_id === userId) throw forbidden(sentences.ownOffer);
+    if (!offer.is_active) throw conflict(sentences.offerPausedForTrade);
+    const asked = input.payment_method.trim();
+    if (asked === '') throw badRequest(sentences.selectPaymentMethod);
+    const method = offer.payment_methods.find((name) => name.toLowerCase() === asked.toLowerCase());
+    if (method === undefined) throw badRequest(sentences.methodNotAccepted(asked));
+    const amount = new Money(input.amount);
+    if (amount.lt(offer.min_amount)) throw badRequest(sentences.amountBelowMin(fixed(offer.min_amount, FIAT_PLACES)));
+    if (amount.gt(offer.max_amount)) throw badRequest(sentences.amountAboveMax(fixed(offer.max_amount, FIAT_PLACES)));
+    const quote = quoteTrade({
+      amount: input.amount,
+      rate: offer.rate,
+      usdPrice: offer.usd_price,
+      decimalPlaces: offer.decimal_places,
+      feePercent: deps.feePercent,
+    });
+    if (!quote) throw badRequest(sentences.amountTooSmall);
+    // Sell offer: the owner sells to the taker. Buy offer: the owner buys from the taker.
+    const sellerId = offer.offer_type === 'sell' ? offer.user_id : userId;
+    const buyerId = offer.offer_type === 'sell' ? userId : offer.user_id;
+    return { offer, quote, method, sellerId, buyerId };
+  }
+
+  /** Writes the system message of a transition and says what to publish once committed. */
+  async function tell(tx: Queryable, trade: TradeRow, to: TradeFacts, event: string, text: string, at: Date): Promise<Applied> {
+    const message = await tradesRepository(tx).addMessage({ tradeId: trade.id, senderId: null, recipient: 'all', text, at });
+    return {
+      channel: trade.channel,
+      event,
+      data: {
+        channel: trade.channel,
+        ...to,
+        message: { id: Number(message.id), sender: null, recipient: 'all', text, created: message.created_at.toISOString(), channel: trade.channel },
+      },
+    };
+  }
+
+  function systemText(trade: TradeRow, action: TradeAction | 'expire', actor: string, reason?: string): string {
+    const escrow = `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
+    switch (action) {
+      case 'mark_paid':
+        return `${trade.buyer} marked the payment as sent. ${trade.seller}, release the coin once it has arrived.`;
+      case 'release_coin':
+        return `${trade.seller} released ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} to ${trade.buyer}. Trade completed.`;
+      case 'cancel':
+        return `${actor} cancelled the trade. ${escrow} went back to ${trade.seller}.`;
+      case 'expire':
+        return `The ${deps.paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrow} went back to ${trade.seller}.`;
+      case 'raise_dispute':
+        return `${actor} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason ?? ''}`;
+    }
+  }
+
+  /**
+   * Applies one transition the chart allowed, atomically: the compare-and-set on the facts read, the
+   * ledger movement it implies, the system message. Undefined when the compare-and-set lost (another
+   * transition committed first); the caller then words the refusal from the facts as they are now.
+   */
+  async function transition(
+    tx: Queryable,
+    trade: TradeRow,
+    action: TradeAction | 'expire',
+    to: TradeFacts,
+    actor: { id: string | null; name: string },
+    reason?: string,
+  ): Promise<Applied | undefined> {
+    const at = deps.now();
+    const trades = tradesRepository(tx);
+    const applied = await trades.compareAndSet(trade.id, factsOf(trade), to, { at, actorId: actor.id, disputeReason: reason });
+    if (!applied) return undefined;
+
+    const coinId = trade.coin_id;
+    const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
+    if (to.status === 'cancelled') {
+      await postEntry(tx, {
+        reference: `trade:${trade.id}:cancel`,
+        at,
+        postings: [
+          { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() },
+          { account: { kind: 'available', userId: trade.seller_id, coinId }, amount: trade.trading_amount_crypto },
+        ],
+      });
+    } else if (to.status === 'completed') {
+      const postings: PostingInput[] = [
+        { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() },
+        { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto },
+      ];
+      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto });
+      await postEntry(tx, { reference: `trade:${trade.id}:release`, at, postings });
+    }
+    return tell(tx, trade, to, EVENT_OF[action], systemText(trade, action, actor.name, reason), at);
+  }
+
+  const publish = (applied: Applied) => deps.publish(applied.channel, applied.event, applied.data);
+
+  return {
+    /** market/trade/ `preview`: the figures, after every rule a real open would check. */
+    async preview(userId: string, input: TradeRequestInput): Promise<TradePreview> {
+      const { offer, quote, sellerId } = check(await tradesRepository(db).offerForTrade(input.offer), userId, input);
+      const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
+      if (new Money(available).lt(quote.trading_amount_crypto)) throw conflict(sentences.sellerBalanceTooLow);
+      return quote;
+    },
+
+    /**
+     * market/trade/ `open`: in one transaction, the trade with its frozen figures, the seller's escrow
+     * (trade:<id>:open) and the conversation with its first system message. The seller's balance is
+     * decided by the ledger under its row lock, so concurrent opens against one seller can never take
+     * more than the seller has. Answers the sentence for the taker's toast and the new channel.
+     */
+    async open(user: { id: string; username: string }, input: TradeRequestInput): Promise<{ info: string; channel: string; tradeId: string }> {
+      const userId = user.id;
+      return transactionWithRetry(db, async (tx) => {
+        const trades = tradesRepository(tx);
+        const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+        const at = deps.now();
+        const channel = newChannel();
+        const tradeId = await trades.insert({
+          offerId: offer.id,
+          buyerId,
+          sellerId,
+          coinId: offer.coin_id,
+          currencyCode: offer.currency_code,
+          rate: offer.rate,
+          coinUsdPrice: offer.usd_price,
+          tradingAmount: quote.trading_amount,
+          feeLocal: quote.fee_local,
+          amountLocal: quote.amount_local,
+          tradingAmountCrypto: quote.trading_amount_crypto,
+          feeCrypto: quote.fee_crypto,
+          amountCrypto: quote.amount_crypto,
+          paymentMethod: method,
+          channel,
+          at,
+        });
+        try {
+          await postEntry(tx, {
+            reference: `trade:${tradeId}:open`,
+            at,
+            postings: [
+              { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: new Money(quote.trading_amount_crypto).negated() },
+              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: quote.trading_amount_crypto },
+            ],
+          });
+        } catch (error) {
+          if (error instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
+          throw error;
+        }
+        await trades.openConversation(tradeId, at);
+        const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
+        await trades.addMessage({
+          tradeId,
+          senderId: null,
+          recipient: 'all',
+          at,
+          text:
+            `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
+            `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
+            `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
+        });
+        const info =
+          userId === buyerId
+            ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
+            : sentences.tradeOpenedForSeller(quote.trading_amount_crypto, offer.ticker, quote.trading_amount, offer.currency_code, method);
+        return { info, channel, tradeId };
+      });
+    },
+
+    /**
+     * The four actions, addressed by channel. A channel the caller is no party to answers exactly like an
+     * unknown one (404), so nobody can learn which channels exist. The chart decides; the transition
+     * applies with a compare-and-set; the loser of a race is refused by the facts the winner wrote.
+     */
+    async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string): Promise<string> {
+      const applied = await transactionWithRetry(db, async (tx) => {
+        const trades = tradesRepository(tx);
+        // Not a channel this server could have made: no need to ask the database.
+        const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
+        const role = trade && roleOf(trade, user.id);
+        if (!trade || !role) throw notFound(sentences.tradeNotFound);
+        const facts = factsOf(trade);
+        const next = applyAction(facts, action, role);
+        if (!next) throw refusal(facts, action, role);
+        const done = await transition(tx, trade, action, next, { id: user.id, name: user.username }, reason);
+        if (done) return done;
+        const now = await trades.factsOf(trade.id);
+        throw applyAction(now, action, role) ? conflict(sentences.tradeChanged) : refusal(now, action, role);
+      });
+      publish(applied);
+      switch (action) {
+        case 'mark_paid':
+          return sentences.paymentMarked;
+        case 'release_coin':
+          return sentences.coinReleased;
+        case 'cancel':
+          return sentences.tradeCancelled;
+        case 'raise_dispute':
+          return sentences.disputeRaised;
+      }
+    },
+
+    /**
+     * The payment window: cancels every pending, unpaid trade opened more than PAYMENT_WINDOW_MINUTES ago,
+     * each in its own transaction through the same compare-and-set as the parties' actions, so a buyer's
+     * mark_paid racing it ends with exactly one of the two applied. Safe with several processes (see
+     * lockForExpiry). Answers how many it cancelled.
+     */
+    async sweep(): Promise<number> {
+      const cutoff = new Date(deps.now().getTime() - deps.paymentWindowMinutes * 60_000);
+      let expired = 0;
+      for (const id of await tradesRepository(db).expiryCandidates(cutoff, SWEEP_BATCH)) {
+        const applied = await transactionWithRetry(db, async (tx) => {
+          const trade = await tradesRepository(tx).lockForExpiry(id, cutoff);
+          if (!trade) return undefined;
+          const next = applyAction(factsOf(trade), 'expire');
+          if (!next) return undefined;
+          return transition(tx, trade, 'expire', next, { id: null, name: 'The payment window' });
+        });
+        if (applied) {
+          expired += 1;
+          publish(applied);
+        }
+      }
+      return expired;
+    },
+
+    /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */
+    async history(
+      userId: string,
+      query: { page: number; tradeType?: 'buy' | 'sell'; status?: TradeStatus; coinId?: number },
+    ): Promise<TradeHistory> {
+      const rows = await tradesRepository(db).history({
+        userId,
+        status: query.status,
+        coinId: query.coinId,
+        tradeType: query.tradeType,
+        limit: HISTORY_PAGE_SIZE,
+        offset: (query.page - 1) * HISTORY_PAGE_SIZE,
+      });
+      const hasMore = rows.length > HISTORY_PAGE_SIZE;
+      return {
+        trades: rows.slice(0, HISTORY_PAGE_SIZE).map((row) => ({
+          id: Number(row.id),
+          created: row.created_at.toISOString(),
+          trade_type: row.trade_type,
+          partner: row.partner,
+          offer__coin__image: row.image,
+          offer__coin__ticker: row.ticker,
+          offer__coin__decimal_places: row.decimal_places,
+          amount_crypto: fixed(row.amount_crypto, row.decimal_places),
+          // USD at the price frozen when the trade opened: what the trade was worth, not what it would be now.
+          amount_usd: rounded(new Money(row.amount_crypto).times(row.coin_usd_price), FIAT_PLACES),
+          fee_crypto: fixed(row.fee_crypto, row.decimal_places),
+          fee_usd: rounded(new Money(row.fee_crypto).times(row.coin_usd_price), FIAT_PLACES),
+          payment_method: row.payment_method,
+          status: row.status,
+        })),
+        paginator: paginator(query.page, hasMore),
+      };
+    },
+  };
+}
+
+export type TradesService = ReturnType<typeof tradesService>;

@@ -1,0 +1,229 @@
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { balance, expectLedgerClean } from '../support/server-money.ts';
+import { act, openTrade, sellOffer, trader, tradeFacts, type Trader } from '../support/server-trades.ts';
+
+const BTC = 1;
+const dec = (value: string) => new Decimal(value);
+const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
+const done = (info: string) => ({ status: 200, body: { success: true, info } });
+
+describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, release_coin, raise_dispute) on %s', (target) => {
+  let t: TestApp;
+  let seller: Trader;
+  let buyer: Trader;
+  let stranger: Trader;
+  let offer: number;
+  const events: RealtimeEvent[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    seller = await trader(t, { BTC: '1' });
+    buyer = await trader(t);
+    stranger = await trader(t);
+    offer = await sellOffer(t, seller);
+    t.app.realtime.subscribe((event) => events.push(event));
+  });
+  afterAll(async () => {
+    await expectLedgerClean(t.app.db);
+    await t.close();
+  });
+
+  const messagesOf = async (channel: string) =>
+    (
+      await t.app.db.query<{ text: string; sender_id: string | null }>(
+        'SELECT m.text, m.sender_id FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id',
+        [channel],
+      )
+    ).map((m) => m.text);
+
+  it('mark_paid then release_coin: escrow to the buyer less the fee, the fee to the platform, completed', async () => {
+    const sellerBefore = dec(await balance(t.app.db, seller.id, BTC, 'available'));
+    const feesBefore = dec(
+      (await t.app.db.maybe<{ balance: string }>(`SELECT balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]))?.balance ?? '0',
+    );
+    const channel = await openTrade(t, buyer, offer, '970', 'SEPA'); // 0.01 BTC
+    events.length = 0;
+    expect(await act(t, buyer, 'mark_paid', channel)).toEqual(done('Payment marked as sent. The seller will release the coin once it arrives.'));
+    expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
+    expect(await act(t, seller, 'release_coin', channel)).toEqual(done('Coin released. The trade is completed.'));
+    expect(await tradeFacts(t, channel)).toEqual({ status: 'completed', buyer_paid: true, dispute_raised: false });
+
+    expect(dec(await balance(t.app.db, buyer.id, BTC, 'available')).eq('0.0099')).toBe(true);
+    expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(sellerBefore.minus('0.01'))).toBe(true);
+    const fees = await t.app.db.one<{ balance: string }>(`SELECT balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]);
+    expect(dec(fees.balance).minus(feesBefore).eq('0.0001')).toBe(true);
+    const release = await t.app.db.query<{ key: string; amount: string }>(
+      `SELECT a.key, p.amount FROM ledger_postings p JOIN ledger_entries e ON e.id = p.entry_id JOIN ledger_accounts a ON a.id = p.account_id
+       WHERE e.reference = 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':release' ORDER BY p.id`,
+      [channel],
+    );
+    expect(release.map((p) => [p.key, dec(p.amount).toFixed()])).toEqual([
+      [`${seller.id}:${BTC}:escrow`, '-0.01'],
+      [`${buyer.id}:${BTC}:available`, '0.0099'],
+      [`platform:${BTC}:fees`, '0.0001'],
+    ]);
+
+    const messages = await messagesOf(channel);
+    expect(messages.slice(1)).toEqual([
+      `${buyer.username} marked the payment as sent. ${seller.username}, release the coin once it has arrived.`,
+      `${seller.username} released 0.00990000 BTC to ${buyer.username}. Trade completed.`,
+    ]);
+    expect(events.map((e) => [e.channel, e.event])).toEqual([
+      [channel, 'payment_marked'],
+      [channel, 'coin_released'],
+    ]);
+    expect(events[1]?.data).toMatchObject({
+      channel,
+      status: 'completed',
+      buyer_paid: true,
+      dispute_raised: false,
+      message: { sender: null, recipient: 'all', text: messages[2], channel },
+    });
+  });
+
+  it('cancel, by either side before payment: escrow back to the seller', async () => {
+    for (const who of [buyer, seller]) {
+      const before = dec(await balance(t.app.db, seller.id, BTC, 'available'));
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before.minus('0.001'))).toBe(true);
+      events.length = 0;
+      expect(await act(t, who, 'cancel', channel)).toEqual(done('Trade cancelled. The coin is back with the seller.'));
+      expect(await tradeFacts(t, channel)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
+      expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before)).toBe(true);
+      expect((await messagesOf(channel)).at(-1)).toBe(`${who.username} cancelled the trade. 0.00100000 BTC went back to ${seller.username}.`);
+      expect(events.map((e) => e.event)).toEqual(['trade_cancelled']);
+      expect(await t.app.db.maybe(`SELECT 1 FROM ledger_entries WHERE reference = 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':cancel'`, [channel])).toBeDefined();
+    }
+  });
+
+  it('raise_dispute, by either side after payment: the trade freezes with the reason stored as written', async () => {
+    for (const who of [buyer, seller]) {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      await act(t, buyer, 'mark_paid', channel);
+      const reason = '<b>No payment</b> arrived & the "reference" was wrong';
+      events.length = 0;
+      expect(await act(t, who, 'raise_dispute', channel, reason)).toEqual(done('Dispute raised. The trade is frozen until a moderator settles it.'));
+      expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: true });
+      const stored = await t.app.db.one<{ dispute_reason: string; disputed_by: string }>('SELECT dispute_reason, disputed_by FROM trades WHERE channel = $1', [channel]);
+      expect(stored).toEqual({ dispute_reason: reason, disputed_by: who.id });
+      expect((await messagesOf(channel)).at(-1)).toBe(`${who.username} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason}`);
+      expect(events.map((e) => e.event)).toEqual(['dispute_raised']);
+      // Frozen: nothing moves until a moderator settles it.
+      expect(await act(t, seller, 'release_coin', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
+      expect(await act(t, buyer, 'cancel', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
+      expect(await act(t, seller, 'raise_dispute', channel, 'again')).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
+    }
+  });
+
+  it('refuses every action the lifecycle chart does not allow, with one sentence each', async () => {
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    expect(await act(t, seller, 'mark_paid', channel)).toEqual(refused(403, 'Only the buyer can mark the payment.'));
+    expect(await act(t, seller, 'release_coin', channel)).toEqual(refused(409, 'The buyer has not marked the payment yet.'));
+    expect(await act(t, buyer, 'release_coin', channel)).toEqual(refused(409, 'The buyer has not marked the payment yet.'));
+    expect(await act(t, buyer, 'raise_dispute', channel, 'why')).toEqual(refused(409, 'A dispute can only be raised after the payment has been marked.'));
+    await act(t, buyer, 'mark_paid', channel);
+    expect(await act(t, buyer, 'mark_paid', channel)).toEqual(refused(409, 'Payment has already been marked.'));
+    expect(await act(t, buyer, 'release_coin', channel)).toEqual(refused(403, 'Only the seller can release the coin.'));
+    for (const who of [buyer, seller]) {
+      expect(await act(t, who, 'cancel', channel)).toEqual(
+        refused(409, 'Payment has already been marked, so the trade can no longer be cancelled. Raise a dispute instead.'),
+      );
+    }
+    await act(t, seller, 'release_coin', channel);
+    for (const [who, type] of [[buyer, 'mark_paid'], [seller, 'release_coin'], [buyer, 'cancel'], [seller, 'raise_dispute']] as const) {
+      expect(await act(t, who, type, channel, type === 'raise_dispute' ? 'late' : undefined), type).toEqual(refused(409, 'This trade is no longer pending.'));
+    }
+    const cancelled = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, seller, 'cancel', cancelled);
+    expect(await act(t, buyer, 'mark_paid', cancelled)).toEqual(refused(409, 'This trade is no longer pending.'));
+    expect(await act(t, buyer, 'cancel', cancelled)).toEqual(refused(409, 'This trade is no longer pending.'));
+  });
+
+  it("answers 404 for a channel that does not exist and for someone else's trade alike, and changes nothing", async () => {
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    const notFound = refused(404, 'This trade does not exist.');
+    for (const type of ['mark_paid', 'cancel', 'release_coin', 'raise_dispute']) {
+      expect(await act(t, stranger, type, channel, type === 'raise_dispute' ? 'nosy' : undefined)).toEqual(notFound);
+    }
+    expect(await act(t, buyer, 'cancel', 'AAAAAAAAAAAAAAAAAAAAAA')).toEqual(notFound);
+    expect(await act(t, buyer, 'cancel', "'; DROP TABLE trades; --")).toEqual(notFound);
+    expect(await act(t, buyer, 'cancel', `${channel}\u0000`)).toEqual(notFound);
+    expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
+  });
+
+  it('refuses a dispute reason PostgreSQL cannot store, as a 400', async () => {
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, buyer, 'mark_paid', channel);
+    expect(await act(t, buyer, 'raise_dispute', channel, 'nul\u0000byte')).toEqual(refused(400, 'The reason contains a character that cannot be stored (U+0000).'));
+  });
+});
+
+describe.each(dbTargets)('the payment window on %s', (target) => {
+  let t: TestApp;
+  let seller: Trader;
+  let buyer: Trader;
+  let offer: number;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    seller = await trader(t, { BTC: '1' });
+    buyer = await trader(t);
+    offer = await sellOffer(t, seller);
+  });
+  afterAll(async () => {
+    await expectLedgerClean(t.app.db);
+    await t.close();
+  });
+
+  it('cancels an unpaid trade once 30 minutes have passed, escrow back, both sides told; paid and young trades stay', async () => {
+    const events: RealtimeEvent[] = [];
+    const stop = t.app.realtime.subscribe((event) => events.push(event));
+    const before = dec(await balance(t.app.db, seller.id, BTC, 'available'));
+    const unpaid = await openTrade(t, buyer, offer, '97', 'SEPA');
+    const paid = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, buyer, 'mark_paid', paid);
+    t.clock.advance(29 * MINUTE);
+    const young = await openTrade(t, buyer, offer, '97', 'SEPA');
+    expect(await t.app.trades.sweep()).toBe(0);
+    t.clock.advance(MINUTE);
+    events.length = 0;
+    expect(await t.app.trades.sweep()).toBe(1);
+    expect(await tradeFacts(t, unpaid)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
+    expect(await tradeFacts(t, paid)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
+    expect(await tradeFacts(t, young)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
+    expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before.minus('0.002'))).toBe(true);
+    const last = await t.app.db.one<{ text: string; cancelled_by: string | null }>(
+      `SELECT m.text, tr.cancelled_by FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id DESC LIMIT 1`,
+      [unpaid],
+    );
+    expect(last).toEqual({
+      text: `The 30-minute payment window ran out, so the trade was cancelled. 0.00100000 BTC went back to ${seller.username}.`,
+      cancelled_by: null,
+    });
+    expect(events.map((e) => [e.channel, e.event])).toEqual([[unpaid, 'trade_cancelled']]);
+    expect(await t.app.trades.sweep()).toBe(0);
+    // Too late for the buyer now.
+    expect(await act(t, buyer, 'mark_paid', unpaid)).toEqual(refused(409, 'This trade is no longer pending.'));
+    stop();
+  });
+
+  it('sweeps by itself every TRADE_SWEEP_SECONDS with the configured PAYMENT_WINDOW_MINUTES, and stops on close', async () => {
+    const timed = await createTestApp(target, { env: { TRADE_SWEEP_SECONDS: '0.05', PAYMENT_WINDOW_MINUTES: '5' } });
+    try {
+      const s = await trader(timed, { BTC: '1' });
+      const b = await trader(timed);
+      const o = await sellOffer(timed, s);
+      const channel = await openTrade(timed, b, o, '97', 'SEPA');
+      timed.clock.advance(5 * MINUTE);
+      const deadline = Date.now() + 10_000;
+      while ((await tradeFacts(timed, channel)).status === 'pending' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await tradeFacts(timed, channel)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
+      await expectLedgerClean(timed.app.db);
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/** Traders with balances, offers and trades, through the API as the web app makes them. */
+import { expect } from 'vitest';
+import type { Conversation, TradeHistory, TradePreview } from '../../contracts/trade.ts';
+import { deposit, coinByTicker } from './server-money.ts';
+import { publishOffer, signUp } from './server-flows.ts';
+import type { CallResult, TestApp } from './server.ts';
+
+export interface Trader {
+  id: string;
+  username: string;
+  token: string;
+}
+
+/** A signed-up trader holding `balances` (ticker → amount) in available, deposited through the ledger. */
+export async function trader(t: TestApp, balances: Record<string, string> = {}): Promise<Trader> {
+  const session = await signUp(t);
+  const { id } = await t.app.db.one<{ id: string }>('SELECT id FROM users WHERE username = $1', [session.username]);
+  for (const [ticker, amount] of Object.entries(balances)) {
+    const coin = await coinByTicker(t.app.db, ticker);
+    await deposit(t.app.db, id, coin.id, amount);
+  }
+  return { id, username: session.username, token: session.token };
+}
+
+export type TradeBody = Record<string, unknown>;
+
+export const tradeCall = <T = string>(t: TestApp, who: Trader, body: TradeBody): Promise<CallResult<T>> =>
+  t.post<T>('/api/market/trade/', body, { token: who.token });
+
+export const preview = (t: TestApp, who: Trader, offer: number, amount: string, payment_method: string) =>
+  tradeCall<TradePreview>(t, who, { type: 'preview', offer, amount, payment_method });
+
+export const open = (t: TestApp, who: Trader, offer: number, amount: string, payment_method: string) =>
+  tradeCall<string>(t, who, { type: 'open', offer, amount, payment_method });
+
+export const act = (t: TestApp, who: Trader, type: string, channel: string, reason?: string) =>
+  tradeCall<string>(t, who, reason === undefined ? { type, channel } : { type, channel, reason });
+
+export const history = (t: TestApp, who: Trader, body: TradeBody = {}) =>
+  tradeCall<TradeHistory>(t, who, { type: 'history', ...body });
+
+export const conversationsOf = (t: TestApp, who: Trader, search?: string) =>
+  t.post<Conversation[]>('/api/market/chat/', search === undefined ? { type: 'conversations' } : { type: 'conversations', search }, { token: who.token });
+
+/** Opens a trade (asserting success) and answers its channel: the newest conversation of the taker. */
+export async function openTrade(t: TestApp, taker: Trader, offer: number, amount: string, method: string): Promise<string> {
+  const opened = await open(t, taker, offer, amount, method);
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  const row = await t.app.db.one<{ channel: string }>(
+    `SELECT channel FROM trades WHERE buyer_id = $1 OR seller_id = $1 ORDER BY id DESC LIMIT 1`,
+    [taker.id],
+  );
+  return row.channel;
+}
+
+/** A sell offer of `ticker` for EUR at rate 1 (1 EUR per USD), SEPA and Revolut, 1–100,000 EUR. */
+export function sellOffer(t: TestApp, owner: Trader, overrides: Record<string, unknown> = {}): Promise<number> {
+  return publishOffer(t, owner.token, {
+    offer_type: 'sell',
+    coin: '1',
+    currency: 'EUR',
+    rate: '1',
+    min_amount: '1',
+    max_amount: '100000',
+    payment_methods: ['SEPA', 'Revolut'],
+    ...overrides,
+  });
+}
+
+export const tradeFacts = (t: TestApp, channel: string) =>
+  t.app.db.one<{ status: string; buyer_paid: boolean; dispute_raised: boolean }>(
+    'SELECT status, buyer_paid, dispute_raised FROM trades WHERE channel = $1',
+    [channel],
+  );
