@@ -18,7 +18,8 @@ export const fieldStyles = {
     _placeholder: { color: 'fg.subtle' },
     _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '0' },
     _invalid: { borderColor: 'danger' },
-    _readOnly: { bg: 'bg.muted', color: 'fg.muted' },
+    // Not `_readOnly`: CSS counts every button (a select's trigger) as :read-only.
+    '&:is(input, textarea):read-only': { bg: 'bg.muted', color: 'fg.muted' },
   }),
   error: css({ fontSize: 'xs', color: 'danger' }),
   helper: css({ fontSize: 'xs', color: 'fg.muted' }),
