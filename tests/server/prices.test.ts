@@ -175,11 +175,20 @@ describe.each(dbTargets)('a price adapter that misbehaves, on %s', (target) => {
 describe('the price timer', () => {
   it('ticks on its own every PRICE_TICK_SECONDS and stops when the app closes', async () => {
     const t = await createTestApp('pglite', { env: { PRICE_TICK_SECONDS: '0.05' } });
+    let ticks = 0;
     try {
-      const ticked = new Promise<number>((resolve) => t.app.prices.subscribe((changed) => resolve(changed.size)));
+      const ticked = new Promise<number>((resolve) =>
+        t.app.prices.subscribe((changed) => {
+          ticks += 1;
+          resolve(changed.size);
+        }),
+      );
       expect(await ticked).toBeGreaterThan(0);
     } finally {
       await t.close();
     }
+    const afterClose = ticks;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ticks).toBe(afterClose);
   });
 });
