@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['tests/e2e/**/*.test.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // Each file boots its own product and browser; two at once is what 2 cores carry.
-    maxWorkers: 2,
+    // Each file boots its own product and browser; one at a time keeps 2 cores from starving them.
+    fileParallelism: false,
   },
 });

@@ -1,6 +1,8 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
 import { css } from 'styled-system/css';
+import { selectInitial } from '../machines/session/session.selectors.ts';
 
 const main = css({ maxW: '7xl', mx: 'auto', px: { base: '4', md: '6' }, py: { base: '6', md: '8' } });
 
@@ -9,10 +11,23 @@ export const Route = createFileRoute('/_app')({
   beforeLoad: async ({ context }) => {
     const snapshot = await waitFor(context.session, (state) => !state.matches('restoring'));
     if (!snapshot.matches('signedIn')) throw redirect({ to: '/login', replace: true });
+    // The signed-in bar (menus, popovers) is its own chunk, fetched once someone is signed in and
+    // before the page renders, so it never pops in late.
+    const { SignedInNav } = await import('../ui/shell/TopNav.tsx');
+    return { SignedInNav };
   },
-  component: () => (
-    <main className={main}>
-      <Outlet />
-    </main>
-  ),
+  component: AppLayout,
 });
+
+function AppLayout() {
+  const { session, SignedInNav } = Route.useRouteContext();
+  const initial = useSelector(session, selectInitial);
+  return (
+    <>
+      <SignedInNav initial={initial} onLogout={() => session.send({ type: 'session.logout' })} />
+      <main className={main}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -56,10 +56,15 @@ export type SelectFieldProps = {
   multiple?: boolean;
   disabled?: boolean;
   className?: string;
+  /**
+   * Inside a modal dialog the list must stay in the dialog's tree: a modal hides everything outside
+   * it from pointer and screen reader, a portalled list included.
+   */
+  inDialog?: boolean;
 };
 
 /** A labelled, keyboard-usable select (Ark UI); `multiple` for the payment method choices. */
-export function SelectField({ label, name, options, value, onValueChange, placeholder, multiple, disabled, className }: SelectFieldProps) {
+export function SelectField({ label, name, options, value, onValueChange, placeholder, multiple, disabled, className, inDialog }: SelectFieldProps) {
   const collection = useMemo(
     () => createListCollection({ items: options, itemToString: (option) => option.label, itemToValue: (option) => option.value }),
     [options],
@@ -73,7 +78,7 @@ export function SelectField({ label, name, options, value, onValueChange, placeh
       disabled={disabled}
       name={name}
       className={cx(fieldStyles.root, className)}
-      positioning={{ sameWidth: false, fitViewport: true }}
+      positioning={{ sameWidth: false, fitViewport: true, strategy: inDialog ? 'fixed' : 'absolute' }}
     >
       <Select.Label className={fieldStyles.label}>{label}</Select.Label>
       <Select.Control>
@@ -84,7 +89,7 @@ export function SelectField({ label, name, options, value, onValueChange, placeh
           </svg>
         </Select.Trigger>
       </Select.Control>
-      <Portal>
+      <Portal disabled={inDialog}>
         <Select.Positioner>
           <Select.Content className={content}>
             {collection.items.map((option) => (

@@ -100,6 +100,7 @@ export function TradeDialog({ actor }: { actor: ActorRefFrom<typeof tradeDialogM
                   value={method ? [method] : []}
                   onValueChange={([next]) => actor.send({ type: 'method.change', value: next ?? '' })}
                   disabled={busy}
+                  inDialog
                 />
                 {missingMethod ? <p className={methodError}>{missingMethod}</p> : null}
                 {preview ? (

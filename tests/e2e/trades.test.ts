@@ -1,0 +1,82 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function signIn(page: Page, username: string) {
+  await page.goto(`${product.baseUrl}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(`${product.baseUrl}/`);
+}
+
+const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
+
+describe('a trade opened from Browse Offers', () => {
+  it('bob buys from one of alice’s sell offers; both see it in Recent Trades', async () => {
+    const bob = await newPage(browser);
+    await signIn(bob.page, 'bob');
+    await bob.page.goto(`${product.baseUrl}/offers`);
+    await bob.page.getByRole('combobox', { name: 'Offer type' }).click();
+    await bob.page.getByRole('option', { name: 'Sell Offers', exact: true }).click();
+    await bob.page.getByLabel('Search trader').fill('alice');
+    const card = bob.page.getByRole('article', { name: /^sell offer by alice$/ }).first();
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Buy from this seller' }).click();
+
+    const dialog = bob.page.getByRole('dialog', { name: 'Trade Preview' });
+    await dialog.getByText('Review the trade details before confirming your order').waitFor();
+    const hint = (await dialog.getByText(/^Amount must be between /).textContent()) ?? '';
+    const [, min, max] = /between ([\d.]+) - ([\d.]+) /.exec(hint) ?? [];
+    expect(min).toBeTruthy();
+    const confirm = dialog.getByRole('button', { name: 'Confirm Buy Order' });
+    expect(await confirm.isDisabled()).toBe(true);
+
+    await dialog.getByLabel(/^Amount/).fill(String(Number(max) * 10));
+    await dialog.getByText(`Amount can not be greater than ${max}`).waitFor();
+    await dialog.getByLabel(/^Amount/).fill(min!);
+    await dialog.getByText('Please select a payment method').waitFor();
+    await dialog.getByRole('combobox', { name: 'Payment method' }).click();
+    await bob.page.getByRole('option').first().click();
+    await dialog.getByRole('term').filter({ hasText: 'Fee' }).waitFor();
+    await expect.poll(() => confirm.isDisabled()).toBe(false);
+    await screenshot(bob.page, 'trade-preview-light');
+    await confirm.click();
+    await bob.page.waitForURL(`${product.baseUrl}/chat`);
+    await toast(bob.page, 'Trade Opened!').waitFor();
+
+    await bob.page.goto(`${product.baseUrl}/trades`);
+    const bobRow = bob.page.getByRole('row').filter({ hasText: 'alice' }).first();
+    await bobRow.waitFor();
+    expect(await bobRow.textContent()).toMatch(/buy/i);
+    expect(await bobRow.getByText('pending').count()).toBe(1);
+    await screenshot(bob.page, 'trades-bob-light');
+
+    const alice = await newPage(browser, { colorScheme: 'dark' });
+    await signIn(alice.page, 'alice');
+    await alice.page.goto(`${product.baseUrl}/trades`);
+    const aliceRow = alice.page.getByRole('row').filter({ hasText: 'bob' }).first();
+    await aliceRow.waitFor();
+    expect(await aliceRow.textContent()).toMatch(/sell/i);
+    expect(await aliceRow.getByText('pending').count()).toBe(1);
+    await screenshot(alice.page, 'trades-alice-dark');
+
+    await alice.page.goto(`${product.baseUrl}/`);
+    await expect.poll(() => alice.page.getByText('You have no trades yet.').count()).toBe(0);
+    await alice.page.getByText('Sold').first().waitFor();
+
+    await bob.context.close();
+    await alice.context.close();
+  });
+});
