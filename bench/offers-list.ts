@@ -22,7 +22,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
@@ -205,30 +205,27 @@ async function explain(db: pg.Client, query: OfferQuery, offset: number) {
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
- * Microseconds of CPU all local `postgres` processes have used so far (from /proc), or undefined when
- * PostgreSQL is not on this machine. Its connections stay open across a scenario, so the difference
- * around one is the database's share of the work.
+ * Microseconds of CPU that the backends serving `database` have used so far (from /proc), or undefined
+ * when PostgreSQL is not on this machine. Only this database's backends count: the server is shared with
+ * whatever else runs. The app's pooled connections stay open across a scenario, so the difference around
+ * one is the database's share of the work.
  */
-function postgresCpu(): number | undefined {
+async function postgresCpu(admin: pg.Client, database: string): Promise<number | undefined> {
   if (!existsSync('/proc')) return undefined;
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
   let ticks = 0;
-  let found = false;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+  for (const { pid } of rows) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     } catch {
-      continue; // the process ended meanwhile
+      return undefined; // not on this machine, or the backend just ended
     }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
     // After "pid (comm) ", utime and stime are the 12th and 13th fields.
-    const fields = stat.slice(close + 2).split(' ');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);
-    found = true;
   }
-  return found ? (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND : undefined;
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
 
 const httpAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
@@ -285,11 +282,12 @@ async function hammer(seconds: number, send: (i: number) => Promise<void>) {
 }
 
 async function main() {
-  const name = `peerex_bench_${randomBytes(6).toString('hex')}`;
+  const name = `offerlist_bench_${randomBytes(6).toString('hex')}`;
   const url = databaseUrl(name);
   console.log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`);
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   let server: ChildProcess | undefined;
+  let monitor: pg.Client | undefined;
   try {
     // The app's own migrations run on the first boot; the data goes in afterwards, then the server restarts
     // on a database with statistics.
@@ -354,6 +352,9 @@ async function main() {
     const started = await boot();
     server = started.child;
     const { base } = started;
+    // Connected to `postgres`, so that it is not one of the backends it measures.
+    monitor = new pg.Client({ connectionString: SERVER_URL });
+    await monitor.connect();
     const login = await post(base, '/api/security/login/', '', { username: BENCH_USER.username, password: BENCH_USER.password, device: 'bench' });
     const token = (JSON.parse(login.text) as { info: { token: string } }).info.token;
 
@@ -374,10 +375,10 @@ async function main() {
       };
       await hammer(WARM_UP_SECONDS, send);
       const cpuBefore = await serverCpu(server);
-      const dbBefore = postgresCpu();
+      const dbBefore = await postgresCpu(monitor, name);
       const result = await hammer(SECONDS, send);
       const cpuPerRequest = ((await serverCpu(server)) - cpuBefore) / result.count;
-      const dbAfter = postgresCpu();
+      const dbAfter = await postgresCpu(monitor, name);
       const dbPerRequest = dbBefore !== undefined && dbAfter !== undefined ? `${((dbAfter - dbBefore) / result.count).toFixed(0)} µs` : '–';
       if (!scenario.explain && ceiling === 0) ceiling = result.perSecond;
       const share = ceiling ? `${((100 * result.perSecond) / ceiling).toFixed(0)}%` : '';
@@ -393,6 +394,7 @@ async function main() {
       await exited;
     }
     httpAgent.destroy();
+    await monitor?.end();
     if (process.env.BENCH_KEEP_DATABASE) console.log(`\nKept the database for a closer look: ${url}`);
     else await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }

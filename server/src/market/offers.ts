@@ -12,7 +12,7 @@ import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
 import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
-import { traderStatsRepository } from '../repositories/trader-stats.ts';
+import { traderStatsRepository, type TraderStats } from '../repositories/trader-stats.ts';
 
 /** Offers per page of Browse Offers; the spec leaves the size to the server. */
 export const OFFERS_PAGE_SIZE = 12;
@@ -172,7 +172,8 @@ export function offersService(db: Queryable) {
       const query = await resolveFilters(filters);
       const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
       const shown = rows.slice(0, OFFERS_PAGE_SIZE);
-      const stats = await traderStatsRepository(db).forUsers(shown.map((row) => row.user_id));
+      // An empty page needs no trader figures: spare the round trip.
+      const stats = shown.length === 0 ? new Map<string, TraderStats>() : await traderStatsRepository(db).forUsers(shown.map((row) => row.user_id));
       return {
         offers: shown.map((row) => ({
           id: Number(row.id),
