@@ -47,6 +47,22 @@ describe.each(dbTargets)('the ledger on %s', (target) => {
     expect(dec(await balance(t.app.db, user.id, btc.id, 'available')).eq(1)).toBe(true);
   });
 
+  it('finds the original on a retry even when the original left too little for a second time', async () => {
+    const user = await insertUser(t.app.db);
+    await deposit(t.app.db, user.id, btc.id, '1');
+    const lockAll = () =>
+      post({
+        reference: `trade:retry-${user.id}:open`,
+        postings: [
+          { account: { kind: 'available', userId: user.id, coinId: btc.id }, amount: '-1' },
+          { account: { kind: 'escrow', userId: user.id, coinId: btc.id }, amount: '1' },
+        ],
+      });
+    const first = await lockAll();
+    expect(await lockAll()).toEqual({ ...first, created: false });
+    expect(dec(await balance(t.app.db, user.id, btc.id, 'escrow')).eq(1)).toBe(true);
+  });
+
   it('refuses a reference reused for a different movement', async () => {
     const user = await insertUser(t.app.db);
     await deposit(t.app.db, user.id, btc.id, '1', 'deposit:reused-2');
@@ -123,6 +139,11 @@ describe.each(dbTargets)('the ledger on %s', (target) => {
         ]);
       }),
     ).rejects.toThrow(/more decimal places/);
+    // A balanced entry must arrive in one statement; a later statement is checked against the whole entry.
+    const [balanced] = await t.app.db.query<{ id: string }>(`SELECT id FROM ledger_entries ORDER BY id LIMIT 1`);
+    await expect(
+      t.app.db.query('INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount) VALUES ($1, $2, $3, 0.1)', [balanced?.id ?? '0', accountId, btc.id]),
+    ).rejects.toThrow(/does not sum to zero/);
     await expect(t.app.db.query('UPDATE ledger_postings SET amount = amount * 2')).rejects.toThrow(/append-only/);
     await expect(t.app.db.query('DELETE FROM ledger_entries')).rejects.toThrow(/append-only/);
     await expect(t.app.db.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [accountId])).rejects.toThrow(/ledger_accounts_not_negative/);

@@ -16,13 +16,26 @@ export type SqlParam =
 
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared (parsed, and after a few runs planned) on each PostgreSQL connection
+   * instead of parsing it on every call: for the fixed statements of the hot money paths, whose plans do
+   * not depend on their parameters (lookups by key). Not for a statement whose best plan depends on its
+   * values (a filtered list), because a prepared statement may settle on one generic plan. PGlite ignores it.
+   */
+  prepared?: boolean;
+}
+
+/** Pass as the third argument of `query`, `one` or `maybe` (see QueryOptions). */
+export const PREPARED: QueryOptions = { prepared: true };
+
 export interface Queryable {
   /** Runs one parameterised statement and returns its rows. */
-  query<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<T[]>;
   /** Exactly one row, or throws: for statements that must hit (INSERT … RETURNING, a lookup by a known key). */
-  one<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T>;
+  one<T extends object = Row>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<T>;
   /** The first row, if any. */
-  maybe<T extends object = Row>(sql: string, params?: readonly SqlParam[]): Promise<T | undefined>;
+  maybe<T extends object = Row>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<T | undefined>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -44,16 +57,16 @@ export function withHelpers(
   return {
     query,
     exec,
-    async one<T extends object>(sql: string, params?: readonly SqlParam[]): Promise<T> {
-      const rows = await query<T>(sql, params);
+    async one<T extends object>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<T> {
+      const rows = await query<T>(sql, params, options);
       const [first] = rows;
       if (rows.length !== 1 || first === undefined) {
         throw new Error(`Expected exactly one row, got ${rows.length}`);
       }
       return first;
     },
-    async maybe<T extends object>(sql: string, params?: readonly SqlParam[]): Promise<T | undefined> {
-      const rows = await query<T>(sql, params);
+    async maybe<T extends object>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<T | undefined> {
+      const rows = await query<T>(sql, params, options);
       return rows[0];
     },
   };

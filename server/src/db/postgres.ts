@@ -1,5 +1,20 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { withHelpers, type Db, type SqlParam } from './db.ts';
+import { withHelpers, type Db, type QueryOptions, type SqlParam } from './db.ts';
+
+const statementNames = new Map<string, string>();
+/**
+ * node-postgres prepares a query once per connection under its `name` and reuses it; the name must always
+ * stand for the same text, so it is derived from the text.
+ */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `peerex_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
 
 export interface PostgresOptions {
   url: string;
@@ -18,8 +33,8 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
 
   const run = (client: pg.Pool | pg.PoolClient) =>
     withHelpers(
-      async <T extends object>(sql: string, params: readonly SqlParam[] = []) =>
-        (await client.query<T>(sql, [...params])).rows,
+      async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) =>
+        (await client.query<T>(options?.prepared ? { text: sql, values: [...params], name: statementName(sql) } : { text: sql, values: [...params] })).rows,
       async (sql: string) => {
         await client.query(sql);
       },

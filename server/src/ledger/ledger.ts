@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import type { Queryable } from '../db/db.ts';
+import { PREPARED, type Queryable } from '../db/db.ts';
 import { Money } from '../lib/money.ts';
 
 /**
@@ -110,6 +110,7 @@ function lockAccounts(tx: Queryable, keys: readonly string[]): Promise<LockedAcc
      ORDER BY a.id
      FOR UPDATE OF a`,
     [keys],
+    PREPARED,
   );
 }
 
@@ -145,27 +146,13 @@ async function movementOf(tx: Queryable, entryId: string): Promise<string[]> {
  * exists already, nothing moves and the existing entry is returned (a reference reused for a different
  * movement is a bug and throws). Throws `InsufficientFunds` when an account other than the platform's
  * deposits would go below zero, and `LedgerError` for an entry that does not balance or has more places
- * than its coin.
+ * than its coin. Two statements when the accounts exist: lock them, then write everything.
  */
 export async function postEntry(tx: Queryable, input: EntryInput): Promise<PostedEntry> {
   const changes = validate(input);
 
-  // Claiming the reference first makes a duplicate wait here for the original's transaction, then find it.
-  const claimed = await tx.maybe<{ id: string }>(
-    `INSERT INTO ledger_entries (reference, created_at) VALUES ($1, $2)
-     ON CONFLICT (reference) DO NOTHING RETURNING id`,
-    [input.reference, input.at],
-  );
-  if (!claimed) {
-    const existing = await tx.one<{ id: string }>('SELECT id FROM ledger_entries WHERE reference = $1', [input.reference]);
-    const wanted = [...changes].filter(([, { change }]) => !change.isZero()).map(([key, { change }]) => `${key} ${change.toFixed()}`).sort();
-    const made = await movementOf(tx, existing.id);
-    if (wanted.join('\n') !== made.join('\n')) {
-      throw new LedgerError(`Reference ${input.reference} was already used for a different movement`);
-    }
-    return { id: existing.id, reference: input.reference, created: false };
-  }
-
+  // Lock first, then claim the reference: a duplicate of this entry locks the same accounts, so it waits
+  // here for the original's transaction and then finds the reference taken (below).
   const keys = [...changes.keys()];
   let accounts = await lockAccounts(tx, keys);
   if (accounts.length < keys.length) {
@@ -189,28 +176,59 @@ export async function postEntry(tx: Queryable, input: EntryInput): Promise<Poste
     postings.push({ accountId: account.id, coinId: account.coin_id, amount: amount.toFixed() });
   }
   const deltas: { accountId: string; change: string }[] = [];
+  let shortfall: InsufficientFunds | undefined;
   for (const [key, { ref, change }] of changes) {
     const account = byKey.get(key);
     if (!account || change.isZero()) continue;
     if (!MAY_GO_NEGATIVE.has(account.kind) && new Money(account.balance).plus(change).isNegative()) {
-      throw new InsufficientFunds(ref, account.balance, change.toFixed());
+      shortfall ??= new InsufficientFunds(ref, account.balance, change.toFixed());
     }
     deltas.push({ accountId: account.id, change: change.toFixed() });
   }
 
-  await tx.query(
-    `INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount)
-     SELECT $1, * FROM unnest($2::bigint[], $3::integer[], $4::numeric[])`,
-    [claimed.id, postings.map((p) => p.accountId), postings.map((p) => p.coinId), postings.map((p) => p.amount)],
-  );
-  if (deltas.length > 0) {
-    await tx.query(
-      `UPDATE ledger_accounts a SET balance = a.balance + d.change
-       FROM unnest($1::bigint[], $2::numeric[]) AS d (id, change) WHERE a.id = d.id`,
-      [deltas.map((d) => d.accountId), deltas.map((d) => d.change)],
+  if (shortfall) {
+    // Refused only when the reference is free: a retry of an entry that already moved the money (and so
+    // left too little for a second time) must find that entry below, not be refused for lack of it.
+    const taken = await tx.maybe('SELECT 1 AS taken FROM ledger_entries WHERE reference = $1', [input.reference], PREPARED);
+    if (!taken) throw shortfall;
+  } else {
+    // One statement claims the reference, writes the postings and moves the cached balances; when the
+    // reference is taken already it writes nothing at all.
+    const claimed = await tx.maybe<{ id: string }>(
+      `WITH entry AS (
+         INSERT INTO ledger_entries (reference, created_at) VALUES ($1, $2)
+         ON CONFLICT (reference) DO NOTHING RETURNING id
+       ), postings AS (
+         INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount)
+         SELECT entry.id, p.account_id, p.coin_id, p.amount
+         FROM entry, unnest($3::bigint[], $4::integer[], $5::numeric[]) AS p (account_id, coin_id, amount)
+       ), balances AS (
+         UPDATE ledger_accounts a SET balance = a.balance + d.change
+         FROM unnest($6::bigint[], $7::numeric[]) AS d (id, change)
+         WHERE a.id = d.id AND EXISTS (SELECT 1 FROM entry)
+       )
+       SELECT id FROM entry`,
+      [
+        input.reference,
+        input.at,
+        postings.map((p) => p.accountId),
+        postings.map((p) => p.coinId),
+        postings.map((p) => p.amount),
+        deltas.map((d) => d.accountId),
+        deltas.map((d) => d.change),
+      ],
+      PREPARED,
     );
+    if (claimed) return { id: claimed.id, reference: input.reference, created: true };
   }
-  return { id: claimed.id, reference: input.reference, created: true };
+
+  const existing = await tx.one<{ id: string }>('SELECT id FROM ledger_entries WHERE reference = $1', [input.reference], PREPARED);
+  const wanted = [...changes].filter(([, { change }]) => !change.isZero()).map(([key, { change }]) => `${key} ${change.toFixed()}`).sort();
+  const made = await movementOf(tx, existing.id);
+  if (wanted.join('\n') !== made.join('\n')) {
+    throw new LedgerError(`Reference ${input.reference} was already used for a different movement`);
+  }
+  return { id: existing.id, reference: input.reference, created: false };
 }
 
 /** Balances of one user per coin id: available and escrow, exact decimal strings ("0" when no account). */

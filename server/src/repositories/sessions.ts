@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import { PREPARED, type Queryable } from '../db/db.ts';
 
 export interface SessionLookup {
   session_id: string;
@@ -24,6 +24,8 @@ export function sessionsRepository(db: Queryable) {
          FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.token_hash = $1 AND s.revoked_at IS NULL`,
         [tokenHash],
+        // Every signed-in call runs it: kept prepared (a lookup by a unique key, one plan for any token).
+        PREPARED,
       ),
 
     /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */

@@ -1,4 +1,4 @@
-import type { Queryable, SqlParam } from '../db/db.ts';
+import { PREPARED, type Queryable, type SqlParam } from '../db/db.ts';
 import type { TradeFacts, TradeStatus } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
 
 /** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
@@ -122,15 +122,28 @@ export function tradesRepository(db: Queryable) {
          FROM offers o JOIN users u ON u.id = o.user_id JOIN coins c ON c.id = o.coin_id
          WHERE o.id = $1`,
         [offerId],
+        PREPARED,
       ),
 
-    insert: async (trade: NewTrade): Promise<string> =>
+    /**
+     * The trade with its frozen figures, its conversation and the conversation's first (system) message,
+     * in one statement. Answers the trade's id.
+     */
+    insert: async (trade: NewTrade, firstMessage: string): Promise<string> =>
       (
         await db.one<{ id: string }>(
-          `INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
-                               fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
-                               channel, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+          `WITH trade AS (
+             INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
+                                 fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
+                                 channel, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id
+           ), conversation AS (
+             INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
+           ), message AS (
+             INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
+             SELECT trade_id, NULL, 'all', $17, $16 FROM conversation
+           )
+           SELECT id FROM trade`,
           [
             trade.offerId,
             trade.buyerId,
@@ -148,18 +161,18 @@ export function tradesRepository(db: Queryable) {
             trade.paymentMethod,
             trade.channel,
             trade.at,
+            firstMessage,
           ],
+          PREPARED,
         )
       ).id,
 
     byChannel: (channel: string) =>
-      db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel]),
-
-    byId: (id: string) => db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.id = $1`, [id]),
+      db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
 
     /** The facts as committed now (a compare-and-set lost: what did the winner write?). */
     factsOf: (id: string) =>
-      db.one<TradeFacts>('SELECT status, buyer_paid, dispute_raised FROM trades WHERE id = $1', [id]),
+      db.one<TradeFacts>('SELECT status, buyer_paid, dispute_raised FROM trades WHERE id = $1', [id], PREPARED),
 
     /**
      * Unpaid pending trades opened at or before `cutoff`, oldest first: the payment window's candidates.
@@ -188,21 +201,32 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * Writes `to` only if the trade still holds `from`: the compare-and-set that makes two racing actions
-     * end with exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row
-     * lock, re-reads the committed row, no longer matches and changes nothing. Returns whether it applied.
+     * Writes `to` only if the trade still holds `from`, and with it the transition's system message: the
+     * compare-and-set that makes two racing actions end with exactly one applied. Under READ COMMITTED the
+     * loser's UPDATE waits for the winner's row lock, re-reads the committed row, no longer matches and
+     * changes nothing (and so writes no message). One statement, so on its own it is atomic. Answers the
+     * stored message, or undefined when the compare-and-set lost.
      */
-    compareAndSet: async (id: string, from: TradeFacts, to: TradeFacts, details: TransitionDetails): Promise<boolean> => {
-      const rows = await db.query(
-        `UPDATE trades SET
-           status = $5, buyer_paid = $6, dispute_raised = $7,
-           paid_at = CASE WHEN $6 AND NOT buyer_paid THEN $8 ELSE paid_at END,
-           closed_at = CASE WHEN $5 <> 'pending' THEN $8 ELSE closed_at END,
-           cancelled_by = CASE WHEN $5 = 'cancelled' THEN $9 ELSE cancelled_by END,
-           disputed_by = CASE WHEN $7 AND NOT dispute_raised THEN $9 ELSE disputed_by END,
-           dispute_reason = CASE WHEN $7 AND NOT dispute_raised THEN $10 ELSE dispute_reason END
-         WHERE id = $1 AND status = $2 AND buyer_paid = $3 AND dispute_raised = $4
-         RETURNING id`,
+    transition: (id: string, from: TradeFacts, to: TradeFacts, details: TransitionDetails, text: string) =>
+      db.maybe<{ id: string; created_at: Date }>(
+        `WITH changed AS (
+           UPDATE trades SET
+             status = $5, buyer_paid = $6, dispute_raised = $7,
+             paid_at = CASE WHEN $6 AND NOT buyer_paid THEN $8 ELSE paid_at END,
+             closed_at = CASE WHEN $5 <> 'pending' THEN $8 ELSE closed_at END,
+             cancelled_by = CASE WHEN $5 = 'cancelled' THEN $9 ELSE cancelled_by END,
+             disputed_by = CASE WHEN $7 AND NOT dispute_raised THEN $9 ELSE disputed_by END,
+             dispute_reason = CASE WHEN $7 AND NOT dispute_raised THEN $10 ELSE dispute_reason END
+           WHERE id = $1 AND status = $2 AND buyer_paid = $3 AND dispute_raised = $4
+           RETURNING id
+         ), message AS (
+           INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
+           SELECT id, NULL, 'all', $11, $8 FROM changed
+           RETURNING id, created_at
+         ), touched AS (
+           UPDATE conversations SET last_message_at = greatest(last_message_at, $8) WHERE trade_id IN (SELECT id FROM changed)
+         )
+         SELECT id, created_at FROM message`,
         [
           id,
           from.status,
@@ -214,27 +238,10 @@ export function tradesRepository(db: Queryable) {
           details.at,
           details.actorId,
           details.disputeReason ?? null,
+          text,
         ],
-      );
-      return rows.length === 1;
-    },
-
-    openConversation: (tradeId: string, at: Date) =>
-      db.query('INSERT INTO conversations (trade_id, last_message_at) VALUES ($1, $2)', [tradeId, at]),
-
-    /** Stores a message and moves its conversation to the top of both parties' lists. */
-    addMessage: async (message: { tradeId: string; senderId: string | null; recipient: string; text: string; at: Date }) => {
-      const row = await db.one<{ id: string; created_at: Date }>(
-        `INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at) VALUES ($1, $2, $3, $4, $5)
-         RETURNING id, created_at`,
-        [message.tradeId, message.senderId, message.recipient, message.text, message.at],
-      );
-      await db.query('UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE trade_id = $1', [
-        message.tradeId,
-        message.at,
-      ]);
-      return row;
-    },
+        PREPARED,
+      ),
 
     /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */
     history: (query: HistoryQuery) => {

@@ -11,7 +11,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { transactionWithRetry } from '../db/retry.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
-import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
+import { InsufficientFunds, balanceOf, postEntry, type EntryInput, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { paginator } from '../market/offers.ts';
 import { tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
@@ -129,20 +129,6 @@ export function tradesService(deps: TradesDeps) {
     return { offer, quote, method, sellerId, buyerId };
   }
 
-  /** Writes the system message of a transition and says what to publish once committed. */
-  async function tell(tx: Queryable, trade: TradeRow, to: TradeFacts, event: string, text: string, at: Date): Promise<Applied> {
-    const message = await tradesRepository(tx).addMessage({ tradeId: trade.id, senderId: null, recipient: 'all', text, at });
-    return {
-      channel: trade.channel,
-      event,
-      data: {
-        channel: trade.channel,
-        ...to,
-        message: { id: Number(message.id), sender: null, recipient: 'all', text, created: message.created_at.toISOString(), channel: trade.channel },
-      },
-    };
-  }
-
   function systemText(trade: TradeRow, action: TradeAction | 'expire', actor: string, reason?: string): string {
     const escrow = `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
     switch (action) {
@@ -159,44 +145,62 @@ export function tradesService(deps: TradesDeps) {
     }
   }
 
+  /** The ledger movement a transition into `to` makes, if any (cancelled: escrow back; completed: release). */
+  function movementFor(trade: TradeRow, to: TradeFacts, at: Date): EntryInput | undefined {
+    const coinId = trade.coin_id;
+    const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
+    const fromEscrow = { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() };
+    if (to.status === 'cancelled') {
+      return {
+        reference: `trade:${trade.id}:cancel`,
+        at,
+        postings: [fromEscrow, { account: { kind: 'available', userId: trade.seller_id, coinId }, amount: trade.trading_amount_crypto }],
+      };
+    }
+    if (to.status === 'completed') {
+      const postings: PostingInput[] = [fromEscrow, { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto }];
+      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto });
+      return { reference: `trade:${trade.id}:release`, at, postings };
+    }
+    return undefined;
+  }
+
   /**
-   * Applies one transition the chart allowed, atomically: the compare-and-set on the facts read, the
-   * ledger movement it implies, the system message. Undefined when the compare-and-set lost (another
-   * transition committed first); the caller then words the refusal from the facts as they are now.
+   * Applies one transition the chart allowed: the compare-and-set on the facts read, with its system
+   * message, and the ledger movement it implies. A transition that moves money runs as one transaction;
+   * one that only changes flags (mark_paid, raise_dispute) is a single statement, atomic by itself, so it
+   * needs no BEGIN and COMMIT. Undefined when the compare-and-set lost (another transition committed
+   * first): nothing was written, and the caller words the refusal from the facts as they are now.
+   * `tx`, when given, is a transaction the caller already holds (the sweep's, with the row locked).
    */
   async function transition(
-    tx: Queryable,
     trade: TradeRow,
     action: TradeAction | 'expire',
     to: TradeFacts,
     actor: { id: string | null; name: string },
     reason?: string,
+    tx?: Queryable,
   ): Promise<Applied | undefined> {
     const at = deps.now();
-    const trades = tradesRepository(tx);
-    const applied = await trades.compareAndSet(trade.id, factsOf(trade), to, { at, actorId: actor.id, disputeReason: reason });
-    if (!applied) return undefined;
-
-    const coinId = trade.coin_id;
-    const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
-    if (to.status === 'cancelled') {
-      await postEntry(tx, {
-        reference: `trade:${trade.id}:cancel`,
-        at,
-        postings: [
-          { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() },
-          { account: { kind: 'available', userId: trade.seller_id, coinId }, amount: trade.trading_amount_crypto },
-        ],
-      });
-    } else if (to.status === 'completed') {
-      const postings: PostingInput[] = [
-        { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() },
-        { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto },
-      ];
-      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto });
-      await postEntry(tx, { reference: `trade:${trade.id}:release`, at, postings });
-    }
-    return tell(tx, trade, to, EVENT_OF[action], systemText(trade, action, actor.name, reason), at);
+    const text = systemText(trade, action, actor.name, reason);
+    const details = { at, actorId: actor.id, disputeReason: reason };
+    const movement = movementFor(trade, to, at);
+    const apply = async (q: Queryable) => {
+      const message = await tradesRepository(q).transition(trade.id, factsOf(trade), to, details, text);
+      if (message && movement) await postEntry(q, movement);
+      return message;
+    };
+    const message = tx ? await apply(tx) : movement ? await transactionWithRetry(db, apply) : await apply(db);
+    if (!message) return undefined;
+    return {
+      channel: trade.channel,
+      event: EVENT_OF[action],
+      data: {
+        channel: trade.channel,
+        ...to,
+        message: { id: Number(message.id), sender: null, recipient: 'all', text, created: message.created_at.toISOString(), channel: trade.channel },
+      },
+    };
   }
 
   const publish = (applied: Applied) => deps.publish(applied.channel, applied.event, applied.data);
@@ -223,24 +227,30 @@ export function tradesService(deps: TradesDeps) {
         const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
         const at = deps.now();
         const channel = newChannel();
-        const tradeId = await trades.insert({
-          offerId: offer.id,
-          buyerId,
-          sellerId,
-          coinId: offer.coin_id,
-          currencyCode: offer.currency_code,
-          rate: offer.rate,
-          coinUsdPrice: offer.usd_price,
-          tradingAmount: quote.trading_amount,
-          feeLocal: quote.fee_local,
-          amountLocal: quote.amount_local,
-          tradingAmountCrypto: quote.trading_amount_crypto,
-          feeCrypto: quote.fee_crypto,
-          amountCrypto: quote.amount_crypto,
-          paymentMethod: method,
-          channel,
-          at,
-        });
+        const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
+        const tradeId = await trades.insert(
+          {
+            offerId: offer.id,
+            buyerId,
+            sellerId,
+            coinId: offer.coin_id,
+            currencyCode: offer.currency_code,
+            rate: offer.rate,
+            coinUsdPrice: offer.usd_price,
+            tradingAmount: quote.trading_amount,
+            feeLocal: quote.fee_local,
+            amountLocal: quote.amount_local,
+            tradingAmountCrypto: quote.trading_amount_crypto,
+            feeCrypto: quote.fee_crypto,
+            amountCrypto: quote.amount_crypto,
+            paymentMethod: method,
+            channel,
+            at,
+          },
+          `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
+            `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
+            `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
+        );
         try {
           await postEntry(tx, {
             reference: `trade:${tradeId}:open`,
@@ -254,18 +264,6 @@ export function tradesService(deps: TradesDeps) {
           if (error instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
           throw error;
         }
-        await trades.openConversation(tradeId, at);
-        const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
-        await trades.addMessage({
-          tradeId,
-          senderId: null,
-          recipient: 'all',
-          at,
-          text:
-            `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
-            `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
-            `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
-        });
         const info =
           userId === buyerId
             ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
@@ -280,20 +278,19 @@ export function tradesService(deps: TradesDeps) {
      * applies with a compare-and-set; the loser of a race is refused by the facts the winner wrote.
      */
     async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string): Promise<string> {
-      const applied = await transactionWithRetry(db, async (tx) => {
-        const trades = tradesRepository(tx);
-        // Not a channel this server could have made: no need to ask the database.
-        const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
-        const role = trade && roleOf(trade, user.id);
-        if (!trade || !role) throw notFound(sentences.tradeNotFound);
-        const facts = factsOf(trade);
-        const next = applyAction(facts, action, role);
-        if (!next) throw refusal(facts, action, role);
-        const done = await transition(tx, trade, action, next, { id: user.id, name: user.username }, reason);
-        if (done) return done;
+      const trades = tradesRepository(db);
+      // Not a channel this server could have made: no need to ask the database.
+      const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
+      const role = trade && roleOf(trade, user.id);
+      if (!trade || !role) throw notFound(sentences.tradeNotFound);
+      const facts = factsOf(trade);
+      const next = applyAction(facts, action, role);
+      if (!next) throw refusal(facts, action, role);
+      const applied = await transition(trade, action, next, { id: user.id, name: user.username }, reason);
+      if (!applied) {
         const now = await trades.factsOf(trade.id);
         throw applyAction(now, action, role) ? conflict(sentences.tradeChanged) : refusal(now, action, role);
-      });
+      }
       publish(applied);
       switch (action) {
         case 'mark_paid':
@@ -322,7 +319,7 @@ export function tradesService(deps: TradesDeps) {
           if (!trade) return undefined;
           const next = applyAction(factsOf(trade), 'expire');
           if (!next) return undefined;
-          return transition(tx, trade, 'expire', next, { id: null, name: 'The payment window' });
+          return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, undefined, tx);
         });
         if (applied) {
           expired += 1;
