@@ -1,0 +1,199 @@
+import { createActor, type AnyActorRef } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import {
+  tradeLifecycleMachine,
+  type TradeAction,
+  type TradeLifecycleEvent,
+  type TradeRole,
+} from '../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import {
+  applyAction,
+  availableActions,
+  canExpire,
+  canTakeAction,
+  factsOf,
+  snapshotOf,
+  type TradeFacts,
+} from '../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+import { Coverage } from '../support/machines.ts';
+
+const roles: TradeRole[] = ['buyer', 'seller'];
+const actions: TradeAction[] = ['mark_paid', 'release_coin', 'cancel', 'raise_dispute'];
+/** Every event the chart can be sent: each action by each party, and the payment window's sweep. */
+const allEvents: TradeLifecycleEvent[] = [
+  ...actions.flatMap((action) => roles.map((role) => ({ type: `trade.${action}`, role }) as TradeLifecycleEvent)),
+  { type: 'trade.expire' },
+];
+
+const opened: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
+
+/**
+ * The oracle, written from server-rules "Trades": the stored facts after an action, or null when the
+ * action is refused (409). Completed and cancelled trades take nothing.
+ */
+function rule(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
+  if (facts.status !== 'pending' || facts.dispute_raised) return null;
+  switch (action) {
+    case 'mark_paid':
+      return role === 'buyer' && !facts.buyer_paid ? { ...facts, buyer_paid: true } : null;
+    case 'release_coin':
+      return role === 'seller' && facts.buyer_paid ? { status: 'completed', buyer_paid: true, dispute_raised: false } : null;
+    case 'cancel':
+    case 'expire':
+      return !facts.buyer_paid ? { status: 'cancelled', buyer_paid: false, dispute_raised: false } : null;
+    case 'raise_dispute':
+      return facts.buyer_paid ? { ...facts, dispute_raised: true } : null;
+  }
+}
+
+/** Spec section 4 "Chat actions", as the chat shows them to a party. */
+function chatActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
+  if (facts.status !== 'pending' || facts.dispute_raised) return [];
+  if (!facts.buyer_paid) return role === 'buyer' ? ['cancel', 'mark_paid'] : ['cancel'];
+  return role === 'seller' ? ['raise_dispute', 'release_coin'] : ['raise_dispute'];
+}
+
+const actionOf = (event: TradeLifecycleEvent) => event.type.slice('trade.'.length) as TradeAction | 'expire';
+const roleOf = (event: TradeLifecycleEvent) => ('role' in event ? event.role : undefined);
+const sorted = <T>(list: T[]) => [...list].sort();
+
+/** Everything the helpers say about stored facts must agree with the oracle. */
+function checkFacts(facts: TradeFacts) {
+  expect(factsOf(snapshotOf(facts)), 'facts -> snapshot -> facts').toEqual(facts);
+  for (const role of roles) {
+    for (const action of actions) {
+      expect(canTakeAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toBe(rule(facts, action, role) !== null);
+      expect(applyAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toEqual(rule(facts, action, role));
+    }
+    expect(sorted(availableActions(facts, role)), `${role}'s chat actions on ${JSON.stringify(facts)}`).toEqual(sorted(chatActions(facts, role)));
+  }
+  expect(canExpire(facts)).toBe(rule(facts, 'expire') !== null);
+  expect(applyAction(facts, 'expire')).toEqual(rule(facts, 'expire'));
+}
+
+const model = createTestModel(tradeLifecycleMachine, { events: allEvents });
+const shortest = model.getShortestPaths();
+const simple = model.getSimplePaths();
+const paths = [...shortest, ...simple];
+
+/**
+ * The system under test is a stored trade as the server keeps it: facts in a row, changed only through
+ * applyAction. A real actor of the chart runs alongside; after each step both must agree with the
+ * oracle, and the chart's snapshot must round-trip through the facts.
+ */
+async function run(path: (typeof paths)[number], coverage?: Coverage) {
+  const actor: AnyActorRef = createActor(tradeLifecycleMachine, { inspect: coverage?.inspect }).start();
+  let stored: TradeFacts = opened;
+  let expected: TradeFacts = opened;
+  const exec = ({ event }: { event: TradeLifecycleEvent }) => {
+    const action = actionOf(event);
+    const role = roleOf(event);
+    expected = rule(expected, action, role) ?? expected;
+    stored = applyAction(stored, action, role) ?? stored;
+    actor.send(event);
+  };
+  const check = (snapshot: ReturnType<typeof snapshotOf>) => {
+    expect(stored).toEqual(expected);
+    expect(factsOf(snapshot), "the walk's snapshot as facts").toEqual(expected);
+    expect(factsOf(actor.getSnapshot()), "the actor's snapshot as facts").toEqual(expected);
+    expect(snapshotOf(expected).value, 'snapshot -> facts -> snapshot').toEqual(snapshot.value);
+    expect(actor.getSnapshot().status).toBe(expected.status === 'pending' ? 'active' : 'done');
+    checkFacts(expected);
+    // Whatever the chart refuses here, the running actor ignores too (a final one takes no events at all).
+    const refused = allEvents.filter((event) => rule(expected, actionOf(event), roleOf(event)) === null);
+    for (const event of expected.status === 'pending' ? refused : []) {
+      const before = actor.getSnapshot();
+      actor.send(event);
+      expect(actor.getSnapshot().value, `refused ${JSON.stringify(event)}`).toEqual(before.value);
+    }
+  };
+  await path.test({
+    events: Object.fromEntries(allEvents.map((event) => [event.type, exec])),
+    states: {
+      '#tradeLifecycle.pending.awaitingPayment': (snapshot) => {
+        check(snapshot);
+        expect(expected).toEqual(opened);
+      },
+      '#tradeLifecycle.pending.paid': (snapshot) => {
+        check(snapshot);
+        expect(expected).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
+      },
+      '#tradeLifecycle.pending.disputed': (snapshot) => {
+        check(snapshot);
+        expect(expected).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: true });
+      },
+      '#tradeLifecycle.completed': (snapshot) => {
+        check(snapshot);
+        expect(expected.status).toBe('completed');
+      },
+      '#tradeLifecycle.cancelled': (snapshot) => {
+        check(snapshot);
+        expect(expected.status).toBe('cancelled');
+      },
+    },
+  });
+  actor.stop();
+}
+
+const name = (path: (typeof paths)[number]) =>
+  `${JSON.stringify(path.state.value)} ⇐ ${path.steps.map(({ event }) => ('role' in event ? `${event.role}:${event.type}` : event.type)).join(' → ') || '(start)'}`;
+
+describe('tradeLifecycle: every path through the chart', () => {
+  it('has paths through every state, simple paths included', () => {
+    const seen = new Set(paths.flatMap((path) => path.steps.map((step) => JSON.stringify(step.state.value))));
+    expect([...seen].sort()).toEqual(
+      ['"cancelled"', '"completed"', '{"pending":"awaitingPayment"}', '{"pending":"disputed"}', '{"pending":"paid"}'].sort(),
+    );
+    expect(simple.length).toBeGreaterThan(shortest.length);
+  });
+
+  it.each(paths.map((path) => [name(path), path] as const))('%s', async (_, path) => {
+    await run(path);
+  });
+
+  it('every event in every reachable state is decided as server-rules "Trades" says', () => {
+    const reachable = new Map(paths.map((path) => [JSON.stringify(path.state.value), path.state]));
+    for (const snapshot of reachable.values()) {
+      const facts = factsOf(snapshot);
+      for (const event of allEvents) {
+        const allowed = rule(facts, actionOf(event), roleOf(event)) !== null;
+        expect(snapshot.can(event), `${JSON.stringify(snapshot.value)} ${JSON.stringify(event)}`).toBe(allowed);
+      }
+      checkFacts(facts);
+    }
+  });
+
+  it("spec section 4 'Chat actions': before payment cancel for both and mark_paid for the buyer; after it raise_dispute for both and release_coin for the seller; then nothing", () => {
+    const paid = { ...opened, buyer_paid: true };
+    expect(sorted(availableActions(opened, 'buyer'))).toEqual(['cancel', 'mark_paid']);
+    expect(availableActions(opened, 'seller')).toEqual(['cancel']);
+    expect(availableActions(paid, 'buyer')).toEqual(['raise_dispute']);
+    expect(sorted(availableActions(paid, 'seller'))).toEqual(['raise_dispute', 'release_coin']);
+    for (const done of [
+      { ...paid, dispute_raised: true },
+      { status: 'completed', buyer_paid: true, dispute_raised: false },
+      { status: 'cancelled', buyer_paid: false, dispute_raised: false },
+    ] satisfies TradeFacts[]) {
+      for (const role of roles) expect(availableActions(done, role)).toEqual([]);
+    }
+  });
+
+  it('reaches every state and takes every transition of the chart', async () => {
+    const coverage = new Coverage(tradeLifecycleMachine);
+    for (const path of paths) await run(path, coverage);
+    console.log(`${coverage.summary()} (${shortest.length} shortest and ${simple.length} simple paths)`);
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', async () => {
+    const coverage = new Coverage(tradeLifecycleMachine);
+    const leftOut = paths.filter((path) => !path.steps.some(({ event }) => event.type === 'trade.raise_dispute' || event.type === 'trade.expire'));
+    for (const path of leftOut) await run(path, coverage);
+    expect(coverage.missingStates()).toEqual(['tradeLifecycle.pending.disputed']);
+    expect(coverage.missingTransitions()).toEqual([
+      'tradeLifecycle.pending.awaitingPayment —trade.expire#0→ tradeLifecycle.cancelled',
+      'tradeLifecycle.pending.paid —trade.raise_dispute#0→ tradeLifecycle.pending.disputed',
+    ]);
+  });
+});
