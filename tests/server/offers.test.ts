@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList } from '../../contracts/market.ts';
 import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/market/offers.ts';
-import { offersRepository } from '../../server/src/repositories/offers.ts';
+import { FEW_TRADERS, offersRepository } from '../../server/src/repositories/offers.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 
@@ -278,6 +278,23 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: pages on %s', 
     const times = await t.app.db.query<{ created_at: Date }>('SELECT created_at FROM offers WHERE id IN ($1, $2)', [newest, second]);
     expect(new Set(times.map((row) => row.created_at.getTime())).size).toBe(1);
     expect(newest).toBeGreaterThan(second);
+  });
+
+  it('pages a trader search the same way whether it reads a few traders by owner or walks all offers', async () => {
+    const repository = offersRepository(t.app.db);
+    const traders = (await t.app.db.query<{ id: string }>("SELECT id FROM users WHERE username IN ('pat', 'quinn') ORDER BY username")).map((row) => row.id);
+    // Ids nobody has push the list past FEW_TRADERS, onto the other plan, without changing the answer.
+    const many = [...traders, ...Array.from({ length: FEW_TRADERS }, (_, i) => String(900_000 + i))];
+    for (const page of [1, 2, 3, 4]) {
+      const offset = (page - 1) * OFFERS_PAGE_SIZE;
+      const expected = newestFirst.slice(offset, offset + OFFERS_PAGE_SIZE + 1);
+      const byOwner = await repository.listActive({ userIds: traders }, offset, OFFERS_PAGE_SIZE + 1);
+      const walking = await repository.listActive({ userIds: many }, offset, OFFERS_PAGE_SIZE + 1);
+      expect(byOwner.map((row) => Number(row.id)), `page ${page}`).toEqual(expected);
+      expect(walking.map((row) => Number(row.id)), `page ${page}`).toEqual(expected);
+    }
+    const pats = await repository.listActive({ userIds: traders.slice(0, 1), currencyCode: 'EUR' }, 0, OFFERS_PAGE_SIZE + 1);
+    expect(pats).toHaveLength(12);
   });
 
   it('says there is no next page when the last page is exactly full', async () => {

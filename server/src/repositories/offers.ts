@@ -69,6 +69,12 @@ const PAYMENT_METHOD_NAMES = `(
   FROM payment_methods pm WHERE pm.id = ANY (o.payment_method_ids)
 )`;
 
+/**
+ * Up to this many traders, the trader search reads each one's offers by owner; with more, their offers
+ * are common enough that walking the newest offers and checking each owner finds a page sooner.
+ */
+export const FEW_TRADERS = 20;
+
 /** Newest first; the id breaks ties between offers created in the same instant, so pages never overlap. */
 const NEWEST_FIRST = 'o.created_at DESC, o.id DESC';
 
@@ -164,20 +170,31 @@ export function offersRepository(db: Queryable) {
       if (query.coinId !== undefined) where.push(`o.coin_id = ${param(query.coinId)}`);
       if (query.currencyCode) where.push(`o.currency_code = ${param(query.currencyCode)}`);
       if (query.paymentMethodIds) where.push(`o.payment_method_ids && ${param(query.paymentMethodIds)}::integer[]`);
-      if (query.userIds) where.push(`o.user_id = ANY (${param(query.userIds)}::bigint[])`);
       // Backslash is LIKE's default escape character, which is what the pattern's escaping uses.
       if (query.usernamePattern) where.push(`o.user_id IN (SELECT u.id FROM users u WHERE u.username ILIKE ${param(query.usernamePattern)})`);
+
+      let page: string;
+      if (query.userIds && query.userIds.length <= FEW_TRADERS) {
+        // A few traders: each one's newest offers straight off offers_live_by_user, at most offset + limit
+        // apiece (the page cannot need more from any one of them), then the page from their union. Walking
+        // all offers newest first would read past everybody else's offers to find theirs.
+        const perTrader = param(offset + limit);
+        page = `SELECT o.* FROM unnest(${param(query.userIds)}::bigint[]) AS owner (id)
+           CROSS JOIN LATERAL (
+             SELECT o.* FROM offers o
+             WHERE o.user_id = owner.id AND ${where.join(' AND ')}
+             ORDER BY ${NEWEST_FIRST} LIMIT ${perTrader}
+           ) o`;
+      } else {
+        if (query.userIds) where.push(`o.user_id = ANY (${param(query.userIds)}::bigint[])`);
+        page = `SELECT o.* FROM offers o WHERE ${where.join(' AND ')}`;
+      }
       return db.query<ListedOfferRow>(
         `SELECT o.id, o.user_id, o.offer_type, c.image AS coin__image, c.label AS coin__label, c.ticker AS coin__ticker,
                 o.currency_code AS currency__code, o.rate, o.min_amount, o.max_amount,
                 ${PAYMENT_METHOD_NAMES} AS payment_methods,
                 (SELECT u.username FROM users u WHERE u.id = o.user_id) AS user__username, o.created_at
-         FROM (
-           SELECT o.* FROM offers o
-           WHERE ${where.join(' AND ')}
-           ORDER BY ${NEWEST_FIRST}
-           LIMIT ${param(limit)} OFFSET ${param(offset)}
-         ) o
+         FROM (${page} ORDER BY ${NEWEST_FIRST} LIMIT ${param(limit)} OFFSET ${param(offset)}) o
          JOIN coins c ON c.id = o.coin_id
          ORDER BY ${NEWEST_FIRST}`,
         params,
