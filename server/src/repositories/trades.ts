@@ -1,4 +1,5 @@
 import { PREPARED, type Queryable, type SqlParam } from '../db/db.ts';
+import { entryCall, type PostingInput } from '../ledger/ledger.ts';
 import type { TradeFacts, TradeStatus } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
 
 /** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
@@ -126,46 +127,54 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * The trade with its frozen figures, its conversation and the conversation's first (system) message,
-     * in one statement. Answers the trade's id.
+     * Opens a trade in one statement: the trade with its frozen figures, its conversation with the first
+     * (system) message, and the escrow entry `trade:<id>:open` from the seller's available to their escrow
+     * (ledger_post, which refuses with LE001 when the seller's balance does not cover it, and then nothing
+     * of this statement is written). Answers the trade's id.
      */
-    insert: async (trade: NewTrade, firstMessage: string): Promise<string> =>
-      (
-        await db.one<{ id: string }>(
-          `WITH trade AS (
-             INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
-                                 fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
-                                 channel, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id
-           ), conversation AS (
-             INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
-           ), message AS (
-             INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-             SELECT trade_id, NULL, 'all', $17, $16 FROM conversation
-           )
-           SELECT id FROM trade`,
-          [
-            trade.offerId,
-            trade.buyerId,
-            trade.sellerId,
-            trade.coinId,
-            trade.currencyCode,
-            trade.rate,
-            trade.coinUsdPrice,
-            trade.tradingAmount,
-            trade.feeLocal,
-            trade.amountLocal,
-            trade.tradingAmountCrypto,
-            trade.feeCrypto,
-            trade.amountCrypto,
-            trade.paymentMethod,
-            trade.channel,
-            trade.at,
-            firstMessage,
-          ],
-          PREPARED,
-        )
-      ).id,
+    open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string> => {
+      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 18);
+      const row = await db.one<{ id: string }>(
+        `WITH trade AS (
+           INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
+                               fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
+                               channel, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id
+         ), conversation AS (
+           INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
+         ), message AS (
+           INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
+           SELECT trade_id, NULL, 'all', $17, $16 FROM conversation
+           RETURNING trade_id
+         ), entry AS (
+           -- Driven by the message row, so the seller's accounts are locked last, just before COMMIT.
+           SELECT message.trade_id, posted.entry_id FROM message, LATERAL ${entry.sql} AS posted
+         )
+         SELECT trade_id AS id, entry_id FROM entry`,
+        [
+          trade.offerId,
+          trade.buyerId,
+          trade.sellerId,
+          trade.coinId,
+          trade.currencyCode,
+          trade.rate,
+          trade.coinUsdPrice,
+          trade.tradingAmount,
+          trade.feeLocal,
+          trade.amountLocal,
+          trade.tradingAmountCrypto,
+          trade.feeCrypto,
+          trade.amountCrypto,
+          trade.paymentMethod,
+          trade.channel,
+          trade.at,
+          firstMessage,
+          ...entry.params,
+        ],
+        PREPARED,
+      );
+      return row.id;
+    },
 
     byChannel: (channel: string) =>
       db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
@@ -201,14 +210,23 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * Writes `to` only if the trade still holds `from`, and with it the transition's system message: the
-     * compare-and-set that makes two racing actions end with exactly one applied. Under READ COMMITTED the
-     * loser's UPDATE waits for the winner's row lock, re-reads the committed row, no longer matches and
-     * changes nothing (and so writes no message). One statement, so on its own it is atomic. Answers the
-     * stored message, or undefined when the compare-and-set lost.
+     * Writes `to` only if the trade still holds `from`, and with it the transition's system message and
+     * the ledger movement it implies, if any: the compare-and-set that makes two racing actions end with
+     * exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row lock,
+     * re-reads the committed row, no longer matches and changes nothing, so it writes no message and moves
+     * no money. One statement: atomic on its own, its locks (the trade row, then the accounts in id order)
+     * held only until it commits. Answers the stored message, or undefined when the compare-and-set lost.
      */
-    transition: (id: string, from: TradeFacts, to: TradeFacts, details: TransitionDetails, text: string) =>
-      db.maybe<{ id: string; created_at: Date }>(
+    transition: async (
+      id: string,
+      from: TradeFacts,
+      to: TradeFacts,
+      details: TransitionDetails,
+      text: string,
+      movement?: { reference: string; postings: readonly PostingInput[] },
+    ): Promise<{ id: string; created_at: Date } | undefined> => {
+      const entry = movement ? entryCall({ postings: movement.postings, at: details.at, label: movement.reference }, '$12', 13) : undefined;
+      return db.maybe<{ id: string; created_at: Date }>(
         `WITH changed AS (
            UPDATE trades SET
              status = $5, buyer_paid = $6, dispute_raised = $7,
@@ -225,8 +243,12 @@ export function tradesRepository(db: Queryable) {
            RETURNING id, created_at
          ), touched AS (
            UPDATE conversations SET last_message_at = greatest(last_message_at, $8) WHERE trade_id IN (SELECT id FROM changed)
-         )
-         SELECT id, created_at FROM message`,
+         )${entry ? `, entry AS (
+           -- Driven by the message (one row exactly when the compare-and-set applied), so the accounts are
+           -- locked after the trade's own writes, just before COMMIT.
+           SELECT posted.entry_id FROM message, LATERAL ${entry.sql} AS posted
+         )` : ''}
+         SELECT message.id, message.created_at${entry ? ', (SELECT entry_id FROM entry) AS entry_id' : ''} FROM message`,
         [
           id,
           from.status,
@@ -239,9 +261,11 @@ export function tradesRepository(db: Queryable) {
           details.actorId,
           details.disputeReason ?? null,
           text,
+          ...(movement && entry ? [movement.reference, ...entry.params] : []),
         ],
         PREPARED,
-      ),
+      );
+    },
 
     /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */
     history: (query: HistoryQuery) => {

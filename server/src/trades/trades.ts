@@ -8,10 +8,10 @@ import {
 } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
 import type { TradeAction, TradeRole } from '../../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { transactionWithRetry } from '../db/retry.ts';
+import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
-import { InsufficientFunds, balanceOf, postEntry, type EntryInput, type PostingInput } from '../ledger/ledger.ts';
+import { InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { paginator } from '../market/offers.ts';
 import { tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
@@ -146,32 +146,30 @@ export function tradesService(deps: TradesDeps) {
   }
 
   /** The ledger movement a transition into `to` makes, if any (cancelled: escrow back; completed: release). */
-  function movementFor(trade: TradeRow, to: TradeFacts, at: Date): EntryInput | undefined {
+  function movementFor(trade: TradeRow, to: TradeFacts): { reference: string; postings: PostingInput[] } | undefined {
     const coinId = trade.coin_id;
     const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
     const fromEscrow = { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() };
     if (to.status === 'cancelled') {
       return {
         reference: `trade:${trade.id}:cancel`,
-        at,
         postings: [fromEscrow, { account: { kind: 'available', userId: trade.seller_id, coinId }, amount: trade.trading_amount_crypto }],
       };
     }
     if (to.status === 'completed') {
       const postings: PostingInput[] = [fromEscrow, { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto }];
       if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto });
-      return { reference: `trade:${trade.id}:release`, at, postings };
+      return { reference: `trade:${trade.id}:release`, postings };
     }
     return undefined;
   }
 
   /**
-   * Applies one transition the chart allowed: the compare-and-set on the facts read, with its system
-   * message, and the ledger movement it implies. A transition that moves money runs as one transaction;
-   * one that only changes flags (mark_paid, raise_dispute) is a single statement, atomic by itself, so it
-   * needs no BEGIN and COMMIT. Undefined when the compare-and-set lost (another transition committed
-   * first): nothing was written, and the caller words the refusal from the facts as they are now.
-   * `tx`, when given, is a transaction the caller already holds (the sweep's, with the row locked).
+   * Applies one transition the chart allowed in one statement (tradesRepository.transition): the
+   * compare-and-set on the facts read, the system message and the ledger movement it implies. Undefined
+   * when the compare-and-set lost (another transition committed first): nothing was written, and the caller
+   * words the refusal from the facts as they are now. `tx`, when given, is a transaction the caller holds
+   * (the sweep's, with the row locked); otherwise the statement runs on its own, in autocommit.
    */
   async function transition(
     trade: TradeRow,
@@ -183,14 +181,11 @@ export function tradesService(deps: TradesDeps) {
   ): Promise<Applied | undefined> {
     const at = deps.now();
     const text = systemText(trade, action, actor.name, reason);
-    const details = { at, actorId: actor.id, disputeReason: reason };
-    const movement = movementFor(trade, to, at);
-    const apply = async (q: Queryable) => {
-      const message = await tradesRepository(q).transition(trade.id, factsOf(trade), to, details, text);
-      if (message && movement) await postEntry(q, movement);
-      return message;
-    };
-    const message = tx ? await apply(tx) : movement ? await transactionWithRetry(db, apply) : await apply(db);
+    const write = (q: Queryable) =>
+      tradesRepository(q).transition(trade.id, factsOf(trade), to, { at, actorId: actor.id, disputeReason: reason }, text, movementFor(trade, to));
+    const message = await (tx ? write(tx) : retrying(() => write(db))).catch((error: unknown) => {
+      throw ledgerFailure(error);
+    });
     if (!message) return undefined;
     return {
       channel: trade.channel,
@@ -222,54 +217,55 @@ export function tradesService(deps: TradesDeps) {
      */
     async open(user: { id: string; username: string }, input: TradeRequestInput): Promise<{ info: string; channel: string; tradeId: string }> {
       const userId = user.id;
-      return transactionWithRetry(db, async (tx) => {
-        const trades = tradesRepository(tx);
-        const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
-        const at = deps.now();
-        const channel = newChannel();
-        const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
-        const tradeId = await trades.insert(
-          {
-            offerId: offer.id,
-            buyerId,
-            sellerId,
-            coinId: offer.coin_id,
-            currencyCode: offer.currency_code,
-            rate: offer.rate,
-            coinUsdPrice: offer.usd_price,
-            tradingAmount: quote.trading_amount,
-            feeLocal: quote.fee_local,
-            amountLocal: quote.amount_local,
-            tradingAmountCrypto: quote.trading_amount_crypto,
-            feeCrypto: quote.fee_crypto,
-            amountCrypto: quote.amount_crypto,
-            paymentMethod: method,
-            channel,
-            at,
-          },
-          `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
-            `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
-            `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
-        );
-        try {
-          await postEntry(tx, {
-            reference: `trade:${tradeId}:open`,
-            at,
-            postings: [
-              { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: new Money(quote.trading_amount_crypto).negated() },
-              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: quote.trading_amount_crypto },
+      const trades = tradesRepository(db);
+      const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      const at = deps.now();
+      const channel = newChannel();
+      const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
+      const escrow = new Money(quote.trading_amount_crypto);
+      let tradeId: string;
+      try {
+        tradeId = await retrying(() =>
+          trades.open(
+            {
+              offerId: offer.id,
+              buyerId,
+              sellerId,
+              coinId: offer.coin_id,
+              currencyCode: offer.currency_code,
+              rate: offer.rate,
+              coinUsdPrice: offer.usd_price,
+              tradingAmount: quote.trading_amount,
+              feeLocal: quote.fee_local,
+              amountLocal: quote.amount_local,
+              tradingAmountCrypto: quote.trading_amount_crypto,
+              feeCrypto: quote.fee_crypto,
+              amountCrypto: quote.amount_crypto,
+              paymentMethod: method,
+              channel,
+              at,
+            },
+            `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
+              `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
+              `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
+            [
+              { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: escrow.negated() },
+              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow },
             ],
-          });
-        } catch (error) {
-          if (error instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
-          throw error;
-        }
-        const info =
-          userId === buyerId
-            ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
-            : sentences.tradeOpenedForSeller(quote.trading_amount_crypto, offer.ticker, quote.trading_amount, offer.currency_code, method);
-        return { info, channel, tradeId };
-      });
+          ),
+        );
+      } catch (error) {
+        const failure = ledgerFailure(error);
+        // The seller's balance, decided by the ledger under its row lock: concurrent opens against one
+        // seller can never take more than the seller has.
+        if (failure instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
+        throw failure;
+      }
+      const info =
+        userId === buyerId
+          ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
+          : sentences.tradeOpenedForSeller(quote.trading_amount_crypto, offer.ticker, quote.trading_amount, offer.currency_code, method);
+      return { info, channel, tradeId };
     },
 
     /**
