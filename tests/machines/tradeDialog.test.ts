@@ -91,6 +91,7 @@ describe('compareDecimal and amountError (spec section 5 "Trade amount")', () =>
     ['abc', 'Amount can not be less than 1500.00'],
     ['250000.01', 'Amount can not be greater than 250000'],
     ['1000000', 'Amount can not be greater than 250000'],
+    ['1500.555', 'Amount can have at most 2 decimal places'],
   ])('"%s" on a 1500.00 - 250000 offer: %s', (amount, message) => {
     expect(amountError({ offer, amount })).toBe(message);
   });

@@ -24,6 +24,8 @@ export function amountError(context: Pick<TradeDialogContext, 'offer' | 'amount'
   if (!offer || amount.trim() === '') return undefined;
   if (!isDecimalText(amount) || compareDecimal(amount, offer.min_amount) < 0) return `Amount can not be less than ${offer.min_amount}`;
   if (compareDecimal(amount, offer.max_amount) > 0) return `Amount can not be greater than ${offer.max_amount}`;
+  // Fiat has cents only; the server refuses more, and a refused preview shows nothing.
+  if ((amount.trim().split('.')[1]?.length ?? 0) > 2) return 'Amount can have at most 2 decimal places';
   return undefined;
 }
 
