@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import { SWEEP_BATCH } from '../../server/src/trades/trades.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';
 import { act, openTrade, sellOffer, trader, tradeFacts, type Trader } from '../support/server-trades.ts';
@@ -206,6 +207,16 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
     // Too late for the buyer now.
     expect(await act(t, buyer, 'mark_paid', unpaid)).toEqual(refused(409, 'This trade is no longer pending.'));
     stop();
+  });
+
+  it('expires more than one batch of due trades in one sweep', async () => {
+    t.clock.advance(31 * MINUTE);
+    await t.app.trades.sweep();
+    const channels: string[] = [];
+    for (let i = 0; i < SWEEP_BATCH + 5; i += 1) channels.push(await openTrade(t, buyer, offer, '97', 'SEPA'));
+    t.clock.advance(31 * MINUTE);
+    expect(await t.app.trades.sweep()).toBe(SWEEP_BATCH + 5);
+    expect(await t.app.db.query(`SELECT 1 FROM trades WHERE channel = ANY($1::text[]) AND status <> 'cancelled'`, [channels])).toEqual([]);
   });
 
   it('sweeps by itself every TRADE_SWEEP_SECONDS with the configured PAYMENT_WINDOW_MINUTES, and stops on close', async () => {

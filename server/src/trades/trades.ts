@@ -21,7 +21,7 @@ import { quoteTrade } from './quote.ts';
 export const HISTORY_PAGE_SIZE = 10;
 /** The most conversations one list answers; a trader with more finds older ones by searching the partner. */
 export const CONVERSATIONS_LIMIT = 200;
-/** Payment-window candidates taken per sweep; the next sweep takes the rest. */
+/** Payment-window candidates read at a time. */
 export const SWEEP_BATCH = 100;
 
 export interface TradeRequestInput {
@@ -309,20 +309,27 @@ export function tradesService(deps: TradesDeps) {
     async sweep(): Promise<number> {
       const cutoff = new Date(deps.now().getTime() - deps.paymentWindowMinutes * 60_000);
       let expired = 0;
-      for (const id of await tradesRepository(db).expiryCandidates(cutoff, SWEEP_BATCH)) {
-        const applied = await transactionWithRetry(db, async (tx) => {
-          const trade = await tradesRepository(tx).lockForExpiry(id, cutoff);
-          if (!trade) return undefined;
-          const next = applyAction(factsOf(trade), 'expire');
-          if (!next) return undefined;
-          return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, undefined, tx);
-        });
-        if (applied) {
-          expired += 1;
-          publish(applied);
+      // Batch after batch while batches come back full and something in them could be expired; a batch
+      // that only met trades other processes hold is left to them.
+      for (;;) {
+        const candidates = await tradesRepository(db).expiryCandidates(cutoff, SWEEP_BATCH);
+        let expiredNow = 0;
+        for (const id of candidates) {
+          const applied = await transactionWithRetry(db, async (tx) => {
+            const trade = await tradesRepository(tx).lockForExpiry(id, cutoff);
+            if (!trade) return undefined;
+            const next = applyAction(factsOf(trade), 'expire');
+            if (!next) return undefined;
+            return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, undefined, tx);
+          });
+          if (applied) {
+            expiredNow += 1;
+            publish(applied);
+          }
         }
+        expired += expiredNow;
+        if (candidates.length < SWEEP_BATCH || expiredNow === 0) return expired;
       }
-      return expired;
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */
