@@ -10,12 +10,14 @@
  * 3. Starts the real app (buildApp, PostgreSQL, the price feed ticking) in a child process listening on
  *    127.0.0.1 at a random port, with one extra signed-in route that only runs `SELECT 1` (the ceiling:
  *    same HTTP, JSON, session hook and pool, no work), signs a trader in over HTTP, and runs each scenario
- *    with BENCH_CLIENTS (16) concurrent keep-alive clients for BENCH_SECONDS (8) each; prints requests/s,
- *    p50 and p95, and each scenario's throughput as a share of the ceiling's.
+ *    with BENCH_CLIENTS (16) concurrent keep-alive clients for BENCH_SECONDS (12) each, in interleaved
+ *    slices; prints requests/s, p50 and p95, each scenario's throughput as a share of the ceiling's, and
+ *    the CPU time one request costs the server process and the database's backends.
  * 4. Drops the database.
  *
  * Run: node --import tsx bench/offers-list.ts
- * Knobs: BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CLIENTS, BENCH_OFFERS (100000), BENCH_TRADERS (1000);
+ * Knobs: BENCH_DATABASE_URL, BENCH_SECONDS (per scenario), BENCH_ROUNDS (4 interleaved slices of it), BENCH_CLIENTS,
+ * BENCH_OFFERS (100000), BENCH_TRADERS (1000);
  * BENCH_ONLY (comma list of scenario name prefixes), BENCH_KEEP_DATABASE=1 (keep it for psql),
  * BENCH_PROFILE=1 (a V8 CPU profile of the server under /tmp/bench-prof).
  */
@@ -35,11 +37,12 @@ import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src
 import { offersRepository, type OfferQuery } from '../server/src/repositories/offers.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 100_000);
 const TRADERS = Number(process.env.BENCH_TRADERS ?? 1_000);
-const WARM_UP_SECONDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const WARM_UP_SECONDS = 1;
 const BENCH_USER = { username: 'benchtrader', email: 'bench@peerex.test', password: 'bench-password-1' };
 
 /** The filtered lists measured, by name. Values rotate per request so no single page is all that is read. */
@@ -87,8 +90,6 @@ const SCENARIOS: Scenario[] = [
     explain: { query: { paymentMethodIds: [1, 5, 4], offerType: 'sell', coinId: 1, currencyCode: 'EUR' }, search: 'r04' },
   },
   { name: 'no filter, page 50', body: () => list({}, 50), explain: { query: {}, page: 50 } },
-  // The ceiling again: the machine is shared, so a drift in its load shows as a difference between the two.
-  { name: 'SELECT 1 (ceiling, again)', body: () => ({}) },
 ];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -260,7 +261,7 @@ function post(base: URL, path: string, token: string, body: unknown): Promise<{ 
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
-/** `clients` loops, each sending the next request when its answer is in, until the time is up. */
+/** CLIENTS loops, each sending the next request when its answer is in, until the time is up. */
 async function hammer(seconds: number, send: (i: number) => Promise<void>) {
   const latencies: number[] = [];
   let sequence = 0;
@@ -276,9 +277,7 @@ async function hammer(seconds: number, send: (i: number) => Promise<void>) {
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), count: latencies.length };
+  return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
 async function main() {
@@ -358,32 +357,51 @@ async function main() {
     const login = await post(base, '/api/security/login/', '', { username: BENCH_USER.username, password: BENCH_USER.password, device: 'bench' });
     const token = (JSON.parse(login.text) as { info: { token: string } }).info.token;
 
-    console.log(`\nHTTP, ${CLIENTS} concurrent keep-alive clients, ${SECONDS} s per scenario (after ${WARM_UP_SECONDS} s warm-up); load average ${loadavg()[0]?.toFixed(2)}`);
-    console.log(
-      `${'scenario'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}  of ceiling  node CPU/req  db CPU/req  rows`,
-    );
-    let ceiling = 0;
     const only = process.env.BENCH_ONLY?.split(',');
-    for (const scenario of SCENARIOS) {
-      if (only && !only.some((name) => scenario.name.startsWith(name))) continue;
+    const chosen = SCENARIOS.filter((scenario) => !only || only.some((name) => scenario.name.startsWith(name)));
+    console.log(
+      `\nHTTP, ${CLIENTS} concurrent keep-alive clients, ${SECONDS} s per scenario in ${ROUNDS} interleaved rounds ` +
+        `(after ${WARM_UP_SECONDS} s warm-up each); load average ${loadavg()[0]?.toFixed(2)}`,
+    );
+    const runs = chosen.map((scenario) => {
       const path = scenario.explain ? '/api/market/offers/' : '/api/bench/select-1/';
-      let rows = '';
+      const run = { scenario, latencies: [] as number[], seconds: 0, nodeCpu: 0, dbCpu: 0 as number | undefined, rows: '' };
       const send = async (i: number) => {
         const answer = await post(base, path, token, scenario.body(i));
         if (answer.status !== 200) throw new Error(`${scenario.name}: ${answer.status} ${answer.text}`);
-        if (!rows && scenario.explain) rows = String((JSON.parse(answer.text) as { info: { offers: unknown[] } }).info.offers.length);
+        if (!run.rows && scenario.explain) run.rows = String((JSON.parse(answer.text) as { info: { offers: unknown[] } }).info.offers.length);
       };
-      await hammer(WARM_UP_SECONDS, send);
-      const cpuBefore = await serverCpu(server);
-      const dbBefore = await postgresCpu(monitor, name);
-      const result = await hammer(SECONDS, send);
-      const cpuPerRequest = ((await serverCpu(server)) - cpuBefore) / result.count;
-      const dbAfter = await postgresCpu(monitor, name);
-      const dbPerRequest = dbBefore !== undefined && dbAfter !== undefined ? `${((dbAfter - dbBefore) / result.count).toFixed(0)} µs` : '–';
-      if (!scenario.explain && ceiling === 0) ceiling = result.perSecond;
-      const share = ceiling ? `${((100 * result.perSecond) / ceiling).toFixed(0)}%` : '';
+      return { run, send };
+    });
+    for (const { send } of runs) await hammer(WARM_UP_SECONDS, send);
+    // Round-robin slices rather than one block per scenario: the machine is shared, and interleaving makes
+    // every scenario, the ceiling included, live through the same ups and downs of everything else.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const { run, send } of runs) {
+        const nodeBefore = await serverCpu(server);
+        const dbBefore = await postgresCpu(monitor, name);
+        const slice = await hammer(SECONDS / ROUNDS, send);
+        run.nodeCpu += (await serverCpu(server)) - nodeBefore;
+        const dbAfter = await postgresCpu(monitor, name);
+        run.dbCpu = run.dbCpu === undefined || dbBefore === undefined || dbAfter === undefined ? undefined : run.dbCpu + dbAfter - dbBefore;
+        run.latencies.push(...slice.latencies);
+        run.seconds += slice.seconds;
+      }
+    }
+    console.log(
+      `${'scenario'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}  of ceiling  node CPU/req  db CPU/req  rows`,
+    );
+    const ceiling = runs.find(({ run }) => !run.scenario.explain)?.run;
+    const ceilingRate = ceiling ? ceiling.latencies.length / ceiling.seconds : 0;
+    for (const { run } of runs) {
+      const count = run.latencies.length;
+      const sorted = [...run.latencies].sort((a, b) => a - b);
+      const rate = count / run.seconds;
+      const share = ceilingRate ? `${((100 * rate) / ceilingRate).toFixed(0)}%` : '';
+      const db = run.dbCpu === undefined ? '–' : `${(run.dbCpu / count).toFixed(0)} µs`;
       console.log(
-        `${scenario.name.padEnd(28)} ${result.perSecond.toFixed(0).padStart(8)} ${`${result.p50.toFixed(1)} ms`.padStart(9)} ${`${result.p95.toFixed(1)} ms`.padStart(9)}  ${share.padStart(10)}  ${`${cpuPerRequest.toFixed(0)} µs`.padStart(12)}  ${dbPerRequest.padStart(10)}  ${rows}`,
+        `${run.scenario.name.padEnd(28)} ${rate.toFixed(0).padStart(8)} ${`${percentile(sorted, 0.5).toFixed(1)} ms`.padStart(9)} ` +
+          `${`${percentile(sorted, 0.95).toFixed(1)} ms`.padStart(9)}  ${share.padStart(10)}  ${`${(run.nodeCpu / count).toFixed(0)} µs`.padStart(12)}  ${db.padStart(10)}  ${run.rows}`,
       );
     }
     console.log(`Load average at the end: ${loadavg()[0]?.toFixed(2)}`);
