@@ -89,7 +89,7 @@ async function run(path: (typeof paths)[number], coverage?: Coverage) {
     const action = actionOf(event);
     const role = roleOf(event);
     expected = rule(expected, action, role) ?? expected;
-    stored = applyAction(stored, action, role) ?? stored;
+    stored = (action === 'expire' ? applyAction(stored, 'expire') : applyAction(stored, action, role!)) ?? stored;
     actor.send(event);
   };
   const check = (snapshot: ReturnType<typeof snapshotOf>) => {

@@ -50,9 +50,13 @@ export function canExpire(facts: TradeFacts): boolean {
  * The facts after `action`, or null when the chart refuses it. The server writes exactly these,
  * conditioned on the facts it read, so two racing actions cannot both apply.
  */
+export function applyAction(facts: TradeFacts, action: 'expire'): TradeFacts | null;
+export function applyAction(facts: TradeFacts, action: TradeAction, role: TradeRole): TradeFacts | null;
 export function applyAction(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
   const snapshot = snapshotOf(facts);
-  const event: TradeLifecycleEvent = action === 'expire' ? { type: 'trade.expire' } : eventFor(action, role ?? 'buyer');
+  // The overloads make a party's action name its role; only the sweep's expiry comes without one.
+  const event: TradeLifecycleEvent =
+    action === 'expire' ? { type: 'trade.expire' } : eventFor(action, role as TradeRole);
   if (!snapshot.can(event)) return null;
   const [next] = transition(tradeLifecycleMachine, snapshot, event);
   return factsOf(next);
