@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { OfferComponents, OfferFilters, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
+import { hasNextPage, hasPreviousPage, nextPageOf, previousPageOf } from '../shared/paging.ts';
 
 export type OfferBrowserFilters = {
   search: string;
@@ -59,12 +60,12 @@ export const offerBrowserMachine = setup({
       page: 1,
     })),
     clearFilters: assign({ filters: emptyFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: context.paginator?.next_page ?? context.page + 1 })),
-    previousPage: assign(({ context }) => ({ page: context.paginator?.previous_page ?? Math.max(1, context.page - 1) })),
+    nextPage: assign(({ context }) => ({ page: nextPageOf(context) })),
+    previousPage: assign(({ context }) => ({ page: previousPageOf(context) })),
   },
   guards: {
-    hasNextPage: ({ context }) => Boolean(context.paginator?.next),
-    hasPreviousPage: ({ context }) => Boolean(context.paginator?.prev),
+    hasNextPage: ({ context }) => hasNextPage(context),
+    hasPreviousPage: ({ context }) => hasPreviousPage(context),
   },
 }).createMachine({
   id: 'offerBrowser',

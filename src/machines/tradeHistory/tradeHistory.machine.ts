@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Coin, Paginator, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
 import type { TradeHistoryQuery } from '../../services/trades.ts';
+import { hasNextPage, hasPreviousPage, nextPageOf, previousPageOf } from '../shared/paging.ts';
 
 export type TradeHistoryFilters = {
   tradeType: '' | 'buy' | 'sell';
@@ -56,12 +57,12 @@ export const tradeHistoryMachine = setup({
     })),
     setFilter: assign(({ context }, params: Partial<TradeHistoryFilters>) => ({ filters: { ...context.filters, ...params }, page: 1 })),
     clearFilters: assign({ filters: noTradeFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: context.paginator?.next_page ?? context.page + 1 })),
-    previousPage: assign(({ context }) => ({ page: context.paginator?.previous_page ?? Math.max(1, context.page - 1) })),
+    nextPage: assign(({ context }) => ({ page: nextPageOf(context) })),
+    previousPage: assign(({ context }) => ({ page: previousPageOf(context) })),
   },
   guards: {
-    hasNextPage: ({ context }) => Boolean(context.paginator?.next),
-    hasPreviousPage: ({ context }) => Boolean(context.paginator?.prev),
+    hasNextPage: ({ context }) => hasNextPage(context),
+    hasPreviousPage: ({ context }) => hasPreviousPage(context),
   },
 }).createMachine({
   id: 'tradeHistory',
