@@ -25,7 +25,6 @@ import type { FastifyInstance } from 'fastify';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import type { OfferFilters } from '../contracts/market.ts';
@@ -35,6 +34,7 @@ import type { Queryable, SqlParam } from '../server/src/db/db.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
 import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/market/offers.ts';
 import { offersRepository, type OfferQuery } from '../server/src/repositories/offers.ts';
+import { createPoster, percentile } from './support/http.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
@@ -229,37 +229,7 @@ async function postgresCpu(admin: pg.Client, database: string): Promise<number |
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
 
-const httpAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-
-function post(base: URL, path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path,
-        method: 'POST',
-        agent: httpAgent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const { post, close: closeHttp } = createPoster(CLIENTS);
 
 /** CLIENTS loops, each sending the next request when its answer is in, until the time is up. */
 async function hammer(seconds: number, send: (i: number) => Promise<void>) {
@@ -411,7 +381,7 @@ async function main() {
       server.disconnect();
       await exited;
     }
-    httpAgent.destroy();
+    closeHttp();
     await monitor?.end();
     if (process.env.BENCH_KEEP_DATABASE) console.log(`\nKept the database for a closer look: ${url}`);
     else await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));

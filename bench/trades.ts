@@ -30,7 +30,6 @@
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -40,6 +39,7 @@ import { openPostgres } from '../server/src/db/postgres.ts';
 import { checkLedger, formatLedgerReport } from '../server/src/ledger/check.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
+import { createPoster, percentile } from './support/http.ts';
 
 const run = promisify(execFile);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -148,37 +148,7 @@ async function backendCpu(database: string): Promise<number | undefined> {
   return pids.length > 0 ? (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND : undefined;
 }
 
-const httpAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
-
-function post(base: URL, path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path,
-        method: 'POST',
-        agent: httpAgent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const { post, close: closeHttp } = createPoster(CLIENTS * 2);
 
 interface Trader {
   id: string;
@@ -387,7 +357,7 @@ async function main() {
       await exited;
     }
     await lookup.end();
-    httpAgent.destroy();
+    closeHttp();
     if (process.env.BENCH_KEEP_DATABASE) console.log(`\nKept the databases: ${url}, ${databaseUrl(pgbenchDatabase)}`);
     else {
       await admin(async (client) => {
