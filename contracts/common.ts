@@ -5,7 +5,6 @@ import { messages } from './messages.ts';
 /** The answer envelope of every call: `info` is the payload on success and one sentence on refusal. */
 export const envelope = <T extends z.core.$ZodType>(info: T) => z.object({ success: z.literal(true), info });
 export const refusal = z.object({ success: z.literal(false), info: z.string() });
-export type Refusal = z.infer<typeof refusal>;
 
 export const email = z.pipe(
   z.string({ error: messages.invalidEmail }).check(z.trim(), z.toLowerCase(), z.maxLength(254, messages.invalidEmail)),
