@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
+import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
 import { checkLedger } from '../../server/src/ledger/check.ts';
 import { InsufficientFunds, LedgerError, postEntry, type EntryInput } from '../../server/src/ledger/ledger.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
@@ -93,6 +95,46 @@ describe.each(dbTargets)('the ledger on %s', (target) => {
     expect(dec(await balance(t.app.db, user.id, btc.id, 'available')).isZero()).toBe(true);
   });
 
+  it('keeps escrow in slots: a movement takes from its own slot, never from a neighbour, and the account is their sum', async () => {
+    const user = await insertUser(t.app.db);
+    await deposit(t.app.db, user.id, btc.id, '1');
+    const available = { kind: 'available', userId: user.id, coinId: btc.id } as const;
+    const escrow = { kind: 'escrow', userId: user.id, coinId: btc.id } as const;
+    await post({ reference: `trade:slots-${user.id}-a:open`, postings: [{ account: available, amount: '-0.3' }, { account: escrow, amount: '0.3', slot: 3 }] });
+    await post({ reference: `trade:slots-${user.id}-b:open`, postings: [{ account: available, amount: '-0.2' }, { account: escrow, amount: '0.2', slot: 7 }] });
+    expect(dec(await balance(t.app.db, user.id, btc.id, 'escrow')).eq('0.5')).toBe(true);
+    const slots = await t.app.db.query<{ slot: number; balance: string }>(
+      `SELECT b.slot, b.balance::text FROM ledger_balances b JOIN ledger_accounts a ON a.id = b.account_id WHERE a.key = $1 ORDER BY b.slot`,
+      [`${user.id}:${btc.id}:escrow`],
+    );
+    expect(slots.map((row) => [row.slot, dec(row.balance).toFixed()])).toEqual([[3, '0.3'], [7, '0.2']]);
+    // 0.4 is in escrow in all, but slot 7 holds only 0.2.
+    const refused = await post({
+      reference: `trade:slots-${user.id}-b:release`,
+      postings: [{ account: escrow, amount: '-0.4', slot: 7 }, { account: available, amount: '0.4' }],
+    }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'InsufficientFunds', account: escrow, balance: '0.2', change: '-0.4' });
+    await post({ reference: `trade:slots-${user.id}-a:cancel`, postings: [{ account: escrow, amount: '-0.3', slot: 3 }, { account: available, amount: '0.3' }] });
+    expect(dec(await balance(t.app.db, user.id, btc.id, 'escrow')).eq('0.2')).toBe(true);
+    expect(dec(await balance(t.app.db, user.id, btc.id, 'available')).eq('0.8')).toBe(true);
+  });
+
+  it('refuses a slot other than 0 for what a trader may spend, and one out of range, before writing', async () => {
+    const user = await insertUser(t.app.db);
+    const platform = { kind: 'deposits', coinId: btc.id } as const;
+    const available = { kind: 'available', userId: user.id, coinId: btc.id } as const;
+    const escrow = { kind: 'escrow', userId: user.id, coinId: btc.id } as const;
+    for (const [reference, postings] of [
+      ['deposit:bad-slot-1', [{ account: platform, amount: '-1' }, { account: available, amount: '1', slot: 1 }]],
+      ['deposit:bad-slot-2', [{ account: platform, amount: '-1', slot: 2 }, { account: available, amount: '1' }]],
+      ['deposit:bad-slot-3', [{ account: platform, amount: '-1' }, { account: escrow, amount: '1', slot: 64 }]],
+      ['deposit:bad-slot-4', [{ account: platform, amount: '-1' }, { account: escrow, amount: '1', slot: 1.5 }]],
+    ] as const) {
+      await expect(post({ reference, postings }), reference).rejects.toBeInstanceOf(LedgerError);
+    }
+    expect(await t.app.db.query("SELECT 1 FROM ledger_entries WHERE reference LIKE 'deposit:bad-slot-%'")).toEqual([]);
+  });
+
   it('refuses malformed entries before writing anything: unbalanced, too precise, one posting, zero', async () => {
     const user = await insertUser(t.app.db);
     const account = { kind: 'available', userId: user.id, coinId: btc.id } as const;
@@ -146,7 +188,11 @@ describe.each(dbTargets)('the ledger on %s', (target) => {
     ).rejects.toThrow(/does not sum to zero/);
     await expect(t.app.db.query('UPDATE ledger_postings SET amount = amount * 2')).rejects.toThrow(/append-only/);
     await expect(t.app.db.query('DELETE FROM ledger_entries')).rejects.toThrow(/append-only/);
-    await expect(t.app.db.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [accountId])).rejects.toThrow(/ledger_accounts_not_negative/);
+    await expect(t.app.db.query('UPDATE ledger_balances SET balance = -1 WHERE account_id = $1', [accountId])).rejects.toThrow(/ledger_balances_not_negative/);
+    // Only escrow and fee balances are split into slots: what a trader may spend is one row.
+    await expect(
+      t.app.db.query(`INSERT INTO ledger_balances (account_id, slot, coin_id, kind) VALUES ($1, 1, $2, 'available')`, [accountId, btc.id]),
+    ).rejects.toThrow(/ledger_balances_one_slot/);
     // A posting in another coin than its account's.
     await expect(
       t.app.db.transaction(async (tx) => {
@@ -154,10 +200,17 @@ describe.each(dbTargets)('the ledger on %s', (target) => {
         await tx.query('INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount) VALUES ($1, $2, $3, 1)', [entry.id, accountId, usdt.id]);
       }),
     ).rejects.toThrow(/foreign key/);
+    // A posting into a slot that has no balance row (so no cached balance would follow it).
+    await expect(
+      t.app.db.transaction(async (tx) => {
+        const entry = await tx.one<{ id: string }>(`INSERT INTO ledger_entries (reference, created_at) VALUES ('deposit:raw-slot', now()) RETURNING id`);
+        await tx.query('INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount, slot) VALUES ($1, $2, $3, 1, 5), ($1, $2, $3, -1, 0)', [entry.id, accountId, btc.id]);
+      }),
+    ).rejects.toThrow(/foreign key/);
   });
 
   it('lets the platform deposit account go negative, and no user account', async () => {
-    const rows = await t.app.db.query<{ kind: string; balance: string }>("SELECT kind, balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'deposits'");
+    const rows = await t.app.db.query<{ kind: string; balance: string }>("SELECT kind, balance FROM ledger_account_balances WHERE user_id IS NULL AND kind = 'deposits'");
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(dec(row.balance).isNegative()).toBe(true);
   });
@@ -174,19 +227,20 @@ describe.each(dbTargets)('the ledger audit (npm run ledger:check) on %s', (targe
       expect(await checkLedger(db)).toMatchObject({ clean: true, entries: 1, postings: 2, accounts: 2, drift: [], negative: [], unbalanced: [] });
 
       // Break what the database guards, as only someone with direct access could.
-      await db.query(`UPDATE ledger_accounts SET balance = 3 WHERE user_id = $1`, [user.id]);
-      await db.exec('ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_not_negative');
+      await db.query(`UPDATE ledger_balances SET balance = 3 WHERE account_id IN (SELECT id FROM ledger_accounts WHERE user_id = $1)`, [user.id]);
+      await db.exec('ALTER TABLE ledger_balances DROP CONSTRAINT ledger_balances_not_negative');
       await db.exec('DROP TRIGGER ledger_postings_balanced ON ledger_postings');
       const other = await insertUser(db);
       await db.transaction(async (tx) => {
         const entry = await tx.one<{ id: string }>(`INSERT INTO ledger_entries (reference, created_at) VALUES ('deposit:audit-bad', now()) RETURNING id`);
-        const account = await tx.one<{ id: string }>(`INSERT INTO ledger_accounts (user_id, coin_id, kind, balance) VALUES ($1, $2, 'available', -0.5) RETURNING id`, [other.id, btc.id]);
+        const account = await tx.one<{ id: string }>(`INSERT INTO ledger_accounts (user_id, coin_id, kind) VALUES ($1, $2, 'available') RETURNING id`, [other.id, btc.id]);
+        await tx.query(`INSERT INTO ledger_balances (account_id, slot, coin_id, kind, balance) VALUES ($1, 0, $2, 'available', -0.5)`, [account.id, btc.id]);
         await tx.query('INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount) VALUES ($1, $2, $3, -0.5)', [entry.id, account.id, btc.id]);
       });
       const report = await checkLedger(db);
       expect(report.clean).toBe(false);
-      expect(report.drift).toEqual([{ account: `${user.id}:${btc.id}:available`, cached: '3', recomputed: '1' }]);
-      expect(report.negative).toEqual([{ account: `${other.id}:${btc.id}:available`, balance: '-0.5' }]);
+      expect(report.drift).toEqual([{ account: `${user.id}:${btc.id}:available`, slot: 0, cached: '3', recomputed: '1' }]);
+      expect(report.negative).toEqual([{ account: `${other.id}:${btc.id}:available`, slot: 0, balance: '-0.5' }]);
       expect(report.unbalanced).toEqual([{ reference: 'deposit:audit-bad', coinId: btc.id, sum: '-0.5' }]);
       expect(report.incomplete).toEqual([{ reference: 'deposit:audit-bad', postings: 1 }]);
     } finally {
@@ -220,10 +274,10 @@ describe.each(dbTargets)('npm run ledger:check, the command, on %s', (target) =>
       expect(clean.code).toBe(0);
 
       const db = target === 'pglite' ? await openDatabase({ databaseUrl: undefined, dataDir }) : t.app.db;
-      await db.query('UPDATE ledger_accounts SET balance = balance + 1 WHERE user_id = $1', [user.id]);
+      await db.query('UPDATE ledger_balances SET balance = balance + 1 WHERE account_id IN (SELECT id FROM ledger_accounts WHERE user_id = $1)', [user.id]);
       if (target === 'pglite') await db.close();
       const drifted = await runCheck(env);
-      expect(drifted.out).toContain(`drift: ${user.id}:${btc.id}:available caches 3`);
+      expect(drifted.out).toContain(`drift: ${user.id}:${btc.id}:available slot 0 caches 3`);
       expect(drifted.out).toContain('PROBLEMS FOUND');
       expect(drifted.code).toBe(1);
     } finally {
@@ -231,4 +285,48 @@ describe.each(dbTargets)('npm run ledger:check, the command, on %s', (target) =>
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('migration 009 on a ledger written before it', () => {
+  it('moves every cached balance into slot 0, so old trades release from there and the audit stays clean', async () => {
+    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    try {
+      const all = await readMigrations();
+      await migrate(db, all.filter((m) => m.version <= 8));
+      const user = await insertUser(db);
+      // Reference data is seeded by the app after migrating; this database has only the schema.
+      await db.query(`INSERT INTO coins (label, ticker, decimal_places, usd_price, image) VALUES ('Bitcoin', 'BTC', 8, 97000, '/coins/btc.svg')`);
+      const btc = await coinByTicker(db, 'BTC');
+      // As 008's ledger_post wrote them: a deposit, then an open trade's escrow.
+      const post008 = (reference: string, kinds: string[], amounts: string[]) =>
+        db.query(`SELECT ledger_post($1, now(), $2::bigint[], $3::integer[], $4::text[], $5::numeric[])`, [
+          reference,
+          kinds.map((kind) => (kind === 'deposits' ? null : user.id)),
+          kinds.map(() => btc.id),
+          kinds,
+          amounts,
+        ]);
+      await post008('deposit:old-1', ['deposits', 'available'], ['-1', '1']);
+      await post008('trade:old-1:open', ['available', 'escrow'], ['-0.25', '0.25']);
+
+      await migrate(db, all);
+      expect(dec(await balance(db, user.id, btc.id, 'available')).eq('0.75')).toBe(true);
+      expect(dec(await balance(db, user.id, btc.id, 'escrow')).eq('0.25')).toBe(true);
+      expect(await db.query('SELECT DISTINCT slot FROM ledger_balances')).toEqual([{ slot: 0 }]);
+      await db.transaction((tx) =>
+        postEntry(tx, {
+          reference: 'trade:old-1:cancel',
+          at: new Date(),
+          postings: [
+            { account: { kind: 'escrow', userId: user.id, coinId: btc.id }, amount: '-0.25', slot: 0 },
+            { account: { kind: 'available', userId: user.id, coinId: btc.id }, amount: '0.25' },
+          ],
+        }),
+      );
+      expect(dec(await balance(db, user.id, btc.id, 'available')).eq(1)).toBe(true);
+      await expectLedgerClean(db);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -42,7 +42,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
   it('mark_paid then release_coin: escrow to the buyer less the fee, the fee to the platform, completed', async () => {
     const sellerBefore = dec(await balance(t.app.db, seller.id, BTC, 'available'));
     const feesBefore = dec(
-      (await t.app.db.maybe<{ balance: string }>(`SELECT balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]))?.balance ?? '0',
+      (await t.app.db.maybe<{ balance: string }>(`SELECT balance FROM ledger_account_balances WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]))?.balance ?? '0',
     );
     const channel = await openTrade(t, buyer, offer, '970', 'SEPA'); // 0.01 BTC
     events.length = 0;
@@ -53,17 +53,24 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
 
     expect(dec(await balance(t.app.db, buyer.id, BTC, 'available')).eq('0.0099')).toBe(true);
     expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(sellerBefore.minus('0.01'))).toBe(true);
-    const fees = await t.app.db.one<{ balance: string }>(`SELECT balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]);
+    const fees = await t.app.db.one<{ balance: string }>(`SELECT balance FROM ledger_account_balances WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]);
     expect(dec(fees.balance).minus(feesBefore).eq('0.0001')).toBe(true);
-    const release = await t.app.db.query<{ key: string; amount: string }>(
-      `SELECT a.key, p.amount FROM ledger_postings p JOIN ledger_entries e ON e.id = p.entry_id JOIN ledger_accounts a ON a.id = p.account_id
-       WHERE e.reference = 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':release' ORDER BY p.id`,
-      [channel],
-    );
-    expect(release.map((p) => [p.key, dec(p.amount).toFixed()])).toEqual([
-      [`${seller.id}:${BTC}:escrow`, '-0.01'],
-      [`${buyer.id}:${BTC}:available`, '0.0099'],
-      [`platform:${BTC}:fees`, '0.0001'],
+    const postingsOf = (action: string) =>
+      t.app.db.query<{ key: string; amount: string; slot: number }>(
+        `SELECT a.key, p.amount, p.slot FROM ledger_postings p JOIN ledger_entries e ON e.id = p.entry_id JOIN ledger_accounts a ON a.id = p.account_id
+         WHERE e.reference = 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':' || $2 ORDER BY p.id`,
+        [channel, action],
+      );
+    // The escrow leaves the slot the open put it in, and the fee lands in the fee account's slot of that number.
+    const { escrow_slot: slot } = await t.app.db.one<{ escrow_slot: number }>('SELECT escrow_slot FROM trades WHERE channel = $1', [channel]);
+    expect((await postingsOf('open')).map((p) => [p.key, dec(p.amount).toFixed(), p.slot])).toEqual([
+      [`${seller.id}:${BTC}:available`, '-0.01', 0],
+      [`${seller.id}:${BTC}:escrow`, '0.01', slot],
+    ]);
+    expect((await postingsOf('release')).map((p) => [p.key, dec(p.amount).toFixed(), p.slot])).toEqual([
+      [`${seller.id}:${BTC}:escrow`, '-0.01', slot],
+      [`${buyer.id}:${BTC}:available`, '0.0099', 0],
+      [`platform:${BTC}:fees`, '0.0001', slot],
     ]);
 
     const messages = await messagesOf(channel);

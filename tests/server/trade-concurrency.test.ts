@@ -41,7 +41,7 @@ describe.each(dbTargets)('trades under concurrency on %s', (target) => {
     await t.app.trades.sweep();
   };
   const noNegativeBalance = async () =>
-    expect(await t.app.db.query("SELECT key, balance FROM ledger_accounts WHERE kind <> 'deposits' AND balance < 0")).toEqual([]);
+    expect(await t.app.db.query("SELECT account_id, slot, balance FROM ledger_balances WHERE kind <> 'deposits' AND balance < 0")).toEqual([]);
 
   it('50 opens at once against a seller whose balance covers exactly 10: 10 open, 40 are refused, nothing goes negative', async () => {
     const seller = await trader(t, { BTC: ESCROW.times(10).toFixed() });

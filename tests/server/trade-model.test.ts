@@ -169,7 +169,7 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
           // The invariants, after every step.
           const sums = await t.app.db.query<{ coin_id: number; total: string }>('SELECT coin_id, sum(amount)::text AS total FROM ledger_postings GROUP BY coin_id');
           for (const sum of sums) expect(new Decimal(sum.total).isZero(), `${where}: coin ${sum.coin_id} postings sum to ${sum.total}`).toBe(true);
-          expect(await t.app.db.query("SELECT key FROM ledger_accounts WHERE kind <> 'deposits' AND balance < 0"), where).toEqual([]);
+          expect(await t.app.db.query("SELECT account_id, slot FROM ledger_balances WHERE kind <> 'deposits' AND balance < 0"), where).toEqual([]);
           const stored = await t.app.db.query<TradeFacts & { channel: string }>(
             'SELECT channel, status, buyer_paid, dispute_raised FROM trades WHERE channel = ANY($1::text[])',
             [trades.map((trade) => trade.channel)],
@@ -177,7 +177,7 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
           const byChannel = new Map(stored.map(({ channel, ...facts }) => [channel, facts]));
           for (const trade of trades) expect(byChannel.get(trade.channel), `${where}: ${trade.channel}`).toEqual(trade.facts);
           const balances = await t.app.db.query<{ user_id: string; coin_id: number; kind: 'available' | 'escrow'; balance: string }>(
-            'SELECT user_id, coin_id, kind, balance FROM ledger_accounts WHERE user_id = ANY($1::bigint[])',
+            'SELECT user_id, coin_id, kind, balance FROM ledger_account_balances WHERE user_id = ANY($1::bigint[])',
             [traders.map((tr) => tr.id)],
           );
           for (const [i, tr] of traders.entries()) {

@@ -216,7 +216,7 @@ describe.each(dbTargets)('the demo traders\' balances (SEED_DEMO) on %s', (targe
       const references = await t.app.db.query<{ reference: string }>("SELECT reference FROM ledger_entries WHERE reference LIKE 'deposit:demo-%' ORDER BY id");
       expect(references).toHaveLength(12);
       expect(references[0]?.reference).toBe('deposit:demo-alice-BTC');
-      const deposits = await t.app.db.one<{ balance: string }>("SELECT balance::text FROM ledger_accounts WHERE user_id IS NULL AND kind = 'deposits' AND coin_id = 1");
+      const deposits = await t.app.db.one<{ balance: string }>("SELECT balance::text FROM ledger_account_balances WHERE user_id IS NULL AND kind = 'deposits' AND coin_id = 1");
       expect(Number(deposits.balance)).toBe(-6);
       await expectLedgerClean(t.app.db);
     } finally {

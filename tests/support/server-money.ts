@@ -33,10 +33,10 @@ export function deposit(db: Db, userId: string, coinId: number, amount: string, 
   );
 }
 
-/** The cached balance of a user's account, "0" when it does not exist. */
+/** The cached balance of a user's account (all its slots), "0" when it does not exist. */
 export async function balance(db: Queryable, userId: string, coinId: number, kind: 'available' | 'escrow'): Promise<string> {
   const row = await db.maybe<{ balance: string }>(
-    'SELECT balance::text AS balance FROM ledger_accounts WHERE user_id = $1 AND coin_id = $2 AND kind = $3',
+    'SELECT balance::text AS balance FROM ledger_account_balances WHERE user_id = $1 AND coin_id = $2 AND kind = $3',
     [userId, coinId, kind],
   );
   return row?.balance ?? '0';

@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../db/db.ts';
 
 /**
- * The ledger's audit (`npm run ledger:check`): every balance recomputed from its postings and compared
- * with the cached column, every entry checked to sum to zero per coin. The database refuses most of these
+ * The ledger's audit (`npm run ledger:check`): every cached balance slot (ledger_balances, migration 009)
+ * recomputed from its postings and compared, every entry checked to sum to zero per coin. The database refuses most of these
  * already (CHECK, the deferred trigger); this is what proves it after the fact, on any copy of the data,
  * and what the money tests run when they are done.
  */
@@ -10,10 +10,10 @@ export interface LedgerReport {
   accounts: number;
   entries: number;
   postings: number;
-  /** Accounts whose cached balance differs from the sum of their postings. */
-  drift: { account: string; cached: string; recomputed: string }[];
-  /** Accounts other than the platform's deposits whose balance (cached or recomputed) is below zero. */
-  negative: { account: string; balance: string }[];
+  /** Balance slots whose cached balance differs from the sum of their postings. */
+  drift: { account: string; slot: number; cached: string; recomputed: string }[];
+  /** Balance slots, other than the platform's deposits', whose balance (cached or recomputed) is below zero. */
+  negative: { account: string; slot: number; balance: string }[];
   /** Entries whose postings do not sum to zero in some coin. */
   unbalanced: { reference: string; coinId: number; sum: string }[];
   /** Entries with fewer than two postings (a movement needs a source and a destination). */
@@ -39,19 +39,23 @@ async function audit(db: Queryable): Promise<LedgerReport> {
     `SELECT (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM ledger_entries) AS entries,
             (SELECT count(*) FROM ledger_postings) AS postings`,
   );
-  const drift = await db.query<{ account: string; cached: string; recomputed: string }>(
-    `SELECT a.key AS account, a.balance::text AS cached, coalesce(s.total, 0)::text AS recomputed
-     FROM ledger_accounts a
-     LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_postings GROUP BY account_id) s ON s.account_id = a.id
-     WHERE a.balance <> coalesce(s.total, 0)
-     ORDER BY a.id`,
+  // Per slot: every slot of an account must match its own postings and stay >= 0 (a release takes from
+  // the slot its open filled), which is stricter than the account's total doing so.
+  const slots = `ledger_balances b
+     JOIN ledger_accounts a ON a.id = b.account_id
+     LEFT JOIN (SELECT account_id, slot, sum(amount) AS total FROM ledger_postings GROUP BY account_id, slot) s
+       ON s.account_id = b.account_id AND s.slot = b.slot`;
+  const drift = await db.query<{ account: string; slot: number; cached: string; recomputed: string }>(
+    `SELECT a.key AS account, b.slot::integer AS slot, b.balance::text AS cached, coalesce(s.total, 0)::text AS recomputed
+     FROM ${slots}
+     WHERE b.balance <> coalesce(s.total, 0)
+     ORDER BY b.account_id, b.slot`,
   );
-  const negative = await db.query<{ account: string; balance: string }>(
-    `SELECT a.key AS account, least(a.balance, coalesce(s.total, 0))::text AS balance
-     FROM ledger_accounts a
-     LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_postings GROUP BY account_id) s ON s.account_id = a.id
-     WHERE a.kind <> 'deposits' AND (a.balance < 0 OR coalesce(s.total, 0) < 0)
-     ORDER BY a.id`,
+  const negative = await db.query<{ account: string; slot: number; balance: string }>(
+    `SELECT a.key AS account, b.slot::integer AS slot, least(b.balance, coalesce(s.total, 0))::text AS balance
+     FROM ${slots}
+     WHERE b.kind <> 'deposits' AND (b.balance < 0 OR coalesce(s.total, 0) < 0)
+     ORDER BY b.account_id, b.slot`,
   );
   const unbalanced = await db.query<{ reference: string; coinId: number; sum: string }>(
     `SELECT e.reference, p.coin_id AS "coinId", sum(p.amount)::text AS sum
@@ -92,8 +96,8 @@ export function formatLedgerReport(report: LedgerReport): string {
   const lines = [
     `ledger: ${report.accounts} accounts, ${report.entries} entries, ${report.postings} postings`,
   ];
-  for (const d of report.drift) lines.push(`  drift: ${d.account} caches ${d.cached}, its postings sum to ${d.recomputed}`);
-  for (const n of report.negative) lines.push(`  negative: ${n.account} at ${n.balance}`);
+  for (const d of report.drift) lines.push(`  drift: ${d.account} slot ${d.slot} caches ${d.cached}, its postings sum to ${d.recomputed}`);
+  for (const n of report.negative) lines.push(`  negative: ${n.account} slot ${n.slot} at ${n.balance}`);
   for (const u of report.unbalanced) lines.push(`  unbalanced: ${u.reference} sums to ${u.sum} in coin ${u.coinId}`);
   for (const i of report.incomplete) lines.push(`  incomplete: ${i.reference} has ${i.postings} posting(s)`);
   for (const t of report.tooPrecise) lines.push(`  too precise: ${t.reference} posts ${t.amount} to ${t.account}`);

@@ -7,17 +7,19 @@ import { Money } from '../lib/money.ts';
  * journal entries: one per movement, named by a unique reference, whose postings sum to zero per coin,
  * with each account's cached balance updated in the same statement as its postings.
  *
- * The posting itself is the database function `ledger_post` (migrations/008): it locks the entry's
- * accounts in id order, claims the reference, refuses a balance below zero and writes. This module checks
+ * The posting itself is the database function `ledger_post` (migrations/008, 009): it claims the reference,
+ * locks the balance slots the entry moves in (account id, slot) order, refuses a balance below zero and
+ * writes. This module checks
  * an entry before it goes there (`validate`), calls it (`postEntry`), or hands a caller the call to embed
  * in its own statement (`entryCall`), so that a trade action and the money it moves are one statement.
  *
- * Concurrency: PostgreSQL runs it under READ COMMITTED with row locks. Every entry locks its accounts with
- * `SELECT … ORDER BY id FOR UPDATE` before it reads their balances, so two entries touching the same
- * accounts queue on them in the same order (no lock cycle between two entries), and each reads the balance
- * the previous one committed. Serializable with retry would also be correct, but on the account of a busy
- * seller every concurrent trade would then abort and retry instead of waiting its turn. Behind the check
- * stands the table's CHECK (balance >= 0): no interleaving and no bug can commit a negative user balance.
+ * Concurrency: PostgreSQL runs it under READ COMMITTED with row locks. Every entry locks its balance slots
+ * with `SELECT … ORDER BY account_id, slot FOR NO KEY UPDATE` before it reads them, so two entries touching
+ * the same slots queue on them in the same order (no lock cycle between two entries), and each reads the
+ * balance the previous one committed. Serializable with retry would also be correct, but on the account of
+ * a busy seller every concurrent trade would then abort and retry instead of waiting its turn. Behind the
+ * check stands the table's CHECK (balance >= 0 per slot): no interleaving and no bug can commit a negative
+ * user balance.
  */
 
 export type UserAccountKind = 'available' | 'escrow';
@@ -32,7 +34,19 @@ export interface PostingInput {
   account: AccountRef;
   /** Signed: positive adds to the account. A decimal string (or Decimal), never a float. */
   amount: string | Decimal;
+  /**
+   * Which of the account's balance slots it moves (migration 009), 0 when absent. Only `escrow` and `fees`
+   * have more than one: a trade's escrow enters and leaves one slot (trades.escrow_slot) and its fee lands
+   * in the fee account's slot of the same number, so a busy seller's trades, or a coin's releases, do not
+   * all queue on one row. A slot never goes below zero on its own.
+   */
+  slot?: number;
 }
+
+/** How many slots a new trade's escrow and fee are spread over. */
+export const BALANCE_SLOTS = 16;
+/** The most the database allows (ledger_balances.slot); trades keep the slot they opened with. */
+const MAX_BALANCE_SLOTS = 64;
 
 export interface EntryInput {
   /** Unique per movement, e.g. `trade:42:open`, `deposit:<txid>`. */
@@ -87,6 +101,11 @@ export function validate(input: EntryInput): void {
   if (input.postings.length < 2) throw new LedgerError(`Entry ${input.reference} needs at least two postings`);
   const perCoin = new Map<number, Decimal>();
   for (const posting of input.postings) {
+    const slot = posting.slot ?? 0;
+    const slotted = posting.account.kind === 'escrow' || posting.account.kind === 'fees';
+    if (!Number.isInteger(slot) || slot < 0 || slot >= (slotted ? MAX_BALANCE_SLOTS : 1)) {
+      throw new LedgerError(`Entry ${input.reference} names slot ${slot} of a ${posting.account.kind} account`);
+    }
     const amount = new Money(posting.amount);
     if (!amount.isFinite() || amount.isZero()) {
       throw new LedgerError(`Entry ${input.reference} has a zero or non-finite posting`);
@@ -106,6 +125,7 @@ function postingArrays(input: EntryInput): SqlParam[] {
     input.postings.map((p) => p.account.coinId),
     input.postings.map((p) => p.account.kind),
     input.postings.map((p) => new Money(p.amount).toFixed()),
+    input.postings.map((p) => p.slot ?? 0),
   ];
 }
 
@@ -120,7 +140,7 @@ export function entryCall(entry: { postings: readonly PostingInput[]; at: Date; 
   validate(input);
   const n = firstParam;
   return {
-    sql: `ledger_post(${referenceSql}, $${n}, $${n + 1}::bigint[], $${n + 2}::integer[], $${n + 3}::text[], $${n + 4}::numeric[])`,
+    sql: `ledger_post(${referenceSql}, $${n}, $${n + 1}::bigint[], $${n + 2}::integer[], $${n + 3}::text[], $${n + 4}::numeric[], $${n + 5}::smallint[])`,
     params: [entry.at, ...postingArrays(input)],
   };
 }
@@ -152,7 +172,7 @@ export async function postEntry(tx: Queryable, input: EntryInput): Promise<Poste
   validate(input);
   try {
     const row = await tx.one<{ entry_id: string; created: boolean }>(
-      'SELECT entry_id, created FROM ledger_post($1, $2, $3::bigint[], $4::integer[], $5::text[], $6::numeric[])',
+      'SELECT entry_id, created FROM ledger_post($1, $2, $3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::smallint[])',
       [input.reference, input.at, ...postingArrays(input)],
       PREPARED,
     );
@@ -162,8 +182,8 @@ export async function postEntry(tx: Queryable, input: EntryInput): Promise<Poste
   }
 }
 
-/** The cached balance of one account ("0" when it does not exist yet). Unlocked: for reads and previews. */
+/** The cached balance of one account, all its slots ("0" when it does not exist yet). Unlocked: for reads and previews. */
 export async function balanceOf(db: Queryable, ref: AccountRef): Promise<string> {
-  const row = await db.maybe<{ balance: string }>('SELECT balance FROM ledger_accounts WHERE key = $1', [accountKey(ref)], PREPARED);
+  const row = await db.maybe<{ balance: string }>('SELECT balance FROM ledger_account_balances WHERE key = $1', [accountKey(ref)], PREPARED);
   return row?.balance ?? '0';
 }

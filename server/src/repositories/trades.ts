@@ -37,6 +37,8 @@ export interface NewTrade {
   amountCrypto: string;
   paymentMethod: string;
   channel: string;
+  /** The escrow and fee balance slot of this trade (ledger.ts BALANCE_SLOTS). */
+  escrowSlot: number;
   at: Date;
 }
 
@@ -57,6 +59,7 @@ export interface TradeRow extends TradeFacts {
   fee_crypto: string;
   amount_crypto: string;
   payment_method: string;
+  escrow_slot: number;
   created_at: Date;
 }
 
@@ -105,7 +108,7 @@ export interface ConversationRow {
 
 const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.coin_id, c.ticker, c.decimal_places, t.currency_code, t.trading_amount, t.trading_amount_crypto,
-  t.fee_crypto, t.amount_crypto, t.payment_method, t.status, t.buyer_paid, t.dispute_raised, t.created_at`;
+  t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at`;
 const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
 
 /** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
@@ -133,13 +136,13 @@ export function tradesRepository(db: Queryable) {
      * of this statement is written). Answers the trade's id.
      */
     open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string> => {
-      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 18);
+      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 19);
       const row = await db.one<{ id: string }>(
         `WITH trade AS (
            INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
                                fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
-                               channel, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id
+                               channel, created_at, escrow_slot)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18) RETURNING id
          ), conversation AS (
            INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
          ), message AS (
@@ -169,6 +172,7 @@ export function tradesRepository(db: Queryable) {
           trade.channel,
           trade.at,
           firstMessage,
+          trade.escrowSlot,
           ...entry.params,
         ],
         PREPARED,

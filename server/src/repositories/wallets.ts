@@ -18,7 +18,7 @@ export function walletsRepository(db: Queryable) {
     list: (userId: string) =>
       db.query<WalletRow>(
         `SELECT c.id, c.ticker, c.label, c.image, c.decimal_places, c.usd_price, coalesce(a.balance, 0) AS balance
-         FROM coins c LEFT JOIN ledger_accounts a ON a.coin_id = c.id AND a.user_id = $1 AND a.kind = 'available'
+         FROM coins c LEFT JOIN ledger_account_balances a ON a.coin_id = c.id AND a.user_id = $1 AND a.kind = 'available'
          ORDER BY c.id`,
         [userId],
       ),
@@ -27,7 +27,7 @@ export function walletsRepository(db: Queryable) {
     holdings: (userId: string) =>
       db.query<{ held: string; usd_price: string }>(
         `SELECT sum(a.balance) AS held, c.usd_price
-         FROM ledger_accounts a JOIN coins c ON c.id = a.coin_id
+         FROM ledger_account_balances a JOIN coins c ON c.id = a.coin_id
          WHERE a.user_id = $1
          GROUP BY c.id, c.usd_price`,
         [userId],

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { TradeHistory, TradePreview } from '../../../contracts/trade.ts';
 import {
   applyAction,
@@ -11,7 +11,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
-import { InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
+import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { paginator } from '../market/offers.ts';
 import { tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
@@ -149,7 +149,9 @@ export function tradesService(deps: TradesDeps) {
   function movementFor(trade: TradeRow, to: TradeFacts): { reference: string; postings: PostingInput[] } | undefined {
     const coinId = trade.coin_id;
     const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
-    const fromEscrow = { account: escrow, amount: new Money(trade.trading_amount_crypto).negated() };
+    // Out of the slot the open put it in; the fee into the fee account's slot of the same number.
+    const slot = trade.escrow_slot;
+    const fromEscrow = { account: escrow, amount: new Money(trade.trading_amount_crypto).negated(), slot };
     if (to.status === 'cancelled') {
       return {
         reference: `trade:${trade.id}:cancel`,
@@ -158,7 +160,7 @@ export function tradesService(deps: TradesDeps) {
     }
     if (to.status === 'completed') {
       const postings: PostingInput[] = [fromEscrow, { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto }];
-      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto });
+      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto, slot });
       return { reference: `trade:${trade.id}:release`, postings };
     }
     return undefined;
@@ -221,6 +223,8 @@ export function tradesService(deps: TradesDeps) {
       const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
       const at = deps.now();
       const channel = newChannel();
+      // Spreads a seller's open trades over their escrow account's balance slots (ledger.ts).
+      const escrowSlot = randomInt(BALANCE_SLOTS);
       const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
       const escrow = new Money(quote.trading_amount_crypto);
       let tradeId: string;
@@ -243,6 +247,7 @@ export function tradesService(deps: TradesDeps) {
               amountCrypto: quote.amount_crypto,
               paymentMethod: method,
               channel,
+              escrowSlot,
               at,
             },
             `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
@@ -250,7 +255,7 @@ export function tradesService(deps: TradesDeps) {
               `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
             [
               { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: escrow.negated() },
-              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow },
+              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow, slot: escrowSlot },
             ],
           ),
         );

@@ -1,0 +1,182 @@
+-- The cached balances move out of ledger_accounts into slots (ledger_balances), so that no single row
+-- has to be locked by every trade of a busy seller, or by every release in a coin.
+--
+-- Why: a row lock is held until its transaction's COMMIT has flushed, so every movement that touches a
+-- row waits for the one before it. With one cached balance per account, each trade locked its seller's
+-- escrow row twice (open and release) and the platform's fee row once (release): a popular offer's trades,
+-- and all releases of a coin, ran one at a time. bench/trades.ts measured it.
+--
+-- What does not change: an account is still one per owner, coin and kind (server-rules.md "Money": per
+-- user and coin an `available` and an `escrow` account), and its balance is the sum of its postings. Its
+-- cached balance is now the sum of its slots. Only `escrow` and `fees` balances are split: a trade's escrow
+-- goes into one slot at open and leaves the same slot at release or cancel (trades.escrow_slot), and its
+-- fee lands in the fee account's slot of the same number. `available` (what a trader may spend) stays one
+-- slot, so the check that a trader cannot spend more than they have sees the whole balance under one lock.
+-- Every slot is checked >= 0, which is stricter than the account being >= 0: a release can only take from
+-- its slot what the open put there.
+
+-- Lets a balance slot name its account's coin and kind together (its FK below), so the not-negative and
+-- one-slot rules can be checked on the slot row itself.
+ALTER TABLE ledger_accounts ADD CONSTRAINT ledger_accounts_identity UNIQUE (id, coin_id, kind);
+
+CREATE TABLE ledger_balances (
+  account_id bigint NOT NULL,
+  slot       smallint NOT NULL CHECK (slot BETWEEN 0 AND 63),
+  coin_id    integer NOT NULL,
+  kind       text NOT NULL,
+  -- The cached sum of this slot's postings.
+  balance    numeric NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, slot),
+  -- The target of the postings' FK: a posting's coin is always its account's coin.
+  UNIQUE (account_id, slot, coin_id),
+  FOREIGN KEY (account_id, coin_id, kind) REFERENCES ledger_accounts (id, coin_id, kind),
+  CONSTRAINT ledger_balances_one_slot CHECK (kind IN ('escrow', 'fees') OR slot = 0),
+  -- The floor no interleaving can break (it was ledger_accounts_not_negative).
+  CONSTRAINT ledger_balances_not_negative CHECK (kind = 'deposits' OR balance >= 0)
+);
+
+INSERT INTO ledger_balances (account_id, slot, coin_id, kind, balance)
+SELECT id, 0, coin_id, kind, balance FROM ledger_accounts;
+
+ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_not_negative;
+ALTER TABLE ledger_accounts DROP COLUMN balance;
+
+-- A posting names the slot it moved. Its FK now points at the slot row, which the posting function holds
+-- locked already, rather than at the account row: a key-share lock on an account row that every
+-- concurrent trade of a seller takes would itself be a point where they all meet.
+ALTER TABLE ledger_postings ADD COLUMN slot smallint NOT NULL DEFAULT 0;
+ALTER TABLE ledger_postings DROP CONSTRAINT ledger_postings_account_id_coin_id_fkey;
+ALTER TABLE ledger_postings ADD CONSTRAINT ledger_postings_balance
+  FOREIGN KEY (account_id, slot, coin_id) REFERENCES ledger_balances (account_id, slot, coin_id);
+
+-- Balances per account, for reads (wallets, overview, previews) and the audit.
+CREATE VIEW ledger_account_balances AS
+SELECT a.id, a.key, a.user_id, a.coin_id, a.kind, coalesce(sum(b.balance), 0) AS balance
+FROM ledger_accounts a LEFT JOIN ledger_balances b ON b.account_id = a.id
+GROUP BY a.id, a.key, a.user_id, a.coin_id, a.kind;
+
+-- The slot a trade's escrow (and its fee) uses, chosen at open. Trades opened before this migration hold
+-- their escrow in slot 0, where the INSERT above put every balance.
+ALTER TABLE trades ADD COLUMN escrow_slot smallint NOT NULL DEFAULT 0 CHECK (escrow_slot BETWEEN 0 AND 63);
+
+-- ledger_post, as in 008, with one more array: the slot of each posting.
+DROP FUNCTION ledger_post(text, timestamptz, bigint[], integer[], text[], numeric[]);
+
+CREATE FUNCTION ledger_post(
+  p_reference text,
+  p_at        timestamptz,
+  p_user_ids  bigint[],
+  p_coin_ids  integer[],
+  p_kinds     text[],
+  p_amounts   numeric[],
+  p_slots     smallint[]
+) RETURNS TABLE (entry_id bigint, created boolean)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_keys     text[];
+  v_entry    bigint;
+  v_short    record;
+  -- The net change per (account, slot), in lock order.
+  v_ids      bigint[];
+  v_slots    smallint[];
+  v_coins    integer[];
+  v_kinds    text[];
+  v_changes  numeric[];
+BEGIN
+  IF cardinality(p_amounts) < 2
+     OR cardinality(p_user_ids) <> cardinality(p_amounts)
+     OR cardinality(p_coin_ids) <> cardinality(p_amounts)
+     OR cardinality(p_kinds) <> cardinality(p_amounts)
+     OR cardinality(p_slots) <> cardinality(p_amounts)
+     OR array_position(p_slots, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'ledger entry % needs two or more postings, each with an account and a slot', p_reference USING ERRCODE = 'LE002';
+  END IF;
+
+  -- The keys as ledger_accounts.key spells them (its generated column).
+  SELECT array_agg(DISTINCT coalesce(t.u::text, 'platform') || ':' || t.c::text || ':' || t.k)
+  INTO v_keys
+  FROM unnest(p_user_ids, p_coin_ids, p_kinds) AS t (u, c, k);
+
+  IF (SELECT count(*) FROM ledger_accounts WHERE key = ANY (v_keys)) < cardinality(v_keys) THEN
+    INSERT INTO ledger_accounts (user_id, coin_id, kind)
+    SELECT DISTINCT t.u, t.c, t.k FROM unnest(p_user_ids, p_coin_ids, p_kinds) AS t (u, c, k)
+    ON CONFLICT (key) DO NOTHING;
+  END IF;
+
+  INSERT INTO ledger_entries (reference, created_at) VALUES (p_reference, p_at)
+  ON CONFLICT (reference) DO NOTHING
+  RETURNING id INTO v_entry;
+
+  IF v_entry IS NULL THEN
+    SELECT e.id INTO v_entry FROM ledger_entries e WHERE e.reference = p_reference;
+    -- The same net change per account and slot as the entry already made, or it is not a retry of it.
+    IF EXISTS (
+      SELECT 1
+      FROM (
+        SELECT a.key, p.slot, sum(p.amount) AS change
+        FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+        WHERE p.entry_id = v_entry GROUP BY a.key, p.slot
+      ) made
+      FULL JOIN (
+        SELECT coalesce(t.u::text, 'platform') || ':' || t.c::text || ':' || t.k AS key, t.slot, sum(t.amount) AS change
+        FROM unnest(p_user_ids, p_coin_ids, p_kinds, p_amounts, p_slots) AS t (u, c, k, amount, slot) GROUP BY 1, 2
+      ) wanted ON wanted.key = made.key AND wanted.slot = made.slot
+      WHERE made.change IS DISTINCT FROM wanted.change
+    ) THEN
+      RAISE EXCEPTION 'reference % was already used for a different movement', p_reference USING ERRCODE = 'LE002';
+    END IF;
+    RETURN QUERY SELECT v_entry, false;
+    RETURN;
+  END IF;
+
+  SELECT array_agg(a.id ORDER BY a.id, d.slot), array_agg(d.slot ORDER BY a.id, d.slot),
+         array_agg(a.coin_id ORDER BY a.id, d.slot), array_agg(a.kind ORDER BY a.id, d.slot),
+         array_agg(d.change ORDER BY a.id, d.slot)
+  INTO v_ids, v_slots, v_coins, v_kinds, v_changes
+  FROM (
+    SELECT coalesce(t.u::text, 'platform') || ':' || t.c::text || ':' || t.k AS key, t.slot, sum(t.amount) AS change
+    FROM unnest(p_user_ids, p_coin_ids, p_kinds, p_amounts, p_slots) AS t (u, c, k, amount, slot) GROUP BY 1, 2
+  ) d
+  JOIN ledger_accounts a ON a.key = d.key;
+
+  IF (SELECT count(*) FROM ledger_balances b JOIN unnest(v_ids, v_slots) AS t (id, slot) ON b.account_id = t.id AND b.slot = t.slot)
+     < cardinality(v_ids) THEN
+    INSERT INTO ledger_balances (account_id, slot, coin_id, kind)
+    SELECT t.id, t.slot, t.coin, t.kind FROM unnest(v_ids, v_slots, v_coins, v_kinds) AS t (id, slot, coin, kind)
+    ON CONFLICT (account_id, slot) DO NOTHING;
+  END IF;
+
+  -- Taken as late as possible: from here to COMMIT every other entry on these slots waits. One order for
+  -- every entry (account id, then slot), so two entries never wait for each other in a cycle; under READ
+  -- COMMITTED each lock returns the row as its previous holder committed it. NO KEY UPDATE: the balance is
+  -- no key, and the postings' FK checks (key share) of this entry need not wait for anyone.
+  PERFORM 1
+  FROM ledger_balances b JOIN unnest(v_ids, v_slots) AS t (id, slot) ON b.account_id = t.id AND b.slot = t.slot
+  ORDER BY b.account_id, b.slot
+  FOR NO KEY UPDATE OF b;
+
+  SELECT a.key, b.slot, b.balance, t.change INTO v_short
+  FROM unnest(v_ids, v_slots, v_changes) AS t (id, slot, change)
+  JOIN ledger_balances b ON b.account_id = t.id AND b.slot = t.slot
+  JOIN ledger_accounts a ON a.id = t.id
+  WHERE b.kind <> 'deposits' AND b.balance + t.change < 0
+  ORDER BY t.id, t.slot
+  LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'account % (slot %) holds %, cannot apply %', v_short.key, v_short.slot, v_short.balance, v_short.change
+      USING ERRCODE = 'LE001', DETAIL = v_short.key, HINT = v_short.balance::text || ' ' || v_short.change::text;
+  END IF;
+
+  INSERT INTO ledger_postings (entry_id, account_id, coin_id, amount, slot)
+  SELECT v_entry, a.id, a.coin_id, t.amount, t.slot
+  FROM unnest(p_user_ids, p_coin_ids, p_kinds, p_amounts, p_slots) WITH ORDINALITY AS t (u, c, k, amount, slot, position)
+  JOIN ledger_accounts a ON a.key = coalesce(t.u::text, 'platform') || ':' || t.c::text || ':' || t.k
+  ORDER BY t.position;
+
+  UPDATE ledger_balances b SET balance = b.balance + t.change
+  FROM unnest(v_ids, v_slots, v_changes) AS t (id, slot, change)
+  WHERE b.account_id = t.id AND b.slot = t.slot AND t.change <> 0;
+
+  RETURN QUERY SELECT v_entry, true;
+END $$;
