@@ -20,6 +20,7 @@ import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
+import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
 import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
+  await app.register(offerListCachePlugin);
   await app.register(tradesPlugin);
 
   await app.register(

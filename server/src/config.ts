@@ -64,6 +64,7 @@ const envSchema = z.object({
     .default('1'),
   PAYMENT_WINDOW_MINUTES: positiveInt.default(30),
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
 });
 
 export interface Config {
@@ -105,6 +106,11 @@ export interface Config {
   paymentWindowMinutes: number;
   /** Seconds between payment-window sweeps; 0 turns the timer off (tests sweep by hand). */
   tradeSweepSeconds: number;
+  /**
+   * The longest a page of Browse Offers is served from memory (server/src/market/offer-list-cache.ts);
+   * writes drop pages at once, this bounds anything they miss. 0 turns the cache off.
+   */
+  offerListCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -156,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tradeFeePercent: e.TRADE_FEE_PERCENT,
     paymentWindowMinutes: e.PAYMENT_WINDOW_MINUTES,
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
+    offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
   };
 }

@@ -19,6 +19,7 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     feePercent: app.config.tradeFeePercent,
     paymentWindowMinutes: app.config.paymentWindowMinutes,
     publish: (channel, event, data) => app.realtime.publish(channel, event, data),
+    completed: () => app.offersChanged(),
   });
   app.decorate('trades', trades);
 

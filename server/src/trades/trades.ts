@@ -60,6 +60,8 @@ export interface TradesDeps {
   /** PAYMENT_WINDOW_MINUTES: how long the buyer has to pay and mark it. */
   paymentWindowMinutes: number;
   publish: (channel: string, event: string, data: unknown) => void;
+  /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
+  completed: () => void;
 }
 
 /** 128 random bits: a channel id nobody can guess, so knowing one proves you were told it. */
@@ -293,6 +295,7 @@ export function tradesService(deps: TradesDeps) {
         throw applyAction(now, action, role) ? conflict(sentences.tradeChanged) : refusal(now, action, role);
       }
       publish(applied);
+      if (next.status === 'completed') deps.completed();
       switch (action) {
         case 'mark_paid':
           return sentences.paymentMarked;

@@ -5,6 +5,7 @@ import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { sentences } from '../../../http/sentences.ts';
+import { offerListKey } from '../../../market/offer-list-cache.ts';
 import { offersService } from '../../../market/offers.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 
@@ -24,7 +25,9 @@ export default async function offersRoute(app: FastifyInstance) {
         return ok(offerComponents, await offers.components());
 
       case 'list':
-        return ok(offerList, await offers.list(body.page, body.filters));
+        // The same page for every trader, kept until an offer or a trades count changes (market/offer-list-cache.ts).
+        // The envelope is what is kept, so a page is checked against its contract once, when computed.
+        return app.offerListCache.get(offerListKey(body.page, body.filters), async () => ok(offerList, await offers.list(body.page, body.filters)));
 
       case 'get':
         return ok(editableOffer, await offers.editable(body.id, userId));
@@ -34,15 +37,18 @@ export default async function offersRoute(app: FastifyInstance) {
         if (!update) {
           // An id sent along with update:false is the form's empty edit id: a new offer is published either way.
           await offers.publish(userId, fields, app.now());
+          app.offersChanged();
           return ok(messageResponse, sentences.offerPublished);
         }
         if (id === undefined || id === null) throw badRequest(sentences.offerIdRequired);
         await offers.update(id, userId, fields, app.now());
+        app.offersChanged();
         return ok(messageResponse, sentences.offerUpdated);
       }
 
       case 'toggle': {
         const active = await offers.toggle(body.id, userId, app.now());
+        app.offersChanged();
         return ok(offerToggleResponse, { is_active: active, message: active ? sentences.offerResumed : sentences.offerPaused });
       }
     }
