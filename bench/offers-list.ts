@@ -43,12 +43,17 @@ const OFFERS = Number(process.env.BENCH_OFFERS ?? 100_000);
 const TRADERS = Number(process.env.BENCH_TRADERS ?? 1_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARM_UP_SECONDS = 1;
+const WRITES_PER_SECOND = Number(process.env.BENCH_WRITES_PER_SECOND ?? 20);
+/** Server set-ups measured: the product as shipped (pages cached), and every page from the database. */
+const MODES = (process.env.BENCH_MODES ?? 'cached,database').split(',');
 const BENCH_USER = { username: 'benchtrader', email: 'bench@peerex.test', password: 'bench-password-1' };
 
 /** The filtered lists measured, by name. Values rotate per request so no single page is all that is read. */
 interface Scenario {
   name: string;
   body: (i: number) => unknown;
+  /** Offers published, edited or paused meanwhile, per second: each write drops every cached page. */
+  writesPerSecond?: number;
   /** The same filter as the repository sees it, for EXPLAIN (a search is resolved to user ids first, as the server does); undefined for the ceiling. */
   explain?: { query: OfferQuery; search?: string; page?: number };
 }
@@ -90,14 +95,21 @@ const SCENARIOS: Scenario[] = [
     explain: { query: { paymentMethodIds: [1, 5, 4], offerType: 'sell', coinId: 1, currencyCode: 'EUR' }, search: 'r04' },
   },
   { name: 'no filter, page 50', body: () => list({}, 50), explain: { query: {}, page: 50 } },
+  {
+    name: `mixed, ${WRITES_PER_SECOND} writes/s`,
+    body: (i) => [list({}), list({ coin__id: pick(COINS, i) }), list({ currency__code: pick(CURRENCIES, i) }), list({ user__username__icontains: pick(SEARCHES, i) })][i % 4],
+    writesPerSecond: WRITES_PER_SECOND,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------
 // The server side: a child process, so the load generator does not share its event loop.
 
-async function serve(databaseUrl: string) {
+async function serve(databaseUrl: string, mode: string) {
   const config = loadConfig({
     ...process.env,
+    // 'cached': the product's default; 'database': the cache off, so every list runs its queries.
+    ...(mode === 'database' ? { OFFER_LIST_CACHE_SECONDS: '0' } : {}),
     NODE_ENV: 'production',
     APP_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
@@ -118,7 +130,7 @@ async function serve(databaseUrl: string) {
   // The server's own CPU time, asked for around each scenario: unlike req/s it hardly depends on what
   // else the (shared) machine is doing.
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage(), cache: { ...app.offerListCache.stats } });
   });
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
@@ -260,18 +272,20 @@ async function main() {
   try {
     // The app's own migrations run on the first boot; the data goes in afterwards, then the server restarts
     // on a database with statistics.
-    const boot = async () => {
-      const child = fork(new URL(import.meta.url).pathname, ['serve', url], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/bench-prof'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const boot = async (mode = 'cached') => {
+      const child = fork(new URL(import.meta.url).pathname, ['serve', url, mode], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/bench-prof'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       const address = await new Promise<string>((resolve, reject) => {
         child.once('message', (message: { address: string }) => resolve(message.address));
         child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
       });
       return { child, base: new URL(address) };
     };
-    /** Microseconds of CPU (user + system) the server process has used so far. */
-    const serverCpu = (child: ChildProcess) =>
-      new Promise<number>((resolve) => {
-        child.once('message', (message: { cpu: NodeJS.CpuUsage }) => resolve(message.cpu.user + message.cpu.system));
+    /** Microseconds of CPU (user + system) the server process has used so far, and its cache's counts. */
+    const serverState = (child: ChildProcess) =>
+      new Promise<{ cpu: number; hits: number; misses: number }>((resolve) => {
+        child.once('message', (message: { cpu: NodeJS.CpuUsage; cache: { hits: number; misses: number } }) =>
+          resolve({ cpu: message.cpu.user + message.cpu.system, ...message.cache }),
+        );
         child.send('cpu');
       });
     const stop = async (child: ChildProcess) => {
@@ -318,62 +332,110 @@ async function main() {
       await db.end();
     }
 
-    const started = await boot();
-    server = started.child;
-    const { base } = started;
     // Connected to `postgres`, so that it is not one of the backends it measures.
     monitor = new pg.Client({ connectionString: SERVER_URL });
     await monitor.connect();
-    const login = await post(base, '/api/security/login/', '', { username: BENCH_USER.username, password: BENCH_USER.password, device: 'bench' });
-    const token = (JSON.parse(login.text) as { info: { token: string } }).info.token;
+    // The bench trader's own offer, which the writer of the mixed scenario edits and pauses.
+    const ownOffer = await (async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const row = await client.query<{ id: number }>(
+          `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+           SELECT id, 'sell', 1, 'EUR', 1, 10, 1000, ARRAY[1], now(), now() FROM users WHERE username = $1 RETURNING id::int`,
+          [BENCH_USER.username],
+        );
+        return row.rows[0]?.id ?? 0;
+      } finally {
+        await client.end();
+      }
+    })();
+    const writer = createPoster(1);
 
     const only = process.env.BENCH_ONLY?.split(',');
     const chosen = SCENARIOS.filter((scenario) => !only || only.some((name) => scenario.name.startsWith(name)));
-    console.log(
-      `\nHTTP, ${CLIENTS} concurrent keep-alive clients, ${SECONDS} s per scenario in ${ROUNDS} interleaved rounds ` +
-        `(after ${WARM_UP_SECONDS} s warm-up each); load average ${loadavg()[0]?.toFixed(2)}`,
-    );
-    const runs = chosen.map((scenario) => {
-      const path = scenario.explain ? '/api/market/offers/' : '/api/bench/select-1/';
-      const run = { scenario, latencies: [] as number[], seconds: 0, nodeCpu: 0, dbCpu: 0 as number | undefined, rows: '' };
-      const send = async (i: number) => {
-        const answer = await post(base, path, token, scenario.body(i));
-        if (answer.status !== 200) throw new Error(`${scenario.name}: ${answer.status} ${answer.text}`);
-        if (!run.rows && scenario.explain) run.rows = String((JSON.parse(answer.text) as { info: { offers: unknown[] } }).info.offers.length);
-      };
-      return { run, send };
-    });
-    for (const { send } of runs) await hammer(WARM_UP_SECONDS, send);
-    // Round-robin slices rather than one block per scenario: the machine is shared, and interleaving makes
-    // every scenario, the ceiling included, live through the same ups and downs of everything else.
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const { run, send } of runs) {
-        const nodeBefore = await serverCpu(server);
-        const dbBefore = await postgresCpu(monitor, name);
-        const slice = await hammer(SECONDS / ROUNDS, send);
-        run.nodeCpu += (await serverCpu(server)) - nodeBefore;
-        const dbAfter = await postgresCpu(monitor, name);
-        run.dbCpu = run.dbCpu === undefined || dbBefore === undefined || dbAfter === undefined ? undefined : run.dbCpu + dbAfter - dbBefore;
-        run.latencies.push(...slice.latencies);
-        run.seconds += slice.seconds;
-      }
-    }
-    console.log(
-      `${'scenario'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}  of ceiling  node CPU/req  db CPU/req  rows`,
-    );
-    const ceiling = runs.find(({ run }) => !run.scenario.explain)?.run;
-    const ceilingRate = ceiling ? ceiling.latencies.length / ceiling.seconds : 0;
-    for (const { run } of runs) {
-      const count = run.latencies.length;
-      const sorted = [...run.latencies].sort((a, b) => a - b);
-      const rate = count / run.seconds;
-      const share = ceilingRate ? `${((100 * rate) / ceilingRate).toFixed(0)}%` : '';
-      const db = run.dbCpu === undefined ? '–' : `${(run.dbCpu / count).toFixed(0)} µs`;
+    for (const mode of MODES) {
+      const started = await boot(mode);
+      server = started.child;
+      const { base } = started;
+      const login = await post(base, '/api/security/login/', '', { username: BENCH_USER.username, password: BENCH_USER.password, device: 'bench' });
+      const token = (JSON.parse(login.text) as { info: { token: string } }).info.token;
       console.log(
-        `${run.scenario.name.padEnd(28)} ${rate.toFixed(0).padStart(8)} ${`${percentile(sorted, 0.5).toFixed(1)} ms`.padStart(9)} ` +
-          `${`${percentile(sorted, 0.95).toFixed(1)} ms`.padStart(9)}  ${share.padStart(10)}  ${`${(run.nodeCpu / count).toFixed(0)} µs`.padStart(12)}  ${db.padStart(10)}  ${run.rows}`,
+        `\n${mode === 'cached' ? 'As shipped (pages cached until a write, OFFER_LIST_CACHE_SECONDS=5)' : 'Every page from the database (OFFER_LIST_CACHE_SECONDS=0)'}: ` +
+          `HTTP, ${CLIENTS} concurrent keep-alive clients, ${SECONDS} s per scenario in ${ROUNDS} interleaved rounds ` +
+          `(after ${WARM_UP_SECONDS} s warm-up each); load average ${loadavg()[0]?.toFixed(2)}`,
       );
+      const runs = chosen.map((scenario) => {
+        const path = scenario.name.startsWith('SELECT 1') ? '/api/bench/select-1/' : '/api/market/offers/';
+        const run = { scenario, latencies: [] as number[], seconds: 0, nodeCpu: 0, dbCpu: 0 as number | undefined, rows: '', hits: 0, misses: 0, writes: 0 };
+        const send = async (i: number) => {
+          const answer = await post(base, path, token, scenario.body(i));
+          if (answer.status !== 200) throw new Error(`${scenario.name}: ${answer.status} ${answer.text}`);
+          if (!run.rows && path !== '/api/bench/select-1/') run.rows = String((JSON.parse(answer.text) as { info: { offers: unknown[] } }).info.offers.length);
+        };
+        return { run, send };
+      });
+      /** Toggles the bench trader's offer `perSecond` times a second until stopped; answers the stop. */
+      const startWriting = (perSecond: number, counted: { writes: number }) => {
+        let writing = true;
+        const loop = (async () => {
+          while (writing) {
+            const answer = await writer.post(base, '/api/market/offers/', token, { type: 'toggle', id: ownOffer });
+            if (answer.status !== 200) throw new Error(`toggle: ${answer.status} ${answer.text}`);
+            counted.writes += 1;
+            await new Promise((resolve) => setTimeout(resolve, 1000 / perSecond));
+          }
+        })();
+        return async () => {
+          writing = false;
+          await loop;
+        };
+      };
+      for (const { send } of runs) await hammer(WARM_UP_SECONDS, send);
+      // Round-robin slices rather than one block per scenario: the machine is shared, and interleaving makes
+      // every scenario, the ceiling included, live through the same ups and downs of everything else.
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const { run, send } of runs) {
+          const before = await serverState(server);
+          const dbBefore = await postgresCpu(monitor, name);
+          const stopWriting = run.scenario.writesPerSecond ? startWriting(run.scenario.writesPerSecond, run) : undefined;
+          const slice = await hammer(SECONDS / ROUNDS, send);
+          await stopWriting?.();
+          const after = await serverState(server);
+          run.nodeCpu += after.cpu - before.cpu;
+          run.hits += after.hits - before.hits;
+          run.misses += after.misses - before.misses;
+          const dbAfter = await postgresCpu(monitor, name);
+          run.dbCpu = run.dbCpu === undefined || dbBefore === undefined || dbAfter === undefined ? undefined : run.dbCpu + dbAfter - dbBefore;
+          run.latencies.push(...slice.latencies);
+          run.seconds += slice.seconds;
+        }
+      }
+      console.log(
+        `${'scenario'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}  of ceiling  node CPU/req  db CPU/req  cached  rows`,
+      );
+      const ceiling = runs.find(({ run }) => run.scenario.name.startsWith('SELECT 1'))?.run;
+      const ceilingRate = ceiling ? ceiling.latencies.length / ceiling.seconds : 0;
+      for (const { run } of runs) {
+        const count = run.latencies.length;
+        const sorted = [...run.latencies].sort((a, b) => a - b);
+        const rate = count / run.seconds;
+        const share = ceilingRate ? `${((100 * rate) / ceilingRate).toFixed(0)}%` : '';
+        const db = run.dbCpu === undefined ? '–' : `${(run.dbCpu / count).toFixed(0)} µs`;
+        // Per list request (the writer's toggles are in the CPU columns, not in the request count).
+        const lists = run.hits + run.misses;
+        const cached = run.scenario.name.startsWith('SELECT 1') || lists === 0 ? '' : `${((100 * run.hits) / lists).toFixed(0)}%`;
+        console.log(
+          `${run.scenario.name.padEnd(28)} ${rate.toFixed(0).padStart(8)} ${`${percentile(sorted, 0.5).toFixed(1)} ms`.padStart(9)} ` +
+            `${`${percentile(sorted, 0.95).toFixed(1)} ms`.padStart(9)}  ${share.padStart(10)}  ${`${(run.nodeCpu / count).toFixed(0)} µs`.padStart(12)}  ${db.padStart(10)}  ${cached.padStart(6)}  ${run.rows}` +
+            (run.writes ? `  (${(run.writes / run.seconds).toFixed(0)} writes/s)` : ''),
+        );
+      }
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.disconnect();
+      await exited;
     }
+    writer.close();
     console.log(`Load average at the end: ${loadavg()[0]?.toFixed(2)}`);
   } finally {
     if (server && server.exitCode === null) {
@@ -389,7 +451,7 @@ async function main() {
 }
 
 if (process.argv[2] === 'serve') {
-  await serve(process.argv[3] ?? '');
+  await serve(process.argv[3] ?? '', process.argv[4] ?? 'cached');
 } else {
   await main();
 }
