@@ -176,6 +176,15 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
           );
           const byChannel = new Map(stored.map(({ channel, ...facts }) => [channel, facts]));
           for (const trade of trades) expect(byChannel.get(trade.channel), `${where}: ${trade.channel}`).toEqual(trade.facts);
+          // The offer cards' trades counts (a counter kept at completion) agree with the trades themselves.
+          const counts = await t.app.db.query<{ user_id: string; counted: number; completed: number }>(
+            `SELECT u.id AS user_id,
+                    (SELECT coalesce(sum(completed), 0)::integer FROM trader_trade_counts WHERE user_id = u.id) AS counted,
+                    (SELECT count(*)::integer FROM trades WHERE status = 'completed' AND (buyer_id = u.id OR seller_id = u.id)) AS completed
+             FROM users u WHERE u.id = ANY($1::bigint[])`,
+            [traders.map((tr) => tr.id)],
+          );
+          for (const count of counts) expect(count.counted, `${where}: trader ${count.user_id}'s trades count`).toBe(count.completed);
           const balances = await t.app.db.query<{ user_id: string; coin_id: number; kind: 'available' | 'escrow'; balance: string }>(
             'SELECT user_id, coin_id, kind, balance FROM ledger_account_balances WHERE user_id = ANY($1::bigint[])',
             [traders.map((tr) => tr.id)],

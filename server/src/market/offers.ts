@@ -12,7 +12,7 @@ import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
 import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
-import { traderStatsRepository, type TraderStats } from '../repositories/trader-stats.ts';
+import { traderStatsRepository, UNRATED } from '../repositories/trader-stats.ts';
 
 /** Offers per page of Browse Offers; the spec leaves the size to the server. */
 export const OFFERS_PAGE_SIZE = 12;
@@ -172,8 +172,7 @@ export function offersService(db: Queryable) {
       const query = await resolveFilters(filters);
       const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
       const shown = rows.slice(0, OFFERS_PAGE_SIZE);
-      // An empty page needs no trader figures: spare the round trip.
-      const stats = shown.length === 0 ? new Map<string, TraderStats>() : await traderStatsRepository(db).forUsers(shown.map((row) => row.user_id));
+      const ratings = await traderStatsRepository(db).ratings([...new Set(shown.map((row) => row.user_id))]);
       return {
         offers: shown.map((row) => ({
           id: Number(row.id),
@@ -187,8 +186,8 @@ export function offersService(db: Queryable) {
           max_amount: formatFiat(row.max_amount),
           payment_methods: row.payment_methods,
           user__username: row.user__username,
-          user__rating: stats.get(row.user_id)?.rating ?? '0.00',
-          user__trades_count: stats.get(row.user_id)?.tradesCount ?? 0,
+          user__rating: ratings.get(row.user_id) ?? UNRATED,
+          user__trades_count: row.user__trades_count,
           created: row.created_at.toISOString(),
         })),
         paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),

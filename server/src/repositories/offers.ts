@@ -57,6 +57,8 @@ export interface ListedOfferRow {
   max_amount: string;
   payment_methods: string[];
   user__username: string;
+  /** Completed trades of the owner, as either party (trader_trade_counts, migration 010). */
+  user__trades_count: number;
   created_at: Date;
 }
 
@@ -193,7 +195,9 @@ export function offersRepository(db: Queryable) {
         `SELECT o.id, o.user_id, o.offer_type, c.image AS coin__image, c.label AS coin__label, c.ticker AS coin__ticker,
                 o.currency_code AS currency__code, o.rate, o.min_amount, o.max_amount,
                 ${PAYMENT_METHOD_NAMES} AS payment_methods,
-                (SELECT u.username FROM users u WHERE u.id = o.user_id) AS user__username, o.created_at
+                (SELECT u.username FROM users u WHERE u.id = o.user_id) AS user__username,
+                (SELECT coalesce(sum(n.completed), 0)::integer FROM trader_trade_counts n WHERE n.user_id = o.user_id) AS user__trades_count,
+                o.created_at
          FROM (${page} ORDER BY ${NEWEST_FIRST} LIMIT ${param(limit)} OFFSET ${param(offset)}) o
          JOIN coins c ON c.id = o.coin_id
          ORDER BY ${NEWEST_FIRST}`,

@@ -115,6 +115,20 @@ const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.
 const TRADES_OF = (param: string) =>
   `(SELECT id FROM trades WHERE buyer_id = ${param} UNION ALL SELECT id FROM trades WHERE seller_id = ${param})`;
 
+/**
+ * The CTE a completing transition adds: both parties' completed-trades counts (migration 010) go up by one
+ * in the trade's slot, taken in user id order so that two releases between the same two traders lock the
+ * rows in one order. Not referenced by the statement's result, so PostgreSQL runs it last, after the
+ * ledger's rows are locked: every completing statement takes its locks in the same order.
+ */
+const COUNT_COMPLETED = `, counted AS (
+           INSERT INTO trader_trade_counts (user_id, slot, completed)
+           SELECT party.id, changed.escrow_slot, 1
+           FROM changed CROSS JOIN LATERAL (VALUES (changed.buyer_id), (changed.seller_id)) AS party (id)
+           ORDER BY party.id
+           ON CONFLICT (user_id, slot) DO UPDATE SET completed = trader_trade_counts.completed + 1
+         )`;
+
 export function tradesRepository(db: Queryable) {
   return {
     offerForTrade: (offerId: number) =>
@@ -240,14 +254,14 @@ export function tradesRepository(db: Queryable) {
              disputed_by = CASE WHEN $7 AND NOT dispute_raised THEN $9 ELSE disputed_by END,
              dispute_reason = CASE WHEN $7 AND NOT dispute_raised THEN $10 ELSE dispute_reason END
            WHERE id = $1 AND status = $2 AND buyer_paid = $3 AND dispute_raised = $4
-           RETURNING id
+           RETURNING id, buyer_id, seller_id, escrow_slot
          ), message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
            SELECT id, NULL, 'all', $11, $8 FROM changed
            RETURNING id, created_at
          ), touched AS (
            UPDATE conversations SET last_message_at = greatest(last_message_at, $8) WHERE trade_id IN (SELECT id FROM changed)
-         )${entry ? `, entry AS (
+         )${to.status === 'completed' ? COUNT_COMPLETED : ''}${entry ? `, entry AS (
            -- Driven by the message (one row exactly when the compare-and-set applied), so the accounts are
            -- locked after the trade's own writes, just before COMMIT.
            SELECT posted.entry_id FROM message, LATERAL ${entry.sql} AS posted
@@ -329,14 +343,5 @@ export function tradesRepository(db: Queryable) {
         [userId],
       ),
 
-    /** Completed trades per user, for the offer cards' trades count. */
-    completedCounts: (userIds: readonly string[]) =>
-      db.query<{ user_id: string; completed: number }>(
-        `SELECT u.id AS user_id, count(*)::integer AS completed
-         FROM unnest($1::bigint[]) AS u (id)
-         JOIN trades t ON (t.buyer_id = u.id OR t.seller_id = u.id) AND t.status = 'completed'
-         GROUP BY u.id`,
-        [userIds],
-      ),
   };
 }
