@@ -386,6 +386,8 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, 1000 / perSecond));
           }
         })();
+        // A failed write surfaces when the slice ends, not as an unhandled rejection meanwhile.
+        loop.catch(() => undefined);
         return async () => {
           writing = false;
           await loop;

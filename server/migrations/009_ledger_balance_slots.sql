@@ -1,10 +1,17 @@
--- The cached balances move out of ledger_accounts into slots (ledger_balances), so that no single row
--- has to be locked by every trade of a busy seller, or by every release in a coin.
+-- The cached balances move out of ledger_accounts into slots (ledger_balances), so that a busy seller's
+-- escrow and a coin's fee account are no longer single rows that every trade must lock.
 --
 -- Why: a row lock is held until its transaction's COMMIT has flushed, so every movement that touches a
 -- row waits for the one before it. With one cached balance per account, each trade locked its seller's
 -- escrow row twice (open and release) and the platform's fee row once (release): a popular offer's trades,
--- and all releases of a coin, ran one at a time. bench/trades.ts measured it.
+-- and all releases of a coin, ran one at a time. bench/trades.ts measured it. What stays serial, by
+-- design, is the seller's `available` row, once per open (and once per cancel): that is the check that a
+-- seller cannot promise more than they hold.
+--
+-- Deploying: this migration replaces ledger_post and drops ledger_accounts.balance, which the code before
+-- it uses. Stop every server process of the old version before starting the new one (no rolling restart
+-- across this migration). It runs in one transaction; on a large ledger the new foreign key of
+-- ledger_postings is checked against every posting while the table is locked.
 --
 -- What does not change: an account is still one per owner, coin and kind (server-rules.md "Money": per
 -- user and coin an `available` and an `escrow` account), and its balance is the sum of its postings. Its

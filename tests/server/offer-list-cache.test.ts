@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferList } from '../../contracts/market.ts';
 import { createOfferListCache, offerListKey } from '../../server/src/market/offer-list-cache.ts';
@@ -223,5 +224,28 @@ describe.each(shared)('Browse Offers across two processes through Redis at %s', 
     expect(await list(first, bob)).toEqual([offer]); // and in the first process's memory
     expect((await second.post('/api/market/offers/', { type: 'toggle', id: offer }, { token: ann.token })).status).toBe(200);
     await expect.poll(() => list(first, bob), { timeout: 2000, interval: 20 }).toEqual([]);
+  });
+
+  it('listens again after Redis drops its connection, serving from the database meanwhile', async () => {
+    const ann = await trader(first);
+    const bob = await trader(second);
+    const list = async () => (await second.post<OfferList>('/api/market/offers/', { type: 'list', filters: { currency__code: 'INR' } }, { token: bob.token })).body.info.offers.map((offer) => offer.id);
+    const admin = new Redis(redisUrl);
+    try {
+      await admin.client('KILL', 'TYPE', 'pubsub');
+    } finally {
+      await admin.quit();
+    }
+    // Subscribed again once a list is served from memory once more.
+    await expect
+      .poll(async () => {
+        const hits = second.app.offerListCache.stats.hits;
+        await list();
+        await list();
+        return second.app.offerListCache.stats.hits > hits;
+      }, { timeout: 5000, interval: 50 })
+      .toBe(true);
+    const offer = await sellOffer(first, ann, { currency: 'INR' });
+    await expect.poll(list, { timeout: 2000, interval: 20 }).toEqual([offer]);
   });
 });

@@ -10,8 +10,8 @@ import type { OfferFilters } from '../../../contracts/market.ts';
  *
  * Freshness: every write that changes what a page shows calls `invalidate()` — publishing, editing, pausing
  * or resuming an offer, and a trade completing (a trader's trades count). That moves the generation here
- * at once (the trader who just published sees the offer on the next list), and, with REDIS_URL, in every
- * other process within a Redis round trip (plugins/offer-list-cache.ts). Each page also expires after
+ * at once (the trader who just published sees the offer on this process's next list), and, with REDIS_URL,
+ * in every other process within a Redis round trip (plugins/offer-list-cache.ts). Each page also expires after
  * OFFER_LIST_CACHE_SECONDS whatever happens, which bounds the staleness of anything no invalidation names
  * (an operator's SQL, a lost Redis message). 0 turns the cache off.
  */

@@ -8,8 +8,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Pages of Browse Offers (the `list` answer, enveloped); see market/offer-list-cache.ts. */
     offerListCache: OfferListCache<unknown>;
-    /** Something a page of Browse Offers shows has changed: drop the pages of every process. */
-    offersChanged(): void;
+    /**
+     * Something a page of Browse Offers shows has changed (call it after the write committed): drops this
+     * process's pages at once and tells the other processes; resolves once Redis has the message.
+     */
+    offersChanged(): Promise<void>;
   }
 }
 
@@ -17,14 +20,17 @@ declare module 'fastify' {
 const MAX_PAGES = 1000;
 /** The Redis channel on which a process tells the others that offers changed. */
 const CHANNEL = 'peerex:offers:changed';
+/** The longest a write's answer waits for Redis to take its invalidation. */
+const PUBLISH_WAIT_MS = 250;
 
 /**
  * Tier 3: the offer-list cache, and with REDIS_URL its invalidation across processes (pub/sub).
  *
  * A process that writes drops its own pages at once and publishes its id on the channel; every process
- * drops its pages when another process's id arrives. While the subscription is down (Redis gone, or not
- * yet connected) this process cannot learn of other processes' writes, so it serves every list from the
- * database until the subscription is back, and then starts from an empty cache.
+ * drops its pages when another process's id arrives. While the subscription is down (Redis gone) this
+ * process cannot learn of other processes' writes, so it serves every list from the database until it has
+ * subscribed again, and then starts from an empty cache. Without REDIS_URL a process knows only its own
+ * writes: several processes then rely on OFFER_LIST_CACHE_SECONDS alone.
  */
 export const offerListCachePlugin = shared('peerex-offer-list-cache', async (app) => {
   const cache = createOfferListCache<unknown>({
@@ -34,35 +40,48 @@ export const offerListCachePlugin = shared('peerex-offer-list-cache', async (app
   });
   app.decorate('offerListCache', cache);
 
-  let publisher: Redis | undefined;
   if (app.config.redisUrl && app.config.offerListCacheSeconds > 0) {
     const self = randomUUID();
-    const subscriber = new Redis(app.config.redisUrl, { lazyConnect: true });
-    publisher = new Redis(app.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    // Subscribed by hand (autoResubscribe off): ioredis emits 'ready' before its own re-subscription, and the
+    // cache may only come back on once the subscription is in place again.
+    const subscriber = new Redis(app.config.redisUrl, { lazyConnect: true, autoResubscribe: false });
+    const publisher = new Redis(app.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     cache.setEnabled(false);
     subscriber.on('message', (_channel: string, origin: string) => {
       if (origin !== self) cache.invalidate();
     });
-    // ioredis re-subscribes by itself after a reconnect; 'ready' follows the re-subscription.
-    subscriber.on('ready', () => cache.setEnabled(true));
     subscriber.on('close', () => cache.setEnabled(false));
     subscriber.on('error', (error: Error) => app.log.warn({ err: error }, 'offer-list cache: Redis subscription failed; lists come from the database'));
+    publisher.on('error', (error: Error) => app.log.warn({ err: error }, 'offer-list cache: cannot publish an invalidation'));
+    // Fails the boot when Redis is unreachable, like the rate limits do.
     await Promise.all([subscriber.connect(), publisher.connect()]);
     await subscriber.subscribe(CHANNEL);
     cache.setEnabled(true);
-    const publisherClient = publisher;
-    publisherClient.on('error', (error: Error) => app.log.warn({ err: error }, 'offer-list cache: cannot publish an invalidation'));
-    app.decorate('offersChanged', () => {
+    // After a reconnect: subscribe again, then serve pages from memory again (setEnabled starts empty).
+    subscriber.on('ready', () => {
+      subscriber.subscribe(CHANNEL).then(
+        () => cache.setEnabled(true),
+        (error: unknown) => app.log.warn({ err: error }, 'offer-list cache: cannot subscribe again; lists come from the database'),
+      );
+    });
+    app.decorate('offersChanged', async () => {
       cache.invalidate();
-      publisherClient.publish(CHANNEL, self).catch((error: unknown) => {
-        // Other processes keep their pages until their TTL (OFFER_LIST_CACHE_SECONDS) runs out.
-        app.log.warn({ err: error }, 'offer-list cache: invalidation not published');
-      });
+      // The writer's answer waits until Redis has taken the message (at most PUBLISH_WAIT_MS), so by the time
+      // the trader sees "Offer published" every other process is being told; it cannot make the other
+      // process read its subscription before the trader's next request, which may win by a moment.
+      const published = publisher.publish(CHANNEL, self).then(
+        () => undefined,
+        (error: unknown) => {
+          // Other processes keep their pages until their TTL (OFFER_LIST_CACHE_SECONDS) runs out.
+          app.log.warn({ err: error }, 'offer-list cache: invalidation not published');
+        },
+      );
+      await Promise.race([published, new Promise<void>((resolve) => setTimeout(resolve, PUBLISH_WAIT_MS).unref())]);
     });
     app.addHook('onClose', async () => {
-      await Promise.all([subscriber.quit(), publisherClient.quit()]);
+      await Promise.all([subscriber.quit(), publisher.quit()]);
     });
   } else {
-    app.decorate('offersChanged', () => cache.invalidate());
+    app.decorate('offersChanged', async () => cache.invalidate());
   }
 });

@@ -232,7 +232,7 @@ export function tradesRepository(db: Queryable) {
      * the ledger movement it implies, if any: the compare-and-set that makes two racing actions end with
      * exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row lock,
      * re-reads the committed row, no longer matches and changes nothing, so it writes no message and moves
-     * no money. One statement: atomic on its own, its locks (the trade row, then the accounts in id order)
+     * no money. One statement: atomic on its own, its locks (the trade row, then the ledger balance slots in (account id, slot) order)
      * held only until it commits. Answers the stored message, or undefined when the compare-and-set lost.
      */
     transition: async (

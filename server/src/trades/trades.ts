@@ -61,7 +61,7 @@ export interface TradesDeps {
   paymentWindowMinutes: number;
   publish: (channel: string, event: string, data: unknown) => void;
   /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
-  completed: () => void;
+  completed: () => Promise<void>;
 }
 
 /** 128 random bits: a channel id nobody can guess, so knowing one proves you were told it. */
@@ -295,7 +295,7 @@ export function tradesService(deps: TradesDeps) {
         throw applyAction(now, action, role) ? conflict(sentences.tradeChanged) : refusal(now, action, role);
       }
       publish(applied);
-      if (next.status === 'completed') deps.completed();
+      if (next.status === 'completed') await deps.completed();
       switch (action) {
         case 'mark_paid':
           return sentences.paymentMarked;

@@ -37,18 +37,18 @@ export default async function offersRoute(app: FastifyInstance) {
         if (!update) {
           // An id sent along with update:false is the form's empty edit id: a new offer is published either way.
           await offers.publish(userId, fields, app.now());
-          app.offersChanged();
+          await app.offersChanged();
           return ok(messageResponse, sentences.offerPublished);
         }
         if (id === undefined || id === null) throw badRequest(sentences.offerIdRequired);
         await offers.update(id, userId, fields, app.now());
-        app.offersChanged();
+        await app.offersChanged();
         return ok(messageResponse, sentences.offerUpdated);
       }
 
       case 'toggle': {
         const active = await offers.toggle(body.id, userId, app.now());
-        app.offersChanged();
+        await app.offersChanged();
         return ok(offerToggleResponse, { is_active: active, message: active ? sentences.offerResumed : sentences.offerPaused });
       }
     }
