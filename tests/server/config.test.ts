@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       tradeFeePercent: '1',
       paymentWindowMinutes: 30,
       tradeSweepSeconds: 30,
+      offerListCacheSeconds: 5,
     });
   });
 
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       TRADE_FEE_PERCENT: '0.75',
       PAYMENT_WINDOW_MINUTES: '15',
       TRADE_SWEEP_SECONDS: '10',
+      OFFER_LIST_CACHE_SECONDS: '30',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
       tradeFeePercent: '0.75',
       paymentWindowMinutes: 15,
       tradeSweepSeconds: 10,
+      offerListCacheSeconds: 30,
     });
   });
 
@@ -84,6 +87,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PAYMENT_WINDOW_MINUTES: '0' })).toThrow(/PAYMENT_WINDOW_MINUTES/);
     expect(() => loadConfig({ TRADE_SWEEP_SECONDS: '-5' })).toThrow(/TRADE_SWEEP_SECONDS/);
     expect(loadConfig({ TRADE_FEE_PERCENT: '0' }).tradeFeePercent).toBe('0');
+  });
+
+  it('takes an offer-list cache lifetime from 0 (off) to 300 seconds', () => {
+    expect(loadConfig({ OFFER_LIST_CACHE_SECONDS: '0' }).offerListCacheSeconds).toBe(0);
+    for (const bad of ['-1', '301', 'soon']) expect(() => loadConfig({ OFFER_LIST_CACHE_SECONDS: bad }), bad).toThrow(/OFFER_LIST_CACHE_SECONDS/);
   });
 
   it('refuses a price source it has no adapter for, naming the ones it has', () => {
