@@ -132,7 +132,9 @@ BEGIN
       INSERT INTO ledger_balances (account_id, slot, coin_id, kind)
       SELECT t.id, t.slot, t.coin, t.kind FROM unnest(v_ids, v_slots, v_coins, v_kinds) AS t (id, slot, coin, kind)
       ORDER BY t.id, t.slot
-      ON CONFLICT (account_id, slot) DO NOTHING;
+      -- No arbiter: the slot row has two unique keys (the primary key and the one the postings reference),
+      -- and a concurrent creator of the same row may collide on either first.
+      ON CONFLICT DO NOTHING;
     END IF;
   END LOOP;
 
@@ -161,17 +163,23 @@ BEGIN
   END IF;
 
   -- 3. Locks the slots, as late as possible: from here to COMMIT every other entry on these slots waits.
-  --    One order for every entry (account id, then slot; ORDER BY is applied before the rows are locked),
-  --    so two entries never wait for each other in a cycle; under READ COMMITTED each lock returns the row
+  --    One order for every entry (account id, then slot: how step 1 sorted the arrays), so two entries
+  --    never wait for each other in a cycle; under READ COMMITTED each lock returns the row
   --    as its previous holder committed it. NO KEY UPDATE: the balance is no key, so the postings' FK checks
   --    (key share) need not wait for anyone. Each locked slot is checked as it comes: none but the
   --    platform's deposits may go below zero.
+  --    Each slot is looked up by its key (LATERAL), in the arrays' order, which is the lock order: a join
+  --    would leave the access path to statistics that lag behind a young ledger (see 011).
   v_locked := 0;
   FOR v_row IN
     SELECT b.account_id, b.slot, b.kind, b.balance, t.change
-    FROM ledger_balances b JOIN unnest(v_ids, v_slots, v_changes) AS t (id, slot, change) ON b.account_id = t.id AND b.slot = t.slot
-    ORDER BY b.account_id, b.slot
-    FOR NO KEY UPDATE OF b
+    FROM unnest(v_ids, v_slots, v_changes) WITH ORDINALITY AS t (id, slot, change, position)
+    CROSS JOIN LATERAL (
+      SELECT b.account_id, b.slot, b.kind, b.balance FROM ledger_balances b
+      WHERE b.account_id = t.id AND b.slot = t.slot
+      FOR NO KEY UPDATE
+    ) b
+    ORDER BY t.position
   LOOP
     v_locked := v_locked + 1;
     IF v_short IS NULL AND v_row.kind <> 'deposits' AND v_row.balance + v_row.change < 0 THEN

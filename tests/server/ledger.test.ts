@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
 import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
+import { openPostgres } from '../../server/src/db/postgres.ts';
 import { checkLedger } from '../../server/src/ledger/check.ts';
 import { InsufficientFunds, LedgerError, postEntry, type EntryInput } from '../../server/src/ledger/ledger.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
@@ -329,4 +330,51 @@ describe('migration 009 on a ledger written before it', () => {
       await db.close();
     }
   });
+});
+
+/** Only PostgreSQL runs transactions side by side; PGlite has one connection. */
+const postgresOnly = dbTargets.filter((target) => target === 'postgres');
+
+describe.each(postgresOnly)('the ledger under concurrency on %s', (target) => {
+  it('creates a seller\'s escrow account and slots on first use while dozens of entries race for them', async () => {
+    const t = await createTestApp(target);
+    // More connections than the app's pool, so that as many entries as possible really run at once.
+    const db = await openPostgres({ url: t.config.databaseUrl ?? '', poolSize: 40 });
+    try {
+      const btc = await coinByTicker(db, 'BTC');
+      const failures = new Map<string, number>();
+      for (let round = 0; round < 40; round += 1) {
+        const seller = await insertUser(db);
+        await deposit(db, seller.id, btc.id, '1');
+        const results = await Promise.allSettled(
+          Array.from({ length: 40 }, (_, i) =>
+            db.transaction((tx) =>
+              postEntry(tx, {
+                reference: `trade:race-${round}-${i}:open`,
+                at: new Date(),
+                postings: [
+                  { account: { kind: 'available', userId: seller.id, coinId: btc.id }, amount: '-0.1' },
+                  // A random slot of 16: every slot is created by whichever entry gets there first.
+                  { account: { kind: 'escrow', userId: seller.id, coinId: btc.id }, amount: '0.1', slot: (i * 7 + round) % 16 },
+                ],
+              }),
+            ),
+          ),
+        );
+        for (const result of results) {
+          if (result.status === 'rejected' && !(result.reason instanceof InsufficientFunds)) {
+            const message = String((result.reason as Error).message);
+            failures.set(message, (failures.get(message) ?? 0) + 1);
+          }
+        }
+        expect(results.filter((result) => result.status === 'fulfilled'), `round ${round}`).toHaveLength(10);
+        expect(dec(await balance(db, seller.id, btc.id, 'escrow')).eq(1)).toBe(true);
+      }
+      expect(Object.fromEntries(failures)).toEqual({});
+      await expectLedgerClean(db);
+    } finally {
+      await db.close();
+      await t.close();
+    }
+  }, 120_000);
 });
