@@ -86,6 +86,7 @@ DECLARE
   v_entry          bigint;
   v_row            record;
   v_short          record;
+  v_is_short       boolean := false;
   v_locked         integer;
   v_key            text;
   v_no_account     boolean;
@@ -182,14 +183,15 @@ BEGIN
     ORDER BY t.position
   LOOP
     v_locked := v_locked + 1;
-    IF v_short IS NULL AND v_row.kind <> 'deposits' AND v_row.balance + v_row.change < 0 THEN
+    IF NOT v_is_short AND v_row.kind <> 'deposits' AND v_row.balance + v_row.change < 0 THEN
       v_short := v_row;
+      v_is_short := true;
     END IF;
   END LOOP;
   IF v_locked <> cardinality(v_ids) THEN
     RAISE EXCEPTION 'ledger entry %: a balance slot vanished', p_reference USING ERRCODE = 'LE002';
   END IF;
-  IF v_short IS NOT NULL THEN
+  IF v_is_short THEN
     SELECT a.key INTO v_key FROM ledger_accounts a WHERE a.id = v_short.account_id;
     RAISE EXCEPTION 'account % (slot %) holds %, cannot apply %', v_key, v_short.slot, v_short.balance, v_short.change
       USING ERRCODE = 'LE001', DETAIL = v_key, HINT = v_short.balance::text || ' ' || v_short.change::text;

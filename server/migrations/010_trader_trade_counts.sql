@@ -8,6 +8,10 @@
 -- Like the ledger's escrow balances (009), a trader's count is split over slots: a release adds 1 to the
 -- slot of the trade's escrow_slot for both parties, so a busy seller's releases do not all wait for one row.
 -- The count is the sum of the slots.
+--
+-- Deploying: the backfill below counts the trades completed when it runs, and code from before this
+-- migration completes trades without counting them. Stop every server process of the old version first
+-- (as for 009), or a trade completed meanwhile would be missing from its traders' counts for good.
 CREATE TABLE trader_trade_counts (
   user_id   bigint NOT NULL REFERENCES users (id),
   slot      smallint NOT NULL CHECK (slot BETWEEN 0 AND 63),

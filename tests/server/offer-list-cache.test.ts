@@ -248,4 +248,22 @@ describe.each(shared)('Browse Offers across two processes through Redis at %s', 
     const offer = await sellOffer(first, ann, { currency: 'INR' });
     await expect.poll(list, { timeout: 2000, interval: 20 }).toEqual([offer]);
   });
+  it('answers a write at once while Redis is gone, and the writer\'s own list still shows it', async () => {
+    const ann = await trader(first);
+    const admin = new Redis(redisUrl);
+    try {
+      // The offer-list publishers only (named by the plugin), so other suites' Redis clients are left alone.
+      const clients = String(await admin.client('LIST'));
+      const publishers = [...clients.matchAll(/id=(\d+) [^\n]*name=peerex-offers-publisher/g)].map((match) => match[1] ?? '');
+      expect(publishers.length).toBeGreaterThan(0);
+      for (const id of publishers) await admin.client('KILL', 'ID', id);
+    } finally {
+      await admin.quit();
+    }
+    // A publish that cannot be sent is logged and dropped: the write succeeds (other processes' pages then
+    // live out OFFER_LIST_CACHE_SECONDS).
+    const offer = await sellOffer(first, ann, { currency: 'USD' });
+    const ids = (await first.post<OfferList>('/api/market/offers/', { type: 'list', filters: { currency__code: 'USD' } }, { token: ann.token })).body.info.offers.map((item) => item.id);
+    expect(ids).toContain(offer);
+  });
 });

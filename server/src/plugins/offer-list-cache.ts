@@ -44,8 +44,16 @@ export const offerListCachePlugin = shared('peerex-offer-list-cache', async (app
     const self = randomUUID();
     // Subscribed by hand (autoResubscribe off): ioredis emits 'ready' before its own re-subscription, and the
     // cache may only come back on once the subscription is in place again.
-    const subscriber = new Redis(app.config.redisUrl, { lazyConnect: true, autoResubscribe: false });
-    const publisher = new Redis(app.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const subscriber = new Redis(app.config.redisUrl, { lazyConnect: true, autoResubscribe: false, connectionName: 'peerex-offers-subscriber' });
+    // While Redis is unreachable a publish fails at once (no offline queue) or after PUBLISH_WAIT_MS, rather
+    // than queueing behind a dead connection.
+    const publisher = new Redis(app.config.redisUrl, {
+      lazyConnect: true,
+      connectionName: 'peerex-offers-publisher',
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: PUBLISH_WAIT_MS,
+    });
     cache.setEnabled(false);
     subscriber.on('message', (_channel: string, origin: string) => {
       if (origin !== self) cache.invalidate();
@@ -76,10 +84,14 @@ export const offerListCachePlugin = shared('peerex-offer-list-cache', async (app
           app.log.warn({ err: error }, 'offer-list cache: invalidation not published');
         },
       );
-      await Promise.race([published, new Promise<void>((resolve) => setTimeout(resolve, PUBLISH_WAIT_MS).unref())]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([published, new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)))]);
+      clearTimeout(timer);
     });
     app.addHook('onClose', async () => {
-      await Promise.all([subscriber.quit(), publisher.quit()]);
+      // QUIT needs a live connection; one that Redis dropped (and is still reconnecting) is just closed.
+      const close = (client: Redis) => client.quit().then(() => undefined, () => client.disconnect());
+      await Promise.all([close(subscriber), close(publisher)]);
     });
   } else {
     app.decorate('offersChanged', async () => cache.invalidate());

@@ -118,8 +118,9 @@ const TRADES_OF = (param: string) =>
 /**
  * The CTE a completing transition adds: both parties' completed-trades counts (migration 010) go up by one
  * in the trade's slot, taken in user id order so that two releases between the same two traders lock the
- * rows in one order. Not referenced by the statement's result, so PostgreSQL runs it last, after the
- * ledger's rows are locked: every completing statement takes its locks in the same order.
+ * rows in one order. It is not referenced by the statement's result; PostgreSQL does not promise when such
+ * a CTE runs relative to the others, but every completing statement has this same shape, so whatever order
+ * the executor takes (today: this one last, after the ledger's rows), all of them take it alike.
  */
 const COUNT_COMPLETED = `, counted AS (
            INSERT INTO trader_trade_counts (user_id, slot, completed)
@@ -232,8 +233,9 @@ export function tradesRepository(db: Queryable) {
      * the ledger movement it implies, if any: the compare-and-set that makes two racing actions end with
      * exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row lock,
      * re-reads the committed row, no longer matches and changes nothing, so it writes no message and moves
-     * no money. One statement: atomic on its own, its locks (the trade row, then the ledger balance slots in (account id, slot) order)
-     * held only until it commits. Answers the stored message, or undefined when the compare-and-set lost.
+     * no money. One statement: atomic on its own, its locks (the trade row, its conversation, the ledger
+     * balance slots in (account id, slot) order and, on completion, both traders' counters) held only until
+     * it commits. Answers the stored message, or undefined when the compare-and-set lost.
      */
     transition: async (
       id: string,
