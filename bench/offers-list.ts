@@ -35,8 +35,8 @@ import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/password
 import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/market/offers.ts';
 import { offersRepository, type OfferQuery } from '../server/src/repositories/offers.ts';
 import { createPoster, percentile } from './support/http.ts';
+import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
 
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -137,22 +137,6 @@ async function serve(databaseUrl: string, mode: string) {
 
 // ---------------------------------------------------------------------------------------------------------
 // The load side.
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** 1,000 traders and 100,000 offers in a few seconds: set-based SQL, not 100,000 calls. */
 async function seed(db: pg.Client) {

@@ -40,9 +40,9 @@ import { checkLedger, formatLedgerReport } from '../server/src/ledger/check.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
 import { createPoster, percentile } from './support/http.ts';
+import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
 
 const run = promisify(execFile);
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const WARM_UP_SECONDS = 3;
@@ -78,22 +78,6 @@ async function serve(databaseUrl: string) {
 
 // ---------------------------------------------------------------------------------------------------------
 // The load side.
-
-function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function pgbenchPath(): string {
   if (process.env.PGBENCH) return process.env.PGBENCH;

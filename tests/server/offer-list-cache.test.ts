@@ -122,6 +122,16 @@ describe('the offer-list cache', () => {
   });
 });
 
+/** An offer written straight into the table: no route, so nobody tells the cache. Answers its id. */
+async function insertOfferBehindTheCache(t: TestApp, userId: string, currency: string): Promise<number> {
+  const row = await t.app.db.one<{ id: number }>(
+    `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+     VALUES ($1, 'sell', 1, $2, 1, 1, 100, ARRAY[1], $3, $3) RETURNING id::int`,
+    [userId, currency, t.clock.now()],
+  );
+  return row.id;
+}
+
 describe.each(dbTargets)('Browse Offers from the cache on %s', (target) => {
   let t: TestApp;
   let seller: Trader;
@@ -134,15 +144,7 @@ describe.each(dbTargets)('Browse Offers from the cache on %s', (target) => {
   afterAll(() => t.close());
 
   const idsIn = async (filters: Record<string, unknown>) => (await listOffers(t, buyer.token, filters)).body.info.offers.map((offer) => offer.id);
-  /** An offer written straight into the table: no route, so nobody tells the cache. */
-  const insertBehindTheCache = async (currency: string) =>
-    (
-      await t.app.db.one<{ id: number }>(
-        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
-         VALUES ($1, 'sell', 1, $2, 1, 1, 100, ARRAY[1], $3, $3) RETURNING id::int`,
-        [seller.id, currency, t.clock.now()],
-      )
-    ).id;
+  const insertBehindTheCache = (currency: string) => insertOfferBehindTheCache(t, seller.id, currency);
 
   it('serves a page from memory, and shows a publish, an edit and a pause at once', async () => {
     const first = await sellOffer(t, seller, { currency: 'GBP' });
@@ -183,11 +185,7 @@ describe.each(dbTargets)('Browse Offers with OFFER_LIST_CACHE_SECONDS=0 on %s', 
       await sellOffer(t, seller, { currency: 'NGN' });
       const list = () => listOffers(t, seller.token, { currency__code: 'NGN' });
       expect((await list()).body.info.offers).toHaveLength(1);
-      await t.app.db.query(
-        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
-         VALUES ($1, 'sell', 1, 'NGN', 1, 1, 100, ARRAY[1], $2, $2)`,
-        [seller.id, t.clock.now()],
-      );
+      await insertOfferBehindTheCache(t, seller.id, 'NGN');
       expect((await list()).body.info.offers).toHaveLength(2);
       expect(t.app.offerListCache.stats.hits).toBe(0);
     } finally {

@@ -16,6 +16,7 @@ import {
 } from '../../machines/offerBrowser/offerBrowser.selectors.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
+import { Pager } from '../primitives/Pager.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
@@ -35,7 +36,6 @@ const grid = css({
   mt: '6',
 });
 const empty = css({ textAlign: 'center', py: '16', color: 'fg.muted', display: 'flex', flexDirection: 'column', gap: '4', alignItems: 'center', mt: '6' });
-const pager = css({ display: 'flex', justifyContent: 'center', gap: '3', mt: '6' });
 
 export function OffersScreen({
   actor,
@@ -146,14 +146,12 @@ export function OffersScreen({
         </div>
       )}
 
-      <nav className={pager} aria-label="Pages">
-        <Button variant="outline" disabled={!canPrevious} onClick={() => actor.send({ type: 'page.previous' })}>
-          Previous
-        </Button>
-        <Button variant="outline" disabled={!canNext} onClick={() => actor.send({ type: 'page.next' })}>
-          Next
-        </Button>
-      </nav>
+      <Pager
+        canPrevious={canPrevious}
+        canNext={canNext}
+        onPrevious={() => actor.send({ type: 'page.previous' })}
+        onNext={() => actor.send({ type: 'page.next' })}
+      />
     </section>
   );
 }

@@ -15,6 +15,7 @@ import {
 import { formatCrypto, formatUsd } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
+import { Pager } from '../primitives/Pager.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
@@ -41,7 +42,6 @@ const table = css({
 const side = css({ fontWeight: 'semibold', textTransform: 'capitalize', '&[data-type=buy]': { color: 'buy' }, '&[data-type=sell]': { color: 'sell' } });
 const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
 const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
-const pager = css({ display: 'flex', justifyContent: 'center', gap: '3', mt: '6' });
 
 export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistoryMachine> }) {
   const trades = useSelector(actor, selectTrades);
@@ -153,14 +153,12 @@ export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistor
         </table>
       </div>
 
-      <nav className={pager} aria-label="Pages">
-        <Button variant="outline" disabled={!canPrevious} onClick={() => actor.send({ type: 'page.previous' })}>
-          Previous
-        </Button>
-        <Button variant="outline" disabled={!canNext} onClick={() => actor.send({ type: 'page.next' })}>
-          Next
-        </Button>
-      </nav>
+      <Pager
+        canPrevious={canPrevious}
+        canNext={canNext}
+        onPrevious={() => actor.send({ type: 'page.previous' })}
+        onNext={() => actor.send({ type: 'page.next' })}
+      />
     </section>
   );
 }
