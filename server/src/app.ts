@@ -8,7 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './db/pglite.ts';
-import { HttpError } from './http/errors.ts';
+import { HttpError, notFound } from './http/errors.ts';
 import { sentences } from './http/sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
 import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
@@ -26,6 +26,7 @@ import type { PriceFeedAdapter } from './prices/adapters.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
+import { isDirectLocalRequest, isLoopbackHost } from './http/client-address.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
 import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
@@ -97,6 +98,16 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   return reply.code(500).send({ success: false, info: sentences.internalError });
 }
 
+/**
+ * The development helpers (/api/dev/*: the mail outbox, later the simulated chain) hand out what only the
+ * developer at this machine may see, such as other people's reset codes. They exist outside production on
+ * a server that listens on a loopback address only; on any other HOST they are off altogether, because a
+ * proxy on the same machine would make remote requests look local.
+ */
+export type DevHelpers = 'on' | 'off-in-production' | 'off-on-reachable-host';
+export const devHelpersOf = (config: Pick<Config, 'nodeEnv' | 'host'>): DevHelpers =>
+  config.nodeEnv === 'production' ? 'off-in-production' : isLoopbackHost(config.host) ? 'on' : 'off-on-reachable-host';
+
 const isApiPath = (url: string): boolean => {
   const path = url.split('?', 1)[0] ?? '';
   return path === '/api' || path.startsWith('/api/');
@@ -165,10 +176,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await open.register(validateEmailRoute);
         await open.register(registerRoute);
         await open.register(resetPasswordRoute);
-        if (config.nodeEnv !== 'production' && !config.smtpUrl && app.mailer.outbox) {
-          await open.register(devOutboxRoute);
-        }
       });
+      const devHelpers = devHelpersOf(config);
+      if (devHelpers === 'off-on-reachable-host') {
+        app.log.warn(
+          `HOST is ${config.host}, so other machines can reach this server: the development helpers (/api/dev/*) are off. ` +
+            'Mails still appear on this console. Anyone who can reach the server can sign in to the demo accounts ' +
+            '(password peerex-demo) unless the database was created with SEED_DEMO=off.',
+        );
+      }
+      if (devHelpers === 'on') {
+        // Even on a loopback HOST, only a request straight from this machine gets an answer: one that came
+        // through a proxy (a tunnel, a dev proxy with X-Forwarded-For) may come from anywhere.
+        await api.register(async (dev) => {
+          dev.addHook('onRequest', async (request) => {
+            if (!isDirectLocalRequest(request)) throw notFound(sentences.noSuchCall);
+          });
+          if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
+        });
+      }
       // Private scope: the hook runs for every route in it, whatever its path.
       await api.register(async (signedInScope) => {
         signedInScope.addHook('preHandler', app.requireSession);

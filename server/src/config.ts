@@ -25,7 +25,7 @@ const withoutEmpty = (env: NodeJS.ProcessEnv): Record<string, string> =>
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -70,6 +70,7 @@ const envSchema = z.object({
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
+  /** The interface to listen on; the default, 127.0.0.1, serves this machine only. */
   host: string;
   /** PostgreSQL connection string; unset means embedded PGlite under `dataDir`. */
   databaseUrl: string | undefined;

@@ -48,8 +48,8 @@ async function main() {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Peerex is up on ${config.host}:${config.port} (database: ${app.db.kind})`);
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Peerex is up on ${address} (database: ${app.db.kind})`);
 }
 
 main().catch((error: unknown) => {

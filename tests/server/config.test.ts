@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       nodeEnv: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       databaseUrl: undefined,
       dataDir: './.data',
       redisUrl: undefined,
@@ -34,7 +34,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       PORT: '8080',
-      HOST: '127.0.0.1',
+      HOST: '0.0.0.0',
       DATABASE_URL: 'postgres://peerex@db:5432/peerex',
       DATA_DIR: '/var/lib/peerex',
       REDIS_URL: 'redis://cache:6379',
@@ -64,6 +64,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       nodeEnv: 'production',
       port: 8080,
+      host: '0.0.0.0',
       databaseUrl: 'postgres://peerex@db:5432/peerex',
       pusher: { port: 6001, cluster: 'mt1' },
       seedDemo: true,

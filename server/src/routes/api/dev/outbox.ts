@@ -6,7 +6,8 @@ import { ok } from '../../../http/reply.ts';
 
 /**
  * POST /api/dev/outbox/ — the mails the server would have sent, for development without SMTP.
- * The app registers this route only when NODE_ENV is not production and SMTP_URL is unset.
+ * Registered only when SMTP_URL is unset, in the development helpers' scope (app.ts `devHelpersOf`), which
+ * answers only requests made on this machine.
  */
 export default async function devOutboxRoute(app: FastifyInstance) {
   app.post('/dev/outbox/', async (request) => {
