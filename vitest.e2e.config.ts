@@ -7,6 +7,7 @@ export default defineConfig({
     name: 'e2e',
     environment: 'node',
     include: ['tests/e2e/**/*.test.ts'],
+    setupFiles: ['tests/e2e/setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // Each file boots its own product and browser; one at a time keeps 2 cores from starving them.

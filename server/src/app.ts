@@ -24,6 +24,7 @@ import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
 import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import { isDirectLocalRequest, isLoopbackHost } from './http/client-address.ts';
@@ -141,6 +142,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return parseJson(request, text, done);
   });
 
+  // Before any route, so that every answer carries the headers, 404s and static files included.
+  await app.register(securityHeadersPlugin);
   app.setErrorHandler(handleError);
   const webApp = hasWebApp(config.webDist);
   app.setNotFoundHandler((request, reply) => {
@@ -168,6 +171,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
+      // API answers are per caller (tokens, balances, codes): no browser or proxy may keep a copy.
+      api.addHook('onSend', async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+      });
       // Public scope: no session needed.
       await api.register(async (open) => {
         await open.register(healthRoutes);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, takeCspViolations, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -22,6 +22,22 @@ async function signIn(page: Page, username = 'alice') {
 }
 
 const backgroundOf = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+describe('Content-Security-Policy', () => {
+  it('is enforced by the browser: an injected inline script does not run and is reported', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page);
+    const ran = await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+      return (window as { injected?: boolean }).injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => takeCspViolations().join('\n')).toMatch(/script-src/);
+    await context.close();
+  });
+});
 
 describe('guard and bounce', () => {
   it('sends a signed-out visitor of a product route to /login, replacing the history entry', async () => {

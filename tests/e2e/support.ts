@@ -129,6 +129,25 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
 }
 
+const CSP_VIOLATION = 'CSP violation:';
+const cspViolations: string[] = [];
+
+/**
+ * Every Content-Security-Policy violation any page reported since the last call (tests/e2e/setup.ts fails
+ * the test that caused one), from the page's `securitypolicyviolation` events, one line each with the
+ * directive and what it blocked.
+ */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+function watchForCspViolations(page: Page) {
+  page.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith(CSP_VIOLATION)) cspViolations.push(`${page.url()}: ${text}`);
+  });
+}
+
 export async function newPage(
   browser: Browser,
   options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
@@ -137,6 +156,12 @@ export async function newPage(
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
+  await context.addInitScript((prefix: string) => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`${prefix} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
+    });
+  }, CSP_VIOLATION);
+  context.on('page', watchForCspViolations);
   const page = await context.newPage();
   return { context, page };
 }
