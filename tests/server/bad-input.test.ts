@@ -159,3 +159,87 @@ describe.each(dbTargets)('bad request bodies on %s', (target) => {
     expect(answer.status).toBe(200);
   });
 });
+
+/** A body of each call with ordinary text in every text field; each field in turn gets a U+0000. */
+const TEXT_FIELDS: ReadonlyArray<{ path: string; signedIn: boolean; body: Record<string, unknown> }> = [
+  { path: '/api/security/login/', signedIn: false, body: { username: 'alice', password: 'peerex-demo', device: 'Chrome on Linux' } },
+  { path: '/api/security/two_factor_login/', signedIn: false, body: { code: '123456', token: 'interim', device: 'Chrome' } },
+  { path: '/api/security/validate_email/', signedIn: false, body: { type: 'verify', email: 'a@b.co', code: '123456' } },
+  {
+    path: '/api/security/register/',
+    signedIn: false,
+    body: { email: 'nul@b.co', device: 'Chrome', username: 'nulnul', password: 'secret1', confirmPassword: 'secret1' },
+  },
+  {
+    path: '/api/security/reset_password/',
+    signedIn: false,
+    body: { type: 'reset', email: 'a@b.co', code: '123456', password: 'secret1', confirmPassword: 'secret1' },
+  },
+  { path: '/api/security/logout/', signedIn: true, body: { device: 'Chrome' } },
+  { path: '/api/security/two_factor/', signedIn: true, body: { type: 'enable', code: '123456', password: 'secret1' } },
+  {
+    path: '/api/market/offers/',
+    signedIn: true,
+    body: { type: 'create', update: false, offer_type: 'sell', coin: '1', currency: 'EUR', rate: '1', min_amount: '1', max_amount: '2', payment_methods: ['SEPA'], terms: 'Be quick' },
+  },
+  { path: '/api/market/offers/', signedIn: true, body: { type: 'list', page: 1, filters: { user__username__icontains: 'ali', payment_methods__overlap: ['SEPA'] } } },
+  { path: '/api/market/trade/', signedIn: true, body: { type: 'open', offer: 1, amount: '10', payment_method: 'SEPA', rate: '1' } },
+  { path: '/api/market/trade/', signedIn: true, body: { type: 'raise_dispute', channel: 'AAAAAAAAAAAAAAAAAAAAAA', reason: 'Not paid' } },
+  { path: '/api/market/chat/', signedIn: true, body: { type: 'conversations', search: 'bob' } },
+  { path: '/api/user/wallet/', signedIn: true, body: { type: 'list' } },
+];
+
+/** Every path to a string in a JSON value, with a copy of the value where that string holds a U+0000. */
+function poisoned(value: unknown, path: string[] = []): Array<{ field: string; body: unknown }> {
+  if (typeof value === 'string') return [{ field: path.join('.'), body: `${value.slice(0, 2)}\u0000${value.slice(2)}` }];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) =>
+      poisoned(item, [...path, String(index)]).map(({ field, body }) => ({ field, body: value.map((other, at) => (at === index ? body : other)) })),
+    );
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) =>
+      poisoned(item, [...path, key]).map(({ field, body }) => ({ field, body: { ...value, [key]: body } })),
+    );
+  }
+  return [];
+}
+
+describe.each(dbTargets)('text holding U+0000 on %s', (target) => {
+  let t: TestApp;
+  let trader: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    trader = await signUp(t);
+  });
+  afterAll(() => t.close());
+
+  for (const call of TEXT_FIELDS) {
+    for (const { field, body } of poisoned(call.body)) {
+      const type = typeof call.body.type === 'string' ? ` ${call.body.type}` : '';
+      it(`${call.path}${type}: ${field} is refused with 400, by name`, async () => {
+        const answer = await t.post(call.path, body, call.signedIn ? { token: trader.token } : {});
+        expect(answer).toEqual({ status: 400, body: { success: false, info: `${field} contains a character that is not allowed (U+0000).` } });
+      });
+    }
+  }
+
+  it('changes nothing: no account from a poisoned signup, no sign-in failure counted, the session still works', async () => {
+    const users = () => t.app.db.one<{ count: number }>('SELECT count(*)::int AS count FROM users');
+    const before = (await users()).count;
+    await t.post('/api/security/register/', { email: 'nul@b.co', device: 'x', username: 'nul\u0000nul', password: 'secret1', confirmPassword: 'secret1' });
+    expect((await users()).count).toBe(before);
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      await t.post('/api/security/login/', { username: trader.username, password: `wrong\u0000${attempt}` });
+    }
+    expect((await login(t, trader.username, trader.password)).status).toBe(200);
+    expect((await t.post('/api/user/overview/', {}, { token: trader.token })).status).toBe(200);
+  });
+
+  it('names the body itself when the body is a string holding U+0000', async () => {
+    expect(await t.post('/api/security/login/', 'a\u0000b')).toEqual({
+      status: 400,
+      body: { success: false, info: 'The request body contains a character that is not allowed (U+0000).' },
+    });
+  });
+});

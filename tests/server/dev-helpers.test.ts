@@ -33,13 +33,14 @@ describe('the development helpers (/api/dev/*) on a loopback HOST in development
   });
 
   it('answer 404 to a request that came through a proxy, even from a loopback socket', async () => {
-    for (const headers of [
+    const proxied: Array<Record<string, string>> = [
       { 'x-forwarded-for': '203.0.113.7' },
       { 'x-forwarded-for': '127.0.0.1' },
       { forwarded: 'for=203.0.113.7' },
       { 'x-real-ip': '203.0.113.7' },
       { 'x-forwarded-host': 'peerex.example' },
-    ]) {
+    ];
+    for (const headers of proxied) {
       expect(await outbox({ headers }), JSON.stringify(headers)).toEqual(NO_SUCH_CALL);
     }
   });

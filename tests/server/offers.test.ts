@@ -186,7 +186,6 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
     await expectIds({ user__username__icontains: '%' }, []);
     await expectIds({ user__username__icontains: 'b%b' }, []);
     await expectIds({ user__username__icontains: '\\' }, []);
-    await expectIds({ user__username__icontains: 'a\u0000' }, []);
   });
 
   it('finds the same offers when a search matches too many traders to list them (the subquery form)', async () => {
@@ -550,7 +549,7 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"create"}: every rule o
 
   it('terms: optional, at most 2,000 characters, stored as written', async () => {
     await expectRefused({ terms: 'x'.repeat(2001) }, 'Terms must be at most 2,000 characters');
-    await expectRefused({ terms: 'nul \u0000 inside' }, 'Terms contain a character that cannot be stored (U+0000).');
+    await expectRefused({ terms: 'nul \u0000 inside' }, 'terms contains a character that is not allowed (U+0000).');
     const written = `  <script>alert(1)</script> ${'ü'.repeat(1960)}\n`;
     expect(written.length).toBeLessThanOrEqual(2000);
     await expectPublished({ terms: written });

@@ -157,14 +157,15 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     }
     expect(await act(t, buyer, 'cancel', 'AAAAAAAAAAAAAAAAAAAAAA')).toEqual(notFound);
     expect(await act(t, buyer, 'cancel', "'; DROP TABLE trades; --")).toEqual(notFound);
-    expect(await act(t, buyer, 'cancel', `${channel}\u0000`)).toEqual(notFound);
+    expect(await act(t, buyer, 'cancel', `${channel}\u0000`)).toEqual(refused(400, 'channel contains a character that is not allowed (U+0000).'));
     expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
   });
 
-  it('refuses a dispute reason PostgreSQL cannot store, as a 400', async () => {
+  it('refuses a dispute reason PostgreSQL cannot store, as a 400, and changes nothing', async () => {
     const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'mark_paid', channel);
-    expect(await act(t, buyer, 'raise_dispute', channel, 'nul\u0000byte')).toEqual(refused(400, 'The reason contains a character that cannot be stored (U+0000).'));
+    expect(await act(t, buyer, 'raise_dispute', channel, 'nul\u0000byte')).toEqual(refused(400, 'reason contains a character that is not allowed (U+0000).'));
+    expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
   });
 });
 

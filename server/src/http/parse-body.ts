@@ -51,11 +51,38 @@ function sentenceFor(issue: z.core.$ZodIssue): string {
   return issue.message.toLowerCase().startsWith(field.toLowerCase()) ? issue.message : `${field}: ${issue.message}`;
 }
 
+const NUL = '\u0000';
+
+/**
+ * The path of the first string in a JSON value that holds U+0000, or undefined. PostgreSQL text cannot store
+ * the character, and nothing a person types contains it. Walked with a stack, not recursion: a 64 KB body can
+ * nest thirty thousand levels deep.
+ */
+function pathOfNul(value: unknown): string[] | undefined {
+  const pending: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value === 'string') {
+      if (next.value.includes(NUL)) return next.path;
+    } else if (typeof next.value === 'object' && next.value !== null) {
+      const entries = Object.entries(next.value);
+      // Reversed onto the stack, so the first field in the body is the one named.
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, child] = entries[index] as [string, unknown];
+        pending.push({ value: child, path: [...next.path, key] });
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * Every request body goes through its contract schema before anything else looks at it. A missing body
  * counts as `{}` so that the answer names the first missing field instead of complaining about the body.
+ * Before the schema, any text holding U+0000 is refused by name, in every field of every call.
  */
 export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
+  const nulAt = pathOfNul(body);
+  if (nulAt) throw badRequest(sentences.nulCharacter(nulAt.join('.')));
   const result = z.safeParse(schema, body === undefined ? {} : body, { error: wordIssue });
   if (result.success) return result.data;
   const [first] = result.error.issues;

@@ -45,8 +45,8 @@ export const sentences = {
   unknownPaymentMethod: (name: string) => `Unknown payment method "${name}".`,
   repeatedPaymentMethod: (name: string) => `Payment method "${name}" is chosen more than once.`,
   minAboveMax: 'The minimum amount cannot be greater than the maximum amount.',
-  termsUnstorable: 'Terms contain a character that cannot be stored (U+0000).',
-  reasonUnstorable: 'The reason contains a character that cannot be stored (U+0000).',
+  nulCharacter: (field: string) =>
+    field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
   ...tradeSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   notJson: 'Please send the request body as JSON.',

@@ -32,9 +32,6 @@ const INTEGER_DIGITS = 18;
 /** The offer fields of a `create` call, as the contract parsed them. */
 export type OfferFields = Omit<OfferInput, 'type' | 'update' | 'id'>;
 
-/** PostgreSQL text cannot hold U+0000; a value containing it can match nothing stored and cannot be written. */
-const hasNul = (text: string) => text.includes('\u0000');
-
 /**
  * A positive decimal with at most `places` places that fits its column, normalised by decimal.js
  * ("007.5" → "7.5"). The contract already refuses anything else; this is the server's own check, so a
@@ -109,7 +106,6 @@ export function offersService(db: Queryable) {
 
     // Stored as written; blank terms are no terms.
     const terms = fields.terms && fields.terms.trim() !== '' ? fields.terms : null;
-    if (terms !== null && hasNul(terms)) throw badRequest(sentences.termsUnstorable);
 
     return { offerType: fields.offer_type, coinId, currencyCode, rate, minAmount, maxAmount, paymentMethodIds, terms };
   }
@@ -136,7 +132,6 @@ export function offersService(db: Queryable) {
     }
     if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
     const search = filters.user__username__icontains?.trim() ?? '';
-    if (hasNul(search)) return undefined;
     const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
 
     // The two lookups are independent: on PostgreSQL they run side by side on two pooled connections.

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { messageResponse } from '../../../../../contracts/security.ts';
 import { tradeHistory, tradePreview, tradeRequest } from '../../../../../contracts/trade.ts';
-import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 import { MAX_INT4 } from '../../../repositories/reference-data.ts';
 
@@ -47,8 +45,6 @@ export default async function tradeRoute(app: FastifyInstance) {
         return ok(messageResponse, await app.trades.act(user, body.type, body.channel));
 
       case 'raise_dispute':
-        // PostgreSQL text cannot hold U+0000: refuse it rather than fail on the INSERT.
-        if (body.reason.includes('\u0000')) throw badRequest(sentences.reasonUnstorable);
         return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, body.reason));
     }
   });
