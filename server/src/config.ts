@@ -50,6 +50,7 @@ const envSchema = z.object({
   APP_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEVELOPMENT_APP_SECRET),
   LOGIN_LOCKOUT_FAILURES: positiveInt.default(10),
   LOGIN_LOCKOUT_MINUTES: positiveInt.default(15),
+  LOGIN_ACCOUNT_FAILURES_PER_HOUR: positiveInt.default(100),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   SESSION_IDLE_DAYS: positiveInt.default(30),
   TRUST_PROXY: flag.default(false),
@@ -89,8 +90,11 @@ export interface Config {
   };
   seedDemo: boolean;
   appSecret: string;
+  /** Failed sign-ins of one account from one client address within `loginLockoutMinutes` that lock that pair as long. */
   loginLockoutFailures: number;
   loginLockoutMinutes: number;
+  /** Failed sign-ins of one account from all addresses within an hour that lock the account for an hour and mail its owner. */
+  loginAccountFailuresPerHour: number;
   /** Requests per minute and IP across the security calls (login, codes, register, reset). */
   rateLimitPerMinute: number;
   /** A session that has not been used for this many days is expired. */
@@ -154,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET,
     loginLockoutFailures: e.LOGIN_LOCKOUT_FAILURES,
     loginLockoutMinutes: e.LOGIN_LOCKOUT_MINUTES,
+    loginAccountFailuresPerHour: e.LOGIN_ACCOUNT_FAILURES_PER_HOUR,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
     trustProxy: e.TRUST_PROXY,

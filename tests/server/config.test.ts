@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       appSecret: DEVELOPMENT_APP_SECRET,
       loginLockoutFailures: 10,
       loginLockoutMinutes: 15,
+      loginAccountFailuresPerHour: 100,
       rateLimitPerMinute: 60,
       sessionIdleDays: 30,
       trustProxy: false,

@@ -147,11 +147,105 @@ describe.each(dbTargets)('login lockout on %s', (target) => {
     });
   });
 
+  it('locks only the address the failures came from: the owner signing in from elsewhere is not locked out', async () => {
+    const trader = await signUp(t);
+    const attacker = { ip: '203.0.113.66' };
+    for (let attempt = 1; attempt <= FAILURES; attempt += 1) await login(t, trader.username, `guess-${attempt}`, attacker);
+    expect((await login(t, trader.username, trader.password, attacker)).status).toBe(429);
+    expect((await login(t, trader.username, trader.password, { ip: '198.51.100.4' })).status).toBe(200);
+    // The owner's sign-in forgives only the owner's address: the attacker's stays locked.
+    expect((await login(t, trader.username, trader.password, attacker)).status).toBe(429);
+  });
+
+  it('counts an IPv6 /64 as one address, so rotating addresses inside it gains nothing', async () => {
+    const trader = await signUp(t);
+    for (let attempt = 1; attempt <= FAILURES; attempt += 1) {
+      await login(t, trader.username, 'wrong-pass', { ip: `2001:db8:1:2::${attempt.toString(16)}` });
+    }
+    expect((await login(t, trader.username, trader.password, { ip: '2001:db8:1:2:ffff::1' })).status).toBe(429);
+    expect((await login(t, trader.username, trader.password, { ip: '2001:db8:1:3::1' })).status).toBe(200);
+  });
+
   it('leaves other accounts alone', async () => {
     const [victim, bystander] = [await signUp(t), await signUp(t)];
     for (let attempt = 1; attempt <= FAILURES; attempt += 1) await login(t, victim.username, 'wrong-pass');
     expect((await login(t, victim.username, victim.password)).status).toBe(429);
     expect((await login(t, bystander.username, bystander.password)).status).toBe(200);
+  });
+});
+
+describe.each(dbTargets)('the per-account ceiling on failed sign-ins on %s', (target) => {
+  let t: TestApp;
+  const CEILING = 100;
+  const PER_ADDRESS = 5;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    t.clock.advance(24 * 60 * MINUTE);
+  });
+
+  /** Guesses spread over many addresses, each staying under the per-address lock. */
+  async function distributedGuessing(username: string, count: number) {
+    for (let attempt = 0; attempt < count; attempt += 1) {
+      const address = `192.0.2.${Math.floor(attempt / PER_ADDRESS) + 1}`;
+      expect((await login(t, username, `guess-${attempt}`, { ip: address })).status, `guess ${attempt}`).toBe(400);
+    }
+  }
+  const pausedMails = (email: string) =>
+    t.outbox.recent().filter((mail) => mail.to === email && mail.subject === 'Sign-ins to your Peerex account are paused');
+
+  it(`locks the account for an hour after ${CEILING} failures from any addresses, and mails the owner once`, async () => {
+    const trader = await signUp(t);
+    await distributedGuessing(trader.username, CEILING - 1);
+    expect((await login(t, trader.username, trader.password, { ip: '198.51.100.9' })).status).toBe(200);
+    // A success does not reset the account's hourly count: the next failure reaches the ceiling.
+    expect((await login(t, trader.username, 'guess-last', { ip: '192.0.2.250' })).status).toBe(400);
+    expect(await login(t, trader.username, trader.password, { ip: '198.51.100.9' })).toEqual({
+      status: 429,
+      body: { success: false, info: 'Too many failed sign-in attempts. Please try again in 60 minutes.' },
+    });
+    await t.app.mailer.settled();
+    const mails = pausedMails(trader.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(`there were ${CEILING} failed attempts`);
+    expect(mails[0]?.text).toContain('Forgot password?');
+    // Guesses during the lock are refused before they are counted or mailed about.
+    expect((await login(t, trader.username, 'guess-more', { ip: '192.0.2.251' })).status).toBe(429);
+    await t.app.mailer.settled();
+    expect(pausedMails(trader.email)).toHaveLength(1);
+
+    t.clock.advance(60 * MINUTE);
+    expect((await login(t, trader.username, trader.password, { ip: '198.51.100.9' })).status).toBe(200);
+  });
+
+  it('is lifted by a password reset, which proves the owner holds the mailbox', async () => {
+    const trader = await signUp(t);
+    await distributedGuessing(trader.username, CEILING);
+    expect((await login(t, trader.username, trader.password)).status).toBe(429);
+    t.clock.advance(2 * MINUTE);
+    await t.post('/api/security/reset_password/', { type: 'request', email: trader.email });
+    await t.app.mailer.settled();
+    const code = /\b(\d{6})\b/.exec(t.outbox.recent().find((mail) => mail.to === trader.email)?.text ?? '')?.[1];
+    const reset = await t.post('/api/security/reset_password/', {
+      type: 'reset',
+      email: trader.email,
+      code,
+      password: 'brand-new-pass',
+      confirmPassword: 'brand-new-pass',
+    });
+    expect(reset.status).toBe(200);
+    expect((await login(t, trader.username, 'brand-new-pass')).status).toBe(200);
+  });
+
+  it('treats a name that matches no account alike, and mails nobody', async () => {
+    const ghost = newTrader('ghost');
+    const before = t.outbox.recent().length;
+    await distributedGuessing(ghost.username, CEILING);
+    expect((await login(t, ghost.username, 'anything', { ip: '198.51.100.10' })).status).toBe(429);
+    await t.app.mailer.settled();
+    expect(t.outbox.recent().length).toBe(before);
   });
 });
 
@@ -166,6 +260,17 @@ describe('login lockout configuration', () => {
       );
       t.clock.advance(2 * MINUTE);
       expect((await login(t, trader.username, trader.password)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('follows LOGIN_ACCOUNT_FAILURES_PER_HOUR', async () => {
+    const t = await createTestApp('pglite', { env: { LOGIN_ACCOUNT_FAILURES_PER_HOUR: '4' } });
+    try {
+      const trader = await signUp(t);
+      for (let attempt = 1; attempt <= 4; attempt += 1) await login(t, trader.username, 'wrong-pass', { ip: `192.0.2.${attempt}` });
+      expect((await login(t, trader.username, trader.password, { ip: '192.0.2.99' })).status).toBe(429);
     } finally {
       await t.close();
     }

@@ -69,6 +69,8 @@ export type CodePurpose = 'signup' | 'reset';
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+const htmlPage = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">${body}</body></html>`;
+
 /** The mail that carries an email code: the code in the subject (signup), in plain text and in simple HTML. */
 export function codeMail(purpose: CodePurpose, to: string, code: string, validMinutes: number): Mail {
   const subject =
@@ -82,11 +84,20 @@ export function codeMail(purpose: CodePurpose, to: string, code: string, validMi
     to,
     subject,
     text: `${intro}\n\n    ${code}\n\n${outro}\n`,
-    html:
-      `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">` +
+    html: htmlPage(
       `<p>${escapeHtml(intro)}</p>` +
-      `<p style="font-size:28px;font-weight:700;letter-spacing:6px;font-family:monospace">${code}</p>` +
-      `<p style="color:#555">${escapeHtml(outro)}</p>` +
-      `</body></html>`,
+        `<p style="font-size:28px;font-weight:700;letter-spacing:6px;font-family:monospace">${code}</p>` +
+        `<p style="color:#555">${escapeHtml(outro)}</p>`,
+    ),
+  };
+}
+
+/** A mail that tells the owner what happened to their account: a subject and a few short paragraphs. */
+export function noticeMail(to: string, subject: string, paragraphs: readonly string[]): Mail {
+  return {
+    to,
+    subject,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: htmlPage(paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('')),
   };
 }

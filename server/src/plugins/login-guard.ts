@@ -1,6 +1,8 @@
 import { tooManyRequests } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
-import { loginFailuresRepository } from '../repositories/login-failures.ts';
+import { noticeMail } from '../lib/mail.ts';
+import { loginFailuresRepository, WHOLE_ACCOUNT } from '../repositories/login-failures.ts';
+import { usersRepository } from '../repositories/users.ts';
 import { shared } from './shared.ts';
 
 /**
@@ -10,13 +12,27 @@ import { shared } from './shared.ts';
 export const accountKey = (user: { id: string } | undefined, typedName: string): string =>
   user ? `user:${user.id}` : `name:${typedName.trim().toLowerCase()}`;
 
+const USER_KEY = /^user:(\d+)$/;
+
+/** One sign-in attempt: against which account, from which client address (http/client-address.ts). */
+export interface SignInAttempt {
+  key: string;
+  client: string;
+}
+
 export interface LoginGuard {
-  /** Refuses (429) while the account is locked, whatever the password. */
-  assertOpen(key: string): Promise<void>;
-  /** Counts a failed password or authenticator code; the one that reaches the limit starts the lockout. */
-  recordFailure(key: string): Promise<void>;
-  /** A successful sign-in (or a password reset) forgives earlier failures. */
-  clear(key: string): Promise<void>;
+  /** Refuses (429) while this address is locked out of this account, or the whole account is locked. */
+  assertOpen(attempt: SignInAttempt): Promise<void>;
+  /**
+   * Counts a failed password or authenticator code. The one that reaches LOGIN_LOCKOUT_FAILURES from this
+   * address locks this address out of the account; the one that reaches LOGIN_ACCOUNT_FAILURES_PER_HOUR
+   * from all addresses locks the account for an hour and mails its owner.
+   */
+  recordFailure(attempt: SignInAttempt): Promise<void>;
+  /** A successful sign-in forgives this address's earlier failures (the account's hourly count stays). */
+  clear(attempt: SignInAttempt): Promise<void>;
+  /** A password reset: the owner proved control of the mailbox, so every failure and lock of the account goes. */
+  forgive(key: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -26,28 +42,68 @@ declare module 'fastify' {
 }
 
 const MINUTE_MS = 60_000;
+/** The account-wide ceiling counts over an hour, and a lock it starts lasts as long: by its end, every failure that caused it has left the count. */
+export const ACCOUNT_WINDOW_MS = 60 * MINUTE_MS;
 
-/** server-rules.md: after LOGIN_LOCKOUT_FAILURES failures in LOGIN_LOCKOUT_MINUTES, the account is locked as long. */
+/** Tier 2 (after mail): sign-in lockouts per (account, client address), and per account across addresses. */
 export const loginGuardPlugin = shared('peerex-login-guard', async (app) => {
-  const windowMs = app.config.loginLockoutMinutes * MINUTE_MS;
+  // A pair's lock lasts as long as its window, so when it ends the failures that caused it no longer count.
+  const pairWindowMs = app.config.loginLockoutMinutes * MINUTE_MS;
+
+  const mailOwner = async (key: string, failures: number) => {
+    const userId = USER_KEY.exec(key)?.[1];
+    const owner = userId === undefined ? undefined : await usersRepository(app.db).findById(userId);
+    if (!owner) return;
+    app.mailer.sendInBackground(
+      noticeMail(owner.email, 'Sign-ins to your Peerex account are paused', [
+        `Hello ${owner.username},`,
+        `In the last hour there were ${failures} failed attempts to sign in to your account, from several addresses. ` +
+          'Someone may be trying to guess your password, so signing in is paused for one hour, with the right password too.',
+        'If these attempts were not yours, choose a new password now with "Forgot password?" on the sign-in page: ' +
+          'a password reset lifts the pause at once and ends every session of your account.',
+      ]),
+    );
+  };
+
   const guard: LoginGuard = {
-    async assertOpen(key) {
+    async assertOpen({ key, client }) {
       const now = app.now();
-      const until = await loginFailuresRepository(app.db).lockedUntil(key, now);
+      const until = await loginFailuresRepository(app.db).lockedUntil(key, client, now);
       if (until) {
         throw tooManyRequests(sentences.accountLocked(Math.ceil((until.getTime() - now.getTime()) / MINUTE_MS)));
       }
     },
-    async recordFailure(key) {
+
+    async recordFailure({ key, client }) {
       const now = app.now();
-      await app.db.transaction(async (tx) => {
+      const { loginLockoutFailures, loginAccountFailuresPerHour } = app.config;
+      const tripped = await app.db.transaction(async (tx) => {
         const repo = loginFailuresRepository(tx);
-        const failures = await repo.record(key, now, new Date(now.getTime() - windowMs));
-        if (failures >= app.config.loginLockoutFailures) await repo.lock(key, new Date(now.getTime() + windowMs));
+        const counts = await repo.record({
+          accountKey: key,
+          client,
+          at: now,
+          pairSince: new Date(now.getTime() - pairWindowMs),
+          accountSince: new Date(now.getTime() - ACCOUNT_WINDOW_MS),
+        });
+        if (counts.account >= loginAccountFailuresPerHour) {
+          // Failures of requests already past assertOpen may land while the lock holds: only the one that
+          // started it mails the owner.
+          const started = await repo.lock(key, WHOLE_ACCOUNT, new Date(now.getTime() + ACCOUNT_WINDOW_MS), now);
+          return started ? counts.account : undefined;
+        }
+        if (counts.pair >= loginLockoutFailures) await repo.lock(key, client, new Date(now.getTime() + pairWindowMs), now);
+        return undefined;
       });
+      if (tripped !== undefined) await mailOwner(key, tripped);
     },
-    async clear(key) {
-      await loginFailuresRepository(app.db).clear(key);
+
+    async clear({ key, client }) {
+      await loginFailuresRepository(app.db).clearPair(key, client);
+    },
+
+    async forgive(key) {
+      await loginFailuresRepository(app.db).clearAccount(key);
     },
   };
   app.decorate('loginGuard', guard);

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
+import { clientAddress } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
 import { shared } from './shared.ts';
@@ -42,7 +43,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
     app.rateLimit({
       max: app.config.rateLimitPerMinute,
       timeWindow: MINUTE_MS,
-      keyGenerator: (request) => `security:${request.ip}`,
+      keyGenerator: (request) => `security:${clientAddress(request)}`,
       errorResponseBuilder: () => new HttpError(429, sentences.tooManyRequests),
     }),
   );

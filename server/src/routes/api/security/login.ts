@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loginRequest, loginResponse } from '../../../../../contracts/security.ts';
+import { clientAddress } from '../../../http/client-address.ts';
 import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
@@ -21,12 +22,12 @@ export default async function loginRoute(app: FastifyInstance) {
     const body = parseBody(loginRequest, request.body);
     const users = usersRepository(app.db);
     const user = await users.findByLogin(body.username);
-    const key = accountKey(user, body.username);
-    await app.loginGuard.assertOpen(key);
+    const attempt = { key: accountKey(user, body.username), client: clientAddress(request) };
+    await app.loginGuard.assertOpen(attempt);
 
     const passwordOk = await app.passwords.verify(user?.password_hash, body.password);
     if (!user || !passwordOk) {
-      await app.loginGuard.recordFailure(key);
+      await app.loginGuard.recordFailure(attempt);
       throw badRequest(sentences.invalidCredentials);
     }
     if (app.passwords.needsRehash(user.password_hash)) {
@@ -47,7 +48,7 @@ export default async function loginRoute(app: FastifyInstance) {
       return ok(loginResponse, { two_factor: true, token, user: { username: user.username } });
     }
 
-    await app.loginGuard.clear(key);
+    await app.loginGuard.clear(attempt);
     const session = await app.db.transaction((tx) => app.sessions.open(tx, user, body.device));
     return ok(loginResponse, { two_factor: false, ...session });
   });

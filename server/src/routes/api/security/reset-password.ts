@@ -48,7 +48,7 @@ export default async function resetPasswordRoute(app: FastifyInstance) {
       await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
     });
     // The owner proved control of the mailbox: earlier failed sign-ins no longer count against them.
-    await app.loginGuard.clear(accountKey({ id: userId }, ''));
+    await app.loginGuard.forgive(accountKey({ id: userId }, ''));
     return ok(messageResponse, sentences.passwordReset);
   });
 }

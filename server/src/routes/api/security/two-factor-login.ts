@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionResponse, twoFactorLoginRequest, type SessionResponse } from '../../../../../contracts/security.ts';
+import { clientAddress } from '../../../http/client-address.ts';
 import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
@@ -26,8 +27,8 @@ export default async function twoFactorLoginRoute(app: FastifyInstance) {
 
     const pending = await twoFactorChallengesRepository(app.db).findOpen(tokenHash, now);
     if (!pending) throw sessionExpired();
-    const key = accountKey({ id: pending.user_id }, '');
-    await app.loginGuard.assertOpen(key);
+    const signIn = { key: accountKey({ id: pending.user_id }, ''), client: clientAddress(request) };
+    await app.loginGuard.assertOpen(signIn);
 
     // The challenge row stays locked while the code is checked, so concurrent guesses are counted one by one.
     // Inside the transaction only `tx` may be used: PGlite has one connection, and the transaction holds it.
@@ -58,10 +59,10 @@ export default async function twoFactorLoginRoute(app: FastifyInstance) {
     if (attempt.kind === 'dead') throw sessionExpired();
     if (attempt.kind === 'refused') {
       // A wrong second factor counts towards the account's lockout like a wrong password.
-      await app.loginGuard.recordFailure(key);
+      await app.loginGuard.recordFailure(signIn);
       throw badRequest(attempt.sentence);
     }
-    await app.loginGuard.clear(key);
+    await app.loginGuard.clear(signIn);
     return ok(sessionResponse, attempt.session);
   });
 }

@@ -5,6 +5,7 @@ import {
   twoFactorSetupResponse,
   twoFactorStatusResponse,
 } from '../../../../../contracts/security.ts';
+import { clientAddress } from '../../../http/client-address.ts';
 import { badRequest, conflict } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
@@ -27,10 +28,10 @@ export default async function twoFactorRoute(app: FastifyInstance) {
     const user = await users.findById(signedIn(request).userId);
     if (!user) throw sessionExpired();
     const enabled = user.totp_secret !== null;
-    const key = accountKey(user, user.username);
+    const attempt = { key: accountKey(user, user.username), client: clientAddress(request) };
 
     const refuseWrongCode = async (outcome: TotpOutcome & { ok: false }): Promise<never> => {
-      await app.loginGuard.recordFailure(key);
+      await app.loginGuard.recordFailure(attempt);
       throw badRequest(outcome.reason === 'replayed' ? sentences.authenticatorCodeUsed : sentences.invalidAuthenticatorCode);
     };
 
@@ -48,7 +49,7 @@ export default async function twoFactorRoute(app: FastifyInstance) {
       case 'enable': {
         if (enabled) throw conflict(sentences.twoFactorAlreadyOn);
         if (user.totp_pending_secret === null) throw conflict(sentences.twoFactorSetupFirst);
-        await app.loginGuard.assertOpen(key);
+        await app.loginGuard.assertOpen(attempt);
         const outcome = await app.twoFactor.check(user.totp_pending_secret, body.code);
         if (!outcome.ok) return refuseWrongCode(outcome);
         await users.enableTotp(user.id, outcome.step);
@@ -57,7 +58,7 @@ export default async function twoFactorRoute(app: FastifyInstance) {
 
       case 'disable': {
         if (user.totp_secret === null) throw conflict(sentences.twoFactorNotOn);
-        await app.loginGuard.assertOpen(key);
+        await app.loginGuard.assertOpen(attempt);
         const outcome = await app.twoFactor.spend(user.id, user.totp_secret, body.code);
         if (!outcome.ok) return refuseWrongCode(outcome);
         await users.disableTotp(user.id);
