@@ -11,7 +11,11 @@ export const EMAIL_CODE_RULES = Object.freeze({
   validMinutes: 10,
   maxWrongTries: 5,
   resendIntervalMs: 60_000,
-  perHour: 10,
+  /**
+   * Codes per address and purpose within an hour. A reset code takes over an account, so it gets fewer:
+   * 3 codes with 5 tries each is 15 guesses an hour at a 6-digit code.
+   */
+  perHour: Object.freeze({ signup: 10, reset: 3 } satisfies Record<CodePurpose, number>),
 });
 
 const HOUR_MS = 3_600_000;
@@ -54,7 +58,7 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         if (recent.latest && now.getTime() - recent.latest.getTime() < EMAIL_CODE_RULES.resendIntervalMs) {
           return sentences.codeResendTooSoon;
         }
-        if (recent.count >= EMAIL_CODE_RULES.perHour) return sentences.codeHourlyLimit;
+        if (recent.count >= EMAIL_CODE_RULES.perHour[purpose]) return sentences.codeHourlyLimit;
         await repo.recordRequest(email, purpose, now, hourAgo);
         await repo.replace({
           email,
