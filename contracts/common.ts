@@ -14,6 +14,41 @@ export const email = z.pipe(
 /** Six digits exactly: the only shape of an email or authenticator code. */
 export const code = z.string({ error: messages.invalidCode }).check(z.regex(/^\d{6}$/, messages.invalidCode));
 
+/**
+ * Recovery codes (two-factor without the phone): ten letters and digits that cannot be mistaken for one
+ * another (no 0/o, 1/l), shown as `abcde-fghij`. 32 symbols, so a code holds 50 random bits.
+ */
+export const RECOVERY_CODE_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+export const RECOVERY_CODE_LENGTH = 10;
+const RECOVERY_CODE = new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`);
+
+/** A recovery code as the server compares it (`abcdefghij`), from however it was typed; undefined when it is not one. */
+export function canonicalRecoveryCode(typed: string): string | undefined {
+  const bare = typed.toLowerCase().replace(/[\s-]/g, '');
+  return RECOVERY_CODE.test(bare) ? bare : undefined;
+}
+
+/** A recovery code as typed: spaces, dashes and case do not matter. The parsed value is the canonical form. */
+export const recoveryCode = z.pipe(
+  z.string({ error: messages.invalidRecoveryCode }).check(
+    z.maxLength(40, messages.invalidRecoveryCode),
+    z.refine((value) => canonicalRecoveryCode(value) !== undefined, messages.invalidRecoveryCode),
+  ),
+  z.transform((value) => canonicalRecoveryCode(value) ?? ''),
+);
+
+/** A second factor of the account's own: a 6-digit authenticator code or one of its recovery codes. */
+export const secondFactor = z.string({ error: messages.invalidSecondFactor }).check(
+  z.trim(),
+  z.maxLength(40, messages.invalidSecondFactor),
+  z.refine((value) => /^\d{6}$/.test(value) || canonicalRecoveryCode(value) !== undefined, messages.invalidSecondFactor),
+);
+
+/** The account's current password, asked again before a change a stolen session must not make. */
+export const currentPassword = z
+  .string({ error: messages.currentPasswordRequired })
+  .check(z.minLength(1, messages.currentPasswordRequired), z.maxLength(128, messages.passwordTooLong));
+
 export const username = z
   .string({ error: messages.usernameRequired })
   .check(

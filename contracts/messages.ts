@@ -12,4 +12,7 @@ export const messages = {
   passwordRequired: 'Password is required',
   loginNameTooLong: 'Username or email must be at most 254 characters',
   sessionExpired: 'Session expired',
+  currentPasswordRequired: 'Please enter your password',
+  invalidRecoveryCode: 'Please enter a recovery code like abcde-fghij',
+  invalidSecondFactor: 'Please enter a 6-digit authentication code or a recovery code',
 } as const;

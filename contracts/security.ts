@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { code, device, email, password, username } from './common.ts';
+import { code, currentPassword, device, email, password, recoveryCode, secondFactor, username } from './common.ts';
 import { messages } from './messages.ts';
 
 export const user = z.object({
@@ -26,7 +26,25 @@ export const loginResponse = z.discriminatedUnion('two_factor', [
 ]);
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-export const twoFactorLoginRequest = z.object({ code, token: z.string().check(z.minLength(1), z.maxLength(200)), device });
+/**
+ * security/two_factor_login/ — the interim token with either the authenticator `code` or, for a trader
+ * without the phone, one of the `recovery_code`s shown at enrolment (spent by signing in).
+ */
+export const twoFactorLoginRequest = z
+  .object({
+    code: z.optional(code),
+    recovery_code: z.optional(recoveryCode),
+    token: z.string().check(z.minLength(1), z.maxLength(200)),
+    device,
+  })
+  .check(
+    z.refine((body) => body.code !== undefined || body.recovery_code !== undefined, { message: messages.invalidCode, path: ['code'] }),
+    z.refine((body) => body.code === undefined || body.recovery_code === undefined, {
+      message: 'Send either code or recovery_code, not both',
+      path: ['recovery_code'],
+    }),
+  );
+export type TwoFactorLoginRequest = z.input<typeof twoFactorLoginRequest>;
 export const sessionResponse = z.object({ token: z.string(), user });
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
@@ -53,14 +71,25 @@ export const resetPasswordRequest = z.discriminatedUnion('type', [
 
 export const logoutRequest = z.looseObject({ device });
 
+/**
+ * security/two_factor/ (signed in). Every change asks for the account's password again, so a stolen session
+ * alone cannot turn two-factor on with the thief's secret or off. `enable` proves the new secret with its
+ * code; `disable` and `recovery_codes` (a new set) take an authenticator code or a recovery code, so an owner
+ * who lost the phone can still get out.
+ */
 export const twoFactorRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setup') }),
-  z.object({ type: z.literal('enable'), code }),
-  z.object({ type: z.literal('disable'), code }),
+  z.object({ type: z.literal('enable'), code, password: currentPassword }),
+  z.object({ type: z.literal('disable'), code: secondFactor, password: currentPassword }),
+  z.object({ type: z.literal('recovery_codes'), code: secondFactor, password: currentPassword }),
   z.object({ type: z.literal('status') }),
 ]);
 export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
-export const twoFactorStatusResponse = z.object({ enabled: z.boolean() });
+/** `recovery_codes_left`: unused recovery codes (0 while two-factor is off). */
+export const twoFactorStatusResponse = z.object({ enabled: z.boolean(), recovery_codes_left: z.int() });
+/** `enable` and `recovery_codes`: the recovery codes in clear, this once; the server keeps only their hashes. */
+export const recoveryCodesResponse = z.object({ message: z.string(), recovery_codes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 
 /** A message answer: `info` is a sentence to show. */
 export const messageResponse = z.string();

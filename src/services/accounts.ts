@@ -3,6 +3,7 @@ import {
   loginResponse,
   messageResponse,
   overview,
+  recoveryCodesResponse,
   sessionResponse,
   twoFactorSetupResponse,
   twoFactorStatusResponse,
@@ -14,7 +15,8 @@ export function createAccountService(api: Api, device: string) {
   return {
     login: (input: { username: string; password: string }) =>
       api.write('security/login/', { ...input, device }, loginResponse),
-    twoFactorLogin: (input: { code: string; token: string }) =>
+    /** The second step of a two-factor login, with an authenticator code or a recovery code. */
+    twoFactorLogin: (input: { token: string } & ({ code: string } | { recovery_code: string })) =>
       api.write('security/two_factor_login/', { ...input, device }, sessionResponse),
     requestEmailCode: (input: { email: string }) =>
       api.write('security/validate_email/', { type: 'request', ...input }, messageResponse),
@@ -29,10 +31,12 @@ export function createAccountService(api: Api, device: string) {
     logout: () => api.write('security/logout/', { device }, z.unknown(), { noToast: true }),
     twoFactorStatus: () => api.read('security/two_factor/', { type: 'status' }, twoFactorStatusResponse),
     twoFactorSetup: () => api.write('security/two_factor/', { type: 'setup' }, twoFactorSetupResponse),
-    twoFactorEnable: (input: { code: string }) =>
-      api.write('security/two_factor/', { type: 'enable', ...input }, messageResponse),
-    twoFactorDisable: (input: { code: string }) =>
+    twoFactorEnable: (input: { code: string; password: string }) =>
+      api.write('security/two_factor/', { type: 'enable', ...input }, recoveryCodesResponse),
+    twoFactorDisable: (input: { code: string; password: string }) =>
       api.write('security/two_factor/', { type: 'disable', ...input }, messageResponse),
+    twoFactorRenewRecoveryCodes: (input: { code: string; password: string }) =>
+      api.write('security/two_factor/', { type: 'recovery_codes', ...input }, recoveryCodesResponse),
     /** Spec section 8: an overview failure yields null, so the dashboard shows 0s. */
     overview: () => api.read('user/overview/', {}, overview, { noToast: true }).catch(() => null),
   };

@@ -41,6 +41,7 @@ describe('a new trader', () => {
   const email = `erin${Date.now()}@example.test`;
   const username = `erin${Date.now() % 100000}`;
   let password = 'first-pass-1';
+  let recoveryCodes: string[] = [];
 
   it('signs up with the code mailed over SMTP and lands on the dashboard', async () => {
     const { page, context } = await newPage(browser);
@@ -103,9 +104,22 @@ describe('a new trader', () => {
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     await screenshot(page, 'security-enrol-light');
     const nextCode = createAuthenticator(secret);
+    const enable = page.getByRole('button', { name: 'Confirm and enable' });
     await page.getByLabel('Authentication code').fill(await nextCode());
-    await page.getByRole('button', { name: 'Confirm and enable' }).click();
+    // A session alone does not turn two-factor on: the account's password is asked again.
+    expect(await enable.isDisabled()).toBe(true);
+    await page.locator('input[name="password"]').fill(password);
+    await enable.click();
+
+    await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+    recoveryCodes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
+    for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    await screenshot(page, 'security-recovery-codes-light');
+    await page.getByRole('button', { name: 'I have saved my recovery codes' }).click();
     await page.getByRole('button', { name: 'Disable two-factor' }).waitFor();
+    await page.getByText('Recovery codes left: 10').waitFor();
+    await expect.poll(() => product.mails.some((mail) => mail.to.includes(email) && mail.subject === 'Two-factor authentication is on')).toBe(true);
     await logout(page);
 
     await login(page, username, password);
@@ -145,6 +159,33 @@ describe('a new trader', () => {
     await toast(page, 'Invalid username or password').waitFor();
     await login(page, username, password);
     await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    await context.close();
+  });
+
+  it('without the phone: signs in with a recovery code, then turns two-factor off with another one', async () => {
+    const { page, context } = await newPage(browser, { colorScheme: 'dark' });
+    await login(page, username, password);
+    await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+    await page.getByRole('heading', { name: 'Use a recovery code' }).waitFor();
+    await page.getByLabel('Recovery code').fill((recoveryCodes[0] ?? '').toUpperCase());
+    await screenshot(page, 'login-recovery-code-dark');
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await page.waitForURL(`${product.baseUrl}/`);
+    await expect.poll(() => product.mails.some((mail) => mail.to.includes(email) && mail.subject === 'A recovery code was used to sign in')).toBe(true);
+
+    await page.goto(`${product.baseUrl}/settings/security`);
+    await page.getByText('Recovery codes left: 9').waitFor();
+    await page.getByRole('button', { name: 'Disable two-factor' }).click();
+    await page.getByLabel('Authentication or recovery code').fill(recoveryCodes[1] ?? '');
+    await page.locator('input[name="password"]').fill('not-my-password');
+    await page.getByRole('button', { name: 'Confirm and disable' }).click();
+    await toast(page, 'The password is not correct.').waitFor();
+    await page.getByLabel('Authentication or recovery code').fill(recoveryCodes[1] ?? '');
+    await page.locator('input[name="password"]').fill(password);
+    await screenshot(page, 'security-disable-dark');
+    await page.getByRole('button', { name: 'Confirm and disable' }).click();
+    await page.getByRole('button', { name: 'Enable two-factor' }).waitFor();
+    await expect.poll(() => product.mails.some((mail) => mail.to.includes(email) && mail.subject === 'Two-factor authentication is off')).toBe(true);
     await context.close();
   });
 });

@@ -12,9 +12,12 @@ import {
 import { flush, scriptedActors } from '../support/machines.ts';
 
 const enrolment = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Peerex:alice?secret=JBSWY3DPEHPK3PXP' };
+const CODES = ['abcde-fghij', 'kmnpq-rstuv', 'wxyz2-34567', '89abc-defgh', 'ijkmn-pqrst', 'uvwxy-z2345', '6789a-bcdef', 'ghijk-mnpqr', 'stuvw-xyz23', '45678-9abcd'];
+const ACTORS = ['loadStatus', 'startSetup', 'enable', 'disable', 'renewRecoveryCodes'];
+const cleared = { code: '', password: '', secret: null, otpauthUrl: null, recoveryCodes: null };
 
-async function startTwoFactor(enabled: boolean) {
-  const fakes = scriptedActors(['loadStatus', 'startSetup', 'enable', 'disable']);
+async function startTwoFactor(enabled: boolean, recoveryCodesLeft = enabled ? 10 : 0) {
+  const fakes = scriptedActors(ACTORS);
   const notices: Notice[] = [];
   const actor = createActor(
     twoFactorMachine.provide({
@@ -23,14 +26,15 @@ async function startTwoFactor(enabled: boolean) {
     }),
   ).start();
   expect(selectView(actor.getSnapshot())).toBe('loading');
-  await fakes.resolve('loadStatus', { enabled });
+  await fakes.resolve('loadStatus', { enabled, recovery_codes_left: recoveryCodesLeft });
   const type = (value: string) => actor.send({ type: 'field.change', name: 'code', value });
-  return { actor, fakes, notices, type };
+  const typePassword = (value: string) => actor.send({ type: 'field.change', name: 'password', value });
+  return { actor, fakes, notices, type, typePassword };
 }
 
 describe('two-factor settings', () => {
-  it('turning it on: setup shows the secret, a 6-digit code confirms it, the secret is then forgotten', async () => {
-    const { actor, fakes, notices, type } = await startTwoFactor(false);
+  it('turning it on: setup shows the secret; a 6-digit code and the password confirm it; the recovery codes show once', async () => {
+    const { actor, fakes, notices, type, typePassword } = await startTwoFactor(false);
     expect(selectView(actor.getSnapshot())).toBe('off');
     expect(selectIsEnabled(actor.getSnapshot())).toBe(false);
 
@@ -40,41 +44,48 @@ describe('two-factor settings', () => {
     expect(selectView(actor.getSnapshot())).toBe('enrolling');
     expect(actor.getSnapshot().context).toMatchObject({ secret: enrolment.secret, otpauthUrl: enrolment.otpauth_url });
 
+    type('123456');
+    expect(selectCanSubmitCode(actor.getSnapshot())).toBe(false);
+    typePassword('my-password');
     type('12345');
     expect(selectCanSubmitCode(actor.getSnapshot())).toBe(false);
     type('123456');
     expect(selectCanSubmitCode(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'form.submit' });
-    expect(fakes.calls.at(-1)).toEqual({ id: 'enable', input: { code: '123456' } });
+    expect(fakes.calls.at(-1)).toEqual({ id: 'enable', input: { code: '123456', password: 'my-password' } });
 
-    await fakes.resolve('enable', 'Two-factor authentication is on');
-    expect(selectView(actor.getSnapshot())).toBe('on');
+    await fakes.resolve('enable', { message: 'Two-factor authentication is now on.', recovery_codes: CODES });
+    expect(selectView(actor.getSnapshot())).toBe('recoveryCodes');
     expect(selectIsEnabled(actor.getSnapshot())).toBe(true);
-    expect(actor.getSnapshot().context).toEqual({ code: '', secret: null, otpauthUrl: null });
-    expect(notices).toEqual([
-      { title: 'Two-factor enabled', description: 'Two-factor authentication is on', type: 'success' },
-    ]);
+    expect(actor.getSnapshot().context).toEqual({ ...cleared, recoveryCodes: CODES, recoveryCodesLeft: 10 });
+    expect(notices).toEqual([{ title: 'Two-factor enabled', description: 'Two-factor authentication is now on.', type: 'success' }]);
+
+    actor.send({ type: 'recoveryCodes.acknowledge' });
+    expect(selectView(actor.getSnapshot())).toBe('on');
+    expect(actor.getSnapshot().context).toEqual({ ...cleared, recoveryCodesLeft: 10 });
   });
 
-  it('a wrong enrolment code clears the code and keeps the secret for another try', async () => {
-    const { actor, fakes, notices, type } = await startTwoFactor(false);
+  it('a refused enrolment clears the code and keeps the secret and the password for another try', async () => {
+    const { actor, fakes, notices, type, typePassword } = await startTwoFactor(false);
     actor.send({ type: 'setup.start' });
     await fakes.resolve('startSetup', enrolment);
     type('000000');
+    typePassword('typo-password');
     actor.send({ type: 'form.submit' });
-    await fakes.reject('enable', new Error('Invalid code'));
+    await fakes.reject('enable', new Error('The password is not correct.'));
     expect(selectView(actor.getSnapshot())).toBe('enrolling');
-    expect(actor.getSnapshot().context).toMatchObject({ code: '', secret: enrolment.secret });
+    expect(actor.getSnapshot().context).toMatchObject({ code: '', password: 'typo-password', secret: enrolment.secret });
     expect(notices).toEqual([]);
   });
 
-  it('cancelling the enrolment drops the pending secret', async () => {
-    const { actor, fakes } = await startTwoFactor(false);
+  it('cancelling the enrolment drops the pending secret and the password', async () => {
+    const { actor, fakes, typePassword } = await startTwoFactor(false);
     actor.send({ type: 'setup.start' });
     await fakes.resolve('startSetup', enrolment);
+    typePassword('my-password');
     actor.send({ type: 'setup.cancel' });
     expect(selectView(actor.getSnapshot())).toBe('off');
-    expect(actor.getSnapshot().context).toEqual({ code: '', secret: null, otpauthUrl: null });
+    expect(actor.getSnapshot().context).toEqual({ ...cleared, recoveryCodesLeft: 0 });
   });
 
   it('a failed setup request returns to off', async () => {
@@ -85,71 +96,116 @@ describe('two-factor settings', () => {
     expect(selectIsBusy(actor.getSnapshot())).toBe(false);
   });
 
-  it('turning it off needs a current code', async () => {
-    const { actor, fakes, notices, type } = await startTwoFactor(true);
+  it('turning it off needs a current code (or a recovery code) and the password', async () => {
+    const { actor, fakes, notices, type, typePassword } = await startTwoFactor(true);
     expect(selectView(actor.getSnapshot())).toBe('on');
     actor.send({ type: 'disable.start' });
     expect(selectView(actor.getSnapshot())).toBe('disabling');
     expect(selectIsEnabled(actor.getSnapshot())).toBe(true);
 
     actor.send({ type: 'form.submit' });
-    expect(fakes.isRunning('disable')).toBe(false);
     type('654321');
     actor.send({ type: 'form.submit' });
-    expect(fakes.calls.at(-1)).toEqual({ id: 'disable', input: { code: '654321' } });
-    await fakes.resolve('disable', 'Two-factor authentication is off');
+    expect(fakes.isRunning('disable')).toBe(false);
+    typePassword('my-password');
+    actor.send({ type: 'form.submit' });
+    expect(fakes.calls.at(-1)).toEqual({ id: 'disable', input: { code: '654321', password: 'my-password' } });
+    await fakes.resolve('disable', 'Two-factor authentication is now off.');
     expect(selectView(actor.getSnapshot())).toBe('off');
     expect(selectIsEnabled(actor.getSnapshot())).toBe(false);
-    expect(notices).toEqual([
-      { title: 'Two-factor disabled', description: 'Two-factor authentication is off', type: 'success' },
-    ]);
+    expect(actor.getSnapshot().context).toEqual({ ...cleared, recoveryCodesLeft: 0 });
+    expect(notices).toEqual([{ title: 'Two-factor disabled', description: 'Two-factor authentication is now off.', type: 'success' }]);
   });
 
-  it('a wrong code when turning it off keeps it on, and cancel returns with the code cleared', async () => {
-    const { actor, fakes, type } = await startTwoFactor(true);
+  it('a refused code when turning it off keeps it on; cancel returns with the form cleared', async () => {
+    const { actor, fakes, type, typePassword } = await startTwoFactor(true);
     actor.send({ type: 'disable.start' });
     type('111111');
+    typePassword('my-password');
     actor.send({ type: 'form.submit' });
     await fakes.reject('disable', new Error('Invalid code'));
     expect(selectView(actor.getSnapshot())).toBe('disabling');
-    expect(actor.getSnapshot().context.code).toBe('');
+    expect(actor.getSnapshot().context).toMatchObject({ code: '', password: 'my-password' });
     type('1');
     actor.send({ type: 'disable.cancel' });
     expect(selectView(actor.getSnapshot())).toBe('on');
-    expect(actor.getSnapshot().context.code).toBe('');
+    expect(actor.getSnapshot().context).toMatchObject({ code: '', password: '' });
   });
 
-  it('the code field takes digits only, at most 6', async () => {
-    const { actor, type } = await startTwoFactor(true);
-    actor.send({ type: 'disable.start' });
+  it('the enrolment code takes digits only, at most 6; turning off also takes a recovery code as typed', async () => {
+    const { actor, fakes, type, typePassword } = await startTwoFactor(false);
+    actor.send({ type: 'setup.start' });
+    await fakes.resolve('startSetup', enrolment);
+    typePassword('pw');
     type('12a3-45');
     expect(actor.getSnapshot().context.code).toBe('12345');
-    expect(selectCanSubmitCode(actor.getSnapshot())).toBe(false);
     type('1234567');
     expect(actor.getSnapshot().context.code).toBe('123456');
-    expect(selectCanSubmitCode(actor.getSnapshot())).toBe(true);
+
+    const on = await startTwoFactor(true);
+    on.actor.send({ type: 'disable.start' });
+    on.typePassword('pw');
+    on.type('1234567');
+    expect(on.actor.getSnapshot().context.code).toBe('123456');
+    expect(selectCanSubmitCode(on.actor.getSnapshot())).toBe(true);
+    on.type('abcde-fghi');
+    expect(selectCanSubmitCode(on.actor.getSnapshot())).toBe(false);
+    on.type('ABCDE fghij');
+    expect(on.actor.getSnapshot().context.code).toBe('ABCDE fghij');
+    expect(selectCanSubmitCode(on.actor.getSnapshot())).toBe(true);
+    on.type('abcde-fghij!<');
+    expect(on.actor.getSnapshot().context.code).toBe('abcde-fghij');
+    on.type('abcd0-fghij');
+    expect(selectCanSubmitCode(on.actor.getSnapshot())).toBe(false);
+  });
+
+  it('new recovery codes: a code and the password, then the new set shows once; cancel keeps the old ones', async () => {
+    const { actor, fakes, notices, type, typePassword } = await startTwoFactor(true, 2);
+    expect(actor.getSnapshot().context.recoveryCodesLeft).toBe(2);
+    actor.send({ type: 'recoveryCodes.start' });
+    expect(selectView(actor.getSnapshot())).toBe('renewing');
+    actor.send({ type: 'recoveryCodes.cancel' });
+    expect(selectView(actor.getSnapshot())).toBe('on');
+
+    actor.send({ type: 'recoveryCodes.start' });
+    type('kmnpq-rstuv');
+    typePassword('my-password');
+    actor.send({ type: 'form.submit' });
+    expect(fakes.calls.at(-1)).toEqual({ id: 'renewRecoveryCodes', input: { code: 'kmnpq-rstuv', password: 'my-password' } });
+    await fakes.reject('renewRecoveryCodes', new Error('Invalid recovery code.'));
+    expect(selectView(actor.getSnapshot())).toBe('renewing');
+    expect(actor.getSnapshot().context.code).toBe('');
+
+    type('222222');
+    actor.send({ type: 'form.submit' });
+    await fakes.resolve('renewRecoveryCodes', { message: 'New recovery codes are ready.', recovery_codes: CODES });
+    expect(selectView(actor.getSnapshot())).toBe('recoveryCodes');
+    expect(actor.getSnapshot().context).toMatchObject({ recoveryCodes: CODES, recoveryCodesLeft: 10, password: '' });
+    expect(notices).toEqual([{ title: 'New recovery codes', description: 'New recovery codes are ready.', type: 'success' }]);
   });
 
   it('a status that cannot be read can be retried', async () => {
-    const fakes = scriptedActors(['loadStatus', 'startSetup', 'enable', 'disable']);
+    const fakes = scriptedActors(ACTORS);
     const actor = createActor(twoFactorMachine.provide({ actors: fakes.actors as never })).start();
     await fakes.reject('loadStatus', new Error('Internet server error'));
     expect(selectView(actor.getSnapshot())).toBe('unavailable');
     actor.send({ type: 'status.retry' });
     expect(selectView(actor.getSnapshot())).toBe('loading');
-    await fakes.resolve('loadStatus', { enabled: true });
+    await fakes.resolve('loadStatus', { enabled: true, recovery_codes_left: 7 });
     expect(selectView(actor.getSnapshot())).toBe('on');
+    expect(actor.getSnapshot().context.recoveryCodesLeft).toBe(7);
     expect(fakes.calls.map((call) => call.id)).toEqual(['loadStatus', 'loadStatus']);
   });
 });
 
-describe('bindTwoFactor (the composition root wiring)', () => {
-  it('reads the status and enables through the account service', async () => {
+describe('bindTwoFactor (the route’s wiring)', () => {
+  it('reads the status, enables and renews through the account service', async () => {
     const accounts = {
-      twoFactorStatus: vi.fn().mockResolvedValue({ enabled: false }),
+      twoFactorStatus: vi.fn().mockResolvedValue({ enabled: false, recovery_codes_left: 0 }),
       twoFactorSetup: vi.fn().mockResolvedValue(enrolment),
-      twoFactorEnable: vi.fn().mockResolvedValue('Enabled'),
+      twoFactorEnable: vi.fn().mockResolvedValue({ message: 'Enabled', recovery_codes: CODES }),
       twoFactorDisable: vi.fn(),
+      twoFactorRenewRecoveryCodes: vi.fn().mockResolvedValue({ message: 'Renewed', recovery_codes: CODES }),
     };
     const notify = vi.fn();
     const actor = createActor(bindTwoFactor({ accounts, notify } as unknown as FlowDeps)).start();
@@ -157,10 +213,18 @@ describe('bindTwoFactor (the composition root wiring)', () => {
     actor.send({ type: 'setup.start' });
     await flush();
     actor.send({ type: 'field.change', name: 'code', value: '123456' });
+    actor.send({ type: 'field.change', name: 'password', value: 'pw' });
     actor.send({ type: 'form.submit' });
     await flush();
-    expect(accounts.twoFactorEnable).toHaveBeenCalledWith({ code: '123456' });
-    expect(selectView(actor.getSnapshot())).toBe('on');
+    expect(accounts.twoFactorEnable).toHaveBeenCalledWith({ code: '123456', password: 'pw' });
+    expect(selectView(actor.getSnapshot())).toBe('recoveryCodes');
     expect(notify).toHaveBeenCalledExactlyOnceWith({ title: 'Two-factor enabled', description: 'Enabled', type: 'success' });
+    actor.send({ type: 'recoveryCodes.acknowledge' });
+    actor.send({ type: 'recoveryCodes.start' });
+    actor.send({ type: 'field.change', name: 'code', value: '654321' });
+    actor.send({ type: 'field.change', name: 'password', value: 'pw' });
+    actor.send({ type: 'form.submit' });
+    await flush();
+    expect(accounts.twoFactorRenewRecoveryCodes).toHaveBeenCalledWith({ code: '654321', password: 'pw' });
   });
 });

@@ -43,7 +43,22 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
         { type: 'field.change', name: 'code', value: '12345' },
         { type: 'field.change', name: 'code', value: ' 654321 ' },
         { type: 'code.submit' },
+        { type: 'recovery.start' },
         { type: 'secondFactor.cancel' },
+      ];
+    case 'awaitingRecoveryCode':
+      return [
+        { type: 'field.change', name: 'recoveryCode', value: ' ABCDE fghij ' },
+        { type: 'field.change', name: 'recoveryCode', value: 'abcde-fghi' },
+        { type: 'code.submit' },
+        { type: 'recovery.cancel' },
+        { type: 'secondFactor.cancel' },
+      ];
+    case 'verifyingRecoveryCode':
+      return [
+        { type: 'xstate.done.actor.submitRecoveryCode', output: afterCode },
+        { type: 'xstate.error.actor.submitRecoveryCode', error: new ApiError('Invalid recovery code.', 400) },
+        { type: 'xstate.error.actor.submitRecoveryCode', error: new ApiError('Session expired', 401) },
       ];
     case 'verifyingCode':
       return [
@@ -58,11 +73,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 }
 
 /** The screen each state shows, written from spec section 2 "Login", not read from the chart. */
-const screens: Record<string, { step?: 'credentials' | 'code'; busy: boolean }> = {
+const screens: Record<string, { step?: 'credentials' | 'code' | 'recoveryCode'; busy: boolean }> = {
   editingCredentials: { step: 'credentials', busy: false },
   submittingCredentials: { step: 'credentials', busy: true },
   awaitingSecondFactor: { step: 'code', busy: false },
   verifyingCode: { step: 'code', busy: true },
+  // The recovery codes: "abcde-fghij", ten symbols, dashes, spaces and case ignored.
+  awaitingRecoveryCode: { step: 'recoveryCode', busy: false },
+  verifyingRecoveryCode: { step: 'recoveryCode', busy: true },
   signedIn: { busy: false },
 };
 
@@ -90,7 +108,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   const expectedCalls: { id: string; input: unknown }[] = [];
 
   await replay(actor, path, fakes, (snapshot, step, index) => {
-    const { username, password, code } = snapshot.context;
+    const { username, password, code, recoveryCode } = snapshot.context;
     const event = step.event;
     const previous = index > 0 ? path.steps[index - 1]!.state : undefined;
     if (event.type === 'form.submit' && previous?.value === 'editingCredentials') {
@@ -106,20 +124,33 @@ async function run(path: ModelPath, coverage?: Coverage) {
       // The interim token of the credentials answer travels with the code: nothing else authorises it.
       expectedCalls.push({ id: 'submitCode', input: { code, token: interimToken } });
     }
-    if (event.type === 'xstate.done.actor.submitCode') established = event.output as SessionResponse;
-    if (event.type === 'xstate.error.actor.submitCode') {
+    if (event.type === 'code.submit' && snapshot.value === 'verifyingRecoveryCode') {
+      expectedCalls.push({ id: 'submitRecoveryCode', input: { recovery_code: ' ABCDE fghij ', token: interimToken } });
+    }
+    if (event.type === 'xstate.done.actor.submitCode' || event.type === 'xstate.done.actor.submitRecoveryCode') {
+      established = event.output as SessionResponse;
+    }
+    if (event.type === 'xstate.error.actor.submitCode' || event.type === 'xstate.error.actor.submitRecoveryCode') {
       // A wrong code may be retyped; a dead interim token sends the trader back to the password.
       const dead = (event.error as ApiError).status === 401;
+      const recovery = event.type === 'xstate.error.actor.submitRecoveryCode';
       if (dead) interimToken = null;
-      expect(snapshot.value).toBe(dead ? 'editingCredentials' : 'awaitingSecondFactor');
-      expect(snapshot.context).toMatchObject({ code: '', interimToken, ...(dead ? { password: '' } : {}) });
+      expect(snapshot.value).toBe(dead ? 'editingCredentials' : recovery ? 'awaitingRecoveryCode' : 'awaitingSecondFactor');
+      expect(snapshot.context).toMatchObject({ ...(recovery ? { recoveryCode: '' } : { code: '' }), interimToken, ...(dead ? { password: '' } : {}) });
     }
+    // Switching between the authenticator and a recovery code starts that entry empty.
+    if (event.type === 'recovery.start') expect(recoveryCode).toBe('');
+    if (event.type === 'recovery.cancel') expect(code).toBe('');
 
     const screen = screens[snapshot.value as string]!;
     if (screen.step) expect(selectStep(snapshot as never)).toBe(screen.step);
     expect(selectIsBusy(snapshot as never)).toBe(screen.busy);
-    // "Verify Code" is enabled only on the code screen with exactly 6 characters.
-    expect(selectCanVerify(snapshot as never)).toBe(snapshot.value === 'awaitingSecondFactor' && code.length === 6);
+    // "Verify Code" is enabled only on the code screen with exactly 6 characters, or on the recovery screen
+    // with a whole recovery code (ten symbols of the alphabet, dashes and spaces aside).
+    const wholeRecoveryCode = /^[a-km-np-z2-9]{10}$/.test(recoveryCode.toLowerCase().replace(/[\s-]/g, ''));
+    expect(selectCanVerify(snapshot as never)).toBe(
+      (snapshot.value === 'awaitingSecondFactor' && code.length === 6) || (snapshot.value === 'awaitingRecoveryCode' && wholeRecoveryCode),
+    );
     expect(selectErrors(snapshot as never)).toEqual(
       revealed
         ? {
@@ -169,6 +200,8 @@ describe('login: every path through the chart', () => {
       'login.submittingCredentials —xstate.error.actor.submitCredentials#0→ login.editingCredentials',
       'login.verifyingCode —xstate.error.actor.submitCode#0→ login.editingCredentials',
       'login.verifyingCode —xstate.error.actor.submitCode#1→ login.awaitingSecondFactor',
+      'login.verifyingRecoveryCode —xstate.error.actor.submitRecoveryCode#0→ login.editingCredentials',
+      'login.verifyingRecoveryCode —xstate.error.actor.submitRecoveryCode#1→ login.awaitingRecoveryCode',
     ]);
   });
 });

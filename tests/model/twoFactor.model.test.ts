@@ -12,18 +12,25 @@ import {
 } from '../support/machines.ts';
 
 const enrolment = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Peerex:alice?secret=JBSWY3DPEHPK3PXP' };
+const CODES = ['abcde-fghij', 'kmnpq-rstuv', 'wxyz2-34567', '89abc-defgh', 'ijkmn-pqrst', 'uvwxy-z2345', '6789a-bcdef', 'ghijk-mnpqr', 'stuvw-xyz23', '45678-9abcd'];
 
-const codeEvents: ModelEvent[] = [
+/** The code entries a trader types: a whole authenticator code, one digit short, and a recovery code. */
+const codeEvents = (withRecoveryCode: boolean): ModelEvent[] => [
   { type: 'field.change', name: 'code', value: '123456' },
   { type: 'field.change', name: 'code', value: '12345' },
+  ...(withRecoveryCode ? [{ type: 'field.change', name: 'code', value: 'abcde-fghij' }] : []),
+];
+const passwordEvents: ModelEvent[] = [
+  { type: 'field.change', name: 'password', value: 'my-password' },
+  { type: 'field.change', name: 'password', value: '' },
 ];
 
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   switch (snapshot.value) {
     case 'loading':
       return [
-        { type: 'xstate.done.actor.loadStatus', output: { enabled: true } },
-        { type: 'xstate.done.actor.loadStatus', output: { enabled: false } },
+        { type: 'xstate.done.actor.loadStatus', output: { enabled: true, recovery_codes_left: 4 } },
+        { type: 'xstate.done.actor.loadStatus', output: { enabled: false, recovery_codes_left: 0 } },
         { type: 'xstate.error.actor.loadStatus', error: new Error('Internet server error') },
       ];
     case 'unavailable':
@@ -36,34 +43,49 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
         { type: 'xstate.error.actor.startSetup', error: new Error('Internet server error') },
       ];
     case 'confirmingSetup':
-      return [...codeEvents, { type: 'form.submit' }, { type: 'setup.cancel' }];
+      return [...codeEvents(false), ...passwordEvents, { type: 'form.submit' }, { type: 'setup.cancel' }];
     case 'enabling':
       return [
-        { type: 'xstate.done.actor.enable', output: 'Two-factor authentication is now on' },
-        { type: 'xstate.error.actor.enable', error: new Error('Invalid code') },
+        { type: 'xstate.done.actor.enable', output: { message: 'Two-factor authentication is now on.', recovery_codes: CODES } },
+        { type: 'xstate.error.actor.enable', error: new Error('The password is not correct.') },
       ];
+    case 'showingRecoveryCodes':
+      return [{ type: 'recoveryCodes.acknowledge' }];
     case 'enabled':
-      return [{ type: 'disable.start' }];
+      return [{ type: 'disable.start' }, { type: 'recoveryCodes.start' }];
     case 'confirmingDisable':
-      return [...codeEvents, { type: 'form.submit' }, { type: 'disable.cancel' }];
+      return [...codeEvents(true), ...passwordEvents, { type: 'form.submit' }, { type: 'disable.cancel' }];
     case 'disabling':
       return [
-        { type: 'xstate.done.actor.disable', output: 'Two-factor authentication is now off' },
+        { type: 'xstate.done.actor.disable', output: 'Two-factor authentication is now off.' },
         { type: 'xstate.error.actor.disable', error: new Error('Invalid code') },
+      ];
+    case 'confirmingRenewal':
+      return [...codeEvents(true), ...passwordEvents, { type: 'form.submit' }, { type: 'recoveryCodes.cancel' }];
+    case 'renewingRecoveryCodes':
+      return [
+        { type: 'xstate.done.actor.renewRecoveryCodes', output: { message: 'New recovery codes are ready.', recovery_codes: CODES } },
+        { type: 'xstate.error.actor.renewRecoveryCodes', error: new Error('Invalid recovery code.') },
       ];
     default:
       return [];
   }
 }
 
-const busyStates = ['loading', 'startingSetup', 'enabling', 'disabling'];
+const busyStates = ['loading', 'startingSetup', 'enabling', 'disabling', 'renewingRecoveryCodes'];
 /** Where the QR code of the pending secret shows. */
 const enrolmentStates = ['confirmingSetup', 'enabling'];
+/** The forms that ask for a code and the password (issue 8: every change asks for the password). */
+const formStates = ['confirmingSetup', 'confirmingDisable', 'confirmingRenewal'];
+/** The calls that carry a form's code and password to the server. */
+const submittingStates = ['enabling', 'disabling', 'renewingRecoveryCodes'];
+/** What each form accepts as its code: enrolment only the new authenticator's; the others a recovery code too. */
+const acceptsRecoveryCode = (state: string) => state === 'confirmingDisable' || state === 'confirmingRenewal';
 
-const model = walk(twoFactorMachine, { events, simple: true });
+const model = walk(twoFactorMachine, { events });
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadStatus', 'startSetup', 'enable', 'disable']);
+  const fakes = scriptedActors(['loadStatus', 'startSetup', 'enable', 'disable', 'renewRecoveryCodes']);
   const notices: Notice[] = [];
   const actor = createActor(
     twoFactorMachine.provide({
@@ -75,34 +97,58 @@ async function run(path: ModelPath, coverage?: Coverage) {
 
   const expectedCalls: { id: string; input: unknown }[] = [];
   const expectedNotices: Notice[] = [];
+  // The oracle's own count of recovery codes: what the status said, ten after a new set, none once off.
+  let codesLeft = 0;
+  let previousState: string | undefined;
   await replay(actor, path, fakes, (snapshot, step, index) => {
-    const before = index > 0 ? path.steps[index - 1]!.state : undefined;
     const { event } = step;
-    const { code, secret, otpauthUrl } = snapshot.context;
-    if (snapshot.value !== before?.value) {
-      if (snapshot.value === 'loading') expectedCalls.push({ id: 'loadStatus', input: undefined });
-      if (snapshot.value === 'startingSetup') expectedCalls.push({ id: 'startSetup', input: undefined });
-      if (snapshot.value === 'enabling') expectedCalls.push({ id: 'enable', input: { code: '123456' } });
-      if (snapshot.value === 'disabling') expectedCalls.push({ id: 'disable', input: { code: '123456' } });
+    const state = snapshot.value as string;
+    const { code, password, secret, otpauthUrl, recoveryCodes, recoveryCodesLeft } = snapshot.context;
+    const entered = index === 0 || state !== previousState;
+    const fromForm = previousState !== undefined && formStates.includes(previousState);
+    if (entered) {
+      if (state === 'loading') expectedCalls.push({ id: 'loadStatus', input: undefined });
+      if (state === 'startingSetup') expectedCalls.push({ id: 'startSetup', input: undefined });
+      if (state === 'enabling') expectedCalls.push({ id: 'enable', input: { code: '123456', password: 'my-password' } });
+      if (state === 'disabling' || state === 'renewingRecoveryCodes') {
+        expect(['123456', 'abcde-fghij']).toContain(code);
+        expectedCalls.push({ id: state === 'disabling' ? 'disable' : 'renewRecoveryCodes', input: { code, password: 'my-password' } });
+      }
+    }
+    if (event.type === 'xstate.done.actor.loadStatus') {
+      const output = event.output as { enabled: boolean; recovery_codes_left: number };
+      codesLeft = output.enabled ? output.recovery_codes_left : 0;
     }
     if (event.type === 'xstate.done.actor.enable') {
-      expectedNotices.push({ title: 'Two-factor enabled', description: String(event.output), type: 'success' });
+      codesLeft = 10;
+      expectedNotices.push({ title: 'Two-factor enabled', description: 'Two-factor authentication is now on.', type: 'success' });
+    }
+    if (event.type === 'xstate.done.actor.renewRecoveryCodes') {
+      codesLeft = 10;
+      expectedNotices.push({ title: 'New recovery codes', description: 'New recovery codes are ready.', type: 'success' });
     }
     if (event.type === 'xstate.done.actor.disable') {
-      expectedNotices.push({ title: 'Two-factor disabled', description: String(event.output), type: 'success' });
+      codesLeft = 0;
+      expectedNotices.push({ title: 'Two-factor disabled', description: 'Two-factor authentication is now off.', type: 'success' });
     }
 
-    const state = snapshot.value as string;
     expect(snapshot.hasTag('busy')).toBe(busyStates.includes(state));
     // The pending secret exists only while enrolment is being confirmed; it is never kept once on or cancelled.
-    const showsQr = enrolmentStates.includes(state);
     expect({ secret, otpauthUrl }).toEqual(
-      showsQr ? { secret: enrolment.secret, otpauthUrl: enrolment.otpauth_url } : { secret: null, otpauthUrl: null },
+      enrolmentStates.includes(state) ? { secret: enrolment.secret, otpauthUrl: enrolment.otpauth_url } : { secret: null, otpauthUrl: null },
     );
-    const asksForCode = state === 'confirmingSetup' || state === 'confirmingDisable';
-    expect(snapshot.can({ type: 'form.submit' })).toBe(asksForCode && /^\d{6}$/.test(code));
-    // A code entry starts empty: after a refusal, a cancel or a fresh start nothing stale is submitted.
-    if (asksForCode && before?.value !== state) expect(code).toBe('');
+    // The recovery codes in clear exist only on the screen that shows them, once.
+    expect(recoveryCodes).toEqual(state === 'showingRecoveryCodes' ? CODES : null);
+    expect(recoveryCodesLeft).toBe(codesLeft);
+    // The password is kept only inside a change being made; leaving the forms forgets it.
+    if (!formStates.includes(state) && !submittingStates.includes(state)) expect(password).toBe('');
+    // A form starts empty when opened: after a cancel or a fresh start nothing stale is submitted.
+    if (formStates.includes(state) && entered && !fromForm && !submittingStates.includes(previousState ?? '')) {
+      expect({ code, password }).toEqual({ code: '', password: '' });
+    }
+    const wholeCode = /^\d{6}$/.test(code) || (acceptsRecoveryCode(state) && /^[a-km-np-z2-9]{5}-?[a-km-np-z2-9]{5}$/.test(code));
+    expect(snapshot.can({ type: 'form.submit' })).toBe(formStates.includes(state) && wholeCode && password !== '');
+    previousState = state;
   });
 
   expect(fakes.calls).toEqual(expectedCalls);
@@ -112,7 +158,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
 
 describe('two-factor settings: every path through the chart', () => {
   it('has a graph to walk', () => {
-    expect(model.states).toBeGreaterThan(10);
+    expect(model.states).toBeGreaterThan(20);
   });
 
   it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {

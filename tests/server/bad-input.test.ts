@@ -114,7 +114,7 @@ describe.each(dbTargets)('bad request bodies on %s', (target) => {
     }
     expect(await t.post('/api/security/two_factor/', { type: 'reset' }, { token: await freshToken() })).toEqual({
       status: 400,
-      body: { success: false, info: 'type must be one of: setup, enable, disable, status' },
+      body: { success: false, info: 'type must be one of: setup, enable, disable, recovery_codes, status' },
     });
   });
 

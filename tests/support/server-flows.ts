@@ -66,15 +66,15 @@ export async function signUpWithTwoFactor(t: TestApp) {
     { token: trader.token },
   );
   expect(setup.status).toBe(200);
-  const enabled = await t.post(
+  const enabled = await t.post<{ message: string; recovery_codes: string[] }>(
     '/api/security/two_factor/',
-    { type: 'enable', code: await codeAt(t, setup.body.info.secret) },
+    { type: 'enable', code: await codeAt(t, setup.body.info.secret), password: trader.password },
     { token: trader.token },
   );
   expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
   // The enabling code's step is spent: move two steps on, so that even a code one step back is unspent.
   t.clock.advance(2 * 30_000);
-  return { ...trader, secret: setup.body.info.secret };
+  return { ...trader, secret: setup.body.info.secret, recoveryCodes: enabled.body.info.recovery_codes };
 }
 
 /** A valid `create` body: a sell offer of coin 1 (BTC) for EUR over SEPA; override any field. */

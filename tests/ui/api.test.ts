@@ -56,7 +56,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('api: requests (spec section 7)', () => {
   it('POSTs JSON to the base URL, with the path written either way', async () => {
-    const server = fakeServer(ok({ enabled: true }));
+    const server = fakeServer(ok({ enabled: true, recovery_codes_left: 10 }));
     const { api } = apiWith(server);
     await api.write('security/two_factor/', { type: 'status' }, twoFactorStatusResponse);
     await api.read('/user/overview/', {}, z.unknown());
@@ -83,10 +83,11 @@ describe('api: requests (spec section 7)', () => {
 
 describe('api: answers (spec section 8)', () => {
   it('a success envelope resolves with its info parsed by the schema', async () => {
-    const server = fakeServer(ok({ enabled: true, surplus: 'dropped by the schema' }));
+    const server = fakeServer(ok({ enabled: true, recovery_codes_left: 10, surplus: 'dropped by the schema' }));
     const { api, onError } = apiWith(server);
     await expect(api.read('security/two_factor/', { type: 'status' }, twoFactorStatusResponse)).resolves.toEqual({
       enabled: true,
+      recovery_codes_left: 10,
     });
     expect(onError).not.toHaveBeenCalled();
   });
@@ -228,11 +229,11 @@ describe('api: read retries (spec section 9: 3 retries, backoff from 1 s doublin
   });
 
   it('a read that recovers resolves with the good answer', async () => {
-    const server = fakeServer('network-error', { status: 502, raw: 'Bad Gateway' }, ok({ enabled: false }));
+    const server = fakeServer('network-error', { status: 502, raw: 'Bad Gateway' }, ok({ enabled: false, recovery_codes_left: 0 }));
     const { api, onError } = apiWith(server);
     const result = api.read('security/two_factor/', { type: 'status' }, twoFactorStatusResponse);
     await vi.advanceTimersByTimeAsync(10_000);
-    await expect(result).resolves.toEqual({ enabled: false });
+    await expect(result).resolves.toEqual({ enabled: false, recovery_codes_left: 0 });
     expect(server.sent).toHaveLength(3);
     expect(onError).not.toHaveBeenCalled();
   });

@@ -22,7 +22,7 @@ describe('LoginScreen', () => {
       loginMachine.provide({
         actors: {
           submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
-          submitCode: fromPromise<SessionResponse, { code: string; token: string }>(submitCode),
+          submitCode: fromPromise<SessionResponse, { token: string } & ({ code: string } | { recovery_code: string })>(submitCode),
         },
       }),
     ).start();
@@ -42,6 +42,42 @@ describe('LoginScreen', () => {
     await typist.click(verify);
     await waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
     expect(submitCode).toHaveBeenCalledOnce();
+  });
+
+  it('signs in with a recovery code instead of the authenticator: the link, the field, and back', async () => {
+    const submitCode = vi.fn(async (_input: unknown): Promise<SessionResponse> => ({ token: 't', user }));
+    const actor = createActor(
+      loginMachine.provide({
+        actors: {
+          submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
+          submitCode: fromPromise(async ({ input }: { input: { token: string } & ({ code: string } | { recovery_code: string }) }) => submitCode(input)),
+        },
+      }),
+    ).start();
+    await renderWithRouter(() => <LoginScreen actor={actor} />);
+    const typist = userEvent.setup();
+    await typist.type(screen.getByLabelText('Username'), 'erin');
+    await typist.type(screen.getByLabelText('Password'), 'secret-pass');
+    await typist.click(screen.getByRole('button', { name: 'Login' }));
+
+    await typist.click(await screen.findByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    expect(screen.getByRole('heading', { name: 'Use a recovery code' })).toBeInTheDocument();
+    const field = screen.getByLabelText('Recovery code');
+    expect(field).toHaveAttribute('name', 'recovery_code');
+    const verify = screen.getByRole('button', { name: 'Verify Code' });
+    await typist.type(field, 'abcde-fghi');
+    expect(verify).toBeDisabled();
+    await typist.type(field, 'j');
+    expect(verify).toBeEnabled();
+
+    await typist.click(screen.getByRole('button', { name: 'Use the authenticator app instead' }));
+    expect(screen.getByLabelText('Authentication code')).toBeInTheDocument();
+    await typist.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    expect(screen.getByLabelText('Recovery code')).toHaveValue('');
+    await typist.type(screen.getByLabelText('Recovery code'), 'ABCDE-FGHIJ');
+    await typist.click(screen.getByRole('button', { name: 'Verify Code' }));
+    await waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(submitCode).toHaveBeenCalledWith({ recovery_code: 'ABCDE-FGHIJ', token: 'interim' });
   });
 
   it('shows the required messages when submitted empty, and the password toggle reveals the text', async () => {

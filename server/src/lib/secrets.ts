@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH } from '../../../contracts/common.ts';
 
 /** 256 bits: guessing a live token is hopeless however many sessions exist. */
 const TOKEN_BYTES = 32;
@@ -23,6 +24,18 @@ export function newEmailCode(): string {
   return randomInt(0, 10 ** CODE_DIGITS).toString().padStart(CODE_DIGITS, '0');
 }
 
+/** How many recovery codes an enrolment hands out. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/** A fresh set of recovery codes from the CSPRNG, as the owner is shown them (`abcde-fghij`). */
+export function newRecoveryCodes(count = RECOVERY_CODE_COUNT): string[] {
+  return Array.from({ length: count }, () => {
+    const symbols = Array.from({ length: RECOVERY_CODE_LENGTH }, () => RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)]);
+    const half = RECOVERY_CODE_LENGTH / 2;
+    return `${symbols.slice(0, half).join('')}-${symbols.slice(half).join('')}`;
+  });
+}
+
 /**
  * Keys derived from APP_SECRET, one per use, so that no value computed for one purpose (a code hash)
  * is ever valid for another (an encrypted secret).
@@ -30,6 +43,11 @@ export function newEmailCode(): string {
 export interface AppKeys {
   /** HMAC-SHA256 of an email code, bound to the address and purpose it was issued for. */
   hashEmailCode(purpose: string, email: string, code: string): string;
+  /**
+   * HMAC-SHA256 of a recovery code (canonical form, contracts/common.ts), bound to its user. 50 random bits
+   * are too few for a plain hash of a leaked table; keyed, the table alone is useless.
+   */
+  hashRecoveryCode(userId: string, canonicalCode: string): string;
   /** Constant-time comparison of two hex digests. */
   sameDigest(a: string, b: string): boolean;
   /** AES-256-GCM for secrets the server must read back (TOTP seeds). */
@@ -44,12 +62,16 @@ export function deriveKeys(appSecret: string): AppKeys {
   const derive = (purpose: string) =>
     Buffer.from(hkdfSync('sha256', appSecret, 'peerex', purpose, 32));
   const codeKey = derive('email-code');
+  const recoveryKey = derive('recovery-code');
   const sealKey = derive('sealed-secret');
 
   return {
     hashEmailCode(purpose, email, code) {
       // NUL separators: no purpose/email/code combination can collide with another.
       return createHmac('sha256', codeKey).update(`${purpose}\0${email}\0${code}`, 'utf8').digest('hex');
+    },
+    hashRecoveryCode(userId, canonicalCode) {
+      return createHmac('sha256', recoveryKey).update(`${userId}\0${canonicalCode}`, 'utf8').digest('hex');
     },
     sameDigest(a, b) {
       const left = Buffer.from(a, 'hex');

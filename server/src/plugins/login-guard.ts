@@ -1,6 +1,6 @@
 import { tooManyRequests } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
-import { noticeMail } from '../lib/mail.ts';
+import { securityMail } from '../lib/account-mails.ts';
 import { loginFailuresRepository, WHOLE_ACCOUNT } from '../repositories/login-failures.ts';
 import { usersRepository } from '../repositories/users.ts';
 import { shared } from './shared.ts';
@@ -53,16 +53,7 @@ export const loginGuardPlugin = shared('peerex-login-guard', async (app) => {
   const mailOwner = async (key: string, failures: number) => {
     const userId = USER_KEY.exec(key)?.[1];
     const owner = userId === undefined ? undefined : await usersRepository(app.db).findById(userId);
-    if (!owner) return;
-    app.mailer.sendInBackground(
-      noticeMail(owner.email, 'Sign-ins to your Peerex account are paused', [
-        `Hello ${owner.username},`,
-        `In the last hour there were ${failures} failed attempts to sign in to your account, from several addresses. ` +
-          'Someone may be trying to guess your password, so signing in is paused for one hour, with the right password too.',
-        'If these attempts were not yours, choose a new password now with "Forgot password?" on the sign-in page: ' +
-          'a password reset lifts the pause at once and ends every session of your account.',
-      ]),
-    );
+    if (owner) app.mailer.sendInBackground(securityMail(owner, { kind: 'signInsPaused', failures }, app.now()));
   };
 
   const guard: LoginGuard = {

@@ -1,14 +1,33 @@
+import { canonicalRecoveryCode } from '../../../contracts/common.ts';
+import type { Queryable } from '../db/db.ts';
+import { newRecoveryCodes } from '../lib/secrets.ts';
 import { totpStep } from '../lib/totp.ts';
+import { recoveryCodesRepository } from '../repositories/recovery-codes.ts';
 import { usersRepository } from '../repositories/users.ts';
 import { shared } from './shared.ts';
 
 export type TotpOutcome = { ok: true; step: number } | { ok: false; reason: 'invalid' | 'replayed' };
 
+/** What the trader offers as the second factor: a code from the authenticator app, or a recovery code. */
+export type SecondFactorProof = { kind: 'authenticator'; code: string } | { kind: 'recovery'; code: string };
+export type SecondFactorOutcome = { ok: true; kind: SecondFactorProof['kind'] } | { ok: false; reason: 'invalid' | 'replayed' };
+
+/** A 6-digit code is the authenticator's; anything else is taken as a recovery code (the contract checked its shape). */
+export const proofOf = (typed: string): SecondFactorProof =>
+  /^\d{6}$/.test(typed) ? { kind: 'authenticator', code: typed } : { kind: 'recovery', code: canonicalRecoveryCode(typed) ?? '' };
+
 export interface TwoFactor {
   /** Checks a code against a sealed secret (±1 step), without spending it: for enabling a new secret. */
   check(sealedSecret: string, code: string): Promise<TotpOutcome>;
-  /** Checks a code against the user's active secret and spends its time step: a code is accepted once. */
-  spend(userId: string, sealedSecret: string, code: string): Promise<TotpOutcome>;
+  /**
+   * Checks a second factor of the user's and spends it: an authenticator code's time step (a code is
+   * accepted once, never an older one after it) or a recovery code. Each is one conditional UPDATE, so two
+   * requests racing with the same proof cannot both win. `db` is the caller's transaction, if it holds one.
+   */
+  spend(db: Queryable, user: { id: string; totp_secret: string }, proof: SecondFactorProof): Promise<SecondFactorOutcome>;
+  /** A fresh set of recovery codes replaces the user's old ones; answers them in clear, for this once. */
+  renewRecoveryCodes(db: Queryable, userId: string): Promise<string[]>;
+  recoveryCodesLeft(userId: string): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -17,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-/** Tier 2: TOTP (RFC 6238) checks with replay protection; secrets are stored sealed with APP_SECRET. */
+/** Tier 2: TOTP (RFC 6238) checks with replay protection, and recovery codes; secrets are stored sealed with APP_SECRET. */
 export const twoFactorPlugin = shared('peerex-two-factor', async (app) => {
   const check: TwoFactor['check'] = async (sealedSecret, code) => {
     const step = await totpStep(app.keys.open(sealedSecret), code, app.now());
@@ -25,11 +44,22 @@ export const twoFactorPlugin = shared('peerex-two-factor', async (app) => {
   };
   app.decorate('twoFactor', {
     check,
-    async spend(userId, sealedSecret, code) {
-      const outcome = await check(sealedSecret, code);
+    async spend(db, user, proof) {
+      if (proof.kind === 'recovery') {
+        const spent = await recoveryCodesRepository(db).spend(user.id, app.keys.hashRecoveryCode(user.id, proof.code), app.now());
+        return spent ? { ok: true, kind: 'recovery' } : { ok: false, reason: 'invalid' };
+      }
+      const outcome = await check(user.totp_secret, proof.code);
       if (!outcome.ok) return outcome;
-      const fresh = await usersRepository(app.db).spendTotpStep(userId, outcome.step);
-      return fresh ? outcome : { ok: false, reason: 'replayed' };
+      const fresh = await usersRepository(db).spendTotpStep(user.id, outcome.step);
+      return fresh ? { ok: true, kind: 'authenticator' } : { ok: false, reason: 'replayed' };
     },
+    async renewRecoveryCodes(db, userId) {
+      const codes = newRecoveryCodes();
+      const hashes = codes.map((code) => app.keys.hashRecoveryCode(userId, canonicalRecoveryCode(code) ?? ''));
+      await recoveryCodesRepository(db).replace(userId, hashes, app.now());
+      return codes;
+    },
+    recoveryCodesLeft: (userId) => recoveryCodesRepository(app.db).left(userId),
   } satisfies TwoFactor);
 });

@@ -1,12 +1,15 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { LoginResponse, SessionResponse } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { isRecoveryCode, toRecoveryCodeInput } from '../shared/validation.ts';
 
-export type LoginField = 'username' | 'password' | 'code';
+export type LoginField = 'username' | 'password' | 'code' | 'recoveryCode';
 export type LoginContext = {
   username: string;
   password: string;
   code: string;
+  /** One of the recovery codes shown at enrolment, for a trader without the authenticator app. */
+  recoveryCode: string;
   /** The interim token of a two-factor login; only `security/two_factor_login/` accepts it. */
   interimToken: string | null;
   /** Set by a submit with missing fields, so their messages show. */
@@ -16,6 +19,8 @@ export type LoginEvent =
   | { type: 'field.change'; name: LoginField; value: string }
   | { type: 'form.submit' }
   | { type: 'code.submit' }
+  | { type: 'recovery.start' }
+  | { type: 'recovery.cancel' }
   | { type: 'secondFactor.cancel' };
 
 export const CODE_LENGTH = 6;
@@ -25,22 +30,23 @@ export const loginMachine = setup({
   types: { context: {} as LoginContext, events: {} as LoginEvent },
   actors: {
     submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => {
-      throw new Error('submitCredentials is bound by the composition root');
+      throw new Error('submitCredentials is bound in the route (login.actors.ts)');
     }),
-    submitCode: fromPromise<SessionResponse, { code: string; token: string }>(async () => {
-      throw new Error('submitCode is bound by the composition root');
+    submitCode: fromPromise<SessionResponse, { token: string } & ({ code: string } | { recovery_code: string })>(async () => {
+      throw new Error('submitCode is bound in the route (login.actors.ts)');
     }),
   },
   actions: {
-    setField: assign(({ context }, params: { name: LoginField; value: string }) =>
-      params.name === 'code'
-        ? { code: params.value.trim().slice(0, CODE_LENGTH) }
-        : { ...context, [params.name]: params.value },
-    ),
+    setField: assign(({ context }, params: { name: LoginField; value: string }) => {
+      if (params.name === 'code') return { code: params.value.trim().slice(0, CODE_LENGTH) };
+      if (params.name === 'recoveryCode') return { recoveryCode: toRecoveryCodeInput(params.value) };
+      return { ...context, [params.name]: params.value };
+    }),
     revealErrors: assign({ showErrors: true }),
-    keepInterimToken: assign((_, params: { token: string }) => ({ interimToken: params.token, code: '' })),
-    dropSecondFactor: assign({ interimToken: null, code: '', password: '' }),
+    keepInterimToken: assign((_, params: { token: string }) => ({ interimToken: params.token, code: '', recoveryCode: '' })),
+    dropSecondFactor: assign({ interimToken: null, code: '', recoveryCode: '', password: '' }),
     clearCode: assign({ code: '' }),
+    clearRecoveryCode: assign({ recoveryCode: '' }),
     /** Hands token and user to the session actor. */
     establishSession: (_, _params: SessionResponse) => {},
     notify: (_, _params: Notice) => {},
@@ -48,6 +54,7 @@ export const loginMachine = setup({
   guards: {
     hasCredentials: ({ context }) => context.username.trim() !== '' && context.password !== '',
     isCodeComplete: ({ context }) => context.code.length === CODE_LENGTH,
+    isRecoveryCodeComplete: ({ context }) => isRecoveryCode(context.recoveryCode),
     needsSecondFactor: (_, params: { two_factor: boolean }) => params.two_factor,
     /** The api service rejects a 401 with an error whose `status` is 401. */
     isInterimTokenDead: (_, params: { error: unknown }) =>
@@ -56,7 +63,7 @@ export const loginMachine = setup({
 }).createMachine({
   id: 'login',
   description: 'Sign in with username and password, then an authenticator code when two-factor is on.',
-  context: { username: '', password: '', code: '', interimToken: null, showErrors: false },
+  context: { username: '', password: '', code: '', recoveryCode: '', interimToken: null, showErrors: false },
   initial: 'editingCredentials',
   states: {
     editingCredentials: {
@@ -109,6 +116,23 @@ export const loginMachine = setup({
           actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
         'code.submit': { guard: 'isCodeComplete', target: 'verifyingCode' },
+        'recovery.start': {
+          target: 'awaitingRecoveryCode',
+          description: 'No phone at hand: "Use a recovery code" instead.',
+          actions: 'clearRecoveryCode',
+        },
+        'secondFactor.cancel': { target: 'editingCredentials', actions: 'dropSecondFactor' },
+      },
+    },
+    awaitingRecoveryCode: {
+      tags: ['form'],
+      description: 'One of the recovery codes saved at enrolment signs in once instead of the authenticator code.',
+      on: {
+        'field.change': {
+          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
+        },
+        'code.submit': { guard: 'isRecoveryCodeComplete', target: 'verifyingRecoveryCode' },
+        'recovery.cancel': { target: 'awaitingSecondFactor', actions: 'clearCode' },
         'secondFactor.cancel': { target: 'editingCredentials', actions: 'dropSecondFactor' },
       },
     },
@@ -131,6 +155,27 @@ export const loginMachine = setup({
             actions: 'dropSecondFactor',
           },
           { target: 'awaitingSecondFactor', description: 'A wrong code: the trader may type another.', actions: 'clearCode' },
+        ],
+      },
+    },
+    verifyingRecoveryCode: {
+      tags: ['busy'],
+      invoke: {
+        id: 'submitRecoveryCode',
+        src: 'submitCode',
+        input: ({ context }) => ({ recovery_code: context.recoveryCode, token: context.interimToken ?? '' }),
+        onDone: {
+          target: 'signedIn',
+          actions: { type: 'establishSession', params: ({ event }) => event.output },
+        },
+        onError: [
+          {
+            guard: { type: 'isInterimTokenDead', params: ({ event }) => ({ error: event.error }) },
+            target: 'editingCredentials',
+            description: 'The interim token expired, was used or ran out of tries (HTTP 401).',
+            actions: 'dropSecondFactor',
+          },
+          { target: 'awaitingRecoveryCode', description: 'A wrong or spent recovery code.', actions: 'clearRecoveryCode' },
         ],
       },
     },

@@ -4,8 +4,11 @@ import type { loginMachine } from './login.machine.ts';
 
 type LoginSnapshot = SnapshotFrom<typeof loginMachine>;
 
-export const selectStep = (snapshot: LoginSnapshot) =>
-  snapshot.matches('awaitingSecondFactor') || snapshot.matches('verifyingCode') ? 'code' : 'credentials';
+export const selectStep = (snapshot: LoginSnapshot): 'credentials' | 'code' | 'recoveryCode' => {
+  if (snapshot.matches('awaitingSecondFactor') || snapshot.matches('verifyingCode')) return 'code';
+  if (snapshot.matches('awaitingRecoveryCode') || snapshot.matches('verifyingRecoveryCode')) return 'recoveryCode';
+  return 'credentials';
+};
 export const selectIsBusy = (snapshot: LoginSnapshot) => snapshot.hasTag('busy');
 export const selectCanVerify = (snapshot: LoginSnapshot) => snapshot.can({ type: 'code.submit' });
 export const selectErrors = (snapshot: LoginSnapshot) => {

@@ -9,6 +9,7 @@ export const bindTwoFactor = (deps: FlowDeps) =>
       startSetup: fromPromise(() => deps.accounts.twoFactorSetup()),
       enable: fromPromise(({ input }) => deps.accounts.twoFactorEnable(input)),
       disable: fromPromise(({ input }) => deps.accounts.twoFactorDisable(input)),
+      renewRecoveryCodes: fromPromise(({ input }) => deps.accounts.twoFactorRenewRecoveryCodes(input)),
     },
     actions: { notify: (_, params) => deps.notify(params) },
   });

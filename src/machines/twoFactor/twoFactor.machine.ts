@@ -1,62 +1,91 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { RecoveryCodesResponse } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
-import { toCodeInput } from '../shared/validation.ts';
+import { isSecondFactor, toCodeInput, toSecondFactorInput } from '../shared/validation.ts';
 
+export type TwoFactorField = 'code' | 'password';
 export type TwoFactorContext = {
+  /** An authenticator code (enrolment) or an authenticator or recovery code (turning off, new codes). */
   code: string;
+  /** The account's password, asked again for every change; forgotten as soon as the change is done or abandoned. */
+  password: string;
   /** The pending TOTP secret while enrolment is being confirmed; dropped once enabled. */
   secret: string | null;
   otpauthUrl: string | null;
+  /** Recovery codes in clear, only while they are shown after enabling or renewing. */
+  recoveryCodes: string[] | null;
+  recoveryCodesLeft: number;
 };
 export type TwoFactorEvent =
-  | { type: 'field.change'; name: 'code'; value: string }
+  | { type: 'field.change'; name: TwoFactorField; value: string }
   | { type: 'setup.start' }
   | { type: 'setup.cancel' }
   | { type: 'disable.start' }
   | { type: 'disable.cancel' }
+  | { type: 'recoveryCodes.start' }
+  | { type: 'recoveryCodes.cancel' }
+  | { type: 'recoveryCodes.acknowledge' }
   | { type: 'form.submit' }
   | { type: 'status.retry' };
 
-/** Two-factor enrolment on /settings/security: turn TOTP on with a confirmed code, or off with a code. */
+type Proof = { code: string; password: string };
+
+/** Two-factor on /settings/security: on with a confirmed code, off, or new recovery codes; each asks for the password. */
 export const twoFactorMachine = setup({
   types: { context: {} as TwoFactorContext, events: {} as TwoFactorEvent },
   actors: {
-    loadStatus: fromPromise<{ enabled: boolean }>(async () => {
-      throw new Error('loadStatus is bound by the composition root');
+    loadStatus: fromPromise<{ enabled: boolean; recovery_codes_left: number }>(async () => {
+      throw new Error('loadStatus is bound in the route (twoFactor.actors.ts)');
     }),
     startSetup: fromPromise<{ secret: string; otpauth_url: string }>(async () => {
-      throw new Error('startSetup is bound by the composition root');
+      throw new Error('startSetup is bound in the route (twoFactor.actors.ts)');
     }),
-    enable: fromPromise<string, { code: string }>(async () => {
-      throw new Error('enable is bound by the composition root');
+    enable: fromPromise<RecoveryCodesResponse, Proof>(async () => {
+      throw new Error('enable is bound in the route (twoFactor.actors.ts)');
     }),
-    disable: fromPromise<string, { code: string }>(async () => {
-      throw new Error('disable is bound by the composition root');
+    disable: fromPromise<string, Proof>(async () => {
+      throw new Error('disable is bound in the route (twoFactor.actors.ts)');
+    }),
+    renewRecoveryCodes: fromPromise<RecoveryCodesResponse, Proof>(async () => {
+      throw new Error('renewRecoveryCodes is bound in the route (twoFactor.actors.ts)');
     }),
   },
   actions: {
-    setCode: assign((_, params: { value: string }) => ({ code: toCodeInput(params.value) })),
+    setField: assign((_, params: { name: TwoFactorField; value: string; accepts: 'authenticator' | 'authenticatorOrRecovery' }) => {
+      if (params.name === 'password') return { password: params.value };
+      return { code: params.accepts === 'authenticator' ? toCodeInput(params.value) : toSecondFactorInput(params.value) };
+    }),
     clearCode: assign({ code: '' }),
+    clearForm: assign({ code: '', password: '' }),
+    keepStatus: assign((_, params: { recovery_codes_left: number }) => ({ recoveryCodesLeft: params.recovery_codes_left })),
     keepSecret: assign((_, params: { secret: string; otpauth_url: string }) => ({
       secret: params.secret,
       otpauthUrl: params.otpauth_url,
       code: '',
+      password: '',
     })),
-    forgetSecret: assign({ secret: null, otpauthUrl: null, code: '' }),
+    forgetSecret: assign({ secret: null, otpauthUrl: null, code: '', password: '' }),
+    showRecoveryCodes: assign((_, params: { codes: string[] }) => ({
+      recoveryCodes: params.codes,
+      recoveryCodesLeft: params.codes.length,
+      secret: null,
+      otpauthUrl: null,
+      code: '',
+      password: '',
+    })),
+    forgetRecoveryCodes: assign({ recoveryCodes: null }),
     notify: (_, _params: Notice) => {},
   },
   guards: {
     isEnabled: (_, params: { enabled: boolean }) => params.enabled,
-    isCodeComplete: ({ context }) => context.code.length === 6,
+    isEnrolmentComplete: ({ context }) => context.code.length === 6 && context.password !== '',
+    isProofComplete: ({ context }) => isSecondFactor(context.code) && context.password !== '',
   },
 }).createMachine({
   id: 'twoFactor',
-  description: 'Turning authenticator-app codes on or off for the signed-in trader.',
-  context: { code: '', secret: null, otpauthUrl: null },
+  description: 'Turning authenticator-app codes on or off for the signed-in trader, with recovery codes for a lost phone.',
+  context: { code: '', password: '', secret: null, otpauthUrl: null, recoveryCodes: null, recoveryCodesLeft: 0 },
   initial: 'loading',
-  on: {
-    'field.change': { actions: { type: 'setCode', params: ({ event }) => ({ value: event.value }) } },
-  },
   states: {
     loading: {
       tags: ['busy'],
@@ -67,6 +96,7 @@ export const twoFactorMachine = setup({
           {
             guard: { type: 'isEnabled', params: ({ event }) => ({ enabled: event.output.enabled }) },
             target: 'enabled',
+            actions: { type: 'keepStatus', params: ({ event }) => event.output },
           },
           { target: 'disabled' },
         ],
@@ -95,9 +125,10 @@ export const twoFactorMachine = setup({
     },
     confirmingSetup: {
       tags: ['form'],
-      description: 'The QR code of the otpauth URL shows; a code from the app proves it was added.',
+      description: 'The QR code of the otpauth URL shows; a code from the app proves it was added, the password proves who asks.',
       on: {
-        'form.submit': { guard: 'isCodeComplete', target: 'enabling' },
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticator' }) } },
+        'form.submit': { guard: 'isEnrolmentComplete', target: 'enabling' },
         'setup.cancel': { target: 'disabled', actions: 'forgetSecret' },
       },
     },
@@ -106,27 +137,39 @@ export const twoFactorMachine = setup({
       invoke: {
         id: 'enable',
         src: 'enable',
-        input: ({ context }) => ({ code: context.code }),
+        input: ({ context }) => ({ code: context.code, password: context.password }),
         onDone: {
-          target: 'enabled',
+          target: 'showingRecoveryCodes',
           actions: [
-            'forgetSecret',
-            { type: 'notify', params: ({ event }) => ({ title: 'Two-factor enabled', description: event.output, type: 'success' }) },
+            { type: 'showRecoveryCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) },
+            { type: 'notify', params: ({ event }) => ({ title: 'Two-factor enabled', description: event.output.message, type: 'success' }) },
           ],
         },
-        onError: { target: 'confirmingSetup', actions: 'clearCode' },
+        onError: {
+          target: 'confirmingSetup',
+          description: 'A wrong code or password: the code is cleared (it is stale by now); the password stays to be corrected.',
+          actions: 'clearCode',
+        },
       },
     },
+    showingRecoveryCodes: {
+      description: 'The recovery codes show this once; the trader confirms having saved them.',
+      on: { 'recoveryCodes.acknowledge': { target: 'enabled', actions: 'forgetRecoveryCodes' } },
+    },
     enabled: {
-      description: 'Two-factor is on; every login asks for a code.',
-      on: { 'disable.start': { target: 'confirmingDisable', actions: 'clearCode' } },
+      description: 'Two-factor is on; every login asks for a code, or one of the recovery codes.',
+      on: {
+        'disable.start': { target: 'confirmingDisable', actions: 'clearForm' },
+        'recoveryCodes.start': { target: 'confirmingRenewal', actions: 'clearForm' },
+      },
     },
     confirmingDisable: {
       tags: ['form'],
-      description: 'A current code is needed to turn two-factor off.',
+      description: 'A current code (or a recovery code, when the phone is lost) and the password turn two-factor off.',
       on: {
-        'form.submit': { guard: 'isCodeComplete', target: 'disabling' },
-        'disable.cancel': { target: 'enabled', actions: 'clearCode' },
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticatorOrRecovery' }) } },
+        'form.submit': { guard: 'isProofComplete', target: 'disabling' },
+        'disable.cancel': { target: 'enabled', actions: 'clearForm' },
       },
     },
     disabling: {
@@ -134,15 +177,41 @@ export const twoFactorMachine = setup({
       invoke: {
         id: 'disable',
         src: 'disable',
-        input: ({ context }) => ({ code: context.code }),
+        input: ({ context }) => ({ code: context.code, password: context.password }),
         onDone: {
           target: 'disabled',
           actions: [
-            'clearCode',
+            'clearForm',
+            { type: 'keepStatus', params: { recovery_codes_left: 0 } },
             { type: 'notify', params: ({ event }) => ({ title: 'Two-factor disabled', description: event.output, type: 'success' }) },
           ],
         },
         onError: { target: 'confirmingDisable', actions: 'clearCode' },
+      },
+    },
+    confirmingRenewal: {
+      tags: ['form'],
+      description: 'A current code (or a recovery code) and the password make a new set of recovery codes; the old ones stop working.',
+      on: {
+        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticatorOrRecovery' }) } },
+        'form.submit': { guard: 'isProofComplete', target: 'renewingRecoveryCodes' },
+        'recoveryCodes.cancel': { target: 'enabled', actions: 'clearForm' },
+      },
+    },
+    renewingRecoveryCodes: {
+      tags: ['busy', 'form'],
+      invoke: {
+        id: 'renewRecoveryCodes',
+        src: 'renewRecoveryCodes',
+        input: ({ context }) => ({ code: context.code, password: context.password }),
+        onDone: {
+          target: 'showingRecoveryCodes',
+          actions: [
+            { type: 'showRecoveryCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) },
+            { type: 'notify', params: ({ event }) => ({ title: 'New recovery codes', description: event.output.message, type: 'success' }) },
+          ],
+        },
+        onError: { target: 'confirmingRenewal', actions: 'clearCode' },
       },
     },
   },

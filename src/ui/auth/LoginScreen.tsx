@@ -11,15 +11,21 @@ import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
 import { CodeField } from './fields.tsx';
 
 const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
+const secondary = css({ alignSelf: 'center', fontSize: 'sm' });
 
 export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine> }) {
   const step = useSelector(actor, selectStep);
   const busy = useSelector(actor, selectIsBusy);
   const errors = useSelector(actor, selectErrors);
   const canVerify = useSelector(actor, selectCanVerify);
-  const { username, password, code } = useSelector(actor, (snapshot) => snapshot.context);
-  const change = (name: 'username' | 'password' | 'code') => (value: string) =>
+  const { username, password, code, recoveryCode } = useSelector(actor, (snapshot) => snapshot.context);
+  const change = (name: 'username' | 'password' | 'code' | 'recoveryCode') => (value: string) =>
     actor.send({ type: 'field.change', name, value });
+  const backToLogin = (
+    <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
+      Back to login
+    </Button>
+  );
 
   if (step === 'code') {
     return (
@@ -27,15 +33,42 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
         title="Two-factor authentication"
         lead="Enter the 6-digit code from your authenticator app."
         onSubmit={() => actor.send({ type: 'code.submit' })}
-        footer={
-          <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
-            Back to login
-          </Button>
-        }
+        footer={backToLogin}
       >
         <CodeField label="Authentication code" value={code} onValueChange={change('code')} />
         <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
           {busy ? 'Verifying...' : 'Verify Code'}
+        </Button>
+        <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.start' })} disabled={busy}>
+          Lost your phone? Use a recovery code
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  if (step === 'recoveryCode') {
+    return (
+      <AuthCard
+        title="Use a recovery code"
+        lead="Enter one of the recovery codes you saved when you turned two-factor on. Each code works once."
+        onSubmit={() => actor.send({ type: 'code.submit' })}
+        footer={backToLogin}
+      >
+        <TextField
+          label="Recovery code"
+          name="recovery_code"
+          value={recoveryCode}
+          onValueChange={change('recoveryCode')}
+          placeholder="abcde-fghij"
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+        />
+        <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
+          {busy ? 'Verifying...' : 'Verify Code'}
+        </Button>
+        <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.cancel' })} disabled={busy}>
+          Use the authenticator app instead
         </Button>
       </AuthCard>
     );

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { twoFactorMachine } from '../../machines/twoFactor/twoFactor.machine.ts';
@@ -13,6 +13,8 @@ import {
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
+import { PasswordField } from '../primitives/PasswordField.tsx';
+import { TextField } from '../primitives/TextField.tsx';
 import { CodeField } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 
@@ -35,24 +37,63 @@ const qr = css({ bg: 'white', p: '3', borderRadius: 'lg', borderWidth: '1px', bo
 const secret = css({ fontFamily: 'mono', fontSize: 'sm', bg: 'bg.muted', px: '2', py: '1', borderRadius: 'md', wordBreak: 'break-all' });
 const form = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxW: 'sm' });
 const actions = css({ display: 'flex', gap: '2', flexWrap: 'wrap' });
+const codeList = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr 1fr', sm: 'repeat(2, max-content)' },
+  gap: '2',
+  columnGap: '6',
+  fontFamily: 'mono',
+  fontSize: 'md',
+  bg: 'bg.muted',
+  p: '4',
+  borderRadius: 'lg',
+  listStyle: 'none',
+  userSelect: 'all',
+});
+const warning = css({ color: 'warning', fontSize: 'sm', fontWeight: 'medium' });
 
-/** /settings/security: two-factor on with a scanned QR code and a confirming code, off with a code. */
+/** /settings/security: two-factor on (QR code, a confirming code, the password), off, and recovery codes. */
 export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactorMachine> }) {
   const view = useSelector(actor, selectView);
   const busy = useSelector(actor, selectIsBusy);
   const enabled = useSelector(actor, selectIsEnabled);
   const canSubmit = useSelector(actor, selectCanSubmitCode);
-  const { code, secret: pendingSecret, otpauthUrl } = useSelector(actor, (state) => state.context);
+  const { code, password, secret: pendingSecret, otpauthUrl, recoveryCodes, recoveryCodesLeft } = useSelector(
+    actor,
+    (state) => state.context,
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'form.submit' });
   };
-  const codeField = (
-    <CodeField
-      label="Authentication code"
-      value={code}
-      onValueChange={(value) => actor.send({ type: 'field.change', name: 'code', value })}
-    />
+  const change = (name: 'code' | 'password') => (value: string) => actor.send({ type: 'field.change', name, value });
+  const passwordField = (
+    <PasswordField label="Your password" name="password" value={password} onValueChange={change('password')} autoComplete="current-password" />
+  );
+  /** The form of a change made with a code of the account's own (off, new recovery codes). */
+  const proofForm = (lead: string, submitLabel: string, cancel: () => void, variant: 'destructive' | 'default'): ReactNode => (
+    <form onSubmit={submit} className={form}>
+      <p className={muted}>{lead}</p>
+      <TextField
+        label="Authentication or recovery code"
+        name="code"
+        value={code}
+        onValueChange={change('code')}
+        autoComplete="one-time-code"
+        spellCheck={false}
+        maxLength={13}
+        autoFocus
+      />
+      {passwordField}
+      <div className={actions}>
+        <Button type="submit" variant={variant} disabled={!canSubmit || busy}>
+          {busy ? 'Please wait...' : submitLabel}
+        </Button>
+        <Button variant="ghost" onClick={cancel} disabled={busy}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 
   return (
@@ -105,7 +146,8 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
                 <code className={secret} data-testid="totp-secret">
                   {pendingSecret}
                 </code>
-                {codeField}
+                <CodeField label="Authentication code" value={code} onValueChange={change('code')} />
+                {passwordField}
                 <div className={actions}>
                   <Button type="submit" disabled={!canSubmit || busy}>
                     {busy ? 'Please wait...' : 'Confirm and enable'}
@@ -118,28 +160,59 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
             </div>
           ) : null}
 
-          {view === 'on' ? (
+          {view === 'recoveryCodes' && recoveryCodes ? (
             <div className={form}>
-              <Button variant="destructive" onClick={() => actor.send({ type: 'disable.start' })}>
-                Disable two-factor
-              </Button>
+              <h3 className={css({ fontWeight: 'semibold' })}>Save your recovery codes</h3>
+              <p className={muted}>
+                If you lose your phone, each of these codes signs you in once instead of the authenticator app. Write them
+                down or store them in a password manager.
+              </p>
+              <p className={warning}>They are shown only now.</p>
+              <ol className={codeList} aria-label="Recovery codes">
+                {recoveryCodes.map((recovery) => (
+                  <li key={recovery}>{recovery}</li>
+                ))}
+              </ol>
+              <div className={actions}>
+                <Button onClick={() => actor.send({ type: 'recoveryCodes.acknowledge' })}>I have saved my recovery codes</Button>
+              </div>
             </div>
           ) : null}
 
-          {view === 'disabling' ? (
-            <form onSubmit={submit} className={form}>
-              <p className={muted}>Enter a current code from your authenticator app to turn two-factor off.</p>
-              {codeField}
+          {view === 'on' ? (
+            <div className={form}>
+              <p className={muted}>
+                Recovery codes left: <strong>{recoveryCodesLeft}</strong>
+                {recoveryCodesLeft <= 3 ? ' — make a new set before you run out.' : ''}
+              </p>
               <div className={actions}>
-                <Button type="submit" variant="destructive" disabled={!canSubmit || busy}>
-                  {busy ? 'Please wait...' : 'Confirm and disable'}
+                <Button variant="outline" onClick={() => actor.send({ type: 'recoveryCodes.start' })}>
+                  New recovery codes
                 </Button>
-                <Button variant="ghost" onClick={() => actor.send({ type: 'disable.cancel' })} disabled={busy}>
-                  Cancel
+                <Button variant="destructive" onClick={() => actor.send({ type: 'disable.start' })}>
+                  Disable two-factor
                 </Button>
               </div>
-            </form>
+            </div>
           ) : null}
+
+          {view === 'disabling'
+            ? proofForm(
+                'Enter a current code from your authenticator app, or one of your recovery codes, and your password to turn two-factor off.',
+                'Confirm and disable',
+                () => actor.send({ type: 'disable.cancel' }),
+                'destructive',
+              )
+            : null}
+
+          {view === 'renewing'
+            ? proofForm(
+                'Enter a current code from your authenticator app, or one of your recovery codes, and your password. The new codes replace the old ones.',
+                'Make new codes',
+                () => actor.send({ type: 'recoveryCodes.cancel' }),
+                'default',
+              )
+            : null}
         </Card>
       </div>
     </section>

@@ -7,23 +7,32 @@ import { ok } from '../../../http/reply.ts';
 import { sentences } from '../../../http/sentences.ts';
 import { hashToken } from '../../../lib/secrets.ts';
 import { sessionExpired } from '../../../plugins/auth.ts';
+import { securityMail } from '../../../lib/account-mails.ts';
 import { accountKey } from '../../../plugins/login-guard.ts';
+import type { SecondFactorProof } from '../../../plugins/two-factor.ts';
 import { twoFactorChallengesRepository } from '../../../repositories/two-factor-challenges.ts';
+import { recoveryCodesRepository } from '../../../repositories/recovery-codes.ts';
 import { usersRepository } from '../../../repositories/users.ts';
 import { TWO_FACTOR_CHALLENGE } from './login.ts';
 
-type Attempt = { kind: 'signedIn'; session: SessionResponse } | { kind: 'dead' } | { kind: 'refused'; sentence: string };
+type Attempt =
+  | { kind: 'signedIn'; session: SessionResponse; recoveryCodesLeft?: number }
+  | { kind: 'dead' }
+  | { kind: 'refused'; sentence: string };
 
 /**
- * POST /api/security/two_factor_login/ — the authenticator code with the interim token of login.
- * A token that expired, was used, or ran out of tries answers 401 "Session expired": the web app then
- * returns to the login screen, which is where the trader has to start again.
+ * POST /api/security/two_factor_login/ — the interim token of login with the authenticator code, or with
+ * one of the recovery codes (spent by signing in; the owner is mailed). A token that expired, was used, or
+ * ran out of tries answers 401 "Session expired": the web app then returns to the login screen, which is
+ * where the trader has to start again.
  */
 export default async function twoFactorLoginRoute(app: FastifyInstance) {
   app.post('/security/two_factor_login/', { onRequest: app.securityRateLimit }, async (request) => {
     const body = parseBody(twoFactorLoginRequest, request.body);
     const now = app.now();
     const tokenHash = hashToken(body.token);
+    const proof: SecondFactorProof =
+      body.recovery_code !== undefined ? { kind: 'recovery', code: body.recovery_code } : { kind: 'authenticator', code: body.code ?? '' };
 
     const pending = await twoFactorChallengesRepository(app.db).findOpen(tokenHash, now);
     if (!pending) throw sessionExpired();
@@ -36,24 +45,25 @@ export default async function twoFactorLoginRoute(app: FastifyInstance) {
       const challenges = twoFactorChallengesRepository(tx);
       const challenge = await challenges.lockOpen(tokenHash, now);
       if (!challenge) return { kind: 'dead' };
-      const users = usersRepository(tx);
-      const user = await users.findById(challenge.user_id);
+      const user = await usersRepository(tx).findById(challenge.user_id);
       if (!user?.totp_secret) {
         // Two-factor was switched off since the password step: the interim token no longer means anything.
         await challenges.close(challenge.id, now);
         return { kind: 'dead' };
       }
-      const outcome = await app.twoFactor.check(user.totp_secret, body.code);
-      if (outcome.ok && (await users.spendTotpStep(user.id, outcome.step))) {
+      const outcome = await app.twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
+      if (outcome.ok) {
         await challenges.close(challenge.id, now);
-        return { kind: 'signedIn', session: await app.sessions.open(tx, user, body.device || challenge.device) };
+        const session = await app.sessions.open(tx, user, body.device || challenge.device);
+        return { kind: 'signedIn', session, ...(outcome.kind === 'recovery' ? { recoveryCodesLeft: await recoveryCodesRepository(tx).left(user.id) } : {}) };
       }
       const { failed_attempts } = await challenges.recordFailure(challenge.id);
       if (failed_attempts >= TWO_FACTOR_CHALLENGE.maxTries) {
         await challenges.close(challenge.id, now);
         return { kind: 'refused', sentence: sentences.tooManyAuthenticatorCodes };
       }
-      return { kind: 'refused', sentence: outcome.ok ? sentences.authenticatorCodeUsed : sentences.invalidAuthenticatorCode };
+      if (outcome.reason === 'replayed') return { kind: 'refused', sentence: sentences.authenticatorCodeUsed };
+      return { kind: 'refused', sentence: proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode };
     });
 
     if (attempt.kind === 'dead') throw sessionExpired();
@@ -63,6 +73,11 @@ export default async function twoFactorLoginRoute(app: FastifyInstance) {
       throw badRequest(attempt.sentence);
     }
     await app.loginGuard.clear(signIn);
+    if (attempt.recoveryCodesLeft !== undefined) {
+      app.mailer.sendInBackground(
+        securityMail(attempt.session.user, { kind: 'recoveryCodeUsed', left: attempt.recoveryCodesLeft }, app.now()),
+      );
+    }
     return ok(sessionResponse, attempt.session);
   });
 }
