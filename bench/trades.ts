@@ -64,8 +64,9 @@ async function serve(databaseUrl: string) {
     DATABASE_URL: databaseUrl,
     SEED_DEMO: 'false',
     WEB_DIST: '/nonexistent',
-    // Every trader signs in once at the start, from one address.
+    // Every trader signs in once at the start, from one address, and each lane's buyer opens a trade per round trip.
     RATE_LIMIT_PER_MINUTE: '100000',
+    TRADE_OPENS_PER_HOUR: '100000000',
   });
   const app = await buildApp({ config });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

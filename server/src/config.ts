@@ -64,6 +64,8 @@ const envSchema = z.object({
     .regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage from 0 to 99.9999, like 1 or 0.5')
     .default('1'),
   PAYMENT_WINDOW_MINUTES: positiveInt.default(30),
+  MAX_OPEN_TRADES: z.coerce.number().int().min(1).max(10_000).default(5),
+  TRADE_OPENS_PER_HOUR: positiveInt.default(30),
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
 });
@@ -109,6 +111,10 @@ export interface Config {
   tradeFeePercent: string;
   /** A pending trade not marked paid this many minutes after opening is cancelled by the server. */
   paymentWindowMinutes: number;
+  /** The most pending trades one buyer may hold at once. */
+  maxOpenTrades: number;
+  /** Trades one trader may open within an hour. */
+  tradeOpensPerHour: number;
   /** Seconds between payment-window sweeps; 0 turns the timer off (tests sweep by hand). */
   tradeSweepSeconds: number;
   /**
@@ -167,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priceTickSeconds: e.PRICE_TICK_SECONDS,
     tradeFeePercent: e.TRADE_FEE_PERCENT,
     paymentWindowMinutes: e.PAYMENT_WINDOW_MINUTES,
+    maxOpenTrades: e.MAX_OPEN_TRADES,
+    tradeOpensPerHour: e.TRADE_OPENS_PER_HOUR,
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
   };

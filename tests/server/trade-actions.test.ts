@@ -175,7 +175,8 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
   let buyer: Trader;
   let offer: number;
   beforeAll(async () => {
-    t = await createTestApp(target);
+    // One buyer holds more than a batch of unpaid trades at once here, far over the default MAX_OPEN_TRADES.
+    t = await createTestApp(target, { env: { MAX_OPEN_TRADES: '1000' } });
     seller = await trader(t, { BTC: '1' });
     buyer = await trader(t);
     offer = await sellOffer(t, seller);

@@ -65,6 +65,9 @@ interface ModelTrade {
   facts: TradeFacts;
 }
 
+/** The default limit of pending trades per buyer (contract: MAX_OPEN_TRADES, default 5). */
+const MAX_OPEN_TRADES = 5;
+
 describe.each(dbTargets)('random trading sessions against the lifecycle chart on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -110,7 +113,14 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
             if (s.taker === offer.owner) expect(answer.status, where).toBe(403);
             else if (amount.lt(1) || amount.gt(1000)) expect(answer.status, where).toBe(400);
             else if (!quote) expect(answer.status, where).toBe(400);
-            else if ((available.get(`${seller}:${offer.coin}`) ?? new Decimal(0)).lt(quote.trading_amount_crypto)) {
+            else if (trades.filter((trade) => trade.buyer === buyer && trade.facts.status === 'pending').length >= MAX_OPEN_TRADES) {
+              // The buyer's pending trades are capped (MAX_OPEN_TRADES), whichever side of the offer the buyer is on.
+              const info =
+                buyer === s.taker
+                  ? `You already have ${MAX_OPEN_TRADES} open trades as the buyer. Complete or cancel one before you open another.`
+                  : 'This buyer has too many open trades right now. Please try again later.';
+              expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
+            } else if ((available.get(`${seller}:${offer.coin}`) ?? new Decimal(0)).lt(quote.trading_amount_crypto)) {
               expect(answer, where).toEqual({ status: 409, body: { success: false, info: "The seller's balance is too low for this trade." } });
             } else {
               expect(answer.status, `${where} ${JSON.stringify(answer.body)}`).toBe(200);

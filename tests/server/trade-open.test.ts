@@ -1,8 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
+import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
+import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { balance, expectLedgerClean } from '../support/server-money.ts';
+import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { open, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
 import { publishOffer } from '../support/server-flows.ts';
 
@@ -240,6 +242,148 @@ describe.each(dbTargets)('trade fee from config (TRADE_FEE_PERCENT) on %s', (tar
       } finally {
         await t.close();
       }
+    }
+  });
+});
+
+describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(async () => {
+    await expectLedgerClean(t.app.db);
+    await t.close();
+  });
+
+  const TOO_MANY = 'You already have 5 open trades as the buyer. Complete or cancel one before you open another.';
+  const channelsOf = async (buyer: Trader) =>
+    (await t.app.db.query<{ channel: string }>("SELECT channel FROM trades WHERE buyer_id = $1 AND status = 'pending' ORDER BY id", [buyer.id])).map(
+      (row) => row.channel,
+    );
+
+  it('lets one buyer hold at most 5 pending trades: the escrow-hostage attack, retried, stops at 5', async () => {
+    const seller = await trader(t, { BTC: '1' });
+    const offer = await sellOffer(t, seller);
+    const attacker = await trader(t);
+    const answers = [];
+    for (let attempt = 0; attempt < 10; attempt += 1) answers.push(await open(t, attacker, offer, '970', 'SEPA'));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(5);
+    for (const refused of answers.slice(5)) expect(refused).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+    // Only five trades' escrow is held: 5 × 0.01 BTC.
+    expect(dec(await balance(t.app.db, seller.id, BTC, 'escrow')).eq('0.05')).toBe(true);
+    expect(await preview(t, attacker, offer, '970', 'SEPA')).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+
+    // Marking paid keeps a trade pending; cancelling or completing one frees its place.
+    const channels = await channelsOf(attacker);
+    const act = (who: Trader, type: string, channel: string) => tradeCall(t, who, { type, channel });
+    expect((await act(attacker, 'mark_paid', channels[0] ?? '')).status).toBe(200);
+    expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(409);
+    expect((await act(attacker, 'cancel', channels[1] ?? '')).status).toBe(200);
+    expect((await act(seller, 'release_coin', channels[0] ?? '')).status).toBe(200);
+    expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(200);
+    expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(200);
+    expect((await open(t, attacker, offer, '97', 'SEPA')).body).toEqual({ success: false, info: TOO_MANY });
+  });
+
+  it('counts a buyer’s trades on both sides of offers, and words the refusal for a taker who sells to that buyer', async () => {
+    const buyer = await trader(t, { USDT: '100000' });
+    const buyOffer = await sellOffer(t, buyer, { offer_type: 'buy' });
+    const sellers = [];
+    for (let i = 0; i < 6; i += 1) sellers.push(await trader(t, { BTC: '1' }));
+    for (const seller of sellers.slice(0, 5)) expect((await open(t, seller, buyOffer, '97', 'SEPA')).status).toBe(200);
+    const refused = { status: 409, body: { success: false, info: 'This buyer has too many open trades right now. Please try again later.' } };
+    expect(await open(t, sellers[5] as Trader, buyOffer, '97', 'SEPA')).toEqual(refused);
+    expect(await preview(t, sellers[5] as Trader, buyOffer, '97', 'SEPA')).toEqual(refused);
+    // The same buyer, as the taker of someone else's sell offer, is at the limit too.
+    const elsewhere = await sellOffer(t, sellers[5] as Trader);
+    expect(await open(t, buyer, elsewhere, '97', 'SEPA')).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+  });
+
+  it('holds under opens fired at once: 20 opens of one buyer end with exactly 5 trades and 5 escrows', async () => {
+    const seller = await trader(t, { BTC: '1' });
+    const offer = await sellOffer(t, seller);
+    const buyer = await trader(t);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => open(t, buyer, offer, '97', 'SEPA')));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(5);
+    for (const answer of answers.filter((a) => a.status !== 200)) expect(answer).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+    expect(await channelsOf(buyer)).toHaveLength(5);
+    expect(dec(await balance(t.app.db, seller.id, BTC, 'escrow')).eq('0.005')).toBe(true);
+    const places = await t.app.db.query<{ place: number }>("SELECT buyer_place AS place FROM trades WHERE buyer_id = $1 AND status = 'pending' ORDER BY 1", [buyer.id]);
+    expect(places.map((row) => row.place)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('follows MAX_OPEN_TRADES, and TRADE_OPENS_PER_HOUR per trader with a sentence of its own', async () => {
+    const limited = await createTestApp(target, { env: { MAX_OPEN_TRADES: '2', TRADE_OPENS_PER_HOUR: '3' } });
+    try {
+      const seller = await trader(limited, { BTC: '1' });
+      const offer = await sellOffer(limited, seller);
+      const [buyer, other] = [await trader(limited), await trader(limited)];
+      expect((await open(limited, buyer, offer, '97', 'SEPA')).status).toBe(200);
+      expect((await open(limited, buyer, offer, '97', 'SEPA')).status).toBe(200);
+      expect((await open(limited, buyer, offer, '97', 'SEPA')).body).toEqual({
+        success: false,
+        info: 'You already have 2 open trades as the buyer. Complete or cancel one before you open another.',
+      });
+      expect(await open(limited, buyer, offer, '97', 'SEPA')).toEqual({
+        status: 429,
+        body: { success: false, info: 'You are opening trades too fast. Please wait a while before you open another.' },
+      });
+      // Another trader has a budget of their own; previews and other calls are not counted.
+      for (let i = 0; i < 5; i += 1) expect((await preview(limited, other, offer, '97', 'SEPA')).status).toBe(200);
+      expect((await open(limited, other, offer, '97', 'SEPA')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('migration 014 on trades opened before it', () => {
+  it('gives pending trades places in opening order, per buyer, and then refuses a pending trade without one', async () => {
+    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    try {
+      const all = await readMigrations();
+      await migrate(db, all.filter((m) => m.version < 14));
+      await db.query(`INSERT INTO coins (label, ticker, decimal_places, usd_price, image) VALUES ('Bitcoin', 'BTC', 8, 97000, '/coins/btc.svg')`);
+      await db.query(`INSERT INTO fiat_currencies (code, name, usd_rate) VALUES ('EUR', 'Euro', 0.93)`);
+      const [seller, first, second] = [await insertUser(db), await insertUser(db), await insertUser(db)];
+      const { id: offer } = await db.one<{ id: string }>(
+        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+         SELECT $1, 'sell', id, 'EUR', 1, 1, 1000, ARRAY[1], now(), now() FROM coins RETURNING id`,
+        [seller.id],
+      );
+      let opened = 0;
+      const trade = (buyer: string, status: string) =>
+        db.query(
+          `INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount, fee_local,
+                               amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method, channel, status, buyer_paid, created_at)
+           SELECT $1, $2, $3, id, 'EUR', 1, 97000, 97, 0.97, 96.03, 0.001, 0.00001, 0.00099, 'SEPA', $4, $5, $5 = 'completed',
+                  now() + $6 * interval '1 second' FROM coins`,
+          [offer, buyer, seller.id, `channel${String(opened).padStart(15, '0')}`, status, (opened += 1)],
+        );
+      await trade(first.id, 'pending');
+      await trade(second.id, 'pending');
+      await trade(first.id, 'completed');
+      await trade(first.id, 'pending');
+      await trade(first.id, 'cancelled');
+      await trade(first.id, 'pending');
+
+      await migrate(db, all);
+      const places = await db.query<{ buyer: string; status: string; place: number | null }>(
+        'SELECT buyer_id AS buyer, status, buyer_place AS place FROM trades ORDER BY id',
+      );
+      expect(places).toEqual([
+        { buyer: first.id, status: 'pending', place: 0 },
+        { buyer: second.id, status: 'pending', place: 0 },
+        { buyer: first.id, status: 'completed', place: null },
+        { buyer: first.id, status: 'pending', place: 1 },
+        { buyer: first.id, status: 'cancelled', place: null },
+        { buyer: first.id, status: 'pending', place: 2 },
+      ]);
+      // What a process of the previous version would write: refused, so no pending trade escapes the limit.
+      await expect(trade(second.id, 'pending')).rejects.toMatchObject({ code: '23514' });
+    } finally {
+      await db.close();
     }
   });
 });

@@ -189,6 +189,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     APP_SECRET: TEST_APP_SECRET,
     SEED_DEMO: 'false',
     RATE_LIMIT_PER_MINUTE: '100000',
+    TRADE_OPENS_PER_HOUR: '100000',
     // Prices move only when a test calls `app.prices.tick()`.
     PRICE_TICK_SECONDS: '0',
     // The payment window is swept only when a test calls `app.trades.sweep()`.

@@ -12,13 +12,14 @@ export const isRetryable = (error: unknown): boolean =>
 /**
  * Runs `work` (one statement, or a whole transaction) again, up to `attempts` times in all, when
  * PostgreSQL aborted it to break a deadlock or a serialization conflict: nothing of it was committed.
+ * `alsoRetry` names further failures after which running it again is right (a lost race for a unique place).
  */
-export async function retrying<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+export async function retrying<T>(work: () => Promise<T>, attempts = 4, alsoRetry: (error: unknown) => boolean = () => false): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error)) throw error;
+      if (attempt >= attempts || !(isRetryable(error) || alsoRetry(error))) throw error;
     }
   }
 }

@@ -12,6 +12,10 @@ export const tradeSentences = {
   offerPausedForTrade: 'This offer is paused and cannot be traded.',
   amountTooSmall: 'This amount is too small to trade this coin. Please enter a larger amount.',
   sellerBalanceTooLow: "The seller's balance is too low for this trade.",
+  tooManyOpenTrades: (limit: number) =>
+    `You already have ${limit} open trades as the buyer. Complete or cancel one before you open another.`,
+  buyerHasTooManyOpenTrades: 'This buyer has too many open trades right now. Please try again later.',
+  openingTooFast: 'You are opening trades too fast. Please wait a while before you open another.',
   tradeOpenedForBuyer: (amount: string, currency: string, method: string) =>
     `Trade opened. Pay ${amount} ${currency} by ${method} and mark it paid in the chat.`,
   tradeOpenedForSeller: (crypto: string, ticker: string, amount: string, currency: string, method: string) =>

@@ -10,10 +10,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Per-IP limit shared by every security call (one budget, not one per endpoint). */
     securityRateLimit: onRequestAsyncHookHandler;
+    /**
+     * Per-trader limit on opening trades (TRADE_OPENS_PER_HOUR): opening locks a seller's coins in escrow,
+     * so a trader who opens and cancels in a loop is stopped. Call it in a signed-in handler, for the call
+     * that opens; refuses with 429.
+     */
+    tradeOpenRateLimit: onRequestAsyncHookHandler;
   }
 }
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /**
  * Tier 2: per-IP rate limits. In memory by default; with REDIS_URL the counters live in Redis so that
@@ -45,6 +52,17 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `security:${clientAddress(request)}`,
       errorResponseBuilder: () => new HttpError(429, sentences.tooManyRequests),
+    }),
+  );
+
+  app.decorate(
+    'tradeOpenRateLimit',
+    app.rateLimit({
+      max: app.config.tradeOpensPerHour,
+      timeWindow: HOUR_MS,
+      // Signed-in handlers only: the session is there. A missing one would share one budget, never pass unlimited.
+      keyGenerator: (request) => `trade-open:${request.session?.userId ?? 'unknown'}`,
+      errorResponseBuilder: () => new HttpError(429, sentences.openingTooFast),
     }),
   );
 });

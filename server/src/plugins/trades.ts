@@ -18,6 +18,7 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     now: app.now,
     feePercent: app.config.tradeFeePercent,
     paymentWindowMinutes: app.config.paymentWindowMinutes,
+    maxOpenTrades: app.config.maxOpenTrades,
     publish: (channel, event, data) => app.realtime.publish(channel, event, data),
     completed: () => app.offersChanged(),
   });

@@ -39,8 +39,13 @@ export interface NewTrade {
   channel: string;
   /** The escrow and fee balance slot of this trade (ledger.ts BALANCE_SLOTS). */
   escrowSlot: number;
+  /** MAX_OPEN_TRADES: the buyer's places for pending trades (migration 014). */
+  buyerPlaces: number;
   at: Date;
 }
+
+/** The unique index that keeps a buyer's pending trades on distinct places (migration 014). */
+export const BUYER_PLACES_INDEX = 'trades_buyer_places';
 
 /** A stored trade with the names and coin its messages and answers need. */
 export interface TradeRow extends TradeFacts {
@@ -145,19 +150,26 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * Opens a trade in one statement: the trade with its frozen figures, its conversation with the first
-     * (system) message, and the escrow entry `trade:<id>:open` from the seller's available to their escrow
-     * (ledger_post, which refuses with LE001 when the seller's balance does not cover it, and then nothing
-     * of this statement is written). Answers the trade's id.
+     * Opens a trade in one statement: the trade with its frozen figures on the lowest free place of its
+     * buyer's (migration 014), its conversation with the first (system) message, and the escrow entry
+     * `trade:<id>:open` from the seller's available to their escrow (ledger_post, which refuses with LE001
+     * when the seller's balance does not cover it, and then nothing of this statement is written).
+     * Answers the trade's id, or undefined when the buyer has no free place (nothing was written). Two opens
+     * of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first commits,
+     * and run again picks the next place.
      */
-    open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string> => {
-      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 19);
-      const row = await db.one<{ id: string }>(
-        `WITH trade AS (
+    open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string | undefined> => {
+      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 20);
+      const row = await db.maybe<{ id: string }>(
+        `WITH place AS (
+           SELECT place FROM generate_series(0, $19::integer - 1) AS place
+           WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = $2 AND status = 'pending' AND buyer_place = place)
+           ORDER BY place LIMIT 1
+         ), trade AS (
            INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
                                fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
-                               channel, created_at, escrow_slot)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18) RETURNING id
+                               channel, created_at, escrow_slot, buyer_place)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, place FROM place RETURNING id
          ), conversation AS (
            INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
          ), message AS (
@@ -188,12 +200,19 @@ export function tradesRepository(db: Queryable) {
           trade.at,
           firstMessage,
           trade.escrowSlot,
+          trade.buyerPlaces,
           ...entry.params,
         ],
         PREPARED,
       );
-      return row.id;
+      return row?.id;
     },
+
+    /** How many pending trades a buyer holds (the preview's check of MAX_OPEN_TRADES). */
+    pendingAsBuyer: async (buyerId: string) =>
+      (
+        await db.one<{ count: number }>("SELECT count(*)::integer AS count FROM trades WHERE buyer_id = $1 AND status = 'pending'", [buyerId], PREPARED)
+      ).count,
 
     byChannel: (channel: string) =>
       db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),

@@ -7,14 +7,14 @@ import {
   type TradeStatus,
 } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
 import type { TradeAction, TradeRole } from '../../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { paginator } from '../market/offers.ts';
-import { tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
+import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { quoteTrade } from './quote.ts';
 
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
@@ -59,6 +59,8 @@ export interface TradesDeps {
   feePercent: string;
   /** PAYMENT_WINDOW_MINUTES: how long the buyer has to pay and mark it. */
   paymentWindowMinutes: number;
+  /** MAX_OPEN_TRADES: the most pending trades one buyer may hold. */
+  maxOpenTrades: number;
   publish: (channel: string, event: string, data: unknown) => void;
   /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
   completed: () => Promise<void>;
@@ -67,6 +69,9 @@ export interface TradesDeps {
 /** 128 random bits: a channel id nobody can guess, so knowing one proves you were told it. */
 const newChannel = () => randomBytes(16).toString('base64url');
 const CHANNEL_SHAPE = /^[A-Za-z0-9_-]{22}$/;
+
+/** Another open of the same buyer took the place this one picked (it committed first): run again for the next. */
+const lostPlaceRace = (error: unknown) => uniqueViolation(error) === BUYER_PLACES_INDEX;
 
 const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string): TradeRole | undefined =>
   trade.buyer_id === userId ? 'buyer' : trade.seller_id === userId ? 'seller' : undefined;
@@ -204,10 +209,16 @@ export function tradesService(deps: TradesDeps) {
 
   const publish = (applied: Applied) => deps.publish(applied.channel, applied.event, applied.data);
 
+  /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
+  const tooManyOpenTrades = (takerIsBuyer: boolean) =>
+    conflict(takerIsBuyer ? sentences.tooManyOpenTrades(deps.maxOpenTrades) : sentences.buyerHasTooManyOpenTrades);
+
   return {
     /** market/trade/ `preview`: the figures, after every rule a real open would check. */
     async preview(userId: string, input: TradeRequestInput): Promise<TradePreview> {
-      const { offer, quote, sellerId } = check(await tradesRepository(db).offerForTrade(input.offer), userId, input);
+      const trades = tradesRepository(db);
+      const { offer, quote, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      if ((await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) throw tooManyOpenTrades(buyerId === userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
       if (new Money(available).lt(quote.trading_amount_crypto)) throw conflict(sentences.sellerBalanceTooLow);
       return quote;
@@ -217,7 +228,9 @@ export function tradesService(deps: TradesDeps) {
      * market/trade/ `open`: in one transaction, the trade with its frozen figures, the seller's escrow
      * (trade:<id>:open) and the conversation with its first system message. The seller's balance is
      * decided by the ledger under its row lock, so concurrent opens against one seller can never take
-     * more than the seller has. Answers the sentence for the taker's toast and the new channel.
+     * more than the seller has; the buyer's pending trades by a unique place each, so concurrent opens
+     * can never give a buyer more than MAX_OPEN_TRADES. Answers the sentence for the taker's toast and the
+     * new channel.
      */
     async open(user: { id: string; username: string }, input: TradeRequestInput): Promise<{ info: string; channel: string; tradeId: string }> {
       const userId = user.id;
@@ -229,7 +242,7 @@ export function tradesService(deps: TradesDeps) {
       const escrowSlot = randomInt(BALANCE_SLOTS);
       const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
       const escrow = new Money(quote.trading_amount_crypto);
-      let tradeId: string;
+      let tradeId: string | undefined;
       try {
         tradeId = await retrying(() =>
           trades.open(
@@ -250,6 +263,7 @@ export function tradesService(deps: TradesDeps) {
               paymentMethod: method,
               channel,
               escrowSlot,
+              buyerPlaces: deps.maxOpenTrades,
               at,
             },
             `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
@@ -260,6 +274,9 @@ export function tradesService(deps: TradesDeps) {
               { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow, slot: escrowSlot },
             ],
           ),
+          // Each lost race means another open of this buyer committed, so a buyer racing n opens needs at most n more runs.
+          deps.maxOpenTrades + 4,
+          lostPlaceRace,
         );
       } catch (error) {
         const failure = ledgerFailure(error);
@@ -268,6 +285,7 @@ export function tradesService(deps: TradesDeps) {
         if (failure instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
         throw failure;
       }
+      if (tradeId === undefined) throw tooManyOpenTrades(buyerId === userId);
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)

@@ -11,7 +11,7 @@ import { MAX_INT4 } from '../../../repositories/reference-data.ts';
  * `history`, and the actions `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade's channel.
  */
 export default async function tradeRoute(app: FastifyInstance) {
-  app.post('/market/trade/', async (request) => {
+  app.post('/market/trade/', async (request, reply) => {
     const body = parseBody(tradeRequest, request.body);
     const session = signedIn(request);
     const user = { id: session.userId, username: session.username };
@@ -21,6 +21,7 @@ export default async function tradeRoute(app: FastifyInstance) {
         return ok(tradePreview, await app.trades.preview(user.id, body));
 
       case 'open':
+        await app.tradeOpenRateLimit.call(app, request, reply);
         return ok(messageResponse, (await app.trades.open(user, body)).info);
 
       case 'history': {
