@@ -48,7 +48,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const WARM_UP_SECONDS = 3;
 const PASSWORD = 'bench-password-1';
 /** 97 EUR at 1 EUR per USD with BTC at 97,000 USD: 0.001 BTC per trade. */
-const TRADE = { amount: '97', payment_method: 'SEPA' };
+const TRADE = { amount: '97', payment_method: 'SEPA', rate: '1' };
 const TARGET_SHARE = 0.25;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.some((prefix) => name.startsWith(prefix));

@@ -8,13 +8,18 @@ const offerId = z.int({ error: 'offer must be an offer id' }).check(z.positive('
 const fiatAmount = z
   .string({ error: 'amount is required' })
   .check(z.trim(), z.regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a number with at most 2 decimals'));
+/** An offer's rate as the list shows it: fiat per 1 USD, a positive decimal string. */
+const offerRate = z
+  .string({ error: 'rate is required' })
+  .check(z.trim(), z.regex(/^\d{1,18}(\.\d{1,8})?$/, 'rate must be the offer rate you saw, like 1.00'));
 const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
 
 export const tradeType = z.enum(['buy', 'sell']);
 
 export const tradeRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('preview'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
-  z.object({ type: z.literal('open'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
+  /** `rate`: the offer's rate as the taker saw it; an offer whose rate has changed since is refused (409). */
+  z.object({ type: z.literal('open'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)), rate: offerRate }),
   z.object({
     type: z.literal('history'),
     page,

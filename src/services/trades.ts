@@ -13,7 +13,7 @@ export function createTradeService(api: Api) {
     /** Spec section 8: a preview failure shows no message. */
     preview: (input: { offer: number; amount: string; payment_method: string }) =>
       api.read('market/trade/', { type: 'preview', ...input }, tradePreview, { noToast: true }),
-    open: (input: { offer: number; amount: string; payment_method: string }) =>
+    open: (input: { offer: number; amount: string; payment_method: string; rate: string }) =>
       api.write('market/trade/', { type: 'open', ...input }, messageResponse),
     history: (input: TradeHistoryQuery) => api.read('market/trade/', { type: 'history', ...input }, tradeHistory),
     act: (input: { type: TradeAction; channel: string; reason?: string }) =>

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuardrails, generate } from 'otplib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -164,6 +164,18 @@ export async function newPage(
   context.on('page', watchForCspViolations);
   const page = await context.newPage();
   return { context, page };
+}
+
+/** Waits until an element that slides in (a toast) has stopped moving, so a screenshot shows it in place. */
+export async function standingStill(locator: Locator, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = JSON.stringify(await locator.boundingBox());
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = JSON.stringify(await locator.boundingBox());
+    if (now === last || Date.now() > deadline) return;
+    last = now;
+  }
 }
 
 export async function screenshot(page: Page, name: string) {

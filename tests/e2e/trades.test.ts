@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, standingStill, startProduct, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -78,5 +78,67 @@ describe('a trade opened from Browse Offers', () => {
 
     await bob.context.close();
     await alice.context.close();
+  });
+});
+
+/** A call to the product's API as a script would make it (the owner editing an offer from another device). */
+async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${product.baseUrl}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { success: boolean; info: T };
+  if (!envelope.success) throw new Error(`${path}: ${JSON.stringify(envelope.info)}`);
+  return envelope.info;
+}
+
+describe('a rate that changes while the Trade Preview is open', () => {
+  it('is refused with a sentence when carol confirms, and nothing opens at the old rate', async () => {
+    const carol = await newPage(browser);
+    await signIn(carol.page, 'carol');
+    await carol.page.goto(`${product.baseUrl}/offers`);
+    await carol.page.getByRole('combobox', { name: 'Offer type' }).click();
+    await carol.page.getByRole('option', { name: 'Sell Offers', exact: true }).click();
+    await carol.page.getByLabel('Search trader').fill('alice');
+    const card = carol.page.getByRole('article', { name: /^sell offer by alice$/ }).first();
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Buy from this seller' }).click();
+    const dialog = carol.page.getByRole('dialog', { name: 'Trade Preview' });
+    const hint = (await dialog.getByText(/^Amount must be between /).textContent()) ?? '';
+    const [, min] = /between ([\d.]+) - /.exec(hint) ?? [];
+    await dialog.getByLabel(/^Amount/).fill(min ?? '');
+    await dialog.getByRole('combobox', { name: 'Payment method' }).click();
+    await carol.page.getByRole('option').first().click();
+    const confirm = dialog.getByRole('button', { name: 'Confirm Buy Order' });
+    await expect.poll(() => confirm.isDisabled()).toBe(false);
+
+    // Meanwhile alice re-prices that very offer from her phone.
+    const alice = await api<{ token: string }>('security/login/', { username: 'alice', password: DEMO_PASSWORD });
+    const list = await api<{ offers: Array<{ id: number }> }>(
+      'market/offers/',
+      { type: 'list', page: 1, filters: { offer_type: 'sell', user__username__icontains: 'alice' } },
+      alice.token,
+    );
+    const id = list.offers[0]?.id;
+    const offer = await api<Record<string, unknown>>('market/offers/', { type: 'get', id }, alice.token);
+    await api('market/offers/', {
+      type: 'create', update: true, id, offer_type: offer.offer_type, coin: String(offer.coin__id), currency: offer.currency__code,
+      rate: (Number(offer.rate) * 1.1).toFixed(2), min_amount: offer.min_amount, max_amount: offer.max_amount,
+      payment_methods: offer.payment_methods, terms: offer.terms,
+    }, alice.token);
+    const tradesBefore = await api<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
+
+    await confirm.click();
+    const refusal = toast(carol.page, 'The rate of this offer has changed since you saw it.');
+    await refusal.waitFor();
+    await standingStill(refusal);
+    await screenshot(carol.page, 'trade-rate-changed-light');
+    // The dialog stays, with its busy state cleared; carol has opened nothing.
+    expect(carol.page.url()).toBe(`${product.baseUrl}/offers`);
+    await expect.poll(() => confirm.isDisabled()).toBe(false);
+    const tradesAfter = await api<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
+    expect(tradesAfter.trades.length).toBe(tradesBefore.trades.length);
+    await carol.context.close();
   });
 });

@@ -236,7 +236,7 @@ describe('Trade Preview dialog chart', () => {
     const { fakes, send, snapshot, opens, notices, goToChat } = await readyDialog();
     send({ type: 'order.confirm' });
     expect(selectIsBusy(snapshot())).toBe(true);
-    expect(opens()).toEqual([{ offer: sellOffer.id, amount: '100', payment_method: 'SEPA' }]);
+    expect(opens()).toEqual([{ offer: sellOffer.id, amount: '100', payment_method: 'SEPA', rate: sellOffer.rate }]);
 
     const before = snapshot().context;
     send({ type: 'dialog.close' });
@@ -292,7 +292,7 @@ describe('bindTradeDialog', () => {
     await flush();
     expect(sent).toEqual([
       { how: 'read', body: { type: 'preview', offer: 7, amount: '100', payment_method: 'SEPA' }, options: { noToast: true } },
-      { how: 'write', body: { type: 'open', offer: 7, amount: '100', payment_method: 'SEPA' }, options: undefined },
+      { how: 'write', body: { type: 'open', offer: 7, amount: '100', payment_method: 'SEPA', rate: '0.95' }, options: undefined },
     ]);
     expect(notify).toHaveBeenCalledWith({ title: 'Trade Opened!', description: openedText, type: 'success' });
   });

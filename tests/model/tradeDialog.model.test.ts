@@ -152,7 +152,8 @@ async function run(path: ModelPath, coverage?: Coverage) {
         case 'order.confirm':
           if (phase === 'ready') {
             phase = 'opening';
-            expectedCalls.push({ id: 'openTrade', input: request() });
+            // Opening names the rate the trader saw on the offer, so a rate changed since is refused (issue 8).
+            expectedCalls.push({ id: 'openTrade', input: { ...request(), rate: offer!.rate } });
           }
           break;
         case 'dialog.close':

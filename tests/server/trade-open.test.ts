@@ -1,8 +1,10 @@
 import { Decimal } from 'decimal.js';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
 import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
 import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
+import { tradesRepository } from '../../server/src/repositories/trades.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { open, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
@@ -116,6 +118,59 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     await t.post('/api/market/offers/', { type: 'create', update: true, id: offer, offer_type: 'sell', coin: '1', currency: 'EUR', rate: '1', min_amount: '1', max_amount: '100000', payment_methods: ['SEPA', 'Revolut'] }, { token: seller.token });
   });
 
+  it('opens only at the rate the taker saw: an owner who re-prices between preview and open gets a 409, and nothing opens', async () => {
+    const owner = await trader(t, { BTC: '1' });
+    const repriced = await sellOffer(t, owner, { rate: '0.93' });
+    const taker = await trader(t);
+    // The taker previews at the rate the list showed ("0.93"; any spelling of the same number is the same rate).
+    expect((await preview(t, taker, repriced, '97', 'SEPA')).status).toBe(200);
+    const edit = { type: 'create', update: true, id: repriced, offer_type: 'sell', coin: '1', currency: 'EUR', rate: '0.99', min_amount: '1', max_amount: '100000', payment_methods: ['SEPA'] };
+    expect((await t.post('/api/market/offers/', edit, { token: owner.token })).status).toBe(200);
+    const escrowBefore = await balance(t.app.db, owner.id, BTC, 'escrow');
+    expect(await open(t, taker, repriced, '97', 'SEPA', '0.93')).toEqual({
+      status: 409,
+      body: { success: false, info: 'The rate of this offer has changed since you saw it. Please look at the new rate and try again.' },
+    });
+    expect(await t.app.db.query('SELECT id FROM trades WHERE offer_id = $1', [repriced])).toEqual([]);
+    expect(await balance(t.app.db, owner.id, BTC, 'escrow')).toBe(escrowBefore);
+    // At the new rate, written any way, it opens.
+    expect((await open(t, taker, repriced, '97', 'SEPA', '0.990')).status).toBe(200);
+    const frozen = await t.app.db.one<{ rate: string }>('SELECT rate::text AS rate FROM trades WHERE offer_id = $1', [repriced]);
+    expect(dec(frozen.rate).eq('0.99')).toBe(true);
+  });
+
+  it('writes nothing when the offer is re-priced or paused between the checks and the opening statement', async () => {
+    const owner = await trader(t, { BTC: '1' });
+    const raced = await sellOffer(t, owner);
+    const taker = await trader(t);
+    const repository = tradesRepository(t.app.db);
+    const read = await repository.offerForTrade(raced);
+    if (!read) throw new Error('the offer is there');
+    /** The statement the service runs, with the offer as read before the owner's change. */
+    const openAsRead = () =>
+      repository.open(
+        {
+          offerId: read.id, buyerId: taker.id, sellerId: owner.id, coinId: read.coin_id, currencyCode: read.currency_code, rate: read.rate,
+          coinUsdPrice: read.usd_price, tradingAmount: '97.00', feeLocal: '0.97', amountLocal: '96.03', tradingAmountCrypto: '0.001',
+          feeCrypto: '0.00001', amountCrypto: '0.00099', paymentMethod: 'SEPA', channel: randomBytes(16).toString('base64url'),
+          escrowSlot: 0, buyerPlaces: 5, at: new Date(),
+        },
+        'Trade opened (test).',
+        [
+          { account: { kind: 'available', userId: owner.id, coinId: BTC }, amount: '-0.001' },
+          { account: { kind: 'escrow', userId: owner.id, coinId: BTC }, amount: '0.001', slot: 0 },
+        ],
+      );
+    await t.app.db.query('UPDATE offers SET rate = 1.5 WHERE id = $1', [raced]);
+    expect(await openAsRead()).toBeUndefined();
+    await t.app.db.query('UPDATE offers SET rate = $2, is_active = false WHERE id = $1', [raced, read.rate]);
+    expect(await openAsRead()).toBeUndefined();
+    expect(await t.app.db.query('SELECT id FROM trades WHERE offer_id = $1', [raced])).toEqual([]);
+    expect(await balance(t.app.db, owner.id, BTC, 'escrow')).toBe('0');
+    await t.app.db.query('UPDATE offers SET is_active = true WHERE id = $1', [raced]);
+    expect(await openAsRead()).toMatch(/^\d+$/);
+  });
+
   it('on a buy offer the owner buys: the taker is the seller and pays the escrow from their own balance', async () => {
     const owner = await trader(t);
     const taker = await trader(t, { BTC: '0.5' });
@@ -150,7 +205,7 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     const ranged = await sellOffer(t, seller, { min_amount: '100', max_amount: '250.5' });
     const refused = async (amount: string, method: string, info: string, status = 400, who = buyer, id = ranged) => {
       for (const type of ['preview', 'open']) {
-        expect(await tradeCall(t, who, { type, offer: id, amount, payment_method: method }), `${type} ${amount} ${method}`).toEqual({
+        expect(await tradeCall(t, who, { type, offer: id, amount, payment_method: method, rate: '1' }), `${type} ${amount} ${method}`).toEqual({
           status,
           body: { success: false, info },
         });
@@ -195,6 +250,9 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
       [{ type: 'open', offer, amount: '1e3', payment_method: 'SEPA' }, 'amount must be a number with at most 2 decimals'],
       [{ type: 'open', offer, amount: '10' }, 'payment_method is required'],
       [{ type: 'open', offer, amount: '10', payment_method: 'x'.repeat(61) }, 'payment_method must be at most 60 characters'],
+      [{ type: 'open', offer, amount: '10', payment_method: 'SEPA' }, 'rate is required'],
+      [{ type: 'open', offer, amount: '10', payment_method: 'SEPA', rate: 1 }, 'rate is required'],
+      [{ type: 'open', offer, amount: '10', payment_method: 'SEPA', rate: '-1' }, 'rate must be the offer rate you saw, like 1.00'],
       [{ type: 'cancel' }, 'channel is required'],
       [{ type: 'mark_paid', channel: '' }, 'channel is required'],
       [{ type: 'release_coin', channel: 42 }, 'channel is required'],

@@ -30,8 +30,13 @@ export const tradeCall = <T = string>(t: TestApp, who: Trader, body: TradeBody):
 export const preview = (t: TestApp, who: Trader, offer: number, amount: string, payment_method: string) =>
   tradeCall<TradePreview>(t, who, { type: 'preview', offer, amount, payment_method });
 
-export const open = (t: TestApp, who: Trader, offer: number, amount: string, payment_method: string) =>
-  tradeCall<string>(t, who, { type: 'open', offer, amount, payment_method });
+/** Opens at the offer's rate as it is now (what a taker who just loaded it saw), unless told another. */
+export const open = async (t: TestApp, who: Trader, offer: number, amount: string, payment_method: string, rate?: string) =>
+  tradeCall<string>(t, who, { type: 'open', offer, amount, payment_method, rate: rate ?? (await offerRate(t, offer)) });
+
+/** An offer's rate as stored; a missing offer has none, and '1' stands in (the call will be refused on the offer). */
+const offerRate = async (t: TestApp, offer: number) =>
+  (await t.app.db.maybe<{ rate: string }>('SELECT rate::text AS rate FROM offers WHERE id = $1', [offer]))?.rate ?? '1';
 
 export const act = (t: TestApp, who: Trader, type: string, channel: string, reason?: string) =>
   tradeCall<string>(t, who, reason === undefined ? { type, channel } : { type, channel, reason });

@@ -126,7 +126,7 @@ describe('Trade Preview dialog', () => {
   it('while opening it reads "Please wait...", hides Cancel and locks the form; success toasts and goes to /chat', async () => {
     const view = await previewed();
     await view.typist.click(confirmButton());
-    expect(view.fakes.calls.at(-1)).toEqual({ id: 'openTrade', input: { offer: 7, amount: '100', payment_method: 'SEPA' } });
+    expect(view.fakes.calls.at(-1)).toEqual({ id: 'openTrade', input: { offer: 7, amount: '100', payment_method: 'SEPA', rate: '0.95' } });
     expect(confirmButton()).toHaveTextContent('Please wait...');
     expect(confirmButton()).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();

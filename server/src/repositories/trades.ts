@@ -154,9 +154,10 @@ export function tradesRepository(db: Queryable) {
      * buyer's (migration 014), its conversation with the first (system) message, and the escrow entry
      * `trade:<id>:open` from the seller's available to their escrow (ledger_post, which refuses with LE001
      * when the seller's balance does not cover it, and then nothing of this statement is written).
-     * Answers the trade's id, or undefined when the buyer has no free place (nothing was written). Two opens
-     * of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first commits,
-     * and run again picks the next place.
+     * Answers the trade's id, or undefined when nothing was written: the buyer has no free place, or the offer
+     * is no longer active at the rate the trade freezes (it was paused or re-priced since it was read). Two
+     * opens of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first
+     * commits, and run again picks the next place.
      */
     open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string | undefined> => {
       const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 20);
@@ -169,7 +170,10 @@ export function tradesRepository(db: Queryable) {
            INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
                                fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
                                channel, created_at, escrow_slot, buyer_place)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, place FROM place RETURNING id
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, place
+           FROM place, offers
+           WHERE offers.id = $1 AND offers.is_active AND offers.rate = $6
+           RETURNING id
          ), conversation AS (
            INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
          ), message AS (

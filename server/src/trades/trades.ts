@@ -28,6 +28,8 @@ export interface TradeRequestInput {
   offer: number;
   amount: string;
   payment_method: string;
+  /** The offer's rate as the taker saw it (open only): the trade is refused if the offer's has changed since. */
+  rate?: string;
 }
 
 /** The realtime event each outcome publishes on the trade's channel (spec section 4, "Realtime events"). */
@@ -115,6 +117,7 @@ export function tradesService(deps: TradesDeps) {
     const offer: OfferForTrade = found;
     if (offer.user_id === userId) throw forbidden(sentences.ownOffer);
     if (!offer.is_active) throw conflict(sentences.offerPausedForTrade);
+    if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw conflict(sentences.rateChanged);
     const asked = input.payment_method.trim();
     if (asked === '') throw badRequest(sentences.selectPaymentMethod);
     const method = offer.payment_methods.find((name) => name.toLowerCase() === asked.toLowerCase());
@@ -285,7 +288,12 @@ export function tradesService(deps: TradesDeps) {
         if (failure instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
         throw failure;
       }
-      if (tradeId === undefined) throw tooManyOpenTrades(buyerId === userId);
+      if (tradeId === undefined) {
+        // Nothing was written: the buyer had no free place, or the offer changed between the checks and the
+        // statement (which opens only on the offer as it was checked). Which one, the offer as it is now says.
+        check(await trades.offerForTrade(input.offer), userId, input);
+        throw tooManyOpenTrades(buyerId === userId);
+      }
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)

@@ -17,6 +17,8 @@ export type TradeDialogEvent =
   | { type: 'order.confirm' };
 
 export type TradeRequestInput = { offer: number; amount: string; payment_method: string };
+/** Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at. */
+export type TradeOpenInput = TradeRequestInput & { rate: string };
 
 /** Spec section 5 "Trade amount": the message for the typed amount, or undefined when it is in range. */
 export function amountError(context: Pick<TradeDialogContext, 'offer' | 'amount'>): string | undefined {
@@ -38,7 +40,7 @@ export const tradeDialogMachine = setup({
     previewTrade: fromPromise<TradePreview, TradeRequestInput>(async () => {
       throw new Error('previewTrade is bound by the composition root');
     }),
-    openTrade: fromPromise<string, TradeRequestInput>(async () => {
+    openTrade: fromPromise<string, TradeOpenInput>(async () => {
       throw new Error('openTrade is bound by the composition root');
     }),
   },
@@ -128,6 +130,7 @@ export const tradeDialogMachine = setup({
               offer: context.offer?.id ?? 0,
               amount: context.amount.trim(),
               payment_method: context.paymentMethod,
+              rate: context.offer?.rate ?? '',
             }),
             onDone: {
               target: '#tradeDialog.closed',
@@ -137,7 +140,10 @@ export const tradeDialogMachine = setup({
                 'goToChat',
               ],
             },
-            onError: { target: 'ready', description: 'Spec section 8: the busy state clears silently.' },
+            onError: {
+              target: 'ready',
+              description: 'Spec section 8: the busy state clears; the shared error handling shows the refusal (a changed rate, a full buyer).',
+            },
           },
         },
       },
