@@ -73,7 +73,7 @@ const clear: Record<Required, ModelEvent> = {
 const pickable: Required[] = ['coin', 'currency', 'payment_methods'];
 
 const paused: EditableOffer = { ...editable, is_active: false };
-const refused = new ApiError('You can only edit your own offers', 403);
+const refused = new ApiError('This offer does not exist.', 404);
 
 /**
  * The form fills one field at a time (the first still missing, in spec order); once complete, any one

@@ -389,10 +389,19 @@ describe.each(dbTargets)('POST /api/market/offers/: get, create, update and togg
     expect(editableOffer.safeParse(answer.body.info).success).toBe(true);
   });
 
-  it('refuses to load someone else\'s offer (403) and an unknown one (404)', async () => {
+  it('answers someone else\'s offer, active or paused, exactly like an unknown one (404), so paused offers cannot be probed', async () => {
     const id = await publishOffer(t, ann.token);
-    expect(await call(bob.token, { type: 'get', id })).toEqual(refusal(403, 'You can only edit your own offers.'));
-    expect(await call(ann.token, { type: 'get', id: 987_654 })).toEqual(refusal(404, 'This offer does not exist.'));
+    const paused = await publishOffer(t, ann.token);
+    expect((await call(ann.token, { type: 'toggle', id: paused })).status).toBe(200);
+    const unknown = await call(bob.token, { type: 'get', id: 987_654 });
+    expect(unknown).toEqual(refusal(404, 'This offer does not exist.'));
+    expect(await call(bob.token, { type: 'get', id })).toEqual(unknown);
+    expect(await call(bob.token, { type: 'get', id: paused })).toEqual(unknown);
+    for (const probe of [offerBody({ update: true, id: paused }), { type: 'toggle', id: paused }]) {
+      expect(await call(bob.token, probe)).toEqual(unknown);
+    }
+    // The owner still loads both.
+    expect((await call(ann.token, { type: 'get', id: paused })).body.info).toMatchObject({ id: paused, is_active: false });
   });
 
   it('updates one\'s own offer, keeping its place in the list', async () => {
@@ -410,7 +419,7 @@ describe.each(dbTargets)('POST /api/market/offers/: get, create, update and togg
 
   it('refuses to update someone else\'s offer and leaves it as it was', async () => {
     const id = await publishOffer(t, ann.token, { rate: '0.91' });
-    expect(await call(bob.token, offerBody({ update: true, id, rate: '5' }))).toEqual(refusal(403, 'You can only edit your own offers.'));
+    expect(await call(bob.token, offerBody({ update: true, id, rate: '5' }))).toEqual(refusal(404, 'This offer does not exist.'));
     expect((await stored(id)).rate).toBe('0.91000000');
   });
 
@@ -450,9 +459,9 @@ describe.each(dbTargets)('POST /api/market/offers/: get, create, update and togg
     expect(await stored(id)).toMatchObject({ is_active: false, rate: '0.99000000' });
   });
 
-  it('refuses to pause someone else\'s offer (403) or an unknown one (404)', async () => {
+  it('refuses to pause someone else\'s offer or an unknown one, alike (404)', async () => {
     const id = await publishOffer(t, ann.token);
-    expect(await call(bob.token, { type: 'toggle', id })).toEqual(refusal(403, 'You can only pause or resume your own offers.'));
+    expect(await call(bob.token, { type: 'toggle', id })).toEqual(refusal(404, 'This offer does not exist.'));
     expect((await stored(id)).is_active).toBe(true);
     expect(await call(bob.token, { type: 'toggle', id: 987_654 })).toEqual(refusal(404, 'This offer does not exist.'));
   });

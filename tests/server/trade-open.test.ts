@@ -218,13 +218,14 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     await refused('100', '   ', 'Please select a payment method');
     await refused('100', 'PayPal', 'This offer does not accept PayPal.');
     await refused('100', 'SEPA', 'You cannot trade on your own offer.', 403, seller);
-    await refused('100', 'SEPA', 'This offer does not exist.', 404, buyer, 987654321);
+    await refused('100', 'SEPA', 'This offer is no longer available.', 404, buyer, 987654321);
     expect((await preview(t, buyer, ranged, '100', 'SEPA')).status).toBe(200);
     expect((await preview(t, buyer, ranged, '250.50', 'sepa')).status).toBe(200);
 
     const toggled = await t.post('/api/market/offers/', { type: 'toggle', id: ranged }, { token: seller.token });
     expect(toggled.status).toBe(200);
-    await refused('100', 'SEPA', 'This offer is paused and cannot be traded.', 409);
+    // Paused: to a taker exactly like an unknown id, so paused offers cannot be probed through trades either.
+    await refused('100', 'SEPA', 'This offer is no longer available.', 404);
   });
 
   it('refuses an amount too small to buy one unit of the coin', async () => {

@@ -40,8 +40,6 @@ export const sentences = {
   offerPaused: 'Offer paused.',
   offerResumed: 'Offer resumed.',
   offerNotFound: 'This offer does not exist.',
-  notYourOfferToEdit: 'You can only edit your own offers.',
-  notYourOfferToToggle: 'You can only pause or resume your own offers.',
   offerIdRequired: 'id is required to update an offer.',
   unknownCoin: 'The selected cryptocurrency does not exist.',
   unknownCurrency: 'The selected fiat currency does not exist.',

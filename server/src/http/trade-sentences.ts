@@ -9,7 +9,7 @@ export const tradeSentences = {
   selectPaymentMethod: 'Please select a payment method',
   methodNotAccepted: (method: string) => `This offer does not accept ${method}.`,
   ownOffer: 'You cannot trade on your own offer.',
-  offerPausedForTrade: 'This offer is paused and cannot be traded.',
+  offerUnavailable: 'This offer is no longer available.',
   rateChanged: 'The rate of this offer has changed since you saw it. Please look at the new rate and try again.',
   amountTooSmall: 'This amount is too small to trade this coin. Please enter a larger amount.',
   sellerBalanceTooLow: "The seller's balance is too low for this trade.",

@@ -8,7 +8,7 @@ import type {
   Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { sentences } from '../http/sentences.ts';
 import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
@@ -110,13 +110,6 @@ export function offersService(db: Queryable) {
     return { offerType: fields.offer_type, coinId, currencyCode, rate, minAmount, maxAmount, paymentMethodIds, terms };
   }
 
-  /** 404 for an id no offer has, 403 for someone else's: the owner is the only one who may go on. */
-  async function assertOwner(id: number, userId: string, refusal: string): Promise<void> {
-    const owner = await offers.ownerOf(id);
-    if (owner === undefined) throw notFound(sentences.offerNotFound);
-    if (owner !== userId) throw forbidden(refusal);
-  }
-
   /**
    * The list's filters as the table holds them; `undefined` when a filter can match no offer at all
    * (a coin id out of range, only unknown payment methods), which answers an empty page without a query.
@@ -189,11 +182,14 @@ export function offersService(db: Queryable) {
       };
     },
 
-    /** The offer as the edit form loads it: only its owner may. */
+    /**
+     * The offer as the edit form loads it. Only its owner may, and to anyone else someone else's offer does
+     * not exist (404, like an unknown id): a different answer would let anyone probe for paused offers,
+     * which are listed nowhere.
+     */
     async editable(id: number, userId: string): Promise<EditableOffer> {
       const offer = await offers.find(id);
-      if (!offer) throw notFound(sentences.offerNotFound);
-      if (offer.user_id !== userId) throw forbidden(sentences.notYourOfferToEdit);
+      if (!offer || offer.user_id !== userId) throw notFound(sentences.offerNotFound);
       return {
         id: Number(offer.id),
         offer_type: offer.offer_type,
@@ -213,18 +209,15 @@ export function offersService(db: Queryable) {
       return Number(await offers.insert(userId, await check(fields), now));
     },
 
-    /** Rewrites the caller's own offer; whether it is paused stays as it was. */
+    /** Rewrites the caller's own offer; whether it is paused stays as it was. Someone else's answers 404, as `editable`. */
     async update(id: number, userId: string, fields: OfferFields, now: Date): Promise<void> {
-      await assertOwner(id, userId, sentences.notYourOfferToEdit);
-      // The UPDATE repeats the owner condition, so even a (hypothetical) change of owner in between could not slip through.
-      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw forbidden(sentences.notYourOfferToEdit);
+      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw notFound(sentences.offerNotFound);
     },
 
-    /** Pauses or resumes the caller's own offer; answers whether it is now live. */
+    /** Pauses or resumes the caller's own offer; answers whether it is now live. Someone else's answers 404, as `editable`. */
     async toggle(id: number, userId: string, now: Date): Promise<boolean> {
-      await assertOwner(id, userId, sentences.notYourOfferToToggle);
       const active = await offers.toggleOwn(id, userId, now);
-      if (active === undefined) throw forbidden(sentences.notYourOfferToToggle);
+      if (active === undefined) throw notFound(sentences.offerNotFound);
       return active;
     },
   };

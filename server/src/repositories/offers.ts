@@ -139,9 +139,6 @@ export function offersRepository(db: Queryable) {
         )
       )?.is_active,
 
-    ownerOf: async (id: number): Promise<string | undefined> =>
-      (await db.maybe<{ user_id: string }>('SELECT user_id FROM offers WHERE id = $1', [id]))?.user_id,
-
     find: (id: number) =>
       db.maybe<StoredOffer>(
         `SELECT o.id, o.user_id, o.offer_type, o.coin_id, o.currency_code, o.rate, o.min_amount, o.max_amount,

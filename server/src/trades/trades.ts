@@ -113,10 +113,10 @@ export function tradesService(deps: TradesDeps) {
    * them: the offer, who may take it, the method, the range. Answers the roles and the figures.
    */
   function check(found: OfferForTrade | undefined, userId: string, input: TradeRequestInput) {
-    if (!found) throw notFound(sentences.offerNotFound);
+    // A paused offer is listed nowhere: to a taker it is as gone as an unknown id (its owner may trade neither).
+    if (!found || (!found.is_active && found.user_id !== userId)) throw notFound(sentences.offerUnavailable);
     const offer: OfferForTrade = found;
     if (offer.user_id === userId) throw forbidden(sentences.ownOffer);
-    if (!offer.is_active) throw conflict(sentences.offerPausedForTrade);
     if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw conflict(sentences.rateChanged);
     const asked = input.payment_method.trim();
     if (asked === '') throw badRequest(sentences.selectPaymentMethod);
