@@ -26,6 +26,8 @@ describe('loadConfig', () => {
       priceTickSeconds: 5,
       tradeFeePercent: '1',
       paymentWindowMinutes: 30,
+      maxOpenTrades: 5,
+      tradeOpensPerHour: 30,
       tradeSweepSeconds: 30,
       offerListCacheSeconds: 5,
     });
@@ -59,6 +61,9 @@ describe('loadConfig', () => {
       PRICE_TICK_SECONDS: '2.5',
       TRADE_FEE_PERCENT: '0.75',
       PAYMENT_WINDOW_MINUTES: '15',
+      MAX_OPEN_TRADES: '3',
+      TRADE_OPENS_PER_HOUR: '12',
+      LOGIN_ACCOUNT_FAILURES_PER_HOUR: '50',
       TRADE_SWEEP_SECONDS: '10',
       OFFER_LIST_CACHE_SECONDS: '30',
     });
@@ -77,6 +82,9 @@ describe('loadConfig', () => {
       priceTickSeconds: 2.5,
       tradeFeePercent: '0.75',
       paymentWindowMinutes: 15,
+      maxOpenTrades: 3,
+      tradeOpensPerHour: 12,
+      loginAccountFailuresPerHour: 50,
       tradeSweepSeconds: 10,
       offerListCacheSeconds: 30,
     });
