@@ -180,6 +180,8 @@ describe('a new trader', () => {
     await page.locator('input[name="password"]').fill('not-my-password');
     await page.getByRole('button', { name: 'Confirm and disable' }).click();
     await toast(page, 'The password is not correct.').waitFor();
+    // The refusal clears the code field once the chart has taken it (the toast can show a moment earlier).
+    await expect.poll(() => page.getByLabel('Authentication or recovery code').inputValue()).toBe('');
     await page.getByLabel('Authentication or recovery code').fill(recoveryCodes[1] ?? '');
     await page.locator('input[name="password"]').fill(password);
     await screenshot(page, 'security-disable-dark');
