@@ -33,6 +33,11 @@ export default defineConfig({
         extends: true,
         test: { name: 'server', environment: 'node', include: ['tests/server/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // The rules both sides share (domain/): pure logic, no browser, no database.
+        test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] },
+      },
     ],
   },
 });

@@ -15,6 +15,12 @@ const offerRate = z
 const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
 
 export const tradeType = z.enum(['buy', 'sell']);
+/** A party of a trade: on a sell offer the owner sells to the taker, on a buy offer the owner buys from the taker. */
+export const tradeRole = z.enum(['buyer', 'seller']);
+export type TradeRole = z.infer<typeof tradeRole>;
+/** A trade's place in its lifecycle, as stored and as conversations carry it. */
+export const tradeFacts = z.object({ status: tradeStatus, buyer_paid: z.boolean(), dispute_raised: z.boolean() });
+export type TradeFacts = z.infer<typeof tradeFacts>;
 
 export const tradeRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('preview'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
@@ -49,6 +55,10 @@ export const tradeRequest = z.discriminatedUnion('type', [
   }),
 ]);
 export type TradeRequest = z.infer<typeof tradeRequest>;
+/** What a taker asks for (`preview`): the offer, the fiat amount and the payment method. */
+export type TradeAsk = Omit<Extract<TradeRequest, { type: 'preview' }>, 'type'>;
+/** What opens a trade (`open`): the ask and the offer's rate as the taker saw it. */
+export type TradeOpenAsk = Omit<Extract<TradeRequest, { type: 'open' }>, 'type'>;
 
 /** market/trade/ {type:"preview"}: fiat fields with 2 places, crypto with the coin's places. */
 export const tradePreview = z.object({
@@ -84,11 +94,9 @@ export type TradeHistory = z.infer<typeof tradeHistory>;
 export const conversation = z.object({
   channel: z.string(),
   partner: z.string(),
-  partner_type: z.enum(['seller', 'buyer']),
+  partner_type: tradeRole,
   last_message: z.string(),
-  buyer_paid: z.boolean(),
-  dispute_raised: z.boolean(),
-  status: tradeStatus,
+  ...tradeFacts.shape,
 });
 export type Conversation = z.infer<typeof conversation>;
 export const conversationsRequest = z.object({

@@ -1,4 +1,4 @@
-import { messageResponse, tradeHistory, tradePreview, type TradeAction } from '../../contracts/index.ts';
+import { messageResponse, tradeHistory, tradePreview, type TradeAction, type TradeAsk, type TradeOpenAsk } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
 export type TradeHistoryQuery = {
@@ -11,9 +11,9 @@ export type TradeHistoryQuery = {
 export function createTradeService(api: Api) {
   return {
     /** Spec section 8: a preview failure shows no message. */
-    preview: (input: { offer: number; amount: string; payment_method: string }) =>
+    preview: (input: TradeAsk) =>
       api.read('market/trade/', { type: 'preview', ...input }, tradePreview, { noToast: true }),
-    open: (input: { offer: number; amount: string; payment_method: string; rate: string }) =>
+    open: (input: TradeOpenAsk) =>
       api.write('market/trade/', { type: 'open', ...input }, messageResponse),
     history: (input: TradeHistoryQuery) => api.read('market/trade/', { type: 'history', ...input }, tradeHistory),
     act: (input: { type: TradeAction; channel: string; reason?: string }) =>

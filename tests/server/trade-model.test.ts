@@ -8,8 +8,8 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyAction, type TradeFacts } from '../../src/machines/tradeLifecycle/tradeLifecycle.ts';
-import type { TradeAction } from '../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import type { TradeAction, TradeFacts } from '../../contracts/trade.ts';
+import { applyAction } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { quoteTrade } from '../../server/src/trades/quote.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { expectLedgerClean } from '../support/server-money.ts';

@@ -4,8 +4,6 @@
  * the same ones before it asks.
  */
 export const tradeSentences = {
-  amountBelowMin: (min: string) => `Amount can not be less than ${min}`,
-  amountAboveMax: (max: string) => `Amount can not be greater than ${max}`,
   selectPaymentMethod: 'Please select a payment method',
   methodNotAccepted: (method: string) => `This offer does not accept ${method}.`,
   ownOffer: 'You cannot trade on your own offer.',

@@ -10,8 +10,7 @@ import { Decimal } from 'decimal.js';
 export const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_DOWN, toExpNeg: -100, toExpPos: 100 });
 export type Money = Decimal;
 
-/** Places of a fiat amount and of a USD figure. */
-export const FIAT_PLACES = 2;
+export { FIAT_PLACES } from '../../../domain/money.ts';
 
 /** An exact decimal string with exactly `places` places (never exponent notation). */
 export const fixed = (value: Decimal.Value, places: number): string => new Money(value).toFixed(places, Decimal.ROUND_DOWN);

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { FIAT_PLACES } from '../../../domain/money.ts';
 import type {
   EditableOffer,
   OfferComponents,
@@ -17,8 +18,7 @@ import { traderStatsRepository, UNRATED } from '../repositories/trader-stats.ts'
 /** Offers per page of Browse Offers; the spec leaves the size to the server. */
 export const OFFERS_PAGE_SIZE = 12;
 
-/** Places of a fiat amount (server-rules.md "Money") and of a rate (fiat per 1 USD). */
-export const FIAT_PLACES = 2;
+/** Places of a rate (fiat per 1 USD); a fiat amount has FIAT_PLACES. */
 export const RATE_PLACES = 8;
 /**
  * Up to this many traders matching a search, the list reads exactly their offers (by user id, through

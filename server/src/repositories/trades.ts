@@ -1,6 +1,7 @@
 import { PREPARED, type Queryable, type SqlParam } from '../db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
-import type { TradeFacts, TradeStatus } from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+import type { TradeFacts } from '../../../contracts/trade.ts';
+import type { TradeStatus } from '../../../contracts/user.ts';
 
 /** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
 export interface OfferForTrade {

@@ -1,12 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { TradeHistory, TradePreview } from '../../../contracts/trade.ts';
-import {
-  applyAction,
-  canTakeAction,
-  type TradeFacts,
-  type TradeStatus,
-} from '../../../src/machines/tradeLifecycle/tradeLifecycle.ts';
-import type { TradeAction, TradeRole } from '../../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import type { TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
+import type { TradeStatus } from '../../../contracts/user.ts';
+import { amountRangeProblem } from '../../../domain/money.ts';
+import { applyAction, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
@@ -23,14 +19,6 @@ export const HISTORY_PAGE_SIZE = 10;
 export const CONVERSATIONS_LIMIT = 200;
 /** Payment-window candidates read at a time. */
 export const SWEEP_BATCH = 100;
-
-export interface TradeRequestInput {
-  offer: number;
-  amount: string;
-  payment_method: string;
-  /** The offer's rate as the taker saw it (open only): the trade is refused if the offer's has changed since. */
-  rate?: string;
-}
 
 /** The realtime event each outcome publishes on the trade's channel (spec section 4, "Realtime events"). */
 const EVENT_OF: Record<TradeAction | 'expire', string> = {
@@ -112,7 +100,7 @@ export function tradesService(deps: TradesDeps) {
    * Every rule of server-rules.md "Trades" that comes before money moves, in the order a person fixes
    * them: the offer, who may take it, the method, the range. Answers the roles and the figures.
    */
-  function check(found: OfferForTrade | undefined, userId: string, input: TradeRequestInput) {
+  function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
     // A paused offer is listed nowhere: to a taker it is as gone as an unknown id (its owner may trade neither).
     if (!found || (!found.is_active && found.user_id !== userId)) throw notFound(sentences.offerUnavailable);
     const offer: OfferForTrade = found;
@@ -122,9 +110,9 @@ export function tradesService(deps: TradesDeps) {
     if (asked === '') throw badRequest(sentences.selectPaymentMethod);
     const method = offer.payment_methods.find((name) => name.toLowerCase() === asked.toLowerCase());
     if (method === undefined) throw badRequest(sentences.methodNotAccepted(asked));
-    const amount = new Money(input.amount);
-    if (amount.lt(offer.min_amount)) throw badRequest(sentences.amountBelowMin(fixed(offer.min_amount, FIAT_PLACES)));
-    if (amount.gt(offer.max_amount)) throw badRequest(sentences.amountAboveMax(fixed(offer.max_amount, FIAT_PLACES)));
+    // The very rule (and words) the Trade Preview dialog applies before it asks.
+    const outOfRange = amountRangeProblem(input.amount, { min: fixed(offer.min_amount, FIAT_PLACES), max: fixed(offer.max_amount, FIAT_PLACES) });
+    if (outOfRange) throw badRequest(outOfRange);
     const quote = quoteTrade({
       amount: input.amount,
       rate: offer.rate,
@@ -218,7 +206,7 @@ export function tradesService(deps: TradesDeps) {
 
   return {
     /** market/trade/ `preview`: the figures, after every rule a real open would check. */
-    async preview(userId: string, input: TradeRequestInput): Promise<TradePreview> {
+    async preview(userId: string, input: TradeAsk): Promise<TradePreview> {
       const trades = tradesRepository(db);
       const { offer, quote, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
       if ((await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) throw tooManyOpenTrades(buyerId === userId);
@@ -235,7 +223,7 @@ export function tradesService(deps: TradesDeps) {
      * can never give a buyer more than MAX_OPEN_TRADES. Answers the sentence for the taker's toast and the
      * new channel.
      */
-    async open(user: { id: string; username: string }, input: TradeRequestInput): Promise<{ info: string; channel: string; tradeId: string }> {
+    async open(user: { id: string; username: string }, input: TradeOpenAsk): Promise<{ info: string; channel: string; tradeId: string }> {
       const userId = user.id;
       const trades = tradesRepository(db);
       const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);

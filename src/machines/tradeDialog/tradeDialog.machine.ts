@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { OfferListItem, TradePreview } from '../../../contracts/index.ts';
-import { compareDecimal, isDecimalText } from '../shared/decimal.ts';
+import type { OfferListItem, TradeAsk, TradeOpenAsk, TradePreview } from '../../../contracts/index.ts';
+import { amountRangeProblem } from '../../../domain/money.ts';
 import type { Notice } from '../shared/notify.ts';
 
 export type TradeDialogContext = {
@@ -16,16 +16,13 @@ export type TradeDialogEvent =
   | { type: 'method.change'; value: string }
   | { type: 'order.confirm' };
 
-export type TradeRequestInput = { offer: number; amount: string; payment_method: string };
-/** Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at. */
-export type TradeOpenInput = TradeRequestInput & { rate: string };
 
 /** Spec section 5 "Trade amount": the message for the typed amount, or undefined when it is in range. */
 export function amountError(context: Pick<TradeDialogContext, 'offer' | 'amount'>): string | undefined {
   const { offer, amount } = context;
   if (!offer || amount.trim() === '') return undefined;
-  if (!isDecimalText(amount) || compareDecimal(amount, offer.min_amount) < 0) return `Amount can not be less than ${offer.min_amount}`;
-  if (compareDecimal(amount, offer.max_amount) > 0) return `Amount can not be greater than ${offer.max_amount}`;
+  const outOfRange = amountRangeProblem(amount, { min: offer.min_amount, max: offer.max_amount });
+  if (outOfRange) return outOfRange;
   // Fiat has cents only; the server refuses more, and a refused preview shows nothing.
   if ((amount.trim().split('.')[1]?.length ?? 0) > 2) return 'Amount can have at most 2 decimal places';
   return undefined;
@@ -37,10 +34,11 @@ const blank = { amount: '', paymentMethod: '', preview: null };
 export const tradeDialogMachine = setup({
   types: { context: {} as TradeDialogContext, events: {} as TradeDialogEvent },
   actors: {
-    previewTrade: fromPromise<TradePreview, TradeRequestInput>(async () => {
+    previewTrade: fromPromise<TradePreview, TradeAsk>(async () => {
       throw new Error('previewTrade is bound by the composition root');
     }),
-    openTrade: fromPromise<string, TradeOpenInput>(async () => {
+    // Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at.
+    openTrade: fromPromise<string, TradeOpenAsk>(async () => {
       throw new Error('openTrade is bound by the composition root');
     }),
   },

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { amountRangeTexts } from '../../../domain/money.ts';
 import { amountError, type tradeDialogMachine } from './tradeDialog.machine.ts';
 
 type TradeDialogSnapshot = SnapshotFrom<typeof tradeDialogMachine>;
@@ -15,7 +16,7 @@ export const selectAmountError = (snapshot: TradeDialogSnapshot) => amountError(
 export const selectHint = (snapshot: TradeDialogSnapshot) => {
   const { offer, amount } = snapshot.context;
   if (!offer || amount.trim() !== '') return undefined;
-  return `Amount must be between ${offer.min_amount} - ${offer.max_amount} ${offer.currency__code}`;
+  return amountRangeTexts.hint(offer.min_amount, offer.max_amount, offer.currency__code);
 };
 /** "Please select a payment method" once an amount is typed without a method. */
 export const selectMethodError = (snapshot: TradeDialogSnapshot) => {

@@ -1,11 +1,7 @@
 import { createActor, type AnyActorRef } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import {
-  tradeLifecycleMachine,
-  type TradeAction,
-  type TradeLifecycleEvent,
-  type TradeRole,
-} from '../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
+import { tradeLifecycleMachine, type TradeLifecycleEvent } from '../../domain/tradeLifecycle/tradeLifecycle.machine.ts';
 import {
   applyAction,
   availableActions,
@@ -13,8 +9,7 @@ import {
   canTakeAction,
   factsOf,
   snapshotOf,
-  type TradeFacts,
-} from '../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+} from '../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { Coverage } from '../support/machines.ts';
 
 const roles: TradeRole[] = ['buyer', 'seller'];

@@ -1,5 +1,6 @@
 import { createActor } from 'xstate';
-import { tradeLifecycleMachine, type TradeAction, type TradeRole } from '../../src/machines/tradeLifecycle/tradeLifecycle.machine.ts';
+import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
+import { tradeLifecycleMachine } from '../../domain/tradeLifecycle/tradeLifecycle.machine.ts';
 import {
   applyAction,
   availableActions,
@@ -8,8 +9,7 @@ import {
   eventFor,
   factsOf,
   snapshotOf,
-  type TradeFacts,
-} from '../../src/machines/tradeLifecycle/tradeLifecycle.ts';
+} from '../../domain/tradeLifecycle/tradeLifecycle.ts';
 
 const unpaid: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 const paid: TradeFacts = { status: 'pending', buyer_paid: true, dispute_raised: false };

@@ -1,20 +1,13 @@
 import { setup } from 'xstate';
+import type { TradeAction, TradeRole } from '../../contracts/trade.ts';
 
-export type TradeRole = 'buyer' | 'seller';
-export type TradeAction = 'mark_paid' | 'release_coin' | 'cancel' | 'raise_dispute';
-
-/** Who asks: one of the two parties, or the server's payment-window sweep. */
-export type TradeLifecycleEvent =
-  | { type: 'trade.mark_paid'; role: TradeRole }
-  | { type: 'trade.release_coin'; role: TradeRole }
-  | { type: 'trade.cancel'; role: TradeRole }
-  | { type: 'trade.raise_dispute'; role: TradeRole }
-  | { type: 'trade.expire' };
+/** Who asks: one of the two parties (for one of the actions of the contracts), or the server's payment-window sweep. */
+export type TradeLifecycleEvent = { type: `trade.${TradeAction}`; role: TradeRole } | { type: 'trade.expire' };
 
 /**
- * The life of one trade (server-rules "Trades"): one chart that the server consults before it
- * applies an action and that the web app reads to decide which buttons exist. Pure logic: no
- * actors, no delays — the payment window is enforced by the server's sweep, which sends `trade.expire`.
+ * The life of one trade (docs/rules.md "Trades"): the one chart the server consults before it applies an
+ * action, and that the chat screen will read to decide which buttons exist. Pure logic: no actors, no
+ * delays — the payment window is enforced by the server's sweep, which sends `trade.expire`.
  */
 export const tradeLifecycleMachine = setup({
   types: { events: {} as TradeLifecycleEvent },

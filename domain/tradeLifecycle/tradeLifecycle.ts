@@ -1,14 +1,6 @@
 import { transition, type SnapshotFrom, type StateValue } from 'xstate';
-import {
-  tradeLifecycleMachine,
-  type TradeAction,
-  type TradeLifecycleEvent,
-  type TradeRole,
-} from './tradeLifecycle.machine.ts';
-
-export type TradeStatus = 'pending' | 'completed' | 'cancelled';
-/** What the database keeps of a trade's place in the chart. */
-export type TradeFacts = { status: TradeStatus; buyer_paid: boolean; dispute_raised: boolean };
+import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
+import { tradeLifecycleMachine, type TradeLifecycleEvent } from './tradeLifecycle.machine.ts';
 
 type TradeSnapshot = SnapshotFrom<typeof tradeLifecycleMachine>;
 
@@ -36,7 +28,7 @@ export function factsOf(snapshot: TradeSnapshot): TradeFacts {
 
 export const eventFor = (action: TradeAction, role: TradeRole): TradeLifecycleEvent => ({ type: `trade.${action}`, role });
 
-/** Whether `role` may take `action` on a trade in this state (server-rules "Trades"). */
+/** Whether `role` may take `action` on a trade in this state (docs/rules.md "Trades"). */
 export function canTakeAction(facts: TradeFacts, action: TradeAction, role: TradeRole): boolean {
   return snapshotOf(facts).can(eventFor(action, role));
 }
@@ -62,7 +54,10 @@ export function applyAction(facts: TradeFacts, action: TradeAction | 'expire', r
   return factsOf(next);
 }
 
-/** The actions a party sees in the chat (spec section 4 "Chat actions"). */
+/**
+ * The actions a party may take now, for the chat's buttons (docs/api.md "Chat actions"); the chat screen
+ * arrives with the realtime issue and reads this, so that the buttons and the server's refusals agree.
+ */
 export function availableActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
   const actions: TradeAction[] = ['mark_paid', 'cancel', 'raise_dispute', 'release_coin'];
   return actions.filter((action) => canTakeAction(facts, action, role));
