@@ -8,8 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './db/pglite.ts';
-import { HttpError, notFound } from './http/errors.ts';
-import { sentences } from './http/sentences.ts';
+import { sentences } from './sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
 import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -43,6 +42,8 @@ import twoFactorRoute from './routes/api/security/two-factor.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
 import walletRoute from './routes/api/user/wallet.ts';
+import { statusOf } from './http/errors.ts';
+import { NotFound, Refusal } from './refusals.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -89,8 +90,8 @@ function sentenceForFastifyError(error: FastifyError): { status: number; sentenc
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) {
-    return reply.code(error.statusCode).send({ success: false, info: error.sentence });
+  if (error instanceof Refusal) {
+    return reply.code(statusOf(error)).send({ success: false, info: error.sentence });
   }
   const known = sentenceForFastifyError(error);
   if (known) return reply.code(known.status).send({ success: false, info: known.sentence });
@@ -197,7 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         // through a proxy (a tunnel, a dev proxy with X-Forwarded-For) may come from anywhere.
         await api.register(async (dev) => {
           dev.addHook('onRequest', async (request) => {
-            if (!isDirectLocalRequest(request)) throw notFound(sentences.noSuchCall);
+            if (!isDirectLocalRequest(request)) throw new NotFound(sentences.noSuchCall);
           });
           if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
         });

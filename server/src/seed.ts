@@ -1,7 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OfferType } from '../../contracts/market.ts';
 import type { Db } from './db/db.ts';
-import { HttpError } from './http/errors.ts';
 import type { AppKeys } from './lib/secrets.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
 import { offersService } from './market/offers.ts';
@@ -13,6 +12,7 @@ import {
 } from './reference-data.ts';
 import { postEntry } from './ledger/ledger.ts';
 import { usersRepository } from './repositories/users.ts';
+import { Refusal } from './refusals.ts';
 
 /**
  * The demo data of contract.md ("Demo data"): fixed, so anyone can try the product and outside checks
@@ -200,7 +200,7 @@ export async function seedDemo(
         );
       } catch (error) {
         // A refusal (a payment method the operator removed) skips that offer; anything else is a bug.
-        if (!(error instanceof HttpError)) throw error;
+        if (!(error instanceof Refusal)) throw error;
       }
     }
     return true;

@@ -1,20 +1,18 @@
-/**
- * A refusal with its HTTP status and the one sentence the user reads. Anything else that is thrown is a
- * bug: the error handler answers it with a 500 that reveals nothing.
- */
-export class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
-    readonly sentence: string,
-  ) {
-    super(sentence);
-  }
-}
+import type { Refusal, RefusalKind } from '../refusals.ts';
 
-export const badRequest = (sentence: string) => new HttpError(400, sentence);
-export const forbidden = (sentence: string) => new HttpError(403, sentence);
-export const notFound = (sentence: string) => new HttpError(404, sentence);
-export const conflict = (sentence: string) => new HttpError(409, sentence);
-export const tooManyRequests = (sentence: string) => new HttpError(429, sentence);
-export const unavailable = (sentence: string) => new HttpError(503, sentence);
+/**
+ * The one place a domain's refusal becomes an HTTP status (docs/api.md "Status codes"). A sign-in attempt
+ * that is over answers 409, not 401: 401 means "your session ended" and signs the web app out.
+ */
+const STATUS_OF: Record<RefusalKind, 400 | 401 | 403 | 404 | 409 | 429 | 503> = {
+  invalidInput: 400,
+  notSignedIn: 401,
+  signInExpired: 409,
+  notAllowed: 403,
+  notFound: 404,
+  stateConflict: 409,
+  tooMany: 429,
+  unavailable: 503,
+};
+
+export const statusOf = (refusal: Refusal) => STATUS_OF[refusal.kind];

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
-import { badRequest } from './errors.ts';
-import { sentences } from './sentences.ts';
+import { sentences } from '../sentences.ts';
+import { InvalidInput } from '../refusals.ts';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -82,9 +82,9 @@ function pathOfNul(value: unknown): string[] | undefined {
  */
 export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
   const nulAt = pathOfNul(body);
-  if (nulAt) throw badRequest(sentences.nulCharacter(nulAt.join('.')));
+  if (nulAt) throw new InvalidInput(sentences.nulCharacter(nulAt.join('.')));
   const result = z.safeParse(schema, body === undefined ? {} : body, { error: wordIssue });
   if (result.success) return result.data;
   const [first] = result.error.issues;
-  throw badRequest(first ? sentenceFor(first) : sentences.bodyNotObject);
+  throw new InvalidInput(first ? sentenceFor(first) : sentences.bodyNotObject);
 }

@@ -9,11 +9,11 @@ import type {
   Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest, notFound } from '../http/errors.ts';
-import { sentences } from '../http/sentences.ts';
+import { sentences } from '../sentences.ts';
 import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
 import { traderStatsRepository, UNRATED } from '../repositories/trader-stats.ts';
+import { InvalidInput, NotFound } from '../refusals.ts';
 
 /** Offers per page of Browse Offers; the spec leaves the size to the server. */
 export const OFFERS_PAGE_SIZE = 12;
@@ -39,11 +39,11 @@ export type OfferFields = Omit<OfferInput, 'type' | 'update' | 'id'>;
  */
 function exactAmount(value: string, field: string, places: number): string {
   const text = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(text)) throw badRequest(`${field} must be a number`);
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(`${field} must be a number`);
   const amount = new Decimal(text);
-  if (amount.lte(0)) throw badRequest(`${field} must be greater than 0`);
-  if (amount.decimalPlaces() > places) throw badRequest(`${field} has too many decimal places (at most ${places})`);
-  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw badRequest(`${field} is too large`);
+  if (amount.lte(0)) throw new InvalidInput(`${field} must be greater than 0`);
+  if (amount.decimalPlaces() > places) throw new InvalidInput(`${field} has too many decimal places (at most ${places})`);
+  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw new InvalidInput(`${field} is too large`);
   return amount.toFixed();
 }
 
@@ -88,19 +88,19 @@ export function offersService(db: Queryable) {
     const rate = exactAmount(fields.rate, 'rate', RATE_PLACES);
     const minAmount = exactAmount(fields.min_amount, 'min_amount', FIAT_PLACES);
     const maxAmount = exactAmount(fields.max_amount, 'max_amount', FIAT_PLACES);
-    if (new Decimal(minAmount).gt(maxAmount)) throw badRequest(sentences.minAboveMax);
+    if (new Decimal(minAmount).gt(maxAmount)) throw new InvalidInput(sentences.minAboveMax);
 
     const coinId = Number(fields.coin);
-    if (!(await reference.coinExists(coinId))) throw badRequest(sentences.unknownCoin);
+    if (!(await reference.coinExists(coinId))) throw new InvalidInput(sentences.unknownCoin);
     const currencyCode = fields.currency.toUpperCase();
-    if (!(await reference.currencyExists(currencyCode))) throw badRequest(sentences.unknownCurrency);
+    if (!(await reference.currencyExists(currencyCode))) throw new InvalidInput(sentences.unknownCurrency);
 
     const known = new Map((await reference.paymentMethods()).map((method) => [method.name.toLowerCase(), method.id]));
     const paymentMethodIds: number[] = [];
     for (const name of fields.payment_methods) {
       const id = known.get(name.trim().toLowerCase());
-      if (id === undefined) throw badRequest(sentences.unknownPaymentMethod(name));
-      if (paymentMethodIds.includes(id)) throw badRequest(sentences.repeatedPaymentMethod(name));
+      if (id === undefined) throw new InvalidInput(sentences.unknownPaymentMethod(name));
+      if (paymentMethodIds.includes(id)) throw new InvalidInput(sentences.repeatedPaymentMethod(name));
       paymentMethodIds.push(id);
     }
 
@@ -189,7 +189,7 @@ export function offersService(db: Queryable) {
      */
     async editable(id: number, userId: string): Promise<EditableOffer> {
       const offer = await offers.find(id);
-      if (!offer || offer.user_id !== userId) throw notFound(sentences.offerNotFound);
+      if (!offer || offer.user_id !== userId) throw new NotFound(sentences.offerNotFound);
       return {
         id: Number(offer.id),
         offer_type: offer.offer_type,
@@ -211,13 +211,13 @@ export function offersService(db: Queryable) {
 
     /** Rewrites the caller's own offer; whether it is paused stays as it was. Someone else's answers 404, as `editable`. */
     async update(id: number, userId: string, fields: OfferFields, now: Date): Promise<void> {
-      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw notFound(sentences.offerNotFound);
+      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw new NotFound(sentences.offerNotFound);
     },
 
     /** Pauses or resumes the caller's own offer; answers whether it is now live. Someone else's answers 404, as `editable`. */
     async toggle(id: number, userId: string, now: Date): Promise<boolean> {
       const active = await offers.toggleOwn(id, userId, now);
-      if (active === undefined) throw notFound(sentences.offerNotFound);
+      if (active === undefined) throw new NotFound(sentences.offerNotFound);
       return active;
     },
   };

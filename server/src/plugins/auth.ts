@@ -1,11 +1,11 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { SessionResponse } from '../../../contracts/security.ts';
 import type { Queryable } from '../db/db.ts';
-import { HttpError } from '../http/errors.ts';
-import { sentences } from '../http/sentences.ts';
+import { sentences } from '../sentences.ts';
 import { hashToken, newToken } from '../lib/secrets.ts';
 import { sessionsRepository } from '../repositories/sessions.ts';
 import { shared } from './shared.ts';
+import { NotSignedIn } from '../refusals.ts';
 
 /** Who is calling: set by the private scope's hook, null in the public scope. */
 export interface AuthSession {
@@ -43,7 +43,7 @@ const DAY_MS = 86_400_000;
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
 
-export const sessionExpired = () => new HttpError(401, sentences.sessionExpired);
+export const sessionExpired = () => new NotSignedIn(sentences.sessionExpired);
 
 /** The session of a request in the private scope; a route outside it asking for one is a wiring bug, answered as 401. */
 export function signedIn(request: FastifyRequest): AuthSession {

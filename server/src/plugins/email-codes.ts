@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/db.ts';
-import { badRequest, tooManyRequests } from '../http/errors.ts';
-import { sentences } from '../http/sentences.ts';
+import { sentences } from '../sentences.ts';
 import type { CodePurpose } from '../lib/mail.ts';
 import { newEmailCode } from '../lib/secrets.ts';
 import { emailCodesRepository } from '../repositories/email-codes.ts';
 import { shared } from './shared.ts';
+import { InvalidInput, TooMany } from '../refusals.ts';
 
 /** server-rules.md "Accounts": the life of an emailed code. */
 export const EMAIL_CODE_RULES = Object.freeze({
@@ -69,7 +69,7 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         });
         return undefined;
       });
-      if (refusal) throw tooManyRequests(refusal);
+      if (refusal) throw new TooMany(refusal);
       return code;
     },
 
@@ -95,7 +95,7 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         await repo.remove(email, purpose);
         return { ok: true, value: await onValid(tx) };
       });
-      if (!outcome.ok) throw badRequest(outcome.sentence);
+      if (!outcome.ok) throw new InvalidInput(outcome.sentence);
       return outcome.value;
     },
   };

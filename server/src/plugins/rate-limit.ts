@@ -2,9 +2,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { clientAddress } from '../http/client-address.ts';
-import { HttpError } from '../http/errors.ts';
-import { sentences } from '../http/sentences.ts';
+import { sentences } from '../sentences.ts';
 import { shared } from './shared.ts';
+import { TooMany } from '../refusals.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +51,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       max: app.config.rateLimitPerMinute,
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `security:${clientAddress(request)}`,
-      errorResponseBuilder: () => new HttpError(429, sentences.tooManyRequests),
+      errorResponseBuilder: () => new TooMany(sentences.tooManyRequests),
     }),
   );
 
@@ -62,7 +62,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       timeWindow: HOUR_MS,
       // Signed-in handlers only: the session is there. A missing one would share one budget, never pass unlimited.
       keyGenerator: (request) => `trade-open:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => new HttpError(429, sentences.openingTooFast),
+      errorResponseBuilder: () => new TooMany(sentences.openingTooFast),
     }),
   );
 });

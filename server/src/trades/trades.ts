@@ -5,13 +5,13 @@ import { amountRangeProblem } from '../../../domain/money.ts';
 import { applyAction, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
-import { sentences } from '../http/sentences.ts';
+import { sentences } from '../sentences.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { paginator } from '../market/offers.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { quoteTrade } from './quote.ts';
+import { InvalidInput, NotAllowed, NotFound, Refusal, StateConflict } from '../refusals.ts';
 
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
 export const HISTORY_PAGE_SIZE = 10;
@@ -71,22 +71,22 @@ const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string):
  * party could take the action now, the caller has the wrong role (403); otherwise the trade is in the
  * wrong state (409), worded by the facts that make it so.
  */
-function refusal(facts: TradeFacts, action: TradeAction, role: TradeRole): HttpError {
+function refusal(facts: TradeFacts, action: TradeAction, role: TradeRole): Refusal {
   const other: TradeRole = role === 'buyer' ? 'seller' : 'buyer';
   if (canTakeAction(facts, action, other)) {
-    return forbidden(action === 'mark_paid' ? sentences.onlyBuyerMarksPaid : sentences.onlySellerReleases);
+    return new NotAllowed(action === 'mark_paid' ? sentences.onlyBuyerMarksPaid : sentences.onlySellerReleases);
   }
-  if (facts.status !== 'pending') return conflict(sentences.tradeNotPending);
-  if (facts.dispute_raised) return conflict(sentences.tradeDisputed);
+  if (facts.status !== 'pending') return new StateConflict(sentences.tradeNotPending);
+  if (facts.dispute_raised) return new StateConflict(sentences.tradeDisputed);
   switch (action) {
     case 'mark_paid':
-      return conflict(facts.buyer_paid ? sentences.paymentAlreadyMarked : sentences.tradeChanged);
+      return new StateConflict(facts.buyer_paid ? sentences.paymentAlreadyMarked : sentences.tradeChanged);
     case 'release_coin':
-      return conflict(facts.buyer_paid ? sentences.tradeChanged : sentences.paymentNotMarked);
+      return new StateConflict(facts.buyer_paid ? sentences.tradeChanged : sentences.paymentNotMarked);
     case 'cancel':
-      return conflict(facts.buyer_paid ? sentences.cancelAfterPayment : sentences.tradeChanged);
+      return new StateConflict(facts.buyer_paid ? sentences.cancelAfterPayment : sentences.tradeChanged);
     case 'raise_dispute':
-      return conflict(facts.buyer_paid ? sentences.tradeChanged : sentences.disputeBeforePayment);
+      return new StateConflict(facts.buyer_paid ? sentences.tradeChanged : sentences.disputeBeforePayment);
   }
 }
 
@@ -102,17 +102,17 @@ export function tradesService(deps: TradesDeps) {
    */
   function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
     // A paused offer is listed nowhere: to a taker it is as gone as an unknown id (its owner may trade neither).
-    if (!found || (!found.is_active && found.user_id !== userId)) throw notFound(sentences.offerUnavailable);
+    if (!found || (!found.is_active && found.user_id !== userId)) throw new NotFound(sentences.offerUnavailable);
     const offer: OfferForTrade = found;
-    if (offer.user_id === userId) throw forbidden(sentences.ownOffer);
-    if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw conflict(sentences.rateChanged);
+    if (offer.user_id === userId) throw new NotAllowed(sentences.ownOffer);
+    if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw new StateConflict(sentences.rateChanged);
     const asked = input.payment_method.trim();
-    if (asked === '') throw badRequest(sentences.selectPaymentMethod);
+    if (asked === '') throw new InvalidInput(sentences.selectPaymentMethod);
     const method = offer.payment_methods.find((name) => name.toLowerCase() === asked.toLowerCase());
-    if (method === undefined) throw badRequest(sentences.methodNotAccepted(asked));
+    if (method === undefined) throw new InvalidInput(sentences.methodNotAccepted(asked));
     // The very rule (and words) the Trade Preview dialog applies before it asks.
     const outOfRange = amountRangeProblem(input.amount, { min: fixed(offer.min_amount, FIAT_PLACES), max: fixed(offer.max_amount, FIAT_PLACES) });
-    if (outOfRange) throw badRequest(outOfRange);
+    if (outOfRange) throw new InvalidInput(outOfRange);
     const quote = quoteTrade({
       amount: input.amount,
       rate: offer.rate,
@@ -120,7 +120,7 @@ export function tradesService(deps: TradesDeps) {
       decimalPlaces: offer.decimal_places,
       feePercent: deps.feePercent,
     });
-    if (!quote) throw badRequest(sentences.amountTooSmall);
+    if (!quote) throw new InvalidInput(sentences.amountTooSmall);
     // Sell offer: the owner sells to the taker. Buy offer: the owner buys from the taker.
     const sellerId = offer.offer_type === 'sell' ? offer.user_id : userId;
     const buyerId = offer.offer_type === 'sell' ? userId : offer.user_id;
@@ -202,7 +202,7 @@ export function tradesService(deps: TradesDeps) {
 
   /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
   const tooManyOpenTrades = (takerIsBuyer: boolean) =>
-    conflict(takerIsBuyer ? sentences.tooManyOpenTrades(deps.maxOpenTrades) : sentences.buyerHasTooManyOpenTrades);
+    new StateConflict(takerIsBuyer ? sentences.tooManyOpenTrades(deps.maxOpenTrades) : sentences.buyerHasTooManyOpenTrades);
 
   return {
     /** market/trade/ `preview`: the figures, after every rule a real open would check. */
@@ -211,7 +211,7 @@ export function tradesService(deps: TradesDeps) {
       const { offer, quote, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
       if ((await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) throw tooManyOpenTrades(buyerId === userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
-      if (new Money(available).lt(quote.trading_amount_crypto)) throw conflict(sentences.sellerBalanceTooLow);
+      if (new Money(available).lt(quote.trading_amount_crypto)) throw new StateConflict(sentences.sellerBalanceTooLow);
       return quote;
     },
 
@@ -273,7 +273,7 @@ export function tradesService(deps: TradesDeps) {
         const failure = ledgerFailure(error);
         // The seller's balance, decided by the ledger under its row lock: concurrent opens against one
         // seller can never take more than the seller has.
-        if (failure instanceof InsufficientFunds) throw conflict(sentences.sellerBalanceTooLow);
+        if (failure instanceof InsufficientFunds) throw new StateConflict(sentences.sellerBalanceTooLow);
         throw failure;
       }
       if (tradeId === undefined) {
@@ -299,14 +299,14 @@ export function tradesService(deps: TradesDeps) {
       // Not a channel this server could have made: no need to ask the database.
       const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
       const role = trade && roleOf(trade, user.id);
-      if (!trade || !role) throw notFound(sentences.tradeNotFound);
+      if (!trade || !role) throw new NotFound(sentences.tradeNotFound);
       const facts = factsOf(trade);
       const next = applyAction(facts, action, role);
       if (!next) throw refusal(facts, action, role);
       const applied = await transition(trade, action, next, { id: user.id, name: user.username }, reason);
       if (!applied) {
         const now = await trades.factsOf(trade.id);
-        throw applyAction(now, action, role) ? conflict(sentences.tradeChanged) : refusal(now, action, role);
+        throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusal(now, action, role);
       }
       publish(applied);
       if (next.status === 'completed') await deps.completed();

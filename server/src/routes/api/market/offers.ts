@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { editableOffer, offerComponents, offerList, offersRequest, offerToggleResponse } from '../../../../../contracts/market.ts';
 import { messageResponse } from '../../../../../contracts/security.ts';
-import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { offerListKey } from '../../../market/offer-list-cache.ts';
 import { offersService } from '../../../market/offers.ts';
 import { signedIn } from '../../../plugins/auth.ts';
+import { InvalidInput } from '../../../refusals.ts';
 
 /**
  * POST /api/market/offers/ (signed in) — spec section 7: the form's choices (`components`), Browse Offers
@@ -40,7 +40,7 @@ export default async function offersRoute(app: FastifyInstance) {
           await app.offersChanged();
           return ok(messageResponse, sentences.offerPublished);
         }
-        if (id === undefined || id === null) throw badRequest(sentences.offerIdRequired);
+        if (id === undefined || id === null) throw new InvalidInput(sentences.offerIdRequired);
         await offers.update(id, userId, fields, app.now());
         await app.offersChanged();
         return ok(messageResponse, sentences.offerUpdated);

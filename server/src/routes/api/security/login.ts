@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { loginRequest, loginResponse } from '../../../../../contracts/security.ts';
 import { clientAddress } from '../../../http/client-address.ts';
-import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { hashToken, newToken } from '../../../lib/secrets.ts';
 import { accountKey } from '../../../plugins/login-guard.ts';
 import { twoFactorChallengesRepository } from '../../../repositories/two-factor-challenges.ts';
 import { usersRepository } from '../../../repositories/users.ts';
+import { InvalidInput } from '../../../refusals.ts';
 
 /** server-rules.md: the interim token between password and authenticator code. */
 export const TWO_FACTOR_CHALLENGE = Object.freeze({ lifetimeMs: 5 * 60_000, maxTries: 5 });
@@ -28,7 +28,7 @@ export default async function loginRoute(app: FastifyInstance) {
     const passwordOk = await app.passwords.verify(user?.password_hash, body.password);
     if (!user || !passwordOk) {
       await app.loginGuard.recordFailure(attempt);
-      throw badRequest(sentences.invalidCredentials);
+      throw new InvalidInput(sentences.invalidCredentials);
     }
     if (app.passwords.needsRehash(user.password_hash)) {
       await users.setPasswordHash(user.id, await app.passwords.hash(body.password));

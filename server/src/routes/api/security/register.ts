@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRequest, sessionResponse } from '../../../../../contracts/security.ts';
 import { uniqueViolation } from '../../../db/db.ts';
-import { conflict, forbidden } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { emailCodesRepository } from '../../../repositories/email-codes.ts';
 import { usersRepository } from '../../../repositories/users.ts';
+import { NotAllowed, StateConflict } from '../../../refusals.ts';
 
 /** server-rules.md: register accepts an address verified through validate_email this recently. */
 export const EMAIL_VERIFICATION_VALID_MS = 30 * 60_000;
@@ -20,10 +20,10 @@ export default async function registerRoute(app: FastifyInstance) {
 
     const verifiedSince = new Date(now.getTime() - EMAIL_VERIFICATION_VALID_MS);
     if (!(await emailCodesRepository(app.db).isVerifiedSince(body.email, verifiedSince))) {
-      throw forbidden(sentences.emailNotVerified);
+      throw new NotAllowed(sentences.emailNotVerified);
     }
-    if (await users.emailExists(body.email)) throw conflict(sentences.emailTaken);
-    if (await users.usernameExists(body.username)) throw conflict(sentences.usernameTaken);
+    if (await users.emailExists(body.email)) throw new StateConflict(sentences.emailTaken);
+    if (await users.usernameExists(body.username)) throw new StateConflict(sentences.usernameTaken);
 
     // Hash before the transaction: argon2 takes tens of milliseconds and needs no lock.
     const passwordHash = await app.passwords.hash(body.password);
@@ -42,8 +42,8 @@ export default async function registerRoute(app: FastifyInstance) {
     } catch (error) {
       // Two registrations racing past the checks above: the unique indexes decide, with the same sentences.
       const constraint = uniqueViolation(error);
-      if (constraint === 'users_email_key') throw conflict(sentences.emailTaken);
-      if (constraint === 'users_username_key') throw conflict(sentences.usernameTaken);
+      if (constraint === 'users_email_key') throw new StateConflict(sentences.emailTaken);
+      if (constraint === 'users_username_key') throw new StateConflict(sentences.usernameTaken);
       throw error;
     }
   });

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { messageResponse, resetPasswordRequest } from '../../../../../contracts/security.ts';
-import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { codeMail } from '../../../lib/mail.ts';
 import { EMAIL_CODE_RULES } from '../../../plugins/email-codes.ts';
 import { accountKey } from '../../../plugins/login-guard.ts';
 import { sessionsRepository } from '../../../repositories/sessions.ts';
 import { twoFactorChallengesRepository } from '../../../repositories/two-factor-challenges.ts';
 import { usersRepository } from '../../../repositories/users.ts';
+import { InvalidInput } from '../../../refusals.ts';
 
 /**
  * POST /api/security/reset_password/ — request a code, then set a new password with it.
@@ -37,7 +37,7 @@ export default async function resetPasswordRoute(app: FastifyInstance) {
       async (tx) => (await usersRepository(tx).findByEmail(body.email))?.id,
     );
     // Only reachable by guessing the never-mailed code of an address without an account.
-    if (userId === undefined) throw badRequest(sentences.invalidCode);
+    if (userId === undefined) throw new InvalidInput(sentences.invalidCode);
 
     const passwordHash = await app.passwords.hash(body.password);
     const now = app.now();

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionResponse, twoFactorLoginRequest, type SessionResponse } from '../../../../../contracts/security.ts';
 import { clientAddress } from '../../../http/client-address.ts';
-import { badRequest } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { hashToken } from '../../../lib/secrets.ts';
 import { sessionExpired } from '../../../plugins/auth.ts';
 import { securityMail } from '../../../lib/account-mails.ts';
@@ -14,6 +13,7 @@ import { twoFactorChallengesRepository } from '../../../repositories/two-factor-
 import { recoveryCodesRepository } from '../../../repositories/recovery-codes.ts';
 import { usersRepository } from '../../../repositories/users.ts';
 import { TWO_FACTOR_CHALLENGE } from './login.ts';
+import { InvalidInput } from '../../../refusals.ts';
 
 type Attempt =
   | { kind: 'signedIn'; session: SessionResponse; recoveryCodesLeft?: number }
@@ -70,7 +70,7 @@ export default async function twoFactorLoginRoute(app: FastifyInstance) {
     if (attempt.kind === 'refused') {
       // A wrong second factor counts towards the account's lockout like a wrong password.
       await app.loginGuard.recordFailure(signIn);
-      throw badRequest(attempt.sentence);
+      throw new InvalidInput(attempt.sentence);
     }
     await app.loginGuard.clear(signIn);
     if (attempt.recoveryCodesLeft !== undefined) {

@@ -7,10 +7,9 @@ import {
   twoFactorStatusResponse,
 } from '../../../../../contracts/security.ts';
 import { clientAddress } from '../../../http/client-address.ts';
-import { badRequest, conflict } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { securityMail, type SecurityEvent } from '../../../lib/account-mails.ts';
 import { newTotpSecret, totpUri } from '../../../lib/totp.ts';
 import { sessionExpired, signedIn } from '../../../plugins/auth.ts';
@@ -18,6 +17,7 @@ import { accountKey } from '../../../plugins/login-guard.ts';
 import { proofOf, type SecondFactorOutcome, type TotpOutcome } from '../../../plugins/two-factor.ts';
 import { recoveryCodesRepository } from '../../../repositories/recovery-codes.ts';
 import { usersRepository } from '../../../repositories/users.ts';
+import { InvalidInput, StateConflict } from '../../../refusals.ts';
 
 /**
  * POST /api/security/two_factor/ (signed in, contract.md) — status, setup (a pending secret), enable (the
@@ -40,13 +40,13 @@ export default async function twoFactorRoute(app: FastifyInstance) {
       await app.loginGuard.assertOpen(attempt);
       if (!(await app.passwords.verify(user.password_hash, password))) {
         await app.loginGuard.recordFailure(attempt);
-        throw badRequest(sentences.wrongPassword);
+        throw new InvalidInput(sentences.wrongPassword);
       }
     };
     const refuseWrongCode = async (outcome: (TotpOutcome | SecondFactorOutcome) & { ok: false }, recovery = false): Promise<never> => {
       await app.loginGuard.recordFailure(attempt);
-      if (outcome.reason === 'replayed') throw badRequest(sentences.authenticatorCodeUsed);
-      throw badRequest(recovery ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode);
+      if (outcome.reason === 'replayed') throw new InvalidInput(sentences.authenticatorCodeUsed);
+      throw new InvalidInput(recovery ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode);
     };
     const tellOwner = (event: SecurityEvent) => app.mailer.sendInBackground(securityMail(user, event, app.now()));
 
@@ -55,15 +55,15 @@ export default async function twoFactorRoute(app: FastifyInstance) {
         return ok(twoFactorStatusResponse, { enabled, recovery_codes_left: enabled ? await app.twoFactor.recoveryCodesLeft(user.id) : 0 });
 
       case 'setup': {
-        if (enabled) throw conflict(sentences.twoFactorAlreadyOn);
+        if (enabled) throw new StateConflict(sentences.twoFactorAlreadyOn);
         const secret = newTotpSecret();
         await users.setPendingTotpSecret(user.id, app.keys.seal(secret));
         return ok(twoFactorSetupResponse, { secret, otpauth_url: totpUri(secret, user.username) });
       }
 
       case 'enable': {
-        if (enabled) throw conflict(sentences.twoFactorAlreadyOn);
-        if (user.totp_pending_secret === null) throw conflict(sentences.twoFactorSetupFirst);
+        if (enabled) throw new StateConflict(sentences.twoFactorAlreadyOn);
+        if (user.totp_pending_secret === null) throw new StateConflict(sentences.twoFactorSetupFirst);
         await assertPassword(body.password);
         const outcome = await app.twoFactor.check(user.totp_pending_secret, body.code);
         if (!outcome.ok) return refuseWrongCode(outcome);
@@ -77,7 +77,7 @@ export default async function twoFactorRoute(app: FastifyInstance) {
 
       case 'disable':
       case 'recovery_codes': {
-        if (user.totp_secret === null) throw conflict(sentences.twoFactorNotOn);
+        if (user.totp_secret === null) throw new StateConflict(sentences.twoFactorNotOn);
         await assertPassword(body.password);
         const proof = proofOf(body.code);
         const active = { id: user.id, totp_secret: user.totp_secret };

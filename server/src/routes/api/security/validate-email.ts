@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { messageResponse, validateEmailRequest } from '../../../../../contracts/security.ts';
-import { conflict, unavailable } from '../../../http/errors.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { sentences } from '../../../http/sentences.ts';
+import { sentences } from '../../../sentences.ts';
 import { codeMail } from '../../../lib/mail.ts';
 import { EMAIL_CODE_RULES } from '../../../plugins/email-codes.ts';
 import { emailCodesRepository } from '../../../repositories/email-codes.ts';
 import { usersRepository } from '../../../repositories/users.ts';
+import { StateConflict, Unavailable } from '../../../refusals.ts';
 
 /**
  * POST /api/security/validate_email/ — signup's first two steps: mail a code, then prove it.
@@ -18,13 +18,13 @@ export default async function validateEmailRoute(app: FastifyInstance) {
     const body = parseBody(validateEmailRequest, request.body);
 
     if (body.type === 'request') {
-      if (await usersRepository(app.db).emailExists(body.email)) throw conflict(sentences.emailTaken);
+      if (await usersRepository(app.db).emailExists(body.email)) throw new StateConflict(sentences.emailTaken);
       const code = await app.emailCodes.issue(body.email, 'signup');
       try {
         await app.mailer.send(codeMail('signup', body.email, code, EMAIL_CODE_RULES.validMinutes));
       } catch (error) {
         request.log.error({ err: error }, 'signup code mail failed');
-        throw unavailable(sentences.mailFailed);
+        throw new Unavailable(sentences.mailFailed);
       }
       return ok(messageResponse, sentences.codeSent(body.email));
     }

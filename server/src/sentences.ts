@@ -1,5 +1,5 @@
-import { messages } from '../../../contracts/messages.ts';
-import { tradeSentences } from './trade-sentences.ts';
+import { messages } from '../../contracts/messages.ts';
+import { tradeSentences } from './trades/sentences.ts';
 
 /**
  * Every sentence the server answers with, in one place: the web app shows them as they are, so they are
