@@ -11,6 +11,7 @@ import type { PgliteBoot } from './db/pglite.ts';
 import { sentences } from './sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
 import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
+import { accountsPlugin } from './plugins/accounts.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { corePlugin } from './plugins/core.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -91,6 +92,8 @@ function sentenceForFastifyError(error: FastifyError): { status: number; sentenc
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof Refusal) {
+    // A refusal caused by something broken (the mail server down) is worth a line in the log.
+    if (error.cause !== undefined) request.log.warn({ err: error.cause }, error.sentence);
     return reply.code(statusOf(error)).send({ success: false, info: error.sentence });
   }
   const known = sentenceForFastifyError(error);
@@ -164,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(loginGuardPlugin);
   await app.register(emailCodesPlugin);
   await app.register(twoFactorPlugin);
+  await app.register(accountsPlugin);
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);

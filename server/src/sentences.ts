@@ -13,6 +13,7 @@ export const sentences = {
   invalidAuthenticatorCode: 'Invalid authentication code.',
   authenticatorCodeUsed: 'This authentication code has already been used. Please wait for the next one.',
   tooManyAuthenticatorCodes: 'Too many wrong codes. Please sign in again.',
+  signInExpired: 'This sign-in has expired. Please enter your username and password again.',
   invalidRecoveryCode: 'Invalid recovery code.',
   wrongPassword: 'The password is not correct.',
   emailTaken: 'An account with this email already exists.',

@@ -8,7 +8,20 @@ import {
   twoFactorSetupResponse,
   twoFactorStatusResponse,
 } from '../../contracts/index.ts';
-import type { Api } from './api.ts';
+import { ApiError, type Api } from './api.ts';
+
+/**
+ * The sign-in attempt between password and second factor is over (expired, used up, ended by a password
+ * reset): the server says so with 409 and a sentence, which the shared handling shows. The login chart then
+ * goes back to the password, which is the only way on.
+ */
+export class SignInExpired extends ApiError {
+  readonly kind = 'signInExpired';
+  constructor(message: string) {
+    super(message, 409);
+    this.name = 'SignInExpired';
+  }
+}
 
 /** The account calls of spec section 7 and contract.md, one function each. */
 export function createAccountService(api: Api, device: string) {
@@ -17,7 +30,9 @@ export function createAccountService(api: Api, device: string) {
       api.write('security/login/', { ...input, device }, loginResponse),
     /** The second step of a two-factor login, with an authenticator code or a recovery code. */
     twoFactorLogin: (input: { token: string } & ({ code: string } | { recovery_code: string })) =>
-      api.write('security/two_factor_login/', { ...input, device }, sessionResponse),
+      api.write('security/two_factor_login/', { ...input, device }, sessionResponse).catch((error: unknown) => {
+        throw error instanceof ApiError && error.status === 409 ? new SignInExpired(error.message) : error;
+      }),
     requestEmailCode: (input: { email: string }) =>
       api.write('security/validate_email/', { type: 'request', ...input }, messageResponse),
     verifyEmailCode: (input: { email: string; code: string }) =>

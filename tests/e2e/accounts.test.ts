@@ -32,7 +32,8 @@ async function login(page: Page, username: string, password: string) {
 async function logout(page: Page) {
   await page.getByRole('button', { name: 'Profile menu' }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.waitForURL(`${product.baseUrl}/login`);
+  // The login page remembers the page the trader left from (?redirect=…), to return there on the next sign-in.
+  await page.waitForURL((url) => url.pathname === '/login');
 }
 
 const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });

@@ -44,14 +44,36 @@ describe('guard and bounce', () => {
     const { page, context } = await newPage(browser);
     await page.goto(`${product.baseUrl}/login`);
     await page.goto(`${product.baseUrl}/trades`);
-    await page.waitForURL(`${product.baseUrl}/login`);
+    await page.waitForURL(`${product.baseUrl}/login?redirect=%2Ftrades`);
     const length = await page.evaluate(() => history.length);
     await page.goto(`${product.baseUrl}/wallets/deposit`);
-    await page.waitForURL(`${product.baseUrl}/login`);
+    await page.waitForURL(`${product.baseUrl}/login?redirect=%2Fwallets%2Fdeposit`);
     // A redirect that pushed would have grown the history by two entries, not one.
     expect(await page.evaluate(() => history.length)).toBe(length + 1);
     await page.getByRole('link', { name: 'Sign Up' }).first().waitFor();
     await screenshot(page, 'login-light');
+    await context.close();
+  });
+
+  it('returns a trader who was sent to /login to the page they asked for, once signed in', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${product.baseUrl}/trades?page=1`);
+    await page.waitForURL(/\/login\?redirect=/);
+    await page.getByLabel('Username').fill('alice');
+    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${product.baseUrl}/trades?page=1`);
+    await page.getByRole('heading', { name: 'Recent Trades' }).waitFor();
+    await context.close();
+  });
+
+  it('ignores a redirect to another site: login then goes to the dashboard', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${product.baseUrl}/login?redirect=${encodeURIComponent('//evil.example/')}`);
+    await page.getByLabel('Username').fill('alice');
+    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${product.baseUrl}/`);
     await context.close();
   });
 

@@ -5,7 +5,7 @@ import { loginMachine } from '../../src/machines/login/login.machine.ts';
 import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../src/machines/login/login.selectors.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
-import { ApiError } from '../../src/services/api.ts';
+import { SignInExpired } from '../../src/services/accounts.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 
 const alice = { username: 'alice', email: 'alice@example.com', websocket_token: 'ws-alice' };
@@ -133,7 +133,7 @@ describe('login', () => {
     expect(fakes.calls.at(-1)).toEqual({ id: 'submitCode', input: { code: '222222', token: 'interim-7' } });
   });
 
-  it('a dead interim token (HTTP 401: expired, used or out of tries) returns to the credentials', async () => {
+  it('a sign-in attempt that is over (expired, used or out of tries) returns to the credentials', async () => {
     const { actor, fakes, sessions, type } = startLogin();
     type('username', 'alice');
     type('password', 'hunter22');
@@ -141,7 +141,7 @@ describe('login', () => {
     await fakes.resolve('submitCredentials', { two_factor: true, token: 'interim-old', user: { username: 'alice' } });
     type('code', '123456');
     actor.send({ type: 'code.submit' });
-    await fakes.reject('submitCode', new ApiError('Session expired', 401));
+    await fakes.reject('submitCode', new SignInExpired('This sign-in has expired. Please enter your username and password again.'));
 
     expect(selectStep(actor.getSnapshot())).toBe('credentials');
     expect(selectIsBusy(actor.getSnapshot())).toBe(false);

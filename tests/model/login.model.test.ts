@@ -4,6 +4,7 @@ import type { SessionResponse } from '../../contracts/security.ts';
 import { loginMachine } from '../../src/machines/login/login.machine.ts';
 import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../src/machines/login/login.selectors.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
+import { SignInExpired } from '../../src/services/accounts.ts';
 import { ApiError } from '../../src/services/api.ts';
 import {
   Coverage,
@@ -58,14 +59,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       return [
         { type: 'xstate.done.actor.submitRecoveryCode', output: afterCode },
         { type: 'xstate.error.actor.submitRecoveryCode', error: new ApiError('Invalid recovery code.', 400) },
-        { type: 'xstate.error.actor.submitRecoveryCode', error: new ApiError('Session expired', 401) },
+        { type: 'xstate.error.actor.submitRecoveryCode', error: new SignInExpired('This sign-in has expired. Please enter your username and password again.') },
       ];
     case 'verifyingCode':
       return [
         { type: 'xstate.done.actor.submitCode', output: afterCode },
         { type: 'xstate.error.actor.submitCode', error: new ApiError('Invalid code', 400) },
-        // The server's answer to an interim token that expired, was used or ran out of tries.
-        { type: 'xstate.error.actor.submitCode', error: new ApiError('Session expired', 401) },
+        // The server's answer to a sign-in attempt that expired, was used or ran out of tries.
+        { type: 'xstate.error.actor.submitCode', error: new SignInExpired('This sign-in has expired. Please enter your username and password again.') },
       ];
     default:
       return [];
@@ -132,7 +133,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     }
     if (event.type === 'xstate.error.actor.submitCode' || event.type === 'xstate.error.actor.submitRecoveryCode') {
       // A wrong code may be retyped; a dead interim token sends the trader back to the password.
-      const dead = (event.error as ApiError).status === 401;
+      const dead = event.error instanceof SignInExpired;
       const recovery = event.type === 'xstate.error.actor.submitRecoveryCode';
       if (dead) interimToken = null;
       expect(snapshot.value).toBe(dead ? 'editingCredentials' : recovery ? 'awaitingRecoveryCode' : 'awaitingSecondFactor');

@@ -143,7 +143,10 @@ describe.each(dbTargets)('POST /api/security/reset_password/ on %s', (target) =>
       token: interim.token,
       code: await codeAt(t, trader.secret),
     });
-    expect(answer.status).toBe(401);
+    expect(answer).toEqual({
+      status: 409,
+      body: { success: false, info: 'This sign-in has expired. Please enter your username and password again.' },
+    });
   });
 
   it('lifts a sign-in lockout: the owner proved control of the mailbox', async () => {

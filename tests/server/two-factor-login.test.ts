@@ -5,6 +5,8 @@ import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/serve
 import { codeAt, login, otherCode, signUpWithTwoFactor } from '../support/server-flows.ts';
 
 const EXPIRED = { success: false, info: 'Session expired' };
+/** The sign-in attempt is over (expired, used, out of tries): its own refusal, not "session expired" (which signs out). */
+const OVER = { status: 409, body: { success: false, info: 'This sign-in has expired. Please enter your username and password again.' } };
 const STEP = 30_000;
 
 describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) => {
@@ -85,7 +87,7 @@ describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) 
     const token = await interimToken(trader);
     expect((await twoFactorLogin(token, await codeAt(t, trader.secret))).status).toBe(200);
     t.clock.advance(STEP);
-    expect(await twoFactorLogin(token, await codeAt(t, trader.secret))).toEqual({ status: 401, body: EXPIRED });
+    expect(await twoFactorLogin(token, await codeAt(t, trader.secret))).toEqual(OVER);
   });
 
   it('lets an interim token live 5 minutes', async () => {
@@ -96,7 +98,7 @@ describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) 
 
     const late = await interimToken(trader);
     t.clock.advance(5 * MINUTE);
-    expect(await twoFactorLogin(late, await codeAt(t, trader.secret))).toEqual({ status: 401, body: EXPIRED });
+    expect(await twoFactorLogin(late, await codeAt(t, trader.secret))).toEqual(OVER);
   });
 
   it('allows 5 tries per interim token', async () => {
@@ -107,10 +109,10 @@ describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) 
       expect((await twoFactorLogin(token, wrong)).body.info).toBe('Invalid authentication code.');
     }
     expect(await twoFactorLogin(token, wrong)).toEqual({
-      status: 400,
+      status: 409,
       body: { success: false, info: 'Too many wrong codes. Please sign in again.' },
     });
-    expect(await twoFactorLogin(token, await codeAt(t, trader.secret))).toEqual({ status: 401, body: EXPIRED });
+    expect(await twoFactorLogin(token, await codeAt(t, trader.secret))).toEqual(OVER);
     // A new password login gets a new token with fresh tries.
     expect((await twoFactorLogin(await interimToken(trader), await codeAt(t, trader.secret))).status).toBe(200);
   });
@@ -125,7 +127,7 @@ describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) 
     expect((await login(t, trader.username, trader.password)).status).toBe(429);
   });
 
-  it('answers an unknown token with 401', async () => {
-    expect(await twoFactorLogin('not-a-token', '123456')).toEqual({ status: 401, body: EXPIRED });
+  it('answers an unknown token like an expired one (409), never with a session refusal', async () => {
+    expect(await twoFactorLogin('not-a-token', '123456')).toEqual(OVER);
   });
 });

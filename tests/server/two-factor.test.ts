@@ -227,7 +227,7 @@ describe.each(dbTargets)('POST /api/security/two_factor/ on %s', (target) => {
         expect((await signInWith(token, 'aaaaa-aaaaa')).body.info).toBe('Invalid recovery code.');
       }
       expect((await signInWith(token, 'aaaaa-aaaaa')).body.info).toBe('Too many wrong codes. Please sign in again.');
-      expect((await signInWith(token, owner.recoveryCodes[0] ?? '')).status).toBe(401);
+      expect((await signInWith(token, owner.recoveryCodes[0] ?? '')).status).toBe(409);
     });
 
     it('refuse what cannot be a recovery code, and a body with both kinds of code', async () => {

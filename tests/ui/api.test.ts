@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { messageResponse, twoFactorStatusResponse } from '../../contracts/index.ts';
-import { createAccountService } from '../../src/services/accounts.ts';
+import { createAccountService, SignInExpired } from '../../src/services/accounts.ts';
 import { ApiError, createApi, type ApiOptions } from '../../src/services/api.ts';
 
 type Answer = { status?: number; body?: unknown; raw?: string } | 'network-error';
@@ -326,5 +326,27 @@ describe('account service (spec section 7 payloads)', () => {
     const { api, onError } = apiWith(server);
     await expect(createAccountService(api, 'd').overview()).resolves.toBeNull();
     expect(onError).not.toHaveBeenCalled();
+  });
+});
+
+describe('accounts: a sign-in attempt that is over', () => {
+  const over = 'This sign-in has expired. Please enter your username and password again.';
+
+  it('rejects the second factor with a SignInExpired the login chart knows, shown in words, and signs nobody out', async () => {
+    const server = fakeServer(refused(over, 409));
+    const { api, onError, onSessionExpired } = apiWith(server);
+    const error = await rejectionOf(createAccountService(api, 'test').twoFactorLogin({ code: '123456', token: 'interim' }));
+    expect(error).toBeInstanceOf(SignInExpired);
+    expect(error).toMatchObject({ kind: 'signInExpired', message: over, status: 409 });
+    expect(onError).toHaveBeenCalledExactlyOnceWith(over);
+    expect(onSessionExpired).not.toHaveBeenCalled();
+  });
+
+  it('leaves a wrong code an ordinary refusal', async () => {
+    const server = fakeServer(refused('Invalid authentication code.', 400));
+    const { api } = apiWith(server);
+    const error = await rejectionOf(createAccountService(api, 'test').twoFactorLogin({ code: '123456', token: 'interim' }));
+    expect(error).not.toBeInstanceOf(SignInExpired);
+    expect(error.status).toBe(400);
   });
 });

@@ -56,9 +56,9 @@ export const loginMachine = setup({
     isCodeComplete: ({ context }) => context.code.length === CODE_LENGTH,
     isRecoveryCodeComplete: ({ context }) => isRecoveryCode(context.recoveryCode),
     needsSecondFactor: (_, params: { two_factor: boolean }) => params.two_factor,
-    /** The api service rejects a 401 with an error whose `status` is 401. */
-    isInterimTokenDead: (_, params: { error: unknown }) =>
-      typeof params.error === 'object' && params.error !== null && (params.error as { status?: unknown }).status === 401,
+    /** The account service rejects an attempt that is over with an error of kind `signInExpired`. */
+    isSignInOver: (_, params: { error: unknown }) =>
+      typeof params.error === 'object' && params.error !== null && (params.error as { kind?: unknown }).kind === 'signInExpired',
   },
 }).createMachine({
   id: 'login',
@@ -148,10 +148,10 @@ export const loginMachine = setup({
         },
         onError: [
           {
-            guard: { type: 'isInterimTokenDead', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isSignInOver', params: ({ event }) => ({ error: event.error }) },
             target: 'editingCredentials',
             description:
-              'The interim token expired, was used or ran out of tries (HTTP 401): only a new login gets another.',
+              'The sign-in attempt expired, was used or ran out of tries; the trader is told so, and only a new login goes on.',
             actions: 'dropSecondFactor',
           },
           { target: 'awaitingSecondFactor', description: 'A wrong code: the trader may type another.', actions: 'clearCode' },
@@ -170,9 +170,9 @@ export const loginMachine = setup({
         },
         onError: [
           {
-            guard: { type: 'isInterimTokenDead', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isSignInOver', params: ({ event }) => ({ error: event.error }) },
             target: 'editingCredentials',
-            description: 'The interim token expired, was used or ran out of tries (HTTP 401).',
+            description: 'The sign-in attempt is over (expired, used or out of tries).',
             actions: 'dropSecondFactor',
           },
           { target: 'awaitingRecoveryCode', description: 'A wrong or spent recovery code.', actions: 'clearRecoveryCode' },

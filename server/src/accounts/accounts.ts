@@ -1,0 +1,358 @@
+import type { z } from 'zod/mini';
+import type {
+  LoginResponse,
+  loginRequest,
+  RecoveryCodesResponse,
+  registerRequest,
+  resetPasswordRequest,
+  SessionResponse,
+  twoFactorLoginRequest,
+} from '../../../contracts/security.ts';
+import { uniqueViolation, type Db } from '../db/db.ts';
+import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
+import { codeMail, type Mail } from '../lib/mail.ts';
+import type { PasswordHasher } from '../lib/passwords.ts';
+import { hashToken, newToken, type AppKeys } from '../lib/secrets.ts';
+import { newTotpSecret, totpUri } from '../lib/totp.ts';
+import type { Sessions } from '../plugins/auth.ts';
+import { EMAIL_CODE_RULES, type EmailCodes } from '../plugins/email-codes.ts';
+import { accountKey, type LoginGuard, type SignInAttempt } from '../plugins/login-guard.ts';
+import type { Mailer } from '../plugins/mail.ts';
+import { proofOf, type SecondFactorProof, type TwoFactor } from '../plugins/two-factor.ts';
+import { InvalidInput, NotAllowed, NotSignedIn, SignInExpired, StateConflict, Unavailable } from '../refusals.ts';
+import { emailCodesRepository } from '../repositories/email-codes.ts';
+import { recoveryCodesRepository } from '../repositories/recovery-codes.ts';
+import { sessionsRepository } from '../repositories/sessions.ts';
+import { twoFactorChallengesRepository } from '../repositories/two-factor-challenges.ts';
+import { usersRepository, type UserRow } from '../repositories/users.ts';
+import { sentences } from '../sentences.ts';
+
+/** The sign-in attempt between a correct password and the second factor: how long it lives, how many codes it takes. */
+export const SIGN_IN_CHALLENGE = Object.freeze({ lifetimeMs: 5 * 60_000, maxTries: 5 });
+/** Register accepts an address verified through validate_email this recently. */
+export const EMAIL_VERIFICATION_VALID_MS = 30 * 60_000;
+
+export interface AccountsDeps {
+  db: Db;
+  now: () => Date;
+  keys: AppKeys;
+  passwords: PasswordHasher;
+  mailer: Mailer;
+  sessions: Sessions;
+  loginGuard: LoginGuard;
+  emailCodes: EmailCodes;
+  twoFactor: TwoFactor;
+}
+
+type SignInAsk = z.output<typeof loginRequest>;
+type SecondFactorAsk = z.output<typeof twoFactorLoginRequest>;
+type RegisterAsk = z.output<typeof registerRequest>;
+type ResetAsk = Extract<z.output<typeof resetPasswordRequest>, { type: 'reset' }>;
+/** Who is asking to change their own account's security, from where. */
+type Owner = { userId: string; client: string };
+type Proof = { code: string; password: string };
+
+type SecondStep =
+  | { kind: 'signedIn'; session: SessionResponse; recoveryCodesLeft?: number }
+  | { kind: 'over'; sentence: string }
+  | { kind: 'refused'; sentence: string };
+
+/**
+ * The account rules (docs/rules.md "Accounts"): sign-in with its lockouts and second factor, signup, password
+ * reset and the two-factor settings. It decides and refuses in its own terms (refusals.ts); the routes only
+ * parse, call and reply.
+ */
+export function accountsService(deps: AccountsDeps) {
+  const { db, loginGuard, twoFactor } = deps;
+  const tellOwner = (owner: { email: string; username: string }, event: SecurityEvent) =>
+    deps.mailer.sendInBackground(securityMail(owner, event, deps.now()));
+
+  /** A signed-in user as the security settings need them; a session whose user is gone is no session. */
+  async function ownerRow(userId: string): Promise<UserRow> {
+    const user = await usersRepository(db).findById(userId);
+    if (!user) throw new NotSignedIn(sentences.sessionExpired);
+    return user;
+  }
+
+  /**
+   * The password again before a change a stolen session must not make; a wrong one is refused before any
+   * code is looked at (or spent) and counts towards the sign-in lockout, so a session cannot grind passwords.
+   */
+  async function assertPassword(user: UserRow, password: string, attempt: SignInAttempt): Promise<void> {
+    await loginGuard.assertOpen(attempt);
+    if (!(await deps.passwords.verify(user.password_hash, password))) {
+      await loginGuard.recordFailure(attempt);
+      throw new InvalidInput(sentences.wrongPassword);
+    }
+  }
+
+  /** A wrong second factor counts towards the lockout like a wrong password. */
+  async function refuseSecondFactor(attempt: SignInAttempt, proof: SecondFactorProof, reason: 'invalid' | 'replayed'): Promise<never> {
+    await loginGuard.recordFailure(attempt);
+    if (reason === 'replayed') throw new InvalidInput(sentences.authenticatorCodeUsed);
+    throw new InvalidInput(proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode);
+  }
+
+  return {
+    /**
+     * The password step of signing in: the username (or email) and password. Unknown names and wrong passwords
+     * get the same sentence after the same argon2 work; with two-factor on, the answer is an interim token for
+     * `completeSignIn` instead of a session.
+     */
+    async signIn(ask: SignInAsk, client: string): Promise<LoginResponse> {
+      const users = usersRepository(db);
+      const user = await users.findByLogin(ask.username);
+      const attempt = { key: accountKey(user, ask.username), client };
+      await loginGuard.assertOpen(attempt);
+
+      const passwordOk = await deps.passwords.verify(user?.password_hash, ask.password);
+      if (!user || !passwordOk) {
+        await loginGuard.recordFailure(attempt);
+        throw new InvalidInput(sentences.invalidCredentials);
+      }
+      if (deps.passwords.needsRehash(user.password_hash)) {
+        await users.setPasswordHash(user.id, await deps.passwords.hash(ask.password));
+      }
+
+      if (user.totp_secret !== null) {
+        // Failures are forgiven only after the second factor, which counts towards the same lockout.
+        const token = newToken();
+        const now = deps.now();
+        await twoFactorChallengesRepository(db).insert({
+          userId: user.id,
+          tokenHash: hashToken(token),
+          device: ask.device,
+          now,
+          expiresAt: new Date(now.getTime() + SIGN_IN_CHALLENGE.lifetimeMs),
+        });
+        return { two_factor: true, token, user: { username: user.username } };
+      }
+
+      await loginGuard.clear(attempt);
+      const session = await db.transaction((tx) => deps.sessions.open(tx, user, ask.device));
+      return { two_factor: false, ...session };
+    },
+
+    /**
+     * The second step: the interim token with the authenticator code, or with a recovery code (spent by signing
+     * in; the owner is mailed). An attempt that expired, was used or ran out of tries is over (SignInExpired):
+     * only the password step again goes on.
+     */
+    async completeSignIn(ask: SecondFactorAsk, client: string): Promise<SessionResponse> {
+      const now = deps.now();
+      const tokenHash = hashToken(ask.token);
+      const proof: SecondFactorProof =
+        ask.recovery_code !== undefined ? { kind: 'recovery', code: ask.recovery_code } : { kind: 'authenticator', code: ask.code ?? '' };
+
+      const pending = await twoFactorChallengesRepository(db).findOpen(tokenHash, now);
+      if (!pending) throw new SignInExpired(sentences.signInExpired);
+      const attempt = { key: accountKey({ id: pending.user_id }, ''), client };
+      await loginGuard.assertOpen(attempt);
+
+      // The challenge row stays locked while the code is checked, so concurrent guesses are counted one by one.
+      // Inside the transaction only `tx` may be used: PGlite has one connection, and the transaction holds it.
+      const step = await db.transaction(async (tx): Promise<SecondStep> => {
+        const challenges = twoFactorChallengesRepository(tx);
+        const challenge = await challenges.lockOpen(tokenHash, now);
+        if (!challenge) return { kind: 'over', sentence: sentences.signInExpired };
+        const user = await usersRepository(tx).findById(challenge.user_id);
+        if (!user?.totp_secret) {
+          // Two-factor was switched off since the password step: the interim token no longer means anything.
+          await challenges.close(challenge.id, now);
+          return { kind: 'over', sentence: sentences.signInExpired };
+        }
+        const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
+        if (outcome.ok) {
+          await challenges.close(challenge.id, now);
+          const session = await deps.sessions.open(tx, user, ask.device || challenge.device);
+          const left = outcome.kind === 'recovery' ? await recoveryCodesRepository(tx).left(user.id) : undefined;
+          return { kind: 'signedIn', session, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
+        }
+        const { failed_attempts } = await challenges.recordFailure(challenge.id);
+        if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
+          await challenges.close(challenge.id, now);
+          return { kind: 'over', sentence: sentences.tooManyAuthenticatorCodes };
+        }
+        if (outcome.reason === 'replayed') return { kind: 'refused', sentence: sentences.authenticatorCodeUsed };
+        return { kind: 'refused', sentence: proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode };
+      });
+
+      if (step.kind !== 'signedIn') {
+        // A wrong second factor counts towards the account's lockout like a wrong password; so does the one
+        // that used up the attempt's tries.
+        if (step.kind === 'refused' || step.sentence === sentences.tooManyAuthenticatorCodes) await loginGuard.recordFailure(attempt);
+        throw step.kind === 'refused' ? new InvalidInput(step.sentence) : new SignInExpired(step.sentence);
+      }
+      await loginGuard.clear(attempt);
+      if (step.recoveryCodesLeft !== undefined) tellOwner(step.session.user, { kind: 'recoveryCodeUsed', left: step.recoveryCodesLeft });
+      return step.session;
+    },
+
+    /**
+     * Signup's first step: mails a code to an address that has no account yet. Signup may say that an address
+     * is taken (the flow cannot go on otherwise); password reset never does.
+     */
+    async requestSignupCode(email: string): Promise<string> {
+      if (await usersRepository(db).emailExists(email)) throw new StateConflict(sentences.emailTaken);
+      const code = await deps.emailCodes.issue(email, 'signup');
+      await send(codeMail('signup', email, code, EMAIL_CODE_RULES.validMinutes));
+      return sentences.codeSent(email);
+    },
+
+    /** Signup's second step: the mailed code proves the address, which register then accepts for a while. */
+    async verifySignupCode(email: string, code: string): Promise<string> {
+      await deps.emailCodes.redeem(email, 'signup', code, (tx) => emailCodesRepository(tx).markVerified(email, deps.now()));
+      return sentences.emailVerified;
+    },
+
+    /** Creates the account on a freshly verified email and signs it in. */
+    async register(ask: RegisterAsk): Promise<SessionResponse> {
+      const now = deps.now();
+      const users = usersRepository(db);
+      const verifiedSince = new Date(now.getTime() - EMAIL_VERIFICATION_VALID_MS);
+      if (!(await emailCodesRepository(db).isVerifiedSince(ask.email, verifiedSince))) {
+        throw new NotAllowed(sentences.emailNotVerified);
+      }
+      if (await users.emailExists(ask.email)) throw new StateConflict(sentences.emailTaken);
+      if (await users.usernameExists(ask.username)) throw new StateConflict(sentences.usernameTaken);
+
+      // Hash before the transaction: argon2 takes tens of milliseconds and needs no lock.
+      const passwordHash = await deps.passwords.hash(ask.password);
+      try {
+        return await db.transaction(async (tx) => {
+          const user = await usersRepository(tx).insert({ username: ask.username, email: ask.email, passwordHash, now });
+          await emailCodesRepository(tx).consumeVerification(ask.email);
+          return deps.sessions.open(tx, user, ask.device);
+        });
+      } catch (error) {
+        // Two registrations racing past the checks above: the unique indexes decide, with the same sentences.
+        const constraint = uniqueViolation(error);
+        if (constraint === 'users_email_key') throw new StateConflict(sentences.emailTaken);
+        if (constraint === 'users_username_key') throw new StateConflict(sentences.usernameTaken);
+        throw error;
+      }
+    },
+
+    /**
+     * Password reset's first step. Nothing in the answer, its timing or the limits tells whether an address has
+     * an account: every address gets a code stored (only real accounts get it mailed, in the background), so a
+     * guessed address behaves exactly like a real one whose mail was not read.
+     */
+    async requestPasswordReset(email: string): Promise<string> {
+      const code = await deps.emailCodes.issue(email, 'reset');
+      if (await usersRepository(db).findByEmail(email)) {
+        deps.mailer.sendInBackground(codeMail('reset', email, code, EMAIL_CODE_RULES.validMinutes));
+      }
+      return sentences.resetCodeSent(email);
+    },
+
+    /** Sets the new password with the mailed code; every session and half-finished sign-in of the user ends. */
+    async resetPassword(ask: ResetAsk): Promise<string> {
+      const userId = await deps.emailCodes.redeem(ask.email, 'reset', ask.code, async (tx) => (await usersRepository(tx).findByEmail(ask.email))?.id);
+      // Only reachable by guessing the never-mailed code of an address without an account.
+      if (userId === undefined) throw new InvalidInput(sentences.invalidCode);
+
+      const passwordHash = await deps.passwords.hash(ask.password);
+      const now = deps.now();
+      await db.transaction(async (tx) => {
+        await usersRepository(tx).setPasswordHash(userId, passwordHash);
+        // Whoever held the old password may hold a session or be halfway through two-factor: end both.
+        await sessionsRepository(tx).revokeAllOfUser(userId, now);
+        await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
+      });
+      // The owner proved control of the mailbox: earlier failed sign-ins no longer count against them.
+      await loginGuard.forgive(accountKey({ id: userId }, ''));
+      return sentences.passwordReset;
+    },
+
+    /** Ends the calling session only; the trader's other devices stay signed in. */
+    async signOut(sessionId: string): Promise<string> {
+      await deps.sessions.revoke(sessionId);
+      return sentences.loggedOut;
+    },
+
+    async twoFactorStatus(userId: string): Promise<{ enabled: boolean; recovery_codes_left: number }> {
+      const user = await ownerRow(userId);
+      const enabled = user.totp_secret !== null;
+      return { enabled, recovery_codes_left: enabled ? await twoFactor.recoveryCodesLeft(user.id) : 0 };
+    },
+
+    /** A pending secret for the authenticator app; two-factor is on only once `enableTwoFactor` proves it. */
+    async startTwoFactorSetup(userId: string): Promise<{ secret: string; otpauth_url: string }> {
+      const user = await ownerRow(userId);
+      if (user.totp_secret !== null) throw new StateConflict(sentences.twoFactorAlreadyOn);
+      const secret = newTotpSecret();
+      await usersRepository(db).setPendingTotpSecret(user.id, deps.keys.seal(secret));
+      return { secret, otpauth_url: totpUri(secret, user.username) };
+    },
+
+    /**
+     * Two-factor on: the password again, and a code of the pending secret. Answers the recovery codes, in clear
+     * for this once; the owner is mailed.
+     */
+    async enableTwoFactor({ userId, client }: Owner, proof: Proof): Promise<RecoveryCodesResponse> {
+      const user = await ownerRow(userId);
+      if (user.totp_secret !== null) throw new StateConflict(sentences.twoFactorAlreadyOn);
+      if (user.totp_pending_secret === null) throw new StateConflict(sentences.twoFactorSetupFirst);
+      const attempt = { key: accountKey(user, user.username), client };
+      await assertPassword(user, proof.password, attempt);
+      const outcome = await twoFactor.check(user.totp_pending_secret, proof.code);
+      if (!outcome.ok) return refuseSecondFactor(attempt, { kind: 'authenticator', code: proof.code }, outcome.reason);
+      const codes = await db.transaction(async (tx) => {
+        await usersRepository(tx).enableTotp(user.id, outcome.step);
+        return twoFactor.renewRecoveryCodes(tx, user.id);
+      });
+      tellOwner(user, { kind: 'twoFactorOn' });
+      return { message: sentences.twoFactorEnabled, recovery_codes: codes };
+    },
+
+    /** Two-factor off: the password again, and an authenticator code or (phone lost) a recovery code. */
+    async disableTwoFactor({ userId, client }: Owner, proof: Proof): Promise<string> {
+      const user = await ownerRow(userId);
+      const secret = user.totp_secret;
+      if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
+      const attempt = { key: accountKey(user, user.username), client };
+      await assertPassword(user, proof.password, attempt);
+      const second = proofOf(proof.code);
+      const outcome = await db.transaction(async (tx) => {
+        const spent = await twoFactor.spend(tx, { id: user.id, totp_secret: secret }, second);
+        if (spent.ok) {
+          await usersRepository(tx).disableTotp(user.id);
+          await recoveryCodesRepository(tx).removeAll(user.id);
+        }
+        return spent;
+      });
+      if (!outcome.ok) return refuseSecondFactor(attempt, second, outcome.reason);
+      tellOwner(user, { kind: 'twoFactorOff' });
+      return sentences.twoFactorDisabled;
+    },
+
+    /** A new set of recovery codes (the old ones stop working), with the password and a code of the account's own. */
+    async renewRecoveryCodes({ userId, client }: Owner, proof: Proof): Promise<RecoveryCodesResponse> {
+      const user = await ownerRow(userId);
+      const secret = user.totp_secret;
+      if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
+      const attempt = { key: accountKey(user, user.username), client };
+      await assertPassword(user, proof.password, attempt);
+      const second = proofOf(proof.code);
+      const renewed = await db.transaction(async (tx) => {
+        const spent = await twoFactor.spend(tx, { id: user.id, totp_secret: secret }, second);
+        return spent.ok ? { ok: true as const, codes: await twoFactor.renewRecoveryCodes(tx, user.id) } : spent;
+      });
+      if (!renewed.ok) return refuseSecondFactor(attempt, second, renewed.reason);
+      tellOwner(user, { kind: 'recoveryCodesRenewed' });
+      return { message: sentences.recoveryCodesRenewed, recovery_codes: renewed.codes };
+    },
+  };
+
+  /** A mail the request waits for (signup's code): a transport failure is the mail server's, said in words. */
+  async function send(mail: Mail): Promise<void> {
+    try {
+      await deps.mailer.send(mail);
+    } catch (error) {
+      throw Object.assign(new Unavailable(sentences.mailFailed), { cause: error });
+    }
+  }
+}
+
+export type AccountsService = ReturnType<typeof accountsService>;

@@ -1,0 +1,13 @@
+/**
+ * Where a trader who was sent to /login asked to go, kept in the login URL (`/login?redirect=/trades`) so that
+ * signing in returns them there. Only a path of this site is taken: anything else (`//evil.example`,
+ * `https://…`, `/\\evil`) would make the login page an open redirect, and falls back to the dashboard.
+ */
+export const RETURN_TO_PARAM = 'redirect';
+
+export function returnTo(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
+  // The auth pages themselves are no destination: they would bounce straight back to /.
+  if (/^\/(login|signup|forgot-password)(?:[/?#]|$)/.test(value)) return undefined;
+  return value;
+}
