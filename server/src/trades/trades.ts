@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
+import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 import { applyAction, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
@@ -8,7 +8,7 @@ import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { sentences } from '../sentences.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
-import { paginator } from '../market/offers.ts';
+import { likeContains, paginator } from '../market/offers.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { quoteTrade } from './quote.ts';
 import { InvalidInput, NotAllowed, NotFound, Refusal, StateConflict } from '../refusals.ts';
@@ -352,6 +352,16 @@ export function tradesService(deps: TradesDeps) {
         expired += expiredNow;
         if (candidates.length < SWEEP_BATCH || expiredNow === 0) return expired;
       }
+    },
+
+    /**
+     * market/chat/ `conversations`: the caller's trade conversations, newest activity first, optionally only
+     * those whose partner's username contains `search` (any case, wildcards taken literally).
+     */
+    async conversations(user: { id: string; username: string }, search: string | undefined): Promise<Conversation[]> {
+      const wanted = search?.trim() ?? '';
+      const rows = await tradesRepository(db).conversations(user.id, user.username, wanted === '' ? undefined : likeContains(wanted), CONVERSATIONS_LIMIT);
+      return rows.map((row) => ({ ...row, last_message: row.last_message ?? '' }));
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */

@@ -4,13 +4,13 @@ import { overview } from '../../../../../contracts/user.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
-import { overviewRepository } from '../../../repositories/overview.ts';
+import { overviewService } from '../../../accounts/overview.ts';
 
 /** POST /api/user/overview/ (signed in) — the dashboard figures. */
 export default async function overviewRoute(app: FastifyInstance) {
   app.post('/user/overview/', async (request) => {
     parseBody(emptyBody, request.body);
     const { userId } = signedIn(request);
-    return ok(overview, await overviewRepository(app.db).forUser(userId));
+    return ok(overview, await overviewService(app.db).forUser(userId));
   });
 }

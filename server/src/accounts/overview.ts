@@ -1,18 +1,18 @@
 import type { Overview, RecentTrade } from '../../../contracts/user.ts';
 import type { Queryable } from '../db/db.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
-import { offersRepository } from './offers.ts';
-import { tradesRepository } from './trades.ts';
-import { walletsRepository } from './wallets.ts';
+import { offersRepository } from '../repositories/offers.ts';
+import { tradesRepository } from '../repositories/trades.ts';
+import { walletsRepository } from '../repositories/wallets.ts';
 
 /** The dashboard's Recent Trades panel shows this many. */
 export const RECENT_TRADES = 5;
 
 /**
- * The dashboard figures of one user. Each figure has its own function so that the capability that
- * brings its data replaces exactly one place.
+ * The dashboard figures of one user, gathered from the offers, trades and ledger repositories. Each figure
+ * has its own function so that the capability that brings its data replaces exactly one place.
  */
-export function overviewRepository(db: Queryable) {
+export function overviewService(db: Queryable) {
   /**
    * USD value of everything the user holds (available and in escrow) at the coins' current prices, summed
    * exactly and rounded once, half up, to 2 places.
