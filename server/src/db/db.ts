@@ -76,6 +76,22 @@ export function withHelpers(
 export const UNIQUE_VIOLATION = '23505';
 
 /** The constraint a unique violation tripped on, when the error is one (both drivers expose `code` and `constraint`). */
+/**
+ * The parameters of a statement built in pieces: `add` keeps a value and answers its placeholder (`$3`), so
+ * no piece numbers parameters by hand and a piece left out shifts nothing.
+ */
+export function sqlParams() {
+  const values: SqlParam[] = [];
+  return {
+    values,
+    add(value: SqlParam): string {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
+export type SqlParams = ReturnType<typeof sqlParams>;
+
 export function uniqueViolation(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };

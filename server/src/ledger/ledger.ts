@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { PREPARED, type Queryable, type SqlParam } from '../db/db.ts';
+import { PREPARED, type Queryable, type SqlParam, type SqlParams } from '../db/db.ts';
 import { Money } from '../lib/money.ts';
 
 /**
@@ -119,7 +119,7 @@ export function validate(input: EntryInput): void {
 }
 
 /** The arguments of ledger_post after the reference and time: one array per column, one position per posting. */
-function postingArrays(input: EntryInput): SqlParam[] {
+function postingArrays(input: EntryInput): [SqlParam, SqlParam, SqlParam, SqlParam, SqlParam] {
   return [
     input.postings.map((p) => ('userId' in p.account ? p.account.userId : null)),
     input.postings.map((p) => p.account.coinId),
@@ -132,17 +132,17 @@ function postingArrays(input: EntryInput): SqlParam[] {
 /**
  * The call of ledger_post for an entry, validated, to embed in a caller's own statement, so that the
  * caller's change and the money it moves are one statement. `referenceSql` is the reference as SQL (so it
- * can name a row the same statement creates: `'trade:' || trade.id || ':open'`); the call's other
- * parameters are numbered from `firstParam`.
+ * can name a row the same statement creates: `'trade:' || trade.id || ':open'`); the call's other values
+ * join the statement's parameters.
  */
-export function entryCall(entry: { postings: readonly PostingInput[]; at: Date; label: string }, referenceSql: string, firstParam: number) {
+export function entryCall(entry: { postings: readonly PostingInput[]; at: Date; label: string }, referenceSql: string, params: SqlParams): string {
   const input = { reference: entry.label, postings: entry.postings, at: entry.at };
   validate(input);
-  const n = firstParam;
-  return {
-    sql: `ledger_post(${referenceSql}, $${n}, $${n + 1}::bigint[], $${n + 2}::integer[], $${n + 3}::text[], $${n + 4}::numeric[], $${n + 5}::smallint[])`,
-    params: [entry.at, ...postingArrays(input)],
-  };
+  const [users, coins, kinds, amounts, slots] = postingArrays(input);
+  return (
+    `ledger_post(${referenceSql}, ${params.add(entry.at)}, ${params.add(users)}::bigint[], ${params.add(coins)}::integer[], ` +
+    `${params.add(kinds)}::text[], ${params.add(amounts)}::numeric[], ${params.add(slots)}::smallint[])`
+  );
 }
 
 /** The database's refusals as this module's errors; anything else is passed on as it is. */

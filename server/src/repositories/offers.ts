@@ -1,5 +1,5 @@
 import type { OfferType } from '../../../contracts/market.ts';
-import type { Queryable, SqlParam } from '../db/db.ts';
+import { sqlParams, type Queryable } from '../db/db.ts';
 
 /** An offer as the server stores it, after every rule has been checked (market/offers.ts). */
 export interface OfferRecord {
@@ -159,11 +159,7 @@ export function offersRepository(db: Queryable) {
      * form would keep the planner from choosing the index that fits.
      */
     listActive(query: OfferQuery, offset: number, limit: number) {
-      const params: SqlParam[] = [];
-      const param = (value: SqlParam) => {
-        params.push(value);
-        return `$${params.length}`;
-      };
+      const { add: param, values: params } = sqlParams();
       const where = ['o.is_active'];
       if (query.offerType) where.push(`o.offer_type = ${param(query.offerType)}`);
       if (query.coinId !== undefined) where.push(`o.coin_id = ${param(query.coinId)}`);

@@ -1,5 +1,6 @@
-import { PREPARED, type Queryable, type SqlParam } from '../db/db.ts';
+import { PREPARED, sqlParams, type Queryable } from '../db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
+import type { TradeEffect } from '../trades/actions.ts';
 import type { TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 
@@ -69,14 +70,6 @@ export interface TradeRow extends TradeFacts {
   created_at: Date;
 }
 
-/** What an applied action writes besides the facts. */
-export interface TransitionDetails {
-  at: Date;
-  /** The user who acted; null for the payment window. */
-  actorId: string | null;
-  disputeReason?: string;
-}
-
 export interface HistoryQuery {
   userId: string;
   status?: TradeStatus;
@@ -121,21 +114,6 @@ const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.
 const TRADES_OF = (param: string) =>
   `(SELECT id FROM trades WHERE buyer_id = ${param} UNION ALL SELECT id FROM trades WHERE seller_id = ${param})`;
 
-/**
- * The CTE a completing transition adds: both parties' completed-trades counts (migration 010) go up by one
- * in the trade's slot, taken in user id order so that two releases between the same two traders lock the
- * rows in one order. It is not referenced by the statement's result; PostgreSQL does not promise when such
- * a CTE runs relative to the others, but every completing statement has this same shape, so whatever order
- * the executor takes (today: this one last, after the ledger's rows), all of them take it alike.
- */
-const COUNT_COMPLETED = `, counted AS (
-           INSERT INTO trader_trade_counts (user_id, slot, completed)
-           SELECT party.id, changed.escrow_slot, 1
-           FROM changed CROSS JOIN LATERAL (VALUES (changed.buyer_id), (changed.seller_id)) AS party (id)
-           ORDER BY party.id
-           ON CONFLICT (user_id, slot) DO UPDATE SET completed = trader_trade_counts.completed + 1
-         )`;
-
 export function tradesRepository(db: Queryable) {
   return {
     offerForTrade: (offerId: number) =>
@@ -159,55 +137,46 @@ export function tradesRepository(db: Queryable) {
      * is no longer active at the rate the trade freezes (it was paused or re-priced since it was read). Two
      * opens of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first
      * commits, and run again picks the next place.
+     *
+     * Each step reads the row the step before returned, so they run, and take their locks, in the order
+     * written: the place, the trade, its conversation and message, and last the seller's balance slots, held
+     * only until the statement commits.
      */
     open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string | undefined> => {
-      const entry = entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, 20);
+      const p = sqlParams();
+      const at = p.add(trade.at);
+      const buyer = p.add(trade.buyerId);
+      const offer = p.add(trade.offerId);
+      const rate = p.add(trade.rate);
+      const places = p.add(trade.buyerPlaces);
       const row = await db.maybe<{ id: string }>(
         `WITH place AS (
-           SELECT place FROM generate_series(0, $19::integer - 1) AS place
-           WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = $2 AND status = 'pending' AND buyer_place = place)
+           SELECT place FROM generate_series(0, ${places}::integer - 1) AS place
+           WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = ${buyer} AND status = 'pending' AND buyer_place = place)
            ORDER BY place LIMIT 1
          ), trade AS (
            INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
                                fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
                                channel, created_at, escrow_slot, buyer_place)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, place
+           SELECT ${offer}, ${buyer}, ${p.add(trade.sellerId)}, ${p.add(trade.coinId)}, ${p.add(trade.currencyCode)}, ${rate},
+                  ${p.add(trade.coinUsdPrice)}, ${p.add(trade.tradingAmount)}, ${p.add(trade.feeLocal)}, ${p.add(trade.amountLocal)},
+                  ${p.add(trade.tradingAmountCrypto)}, ${p.add(trade.feeCrypto)}, ${p.add(trade.amountCrypto)}, ${p.add(trade.paymentMethod)},
+                  ${p.add(trade.channel)}, ${at}, ${p.add(trade.escrowSlot)}, place
            FROM place, offers
-           WHERE offers.id = $1 AND offers.is_active AND offers.rate = $6
+           WHERE offers.id = ${offer} AND offers.is_active AND offers.rate = ${rate}
            RETURNING id
          ), conversation AS (
-           INSERT INTO conversations (trade_id, last_message_at) SELECT id, $16 FROM trade RETURNING trade_id
+           INSERT INTO conversations (trade_id, last_message_at) SELECT id, ${at} FROM trade RETURNING trade_id
          ), message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-           SELECT trade_id, NULL, 'all', $17, $16 FROM conversation
+           SELECT trade_id, NULL, 'all', ${p.add(firstMessage)}, ${at} FROM conversation
            RETURNING trade_id
          ), entry AS (
-           -- Driven by the message row, so the seller's accounts are locked last, just before COMMIT.
-           SELECT message.trade_id, posted.entry_id FROM message, LATERAL ${entry.sql} AS posted
+           SELECT message.trade_id, posted.entry_id
+           FROM message, LATERAL ${entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, p)} AS posted
          )
          SELECT trade_id AS id, entry_id FROM entry`,
-        [
-          trade.offerId,
-          trade.buyerId,
-          trade.sellerId,
-          trade.coinId,
-          trade.currencyCode,
-          trade.rate,
-          trade.coinUsdPrice,
-          trade.tradingAmount,
-          trade.feeLocal,
-          trade.amountLocal,
-          trade.tradingAmountCrypto,
-          trade.feeCrypto,
-          trade.amountCrypto,
-          trade.paymentMethod,
-          trade.channel,
-          trade.at,
-          firstMessage,
-          trade.escrowSlot,
-          trade.buyerPlaces,
-          ...entry.params,
-        ],
+        p.values,
         PREPARED,
       );
       return row?.id;
@@ -223,7 +192,7 @@ export function tradesRepository(db: Queryable) {
       db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
 
     /** The facts as committed now (a compare-and-set lost: what did the winner write?). */
-    factsOf: (id: string) =>
+    currentFacts: (id: string) =>
       db.one<TradeFacts>('SELECT status, buyer_paid, dispute_raised FROM trades WHERE id = $1', [id], PREPARED),
 
     /**
@@ -253,91 +222,100 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * Writes `to` only if the trade still holds `from`, and with it the transition's system message and
-     * the ledger movement it implies, if any: the compare-and-set that makes two racing actions end with
-     * exactly one applied. Under READ COMMITTED the loser's UPDATE waits for the winner's row lock,
-     * re-reads the committed row, no longer matches and changes nothing, so it writes no message and moves
-     * no money. One statement: atomic on its own, its locks (the trade row, its conversation, the ledger
-     * balance slots in (account id, slot) order and, on completion, both traders' counters) held only until
-     * it commits. Answers the stored message, or undefined when the compare-and-set lost.
+     * Writes one change of a trade (trades/actions.ts decides its effects): `setFacts` only if the trade still
+     * holds its `from` facts, and with it the system message, the conversation's last activity and, when
+     * listed, the ledger movement and both traders' completed-trades counts. This compare-and-set makes two
+     * racing changes end with exactly one applied: under READ COMMITTED the loser's UPDATE waits for the
+     * winner's row lock, re-reads the committed row, no longer matches and changes nothing, so it writes no
+     * message and moves no money. One statement, atomic on its own.
+     *
+     * Each step reads the rows the step before returned, so the steps run, and take their locks, in the order
+     * written, whatever the planner does: the trade row, its conversation, the ledger's balance slots (in
+     * (account id, slot) order, inside ledger_post), then the two counters in user id order. Every statement
+     * that touches these rows takes them in this order, so none waits on another in a cycle. Answers the
+     * stored message, or undefined when the compare-and-set lost.
      */
-    transition: async (
-      id: string,
-      from: TradeFacts,
-      to: TradeFacts,
-      details: TransitionDetails,
-      text: string,
-      movement?: { reference: string; postings: readonly PostingInput[] },
-    ): Promise<{ id: string; created_at: Date } | undefined> => {
-      const entry = movement ? entryCall({ postings: movement.postings, at: details.at, label: movement.reference }, '$12', 13) : undefined;
-      return db.maybe<{ id: string; created_at: Date }>(
-        `WITH changed AS (
+    transition: async (tradeId: string, effects: readonly TradeEffect[]): Promise<{ id: string; created_at: Date } | undefined> => {
+      const setFacts = effects.find((effect) => effect.kind === 'setFacts');
+      const message = effects.find((effect) => effect.kind === 'systemMessage');
+      if (!setFacts || !message) throw new Error('A trade change needs its facts and its system message');
+      const ledger = effects.find((effect) => effect.kind === 'ledger');
+      const counting = effects.some((effect) => effect.kind === 'countCompleted');
+
+      const p = sqlParams();
+      const { from, to } = setFacts;
+      const at = p.add(setFacts.at);
+      const toPaid = p.add(to.buyer_paid);
+      const toDisputed = p.add(to.dispute_raised);
+      const toStatus = p.add(to.status);
+      const actor = p.add(setFacts.actorId);
+      const steps = [
+        `changed AS (
            UPDATE trades SET
-             status = $5, buyer_paid = $6, dispute_raised = $7,
-             paid_at = CASE WHEN $6 AND NOT buyer_paid THEN $8 ELSE paid_at END,
-             closed_at = CASE WHEN $5 <> 'pending' THEN $8 ELSE closed_at END,
-             cancelled_by = CASE WHEN $5 = 'cancelled' THEN $9 ELSE cancelled_by END,
-             disputed_by = CASE WHEN $7 AND NOT dispute_raised THEN $9 ELSE disputed_by END,
-             dispute_reason = CASE WHEN $7 AND NOT dispute_raised THEN $10 ELSE dispute_reason END
-           WHERE id = $1 AND status = $2 AND buyer_paid = $3 AND dispute_raised = $4
+             status = ${toStatus}, buyer_paid = ${toPaid}, dispute_raised = ${toDisputed},
+             paid_at = CASE WHEN ${toPaid} AND NOT buyer_paid THEN ${at} ELSE paid_at END,
+             closed_at = CASE WHEN ${toStatus} <> 'pending' THEN ${at} ELSE closed_at END,
+             cancelled_by = CASE WHEN ${toStatus} = 'cancelled' THEN ${actor} ELSE cancelled_by END,
+             disputed_by = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${actor} ELSE disputed_by END,
+             dispute_reason = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${p.add(setFacts.disputeReason)} ELSE dispute_reason END
+           WHERE id = ${p.add(tradeId)} AND status = ${p.add(from.status)} AND buyer_paid = ${p.add(from.buyer_paid)}
+             AND dispute_raised = ${p.add(from.dispute_raised)}
            RETURNING id, buyer_id, seller_id, escrow_slot
-         ), message AS (
+         )`,
+        `message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-           SELECT id, NULL, 'all', $11, $8 FROM changed
-           RETURNING id, created_at
-         ), touched AS (
-           UPDATE conversations SET last_message_at = greatest(last_message_at, $8) WHERE trade_id IN (SELECT id FROM changed)
-         )${to.status === 'completed' ? COUNT_COMPLETED : ''}${entry ? `, entry AS (
-           -- Driven by the message (one row exactly when the compare-and-set applied), so the accounts are
-           -- locked after the trade's own writes, just before COMMIT.
-           SELECT posted.entry_id FROM message, LATERAL ${entry.sql} AS posted
-         )` : ''}
-         SELECT message.id, message.created_at${entry ? ', (SELECT entry_id FROM entry) AS entry_id' : ''} FROM message`,
-        [
-          id,
-          from.status,
-          from.buyer_paid,
-          from.dispute_raised,
-          to.status,
-          to.buyer_paid,
-          to.dispute_raised,
-          details.at,
-          details.actorId,
-          details.disputeReason ?? null,
-          text,
-          ...(movement && entry ? [movement.reference, ...entry.params] : []),
-        ],
-        PREPARED,
-      );
+           SELECT id, NULL, 'all', ${p.add(message.text)}, ${at} FROM changed
+           RETURNING id, trade_id, created_at
+         )`,
+        `touched AS (
+           UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
+           FROM message WHERE conversations.trade_id = message.trade_id
+           RETURNING message.id, message.created_at
+         )`,
+      ];
+      let last = 'touched';
+      if (ledger) {
+        const call = entryCall({ postings: ledger.movement.postings, at: setFacts.at, label: ledger.movement.reference }, p.add(ledger.movement.reference), p);
+        steps.push(`posted AS (SELECT ${last}.id, ${last}.created_at FROM ${last}, LATERAL ${call} AS entry)`);
+        last = 'posted';
+      }
+      let counted = '';
+      if (counting) {
+        steps.push(`counted AS (
+           INSERT INTO trader_trade_counts (user_id, slot, completed)
+           SELECT party.id, changed.escrow_slot, 1
+           FROM ${last}, changed CROSS JOIN LATERAL (VALUES (changed.buyer_id), (changed.seller_id)) AS party (id)
+           ORDER BY party.id
+           ON CONFLICT (user_id, slot) DO UPDATE SET completed = trader_trade_counts.completed + 1
+           RETURNING user_id
+         )`);
+        counted = ' WHERE EXISTS (SELECT FROM counted)';
+      }
+      return db.maybe<{ id: string; created_at: Date }>(`WITH ${steps.join(', ')} SELECT id, created_at FROM ${last}${counted}`, p.values, PREPARED);
     },
 
     /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */
     history: (query: HistoryQuery) => {
-      const params: SqlParam[] = [query.userId];
-      const where: string[] = [`t.id IN ${TRADES_OF('$1')}`];
-      if (query.status) {
-        params.push(query.status);
-        where.push(`t.status = $${params.length}`);
-      }
-      if (query.coinId !== undefined) {
-        params.push(query.coinId);
-        where.push(`t.coin_id = $${params.length}`);
-      }
-      if (query.tradeType) where.push(query.tradeType === 'buy' ? 't.buyer_id = $1' : 't.seller_id = $1');
-      params.push(query.limit + 1, query.offset);
+      const p = sqlParams();
+      const user = p.add(query.userId);
+      const where: string[] = [`t.id IN ${TRADES_OF(user)}`];
+      if (query.status) where.push(`t.status = ${p.add(query.status)}`);
+      if (query.coinId !== undefined) where.push(`t.coin_id = ${p.add(query.coinId)}`);
+      if (query.tradeType) where.push(query.tradeType === 'buy' ? `t.buyer_id = ${user}` : `t.seller_id = ${user}`);
       return db.query<HistoryRow>(
-        `SELECT t.id, t.created_at, CASE WHEN t.buyer_id = $1 THEN 'buy' ELSE 'sell' END AS trade_type,
+        `SELECT t.id, t.created_at, CASE WHEN t.buyer_id = ${user} THEN 'buy' ELSE 'sell' END AS trade_type,
                 p.username AS partner, c.image, c.ticker, c.decimal_places, t.amount_crypto, t.fee_crypto,
                 t.coin_usd_price, t.payment_method, t.status
          FROM trades t
-         JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
+         JOIN users p ON p.id = CASE WHEN t.buyer_id = ${user} THEN t.seller_id ELSE t.buyer_id END
          JOIN coins c ON c.id = t.coin_id
          WHERE ${where.join(' AND ')}
          ORDER BY t.created_at DESC, t.id DESC
-         LIMIT $${params.length - 1} OFFSET $${params.length}`,
-        params,
+         LIMIT ${p.add(query.limit + 1)} OFFSET ${p.add(query.offset)}`,
+        p.values,
       );
     },
+
 
     /**
      * The trader's conversations, newest activity first, each with the latest message the trader may

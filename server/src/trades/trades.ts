@@ -2,16 +2,17 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
-import { applyAction, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
-import { sentences } from '../sentences.ts';
-import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, type PostingInput } from '../ledger/ledger.ts';
+import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { likeContains, paginator } from '../market/offers.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
+import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
+import { sentences } from '../sentences.ts';
+import { effectsOf, refusalOf, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { quoteTrade } from './quote.ts';
-import { InvalidInput, NotAllowed, NotFound, Refusal, StateConflict } from '../refusals.ts';
 
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
 export const HISTORY_PAGE_SIZE = 10;
@@ -19,15 +20,6 @@ export const HISTORY_PAGE_SIZE = 10;
 export const CONVERSATIONS_LIMIT = 200;
 /** Payment-window candidates read at a time. */
 export const SWEEP_BATCH = 100;
-
-/** The realtime event each outcome publishes on the trade's channel (spec section 4, "Realtime events"). */
-const EVENT_OF: Record<TradeAction | 'expire', string> = {
-  mark_paid: 'payment_marked',
-  release_coin: 'coin_released',
-  cancel: 'trade_cancelled',
-  expire: 'trade_cancelled',
-  raise_dispute: 'dispute_raised',
-};
 
 /** What an applied transition tells the parties once its transaction committed. */
 interface Applied {
@@ -66,32 +58,6 @@ const lostPlaceRace = (error: unknown) => uniqueViolation(error) === BUYER_PLACE
 const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string): TradeRole | undefined =>
   trade.buyer_id === userId ? 'buyer' : trade.seller_id === userId ? 'seller' : undefined;
 
-/**
- * The one sentence for an action the chart refused. The chart decides; this only words it. When the other
- * party could take the action now, the caller has the wrong role (403); otherwise the trade is in the
- * wrong state (409), worded by the facts that make it so.
- */
-function refusal(facts: TradeFacts, action: TradeAction, role: TradeRole): Refusal {
-  const other: TradeRole = role === 'buyer' ? 'seller' : 'buyer';
-  if (canTakeAction(facts, action, other)) {
-    return new NotAllowed(action === 'mark_paid' ? sentences.onlyBuyerMarksPaid : sentences.onlySellerReleases);
-  }
-  if (facts.status !== 'pending') return new StateConflict(sentences.tradeNotPending);
-  if (facts.dispute_raised) return new StateConflict(sentences.tradeDisputed);
-  switch (action) {
-    case 'mark_paid':
-      return new StateConflict(facts.buyer_paid ? sentences.paymentAlreadyMarked : sentences.tradeChanged);
-    case 'release_coin':
-      return new StateConflict(facts.buyer_paid ? sentences.tradeChanged : sentences.paymentNotMarked);
-    case 'cancel':
-      return new StateConflict(facts.buyer_paid ? sentences.cancelAfterPayment : sentences.tradeChanged);
-    case 'raise_dispute':
-      return new StateConflict(facts.buyer_paid ? sentences.tradeChanged : sentences.disputeBeforePayment);
-  }
-}
-
-/** The spec's trade status and two flags, from a row that carries more. */
-const factsOf = (row: TradeFacts): TradeFacts => ({ status: row.status, buyer_paid: row.buyer_paid, dispute_raised: row.dispute_raised });
 
 export function tradesService(deps: TradesDeps) {
   const { db } = deps;
@@ -127,69 +93,37 @@ export function tradesService(deps: TradesDeps) {
     return { offer, quote, method, sellerId, buyerId };
   }
 
-  function systemText(trade: TradeRow, action: TradeAction | 'expire', actor: string, reason?: string): string {
-    const escrow = `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
-    switch (action) {
-      case 'mark_paid':
-        return `${trade.buyer} marked the payment as sent. ${trade.seller}, release the coin once it has arrived.`;
-      case 'release_coin':
-        return `${trade.seller} released ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} to ${trade.buyer}. Trade completed.`;
-      case 'cancel':
-        return `${actor} cancelled the trade. ${escrow} went back to ${trade.seller}.`;
-      case 'expire':
-        return `The ${deps.paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrow} went back to ${trade.seller}.`;
-      case 'raise_dispute':
-        return `${actor} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason ?? ''}`;
-    }
-  }
-
-  /** The ledger movement a transition into `to` makes, if any (cancelled: escrow back; completed: release). */
-  function movementFor(trade: TradeRow, to: TradeFacts): { reference: string; postings: PostingInput[] } | undefined {
-    const coinId = trade.coin_id;
-    const escrow = { kind: 'escrow', userId: trade.seller_id, coinId } as const;
-    // Out of the slot the open put it in; the fee into the fee account's slot of the same number.
-    const slot = trade.escrow_slot;
-    const fromEscrow = { account: escrow, amount: new Money(trade.trading_amount_crypto).negated(), slot };
-    if (to.status === 'cancelled') {
-      return {
-        reference: `trade:${trade.id}:cancel`,
-        postings: [fromEscrow, { account: { kind: 'available', userId: trade.seller_id, coinId }, amount: trade.trading_amount_crypto }],
-      };
-    }
-    if (to.status === 'completed') {
-      const postings: PostingInput[] = [fromEscrow, { account: { kind: 'available', userId: trade.buyer_id, coinId }, amount: trade.amount_crypto }];
-      if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId }, amount: trade.fee_crypto, slot });
-      return { reference: `trade:${trade.id}:release`, postings };
-    }
-    return undefined;
-  }
-
   /**
-   * Applies one transition the chart allowed in one statement (tradesRepository.transition): the
-   * compare-and-set on the facts read, the system message and the ledger movement it implies. Undefined
-   * when the compare-and-set lost (another transition committed first): nothing was written, and the caller
-   * words the refusal from the facts as they are now. `tx`, when given, is a transaction the caller holds
-   * (the sweep's, with the row locked); otherwise the statement runs on its own, in autocommit.
+   * Applies one change the chart allowed, as its row of the table says (trades/actions.ts), in one statement
+   * (tradesRepository.transition). Undefined when the compare-and-set lost (another change committed first):
+   * nothing was written, and the caller words the refusal from the facts as they are now. `tx`, when given, is
+   * a transaction the caller holds (the sweep's, with the row locked); otherwise the statement runs on its
+   * own, in autocommit.
    */
   async function transition(
     trade: TradeRow,
-    action: TradeAction | 'expire',
+    change: TradeChange,
     to: TradeFacts,
     actor: { id: string | null; name: string },
     reason?: string,
     tx?: Queryable,
   ): Promise<Applied | undefined> {
-    const at = deps.now();
-    const text = systemText(trade, action, actor.name, reason);
-    const write = (q: Queryable) =>
-      tradesRepository(q).transition(trade.id, factsOf(trade), to, { at, actorId: actor.id, disputeReason: reason }, text, movementFor(trade, to));
+    const effects = effectsOf(trade, change, to, {
+      actor: actor.name,
+      actorId: actor.id,
+      reason: reason ?? '',
+      paymentWindowMinutes: deps.paymentWindowMinutes,
+      at: deps.now(),
+    });
+    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects);
     const message = await (tx ? write(tx) : retrying(() => write(db))).catch((error: unknown) => {
       throw ledgerFailure(error);
     });
     if (!message) return undefined;
+    const text = effects.find((effect) => effect.kind === 'systemMessage')?.text ?? '';
     return {
       channel: trade.channel,
-      event: EVENT_OF[action],
+      event: TRADE_CHANGES[change].event,
       data: {
         channel: trade.channel,
         ...to,
@@ -300,26 +234,17 @@ export function tradesService(deps: TradesDeps) {
       const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
       const role = trade && roleOf(trade, user.id);
       if (!trade || !role) throw new NotFound(sentences.tradeNotFound);
-      const facts = factsOf(trade);
+      const facts = storedFacts(trade);
       const next = applyAction(facts, action, role);
-      if (!next) throw refusal(facts, action, role);
+      if (!next) throw refusalOf(facts, action, role);
       const applied = await transition(trade, action, next, { id: user.id, name: user.username }, reason);
       if (!applied) {
-        const now = await trades.factsOf(trade.id);
-        throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusal(now, action, role);
+        const now = await trades.currentFacts(trade.id);
+        throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusalOf(now, action, role);
       }
       publish(applied);
       if (next.status === 'completed') await deps.completed();
-      switch (action) {
-        case 'mark_paid':
-          return sentences.paymentMarked;
-        case 'release_coin':
-          return sentences.coinReleased;
-        case 'cancel':
-          return sentences.tradeCancelled;
-        case 'raise_dispute':
-          return sentences.disputeRaised;
-      }
+      return TRADE_CHANGES[action].reply;
     },
 
     /**
@@ -340,7 +265,7 @@ export function tradesService(deps: TradesDeps) {
           const applied = await transactionWithRetry(db, async (tx) => {
             const trade = await tradesRepository(tx).lockForExpiry(id, cutoff);
             if (!trade) return undefined;
-            const next = applyAction(factsOf(trade), 'expire');
+            const next = applyAction(storedFacts(trade), 'expire');
             if (!next) return undefined;
             return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, undefined, tx);
           });

@@ -1,0 +1,154 @@
+import type { TradeAction, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
+import { canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import type { PostingInput } from '../ledger/ledger.ts';
+import { fixed, Money } from '../lib/money.ts';
+import { NotAllowed, StateConflict, type Refusal } from '../refusals.ts';
+import type { TradeRow } from '../repositories/trades.ts';
+import { sentences } from '../sentences.ts';
+
+/** Everything that happens to a trade: the parties' actions, and the payment window running out. */
+export type TradeChange = TradeAction | 'expire';
+
+/** What the text of an action's system message may mention besides the trade itself. */
+export interface SystemTextContext {
+  /** Who acted, by username. */
+  actor: string;
+  /** The dispute's reason, as written. */
+  reason: string;
+  paymentWindowMinutes: number;
+}
+
+/** A ledger movement: its unique reference and its postings. */
+export interface Movement {
+  reference: string;
+  postings: PostingInput[];
+}
+
+/**
+ * One row of the table below: what one change of a trade does once the lifecycle chart allowed it, and how it
+ * is worded when the chart refuses it.
+ */
+export interface TradeChangeRule {
+  /** The realtime event published on the trade's channel. */
+  event: 'payment_marked' | 'coin_released' | 'trade_cancelled' | 'dispute_raised';
+  /** The system message written into the trade's chat. */
+  systemText(trade: TradeRow, context: SystemTextContext): string;
+
+  /** The ledger movement the change makes, if any. */
+  movement(trade: TradeRow): Movement | undefined;
+  /** Whether the trade completes, so both traders' completed-trades counts go up by one. */
+  countsCompleted: boolean;
+}
+
+/** A party's action also answers the party, and is worded when the chart refuses it. */
+export interface PartyActionRule extends TradeChangeRule {
+  /** The answer the acting party reads. */
+  reply: string;
+  /** For a caller of the wrong role (actions only one side may take), and for a pending, undisputed trade paid or not. */
+  refused: { wrongRole?: string; paid: string; unpaid: string };
+}
+
+const escrowOf = (trade: TradeRow) => `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
+
+/** Out of the escrow slot the open put it in. */
+const fromEscrow = (trade: TradeRow): PostingInput => ({
+  account: { kind: 'escrow', userId: trade.seller_id, coinId: trade.coin_id },
+  amount: new Money(trade.trading_amount_crypto).negated(),
+  slot: trade.escrow_slot,
+});
+
+/** The escrow back to the seller's available balance (a cancelled or expired trade). */
+const refund = (trade: TradeRow): Movement => ({
+  reference: `trade:${trade.id}:cancel`,
+  postings: [fromEscrow(trade), { account: { kind: 'available', userId: trade.seller_id, coinId: trade.coin_id }, amount: trade.trading_amount_crypto }],
+});
+
+/** The escrow to the buyer, less the fee, which goes to the fee account's slot of the escrow's number. */
+const release = (trade: TradeRow): Movement => {
+  const postings: PostingInput[] = [fromEscrow(trade), { account: { kind: 'available', userId: trade.buyer_id, coinId: trade.coin_id }, amount: trade.amount_crypto }];
+  if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId: trade.coin_id }, amount: trade.fee_crypto, slot: trade.escrow_slot });
+  return { reference: `trade:${trade.id}:release`, postings };
+};
+
+/** Every change of a trade, one entry each: its event, its chat text, its reply, its money, its counters, its refusals. */
+export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expire', TradeChangeRule> = {
+  mark_paid: {
+    event: 'payment_marked',
+    systemText: (trade) => `${trade.buyer} marked the payment as sent. ${trade.seller}, release the coin once it has arrived.`,
+    reply: sentences.paymentMarked,
+    movement: () => undefined,
+    countsCompleted: false,
+    refused: { wrongRole: sentences.onlyBuyerMarksPaid, paid: sentences.paymentAlreadyMarked, unpaid: sentences.tradeChanged },
+  },
+  release_coin: {
+    event: 'coin_released',
+    systemText: (trade) =>
+      `${trade.seller} released ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} to ${trade.buyer}. Trade completed.`,
+    reply: sentences.coinReleased,
+    movement: release,
+    countsCompleted: true,
+    refused: { wrongRole: sentences.onlySellerReleases, paid: sentences.tradeChanged, unpaid: sentences.paymentNotMarked },
+  },
+  cancel: {
+    event: 'trade_cancelled',
+    systemText: (trade, { actor }) => `${actor} cancelled the trade. ${escrowOf(trade)} went back to ${trade.seller}.`,
+    reply: sentences.tradeCancelled,
+    movement: refund,
+    countsCompleted: false,
+    refused: { paid: sentences.cancelAfterPayment, unpaid: sentences.tradeChanged },
+  },
+  raise_dispute: {
+    event: 'dispute_raised',
+    systemText: (_trade, { actor, reason }) => `${actor} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason}`,
+    reply: sentences.disputeRaised,
+    movement: () => undefined,
+    countsCompleted: false,
+    refused: { paid: sentences.tradeChanged, unpaid: sentences.disputeBeforePayment },
+  },
+  expire: {
+    event: 'trade_cancelled',
+    systemText: (trade, { paymentWindowMinutes }) =>
+      `The ${paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrowOf(trade)} went back to ${trade.seller}.`,
+    movement: refund,
+    countsCompleted: false,
+  },
+};
+
+/**
+ * The one sentence for a party's action the chart refused. The chart decides; this only words it, from the
+ * action's row. When the other party could take the action now, the caller has the wrong role; otherwise the
+ * trade is in the wrong state, worded by the facts that make it so.
+ */
+export function refusalOf(facts: TradeFacts, action: TradeAction, role: TradeRole): Refusal {
+  const words = TRADE_CHANGES[action].refused;
+  const other: TradeRole = role === 'buyer' ? 'seller' : 'buyer';
+  if (words.wrongRole && canTakeAction(facts, action, other)) return new NotAllowed(words.wrongRole);
+  if (facts.status !== 'pending') return new StateConflict(sentences.tradeNotPending);
+  if (facts.dispute_raised) return new StateConflict(sentences.tradeDisputed);
+  return new StateConflict(facts.buyer_paid ? words.paid : words.unpaid);
+}
+
+/**
+ * What the repository writes for one change, decided here: the compare-and-set of the facts, the system
+ * message, and, as the change's row says, the ledger movement and the completed-trades counters.
+ */
+export type TradeEffect =
+  | { kind: 'setFacts'; from: TradeFacts; to: TradeFacts; actorId: string | null; disputeReason: string | null; at: Date }
+  | { kind: 'systemMessage'; text: string }
+  | { kind: 'ledger'; movement: Movement }
+  | { kind: 'countCompleted' };
+
+/** A stored trade's place in its lifecycle: its status and two flags, from a row that carries more. */
+export const storedFacts = (trade: TradeFacts): TradeFacts => ({ status: trade.status, buyer_paid: trade.buyer_paid, dispute_raised: trade.dispute_raised });
+
+export function effectsOf(trade: TradeRow, change: TradeChange, to: TradeFacts, context: SystemTextContext & { actorId: string | null; at: Date }): TradeEffect[] {
+  const rule = TRADE_CHANGES[change];
+  const effects: TradeEffect[] = [
+    { kind: 'setFacts', from: storedFacts(trade), to, actorId: context.actorId, disputeReason: change === 'raise_dispute' ? context.reason : null, at: context.at },
+    { kind: 'systemMessage', text: rule.systemText(trade, context) },
+  ];
+  const movement = rule.movement(trade);
+  if (movement) effects.push({ kind: 'ledger', movement });
+  if (rule.countsCompleted) effects.push({ kind: 'countCompleted' });
+  return effects;
+}
