@@ -109,7 +109,10 @@ export function createApi(options: ApiOptions) {
       options.onSessionExpired();
       throw new ApiError(message ?? 'Session expired', 401);
     }
-    if (status >= 500) refuse(apiMessages.serverError, status, callOptions);
+    // HTTP 500 is a bug on the server: "Internet server error". A service that is down for now (503: the mail
+    // server) words its refusal, and the trader reads it like any other refusal.
+    const worded = status !== 500 && isEnvelope(payload) && !payload.success && message !== undefined;
+    if (status >= 500 && !worded) refuse(apiMessages.serverError, status, callOptions);
     if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
     if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions);
 

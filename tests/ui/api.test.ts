@@ -169,6 +169,15 @@ describe('api: answers (spec section 8)', () => {
     expect(onError).toHaveBeenCalledExactlyOnceWith('Internet server error');
   });
 
+  it('HTTP 503 with a refusal sentence (a service that is down) shows that sentence', async () => {
+    const sentence = 'We could not send the email right now. Please try again in a few minutes.';
+    const server = fakeServer({ status: 503, body: { success: false, info: sentence } });
+    const { api, onError } = apiWith(server);
+    const error = await rejectionOf(api.write('security/validate_email/', {}, z.unknown()));
+    expect(error).toMatchObject({ message: sentence, status: 503 });
+    expect(onError).toHaveBeenCalledExactlyOnceWith(sentence);
+  });
+
   it.each([
     ['a body that is not JSON (HTTP 200)', { status: 200, raw: '<html>oops</html>' }],
     ['a body that is not JSON (HTTP 400)', { status: 400, raw: 'Bad Request' }],
