@@ -26,7 +26,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           setupFiles: ['tests/setup.ts'],
-          include: ['tests/{machines,model,ui,routes}/**/*.test.{ts,tsx}'],
+          include: ['tests/{machines,model,ui,routes,services}/**/*.test.{ts,tsx}'],
         },
       },
       {

@@ -55,7 +55,7 @@ export function applyAction(facts: TradeFacts, action: TradeAction | 'expire', r
 }
 
 /**
- * The actions a party may take now, for the chat's buttons (docs/api.md "Chat actions"); the chat screen
+ * The actions a party may take now, for the chat's buttons (docs/rules.md "Chat actions"); the chat screen
  * arrives with the realtime issue and reads this, so that the buttons and the server's refusals agree.
  */
 export function availableActions(facts: TradeFacts, role: TradeRole): TradeAction[] {

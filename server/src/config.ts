@@ -97,7 +97,7 @@ export interface Config {
   loginLockoutMinutes: number;
   /** Failed sign-ins of one account from all addresses within an hour that lock the account for an hour and mail its owner. */
   loginAccountFailuresPerHour: number;
-  /** Requests per minute and IP across the security calls (login, codes, register, reset). */
+  /** Requests per minute and client address, one budget across every security/ call (sign-in, codes, register, reset, logout, two-factor). */
   rateLimitPerMinute: number;
   /** A session that has not been used for this many days is expired. */
   sessionIdleDays: number;

@@ -10,6 +10,26 @@ import {
 } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
+/** Browse Offers' filters as the screen holds them; empty strings and lists are no filter. */
+export type OfferSearch = {
+  search: string;
+  paymentMethods: string[];
+  offerType: '' | 'buy' | 'sell';
+  coinId: string;
+  currencyCode: string;
+};
+
+/** The list call's filters carry only the non-empty entries (docs/api.md "market/offers list"). */
+export function offerFilters(search: OfferSearch): OfferFilters {
+  const filters: OfferFilters = {};
+  if (search.search.trim()) filters.user__username__icontains = search.search.trim();
+  if (search.paymentMethods.length) filters.payment_methods__overlap = search.paymentMethods;
+  if (search.offerType) filters.offer_type = search.offerType;
+  if (search.coinId) filters.coin__id = search.coinId;
+  if (search.currencyCode) filters.currency__code = search.currencyCode;
+  return filters;
+}
+
 /** The marketplace calls of spec section 7 (`base/coins/`, `market/offers/`). */
 export function createMarketService(api: Api) {
   return {
@@ -19,8 +39,8 @@ export function createMarketService(api: Api) {
       api.read('market/offers/', options.forForm ? { type: 'components', drop: 10 } : { type: 'components' }, offerComponents, {
         noToast: true,
       }),
-    listOffers: (input: { page: number; filters: OfferFilters }) =>
-      api.read('market/offers/', { type: 'list', ...input }, offerList, { noToast: true }),
+    listOffers: (input: { page: number; filters: OfferSearch }) =>
+      api.read('market/offers/', { type: 'list', page: input.page, filters: offerFilters(input.filters) }, offerList, { noToast: true }),
     getOffer: (input: { id: number }) => api.read('market/offers/', { type: 'get', ...input }, editableOffer),
     saveOffer: (input: Omit<OfferInput, 'type'>) => api.write('market/offers/', { type: 'create', ...input }, messageResponse),
     toggleOffer: (input: { id: number }) => api.write('market/offers/', { type: 'toggle', ...input }, offerToggleResponse),

@@ -1,11 +1,30 @@
 import { messageResponse, tradeHistory, tradePreview, type TradeAction, type TradeAsk, type TradeOpenAsk } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
+/** Recent Trades' filters as the screen holds them; empty strings are no filter. */
+export type TradeHistoryFilters = {
+  tradeType: '' | 'buy' | 'sell';
+  status: '' | 'pending' | 'completed' | 'cancelled';
+  coinId: string;
+};
+
 export type TradeHistoryQuery = {
   page: number;
   trade_type?: 'buy' | 'sell';
   filters: { status?: 'pending' | 'completed' | 'cancelled'; offer__coin__id?: string };
 };
+
+/** The history call's query: only the filters that are set (docs/api.md "market/trade history"). */
+export function historyQuery(page: number, filters: TradeHistoryFilters): TradeHistoryQuery {
+  return {
+    page,
+    ...(filters.tradeType ? { trade_type: filters.tradeType } : {}),
+    filters: {
+      ...(filters.status ? { status: filters.status } : {}),
+      ...(filters.coinId ? { offer__coin__id: filters.coinId } : {}),
+    },
+  };
+}
 
 /** The trade calls of spec section 7 (`market/trade/`). */
 export function createTradeService(api: Api) {
@@ -15,7 +34,8 @@ export function createTradeService(api: Api) {
       api.read('market/trade/', { type: 'preview', ...input }, tradePreview, { noToast: true }),
     open: (input: TradeOpenAsk) =>
       api.write('market/trade/', { type: 'open', ...input }, messageResponse),
-    history: (input: TradeHistoryQuery) => api.read('market/trade/', { type: 'history', ...input }, tradeHistory),
+    history: (input: { page: number; filters: TradeHistoryFilters }) =>
+      api.read('market/trade/', { type: 'history', ...historyQuery(input.page, input.filters) }, tradeHistory),
     act: (input: { type: TradeAction; channel: string; reason?: string }) =>
       api.write('market/trade/', input, messageResponse),
   };

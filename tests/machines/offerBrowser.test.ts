@@ -2,10 +2,9 @@ import { createActor } from 'xstate';
 import type { OfferList } from '../../contracts/index.ts';
 import { bindOfferBrowser } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
 import {
-  emptyFilters,
   offerBrowserMachine,
-  toRequestFilters,
   type OfferBrowserEvent,
+  type OfferBrowserFilters,
 } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
 import {
   selectCanNext,
@@ -24,6 +23,19 @@ import { components, noOffers, offerItem, offerPage } from '../support/offers.ts
 
 const SEARCH_QUIET_MS = 500;
 
+/**
+ * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadOffers`; the
+ * service turns them into the call's filters (tests/services/market.test.ts holds that rule's oracle).
+ */
+const chosen = (set: Partial<OfferBrowserFilters> = {}): OfferBrowserFilters => ({
+  search: '',
+  paymentMethods: [],
+  offerType: '',
+  coinId: '',
+  currencyCode: '',
+  ...set,
+});
+
 /** Browse Offers with both calls faked; by default the components and the first page have arrived. */
 async function startBrowser({ settle = true } = {}) {
   const fakes = scriptedActors(['loadComponents', 'loadOffers']);
@@ -39,41 +51,6 @@ async function startBrowser({ settle = true } = {}) {
   return { actor, fakes, send, snapshot, loads };
 }
 
-describe('toRequestFilters (spec section 7)', () => {
-  it('sends nothing for blank filters', () => {
-    expect(toRequestFilters(emptyFilters)).toEqual({});
-  });
-
-  it.each([
-    ['a trader search', { search: 'ali' }, { user__username__icontains: 'ali' }],
-    ['a search with spaces around it', { search: '  ali ' }, { user__username__icontains: 'ali' }],
-    ['payment methods', { paymentMethods: ['SEPA', 'Cash'] }, { payment_methods__overlap: ['SEPA', 'Cash'] }],
-    ['an offer type', { offerType: 'buy' as const }, { offer_type: 'buy' }],
-    ['a coin', { coinId: '2' }, { coin__id: '2' }],
-    ['a fiat currency', { currencyCode: 'EUR' }, { currency__code: 'EUR' }],
-  ])('sends only %s when only that is set', (_, set, expected) => {
-    expect(toRequestFilters({ ...emptyFilters, ...set })).toEqual(expected);
-  });
-
-  it('leaves out every empty entry: a blank search, no methods, "any" type, all coins, all currencies', () => {
-    const request = toRequestFilters({ search: '   ', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' });
-    expect(request).toEqual({});
-    expect(Object.keys(request)).toEqual([]);
-  });
-
-  it('sends all five when all are set', () => {
-    expect(
-      toRequestFilters({ search: 'bob', paymentMethods: ['Cash'], offerType: 'sell', coinId: '1', currencyCode: 'NGN' }),
-    ).toEqual({
-      user__username__icontains: 'bob',
-      payment_methods__overlap: ['Cash'],
-      offer_type: 'sell',
-      coin__id: '1',
-      currency__code: 'NGN',
-    });
-  });
-});
-
 describe('Browse Offers chart', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -81,7 +58,7 @@ describe('Browse Offers chart', () => {
     const { fakes, snapshot } = await startBrowser({ settle: false });
     expect(fakes.calls).toEqual([
       { id: 'loadComponents', input: undefined },
-      { id: 'loadOffers', input: { page: 1, filters: {} } },
+      { id: 'loadOffers', input: { page: 1, filters: chosen() } },
     ]);
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(selectIsLoading(snapshot())).toBe(true);
@@ -104,7 +81,7 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', offerPage(1, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
     await fakes.resolve('loadOffers', offerPage(2, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(fakes.calls.filter((call) => call.id === 'loadComponents')).toHaveLength(1);
@@ -125,7 +102,7 @@ describe('Browse Offers chart', () => {
     await vi.advanceTimersByTimeAsync(99);
     expect(loads().length, '1 ms short of the quiet period').toBe(before);
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: { user__username__icontains: 'ali' } }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosen({ search: 'ali' }) }]);
     expect(selectIsLoading(snapshot())).toBe(true);
 
     await fakes.resolve('loadOffers', noOffers);
@@ -142,16 +119,16 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', noOffers);
     send({ type: 'filter.search', value: '' });
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS - 1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: { user__username__icontains: 'ali' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ search: 'ali' }) });
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
   });
 
-  const changes: [string, OfferBrowserEvent, object][] = [
-    ['the payment methods', { type: 'filter.paymentMethods', value: ['SEPA'] }, { payment_methods__overlap: ['SEPA'] }],
-    ['the offer type', { type: 'filter.offerType', value: 'sell' }, { offer_type: 'sell' }],
-    ['the cryptocurrency', { type: 'filter.coin', value: '2' }, { coin__id: '2' }],
-    ['the fiat currency', { type: 'filter.currency', value: 'NGN' }, { currency__code: 'NGN' }],
+  const changes: [string, OfferBrowserEvent, OfferBrowserFilters][] = [
+    ['the payment methods', { type: 'filter.paymentMethods', value: ['SEPA'] }, chosen({ paymentMethods: ['SEPA'] })],
+    ['the offer type', { type: 'filter.offerType', value: 'sell' }, chosen({ offerType: 'sell' })],
+    ['the cryptocurrency', { type: 'filter.coin', value: '2' }, chosen({ coinId: '2' })],
+    ['the fiat currency', { type: 'filter.currency', value: 'NGN' }, chosen({ currencyCode: 'NGN' })],
   ];
 
   it.each(changes)('changing %s goes back to page 1 and reloads at once', async (_, event, filters) => {
@@ -176,7 +153,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.search', value: 'bob' });
     expect(snapshot().context.page).toBe(1);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: { user__username__icontains: 'bob' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ search: 'bob' }) });
   });
 
   it('filters add up: each change keeps the others', async () => {
@@ -186,7 +163,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.paymentMethods', value: ['Cash', 'SEPA'] });
     expect(loads().at(-1)).toEqual({
       page: 1,
-      filters: { offer_type: 'buy', coin__id: '1', payment_methods__overlap: ['Cash', 'SEPA'] },
+      filters: chosen({ offerType: 'buy', coinId: '1', paymentMethods: ['Cash', 'SEPA'] }),
     });
   });
 
@@ -202,9 +179,9 @@ describe('Browse Offers chart', () => {
     const before = loads().length;
 
     send({ type: 'filters.clear' });
-    expect(selectFilters(snapshot())).toEqual(emptyFilters);
+    expect(selectFilters(snapshot())).toEqual(chosen());
     expect(snapshot().context.page).toBe(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: {} }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosen() }]);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
     expect(loads().length, 'the pending search was dropped too').toBe(before + 1);
   });
@@ -222,7 +199,7 @@ describe('Browse Offers chart', () => {
     expect(selectCanPrevious(snapshot())).toBe(true);
 
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 9, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 9, filters: chosen() });
     await fakes.resolve('loadOffers', { offers: [offerItem(9)], paginator: { prev: true, next: false, previous_page: 8, next_page: null } });
     expect(selectCanNext(snapshot())).toBe(false);
     const count = loads().length;
@@ -231,7 +208,7 @@ describe('Browse Offers chart', () => {
     expect(snapshot().context.page).toBe(9);
 
     send({ type: 'page.previous' });
-    expect(loads().at(-1)).toEqual({ page: 8, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 8, filters: chosen() });
     await fakes.resolve('loadOffers', offerPage(1, 1));
     expect(selectCanPrevious(snapshot())).toBe(false);
     send({ type: 'page.previous' });
@@ -243,7 +220,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.coin', value: '2' });
     await fakes.resolve('loadOffers', offerPage(1, 2));
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: { coin__id: '2' } });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen({ coinId: '2' }) });
   });
 
   it('before any page has arrived, Next and Previous are disabled', async () => {
@@ -260,7 +237,7 @@ describe('Browse Offers chart', () => {
     const stale = fakes.calls.length - 1;
     send({ type: 'filter.offerType', value: 'sell' });
     expect(fakes.isRunning('loadOffers')).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: { offer_type: 'sell' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell' }) });
 
     const buyOffers = { offers: [offerItem(1, { offer_type: 'buy' })], paginator: offerPage(1, 2).paginator };
     await fakes.resolveCall(stale, buyOffers);
@@ -310,7 +287,7 @@ describe('Browse Offers chart', () => {
     await fakes.reject('loadOffers', new Error('Internet server error'));
     expect(selectIsLoading(snapshot())).toBe(false);
     send({ type: 'offers.reload' });
-    expect(loads().at(-1)).toEqual({ page: 1, filters: { offer_type: 'sell' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell' }) });
     expect(selectIsLoading(snapshot())).toBe(true);
   });
 });
@@ -333,7 +310,7 @@ describe('Browse Offers bound to the market service', () => {
     await flush();
     actor.send({ type: 'filter.paymentMethods', value: ['SEPA'] });
     await flush();
-    expect(sent).toEqual([
+    expect(sent).toStrictEqual([
       { how: 'read', path: 'market/offers/', body: { type: 'components' }, options: { noToast: true } },
       { how: 'read', path: 'market/offers/', body: { type: 'list', page: 1, filters: {} }, options: { noToast: true } },
       {
@@ -345,6 +322,54 @@ describe('Browse Offers bound to the market service', () => {
     ]);
     expect(selectShowFilters(actor.getSnapshot())).toBe(true);
     expect(selectOffers(actor.getSnapshot())).toEqual(offerPage(1, 1).offers);
+    actor.stop();
+  });
+
+  it('sends the screen’s filters in the list format: only the non-empty ones, the search trimmed, the methods as a list', async () => {
+    const { api, sent } = fakeApi();
+    const actor = createActor(bindOfferBrowser({ market: createMarketService(api) } as FlowDeps)).start();
+    await flush();
+    vi.useFakeTimers();
+    try {
+      actor.send({ type: 'filter.offerType', value: 'sell' });
+      actor.send({ type: 'filter.paymentMethods', value: ['SEPA', 'Cash'] });
+      actor.send({ type: 'filter.coin', value: '2' });
+      actor.send({ type: 'filter.currency', value: 'EUR' });
+      actor.send({ type: 'filter.search', value: '  bob ' });
+      await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
+      actor.send({ type: 'filter.paymentMethods', value: [] });
+      actor.send({ type: 'filter.search', value: '   ' });
+      await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
+      actor.send({ type: 'filters.clear' });
+      await flush();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(sent.filter(({ body }) => (body as { type: string }).type === 'list').map(({ body }) => body)).toStrictEqual([
+      { type: 'list', page: 1, filters: {} },
+      { type: 'list', page: 1, filters: { offer_type: 'sell' } },
+      { type: 'list', page: 1, filters: { payment_methods__overlap: ['SEPA', 'Cash'], offer_type: 'sell' } },
+      { type: 'list', page: 1, filters: { payment_methods__overlap: ['SEPA', 'Cash'], offer_type: 'sell', coin__id: '2' } },
+      {
+        type: 'list',
+        page: 1,
+        filters: { payment_methods__overlap: ['SEPA', 'Cash'], offer_type: 'sell', coin__id: '2', currency__code: 'EUR' },
+      },
+      {
+        type: 'list',
+        page: 1,
+        filters: {
+          user__username__icontains: 'bob',
+          payment_methods__overlap: ['SEPA', 'Cash'],
+          offer_type: 'sell',
+          coin__id: '2',
+          currency__code: 'EUR',
+        },
+      },
+      { type: 'list', page: 1, filters: { user__username__icontains: 'bob', offer_type: 'sell', coin__id: '2', currency__code: 'EUR' } },
+      { type: 'list', page: 1, filters: { offer_type: 'sell', coin__id: '2', currency__code: 'EUR' } },
+      { type: 'list', page: 1, filters: {} },
+    ]);
     actor.stop();
   });
 });

@@ -2,8 +2,10 @@ import { SimulatedClock, createActor } from 'xstate';
 import type { OfferListItem } from '../../contracts/index.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
-import { bindTradeDialog } from '../../src/machines/tradeDialog/tradeDialog.actors.ts';
-import { amountError, tradeDialogMachine, type TradeDialogEvent } from '../../src/machines/tradeDialog/tradeDialog.machine.ts';
+import { formRules } from '../../src/machines/shared/rules.ts';
+import { amountError } from '../../src/machines/shared/validation.ts';
+import { bindTradeDialog, tradeDialogLogic } from '../../src/machines/tradeDialog/tradeDialog.actors.ts';
+import { tradeDialogMachine, type TradeDialogEvent } from '../../src/machines/tradeDialog/tradeDialog.machine.ts';
 import {
   selectAmountError,
   selectCanConfirm,
@@ -30,7 +32,7 @@ function startDialog(offer: OfferListItem | null = sellOffer) {
   const goToChat = vi.fn();
   const clock = new SimulatedClock();
   const actor = createActor(
-    tradeDialogMachine.provide({
+    tradeDialogLogic.provide({
       actors: fakes.actors as never,
       actions: { notify: (_, notice) => void notices.push(notice), goToChat },
     }),
@@ -77,13 +79,47 @@ describe('amountError (spec section 5 "Trade amount")', () => {
     ['1000000', 'Amount can not be greater than 250000'],
     ['1500.555', 'Amount can have at most 2 decimal places'],
   ])('"%s" on a 1500.00 - 250000 offer: %s', (amount, message) => {
-    expect(amountError({ offer, amount })).toBe(message);
+    expect(amountError(amount, offer)).toBe(message);
   });
 
   it('"99.999" is below a minimum of 100, not rounded up to it', () => {
-    expect(amountError({ offer: offerItem(1, { min_amount: '100', max_amount: '200' }), amount: '99.999' })).toBe(
-      'Amount can not be less than 100',
-    );
+    expect(amountError('99.999', offerItem(1, { min_amount: '100', max_amount: '200' }))).toBe('Amount can not be less than 100');
+  });
+
+  it('needs only the range of the offer', () => {
+    expect(amountError('1499', { min_amount: '1500.00', max_amount: '250000' })).toBe('Amount can not be less than 1500.00');
+    expect(amountError('2000', { min_amount: '1500.00', max_amount: '250000' })).toBeUndefined();
+  });
+});
+
+describe('the preview rule the dialog is bound with (canPreview)', () => {
+  const offer = offerItem(1, { min_amount: '50', max_amount: '1000', payment_methods: ['SEPA', 'Cash'] });
+  it.each([
+    ['an amount in range and one of the offer\'s methods', offer, '100', 'SEPA', true],
+    ['the minimum and the other method', offer, '50', 'Cash', true],
+    ['the maximum with cents', offer, '1000.00', 'SEPA', true],
+    ['an amount with spaces around it', offer, ' 100 ', 'SEPA', true],
+    ['no offer', null, '100', 'SEPA', false],
+    ['an empty amount', offer, '', 'SEPA', false],
+    ['an amount of spaces', offer, '   ', 'SEPA', false],
+    ['an amount below the minimum', offer, '49.99', 'SEPA', false],
+    ['an amount above the maximum', offer, '1000.01', 'SEPA', false],
+    ['an amount with three decimals', offer, '100.555', 'SEPA', false],
+    ['no method', offer, '100', '', false],
+    ["a method not the offer's", offer, '100', 'PayPal', false],
+  ])('%s: %s', (_, offer, amount, paymentMethod, expected) => {
+    expect(formRules.canPreview(undefined, { offer, amount, paymentMethod })).toBe(expected);
+  });
+
+  it('the bare chart cannot decide it: every use starts from tradeDialogLogic', () => {
+    const bare = createActor(tradeDialogMachine, { clock: new SimulatedClock() });
+    const errors: unknown[] = [];
+    bare.subscribe({ error: (error) => void errors.push(error) });
+    bare.start();
+    bare.send({ type: 'dialog.open', offer: sellOffer });
+    bare.send({ type: 'amount.change', value: '100' });
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/canPreview is bound/);
   });
 });
 
@@ -91,6 +127,7 @@ describe('Trade Preview dialog chart', () => {
   it('starts closed and opens on the offer with a blank form, the range hint and no messages', () => {
     const { snapshot, send } = startDialog(null);
     expect(selectIsOpen(snapshot())).toBe(false);
+    expect(selectAmountError(snapshot()), 'no offer, no amount message').toBeUndefined();
     send({ type: 'dialog.open', offer: sellOffer });
     expect(selectIsOpen(snapshot())).toBe(true);
     expect(snapshot().context).toEqual({ offer: sellOffer, amount: '', paymentMethod: '', preview: null });

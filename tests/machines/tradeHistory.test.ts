@@ -1,12 +1,7 @@
 import { createActor } from 'xstate';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import { bindTradeHistory } from '../../src/machines/tradeHistory/tradeHistory.actors.ts';
-import {
-  noTradeFilters,
-  toHistoryQuery,
-  tradeHistoryMachine,
-  type TradeHistoryEvent,
-} from '../../src/machines/tradeHistory/tradeHistory.machine.ts';
+import { tradeHistoryMachine, type TradeHistoryEvent } from '../../src/machines/tradeHistory/tradeHistory.machine.ts';
 import {
   selectCanNext,
   selectCanPrevious,
@@ -16,10 +11,17 @@ import {
   selectIsLoading,
   selectTrades,
 } from '../../src/machines/tradeHistory/tradeHistory.selectors.ts';
+import type { Api } from '../../src/services/api.ts';
 import type { MarketService } from '../../src/services/market.ts';
-import type { TradeService } from '../../src/services/trades.ts';
+import { createTradeService, type TradeHistoryFilters, type TradeService } from '../../src/services/trades.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 import { coins, noTrades, tradePage } from '../support/trades.ts';
+
+/**
+ * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadTrades`; the
+ * service turns them into the call's query (tests/services/trades.test.ts holds that rule's oracle).
+ */
+const chosen = (set: Partial<TradeHistoryFilters> = {}): TradeHistoryFilters => ({ tradeType: '', status: '', coinId: '', ...set });
 
 /** Recent Trades with both calls faked; by default the coins and the first of three pages have arrived. */
 async function startHistory({ settle = true } = {}) {
@@ -36,35 +38,11 @@ async function startHistory({ settle = true } = {}) {
   return { actor, fakes, send, snapshot, loads, coinLoads };
 }
 
-describe('toHistoryQuery (spec section 7, market/trade/ history)', () => {
-  it('sends the page and an empty filters object when nothing is set', () => {
-    expect(toHistoryQuery({ filters: noTradeFilters, page: 1 })).toEqual({ page: 1, filters: {} });
-  });
-
-  it.each([
-    ['a trade type, at the top level', { tradeType: 'sell' as const }, { page: 3, trade_type: 'sell', filters: {} }],
-    ['a status, under filters', { status: 'cancelled' as const }, { page: 3, filters: { status: 'cancelled' } }],
-    ['a coin, under filters as offer__coin__id', { coinId: '2' }, { page: 3, filters: { offer__coin__id: '2' } }],
-  ])('sends only %s when only that is set', (_, set, expected) => {
-    const query = toHistoryQuery({ filters: { ...noTradeFilters, ...set }, page: 3 });
-    expect(query).toEqual(expected);
-    expect(Object.keys(query.filters)).toEqual(Object.keys(expected.filters));
-  });
-
-  it('sends all three when all are set', () => {
-    expect(toHistoryQuery({ filters: { tradeType: 'buy', status: 'pending', coinId: '1' }, page: 1 })).toEqual({
-      page: 1,
-      trade_type: 'buy',
-      filters: { status: 'pending', offer__coin__id: '1' },
-    });
-  });
-});
-
 describe('Recent Trades chart', () => {
   it('loads the coins and page 1 without filters side by side; busy until the trades arrive', async () => {
     const { fakes, snapshot, loads, coinLoads } = await startHistory({ settle: false });
     expect(coinLoads()).toBe(1);
-    expect(loads()).toEqual([{ page: 1, filters: {} }]);
+    expect(loads()).toEqual([{ page: 1, filters: chosen() }]);
     expect(selectIsLoading(snapshot())).toBe(true);
     expect(selectHasLoaded(snapshot())).toBe(false);
 
@@ -86,15 +64,15 @@ describe('Recent Trades chart', () => {
     send({ type: 'filter.tradeType', value: 'buy' });
     expect(snapshot().context.page).toBe(1);
     expect(selectIsLoading(snapshot())).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, trade_type: 'buy', filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy' }) });
     await fakes.resolve('loadTrades', tradePage(1, 3));
     send({ type: 'page.next' });
     await fakes.resolve('loadTrades', tradePage(2, 3));
 
     send({ type: 'filter.status', value: 'completed' });
-    expect(loads().at(-1)).toEqual({ page: 1, trade_type: 'buy', filters: { status: 'completed' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy', status: 'completed' }) });
     send({ type: 'filter.coin', value: '2' });
-    expect(loads().at(-1)).toEqual({ page: 1, trade_type: 'buy', filters: { status: 'completed', offer__coin__id: '2' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy', status: 'completed', coinId: '2' }) });
     expect(selectFilters(snapshot())).toEqual({ tradeType: 'buy', status: 'completed', coinId: '2' });
     expect(coinLoads()).toBe(1);
   });
@@ -103,7 +81,7 @@ describe('Recent Trades chart', () => {
     const { fakes, send, snapshot, loads } = await startHistory({ settle: false });
     send({ type: 'filter.status', value: 'pending' });
     expect(fakes.isRunning('loadCoins')).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: { status: 'pending' } });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ status: 'pending' }) });
     await fakes.resolve('loadCoins', coins);
     expect(selectCoins(snapshot())).toEqual(coins);
   });
@@ -127,9 +105,9 @@ describe('Recent Trades chart', () => {
     await fakes.resolve('loadTrades', tradePage(2, 2));
 
     send({ type: 'filters.clear' });
-    expect(selectFilters(snapshot())).toEqual(noTradeFilters);
+    expect(selectFilters(snapshot())).toEqual(chosen());
     expect(snapshot().context.page).toBe(1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
     expect(coinLoads()).toBe(1);
   });
 
@@ -146,7 +124,7 @@ describe('Recent Trades chart', () => {
     send({ type: 'page.previous' });
     expect(loads()).toHaveLength(1);
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
 
     await fakes.resolve('loadTrades', tradePage(2, 3));
     send({ type: 'page.next' });
@@ -156,12 +134,12 @@ describe('Recent Trades chart', () => {
     send({ type: 'page.next' });
     expect(loads()).toHaveLength(3);
     send({ type: 'page.previous' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
 
     // The server decides where "next" goes: a paginator that skips is followed.
     await fakes.resolve('loadTrades', { ...tradePage(2, 3), paginator: { prev: true, next: true, previous_page: 1, next_page: 7 } });
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 7, filters: {} });
+    expect(loads().at(-1)).toEqual({ page: 7, filters: chosen() });
   });
 
   it('a failed load clears the busy state without a message; a failed coins call leaves no coin choices', async () => {
@@ -185,7 +163,41 @@ describe('bindTradeHistory', () => {
     actor.send({ type: 'filter.coin', value: '2' });
     await flush();
     expect(market.coins).toHaveBeenCalledTimes(1);
-    expect(history.mock.calls).toEqual([[{ page: 1, filters: {} }], [{ page: 1, filters: { offer__coin__id: '2' } }]]);
+    expect(history.mock.calls).toEqual([[{ page: 1, filters: chosen() }], [{ page: 1, filters: chosen({ coinId: '2' }) }]]);
     expect(actor.getSnapshot().context.coins).toEqual(coins);
+  });
+
+  it('asks market/trade/ for each page with trade_type at the top and status and coin under filters, only when set', async () => {
+    const sent: { how: 'read' | 'write'; path: string; body: unknown; options: unknown }[] = [];
+    const respond = (how: 'read' | 'write') => async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
+      sent.push({ how, path, body, options });
+      return tradePage(1, 2);
+    };
+    const api = { read: respond('read'), write: respond('write') } as unknown as Api;
+    const market = { coins: vi.fn(async () => coins) } as unknown as MarketService;
+    const actor = createActor(bindTradeHistory({ market, trades: createTradeService(api) } as FlowDeps)).start();
+    await flush();
+    actor.send({ type: 'filter.tradeType', value: 'sell' });
+    actor.send({ type: 'filter.status', value: 'cancelled' });
+    actor.send({ type: 'filter.coin', value: '2' });
+    await flush();
+    actor.send({ type: 'page.next' });
+    await flush();
+    actor.send({ type: 'filter.tradeType', value: '' });
+    actor.send({ type: 'filters.clear' });
+    await flush();
+    expect(sent).toStrictEqual(
+      [
+        { type: 'history', page: 1, filters: {} },
+        { type: 'history', page: 1, trade_type: 'sell', filters: {} },
+        { type: 'history', page: 1, trade_type: 'sell', filters: { status: 'cancelled' } },
+        { type: 'history', page: 1, trade_type: 'sell', filters: { status: 'cancelled', offer__coin__id: '2' } },
+        { type: 'history', page: 2, trade_type: 'sell', filters: { status: 'cancelled', offer__coin__id: '2' } },
+        { type: 'history', page: 1, filters: { status: 'cancelled', offer__coin__id: '2' } },
+        { type: 'history', page: 1, filters: {} },
+      ].map((body) => ({ how: 'read', path: 'market/trade/', body, options: undefined })),
+    );
+    expect(selectTrades(actor.getSnapshot())).toEqual(tradePage(1, 2).trades);
+    actor.stop();
   });
 });

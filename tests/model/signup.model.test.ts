@@ -1,8 +1,14 @@
-import { createActor, type AnyMachineSnapshot } from 'xstate';
+import { createActor, createMachine, type AnyActorRef, type AnyMachineSnapshot, type EventObject, type InspectionEvent } from 'xstate';
 import type { SessionResponse } from '../../contracts/security.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
-import { signupMachine } from '../../src/machines/signup/signup.machine.ts';
-import { selectErrors, selectIsBusy, selectIsResending, selectStep } from '../../src/machines/signup/signup.selectors.ts';
+import { signupLogic } from '../../src/machines/signup/signup.actors.ts';
+import {
+  selectCodeEntry,
+  selectErrors,
+  selectIsBusy,
+  selectIsResending,
+  selectStep,
+} from '../../src/machines/signup/signup.selectors.ts';
 import {
   Coverage,
   describePath,
@@ -18,6 +24,15 @@ const ada = { username: 'ada_l', email: 'ada@example.com', websocket_token: 'ws-
 const registered: SessionResponse = { token: 'session-ada', user: ada };
 const sentInfo = 'A verification code was sent to ada@example.com';
 const resentInfo = 'A new verification code was sent to ada@example.com';
+
+/**
+ * The code entry (codeEntry.machine.ts, its own walk in codeEntry.model.test.ts) stands in as a chart that
+ * does nothing: the walk sends what it would tell signup (`code.entered` with a 6-digit code, or
+ * `code.incomplete`) as events of its own, beside the `form.submit` signup forwards to it. The real
+ * parent and child together are tested in tests/machines/signup.test.ts.
+ */
+const chart = signupLogic.provide({ actors: { codeEntry: createMachine({}) as never } });
+const emailedCode = '123456';
 
 /** Someone trying to change the read-only email after the code was requested. */
 const otherEmail: ModelEvent = { type: 'field.change', name: 'email', value: 'eve@example.com' };
@@ -37,8 +52,8 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       ];
     case 'enteringCode':
       return [
-        { type: 'field.change', name: 'code', value: '123456' },
-        { type: 'field.change', name: 'code', value: '12a4' },
+        { type: 'code.entered', code: emailedCode },
+        { type: 'code.incomplete' },
         otherEmail,
         { type: 'form.submit' },
         { type: 'code.resend' },
@@ -75,40 +90,55 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
 }
 
-/** Spec section 2 "Signup": the step each state shows and the fields whose messages it can show. */
-const screens: Record<string, { step: string; busy: boolean; fields: readonly string[] }> = {
-  enteringEmail: { step: 'email', busy: false, fields: ['email'] },
-  requestingCode: { step: 'email', busy: true, fields: [] },
-  enteringCode: { step: 'code', busy: false, fields: ['code'] },
-  resendingCode: { step: 'code', busy: true, fields: [] },
-  verifyingCode: { step: 'code', busy: true, fields: [] },
-  completingAccount: { step: 'account', busy: false, fields: ['username', 'password', 'confirmPassword'] },
-  registering: { step: 'account', busy: true, fields: [] },
-  registered: { step: 'done', busy: false, fields: [] },
+/**
+ * Spec section 2 "Signup": the step each state shows, the fields whose messages signup itself can show,
+ * and whether the code is typed there (into the code entry, which shows its own message).
+ */
+const screens: Record<string, { step: string; busy: boolean; fields: readonly string[]; typesCode: boolean }> = {
+  enteringEmail: { step: 'email', busy: false, fields: ['email'], typesCode: false },
+  requestingCode: { step: 'email', busy: true, fields: [], typesCode: false },
+  enteringCode: { step: 'code', busy: false, fields: [], typesCode: true },
+  resendingCode: { step: 'code', busy: true, fields: [], typesCode: false },
+  verifyingCode: { step: 'code', busy: true, fields: [], typesCode: false },
+  completingAccount: { step: 'account', busy: false, fields: ['username', 'password', 'confirmPassword'], typesCode: false },
+  registering: { step: 'account', busy: true, fields: [], typesCode: false },
+  registered: { step: 'done', busy: false, fields: [], typesCode: false },
 };
 
-const model = walk(signupMachine, { events });
+const model = walk(chart, { events });
 
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['requestCode', 'verifyCode', 'register']);
   const notices: Notice[] = [];
   const sessions: SessionResponse[] = [];
+  /** What signup sends its code entry (the no-op child takes it and does nothing). */
+  const toCodeEntry: EventObject[] = [];
+  const inspect = (event: InspectionEvent) => {
+    coverage?.inspect(event);
+    if (event.type === '@xstate.event' && (event.actorRef as AnyActorRef).id === 'codeEntry' && !event.event.type.startsWith('xstate.')) {
+      toCodeEntry.push(event.event);
+    }
+  };
   const actor = createActor(
-    signupMachine.provide({
+    chart.provide({
       actors: fakes.actors as never,
       actions: {
         notify: (_, notice) => void notices.push(notice),
         establishSession: (_, session) => void sessions.push(session),
       },
     }),
-    { inspect: coverage?.inspect },
+    { inspect },
   ).start();
 
-  // The oracle: the address typed on the email step is the one requested, verified and registered.
+  // The oracle: the address typed on the email step is the one requested, verified and registered; the
+  // code the code entry hands over is the one verified; every visit of the code step types into a new entry.
   let email = '';
+  let code = '';
   let revealed = false;
   const expectedNotices: Notice[] = [];
   const expectedCalls: { id: string; input: unknown }[] = [];
+  const expectedToCodeEntry: EventObject[] = [];
+  const entries: AnyActorRef[] = [];
 
   await replay(actor, path, fakes, (snapshot, step, index) => {
     const before = index > 0 ? path.steps[index - 1]!.state : undefined;
@@ -118,12 +148,21 @@ async function run(path: ModelPath, coverage?: Coverage) {
       email = String(event.value);
     }
     if (before?.value !== snapshot.value) revealed = false;
-    if (event.type === 'form.submit' && before?.value === snapshot.value) revealed = true;
+    // A submit of the code step goes to the code entry, which shows its own message: signup reveals none.
+    if (event.type === 'form.submit' && before?.value === snapshot.value && before?.value !== 'enteringCode') revealed = true;
+    if (event.type === 'form.submit' && before?.value === 'enteringCode') expectedToCodeEntry.push({ type: 'code.submit' });
+    if (event.type === 'code.entered') code = String(event.code);
+
+    // Spec: the complete code from the code entry is verified at once; an incomplete one verifies nothing.
+    if (before?.value === 'enteringCode' && event.type === 'code.entered') expect(snapshot.value).toBe('verifyingCode');
+    if (before?.value === 'enteringCode' && (event.type === 'code.incomplete' || event.type === 'form.submit')) {
+      expect(snapshot.value).toBe('enteringCode');
+    }
 
     if (snapshot.value !== before?.value) {
       if (snapshot.value === 'requestingCode') expectedCalls.push({ id: 'requestCode', input: { email } });
       if (snapshot.value === 'resendingCode') expectedCalls.push({ id: 'resendCode', input: { email } });
-      if (snapshot.value === 'verifyingCode') expectedCalls.push({ id: 'verifyCode', input: { email, code: context.code } });
+      if (snapshot.value === 'verifyingCode') expectedCalls.push({ id: 'verifyCode', input: { email, code } });
       if (snapshot.value === 'registering') {
         expectedCalls.push({
           id: 'register',
@@ -150,9 +189,23 @@ async function run(path: ModelPath, coverage?: Coverage) {
         ? undefined
         : field === 'confirmPassword'
           ? specRules.confirmPassword(context.confirmPassword, context.password)
-          : specRules[field as 'email' | 'code' | 'username' | 'password'](context[field as 'email']);
+          : specRules[field as 'email' | 'username' | 'password'](context[field as 'email']);
       expect(errors[field], `${field} message`).toBe(expected);
     }
+    expect(errors, 'the code message is the code entry\'s').not.toHaveProperty('code');
+
+    // The code field: typed into the code entry on the code step, a new one at each visit; while the code
+    // is checked it shows the code handed over, and while a new one is requested it shows none.
+    const entry = selectCodeEntry(snapshot as never) as AnyActorRef | undefined;
+    expect(entry !== undefined, 'the code entry is there').toBe(screen.typesCode);
+    if (entry && before?.value !== 'enteringCode') {
+      expect(entries, 'a new code entry').not.toContain(entry);
+      entries.push(entry);
+    }
+    if (entry && before?.value === 'enteringCode') expect(entry, 'the same code entry').toBe(entries.at(-1));
+    if (snapshot.value === 'verifyingCode') expect(context.code, 'the code shown while verifying').toBe(code);
+    if (snapshot.value === 'resendingCode') expect(context.code, 'no code shown while resending').toBe('');
+    expect(toCodeEntry, 'what signup sent its code entry').toEqual(expectedToCodeEntry);
   });
 
   expect(fakes.calls).toEqual(expectedCalls);
@@ -171,7 +224,7 @@ describe('signup: every path through the chart', () => {
   });
 
   it('reaches every state and takes every transition of the chart', async () => {
-    const coverage = new Coverage(signupMachine);
+    const coverage = new Coverage(chart);
     for (const path of model.paths) await run(path, coverage);
     console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
     expect(coverage.missingStates()).toEqual([]);
@@ -179,16 +232,37 @@ describe('signup: every path through the chart', () => {
   });
 
   it('the coverage measure notices a step the walk never reaches', async () => {
-    const coverage = new Coverage(signupMachine);
+    const coverage = new Coverage(chart);
     const neverResending = model.paths.filter((path) => !path.steps.some((s) => s.event.type === 'code.resend'));
     for (const path of neverResending) await run(path, coverage);
     expect(coverage.missingStates()).toEqual(['signup.resendingCode']);
-    expect(coverage.missingTransitions()).toEqual(
-      expect.arrayContaining([
-        'signup.enteringCode —code.resend#0→ signup.resendingCode',
-        'signup.resendingCode —xstate.done.actor.resendCode#0→ signup.enteringCode',
-        'signup.resendingCode —xstate.error.actor.resendCode#0→ signup.enteringCode',
-      ]),
-    );
+    expect(coverage.missingTransitions()).toEqual([
+      'signup.enteringCode —code.resend#0→ signup.resendingCode',
+      'signup.resendingCode —xstate.done.actor.resendCode#0→ signup.enteringCode',
+      'signup.resendingCode —xstate.error.actor.resendCode#0→ signup.enteringCode',
+    ]);
+  });
+
+  it('the coverage measure notices a walk that never hears a code from the code entry', async () => {
+    const coverage = new Coverage(chart);
+    const neverEntered = model.paths.filter((path) => !path.steps.some((s) => s.event.type === 'code.entered'));
+    for (const path of neverEntered) await run(path, coverage);
+    expect(coverage.missingStates()).toEqual([
+      'signup.verifyingCode',
+      'signup.completingAccount',
+      'signup.registering',
+      'signup.registered',
+    ]);
+    expect(coverage.missingTransitions()).toEqual([
+      // fields past the email step are only typed on the account form
+      'signup —field.change#0→ (stays)',
+      'signup.enteringCode —code.entered#0→ signup.verifyingCode',
+      'signup.verifyingCode —xstate.done.actor.verifyCode#0→ signup.completingAccount',
+      'signup.verifyingCode —xstate.error.actor.verifyCode#0→ signup.enteringCode',
+      'signup.completingAccount —form.submit#0→ signup.registering',
+      'signup.completingAccount —form.submit#1→ (stays)',
+      'signup.registering —xstate.done.actor.register#0→ signup.registered',
+      'signup.registering —xstate.error.actor.register#0→ signup.completingAccount',
+    ]);
   });
 });

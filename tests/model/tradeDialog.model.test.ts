@@ -1,6 +1,6 @@
 import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
 import type { OfferListItem, TradePreview } from '../../contracts/index.ts';
-import { tradeDialogMachine } from '../../src/machines/tradeDialog/tradeDialog.machine.ts';
+import { tradeDialogLogic } from '../../src/machines/tradeDialog/tradeDialog.actors.ts';
 import {
   selectAmount,
   selectAmountError,
@@ -79,14 +79,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   return list;
 }
 
-const model = walk(tradeDialogMachine, { events });
+const model = walk(tradeDialogLogic, { events });
 
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['previewTrade', 'openTrade']);
   const notices: Notice[] = [];
   let chats = 0;
   const clock = new SimulatedClock();
-  const machine = tradeDialogMachine.provide({
+  const machine = tradeDialogLogic.provide({
     actors: fakes.actors as never,
     actions: { notify: (_, notice) => void notices.push(notice), goToChat: () => void (chats += 1) },
   });
@@ -208,7 +208,7 @@ describe('tradeDialog: every path through the chart', () => {
   });
 
   it('reaches every state and takes every transition of the chart', async () => {
-    const coverage = new Coverage(tradeDialogMachine);
+    const coverage = new Coverage(tradeDialogLogic);
     for (const path of model.paths) await run(path, coverage);
     console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
     expect(coverage.allTransitions).toEqual(
@@ -224,7 +224,7 @@ describe('tradeDialog: every path through the chart', () => {
   });
 
   it('the coverage measure notices what the walk leaves out', async () => {
-    const coverage = new Coverage(tradeDialogMachine);
+    const coverage = new Coverage(tradeDialogLogic);
     const leftOut = (path: ModelPath) =>
       path.steps.some(({ event }) => event.type === 'order.confirm' || event.type === 'xstate.error.actor.previewTrade');
     for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, coverage);

@@ -9,7 +9,7 @@ export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   actors: {
     loadOverview: fromPromise<Overview | null>(async () => {
-      throw new Error('loadOverview is bound by the composition root');
+      throw new Error('loadOverview is bound in the route (dashboard.actors.ts)');
     }),
   },
   actions: {

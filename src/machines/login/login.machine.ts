@@ -1,12 +1,13 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { LoginResponse, SessionResponse } from '../../../contracts/index.ts';
+import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import { isRecoveryCode, toRecoveryCodeInput } from '../shared/validation.ts';
 
-export type LoginField = 'username' | 'password' | 'code' | 'recoveryCode';
+export type LoginField = 'username' | 'password' | 'recoveryCode';
 export type LoginContext = {
   username: string;
   password: string;
+  /** The authenticator code, once the code entry handed it over. */
   code: string;
   /** One of the recovery codes shown at enrolment, for a trader without the authenticator app. */
   recoveryCode: string;
@@ -21,11 +22,13 @@ export type LoginEvent =
   | { type: 'code.submit' }
   | { type: 'recovery.start' }
   | { type: 'recovery.cancel' }
-  | { type: 'secondFactor.cancel' };
+  | { type: 'secondFactor.cancel' }
+  | CodeEntryReport;
 
-export const CODE_LENGTH = 6;
+/** A recovery code as typed (`abcde-fghij`): letters, digits, dashes and spaces, a little over its length at most. */
+const recoveryCodeInput = (value: string) => value.replace(/[^A-Za-z0-9\s-]/g, '').slice(0, 13);
 
-/** Login with an optional second factor (spec sections 2 and 4 "Login"). */
+/** Login with an optional second factor: an authenticator code or one of the recovery codes (docs/api.md "Login"). */
 export const loginMachine = setup({
   types: { context: {} as LoginContext, events: {} as LoginEvent },
   actors: {
@@ -35,15 +38,19 @@ export const loginMachine = setup({
     submitCode: fromPromise<SessionResponse, { token: string } & ({ code: string } | { recovery_code: string })>(async () => {
       throw new Error('submitCode is bound in the route (login.actors.ts)');
     }),
+    // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
+    codeEntry: fromCallback(() => {
+      throw new Error('codeEntry is bound in the route (login.actors.ts)');
+    }) as unknown as CodeEntryLogic,
   },
   actions: {
-    setField: assign(({ context }, params: { name: LoginField; value: string }) => {
-      if (params.name === 'code') return { code: params.value.trim().slice(0, CODE_LENGTH) };
-      if (params.name === 'recoveryCode') return { recoveryCode: toRecoveryCodeInput(params.value) };
-      return { ...context, [params.name]: params.value };
-    }),
+    setField: assign(({ context }, params: { name: LoginField; value: string }) =>
+      params.name === 'recoveryCode' ? { recoveryCode: recoveryCodeInput(params.value) } : { ...context, [params.name]: params.value },
+    ),
     revealErrors: assign({ showErrors: true }),
     keepInterimToken: assign((_, params: { token: string }) => ({ interimToken: params.token, code: '', recoveryCode: '' })),
+    keepCode: assign((_, params: { code: string }) => ({ code: params.code })),
+    submitCodeEntry: sendTo('codeEntry', { type: 'code.submit' }),
     dropSecondFactor: assign({ interimToken: null, code: '', recoveryCode: '', password: '' }),
     clearCode: assign({ code: '' }),
     clearRecoveryCode: assign({ recoveryCode: '' }),
@@ -53,8 +60,10 @@ export const loginMachine = setup({
   },
   guards: {
     hasCredentials: ({ context }) => context.username.trim() !== '' && context.password !== '',
-    isCodeComplete: ({ context }) => context.code.length === CODE_LENGTH,
-    isRecoveryCodeComplete: ({ context }) => isRecoveryCode(context.recoveryCode),
+    /** One of the recovery codes' shape (shared/rules.ts); bound with the chart. */
+    isRecoveryCode: (_, _params: { value: string }) => {
+      throw new Error('isRecoveryCode is bound in the route (login.actors.ts)');
+    },
     needsSecondFactor: (_, params: { two_factor: boolean }) => params.two_factor,
     /** The account service rejects an attempt that is over with an error of kind `signInExpired`. */
     isSignInOver: (_, params: { error: unknown }) =>
@@ -62,7 +71,7 @@ export const loginMachine = setup({
   },
 }).createMachine({
   id: 'login',
-  description: 'Sign in with username and password, then an authenticator code when two-factor is on.',
+  description: 'Sign in with username and password, then an authenticator code (or a recovery code) when two-factor is on.',
   context: { username: '', password: '', code: '', recoveryCode: '', interimToken: null, showErrors: false },
   initial: 'editingCredentials',
   states: {
@@ -110,12 +119,11 @@ export const loginMachine = setup({
     },
     awaitingSecondFactor: {
       tags: ['form'],
-      description: 'The 6-digit code screen; "Verify Code" is enabled only with exactly 6 characters.',
+      description: 'The 6-digit code screen (the code entry child); "Verify Code" is enabled only with all six digits.',
+      invoke: { id: 'codeEntry', src: 'codeEntry' },
       on: {
-        'field.change': {
-          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
-        },
-        'code.submit': { guard: 'isCodeComplete', target: 'verifyingCode' },
+        'code.submit': { description: '"Verify Code": the code entry hands the code over once complete.', actions: 'submitCodeEntry' },
+        'code.entered': { target: 'verifyingCode', actions: { type: 'keepCode', params: ({ event }) => ({ code: event.code }) } },
         'recovery.start': {
           target: 'awaitingRecoveryCode',
           description: 'No phone at hand: "Use a recovery code" instead.',
@@ -131,7 +139,10 @@ export const loginMachine = setup({
         'field.change': {
           actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
-        'code.submit': { guard: 'isRecoveryCodeComplete', target: 'verifyingRecoveryCode' },
+        'code.submit': {
+          guard: { type: 'isRecoveryCode', params: ({ context }) => ({ value: context.recoveryCode }) },
+          target: 'verifyingRecoveryCode',
+        },
         'recovery.cancel': { target: 'awaitingSecondFactor', actions: 'clearCode' },
         'secondFactor.cancel': { target: 'editingCredentials', actions: 'dropSecondFactor' },
       },
@@ -154,7 +165,11 @@ export const loginMachine = setup({
               'The sign-in attempt expired, was used or ran out of tries; the trader is told so, and only a new login goes on.',
             actions: 'dropSecondFactor',
           },
-          { target: 'awaitingSecondFactor', description: 'A wrong code: the trader may type another.', actions: 'clearCode' },
+          {
+            target: 'awaitingSecondFactor',
+            description: 'A wrong code: the trader types another into a fresh code entry.',
+            actions: 'clearCode',
+          },
         ],
       },
     },
@@ -181,7 +196,7 @@ export const loginMachine = setup({
     },
     signedIn: {
       type: 'final',
-      description: 'The session actor takes over; the router leaves /login for /.',
+      description: 'The session actor takes over; the router leaves /login for the page the trader asked for, or /.',
       entry: {
         type: 'notify',
         params: { title: 'Welcome back!', description: 'Successfully logged in.', type: 'success' },

@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { messages } from '../../../contracts/messages.ts';
+import { codeEntryOf } from '../codeEntry/codeEntry.selectors.ts';
 import type { loginMachine } from './login.machine.ts';
 
 type LoginSnapshot = SnapshotFrom<typeof loginMachine>;
@@ -10,7 +11,10 @@ export const selectStep = (snapshot: LoginSnapshot): 'credentials' | 'code' | 'r
   return 'credentials';
 };
 export const selectIsBusy = (snapshot: LoginSnapshot) => snapshot.hasTag('busy');
-export const selectCanVerify = (snapshot: LoginSnapshot) => snapshot.can({ type: 'code.submit' });
+/** The code entry of the code screen, while it is there. */
+export const selectCodeEntry = (snapshot: LoginSnapshot) => codeEntryOf(snapshot);
+/** The recovery code screen's "Verify Code": the chart takes the submit only with a whole recovery code. */
+export const selectCanVerifyRecoveryCode = (snapshot: LoginSnapshot) => snapshot.matches('awaitingRecoveryCode') && snapshot.can({ type: 'code.submit' });
 export const selectErrors = (snapshot: LoginSnapshot) => {
   const { username, password, showErrors } = snapshot.context;
   if (!showErrors) return {};

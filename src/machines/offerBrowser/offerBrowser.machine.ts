@@ -1,14 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { OfferComponents, OfferFilters, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
-import { hasNextPage, hasPreviousPage, nextPageOf, previousPageOf } from '../shared/paging.ts';
+import type { OfferComponents, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
+import type { OfferSearch } from '../../services/market.ts';
 
-export type OfferBrowserFilters = {
-  search: string;
-  paymentMethods: string[];
-  offerType: '' | 'buy' | 'sell';
-  coinId: string;
-  currencyCode: string;
-};
+export type OfferBrowserFilters = OfferSearch;
 export const emptyFilters: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
 
 export type OfferBrowserContext = {
@@ -29,26 +23,24 @@ export type OfferBrowserEvent =
   | { type: 'page.previous' }
   | { type: 'offers.reload' };
 
-/** Spec section 7: the filters object carries only the non-empty entries. */
-export function toRequestFilters(filters: OfferBrowserFilters): OfferFilters {
-  const request: OfferFilters = {};
-  if (filters.search.trim()) request.user__username__icontains = filters.search.trim();
-  if (filters.paymentMethods.length) request.payment_methods__overlap = filters.paymentMethods;
-  if (filters.offerType) request.offer_type = filters.offerType;
-  if (filters.coinId) request.coin__id = filters.coinId;
-  if (filters.currencyCode) request.currency__code = filters.currencyCode;
-  return request;
-}
+/** Previous and Next follow the paginator the server sent, never a count of our own. */
+const paging = {
+  hasNext: ({ paginator }: OfferBrowserContext) => Boolean(paginator?.next),
+  hasPrevious: ({ paginator }: OfferBrowserContext) => Boolean(paginator?.prev),
+  next: ({ page, paginator }: OfferBrowserContext) => paginator?.next_page ?? page + 1,
+  previous: ({ page, paginator }: OfferBrowserContext) => paginator?.previous_page ?? Math.max(1, page - 1),
+};
 
 /** Browse Offers (spec sections 2 and 4): filters, a debounced trader search, and Previous/Next pages. */
 export const offerBrowserMachine = setup({
   types: { context: {} as OfferBrowserContext, events: {} as OfferBrowserEvent },
   actors: {
     loadComponents: fromPromise<OfferComponents>(async () => {
-      throw new Error('loadComponents is bound by the composition root');
+      throw new Error('loadComponents is bound in the route (offerBrowser.actors.ts)');
     }),
-    loadOffers: fromPromise<OfferList, { page: number; filters: OfferFilters }>(async () => {
-      throw new Error('loadOffers is bound by the composition root');
+    // The service turns the screen's filters into the call's (only the non-empty ones).
+    loadOffers: fromPromise<OfferList, { page: number; filters: OfferBrowserFilters }>(async () => {
+      throw new Error('loadOffers is bound in the route (offerBrowser.actors.ts)');
     }),
   },
   delays: { searchDebounce: 500 },
@@ -60,12 +52,12 @@ export const offerBrowserMachine = setup({
       page: 1,
     })),
     clearFilters: assign({ filters: emptyFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: nextPageOf(context) })),
-    previousPage: assign(({ context }) => ({ page: previousPageOf(context) })),
+    nextPage: assign(({ context }) => ({ page: paging.next(context) })),
+    previousPage: assign(({ context }) => ({ page: paging.previous(context) })),
   },
   guards: {
-    hasNextPage: ({ context }) => hasNextPage(context),
-    hasPreviousPage: ({ context }) => hasPreviousPage(context),
+    hasNextPage: ({ context }) => paging.hasNext(context),
+    hasPreviousPage: ({ context }) => paging.hasPrevious(context),
   },
 }).createMachine({
   id: 'offerBrowser',
@@ -130,7 +122,7 @@ export const offerBrowserMachine = setup({
           invoke: {
             id: 'loadOffers',
             src: 'loadOffers',
-            input: ({ context }) => ({ page: context.page, filters: toRequestFilters(context.filters) }),
+            input: ({ context }) => ({ page: context.page, filters: context.filters }),
             onDone: { target: 'idle', actions: { type: 'keepOffers', params: ({ event }) => ({ list: event.output }) } },
             onError: { target: 'idle', description: 'Spec section 8: a list failure shows no message.' },
           },

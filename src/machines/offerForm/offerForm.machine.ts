@@ -66,16 +66,16 @@ export const offerFormMachine = setup({
   },
   actors: {
     loadComponents: fromPromise<OfferComponents>(async () => {
-      throw new Error('loadComponents is bound by the composition root');
+      throw new Error('loadComponents is bound in the route (offerForm.actors.ts)');
     }),
     loadOffer: fromPromise<EditableOffer, { id: number }>(async () => {
-      throw new Error('loadOffer is bound by the composition root');
+      throw new Error('loadOffer is bound in the route (offerForm.actors.ts)');
     }),
     saveOffer: fromPromise<string, Omit<OfferInput, 'type'>>(async () => {
-      throw new Error('saveOffer is bound by the composition root');
+      throw new Error('saveOffer is bound in the route (offerForm.actors.ts)');
     }),
     toggleOffer: fromPromise<{ is_active: boolean; message: string }, { id: number }>(async () => {
-      throw new Error('toggleOffer is bound by the composition root');
+      throw new Error('toggleOffer is bound in the route (offerForm.actors.ts)');
     }),
   },
   actions: {

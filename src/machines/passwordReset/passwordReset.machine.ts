@@ -1,34 +1,50 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import { codeError, confirmPasswordError, emailError, passwordError, toCodeInput } from '../shared/validation.ts';
 
-export type ResetField = 'email' | 'code' | 'password' | 'confirmPassword';
-export type ResetContext = Record<ResetField, string> & { showErrors: boolean };
+export type ResetField = 'email' | 'password' | 'confirmPassword';
+export type ResetContext = Record<ResetField, string> & {
+  /** The emailed code, once the code entry handed it over. */
+  code: string;
+  showErrors: boolean;
+};
 export type ResetEvent =
   | { type: 'field.change'; name: ResetField; value: string }
   | { type: 'form.submit' }
-  | { type: 'email.edit' };
+  | { type: 'email.edit' }
+  | CodeEntryReport;
+
+/** A field rule of the forms (shared/rules.ts), bound with the chart in passwordReset.actors.ts. */
+const boundRule =
+  <Params>(name: string) =>
+  (_: unknown, _params: Params): boolean => {
+    throw new Error(`${name} is bound in the route (passwordReset.actors.ts)`);
+  };
 
 /** Two-step password reset (spec sections 2 and 4 "Password reset"). */
 export const passwordResetMachine = setup({
   types: { context: {} as ResetContext, events: {} as ResetEvent },
   actors: {
     requestReset: fromPromise<string, { email: string }>(async () => {
-      throw new Error('requestReset is bound by the composition root');
+      throw new Error('requestReset is bound in the route (passwordReset.actors.ts)');
     }),
     resetPassword: fromPromise<
       string,
       { email: string; code: string; password: string; confirmPassword: string }
     >(async () => {
-      throw new Error('resetPassword is bound by the composition root');
+      throw new Error('resetPassword is bound in the route (passwordReset.actors.ts)');
     }),
+    // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
+    codeEntry: fromCallback(() => {
+      throw new Error('codeEntry is bound in the route (passwordReset.actors.ts)');
+    }) as unknown as CodeEntryLogic,
   },
   actions: {
-    setField: assign(({ context }, params: { name: ResetField; value: string }) => ({
-      ...context,
-      [params.name]: params.name === 'code' ? toCodeInput(params.value) : params.value,
-    })),
+    setField: assign(({ context }, params: { name: ResetField; value: string }) => ({ ...context, [params.name]: params.value })),
     revealErrors: assign({ showErrors: true }),
+    keepCode: assign((_, params: { code: string }) => ({ code: params.code })),
+    clearCode: assign({ code: '' }),
+    submitCodeEntry: sendTo('codeEntry', { type: 'code.submit' }),
     startStep: assign({ showErrors: false }),
     notify: (_, _params: Notice) => {},
     /** Leaves for /login (history replaced). */
@@ -36,11 +52,8 @@ export const passwordResetMachine = setup({
   },
   guards: {
     canEditAfterEmailStep: (_, params: { name: ResetField }) => params.name !== 'email',
-    isEmailValid: ({ context }) => emailError(context.email) === undefined,
-    isResetValid: ({ context }) =>
-      codeError(context.code) === undefined &&
-      passwordError(context.password) === undefined &&
-      confirmPasswordError(context.confirmPassword, context.password) === undefined,
+    isEmailValid: boundRule<{ value: string }>('isEmailValid'),
+    isNewPasswordValid: boundRule<{ password: string; confirmPassword: string }>('isNewPasswordValid'),
   },
 }).createMachine({
   id: 'passwordReset',
@@ -63,7 +76,7 @@ export const passwordResetMachine = setup({
           actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
         'form.submit': [
-          { guard: 'isEmailValid', target: 'requestingCode' },
+          { guard: { type: 'isEmailValid', params: ({ context }) => ({ value: context.email }) }, target: 'requestingCode' },
           { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },
         ],
       },
@@ -84,13 +97,23 @@ export const passwordResetMachine = setup({
     },
     enteringDetails: {
       tags: ['form'],
-      description: 'Code, new password and confirmation; the email is read-only.',
+      description: 'Code (the code entry child), new password and confirmation; the email is read-only.',
       entry: 'startStep',
+      invoke: { id: 'codeEntry', src: 'codeEntry' },
       on: {
         'form.submit': [
-          { guard: 'isResetValid', target: 'resetting' },
-          { actions: 'revealErrors' },
+          {
+            guard: { type: 'isNewPasswordValid', params: ({ context }) => ({ password: context.password, confirmPassword: context.confirmPassword }) },
+            description: '"Submit": the code entry hands the code over once complete, or shows its message.',
+            actions: 'submitCodeEntry',
+          },
+          { description: 'The password messages show; so does the code\'s, if it is incomplete.', actions: ['revealErrors', 'submitCodeEntry'] },
         ],
+        'code.entered': {
+          guard: { type: 'isNewPasswordValid', params: ({ context }) => ({ password: context.password, confirmPassword: context.confirmPassword }) },
+          target: 'resetting',
+          actions: { type: 'keepCode', params: ({ event }) => ({ code: event.code }) },
+        },
         'email.edit': { target: 'enteringEmail' },
       },
     },
@@ -107,7 +130,7 @@ export const passwordResetMachine = setup({
           confirmPassword: context.confirmPassword,
         }),
         onDone: { target: 'done' },
-        onError: { target: 'enteringDetails' },
+        onError: { target: 'enteringDetails', description: 'Refused: the trader types the code again into a fresh code entry.', actions: 'clearCode' },
       },
     },
     done: {

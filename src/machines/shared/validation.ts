@@ -1,25 +1,36 @@
 import { z } from 'zod/mini';
-import { canonicalRecoveryCode, code, email, messages, password, username } from '../../../contracts/index.ts';
+import { canonicalRecoveryCode, email, messages, password, username } from '../../../contracts/index.ts';
+import { amountRangeProblem } from '../../../domain/money.ts';
+
+/**
+ * The field rules of the forms, from the contracts the server checks with, so that a form accepts exactly
+ * what the server accepts. The charts do not import these (each chart's file stands alone): the rules reach
+ * them as named guards (shared/rules.ts), and the selectors word the messages with them.
+ */
 
 /** The first message of a failed check, or undefined: the forms show one message per field. */
 const firstError = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;
 
 export const emailError = (value: string) => firstError(z.safeParse(email, value));
-export const codeError = (value: string) => firstError(z.safeParse(code, value));
 export const usernameError = (value: string) => firstError(z.safeParse(username, value));
 export const passwordError = (value: string) => firstError(z.safeParse(password, value));
 export const confirmPasswordError = (value: string, passwordValue: string) =>
   value === passwordValue ? undefined : messages.passwordsDoNotMatch;
 
-/** Spec section 5: the code fields accept digits only, up to 6. */
-export const toCodeInput = (value: string) => value.replace(/\D/g, '').slice(0, 6);
-
-/** A recovery code as typed (`abcde-fghij`): letters, digits, dashes and spaces, at most a little over its length. */
-export const toRecoveryCodeInput = (value: string) => value.replace(/[^A-Za-z0-9\s-]/g, '').slice(0, 13);
-
-/** An authenticator code or a recovery code, for the forms that take either. */
-export const toSecondFactorInput = (value: string) => (/^\s*\d/.test(value) ? toCodeInput(value) : toRecoveryCodeInput(value));
-
 export const isRecoveryCode = (value: string) => canonicalRecoveryCode(value) !== undefined;
-export const isSecondFactor = (value: string) => /^\d{6}$/.test(value) || isRecoveryCode(value);
+/** An authenticator code or one of the recovery codes, for the forms that take either. */
+export const isSecondFactor = (value: string) => /^\d{6}$/.test(value.trim()) || isRecoveryCode(value);
+
+/**
+ * The Trade Preview dialog's message for a typed amount: outside the offer's range (the rule and words the
+ * server applies too), or more places than fiat has. Undefined when it is fine, or still empty.
+ */
+export function amountError(amount: string, offer: { min_amount: string; max_amount: string }): string | undefined {
+  if (amount.trim() === '') return undefined;
+  const outOfRange = amountRangeProblem(amount, { min: offer.min_amount, max: offer.max_amount });
+  if (outOfRange) return outOfRange;
+  // Fiat has cents only; the server refuses more, and a refused preview shows nothing.
+  if ((amount.trim().split('.')[1]?.length ?? 0) > 2) return 'Amount can have at most 2 decimal places';
+  return undefined;
+}

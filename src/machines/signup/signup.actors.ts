@@ -1,9 +1,14 @@
 import { fromPromise } from 'xstate';
+import { codeEntryMachine } from '../codeEntry/codeEntry.machine.ts';
 import type { FlowDeps } from '../shared/deps.ts';
+import { formRules } from '../shared/rules.ts';
 import { signupMachine } from './signup.machine.ts';
 
+/** The signup chart with its rules and its code entry: what every use of it, tests included, starts from. */
+export const signupLogic = signupMachine.provide({ guards: formRules, actors: { codeEntry: codeEntryMachine } });
+
 export const bindSignup = (deps: FlowDeps) =>
-  signupMachine.provide({
+  signupLogic.provide({
     actors: {
       requestCode: fromPromise(({ input }) => deps.accounts.requestEmailCode(input)),
       verifyCode: fromPromise(({ input }) => deps.accounts.verifyEmailCode(input)),

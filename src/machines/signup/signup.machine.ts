@@ -1,59 +1,63 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { SessionResponse } from '../../../contracts/index.ts';
+import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import {
-  codeError,
-  confirmPasswordError,
-  emailError,
-  passwordError,
-  toCodeInput,
-  usernameError,
-} from '../shared/validation.ts';
 
-export type SignupField = 'email' | 'code' | 'username' | 'password' | 'confirmPassword';
-export type SignupContext = Record<SignupField, string> & { showErrors: boolean };
+export type SignupField = 'email' | 'username' | 'password' | 'confirmPassword';
+export type SignupContext = Record<SignupField, string> & {
+  /** The emailed code, once the code entry handed it over. */
+  code: string;
+  showErrors: boolean;
+};
 export type SignupEvent =
   | { type: 'field.change'; name: SignupField; value: string }
   | { type: 'form.submit' }
   | { type: 'code.resend' }
-  | { type: 'email.edit' };
+  | { type: 'email.edit' }
+  | CodeEntryReport;
+
+/** A field rule of the forms (shared/rules.ts), bound with the chart in signup.actors.ts. */
+const boundRule =
+  <Params>(name: string) =>
+  (_: unknown, _params: Params): boolean => {
+    throw new Error(`${name} is bound in the route (signup.actors.ts)`);
+  };
 
 /** Three-step registration (spec sections 2 and 4 "Signup"): email, emailed code, account. */
 export const signupMachine = setup({
   types: { context: {} as SignupContext, events: {} as SignupEvent },
   actors: {
     requestCode: fromPromise<string, { email: string }>(async () => {
-      throw new Error('requestCode is bound by the composition root');
+      throw new Error('requestCode is bound in the route (signup.actors.ts)');
     }),
     verifyCode: fromPromise<string, { email: string; code: string }>(async () => {
-      throw new Error('verifyCode is bound by the composition root');
+      throw new Error('verifyCode is bound in the route (signup.actors.ts)');
     }),
     register: fromPromise<
       SessionResponse,
       { email: string; username: string; password: string; confirmPassword: string }
     >(async () => {
-      throw new Error('register is bound by the composition root');
+      throw new Error('register is bound in the route (signup.actors.ts)');
     }),
+    // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
+    codeEntry: fromCallback(() => {
+      throw new Error('codeEntry is bound in the route (signup.actors.ts)');
+    }) as unknown as CodeEntryLogic,
   },
   actions: {
-    setField: assign(({ context }, params: { name: SignupField; value: string }) => ({
-      ...context,
-      [params.name]: params.name === 'code' ? toCodeInput(params.value) : params.value,
-    })),
+    setField: assign(({ context }, params: { name: SignupField; value: string }) => ({ ...context, [params.name]: params.value })),
     revealErrors: assign({ showErrors: true }),
     startStep: assign({ showErrors: false }),
+    keepCode: assign((_, params: { code: string }) => ({ code: params.code })),
+    submitCodeEntry: sendTo('codeEntry', { type: 'code.submit' }),
     clearCode: assign({ code: '' }),
     establishSession: (_, _params: SessionResponse) => {},
     notify: (_, _params: Notice) => {},
   },
   guards: {
     canEditAfterEmailStep: (_, params: { name: SignupField }) => params.name !== 'email',
-    isEmailValid: ({ context }) => emailError(context.email) === undefined,
-    isCodeValid: ({ context }) => codeError(context.code) === undefined,
-    isAccountValid: ({ context }) =>
-      usernameError(context.username) === undefined &&
-      passwordError(context.password) === undefined &&
-      confirmPasswordError(context.confirmPassword, context.password) === undefined,
+    isEmailValid: boundRule<{ value: string }>('isEmailValid'),
+    isAccountValid: boundRule<{ username: string; password: string; confirmPassword: string }>('isAccountValid'),
   },
 }).createMachine({
   id: 'signup',
@@ -76,7 +80,7 @@ export const signupMachine = setup({
           actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
         'form.submit': [
-          { guard: 'isEmailValid', target: 'requestingCode' },
+          { guard: { type: 'isEmailValid', params: ({ context }) => ({ value: context.email }) }, target: 'requestingCode' },
           { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },
         ],
       },
@@ -97,12 +101,12 @@ export const signupMachine = setup({
     },
     enteringCode: {
       tags: ['form'],
+      description: 'The emailed code goes into the code entry child, which shows its message while incomplete.',
       entry: 'startStep',
+      invoke: { id: 'codeEntry', src: 'codeEntry' },
       on: {
-        'form.submit': [
-          { guard: 'isCodeValid', target: 'verifyingCode' },
-          { actions: 'revealErrors', description: 'Show "Please enter a valid 6-digit verification code".' },
-        ],
+        'form.submit': { description: '"Verify Email": the code entry hands the code over once complete.', actions: 'submitCodeEntry' },
+        'code.entered': { target: 'verifyingCode', actions: { type: 'keepCode', params: ({ event }) => ({ code: event.code }) } },
         'code.resend': { target: 'resendingCode', actions: 'clearCode' },
         'email.edit': { target: 'enteringEmail', description: '"Back to email entry".', actions: 'clearCode' },
       },
@@ -142,7 +146,13 @@ export const signupMachine = setup({
       entry: 'startStep',
       on: {
         'form.submit': [
-          { guard: 'isAccountValid', target: 'registering' },
+          {
+            guard: {
+              type: 'isAccountValid',
+              params: ({ context }) => ({ username: context.username, password: context.password, confirmPassword: context.confirmPassword }),
+            },
+            target: 'registering',
+          },
           { actions: 'revealErrors', description: 'Show the username, password and confirmation messages.' },
         ],
       },

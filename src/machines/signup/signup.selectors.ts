@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
+import { codeEntryOf } from '../codeEntry/codeEntry.selectors.ts';
 import {
-  codeError,
   confirmPasswordError,
   emailError,
   passwordError,
@@ -19,6 +19,8 @@ export const selectStep = (snapshot: SignupSnapshot): SignupStep => {
   return 'code';
 };
 export const selectIsBusy = (snapshot: SignupSnapshot) => snapshot.hasTag('busy');
+/** The code entry of the code step, while it is there (its field shows its own message). */
+export const selectCodeEntry = (snapshot: SignupSnapshot) => codeEntryOf(snapshot);
 export const selectIsResending = (snapshot: SignupSnapshot) => snapshot.matches('resendingCode');
 
 /** Messages of spec section 5 for the fields of the current step, once a submit revealed them. */
@@ -27,7 +29,6 @@ export const selectErrors = (snapshot: SignupSnapshot) => {
   if (!context.showErrors) return {};
   return {
     email: emailError(context.email),
-    code: codeError(context.code),
     username: usernameError(context.username),
     password: passwordError(context.password),
     confirmPassword: confirmPasswordError(context.confirmPassword, context.password),

@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { OfferListItem, TradeAsk, TradeOpenAsk, TradePreview } from '../../../contracts/index.ts';
-import { amountRangeProblem } from '../../../domain/money.ts';
 import type { Notice } from '../shared/notify.ts';
 
 export type TradeDialogContext = {
@@ -17,17 +16,6 @@ export type TradeDialogEvent =
   | { type: 'order.confirm' };
 
 
-/** Spec section 5 "Trade amount": the message for the typed amount, or undefined when it is in range. */
-export function amountError(context: Pick<TradeDialogContext, 'offer' | 'amount'>): string | undefined {
-  const { offer, amount } = context;
-  if (!offer || amount.trim() === '') return undefined;
-  const outOfRange = amountRangeProblem(amount, { min: offer.min_amount, max: offer.max_amount });
-  if (outOfRange) return outOfRange;
-  // Fiat has cents only; the server refuses more, and a refused preview shows nothing.
-  if ((amount.trim().split('.')[1]?.length ?? 0) > 2) return 'Amount can have at most 2 decimal places';
-  return undefined;
-}
-
 const blank = { amount: '', paymentMethod: '', preview: null };
 
 /** The Trade Preview dialog (spec sections 2 and 4 "Trade dialog"). */
@@ -35,11 +23,11 @@ export const tradeDialogMachine = setup({
   types: { context: {} as TradeDialogContext, events: {} as TradeDialogEvent },
   actors: {
     previewTrade: fromPromise<TradePreview, TradeAsk>(async () => {
-      throw new Error('previewTrade is bound by the composition root');
+      throw new Error('previewTrade is bound in the route (tradeDialog.actors.ts)');
     }),
     // Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at.
     openTrade: fromPromise<string, TradeOpenAsk>(async () => {
-      throw new Error('openTrade is bound by the composition root');
+      throw new Error('openTrade is bound in the route (tradeDialog.actors.ts)');
     }),
   },
   delays: { previewDebounce: 400 },
@@ -54,11 +42,13 @@ export const tradeDialogMachine = setup({
     goToChat: () => {},
   },
   guards: {
-    /** The preview is asked for only with an amount in range and a method of the offer's. */
-    canPreview: ({ context }) =>
-      context.amount.trim() !== '' &&
-      amountError(context) === undefined &&
-      Boolean(context.offer?.payment_methods.includes(context.paymentMethod)),
+    /**
+     * The preview is asked for only with an amount in the offer's range (the rule the server applies too,
+     * shared/rules.ts) and a method of the offer's; bound with the chart.
+     */
+    canPreview: (_, _params: Pick<TradeDialogContext, 'offer' | 'amount' | 'paymentMethod'>): boolean => {
+      throw new Error('canPreview is bound in the route (tradeDialog.actors.ts)');
+    },
     hasPreview: ({ context }) => context.preview !== null,
   },
 }).createMachine({
@@ -89,7 +79,13 @@ export const tradeDialogMachine = setup({
           description: 'Amount or method missing or out of range: no preview is asked for.',
         },
         checking: {
-          always: [{ guard: 'canPreview', target: 'waiting' }, { target: 'editing' }],
+          always: [
+            {
+              guard: { type: 'canPreview', params: ({ context }) => ({ offer: context.offer, amount: context.amount, paymentMethod: context.paymentMethod }) },
+              target: 'waiting',
+            },
+            { target: 'editing' },
+          ],
         },
         waiting: {
           description: 'A short pause while the trader is still typing.',

@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { amountRangeTexts } from '../../../domain/money.ts';
-import { amountError, type tradeDialogMachine } from './tradeDialog.machine.ts';
+import { amountError } from '../shared/validation.ts';
+import type { tradeDialogMachine } from './tradeDialog.machine.ts';
 
 type TradeDialogSnapshot = SnapshotFrom<typeof tradeDialogMachine>;
 
@@ -11,7 +12,10 @@ export const selectAmount = (snapshot: TradeDialogSnapshot) => snapshot.context.
 export const selectPaymentMethod = (snapshot: TradeDialogSnapshot) => snapshot.context.paymentMethod;
 export const selectPreview = (snapshot: TradeDialogSnapshot) => snapshot.context.preview;
 export const selectCanConfirm = (snapshot: TradeDialogSnapshot) => snapshot.can({ type: 'order.confirm' });
-export const selectAmountError = (snapshot: TradeDialogSnapshot) => amountError(snapshot.context);
+export const selectAmountError = (snapshot: TradeDialogSnapshot) => {
+  const { offer, amount } = snapshot.context;
+  return offer ? amountError(amount, offer) : undefined;
+};
 /** The range hint while the amount is empty (spec section 2). */
 export const selectHint = (snapshot: TradeDialogSnapshot) => {
   const { offer, amount } = snapshot.context;

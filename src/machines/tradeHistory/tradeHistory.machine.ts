@@ -1,13 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Coin, Paginator, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
-import type { TradeHistoryQuery } from '../../services/trades.ts';
-import { hasNextPage, hasPreviousPage, nextPageOf, previousPageOf } from '../shared/paging.ts';
+import type { TradeHistoryFilters } from '../../services/trades.ts';
 
-export type TradeHistoryFilters = {
-  tradeType: '' | 'buy' | 'sell';
-  status: '' | 'pending' | 'completed' | 'cancelled';
-  coinId: string;
-};
+export type { TradeHistoryFilters };
 export const noTradeFilters: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
 
 export type TradeHistoryContext = {
@@ -25,28 +20,24 @@ export type TradeHistoryEvent =
   | { type: 'page.next' }
   | { type: 'page.previous' };
 
-/** The `market/trade/` history query: only set filters are sent. */
-export function toHistoryQuery(context: Pick<TradeHistoryContext, 'filters' | 'page'>): TradeHistoryQuery {
-  const { filters, page } = context;
-  return {
-    page,
-    ...(filters.tradeType ? { trade_type: filters.tradeType } : {}),
-    filters: {
-      ...(filters.status ? { status: filters.status } : {}),
-      ...(filters.coinId ? { offer__coin__id: filters.coinId } : {}),
-    },
-  };
-}
+/** Previous and Next follow the paginator the server sent, never a count of our own. */
+const paging = {
+  hasNext: ({ paginator }: TradeHistoryContext) => Boolean(paginator?.next),
+  hasPrevious: ({ paginator }: TradeHistoryContext) => Boolean(paginator?.prev),
+  next: ({ page, paginator }: TradeHistoryContext) => paginator?.next_page ?? page + 1,
+  previous: ({ page, paginator }: TradeHistoryContext) => paginator?.previous_page ?? Math.max(1, page - 1),
+};
 
 /** Recent Trades (/trades): type, status and coin filters with Previous/Next pages. */
 export const tradeHistoryMachine = setup({
   types: { context: {} as TradeHistoryContext, events: {} as TradeHistoryEvent },
   actors: {
     loadCoins: fromPromise<Coin[]>(async () => {
-      throw new Error('loadCoins is bound by the composition root');
+      throw new Error('loadCoins is bound in the route (tradeHistory.actors.ts)');
     }),
-    loadTrades: fromPromise<TradeHistory, TradeHistoryQuery>(async () => {
-      throw new Error('loadTrades is bound by the composition root');
+    // The service turns the screen's filters into the call's query (only the set ones).
+    loadTrades: fromPromise<TradeHistory, { page: number; filters: TradeHistoryFilters }>(async () => {
+      throw new Error('loadTrades is bound in the route (tradeHistory.actors.ts)');
     }),
   },
   actions: {
@@ -57,12 +48,12 @@ export const tradeHistoryMachine = setup({
     })),
     setFilter: assign(({ context }, params: Partial<TradeHistoryFilters>) => ({ filters: { ...context.filters, ...params }, page: 1 })),
     clearFilters: assign({ filters: noTradeFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: nextPageOf(context) })),
-    previousPage: assign(({ context }) => ({ page: previousPageOf(context) })),
+    nextPage: assign(({ context }) => ({ page: paging.next(context) })),
+    previousPage: assign(({ context }) => ({ page: paging.previous(context) })),
   },
   guards: {
-    hasNextPage: ({ context }) => hasNextPage(context),
-    hasPreviousPage: ({ context }) => hasPreviousPage(context),
+    hasNextPage: ({ context }) => paging.hasNext(context),
+    hasPreviousPage: ({ context }) => paging.hasPrevious(context),
   },
 }).createMachine({
   id: 'tradeHistory',
@@ -110,7 +101,7 @@ export const tradeHistoryMachine = setup({
           invoke: {
             id: 'loadTrades',
             src: 'loadTrades',
-            input: ({ context }) => toHistoryQuery(context),
+            input: ({ context }) => ({ page: context.page, filters: context.filters }),
             onDone: { target: 'idle', actions: { type: 'keepTrades', params: ({ event }) => ({ history: event.output }) } },
             onError: { target: 'idle', description: 'Spec section 8: the loading flag clears, no local message.' },
           },

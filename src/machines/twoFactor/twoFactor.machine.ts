@@ -1,11 +1,11 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { RecoveryCodesResponse } from '../../../contracts/index.ts';
+import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import { isSecondFactor, toCodeInput, toSecondFactorInput } from '../shared/validation.ts';
 
 export type TwoFactorField = 'code' | 'password';
 export type TwoFactorContext = {
-  /** An authenticator code (enrolment) or an authenticator or recovery code (turning off, new codes). */
+  /** The new authenticator's code (enrolment, handed over by the code entry) or, to turn off or renew, an authenticator or recovery code as typed. */
   code: string;
   /** The account's password, asked again for every change; forgotten as soon as the change is done or abandoned. */
   password: string;
@@ -26,9 +26,17 @@ export type TwoFactorEvent =
   | { type: 'recoveryCodes.cancel' }
   | { type: 'recoveryCodes.acknowledge' }
   | { type: 'form.submit' }
-  | { type: 'status.retry' };
+  | { type: 'status.retry' }
+  | CodeEntryReport;
 
 type Proof = { code: string; password: string };
+
+/**
+ * What the turn-off and renewal forms take as typed: digits alone are an authenticator code (six at most);
+ * anything else is a recovery code's letters, digits and dashes (one may well start with a digit).
+ */
+const secondFactorInput = (value: string) =>
+  /^[\d\s]*$/.test(value) ? value.replace(/\D/g, '').slice(0, 6) : value.replace(/[^A-Za-z0-9\s-]/g, '').slice(0, 13);
 
 /** Two-factor on /settings/security: on with a confirmed code, off, or new recovery codes; each asks for the password. */
 export const twoFactorMachine = setup({
@@ -37,6 +45,10 @@ export const twoFactorMachine = setup({
     loadStatus: fromPromise<{ enabled: boolean; recovery_codes_left: number }>(async () => {
       throw new Error('loadStatus is bound in the route (twoFactor.actors.ts)');
     }),
+    // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
+    codeEntry: fromCallback(() => {
+      throw new Error('codeEntry is bound in the route (twoFactor.actors.ts)');
+    }) as unknown as CodeEntryLogic,
     startSetup: fromPromise<{ secret: string; otpauth_url: string }>(async () => {
       throw new Error('startSetup is bound in the route (twoFactor.actors.ts)');
     }),
@@ -51,10 +63,11 @@ export const twoFactorMachine = setup({
     }),
   },
   actions: {
-    setField: assign((_, params: { name: TwoFactorField; value: string; accepts: 'authenticator' | 'authenticatorOrRecovery' }) => {
-      if (params.name === 'password') return { password: params.value };
-      return { code: params.accepts === 'authenticator' ? toCodeInput(params.value) : toSecondFactorInput(params.value) };
-    }),
+    setField: assign((_, params: { name: TwoFactorField; value: string }) =>
+      params.name === 'password' ? { password: params.value } : { code: secondFactorInput(params.value) },
+    ),
+    keepCode: assign((_, params: { code: string }) => ({ code: params.code })),
+    submitCodeEntry: sendTo('codeEntry', { type: 'code.submit' }),
     clearCode: assign({ code: '' }),
     clearForm: assign({ code: '', password: '' }),
     keepStatus: assign((_, params: { recovery_codes_left: number }) => ({ recoveryCodesLeft: params.recovery_codes_left })),
@@ -78,8 +91,12 @@ export const twoFactorMachine = setup({
   },
   guards: {
     isEnabled: (_, params: { enabled: boolean }) => params.enabled,
-    isEnrolmentComplete: ({ context }) => context.code.length === 6 && context.password !== '',
-    isProofComplete: ({ context }) => isSecondFactor(context.code) && context.password !== '',
+    hasPassword: ({ context }) => context.password !== '',
+    isPasswordField: (_, params: { name: TwoFactorField }) => params.name === 'password',
+    /** An authenticator or recovery code, and the password (shared/rules.ts); bound with the chart. */
+    isProofComplete: (_, _params: Proof): boolean => {
+      throw new Error('isProofComplete is bound in the route (twoFactor.actors.ts)');
+    },
   },
 }).createMachine({
   id: 'twoFactor',
@@ -125,10 +142,16 @@ export const twoFactorMachine = setup({
     },
     confirmingSetup: {
       tags: ['form'],
-      description: 'The QR code of the otpauth URL shows; a code from the app proves it was added, the password proves who asks.',
+      description: 'The QR code of the otpauth URL shows; a code from the app (the code entry child) proves it was added, the password proves who asks.',
+      invoke: { id: 'codeEntry', src: 'codeEntry' },
       on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticator' }) } },
-        'form.submit': { guard: 'isEnrolmentComplete', target: 'enabling' },
+        'field.change': {
+          guard: { type: 'isPasswordField', params: ({ event }) => ({ name: event.name }) },
+          description: 'The code goes to the code entry; only the password is kept here.',
+          actions: { type: 'setField', params: ({ event }) => event },
+        },
+        'form.submit': { guard: 'hasPassword', description: 'The code entry hands the code over once complete.', actions: 'submitCodeEntry' },
+        'code.entered': { guard: 'hasPassword', target: 'enabling', actions: { type: 'keepCode', params: ({ event }) => ({ code: event.code }) } },
         'setup.cancel': { target: 'disabled', actions: 'forgetSecret' },
       },
     },
@@ -167,8 +190,11 @@ export const twoFactorMachine = setup({
       tags: ['form'],
       description: 'A current code (or a recovery code, when the phone is lost) and the password turn two-factor off.',
       on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticatorOrRecovery' }) } },
-        'form.submit': { guard: 'isProofComplete', target: 'disabling' },
+        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
+        'form.submit': {
+          guard: { type: 'isProofComplete', params: ({ context }) => ({ code: context.code, password: context.password }) },
+          target: 'disabling',
+        },
         'disable.cancel': { target: 'enabled', actions: 'clearForm' },
       },
     },
@@ -193,8 +219,11 @@ export const twoFactorMachine = setup({
       tags: ['form'],
       description: 'A current code (or a recovery code) and the password make a new set of recovery codes; the old ones stop working.',
       on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => ({ ...event, accepts: 'authenticatorOrRecovery' }) } },
-        'form.submit': { guard: 'isProofComplete', target: 'renewingRecoveryCodes' },
+        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
+        'form.submit': {
+          guard: { type: 'isProofComplete', params: ({ context }) => ({ code: context.code, password: context.password }) },
+          target: 'renewingRecoveryCodes',
+        },
         'recoveryCodes.cancel': { target: 'enabled', actions: 'clearForm' },
       },
     },

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { codeEntryOf } from '../codeEntry/codeEntry.selectors.ts';
 import type { twoFactorMachine } from './twoFactor.machine.ts';
 
 type TwoFactorSnapshot = SnapshotFrom<typeof twoFactorMachine>;
@@ -22,4 +23,10 @@ export const selectIsEnabled = (snapshot: TwoFactorSnapshot) => {
   return view === 'on' || view === 'disabling' || view === 'renewing' || view === 'recoveryCodes';
 };
 export const selectIsBusy = (snapshot: TwoFactorSnapshot) => snapshot.hasTag('busy');
+/**
+ * The form's button: the chart takes the submit (a password is there, and for turning off or renewing, a
+ * whole code). Enrolment also needs its code entry complete (selectIsComplete of the child).
+ */
 export const selectCanSubmitCode = (snapshot: TwoFactorSnapshot) => snapshot.can({ type: 'form.submit' });
+/** The code entry of the enrolment form, while it is there. */
+export const selectCodeEntry = (snapshot: TwoFactorSnapshot) => codeEntryOf(snapshot);

@@ -2,16 +2,17 @@ import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { ResetField, passwordResetMachine } from '../../machines/passwordReset/passwordReset.machine.ts';
-import { selectErrors, selectIsBusy, selectStep } from '../../machines/passwordReset/passwordReset.selectors.ts';
+import { selectCodeEntry, selectErrors, selectIsBusy, selectStep } from '../../machines/passwordReset/passwordReset.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
-import { CodeField, EmailField, NewPasswordFields } from './fields.tsx';
+import { CodeEntryField, EmailField, NewPasswordFields } from './fields.tsx';
 
 export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof passwordResetMachine> }) {
   const step = useSelector(actor, selectStep);
   const busy = useSelector(actor, selectIsBusy);
   const errors = useSelector(actor, selectErrors);
   const values = useSelector(actor, (snapshot) => snapshot.context);
+  const codeEntry = useSelector(actor, selectCodeEntry);
   const change = (name: ResetField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = () => actor.send({ type: 'form.submit' });
   const backToLogin = (
@@ -44,7 +45,7 @@ export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof pas
       footer={backToLogin}
     >
       <EmailField value={values.email} readOnly />
-      <CodeField label="Verification code" value={values.code} error={errors.code} onValueChange={change('code')} />
+      <CodeEntryField entry={codeEntry} label="Verification code" submitted={values.code} />
       <NewPasswordFields
         passwordLabel="New password"
         password={values.password}

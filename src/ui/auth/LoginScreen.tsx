@@ -3,12 +3,14 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { loginMachine } from '../../machines/login/login.machine.ts';
-import { selectCanVerify, selectErrors, selectIsBusy, selectStep } from '../../machines/login/login.selectors.ts';
+import type { CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
+import { selectIsComplete } from '../../machines/codeEntry/codeEntry.selectors.ts';
+import { selectCanVerifyRecoveryCode, selectCodeEntry, selectErrors, selectIsBusy, selectStep } from '../../machines/login/login.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
-import { CodeField } from './fields.tsx';
+import { CodeEntryField } from './fields.tsx';
 
 const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
 const secondary = css({ alignSelf: 'center', fontSize: 'sm' });
@@ -17,9 +19,10 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
   const step = useSelector(actor, selectStep);
   const busy = useSelector(actor, selectIsBusy);
   const errors = useSelector(actor, selectErrors);
-  const canVerify = useSelector(actor, selectCanVerify);
+  const codeEntry = useSelector(actor, selectCodeEntry);
+  const canVerifyRecoveryCode = useSelector(actor, selectCanVerifyRecoveryCode);
   const { username, password, code, recoveryCode } = useSelector(actor, (snapshot) => snapshot.context);
-  const change = (name: 'username' | 'password' | 'code' | 'recoveryCode') => (value: string) =>
+  const change = (name: 'username' | 'password' | 'recoveryCode') => (value: string) =>
     actor.send({ type: 'field.change', name, value });
   const backToLogin = (
     <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
@@ -35,10 +38,8 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
         onSubmit={() => actor.send({ type: 'code.submit' })}
         footer={backToLogin}
       >
-        <CodeField label="Authentication code" value={code} onValueChange={change('code')} />
-        <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
-          {busy ? 'Verifying...' : 'Verify Code'}
-        </Button>
+        <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
+        <VerifyCodeButton entry={codeEntry} busy={busy} />
         <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.start' })} disabled={busy}>
           Lost your phone? Use a recovery code
         </Button>
@@ -64,7 +65,7 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
           spellCheck={false}
           autoFocus
         />
-        <Button type="submit" className={fullWidth} disabled={!canVerify || busy}>
+        <Button type="submit" className={fullWidth} disabled={!canVerifyRecoveryCode || busy}>
           {busy ? 'Verifying...' : 'Verify Code'}
         </Button>
         <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.cancel' })} disabled={busy}>
@@ -112,5 +113,23 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
         {busy ? 'Logging in...' : 'Login'}
       </Button>
     </AuthCard>
+  );
+}
+
+/** "Verify Code": enabled once the code entry holds all six digits (spec section 5). */
+function VerifyCodeButton({ entry, busy }: { entry: CodeEntryRef | undefined; busy: boolean }) {
+  return entry ? <LiveVerifyButton entry={entry} busy={busy} /> : <VerifyButton disabled busy={busy} />;
+}
+
+function LiveVerifyButton({ entry, busy }: { entry: CodeEntryRef; busy: boolean }) {
+  const complete = useSelector(entry, selectIsComplete);
+  return <VerifyButton disabled={!complete || busy} busy={busy} />;
+}
+
+function VerifyButton({ disabled, busy }: { disabled: boolean; busy: boolean }) {
+  return (
+    <Button type="submit" className={fullWidth} disabled={disabled}>
+      {busy ? 'Verifying...' : 'Verify Code'}
+    </Button>
   );
 }

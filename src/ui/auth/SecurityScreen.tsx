@@ -4,8 +4,10 @@ import type { FormEvent, ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { twoFactorMachine } from '../../machines/twoFactor/twoFactor.machine.ts';
+import { selectIsComplete, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import {
   selectCanSubmitCode,
+  selectCodeEntry,
   selectIsBusy,
   selectIsEnabled,
   selectView,
@@ -15,7 +17,7 @@ import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
-import { CodeField } from './fields.tsx';
+import { CodeEntryField } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 
 const section = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
@@ -58,6 +60,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
   const busy = useSelector(actor, selectIsBusy);
   const enabled = useSelector(actor, selectIsEnabled);
   const canSubmit = useSelector(actor, selectCanSubmitCode);
+  const codeEntry = useSelector(actor, selectCodeEntry);
   const { code, password, secret: pendingSecret, otpauthUrl, recoveryCodes, recoveryCodesLeft } = useSelector(
     actor,
     (state) => state.context,
@@ -146,12 +149,10 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
                 <code className={secret} data-testid="totp-secret">
                   {pendingSecret}
                 </code>
-                <CodeField label="Authentication code" value={code} onValueChange={change('code')} />
+                <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
                 {passwordField}
                 <div className={actions}>
-                  <Button type="submit" disabled={!canSubmit || busy}>
-                    {busy ? 'Please wait...' : 'Confirm and enable'}
-                  </Button>
+                  <EnableButton entry={codeEntry} canSubmit={canSubmit} busy={busy} />
                   <Button variant="ghost" onClick={() => actor.send({ type: 'setup.cancel' })} disabled={busy}>
                     Cancel
                   </Button>
@@ -216,5 +217,15 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
         </Card>
       </div>
     </section>
+  );
+}
+
+/** "Confirm and enable": the chart takes the submit (the password is there) and the code entry holds six digits. */
+function EnableButton({ entry, canSubmit, busy }: { entry: CodeEntryRef | undefined; canSubmit: boolean; busy: boolean }) {
+  const complete = useSelector(entry, (snapshot) => (snapshot ? selectIsComplete(snapshot) : false));
+  return (
+    <Button type="submit" disabled={!canSubmit || !complete || busy}>
+      {busy ? 'Please wait...' : 'Confirm and enable'}
+    </Button>
   );
 }

@@ -3,11 +3,11 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { SignupField, signupMachine } from '../../machines/signup/signup.machine.ts';
-import { selectErrors, selectIsBusy, selectIsResending, selectStep } from '../../machines/signup/signup.selectors.ts';
+import { selectCodeEntry, selectErrors, selectIsBusy, selectIsResending, selectStep } from '../../machines/signup/signup.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
-import { CodeField, EmailField, NewPasswordFields } from './fields.tsx';
+import { CodeEntryField, EmailField, NewPasswordFields } from './fields.tsx';
 
 const row = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
 
@@ -26,6 +26,7 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
   const resending = useSelector(actor, selectIsResending);
   const errors = useSelector(actor, selectErrors);
   const values = useSelector(actor, (snapshot) => snapshot.context);
+  const codeEntry = useSelector(actor, selectCodeEntry);
   const change = (name: SignupField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = () => actor.send({ type: 'form.submit' });
 
@@ -48,7 +49,7 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
         onSubmit={submit}
         footer={loginLink}
       >
-        <CodeField label="Verification code" value={values.code} error={errors.code} onValueChange={change('code')} />
+        <CodeEntryField entry={codeEntry} label="Verification code" submitted={values.code} />
         <Button type="submit" className={fullWidth} disabled={busy}>
           {busy && !resending ? 'Verifying...' : 'Verify Email'}
         </Button>

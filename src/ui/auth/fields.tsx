@@ -1,3 +1,5 @@
+import { useSelector } from '@xstate/react';
+import { selectCode, selectError, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 
@@ -54,6 +56,21 @@ export function CodeField({
       autoFocus
     />
   );
+}
+
+/**
+ * The code field of a flow's code entry chart (machines/codeEntry): it shows and sends to that child, so
+ * every screen that asks for a code follows one rule. Once the flow has left the code step (the code is
+ * being checked) the child is gone, and the field shows the code the flow kept.
+ */
+export function CodeEntryField({ entry, label, submitted }: { entry: CodeEntryRef | undefined; label: string; submitted: string }) {
+  return entry ? <LiveCodeField entry={entry} label={label} /> : <CodeField label={label} value={submitted} onValueChange={() => {}} />;
+}
+
+function LiveCodeField({ entry, label }: { entry: CodeEntryRef; label: string }) {
+  const code = useSelector(entry, selectCode);
+  const error = useSelector(entry, selectError);
+  return <CodeField label={label} value={code} error={error} onValueChange={(value) => entry.send({ type: 'code.change', value })} />;
 }
 
 /** A new password and its confirmation, each with the show/hide toggle. */

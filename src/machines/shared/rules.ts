@@ -1,0 +1,27 @@
+import { amountError, confirmPasswordError, emailError, isRecoveryCode, isSecondFactor, passwordError, usernameError } from './validation.ts';
+
+const isNewPasswordValid = (params: { password: string; confirmPassword: string }) =>
+  passwordError(params.password) === undefined && confirmPasswordError(params.confirmPassword, params.password) === undefined;
+
+/**
+ * The field rules as the guards the charts name (`isEmailValid`, …). A chart declares each by name with
+ * the value it checks as its parameter, and its binding (`*.actors.ts`) provides these, so the chart's own
+ * file needs nothing but xstate, and the rules stay the contracts' (shared/validation.ts).
+ */
+export const formRules = {
+  isEmailValid: (_: unknown, params: { value: string }) => emailError(params.value) === undefined,
+  /** Signup's account form: a username, a password and its confirmation, each by its rule. */
+  isAccountValid: (_: unknown, params: { username: string; password: string; confirmPassword: string }) =>
+    usernameError(params.username) === undefined && isNewPasswordValid(params),
+  /** A new password and its confirmation (signup, reset). */
+  isNewPasswordValid: (_: unknown, params: { password: string; confirmPassword: string }) => isNewPasswordValid(params),
+  isRecoveryCode: (_: unknown, params: { value: string }) => isRecoveryCode(params.value),
+  /** An authenticator or recovery code, and the account's password, to change two-factor. */
+  isProofComplete: (_: unknown, params: { code: string; password: string }) => isSecondFactor(params.code) && params.password !== '',
+  /** The Trade Preview dialog asks for a preview with an amount in the offer's range and one of its methods. */
+  canPreview: (_: unknown, params: { amount: string; paymentMethod: string; offer: { min_amount: string; max_amount: string; payment_methods: string[] } | null }) =>
+    params.offer !== null &&
+    params.amount.trim() !== '' &&
+    amountError(params.amount, params.offer) === undefined &&
+    params.offer.payment_methods.includes(params.paymentMethod),
+};

@@ -1,0 +1,130 @@
+import { tradeHistory } from '../../contracts/index.ts';
+import { createApi, type Api } from '../../src/services/api.ts';
+import { createTradeService, historyQuery, type TradeHistoryFilters } from '../../src/services/trades.ts';
+import { tradePage } from '../support/trades.ts';
+
+/** Recent Trades with nothing chosen, written out here rather than taken from the chart. */
+const blank: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
+
+/**
+ * Spec section 7, written out here: the page, trade_type at the top level only when set, and a filters
+ * object (always sent, maybe empty) with status and offer__coin__id only when set.
+ */
+function specQuery(page: number, filters: TradeHistoryFilters): Record<string, unknown> {
+  const query: Record<string, unknown> = { page };
+  if (filters.tradeType !== '') query.trade_type = filters.tradeType;
+  const inner: Record<string, unknown> = {};
+  if (filters.status !== '') inner.status = filters.status;
+  if (filters.coinId !== '') inner.offer__coin__id = filters.coinId;
+  query.filters = inner;
+  return query;
+}
+
+/** Every combination of a few values of each filter, the empty ones included. */
+function allFilters(): TradeHistoryFilters[] {
+  const all: TradeHistoryFilters[] = [];
+  for (const tradeType of ['', 'buy', 'sell'] as const)
+    for (const status of ['', 'pending', 'completed', 'cancelled'] as const)
+      for (const coinId of ['', '1', '2']) all.push({ tradeType, status, coinId });
+  return all;
+}
+
+describe('historyQuery (spec section 7, market/trade/ history)', () => {
+  it('sends the page and an empty filters object when nothing is set', () => {
+    expect(historyQuery(1, blank)).toStrictEqual({ page: 1, filters: {} });
+  });
+
+  it.each([
+    ['a trade type, at the top level', { tradeType: 'sell' as const }, { page: 3, trade_type: 'sell', filters: {} }],
+    ['a status, under filters', { status: 'cancelled' as const }, { page: 3, filters: { status: 'cancelled' } }],
+    ['a coin, under filters as offer__coin__id', { coinId: '2' }, { page: 3, filters: { offer__coin__id: '2' } }],
+  ])('sends only %s when only that is set', (_, set, expected) => {
+    const query = historyQuery(3, { ...blank, ...set });
+    expect(query).toStrictEqual(expected);
+    expect(Object.keys(query)).toEqual(Object.keys(expected));
+    expect(Object.keys(query.filters)).toEqual(Object.keys(expected.filters));
+  });
+
+  it('sends all three when all are set', () => {
+    expect(historyQuery(1, { tradeType: 'buy', status: 'pending', coinId: '1' })).toStrictEqual({
+      page: 1,
+      trade_type: 'buy',
+      filters: { status: 'pending', offer__coin__id: '1' },
+    });
+  });
+
+  it('matches the rule for every combination of set and empty filters, on any page, with no key for an unset one', () => {
+    const all = allFilters();
+    expect(all).toHaveLength(36);
+    for (const page of [1, 7]) {
+      for (const filters of all) expect(historyQuery(page, filters), `${page} ${JSON.stringify(filters)}`).toStrictEqual(specQuery(page, filters));
+    }
+  });
+});
+
+/** An Api that records each call and answers `answer`. */
+function fakeApi(answer: unknown) {
+  const calls: { how: 'read' | 'write'; path: string; body: unknown; schema: unknown; options: unknown }[] = [];
+  const respond = (how: 'read' | 'write') => async (path: string, body: unknown, schema: unknown, options?: unknown) => {
+    calls.push({ how, path, body, schema, options });
+    return answer;
+  };
+  return { api: { read: respond('read'), write: respond('write') } as unknown as Api, calls };
+}
+
+describe('createTradeService(api).history', () => {
+  it('reads market/trade/ with {type: "history", page, trade_type?, filters}, toasting a refusal, and returns the answer', async () => {
+    const { api, calls } = fakeApi(tradePage(2, 3));
+    const answer = await createTradeService(api).history({ page: 2, filters: { tradeType: 'sell', status: '', coinId: '2' } });
+    expect(answer).toEqual(tradePage(2, 3));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.how).toBe('read');
+    expect(calls[0]!.path).toBe('market/trade/');
+    expect(calls[0]!.body).toStrictEqual({ type: 'history', page: 2, trade_type: 'sell', filters: { offer__coin__id: '2' } });
+    expect(calls[0]!.schema).toBe(tradeHistory);
+    expect(calls[0]!.options, 'a failed history load is toasted (no noToast)').toBeUndefined();
+  });
+
+  it.each(allFilters().map((filters) => [JSON.stringify(filters), filters] as const))(
+    'sends exactly {type: "history", page, trade_type?, filters} for %s',
+    async (_, filters) => {
+      const { api, calls } = fakeApi(tradePage(1, 1));
+      await createTradeService(api).history({ page: 5, filters });
+      expect(calls.map(({ how, path, body }) => ({ how, path, body }))).toStrictEqual([
+        { how: 'read', path: 'market/trade/', body: { type: 'history', ...specQuery(5, filters) } },
+      ]);
+    },
+  );
+});
+
+describe('createTradeService over HTTP', () => {
+  it('POSTs the history body with only the set filters, and no X-No-Toast', async () => {
+    const sent: { url: string; body: unknown; noToast: boolean }[] = [];
+    const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const request = input instanceof Request ? input : undefined;
+      sent.push({
+        url: request ? request.url : String(input),
+        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+        noToast: new Headers(init.headers ?? request?.headers).has('X-No-Toast'),
+      });
+      return new Response(JSON.stringify({ success: true, info: tradePage(1, 1) }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    });
+    const api = createApi({
+      baseUrl: '/api/',
+      getToken: () => null,
+      onError: () => {},
+      onSessionExpired: () => {},
+      fetch: fetch as unknown as typeof globalThis.fetch,
+    });
+    const trades = createTradeService(api);
+    await expect(trades.history({ page: 1, filters: blank })).resolves.toEqual(tradePage(1, 1));
+    await trades.history({ page: 2, filters: { tradeType: 'buy', status: 'completed', coinId: '' } });
+    expect(sent).toStrictEqual([
+      { url: '/api/market/trade/', body: { type: 'history', page: 1, filters: {} }, noToast: false },
+      { url: '/api/market/trade/', body: { type: 'history', page: 2, trade_type: 'buy', filters: { status: 'completed' } }, noToast: false },
+    ]);
+  });
+});
