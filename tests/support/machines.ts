@@ -8,6 +8,9 @@
 import { expect, vi } from 'vitest';
 import {
   fromPromise,
+  getInitialMicrosteps,
+  getMicrosteps,
+  getNextTransitions,
   type AnyActorRef,
   type SimulatedClock,
   type AnyMachineSnapshot,
@@ -16,6 +19,7 @@ import {
   type AnyTransitionDefinition,
   type EventObject,
   type InspectionEvent,
+  type StateValue,
 } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, getSimplePaths, getStateNodes, serializeSnapshot } from 'xstate/graph';
 
@@ -96,29 +100,83 @@ export function definedTransitions(machine: AnyStateMachine): string[] {
 // Coverage measured on real actors
 // ---------------------------------------------------------------------------------------------------
 
-/** State nodes and transitions seen by inspecting real actors; the denominators come from the chart. */
+/**
+ * The state nodes a state value makes active: each node whose path (from the chart's root) is a prefix of
+ * one of the value's paths. Public API only: `StateNode.path` and the snapshot's `value`.
+ */
+export function activeStateIds(machine: AnyStateMachine, value: StateValue): string[] {
+  const paths: string[][] = [];
+  const walkValue = (part: StateValue, prefix: string[]) => {
+    if (typeof part === 'string') return void paths.push([...prefix, part]);
+    const keys = Object.keys(part);
+    if (keys.length === 0) return void paths.push(prefix);
+    for (const key of keys) walkValue(part[key] as StateValue, [...prefix, key]);
+  };
+  walkValue(value, []);
+  return getStateNodes(machine.root)
+    .filter((node) => paths.some((path) => node.path.length <= path.length && node.path.every((step, i) => step === path[i])))
+    .map((node) => node.id);
+}
+
+/**
+ * The chart with its named send actions (sendTo, sendParent) made inert: replaying microsteps is pure, but
+ * resolving a send to a parent or child the replay does not have would throw. Nothing else changes: assigns
+ * and guards, which decide the steps, stay.
+ */
+function withoutSending(machine: AnyStateMachine): AnyStateMachine {
+  const actions = (machine.implementations.actions ?? {}) as Record<string, { type?: unknown } | undefined>;
+  const sends = Object.entries(actions).filter(([, action]) => action?.type === 'xstate.sendTo');
+  return sends.length === 0 ? machine : machine.provide({ actions: Object.fromEntries(sends.map(([name]) => [name, () => {}])) });
+}
+
+/**
+ * State nodes and transitions taken by real actors, worked out with XState's public API only: every
+ * snapshot an actor of the chart reports (inspection's `@xstate.snapshot`, with the event that led to it) is
+ * replayed from the one before with `getMicrosteps`, so the transient states an `always` passes through
+ * count too; the first microstep's transitions are `getTransitionData` of the event, a later one's the
+ * eventless transition (`getNextTransitions`) whose targets it entered. The denominators come from the chart.
+ */
 export class Coverage {
   readonly states = new Set<string>();
   readonly transitions = new Set<string>();
   readonly allStates: string[];
   readonly allTransitions: string[];
+  private readonly previous = new Map<unknown, AnyMachineSnapshot>();
 
   constructor(readonly machine: AnyStateMachine) {
     this.allStates = definedStates(machine);
     this.allTransitions = definedTransitions(machine);
   }
 
-  /** Pass as `inspect` to `createActor`. */
-  readonly inspect = (event: InspectionEvent) => {
-    if (event.type !== '@xstate.microstep' && event.type !== '@xstate.snapshot') return;
-    const snapshot = event.snapshot as Partial<AnyMachineSnapshot>;
-    for (const node of snapshot._nodes ?? []) this.states.add(node.id);
-    if (event.type !== '@xstate.microstep') return;
-    for (const transition of event._transitions) {
-      const key = transitionKey(transition);
-      if (key !== undefined) this.transitions.add(key);
-      // A transition is only taken from an active node, even a transient one like `restoring`.
-      for (let node: AnyStateNode | undefined = transition.source; node; node = node.parent) this.states.add(node.id);
+  /** Pass as `inspect` to `createActor`; actors of other charts (children, parents) are left out. */
+  readonly inspect = (inspection: InspectionEvent) => {
+    if (inspection.type !== '@xstate.snapshot') return;
+    const snapshot = inspection.snapshot as AnyMachineSnapshot;
+    if (snapshot.machine?.id !== this.machine.id) return;
+    const machine = withoutSending(snapshot.machine as AnyStateMachine);
+    const before = this.previous.get(inspection.actorRef);
+    this.previous.set(inspection.actorRef, snapshot);
+    const event = inspection.event as EventObject & { input?: unknown };
+    // The step before, as a snapshot of the inert chart (a snapshot carries the chart it belongs to).
+    const start = before && machine.resolveState({ value: before.value, context: before.context });
+    const steps = start
+      ? getMicrosteps(machine, start, event).map(([step]) => step)
+      : getInitialMicrosteps(machine, event.input as never).map(([step]) => step);
+    let from = start;
+    for (const [index, step] of steps.entries()) {
+      for (const id of activeStateIds(machine, step.value)) this.states.add(id);
+      const entered = new Set(activeStateIds(machine, step.value));
+      const taken =
+        from && index === 0
+          ? machine.getTransitionData(from, event)
+          : from
+            ? getNextTransitions(from).filter((t) => t.eventType === '' && (t.target ?? []).every((node) => entered.has(node.id))).slice(0, 1)
+            : [];
+      for (const transition of taken) {
+        const key = transitionKey(transition);
+        if (key !== undefined) this.transitions.add(key);
+      }
+      from = step;
     }
   };
 
