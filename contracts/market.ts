@@ -43,9 +43,9 @@ export const offerComponents = z.object({
 export type OfferComponents = z.infer<typeof offerComponents>;
 
 /**
- * The filters of the offer list. The client sends only non-empty entries (spec section 7); the server
- * also accepts an empty one ("" or []) and treats it as absent, as filter backends usually do. The
- * messages carry their full path because these fields only ever arrive under `filters`.
+ * The filters of the offer list (docs/api.md "market/offers list"). The client sends only non-empty
+ * entries; the server also accepts an empty one ("" or []) and treats it as absent, as filter backends
+ * usually do. The messages carry their full path because these fields only ever arrive under `filters`.
  */
 export const offerFilters = z.object({
   user__username__icontains: z.optional(z.string().check(z.maxLength(30))),
@@ -92,7 +92,7 @@ export type OfferListItem = z.infer<typeof offerListItem>;
 export const offerList = z.object({ offers: z.array(offerListItem), paginator });
 export type OfferList = z.infer<typeof offerList>;
 
-/** An offer as the edit form loads it (spec section 3), plus whether it is live. */
+/** An offer as the edit form loads it (docs/api.md "Other market/offers calls", `get`), plus whether it is live. */
 export const editableOffer = z.object({
   id: z.int(),
   offer_type: offerType,

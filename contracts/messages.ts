@@ -1,4 +1,4 @@
-/** Texts of spec section 5/8 that both the browser forms and the server use, so they never drift apart. */
+/** Validation texts that both the browser forms and the server use, so they never drift apart. */
 export const messages = {
   invalidEmail: 'Please enter a valid email address',
   invalidCode: 'Please enter a valid 6-digit verification code',

@@ -105,7 +105,7 @@ export const conversationsRequest = z.object({
 });
 export const conversations = z.array(conversation);
 
-/** user/wallet/ {type:"list"} (spec section 3 "Wallet item"). */
+/** user/wallet/ {type:"list"} (docs/api.md "User calls"). */
 export const walletItem = z.object({
   id: z.int(),
   balance: decimalString,

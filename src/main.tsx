@@ -41,7 +41,8 @@ const router = createAppRouter({
   },
 });
 
-// Signing in or out re-runs the route guards, which redirect (replacing history) as spec section 6 says.
+// Signing in or out re-runs the route guards: a signed-out trader goes to /login, a signed-in one leaves login,
+// signup and reset for the app, and each redirect replaces the history entry.
 let signedIn = session.getSnapshot().matches('signedIn');
 session.subscribe((snapshot) => {
   if (snapshot.matches('signedIn') === signedIn) return;

@@ -15,7 +15,7 @@ import { usersRepository } from './repositories/users.ts';
 import { Refusal } from './refusals.ts';
 
 /**
- * The demo data of contract.md ("Demo data"): fixed, so anyone can try the product and outside checks
+ * The demo data (README "Demo accounts"): fixed, so anyone can try the product and outside checks
  * can rely on it.
  */
 export const DEMO_PASSWORD = 'peerex-demo';

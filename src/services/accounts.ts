@@ -23,7 +23,7 @@ export class SignInExpired extends ApiError {
   }
 }
 
-/** The account calls of spec section 7 and contract.md, one function each. */
+/** The account calls (docs/api.md "Security calls", "User calls"), one function each. */
 export function createAccountService(api: Api, device: string) {
   return {
     login: (input: { username: string; password: string }) =>
@@ -52,7 +52,7 @@ export function createAccountService(api: Api, device: string) {
       api.write('security/two_factor/', { type: 'disable', ...input }, messageResponse),
     twoFactorRenewRecoveryCodes: (input: { code: string; password: string }) =>
       api.write('security/two_factor/', { type: 'recovery_codes', ...input }, recoveryCodesResponse),
-    /** Spec section 8: an overview failure yields null, so the dashboard shows 0s. */
+    /** An overview failure is silent and yields null, so the dashboard shows 0s. */
     overview: () => api.read('user/overview/', {}, overview, { noToast: true }).catch(() => null),
   };
 }

@@ -2,7 +2,7 @@ import wretch, { type WretchError } from 'wretch';
 import { retry } from 'wretch/middlewares';
 import { z } from 'zod/mini';
 
-/** The texts of spec section 8. */
+/** What the trader reads when a call fails without a sentence of its own ("Internet" is the product's wording). */
 export const apiMessages = {
   unknown: 'An unknown error occurred',
   serverError: 'Internet server error',
@@ -24,7 +24,7 @@ export type ApiOptions = {
   getToken: () => string | null;
   /** A 401 or a "Session expired"/"L101" envelope: the caller signs the trader out. */
   onSessionExpired: () => void;
-  /** A red toast for a refusal (spec section 8); not called for calls marked `noToast`. */
+  /** A red toast for a refusal; not called for calls marked `noToast`. */
   onError: (message: string) => void;
   /** First retry delay of reads; it doubles up to `maxRetryDelayMs`. Tests shrink it. */
   retryDelayMs?: number;

@@ -30,11 +30,14 @@ export function offerFilters(search: OfferSearch): OfferFilters {
   return filters;
 }
 
-/** The marketplace calls of spec section 7 (`base/coins/`, `market/offers/`). */
+/**
+ * The marketplace calls `base/coins/` and `market/offers/` (docs/api.md "User calls", "market/offers list",
+ * "Other market/offers calls").
+ */
 export function createMarketService(api: Api) {
   return {
     coins: () => api.read('base/coins/', {}, coinsResponse),
-    /** The offer form asks with `drop: 10` (spec section 9); the list screen without. */
+    /** The offer form asks with `drop: 10` (docs/api.md "Other market/offers calls"); the list screen without. */
     offerComponents: (options: { forForm?: boolean } = {}) =>
       api.read('market/offers/', options.forForm ? { type: 'components', drop: 10 } : { type: 'components' }, offerComponents, {
         noToast: true,

@@ -26,10 +26,13 @@ export function historyQuery(page: number, filters: TradeHistoryFilters): TradeH
   };
 }
 
-/** The trade calls of spec section 7 (`market/trade/`). */
+/**
+ * The calls of `market/trade/` (docs/api.md "market/trade preview and open", "market/trade history",
+ * "Trade actions").
+ */
 export function createTradeService(api: Api) {
   return {
-    /** Spec section 8: a preview failure shows no message. */
+    /** A preview failure shows no message (docs/api.md "market/trade preview and open"). */
     preview: (input: TradeAsk) =>
       api.read('market/trade/', { type: 'preview', ...input }, tradePreview, { noToast: true }),
     open: (input: TradeOpenAsk) =>

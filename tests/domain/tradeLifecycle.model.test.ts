@@ -23,7 +23,7 @@ const allEvents: TradeLifecycleEvent[] = [
 const opened: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 
 /**
- * The oracle, written from server-rules "Trades": the stored facts after an action, or null when the
+ * The oracle, written from docs/rules.md "Trades": the stored facts after an action, or null when the
  * action is refused (409). Completed and cancelled trades take nothing.
  */
 function rule(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
@@ -41,7 +41,7 @@ function rule(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRol
   }
 }
 
-/** Spec section 4 "Chat actions", as the chat shows them to a party. */
+/** docs/rules.md "Chat actions", as the chat shows them to a party. */
 function chatActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
   if (facts.status !== 'pending' || facts.dispute_raised) return [];
   if (!facts.buyer_paid) return role === 'buyer' ? ['cancel', 'mark_paid'] : ['cancel'];
@@ -146,7 +146,7 @@ describe('tradeLifecycle: every path through the chart', () => {
     await run(path);
   });
 
-  it('every event in every reachable state is decided as server-rules "Trades" says', () => {
+  it('every event in every reachable state is decided as docs/rules.md "Trades" says', () => {
     const reachable = new Map(paths.map((path) => [JSON.stringify(path.state.value), path.state]));
     for (const snapshot of reachable.values()) {
       const facts = factsOf(snapshot);
@@ -158,7 +158,7 @@ describe('tradeLifecycle: every path through the chart', () => {
     }
   });
 
-  it("spec section 4 'Chat actions': before payment cancel for both and mark_paid for the buyer; after it raise_dispute for both and release_coin for the seller; then nothing", () => {
+  it("docs/rules.md 'Chat actions': before payment cancel for both and mark_paid for the buyer; after it raise_dispute for both and release_coin for the seller; then nothing", () => {
     const paid = { ...opened, buyer_paid: true };
     expect(sorted(availableActions(opened, 'buyer'))).toEqual(['cancel', 'mark_paid']);
     expect(availableActions(opened, 'seller')).toEqual(['cancel']);

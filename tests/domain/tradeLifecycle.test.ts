@@ -17,7 +17,7 @@ const disputed: TradeFacts = { status: 'pending', buyer_paid: true, dispute_rais
 const completed: TradeFacts = { status: 'completed', buyer_paid: true, dispute_raised: false };
 const cancelled: TradeFacts = { status: 'cancelled', buyer_paid: false, dispute_raised: false };
 
-describe('trade lifecycle chart (server-rules "Trades")', () => {
+describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
   it('a trade opens pending and unpaid', () => {
     const actor = createActor(tradeLifecycleMachine).start();
     expect(actor.getSnapshot().value).toEqual({ pending: 'awaitingPayment' });
@@ -93,7 +93,7 @@ describe('trade lifecycle chart (server-rules "Trades")', () => {
     ['once disputed', disputed, [], []],
     ['once completed', completed, [], []],
     ['once cancelled', cancelled, [], []],
-  ])('chat actions %s (spec section 4): buyer %j, seller %j', (_, facts, buyer, seller) => {
+  ])('chat actions %s (docs/rules.md "Chat actions"): buyer %j, seller %j', (_, facts, buyer, seller) => {
     expect([...availableActions(facts, 'buyer')].sort()).toEqual(buyer);
     expect([...availableActions(facts, 'seller')].sort()).toEqual(seller);
   });

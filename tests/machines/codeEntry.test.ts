@@ -2,7 +2,7 @@ import { createActor, setup, type EventObject } from 'xstate';
 import { codeEntryMachine } from '../../src/machines/codeEntry/codeEntry.machine.ts';
 import { codeEntryOf, selectCode, selectError, selectIsComplete } from '../../src/machines/codeEntry/codeEntry.selectors.ts';
 
-/** Spec section 5, written out here rather than read from the contracts. */
+/** The code's validation message, written out here rather than read from the contracts. */
 const CODE_MESSAGE = 'Please enter a valid 6-digit verification code';
 
 /**

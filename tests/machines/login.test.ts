@@ -133,7 +133,7 @@ describe('login', () => {
     expect(typed('123456')).toEqual({ code: '123456', canVerify: true });
     expect(typed(' 12345 ')).toEqual({ code: '12345', canVerify: false });
     expect(typed(' 654321 ')).toEqual({ code: '654321', canVerify: true });
-    // Spec section 5: digits only, up to 6 — letters and other signs are dropped, a seventh digit too.
+    // Digits only, up to 6 — letters and other signs are dropped, a seventh digit too.
     expect(typed('12a3b4')).toEqual({ code: '1234', canVerify: false });
     expect(typed('abcdef')).toEqual({ code: '', canVerify: false });
     expect(typed('12-34-56')).toEqual({ code: '123456', canVerify: true });

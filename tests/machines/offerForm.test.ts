@@ -170,7 +170,7 @@ describe('Offer form chart', () => {
     ['a payment method', { type: 'methods.change', value: [] }],
   ];
 
-  it.each(required)('without %s the offer cannot be submitted (spec section 5)', async (_, missing) => {
+  it.each(required)('without %s the offer cannot be submitted', async (_, missing) => {
     const { fakes, send, fillIn, snapshot } = await startForm(null);
     fillIn(complete);
     expect(selectCanSubmit(snapshot())).toBe(true);

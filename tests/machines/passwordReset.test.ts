@@ -6,7 +6,7 @@ import { selectCodeEntry, selectErrors, selectIsBusy, selectStep } from '../../s
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 
-/** Spec section 5, written out here rather than read from the contracts. */
+/** The code's validation message, written out here rather than read from the contracts. */
 const CODE_MESSAGE = 'Please enter a valid 6-digit verification code';
 
 function startReset() {
@@ -141,7 +141,7 @@ describe('password reset', () => {
     expect(codeField()).toEqual({ code: '', error: undefined });
   });
 
-  describe('validation messages of spec section 5', () => {
+  describe('field validation messages', () => {
     it('email: "Please enter a valid email address"', () => {
       const { fakes, type, submit, errors } = startReset();
       type('email', 'bob@');

@@ -14,7 +14,7 @@ import {
 } from '../../src/machines/signup/signup.selectors.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 
-/** Spec section 5, written out here rather than read from the contracts. */
+/** The code's validation message, written out here rather than read from the contracts. */
 const CODE_MESSAGE = 'Please enter a valid 6-digit verification code';
 
 const ada = { username: 'ada_l', email: 'ada@example.com', websocket_token: 'ws-ada' };
@@ -233,7 +233,7 @@ describe('signup', () => {
     expect(fakes.calls.at(-1)).toMatchObject({ id: 'register', input: { email: 'ada@example.com' } });
   });
 
-  describe('validation messages of spec section 5', () => {
+  describe('field validation messages', () => {
     it('email: "Please enter a valid email address", shown after a submit', () => {
       const { fakes, type, submit, errors } = startSignup();
       type('email', 'ada@');

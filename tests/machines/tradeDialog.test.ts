@@ -61,7 +61,7 @@ async function readyDialog() {
   return dialog;
 }
 
-describe('amountError (spec section 5 "Trade amount")', () => {
+describe('amountError (the range texts of docs/rules.md "Trades")', () => {
   const offer = offerItem(1, { min_amount: '1500.00', max_amount: '250000', currency__code: 'NGN' });
   it.each([
     ['', undefined],

@@ -3,7 +3,7 @@ import { codeEntryMachine, type CodeEntryReport } from '../../src/machines/codeE
 import { codeEntryOf, selectCode, selectError, selectIsComplete } from '../../src/machines/codeEntry/codeEntry.selectors.ts';
 import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 
-/** Spec section 5, written out here rather than read from the contracts. */
+/** The code's validation message, written out here rather than read from the contracts. */
 const CODE_MESSAGE = 'Please enter a valid 6-digit verification code';
 
 /** What a trader types: letters and a dash among digits, exactly six, one too many, nothing. */
@@ -21,7 +21,7 @@ const model = walk(codeEntryMachine.provide({ actions: { reportEntered: () => {}
   simple: true,
 });
 
-/** Spec section 5: a code field keeps digits only, up to 6. Written without the chart's expression. */
+/** A code field keeps digits only, up to 6. Written without the chart's expression. */
 function asTyped(value: string): string {
   let code = '';
   for (const char of value) if (char >= '0' && char <= '9' && code.length < 6) code += char;

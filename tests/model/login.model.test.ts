@@ -83,7 +83,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
 }
 
-/** The screen each state shows, written from spec section 2 "Login", not read from the chart. */
+/** The screen each state shows, written from docs/api.md "Login", not read from the chart. */
 const screens: Record<string, { step?: 'credentials' | 'code' | 'recoveryCode'; busy: boolean }> = {
   editingCredentials: { step: 'credentials', busy: false },
   submittingCredentials: { step: 'credentials', busy: true },

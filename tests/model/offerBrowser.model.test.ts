@@ -79,7 +79,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     inspect: coverage?.inspect,
   }).start();
 
-  // The oracle, from spec sections 2, 4 and 7: what the trader set, which page, what the last answer was.
+  // The oracle, from docs/api.md "market/offers list": what the trader set, which page, what the last answer was.
   let filters = blank;
   let page = 1;
   let filtersLoaded = false;

@@ -37,7 +37,7 @@ const empty: OfferFormValues = {
   terms: '',
 };
 
-/** Spec section 5 "Offer form": each of these must be set, and at least one payment method chosen. */
+/** Submitting an offer needs each of these set, and at least one payment method chosen. */
 const isSet: Record<Required, (values: OfferFormValues) => boolean> = {
   coin: (values) => values.coin !== '',
   currency: (values) => values.currency !== '',
@@ -151,7 +151,8 @@ async function run(mode: Mode, path: ModelPath, coverage?: Coverage) {
     { input: { offerId: mode.offerId }, inspect: coverage?.inspect },
   ).start();
 
-  // The oracle, from spec sections 2, 4, 5 and 7: the values typed or loaded, and what each call carries.
+  // The oracle, from the form's rules and docs/api.md "Other market/offers calls": the values typed or loaded,
+  // and what each call carries.
   const editing = mode.offerId !== null;
   let values = empty;
   let isActive: boolean | null = null;

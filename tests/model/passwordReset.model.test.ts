@@ -60,7 +60,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 }
 
 /**
- * Spec section 2 "Forgot password": two steps; the buttons read "Sending..."/"Submitting..." while busy.
+ * Forgot password has two steps; the buttons read "Sending..."/"Submitting..." while busy.
  * The fields whose messages the reset itself shows, and whether the code is typed there (into the code
  * entry, which shows its own message).
  */

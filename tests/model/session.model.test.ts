@@ -62,7 +62,7 @@ async function run(start: Start, path: ModelPath, coverage?: Coverage) {
     inspect: coverage?.inspect,
   }).start();
 
-  // The oracle, from spec section 4 "Session".
+  // The oracle: signing in stores token and user; a logout or an expiry clears both, whatever the server answers.
   let current: StoredSession | null = start.stored;
   let signingOut = false;
   const expectedCalls: { id: string; input: unknown }[] = [];

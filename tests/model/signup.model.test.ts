@@ -91,8 +91,9 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 }
 
 /**
- * Spec section 2 "Signup": the step each state shows, the fields whose messages signup itself can show,
- * and whether the code is typed there (into the code entry, which shows its own message).
+ * Signup's three steps (email, code, account), written out here: the step each state shows, the fields
+ * whose messages signup itself can show, and whether the code is typed there (into the code entry, which
+ * shows its own message).
  */
 const screens: Record<string, { step: string; busy: boolean; fields: readonly string[]; typesCode: boolean }> = {
   enteringEmail: { step: 'email', busy: false, fields: ['email'], typesCode: false },

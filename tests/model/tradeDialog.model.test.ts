@@ -41,7 +41,8 @@ const debounced = afterEvent('previewDebounce', 'tradeDialog.open.waiting');
 /** The server's preview echoes the amount asked for. */
 const previewOf = (amount: string): TradePreview => ({ ...preview100, trading_amount: amount });
 
-// The oracle's own reading of spec section 5 "Trade amount" (plain numbers suffice for these amounts).
+// The oracle's own reading of the amount rule: min and max inclusive, with the range texts of docs/rules.md
+// "Trades" (plain numbers suffice for these amounts).
 function specAmountError(offer: OfferListItem, amount: string): string | undefined {
   if (amount === '') return undefined;
   if (Number(amount) < Number(offer.min_amount)) return `Amount can not be less than ${offer.min_amount}`;
@@ -92,7 +93,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   });
   const actor = createActor(machine, { clock, inspect: coverage?.inspect }).start();
 
-  // The oracle, from spec sections 2, 4 "Trade dialog" and 5 "Trade amount".
+  // The oracle, from docs/api.md "market/trade preview and open" and the amount rule above.
   type Phase = 'closed' | 'editing' | 'waiting' | 'previewing' | 'ready' | 'opening';
   let phase: Phase = 'closed';
   let offer: OfferListItem | null = null;

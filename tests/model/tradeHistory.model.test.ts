@@ -68,7 +68,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['loadCoins', 'loadTrades']);
   const actor = createActor(tradeHistoryMachine.provide({ actors: fakes.actors as never }), { inspect: coverage?.inspect }).start();
 
-  // The oracle, from spec sections 2 "Trades", 4 and 7: what the trader set, which page, the last answer.
+  // The oracle, from docs/api.md "market/trade history": what the trader set, which page, the last answer.
   let filters = blank;
   let page = 1;
   let coinsLoading = true;

@@ -467,7 +467,7 @@ describe.each(dbTargets)('POST /api/market/offers/: get, create, update and togg
   });
 });
 
-describe.each(dbTargets)('POST /api/market/offers/ {type:"create"}: every rule of server-rules.md "Offers" on %s', (target) => {
+describe.each(dbTargets)('POST /api/market/offers/ {type:"create"}: every rule of docs/rules.md "Offers" on %s', (target) => {
   let t: TestApp;
   let ann: Trader;
   beforeAll(async () => {

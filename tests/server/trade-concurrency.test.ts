@@ -1,5 +1,5 @@
 /**
- * Money under interleaving (server-rules.md "Money", "Trades"): requests fired at once through the app,
+ * Money under interleaving (docs/rules.md "Money", "Trades"): requests fired at once through the app,
  * whose PostgreSQL pool runs their transactions on separate connections at the same time. PGlite is one
  * connection and runs them one after another, so there the same checks prove only the sequential rules;
  * PostgreSQL is where they prove the locking, with more rounds.

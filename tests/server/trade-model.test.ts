@@ -90,7 +90,7 @@ function byTheRules(facts: TradeFacts, action: TradeAction | 'expire', who?: 'bu
   }
 }
 
-/** The default limit of pending trades per buyer (contract: MAX_OPEN_TRADES, default 5). */
+/** The default limit of pending trades per buyer (MAX_OPEN_TRADES, docs/rules.md "Configuration limits"). */
 const MAX_OPEN_TRADES = 5;
 
 describe.each(dbTargets)('random trading sessions against the lifecycle chart on %s', (target) => {

@@ -30,7 +30,7 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     await t.close();
   });
 
-  it('previews the figures of spec section 3, fee + buyer\'s share = escrow exactly', async () => {
+  it('previews the figures of docs/rules.md "Trades", fee + buyer\'s share = escrow exactly', async () => {
     const answer = await preview(t, buyer, offer, '97', 'SEPA');
     expect(answer).toEqual({
       status: 200,

@@ -6,7 +6,7 @@ import { components, offerPage } from '../support/offers.ts';
 /** Browse Offers with nothing chosen, written out here rather than taken from the chart. */
 const blank: OfferSearch = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
 
-/** Spec section 7, written out here: the filters object holds only the non-empty entries, the search trimmed. */
+/** docs/api.md "market/offers list", written out here: only the non-empty entries, the search trimmed. */
 function specFilters(search: OfferSearch): OfferFilters {
   return Object.fromEntries(
     Object.entries({
@@ -30,7 +30,7 @@ function allSearches(): OfferSearch[] {
   return searches;
 }
 
-describe('offerFilters (spec section 7, market/offers/ list)', () => {
+describe('offerFilters (docs/api.md "market/offers list")', () => {
   it('sends nothing for blank filters', () => {
     expect(offerFilters(blank)).toStrictEqual({});
   });

@@ -7,8 +7,8 @@ import { tradePage } from '../support/trades.ts';
 const blank: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
 
 /**
- * Spec section 7, written out here: the page, trade_type at the top level only when set, and a filters
- * object (always sent, maybe empty) with status and offer__coin__id only when set.
+ * docs/api.md "market/trade history", written out here: the page, trade_type at the top level only when
+ * set, and a filters object (always sent, maybe empty) with status and offer__coin__id only when set.
  */
 function specQuery(page: number, filters: TradeHistoryFilters): Record<string, unknown> {
   const query: Record<string, unknown> = { page };
@@ -29,7 +29,7 @@ function allFilters(): TradeHistoryFilters[] {
   return all;
 }
 
-describe('historyQuery (spec section 7, market/trade/ history)', () => {
+describe('historyQuery (docs/api.md "market/trade history")', () => {
   it('sends the page and an empty filters object when nothing is set', () => {
     expect(historyQuery(1, blank)).toStrictEqual({ page: 1, filters: {} });
   });

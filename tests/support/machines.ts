@@ -3,7 +3,7 @@
  *
  * `createTestModel` refuses machines with `invoke`, so the model tests list the invoked actors' outcomes
  * (`xstate.done.actor.<id>` / `xstate.error.actor.<id>`) as events of the walk, and the replay makes the
- * fake actor of that invoke resolve or reject at exactly that step (conventions item 14).
+ * fake actor of that invoke resolve or reject at exactly that step. That is why every `invoke` has an explicit `id`.
  */
 import { expect, vi } from 'vitest';
 import {
@@ -385,7 +385,7 @@ export async function replay(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Spec section 5, written out independently of the zod contracts the machines use
+// The field validation messages, written out independently of the zod contracts the machines use
 // ---------------------------------------------------------------------------------------------------
 
 export const specMessages = {
@@ -396,7 +396,7 @@ export const specMessages = {
   confirmPassword: 'Passwords do not match',
 } as const;
 
-/** The message spec section 5 gives each field value, for the small set of values the walks type. */
+/** The message each field value gets, for the small set of values the walks type. */
 export const specRules = {
   email: (value: string) => (/^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(value.trim()) ? undefined : specMessages.email),
   code: (value: string) => (/^\d{6}$/.test(value) ? undefined : specMessages.code),

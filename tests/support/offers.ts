@@ -1,4 +1,4 @@
-/** Marketplace answers for the offer tests, shaped by the zod contracts (spec section 3). */
+/** Marketplace answers for the offer tests, shaped by the zod contracts. */
 import type { EditableOffer, OfferComponents, OfferList, OfferListItem, Paginator } from '../../contracts/index.ts';
 
 export const components: OfferComponents = {

@@ -54,7 +54,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<ApiError> {
   return outcome.error as ApiError;
 }
 
-describe('api: requests (spec section 7)', () => {
+describe('api: requests (docs/api.md "Conventions")', () => {
   it('POSTs JSON to the base URL, with the path written either way', async () => {
     const server = fakeServer(ok({ enabled: true, recovery_codes_left: 10 }));
     const { api } = apiWith(server);
@@ -81,7 +81,7 @@ describe('api: requests (spec section 7)', () => {
   });
 });
 
-describe('api: answers (spec section 8)', () => {
+describe('api: answers and refusals', () => {
   it('a success envelope resolves with its info parsed by the schema', async () => {
     const server = fakeServer(ok({ enabled: true, recovery_codes_left: 10, surplus: 'dropped by the schema' }));
     const { api, onError } = apiWith(server);
@@ -200,7 +200,7 @@ describe('api: answers (spec section 8)', () => {
   });
 });
 
-describe('api: read retries (spec section 9: 3 retries, backoff from 1 s doubling, capped at 30 s)', () => {
+describe('api: read retries (3 retries, backoff from 1 s doubling, capped at 30 s)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -287,7 +287,7 @@ describe('api: read retries (spec section 9: 3 retries, backoff from 1 s doublin
   });
 });
 
-describe('account service (spec section 7 payloads)', () => {
+describe('account service (payloads of docs/api.md "Security calls")', () => {
   const user = { username: 'alice', email: 'alice@example.com', websocket_token: 'ws' };
 
   it('sends the device with login, two-factor login and register', async () => {

@@ -3,7 +3,7 @@ import { PREPARED, type Queryable, type SqlParam, type SqlParams } from '../db/d
 import { Money } from '../lib/money.ts';
 
 /**
- * The double-entry ledger (server-rules.md "Money", migrations 005, 007 and 008). Money moves only through
+ * The double-entry ledger (docs/rules.md "Money", migrations 005, 007 and 008). Money moves only through
  * journal entries: one per movement, named by a unique reference, whose postings sum to zero per coin,
  * with each account's cached balance updated in the same statement as its postings.
  *

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 
 /**
- * The decimal type of every amount the server computes (server-rules.md "Money"). decimal.js keeps 20
+ * The decimal type of every amount the server computes (docs/rules.md "Money"). decimal.js keeps 20
  * significant digits by default, which a balance of 10^12 with 8 places already exceeds; 60 digits hold
  * any sum or product of stored amounts exactly. Rounding toward zero is the default so that the one place
  * an operation is inexact (a division) can only err downwards, never up across a rounding boundary that

@@ -8,7 +8,7 @@ export const TOTP_ISSUER = 'Peerex';
 
 /**
  * otplib refuses secrets under 128 bits by default. New secrets are 160 bits, but the demo account's
- * fixed secret (JBSWY3DPEHPK3PXP, contract.md) is 80 bits and authenticator apps accept it, so
+ * fixed secret (JBSWY3DPEHPK3PXP, README "Demo accounts") is 80 bits and authenticator apps accept it, so
  * verification allows down to 80.
  */
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });

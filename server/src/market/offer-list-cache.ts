@@ -95,9 +95,9 @@ export function createOfferListCache<T>({ ttlMs, maxEntries, now }: OfferListCac
 }
 
 /**
- * The page and filters as a key: every way of asking for the same offers gives the same key (spec section
- * 7: empty entries are no filter; the currency code and method names are matched without case, as
- * market/offers.ts resolves them, and the methods as a set).
+ * The page and filters as a key: every way of asking for the same offers gives the same key (docs/api.md
+ * "market/offers list": empty entries are no filter; the currency code and method names are matched
+ * without case, as market/offers.ts resolves them, and the methods as a set).
  */
 export function offerListKey(page: number, filters: OfferFilters): string {
   const methods = [...new Set((filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))].sort();

@@ -62,7 +62,7 @@ export const formatRate = (value: string): string => withPlaces(value, FIAT_PLAC
 /** An amount of fiat: exactly 2 places (the column holds no more). */
 export const formatFiat = (value: string): string => withPlaces(value, FIAT_PLACES);
 
-/** "Previous" and "Next" as spec section 3 names them; `hasMore` comes from reading one row past the page. */
+/** The paginator behind "Previous" and "Next"; `hasMore` comes from reading one row past the page. */
 export function paginator(page: number, hasMore: boolean): Paginator {
   return {
     prev: page > 1,
@@ -83,7 +83,7 @@ export function offersService(db: Queryable) {
   const offers = offersRepository(db);
   const reference = referenceDataRepository(db);
 
-  /** Every rule of server-rules.md "Offers" that the contract's shape checks cannot decide on their own. */
+  /** Every rule of docs/rules.md "Offers" that the contract's shape checks cannot decide on their own. */
   async function check(fields: OfferFields): Promise<OfferRecord> {
     const rate = exactAmount(fields.rate, 'rate', RATE_PLACES);
     const minAmount = exactAmount(fields.min_amount, 'min_amount', FIAT_PLACES);
@@ -113,7 +113,7 @@ export function offersService(db: Queryable) {
   /**
    * The list's filters as the table holds them; `undefined` when a filter can match no offer at all
    * (a coin id out of range, only unknown payment methods), which answers an empty page without a query.
-   * Empty entries ("" or []) are no filter, as spec section 7 has it.
+   * Empty entries ("" or []) are no filter (docs/api.md "market/offers list").
    */
   async function resolveFilters(filters: OfferFilters): Promise<OfferQuery | undefined> {
     const query: OfferQuery = {};
@@ -147,6 +147,15 @@ export function offersService(db: Queryable) {
   }
 
   return {
+    /**
+     * base/coins/: every coin with its networks and current USD price, read from the table the price source
+     * writes, so every server process answers the same figure.
+     */
+    async coins() {
+      const coins = await reference.coinsWithNetworks();
+      return coins.map(({ usd_price, ...coin }) => ({ ...coin, price: usd_price }));
+    },
+
     async components(): Promise<OfferComponents> {
       const [paymentMethods, coins, currencies] = await Promise.all([reference.paymentMethods(), reference.coins(), reference.currencies()]);
       return {
@@ -219,6 +228,42 @@ export function offersService(db: Queryable) {
       const active = await offers.toggleOwn(id, userId, now);
       if (active === undefined) throw new NotFound(sentences.offerNotFound);
       return active;
+    },
+  };
+}
+
+/**
+ * The market/offers/ calls as a trader makes them: the offer rules above, and after every write the
+ * `changed` signal that drops the cached pages of Browse Offers (in every process). Answers the sentences
+ * the trader reads.
+ */
+export function offerDesk(db: Queryable, changed: () => Promise<void>) {
+  const offers = offersService(db);
+  return {
+    ...offers,
+
+    /**
+     * `create`: publishes a new offer, or with `update` rewrites one of the caller's. An id sent along with
+     * update:false is the form's empty edit id: a new offer is published either way.
+     */
+    async save(userId: string, request: OfferFields & { update: boolean; id?: number | null }, now: Date): Promise<string> {
+      const { update, id, ...fields } = request;
+      if (!update) {
+        await offers.publish(userId, fields, now);
+        await changed();
+        return sentences.offerPublished;
+      }
+      if (id === undefined || id === null) throw new InvalidInput(sentences.offerIdRequired);
+      await offers.update(id, userId, fields, now);
+      await changed();
+      return sentences.offerUpdated;
+    },
+
+    /** `toggle`: pauses or resumes the caller's own offer, with the sentence for it. */
+    async pauseOrResume(userId: string, id: number, now: Date): Promise<{ is_active: boolean; message: string }> {
+      const active = await offers.toggle(id, userId, now);
+      await changed();
+      return { is_active: active, message: active ? sentences.offerResumed : sentences.offerPaused };
     },
   };
 }

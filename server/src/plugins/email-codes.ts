@@ -6,7 +6,7 @@ import { emailCodesRepository } from '../repositories/email-codes.ts';
 import { shared } from './shared.ts';
 import { InvalidInput, TooMany } from '../refusals.ts';
 
-/** server-rules.md "Accounts": the life of an emailed code. */
+/** The life of an emailed code (docs/rules.md "Accounts"). */
 export const EMAIL_CODE_RULES = Object.freeze({
   validMinutes: 10,
   maxWrongTries: 5,

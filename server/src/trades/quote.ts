@@ -17,7 +17,7 @@ export interface QuoteInput {
 }
 
 /**
- * The preview figures (server-rules.md "Trades"; spec names), exact decimal strings:
+ * The preview figures (docs/rules.md "Trades"), exact decimal strings:
  * - trading_amount_crypto = amount / (rate × USD price), rounded DOWN to the coin's places: the escrow.
  * - amount_crypto: the buyer's share, the escrow less the fee, rounded down; fee_crypto is the rest, so
  *   fee_crypto + amount_crypto = trading_amount_crypto exactly and no fraction of a unit is ever lost or

@@ -1,7 +1,7 @@
 /**
- * The sentences of trades, wallets and conversations (spread into `sentences`, http/sentences.ts). The
- * range and method refusals are the spec's own texts (section 8), word for word, because the web app shows
- * the same ones before it asks.
+ * The sentences of trades, wallets and conversations (spread into `sentences`, server/src/sentences.ts). The
+ * range and method refusals are word for word the texts the web app shows before it asks (docs/rules.md
+ * "Trades"), so the trader reads one sentence for one rule.
  */
 export const tradeSentences = {
   selectPaymentMethod: 'Please select a payment method',

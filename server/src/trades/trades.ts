@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
+import type { Conversation, TradeRequest, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
@@ -8,11 +8,15 @@ import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { likeContains, paginator } from '../market/offers.ts';
+import { MAX_INT4 } from '../repositories/reference-data.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { effectsOf, refusalOf, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { quoteTrade } from './quote.ts';
+
+/** The history call as the contract parsed it. */
+type HistoryRequest = Omit<Extract<TradeRequest, { type: 'history' }>, 'type'>;
 
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
 export const HISTORY_PAGE_SIZE = 10;
@@ -63,7 +67,7 @@ export function tradesService(deps: TradesDeps) {
   const { db } = deps;
 
   /**
-   * Every rule of server-rules.md "Trades" that comes before money moves, in the order a person fixes
+   * Every rule of docs/rules.md "Trades" that comes before money moves, in the order a person fixes
    * them: the offer, who may take it, the method, the range. Answers the roles and the figures.
    */
   function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
@@ -290,17 +294,19 @@ export function tradesService(deps: TradesDeps) {
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */
-    async history(
-      userId: string,
-      query: { page: number; tradeType?: 'buy' | 'sell'; status?: TradeStatus; coinId?: number },
-    ): Promise<TradeHistory> {
+    async history(userId: string, request: HistoryRequest): Promise<TradeHistory> {
+      const coin = request.filters.offer__coin__id;
+      const coinId = coin === undefined || coin === '' ? undefined : Number(coin);
+      // A coin id no integer column can hold names no coin: an empty page, not a database error.
+      const noSuchCoin = coinId !== undefined && !(coinId >= 1 && coinId <= MAX_INT4);
+      const { page } = request;
       const rows = await tradesRepository(db).history({
         userId,
-        status: query.status,
-        coinId: query.coinId,
-        tradeType: query.tradeType,
+        status: request.filters.status || undefined,
+        coinId: noSuchCoin ? 0 : coinId,
+        tradeType: request.trade_type || undefined,
         limit: HISTORY_PAGE_SIZE,
-        offset: (query.page - 1) * HISTORY_PAGE_SIZE,
+        offset: (page - 1) * HISTORY_PAGE_SIZE,
       });
       const hasMore = rows.length > HISTORY_PAGE_SIZE;
       return {
@@ -320,7 +326,7 @@ export function tradesService(deps: TradesDeps) {
           payment_method: row.payment_method,
           status: row.status,
         })),
-        paginator: paginator(query.page, hasMore),
+        paginator: paginator(page, hasMore),
       };
     },
   };

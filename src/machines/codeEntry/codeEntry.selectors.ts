@@ -7,7 +7,7 @@ type CodeEntrySnapshot = SnapshotFrom<typeof codeEntryMachine>;
 export const selectCode = (snapshot: CodeEntrySnapshot) => snapshot.context.code;
 /** Six digits are there: a screen whose only field is the code enables its button on this. */
 export const selectIsComplete = (snapshot: CodeEntrySnapshot) => snapshot.hasTag('complete');
-/** Spec section 5's message, once a submit with fewer than six digits revealed it. */
+/** The code's validation message, once a submit with fewer than six digits revealed it. */
 export const selectError = (snapshot: CodeEntrySnapshot) =>
   snapshot.context.revealed && !snapshot.hasTag('complete') ? messages.invalidCode : undefined;
 

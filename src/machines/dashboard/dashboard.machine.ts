@@ -4,7 +4,7 @@ import type { Overview } from '../../../contracts/index.ts';
 export type DashboardContext = { overview: Overview | null };
 export type DashboardEvent = { type: 'overview.refresh' };
 
-/** The dashboard's figures from `user/overview/`; a failure leaves them empty (spec section 8). */
+/** The dashboard's figures from `user/overview/`; a failure leaves them empty, without a message. */
 export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   actors: {

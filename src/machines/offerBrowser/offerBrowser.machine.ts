@@ -31,7 +31,7 @@ const paging = {
   previous: ({ page, paginator }: OfferBrowserContext) => paginator?.previous_page ?? Math.max(1, page - 1),
 };
 
-/** Browse Offers (spec sections 2 and 4): filters, a debounced trader search, and Previous/Next pages. */
+/** Browse Offers (docs/api.md "market/offers list"): filters, a debounced trader search, and Previous/Next pages. */
 export const offerBrowserMachine = setup({
   types: { context: {} as OfferBrowserContext, events: {} as OfferBrowserEvent },
   actors: {
@@ -77,7 +77,7 @@ export const offerBrowserMachine = setup({
               target: 'ready',
               actions: { type: 'keepComponents', params: ({ event }) => ({ components: event.output }) },
             },
-            onError: { target: 'unavailable', description: 'Spec section 8: nothing shows; the filters stay hidden.' },
+            onError: { target: 'unavailable', description: 'The choices could not load: nothing shows, the filters stay hidden.' },
           },
         },
         ready: { description: 'The filters show.' },
@@ -124,7 +124,7 @@ export const offerBrowserMachine = setup({
             src: 'loadOffers',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
             onDone: { target: 'idle', actions: { type: 'keepOffers', params: ({ event }) => ({ list: event.output }) } },
-            onError: { target: 'idle', description: 'Spec section 8: a list failure shows no message.' },
+            onError: { target: 'idle', description: 'A list that fails to load shows no message.' },
           },
         },
         idle: {},

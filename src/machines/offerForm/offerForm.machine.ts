@@ -15,7 +15,7 @@ export type OfferFormValues = {
 export type OfferFormField = Exclude<keyof OfferFormValues, 'payment_methods'>;
 
 export type OfferFormContext = {
-  /** The route's id: present means edit mode (spec section 4 "Offer form"). */
+  /** The route's id: present means edit mode. */
   offerId: number | null;
   components: OfferComponents | null;
   values: OfferFormValues;
@@ -57,7 +57,7 @@ export function toOfferInput(context: Pick<OfferFormContext, 'offerId' | 'values
   };
 }
 
-/** Create or edit an offer (spec sections 2, 4 and 5 "Offer form"). */
+/** Create or edit an offer; the server checks every field again (docs/rules.md "Offers"). */
 export const offerFormMachine = setup({
   types: {
     context: {} as OfferFormContext,
@@ -106,7 +106,7 @@ export const offerFormMachine = setup({
   },
   guards: {
     isEditing: ({ context }) => context.offerId !== null,
-    /** Spec section 5: coin, currency, rate, min and max set, and at least one payment method. */
+    /** Coin, currency, rate, min and max set, and at least one payment method; terms are optional. */
     canSubmit: ({ context }) => {
       const { values } = context;
       return (
@@ -139,7 +139,7 @@ export const offerFormMachine = setup({
           { target: 'editing', actions: { type: 'keepComponents', params: ({ event }) => ({ components: event.output }) } },
         ],
         onError: [
-          { guard: 'isEditing', target: 'loadingOffer', description: 'Spec section 8: a components failure shows nothing.' },
+          { guard: 'isEditing', target: 'loadingOffer', description: 'The form choices failed to load: nothing shows, and the offer still loads.' },
           { target: 'editing' },
         ],
       },

@@ -21,7 +21,7 @@ const boundRule =
     throw new Error(`${name} is bound in the route (passwordReset.actors.ts)`);
   };
 
-/** Two-step password reset (spec sections 2 and 4 "Password reset"). */
+/** Two-step password reset: the email, then the mailed code with the new password; success goes to /login. */
 export const passwordResetMachine = setup({
   types: { context: {} as ResetContext, events: {} as ResetEvent },
   actors: {

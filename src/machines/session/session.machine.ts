@@ -9,8 +9,8 @@ export type SessionEvent =
   | { type: 'session.expired' };
 
 /**
- * The trader's session (spec section 4 "Session"). Created once by the composition root; the router
- * waits for it to leave `restoring` and redirects on what it says.
+ * The trader's session: token and user, in memory and in local storage. Created once by the composition
+ * root; the router waits for it to leave `restoring` and redirects on what it says.
  */
 export const sessionMachine = setup({
   types: {

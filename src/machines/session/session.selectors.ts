@@ -7,6 +7,6 @@ export const selectIsSignedIn = (snapshot: SessionSnapshot) => snapshot.matches(
 export const selectIsRestoring = (snapshot: SessionSnapshot) => snapshot.matches('restoring');
 export const selectUser = (snapshot: SessionSnapshot) => snapshot.context.user;
 export const selectToken = (snapshot: SessionSnapshot) => snapshot.context.token;
-/** The avatar letter: the username's first letter in upper case, or "U" (spec section 2). */
+/** The avatar letter: the username's first letter in upper case, or "U" when there is no username. */
 export const selectInitial = (snapshot: SessionSnapshot) =>
   snapshot.context.user?.username?.charAt(0).toUpperCase() || 'U';

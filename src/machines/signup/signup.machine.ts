@@ -23,7 +23,7 @@ const boundRule =
     throw new Error(`${name} is bound in the route (signup.actors.ts)`);
   };
 
-/** Three-step registration (spec sections 2 and 4 "Signup"): email, emailed code, account. */
+/** Three-step registration: email, emailed code, account (the server's rules: docs/rules.md "Accounts"). */
 export const signupMachine = setup({
   types: { context: {} as SignupContext, events: {} as SignupEvent },
   actors: {

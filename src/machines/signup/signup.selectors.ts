@@ -23,7 +23,7 @@ export const selectIsBusy = (snapshot: SignupSnapshot) => snapshot.hasTag('busy'
 export const selectCodeEntry = (snapshot: SignupSnapshot) => codeEntryOf(snapshot);
 export const selectIsResending = (snapshot: SignupSnapshot) => snapshot.matches('resendingCode');
 
-/** Messages of spec section 5 for the fields of the current step, once a submit revealed them. */
+/** The validation messages for the fields of the current step, once a submit revealed them. */
 export const selectErrors = (snapshot: SignupSnapshot) => {
   const { context } = snapshot;
   if (!context.showErrors) return {};

@@ -18,7 +18,7 @@ export type TradeDialogEvent =
 
 const blank = { amount: '', paymentMethod: '', preview: null };
 
-/** The Trade Preview dialog (spec sections 2 and 4 "Trade dialog"). */
+/** The Trade Preview dialog (docs/api.md "market/trade preview and open"). */
 export const tradeDialogMachine = setup({
   types: { context: {} as TradeDialogContext, events: {} as TradeDialogEvent },
   actors: {
@@ -102,7 +102,7 @@ export const tradeDialogMachine = setup({
               payment_method: context.paymentMethod,
             }),
             onDone: { target: 'ready', actions: { type: 'keepPreview', params: ({ event }) => ({ preview: event.output }) } },
-            onError: { target: 'editing', description: 'Spec section 8: a preview failure shows no message.' },
+            onError: { target: 'editing', description: 'A preview that fails shows no message; the trader may change the amount or method.' },
           },
         },
         ready: {
@@ -136,7 +136,7 @@ export const tradeDialogMachine = setup({
             },
             onError: {
               target: 'ready',
-              description: 'Spec section 8: the busy state clears; the shared error handling shows the refusal (a changed rate, a full buyer).',
+              description: 'The busy state clears; the shared error handling shows the refusal (a changed rate, a full buyer).',
             },
           },
         },

@@ -16,7 +16,7 @@ export const selectAmountError = (snapshot: TradeDialogSnapshot) => {
   const { offer, amount } = snapshot.context;
   return offer ? amountError(amount, offer) : undefined;
 };
-/** The range hint while the amount is empty (spec section 2). */
+/** The range hint ("Amount must be between …") while the amount is empty. */
 export const selectHint = (snapshot: TradeDialogSnapshot) => {
   const { offer, amount } = snapshot.context;
   if (!offer || amount.trim() !== '') return undefined;

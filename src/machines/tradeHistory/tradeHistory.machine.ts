@@ -103,7 +103,7 @@ export const tradeHistoryMachine = setup({
             src: 'loadTrades',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
             onDone: { target: 'idle', actions: { type: 'keepTrades', params: ({ event }) => ({ history: event.output }) } },
-            onError: { target: 'idle', description: 'Spec section 8: the loading flag clears, no local message.' },
+            onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
           },
         },
         idle: {},

@@ -116,7 +116,7 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
   );
 }
 
-/** "Verify Code": enabled once the code entry holds all six digits (spec section 5). */
+/** "Verify Code": enabled once the code entry holds all six digits (docs/api.md "Login"). */
 function VerifyCodeButton({ entry, busy }: { entry: CodeEntryRef | undefined; busy: boolean }) {
   return entry ? <LiveVerifyButton entry={entry} busy={busy} /> : <VerifyButton disabled busy={busy} />;
 }

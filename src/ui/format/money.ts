@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
  */
 const asDecimal = (value: string) => value as `${number}`;
 
-/** USD with exactly 2 decimals in en-US format, "0.00" when missing (spec section 9). */
+/** USD with exactly 2 decimals in en-US format, "0.00" when missing. */
 export function formatUsd(value: string | null | undefined): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     asDecimal(value ?? '0'),
@@ -27,7 +27,7 @@ export function formatRelative(iso: string, now: DateTime = DateTime.now()): str
   return DateTime.fromISO(iso).toRelative({ base: now }) ?? '';
 }
 
-/** Offer amounts: exactly 2 decimals, en-US (spec section 2). */
+/** Offer amounts: exactly 2 decimals with en-US grouping ("1,500.00"), whatever the fiat currency. */
 export function formatFiat(value: string): string {
   return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(asDecimal(value));
 }

@@ -31,7 +31,7 @@ const tags = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius: 'md', fontSize: 'xs' });
 const action = css({ mt: 'auto' });
 
-/** One offer of Browse Offers (spec section 2). `onTrade` opens the Trade Preview dialog once trades exist. */
+/** One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog once trades exist. */
 export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferListItem; currentUsername: string; onTrade?: () => void }) {
   const mine = offer.user__username === currentUsername;
   const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);

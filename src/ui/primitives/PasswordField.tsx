@@ -28,7 +28,7 @@ const toggle = css({
   _hover: { color: 'fg', bg: 'bg.muted' },
 });
 
-/** A password input with the show/hide toggle of spec section 2. */
+/** A password input with a show/hide toggle, so a trader can check what they typed. */
 export function PasswordField({ label, name, value, error, autoComplete, onValueChange }: PasswordFieldProps) {
   return (
     <Field.Root className={fieldStyles.root} invalid={Boolean(error)}>

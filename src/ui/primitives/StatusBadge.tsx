@@ -15,7 +15,7 @@ const badge = css({
 
 const STYLED = new Set(['completed', 'pending', 'cancelled']);
 
-/** Spec section 4: completed success, pending warning, cancelled danger, anything else no badge. */
+/** Trade status badges: completed success, pending warning, cancelled danger, anything else no badge. */
 export function StatusBadge({ status }: { status: string }) {
   if (!STYLED.has(status)) return null;
   return (

@@ -33,7 +33,7 @@ export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChan
   onValueChange?: (value: string) => void;
 };
 
-/** A labelled input with its inline message (spec section 5 texts arrive as `error`). */
+/** A labelled input with its inline message (the validation texts arrive as `error`). */
 export function TextField({ label, error, helperText, onValueChange, readOnly, ...input }: TextFieldProps) {
   return (
     <Field.Root className={fieldStyles.root} invalid={Boolean(error)} readOnly={readOnly}>

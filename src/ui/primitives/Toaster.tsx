@@ -2,7 +2,7 @@ import { Toast, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast
 import { css } from 'styled-system/css';
 import { CloseIcon } from './icons.tsx';
 
-/** Spec section 9: at most 3 toasts at once, 4000 ms each. */
+/** The product's toast limits: at most 3 at once, 4000 ms each. */
 export const toaster = createToaster({ placement: 'bottom-end', max: 3, duration: 4000, overlap: false, gap: 12 });
 
 const root = css({

@@ -4,8 +4,9 @@ import type { ReactElement } from 'react';
 import { css } from 'styled-system/css';
 
 /**
- * Spec section 9: open after 700 ms, skip delay 300 ms. Ark opens a tooltip at once while another is
- * still open, so keeping each open 300 ms after the pointer leaves is what gives the skip window.
+ * Tooltips open after 700 ms, and moving to the next one within 300 ms skips that wait. Ark opens a
+ * tooltip at once while another is still open, so keeping each open 300 ms after the pointer leaves is
+ * what gives the skip window.
  */
 export const TOOLTIP_OPEN_DELAY = 700;
 export const TOOLTIP_CLOSE_DELAY = 300;

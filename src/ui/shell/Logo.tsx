@@ -12,7 +12,7 @@ const link = css({
   letterSpacing: '-0.01em',
 });
 
-/** The logo links to the marketing site (spec section 2), configured by MARKETING_URL. */
+/** The logo links to the marketing site, which MARKETING_URL sets (the app's home when unset). */
 export function Logo() {
   const external = /^https?:\/\//.test(webConfig.marketingUrl);
   return (

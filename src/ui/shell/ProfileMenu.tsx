@@ -47,7 +47,7 @@ const links = [
   { value: '/settings/security', label: 'Security' },
 ] as const;
 
-/** The avatar menu of spec section 2: Deposit, Withdraw, Security (ours) and Log out. */
+/** The avatar menu: Deposit, Withdraw, Security (our addition, for two-factor) and Log out. */
 export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: () => void }) {
   const router = useRouter();
   return (

@@ -25,7 +25,7 @@ export function NotFoundPage() {
   );
 }
 
-/** Spec section 2: the heading and the error's status text or message. */
+/** An unexpected render error: a fixed heading, then the error's status text or message. */
 export function ErrorPage({ error }: { error: unknown }) {
   const failure = error as { statusText?: string; message?: string } | null;
   const text = failure?.statusText || failure?.message || String(error);

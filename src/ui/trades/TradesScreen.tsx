@@ -20,7 +20,7 @@ import { SelectField } from '../primitives/SelectField.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 
-/** Spec section 2: dates read like "MMM DD YYYY hh:mm A". */
+/** Trade dates read like "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
 export const formatTradeDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
 
 const filters = css({

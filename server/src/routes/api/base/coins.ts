@@ -3,7 +3,7 @@ import { emptyBody } from '../../../../../contracts/common.ts';
 import { coinsResponse } from '../../../../../contracts/market.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
-import { referenceDataRepository } from '../../../repositories/reference-data.ts';
+import { offersService } from '../../../market/offers.ts';
 
 /**
  * POST /api/base/coins/ (signed in) — every coin with its networks and current USD price. The price is
@@ -12,10 +12,6 @@ import { referenceDataRepository } from '../../../repositories/reference-data.ts
 export default async function coinsRoute(app: FastifyInstance) {
   app.post('/base/coins/', async (request) => {
     parseBody(emptyBody, request.body);
-    const coins = await referenceDataRepository(app.db).coinsWithNetworks();
-    return ok(
-      coinsResponse,
-      coins.map(({ usd_price, ...coin }) => ({ ...coin, price: usd_price })),
-    );
+    return ok(coinsResponse, await offersService(app.db).coins());
   });
 }

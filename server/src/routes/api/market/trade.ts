@@ -4,11 +4,11 @@ import { tradeHistory, tradePreview, tradeRequest } from '../../../../../contrac
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
-import { MAX_INT4 } from '../../../repositories/reference-data.ts';
 
 /**
- * POST /api/market/trade/ (signed in) — spec section 7: `preview` and `open` on an offer, the caller's
- * `history`, and the actions `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade's channel.
+ * POST /api/market/trade/ (signed in; docs/api.md "market/trade preview and open", "market/trade history",
+ * "Trade actions"): `preview` and `open` on an offer, the caller's `history`, and the actions `cancel`,
+ * `mark_paid`, `release_coin`, `raise_dispute` on a trade's channel.
  */
 export default async function tradeRoute(app: FastifyInstance) {
   app.post('/market/trade/', async (request, reply) => {
@@ -24,21 +24,8 @@ export default async function tradeRoute(app: FastifyInstance) {
         await app.tradeOpenRateLimit.call(app, request, reply);
         return ok(messageResponse, (await app.trades.open(user, body)).info);
 
-      case 'history': {
-        const coin = body.filters.offer__coin__id;
-        const coinId = coin === undefined || coin === '' ? undefined : Number(coin);
-        // A coin id no integer column can hold names no coin: an empty page, not a database error.
-        const noSuchCoin = coinId !== undefined && !(coinId >= 1 && coinId <= MAX_INT4);
-        return ok(
-          tradeHistory,
-          await app.trades.history(user.id, {
-            page: body.page,
-            tradeType: body.trade_type || undefined,
-            status: body.filters.status || undefined,
-            coinId: noSuchCoin ? 0 : coinId,
-          }),
-        );
-      }
+      case 'history':
+        return ok(tradeHistory, await app.trades.history(user.id, body));
 
       case 'cancel':
       case 'mark_paid':
