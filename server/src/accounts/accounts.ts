@@ -8,7 +8,7 @@ import type {
   SessionResponse,
   twoFactorLoginRequest,
 } from '../../../contracts/security.ts';
-import { uniqueViolation, type Db } from '../db/db.ts';
+import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
 import { codeMail, type Mail } from '../lib/mail.ts';
 import type { PasswordHasher } from '../lib/passwords.ts';
@@ -84,6 +84,29 @@ export function accountsService(deps: AccountsDeps) {
       await loginGuard.recordFailure(attempt);
       throw new InvalidInput(sentences.wrongPassword);
     }
+  }
+
+  /**
+   * A change to an account with two-factor on, made only with the password again and a second factor of
+   * the account's own (an authenticator or recovery code), which the change's transaction spends.
+   */
+  async function withSecondFactor<T>(
+    { userId, client }: Owner,
+    proof: Proof,
+    change: (tx: Queryable, userId: string) => Promise<T>,
+  ): Promise<{ user: UserRow; result: T }> {
+    const user = await ownerRow(userId);
+    const secret = user.totp_secret;
+    if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
+    const attempt = { key: accountKey(user, user.username), client };
+    await assertPassword(user, proof.password, attempt);
+    const second = proofOf(proof.code);
+    const outcome = await db.transaction(async (tx) => {
+      const spent = await twoFactor.spend(tx, { id: user.id, totp_secret: secret }, second);
+      return spent.ok ? { ok: true as const, result: await change(tx, user.id) } : spent;
+    });
+    if (!outcome.ok) return refuseSecondFactor(attempt, second, outcome.reason);
+    return { user, result: outcome.result };
   }
 
   /** A wrong second factor counts towards the lockout like a wrong password. */
@@ -307,41 +330,20 @@ export function accountsService(deps: AccountsDeps) {
     },
 
     /** Two-factor off: the password again, and an authenticator code or (phone lost) a recovery code. */
-    async disableTwoFactor({ userId, client }: Owner, proof: Proof): Promise<string> {
-      const user = await ownerRow(userId);
-      const secret = user.totp_secret;
-      if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
-      const attempt = { key: accountKey(user, user.username), client };
-      await assertPassword(user, proof.password, attempt);
-      const second = proofOf(proof.code);
-      const outcome = await db.transaction(async (tx) => {
-        const spent = await twoFactor.spend(tx, { id: user.id, totp_secret: secret }, second);
-        if (spent.ok) {
-          await usersRepository(tx).disableTotp(user.id);
-          await recoveryCodesRepository(tx).removeAll(user.id);
-        }
-        return spent;
+    async disableTwoFactor(owner: Owner, proof: Proof): Promise<string> {
+      const { user } = await withSecondFactor(owner, proof, async (tx, userId) => {
+        await usersRepository(tx).disableTotp(userId);
+        await recoveryCodesRepository(tx).removeAll(userId);
       });
-      if (!outcome.ok) return refuseSecondFactor(attempt, second, outcome.reason);
       tellOwner(user, { kind: 'twoFactorOff' });
       return sentences.twoFactorDisabled;
     },
 
     /** A new set of recovery codes (the old ones stop working), with the password and a code of the account's own. */
-    async renewRecoveryCodes({ userId, client }: Owner, proof: Proof): Promise<RecoveryCodesResponse> {
-      const user = await ownerRow(userId);
-      const secret = user.totp_secret;
-      if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
-      const attempt = { key: accountKey(user, user.username), client };
-      await assertPassword(user, proof.password, attempt);
-      const second = proofOf(proof.code);
-      const renewed = await db.transaction(async (tx) => {
-        const spent = await twoFactor.spend(tx, { id: user.id, totp_secret: secret }, second);
-        return spent.ok ? { ok: true as const, codes: await twoFactor.renewRecoveryCodes(tx, user.id) } : spent;
-      });
-      if (!renewed.ok) return refuseSecondFactor(attempt, second, renewed.reason);
+    async renewRecoveryCodes(owner: Owner, proof: Proof): Promise<RecoveryCodesResponse> {
+      const { user, result: codes } = await withSecondFactor(owner, proof, (tx, userId) => twoFactor.renewRecoveryCodes(tx, userId));
       tellOwner(user, { kind: 'recoveryCodesRenewed' });
-      return { message: sentences.recoveryCodesRenewed, recovery_codes: renewed.codes };
+      return { message: sentences.recoveryCodesRenewed, recovery_codes: codes };
     },
   };
 
