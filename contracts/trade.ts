@@ -59,6 +59,8 @@ export type TradeRequest = z.infer<typeof tradeRequest>;
 export type TradeAsk = Omit<Extract<TradeRequest, { type: 'preview' }>, 'type'>;
 /** What opens a trade (`open`): the ask and the offer's rate as the taker saw it. */
 export type TradeOpenAsk = Omit<Extract<TradeRequest, { type: 'open' }>, 'type'>;
+/** What the `history` call asks for: a page, and the trade type and filters that are set. */
+export type TradeHistoryAsk = Omit<Extract<TradeRequest, { type: 'history' }>, 'type'>;
 
 /** market/trade/ {type:"preview"}: fiat fields with 2 places, crypto with the coin's places. */
 export const tradePreview = z.object({

@@ -8,6 +8,8 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './db/pglite.ts';
+import { isDirectLocalRequest, isLoopbackHost } from './http/client-address.ts';
+import { statusOf } from './http/errors.ts';
 import { sentences } from './sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
 import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
@@ -27,7 +29,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
-import { isDirectLocalRequest, isLoopbackHost } from './http/client-address.ts';
+import { NotFound, Refusal } from './refusals.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
 import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
@@ -43,8 +45,6 @@ import twoFactorRoute from './routes/api/security/two-factor.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
 import walletRoute from './routes/api/user/wallet.ts';
-import { statusOf } from './http/errors.ts';
-import { NotFound, Refusal } from './refusals.ts';
 
 export interface BuildAppOptions {
   config: Config;

@@ -54,8 +54,15 @@ type Proof = { code: string; password: string };
 
 type SecondStep =
   | { kind: 'signedIn'; session: SessionResponse; recoveryCodesLeft?: number }
-  | { kind: 'over'; sentence: string }
+  /** The attempt is over; `failed` when a wrong code ended it, which counts towards the lockout. */
+  | { kind: 'over'; sentence: string; failed: boolean }
   | { kind: 'refused'; sentence: string };
+
+/** Why a second factor was refused, in the words for the kind of code the trader typed. */
+const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'replayed'): string => {
+  if (reason === 'replayed') return sentences.authenticatorCodeUsed;
+  return proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode;
+};
 
 /**
  * The account rules (docs/rules.md "Accounts"): sign-in with its lockouts and second factor, signup, password
@@ -112,8 +119,7 @@ export function accountsService(deps: AccountsDeps) {
   /** A wrong second factor counts towards the lockout like a wrong password. */
   async function refuseSecondFactor(attempt: SignInAttempt, proof: SecondFactorProof, reason: 'invalid' | 'replayed'): Promise<never> {
     await loginGuard.recordFailure(attempt);
-    if (reason === 'replayed') throw new InvalidInput(sentences.authenticatorCodeUsed);
-    throw new InvalidInput(proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode);
+    throw new InvalidInput(secondFactorRefusal(proof, reason));
   }
 
   return {
@@ -177,12 +183,12 @@ export function accountsService(deps: AccountsDeps) {
       const step = await db.transaction(async (tx): Promise<SecondStep> => {
         const challenges = twoFactorChallengesRepository(tx);
         const challenge = await challenges.lockOpen(tokenHash, now);
-        if (!challenge) return { kind: 'over', sentence: sentences.signInExpired };
+        if (!challenge) return { kind: 'over', sentence: sentences.signInExpired, failed: false };
         const user = await usersRepository(tx).findById(challenge.user_id);
         if (!user?.totp_secret) {
           // Two-factor was switched off since the password step: the interim token no longer means anything.
           await challenges.close(challenge.id, now);
-          return { kind: 'over', sentence: sentences.signInExpired };
+          return { kind: 'over', sentence: sentences.signInExpired, failed: false };
         }
         const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
         if (outcome.ok) {
@@ -194,16 +200,15 @@ export function accountsService(deps: AccountsDeps) {
         const { failed_attempts } = await challenges.recordFailure(challenge.id);
         if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
           await challenges.close(challenge.id, now);
-          return { kind: 'over', sentence: sentences.tooManyAuthenticatorCodes };
+          return { kind: 'over', sentence: sentences.tooManyAuthenticatorCodes, failed: true };
         }
-        if (outcome.reason === 'replayed') return { kind: 'refused', sentence: sentences.authenticatorCodeUsed };
-        return { kind: 'refused', sentence: proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode };
+        return { kind: 'refused', sentence: secondFactorRefusal(proof, outcome.reason) };
       });
 
       if (step.kind !== 'signedIn') {
         // A wrong second factor counts towards the account's lockout like a wrong password; so does the one
         // that used up the attempt's tries.
-        if (step.kind === 'refused' || step.sentence === sentences.tooManyAuthenticatorCodes) await loginGuard.recordFailure(attempt);
+        if (step.kind === 'refused' || step.failed) await loginGuard.recordFailure(attempt);
         throw step.kind === 'refused' ? new InvalidInput(step.sentence) : new SignInExpired(step.sentence);
       }
       await loginGuard.clear(attempt);

@@ -75,7 +75,6 @@ export function withHelpers(
 /** PostgreSQL's SQLSTATE for a unique-constraint violation. */
 export const UNIQUE_VIOLATION = '23505';
 
-/** The constraint a unique violation tripped on, when the error is one (both drivers expose `code` and `constraint`). */
 /**
  * The parameters of a statement built in pieces: `add` keeps a value and answers its placeholder (`$3`), so
  * no piece numbers parameters by hand and a piece left out shifts nothing.
@@ -92,6 +91,7 @@ export function sqlParams() {
 }
 export type SqlParams = ReturnType<typeof sqlParams>;
 
+/** The constraint a unique violation tripped on, when the error is one (both drivers expose `code` and `constraint`). */
 export function uniqueViolation(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };

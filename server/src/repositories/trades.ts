@@ -316,7 +316,6 @@ export function tradesRepository(db: Queryable) {
       );
     },
 
-
     /**
      * The trader's conversations, newest activity first, each with the latest message the trader may
      * read (to everyone, to them, or their own). `partnerPattern` is an ILIKE pattern, wildcards escaped.

@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Conversation, TradeRequest, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
-import type { TradeStatus } from '../../../contracts/user.ts';
+import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeHistoryAsk, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
@@ -15,9 +14,6 @@ import { sentences } from '../sentences.ts';
 import { effectsOf, refusalOf, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { quoteTrade } from './quote.ts';
 
-/** The history call as the contract parsed it. */
-type HistoryRequest = Omit<Extract<TradeRequest, { type: 'history' }>, 'type'>;
-
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
 export const HISTORY_PAGE_SIZE = 10;
 /** The most conversations one list answers; a trader with more finds older ones by searching the partner. */
@@ -29,11 +25,8 @@ export const SWEEP_BATCH = 100;
 interface Applied {
   channel: string;
   event: string;
-  data: {
+  data: TradeFacts & {
     channel: string;
-    status: TradeStatus;
-    buyer_paid: boolean;
-    dispute_raised: boolean;
     message: { id: number; sender: null; recipient: 'all'; text: string; created: string; channel: string };
   };
 }
@@ -61,7 +54,6 @@ const lostPlaceRace = (error: unknown) => uniqueViolation(error) === BUYER_PLACE
 
 const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string): TradeRole | undefined =>
   trade.buyer_id === userId ? 'buyer' : trade.seller_id === userId ? 'seller' : undefined;
-
 
 export function tradesService(deps: TradesDeps) {
   const { db } = deps;
@@ -294,7 +286,7 @@ export function tradesService(deps: TradesDeps) {
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */
-    async history(userId: string, request: HistoryRequest): Promise<TradeHistory> {
+    async history(userId: string, request: TradeHistoryAsk): Promise<TradeHistory> {
       const coin = request.filters.offer__coin__id;
       const coinId = coin === undefined || coin === '' ? undefined : Number(coin);
       // A coin id no integer column can hold names no coin: an empty page, not a database error.
