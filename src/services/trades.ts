@@ -1,4 +1,4 @@
-import { messageResponse, tradeHistory, tradePreview, type TradeAction, type TradeAsk, type TradeOpenAsk } from '../../contracts/index.ts';
+import { messageResponse, tradeHistory, tradePreview, type TradeAction, type TradeAsk, type TradeHistoryAsk, type TradeOpenAsk } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
 /** Recent Trades' filters as the screen holds them; empty strings are no filter. */
@@ -8,14 +8,8 @@ export type TradeHistoryFilters = {
   coinId: string;
 };
 
-export type TradeHistoryQuery = {
-  page: number;
-  trade_type?: 'buy' | 'sell';
-  filters: { status?: 'pending' | 'completed' | 'cancelled'; offer__coin__id?: string };
-};
-
 /** The history call's query: only the filters that are set (docs/api.md "market/trade history"). */
-export function historyQuery(page: number, filters: TradeHistoryFilters): TradeHistoryQuery {
+export function historyQuery(page: number, filters: TradeHistoryFilters): TradeHistoryAsk {
   return {
     page,
     ...(filters.tradeType ? { trade_type: filters.tradeType } : {}),

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { canonicalRecoveryCode, email, messages, password, username } from '../../../contracts/index.ts';
+import { canonicalRecoveryCode, email, messages, password, secondFactor, username } from '../../../contracts/index.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 
 /**
@@ -20,7 +20,7 @@ export const confirmPasswordError = (value: string, passwordValue: string) =>
 
 export const isRecoveryCode = (value: string) => canonicalRecoveryCode(value) !== undefined;
 /** An authenticator code or one of the recovery codes, for the forms that take either. */
-export const isSecondFactor = (value: string) => /^\d{6}$/.test(value.trim()) || isRecoveryCode(value);
+export const isSecondFactor = (value: string) => z.safeParse(secondFactor, value).success;
 
 /**
  * The Trade Preview dialog's message for a typed amount: outside the offer's range (the rule and words the

@@ -4,13 +4,12 @@ import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { loginMachine } from '../../machines/login/login.machine.ts';
 import type { CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
-import { selectIsComplete } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { selectCanVerifyRecoveryCode, selectCodeEntry, selectErrors, selectIsBusy, selectStep } from '../../machines/login/login.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
-import { CodeEntryField } from './fields.tsx';
+import { CodeEntryField, useIsCodeComplete } from './fields.tsx';
 
 const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
 const secondary = css({ alignSelf: 'center', fontSize: 'sm' });
@@ -118,17 +117,9 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
 
 /** "Verify Code": enabled once the code entry holds all six digits (docs/api.md "Login"). */
 function VerifyCodeButton({ entry, busy }: { entry: CodeEntryRef | undefined; busy: boolean }) {
-  return entry ? <LiveVerifyButton entry={entry} busy={busy} /> : <VerifyButton disabled busy={busy} />;
-}
-
-function LiveVerifyButton({ entry, busy }: { entry: CodeEntryRef; busy: boolean }) {
-  const complete = useSelector(entry, selectIsComplete);
-  return <VerifyButton disabled={!complete || busy} busy={busy} />;
-}
-
-function VerifyButton({ disabled, busy }: { disabled: boolean; busy: boolean }) {
+  const complete = useIsCodeComplete(entry);
   return (
-    <Button type="submit" className={fullWidth} disabled={disabled}>
+    <Button type="submit" className={fullWidth} disabled={!complete || busy}>
       {busy ? 'Verifying...' : 'Verify Code'}
     </Button>
   );

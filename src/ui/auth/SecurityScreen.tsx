@@ -4,7 +4,7 @@ import type { FormEvent, ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { twoFactorMachine } from '../../machines/twoFactor/twoFactor.machine.ts';
-import { selectIsComplete, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
+import type { CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import {
   selectCanSubmitCode,
   selectCodeEntry,
@@ -17,7 +17,7 @@ import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
-import { CodeEntryField } from './fields.tsx';
+import { CodeEntryField, useIsCodeComplete } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 
 const section = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
@@ -222,7 +222,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
 
 /** "Confirm and enable": the chart takes the submit (the password is there) and the code entry holds six digits. */
 function EnableButton({ entry, canSubmit, busy }: { entry: CodeEntryRef | undefined; canSubmit: boolean; busy: boolean }) {
-  const complete = useSelector(entry, (snapshot) => (snapshot ? selectIsComplete(snapshot) : false));
+  const complete = useIsCodeComplete(entry);
   return (
     <Button type="submit" disabled={!canSubmit || !complete || busy}>
       {busy ? 'Please wait...' : 'Confirm and enable'}

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { selectCode, selectError, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
+import { selectCode, selectError, selectIsComplete, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 
@@ -31,25 +31,23 @@ export function EmailField({
   );
 }
 
-/** A 6-digit code from an email or an authenticator app. */
-export function CodeField({
-  label,
-  value,
-  error,
-  onValueChange,
-}: {
-  label: string;
-  value: string;
-  error?: string;
-  onValueChange: (value: string) => void;
-}) {
+/**
+ * The 6-digit code field of a flow's code entry chart (machines/codeEntry): it shows and sends to that child, so
+ * every screen that asks for a code follows one rule. Once the flow has left the code step (the code is being
+ * checked) the child is gone, and the field shows the code the flow kept. Each new entry gets a fresh field,
+ * focused again, so a refused code is typed anew at once.
+ */
+export function CodeEntryField({ entry, label, submitted }: { entry: CodeEntryRef | undefined; label: string; submitted: string }) {
+  const code = useSelector(entry, (snapshot) => snapshot && selectCode(snapshot));
+  const error = useSelector(entry, (snapshot) => snapshot && selectError(snapshot));
   return (
     <TextField
+      key={entry?.sessionId ?? 'submitted'}
       label={label}
       name="code"
-      value={value}
+      value={code ?? submitted}
       error={error}
-      onValueChange={onValueChange}
+      onValueChange={(value) => entry?.send({ type: 'code.change', value })}
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={6}
@@ -58,20 +56,9 @@ export function CodeField({
   );
 }
 
-/**
- * The code field of a flow's code entry chart (machines/codeEntry): it shows and sends to that child, so
- * every screen that asks for a code follows one rule. Once the flow has left the code step (the code is
- * being checked) the child is gone, and the field shows the code the flow kept.
- */
-export function CodeEntryField({ entry, label, submitted }: { entry: CodeEntryRef | undefined; label: string; submitted: string }) {
-  return entry ? <LiveCodeField entry={entry} label={label} /> : <CodeField label={label} value={submitted} onValueChange={() => {}} />;
-}
-
-function LiveCodeField({ entry, label }: { entry: CodeEntryRef; label: string }) {
-  const code = useSelector(entry, selectCode);
-  const error = useSelector(entry, selectError);
-  return <CodeField label={label} value={code} error={error} onValueChange={(value) => entry.send({ type: 'code.change', value })} />;
-}
+/** Whether the code entry holds all six digits (false while the flow has none): the code screens' buttons. */
+export const useIsCodeComplete = (entry: CodeEntryRef | undefined) =>
+  useSelector(entry, (snapshot) => snapshot !== undefined && selectIsComplete(snapshot));
 
 /** A new password and its confirmation, each with the show/hide toggle. */
 export function NewPasswordFields({
