@@ -19,22 +19,9 @@ import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Api } from '../../src/services/api.ts';
 import { createMarketService, type MarketService } from '../../src/services/market.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
-import { components, noOffers, offerItem, offerPage } from '../support/offers.ts';
+import { chosenOffers, components, noOffers, offerItem, offerPage } from '../support/offers.ts';
 
 const SEARCH_QUIET_MS = 500;
-
-/**
- * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadOffers`; the
- * service turns them into the call's filters (tests/services/market.test.ts holds that rule's oracle).
- */
-const chosen = (set: Partial<OfferBrowserFilters> = {}): OfferBrowserFilters => ({
-  search: '',
-  paymentMethods: [],
-  offerType: '',
-  coinId: '',
-  currencyCode: '',
-  ...set,
-});
 
 /** Browse Offers with both calls faked; by default the components and the first page have arrived. */
 async function startBrowser({ settle = true } = {}) {
@@ -58,7 +45,7 @@ describe('Browse Offers chart', () => {
     const { fakes, snapshot } = await startBrowser({ settle: false });
     expect(fakes.calls).toEqual([
       { id: 'loadComponents', input: undefined },
-      { id: 'loadOffers', input: { page: 1, filters: chosen() } },
+      { id: 'loadOffers', input: { page: 1, filters: chosenOffers() } },
     ]);
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(selectIsLoading(snapshot())).toBe(true);
@@ -81,7 +68,7 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', offerPage(1, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
     await fakes.resolve('loadOffers', offerPage(2, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(fakes.calls.filter((call) => call.id === 'loadComponents')).toHaveLength(1);
@@ -102,7 +89,7 @@ describe('Browse Offers chart', () => {
     await vi.advanceTimersByTimeAsync(99);
     expect(loads().length, '1 ms short of the quiet period').toBe(before);
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosen({ search: 'ali' }) }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers({ search: 'ali' }) }]);
     expect(selectIsLoading(snapshot())).toBe(true);
 
     await fakes.resolve('loadOffers', noOffers);
@@ -119,16 +106,16 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', noOffers);
     send({ type: 'filter.search', value: '' });
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS - 1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ search: 'ali' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'ali' }) });
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers() });
   });
 
   const changes: [string, OfferBrowserEvent, OfferBrowserFilters][] = [
-    ['the payment methods', { type: 'filter.paymentMethods', value: ['SEPA'] }, chosen({ paymentMethods: ['SEPA'] })],
-    ['the offer type', { type: 'filter.offerType', value: 'sell' }, chosen({ offerType: 'sell' })],
-    ['the cryptocurrency', { type: 'filter.coin', value: '2' }, chosen({ coinId: '2' })],
-    ['the fiat currency', { type: 'filter.currency', value: 'NGN' }, chosen({ currencyCode: 'NGN' })],
+    ['the payment methods', { type: 'filter.paymentMethods', value: ['SEPA'] }, chosenOffers({ paymentMethods: ['SEPA'] })],
+    ['the offer type', { type: 'filter.offerType', value: 'sell' }, chosenOffers({ offerType: 'sell' })],
+    ['the cryptocurrency', { type: 'filter.coin', value: '2' }, chosenOffers({ coinId: '2' })],
+    ['the fiat currency', { type: 'filter.currency', value: 'NGN' }, chosenOffers({ currencyCode: 'NGN' })],
   ];
 
   it.each(changes)('changing %s goes back to page 1 and reloads at once', async (_, event, filters) => {
@@ -153,7 +140,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.search', value: 'bob' });
     expect(snapshot().context.page).toBe(1);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ search: 'bob' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }) });
   });
 
   it('filters add up: each change keeps the others', async () => {
@@ -163,7 +150,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.paymentMethods', value: ['Cash', 'SEPA'] });
     expect(loads().at(-1)).toEqual({
       page: 1,
-      filters: chosen({ offerType: 'buy', coinId: '1', paymentMethods: ['Cash', 'SEPA'] }),
+      filters: chosenOffers({ offerType: 'buy', coinId: '1', paymentMethods: ['Cash', 'SEPA'] }),
     });
   });
 
@@ -179,9 +166,9 @@ describe('Browse Offers chart', () => {
     const before = loads().length;
 
     send({ type: 'filters.clear' });
-    expect(selectFilters(snapshot())).toEqual(chosen());
+    expect(selectFilters(snapshot())).toEqual(chosenOffers());
     expect(snapshot().context.page).toBe(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosen() }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers() }]);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
     expect(loads().length, 'the pending search was dropped too').toBe(before + 1);
   });
@@ -199,7 +186,7 @@ describe('Browse Offers chart', () => {
     expect(selectCanPrevious(snapshot())).toBe(true);
 
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 9, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 9, filters: chosenOffers() });
     await fakes.resolve('loadOffers', { offers: [offerItem(9)], paginator: { prev: true, next: false, previous_page: 8, next_page: null } });
     expect(selectCanNext(snapshot())).toBe(false);
     const count = loads().length;
@@ -208,7 +195,7 @@ describe('Browse Offers chart', () => {
     expect(snapshot().context.page).toBe(9);
 
     send({ type: 'page.previous' });
-    expect(loads().at(-1)).toEqual({ page: 8, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 8, filters: chosenOffers() });
     await fakes.resolve('loadOffers', offerPage(1, 1));
     expect(selectCanPrevious(snapshot())).toBe(false);
     send({ type: 'page.previous' });
@@ -220,7 +207,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.coin', value: '2' });
     await fakes.resolve('loadOffers', offerPage(1, 2));
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen({ coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers({ coinId: '2' }) });
   });
 
   it('before any page has arrived, Next and Previous are disabled', async () => {
@@ -237,7 +224,7 @@ describe('Browse Offers chart', () => {
     const stale = fakes.calls.length - 1;
     send({ type: 'filter.offerType', value: 'sell' });
     expect(fakes.isRunning('loadOffers')).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
 
     const buyOffers = { offers: [offerItem(1, { offer_type: 'buy' })], paginator: offerPage(1, 2).paginator };
     await fakes.resolveCall(stale, buyOffers);
@@ -287,7 +274,7 @@ describe('Browse Offers chart', () => {
     await fakes.reject('loadOffers', new Error('Internet server error'));
     expect(selectIsLoading(snapshot())).toBe(false);
     send({ type: 'offers.reload' });
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
     expect(selectIsLoading(snapshot())).toBe(true);
   });
 });

@@ -13,15 +13,9 @@ import {
 } from '../../src/machines/tradeHistory/tradeHistory.selectors.ts';
 import type { Api } from '../../src/services/api.ts';
 import type { MarketService } from '../../src/services/market.ts';
-import { createTradeService, type TradeHistoryFilters, type TradeService } from '../../src/services/trades.ts';
+import { createTradeService, type TradeService } from '../../src/services/trades.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
-import { coins, noTrades, tradePage } from '../support/trades.ts';
-
-/**
- * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadTrades`; the
- * service turns them into the call's query (tests/services/trades.test.ts holds that rule's oracle).
- */
-const chosen = (set: Partial<TradeHistoryFilters> = {}): TradeHistoryFilters => ({ tradeType: '', status: '', coinId: '', ...set });
+import { chosenTrades, coins, noTrades, tradePage } from '../support/trades.ts';
 
 /** Recent Trades with both calls faked; by default the coins and the first of three pages have arrived. */
 async function startHistory({ settle = true } = {}) {
@@ -42,7 +36,7 @@ describe('Recent Trades chart', () => {
   it('loads the coins and page 1 without filters side by side; busy until the trades arrive', async () => {
     const { fakes, snapshot, loads, coinLoads } = await startHistory({ settle: false });
     expect(coinLoads()).toBe(1);
-    expect(loads()).toEqual([{ page: 1, filters: chosen() }]);
+    expect(loads()).toEqual([{ page: 1, filters: chosenTrades() }]);
     expect(selectIsLoading(snapshot())).toBe(true);
     expect(selectHasLoaded(snapshot())).toBe(false);
 
@@ -64,15 +58,15 @@ describe('Recent Trades chart', () => {
     send({ type: 'filter.tradeType', value: 'buy' });
     expect(snapshot().context.page).toBe(1);
     expect(selectIsLoading(snapshot())).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'buy' }) });
     await fakes.resolve('loadTrades', tradePage(1, 3));
     send({ type: 'page.next' });
     await fakes.resolve('loadTrades', tradePage(2, 3));
 
     send({ type: 'filter.status', value: 'completed' });
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy', status: 'completed' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'buy', status: 'completed' }) });
     send({ type: 'filter.coin', value: '2' });
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'buy', status: 'completed', coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'buy', status: 'completed', coinId: '2' }) });
     expect(selectFilters(snapshot())).toEqual({ tradeType: 'buy', status: 'completed', coinId: '2' });
     expect(coinLoads()).toBe(1);
   });
@@ -81,7 +75,7 @@ describe('Recent Trades chart', () => {
     const { fakes, send, snapshot, loads } = await startHistory({ settle: false });
     send({ type: 'filter.status', value: 'pending' });
     expect(fakes.isRunning('loadCoins')).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ status: 'pending' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ status: 'pending' }) });
     await fakes.resolve('loadCoins', coins);
     expect(selectCoins(snapshot())).toEqual(coins);
   });
@@ -105,9 +99,9 @@ describe('Recent Trades chart', () => {
     await fakes.resolve('loadTrades', tradePage(2, 2));
 
     send({ type: 'filters.clear' });
-    expect(selectFilters(snapshot())).toEqual(chosen());
+    expect(selectFilters(snapshot())).toEqual(chosenTrades());
     expect(snapshot().context.page).toBe(1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades() });
     expect(coinLoads()).toBe(1);
   });
 
@@ -124,7 +118,7 @@ describe('Recent Trades chart', () => {
     send({ type: 'page.previous' });
     expect(loads()).toHaveLength(1);
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenTrades() });
 
     await fakes.resolve('loadTrades', tradePage(2, 3));
     send({ type: 'page.next' });
@@ -134,12 +128,12 @@ describe('Recent Trades chart', () => {
     send({ type: 'page.next' });
     expect(loads()).toHaveLength(3);
     send({ type: 'page.previous' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenTrades() });
 
     // The server decides where "next" goes: a paginator that skips is followed.
     await fakes.resolve('loadTrades', { ...tradePage(2, 3), paginator: { prev: true, next: true, previous_page: 1, next_page: 7 } });
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 7, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 7, filters: chosenTrades() });
   });
 
   it('a failed load clears the busy state without a message; a failed coins call leaves no coin choices', async () => {
@@ -163,7 +157,7 @@ describe('bindTradeHistory', () => {
     actor.send({ type: 'filter.coin', value: '2' });
     await flush();
     expect(market.coins).toHaveBeenCalledTimes(1);
-    expect(history.mock.calls).toEqual([[{ page: 1, filters: chosen() }], [{ page: 1, filters: chosen({ coinId: '2' }) }]]);
+    expect(history.mock.calls).toEqual([[{ page: 1, filters: chosenTrades() }], [{ page: 1, filters: chosenTrades({ coinId: '2' }) }]]);
     expect(actor.getSnapshot().context.coins).toEqual(coins);
   });
 

@@ -1,6 +1,6 @@
 import { offerComponents, offerList, type OfferFilters } from '../../contracts/index.ts';
-import { createApi, type Api } from '../../src/services/api.ts';
 import { createMarketService, offerFilters, type OfferSearch } from '../../src/services/market.ts';
+import { apiWith, fakeServer, noToast, ok, recordingApi } from '../support/api.ts';
 import { components, offerPage } from '../support/offers.ts';
 
 /** Browse Offers with nothing chosen, written out here rather than taken from the chart. */
@@ -81,19 +81,9 @@ describe('offerFilters (docs/api.md "market/offers list")', () => {
   });
 });
 
-/** An Api that records each call and answers from `answers`, keyed by the body's `type`. */
-function fakeApi(answers: Record<string, unknown>) {
-  const calls: { how: 'read' | 'write'; path: string; body: unknown; schema: unknown; options: unknown }[] = [];
-  const answer = (how: 'read' | 'write') => async (path: string, body: unknown, schema: unknown, options?: unknown) => {
-    calls.push({ how, path, body, schema, options });
-    return answers[(body as { type: string }).type];
-  };
-  return { api: { read: answer('read'), write: answer('write') } as unknown as Api, calls };
-}
-
 describe('createMarketService(api).listOffers', () => {
   it('reads market/offers/ with {type: "list", page, filters} in the list format, without a toast, and returns the answer', async () => {
-    const { api, calls } = fakeApi({ list: offerPage(2, 3) });
+    const { api, calls } = recordingApi({ list: offerPage(2, 3) });
     const market = createMarketService(api);
     const answer = await market.listOffers({ page: 2, filters: { ...blank, offerType: 'sell', coinId: '2' } });
     expect(answer).toEqual(offerPage(2, 3));
@@ -108,7 +98,7 @@ describe('createMarketService(api).listOffers', () => {
   it.each(allSearches().map((search) => [JSON.stringify(search), search] as const))(
     'sends exactly {type: "list", page, filters} for %s',
     async (_, search) => {
-      const { api, calls } = fakeApi({ list: offerPage(1, 1) });
+      const { api, calls } = recordingApi({ list: offerPage(1, 1) });
       await createMarketService(api).listOffers({ page: 4, filters: search });
       expect(calls.map(({ how, path, body }) => ({ how, path, body }))).toStrictEqual([
         { how: 'read', path: 'market/offers/', body: { type: 'list', page: 4, filters: specFilters(search) } },
@@ -117,7 +107,7 @@ describe('createMarketService(api).listOffers', () => {
   );
 
   it('still asks for the components separately: no drop for the list screen, drop 10 for the form, without toasts', async () => {
-    const { api, calls } = fakeApi({ components });
+    const { api, calls } = recordingApi({ components });
     const market = createMarketService(api);
     await market.offerComponents();
     await market.offerComponents({ forForm: true });
@@ -129,38 +119,15 @@ describe('createMarketService(api).listOffers', () => {
 });
 
 describe('createMarketService over HTTP', () => {
-  /** A fake `fetch` that answers every request with `info` and records the JSON bodies and headers sent. */
-  function fakeServer(info: unknown) {
-    const sent: { url: string; body: unknown; noToast: boolean }[] = [];
-    const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const request = input instanceof Request ? input : undefined;
-      const headers = new Headers(init.headers ?? request?.headers);
-      sent.push({
-        url: request ? request.url : String(input),
-        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-        noToast: headers.has('X-No-Toast'),
-      });
-      return new Response(JSON.stringify({ success: true, info }), { status: 200, headers: { 'Content-Type': 'application/json' } });
-    });
-    const api = createApi({
-      baseUrl: '/api/',
-      getToken: () => null,
-      onError: () => {},
-      onSessionExpired: () => {},
-      fetch: fetch as unknown as typeof globalThis.fetch,
-    });
-    return { api, sent };
-  }
-
   it('POSTs the list body with only the non-empty filters and X-No-Toast', async () => {
-    const { api, sent } = fakeServer(offerPage(1, 1));
-    const market = createMarketService(api);
+    const server = fakeServer(ok(offerPage(1, 1)));
+    const market = createMarketService(apiWith(server).api);
     await expect(market.listOffers({ page: 1, filters: blank })).resolves.toEqual(offerPage(1, 1));
     await market.listOffers({
       page: 3,
       filters: { search: ' bob ', paymentMethods: ['SEPA', 'Cash'], offerType: '', coinId: '1', currencyCode: '' },
     });
-    expect(sent).toStrictEqual([
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, noToast: noToast(sent) }))).toStrictEqual([
       { url: '/api/market/offers/', body: { type: 'list', page: 1, filters: {} }, noToast: true },
       {
         url: '/api/market/offers/',

@@ -1,6 +1,6 @@
 import { tradeHistory } from '../../contracts/index.ts';
-import { createApi, type Api } from '../../src/services/api.ts';
 import { createTradeService, historyQuery, type TradeHistoryFilters } from '../../src/services/trades.ts';
+import { apiWith, fakeServer, noToast, ok, recordingApi } from '../support/api.ts';
 import { tradePage } from '../support/trades.ts';
 
 /** Recent Trades with nothing chosen, written out here rather than taken from the chart. */
@@ -62,19 +62,9 @@ describe('historyQuery (docs/api.md "market/trade history")', () => {
   });
 });
 
-/** An Api that records each call and answers `answer`. */
-function fakeApi(answer: unknown) {
-  const calls: { how: 'read' | 'write'; path: string; body: unknown; schema: unknown; options: unknown }[] = [];
-  const respond = (how: 'read' | 'write') => async (path: string, body: unknown, schema: unknown, options?: unknown) => {
-    calls.push({ how, path, body, schema, options });
-    return answer;
-  };
-  return { api: { read: respond('read'), write: respond('write') } as unknown as Api, calls };
-}
-
 describe('createTradeService(api).history', () => {
   it('reads market/trade/ with {type: "history", page, trade_type?, filters}, toasting a refusal, and returns the answer', async () => {
-    const { api, calls } = fakeApi(tradePage(2, 3));
+    const { api, calls } = recordingApi({ history: tradePage(2, 3) });
     const answer = await createTradeService(api).history({ page: 2, filters: { tradeType: 'sell', status: '', coinId: '2' } });
     expect(answer).toEqual(tradePage(2, 3));
     expect(calls).toHaveLength(1);
@@ -88,7 +78,7 @@ describe('createTradeService(api).history', () => {
   it.each(allFilters().map((filters) => [JSON.stringify(filters), filters] as const))(
     'sends exactly {type: "history", page, trade_type?, filters} for %s',
     async (_, filters) => {
-      const { api, calls } = fakeApi(tradePage(1, 1));
+      const { api, calls } = recordingApi({ history: tradePage(1, 1) });
       await createTradeService(api).history({ page: 5, filters });
       expect(calls.map(({ how, path, body }) => ({ how, path, body }))).toStrictEqual([
         { how: 'read', path: 'market/trade/', body: { type: 'history', ...specQuery(5, filters) } },
@@ -99,30 +89,11 @@ describe('createTradeService(api).history', () => {
 
 describe('createTradeService over HTTP', () => {
   it('POSTs the history body with only the set filters, and no X-No-Toast', async () => {
-    const sent: { url: string; body: unknown; noToast: boolean }[] = [];
-    const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const request = input instanceof Request ? input : undefined;
-      sent.push({
-        url: request ? request.url : String(input),
-        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-        noToast: new Headers(init.headers ?? request?.headers).has('X-No-Toast'),
-      });
-      return new Response(JSON.stringify({ success: true, info: tradePage(1, 1) }), {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-      });
-    });
-    const api = createApi({
-      baseUrl: '/api/',
-      getToken: () => null,
-      onError: () => {},
-      onSessionExpired: () => {},
-      fetch: fetch as unknown as typeof globalThis.fetch,
-    });
-    const trades = createTradeService(api);
+    const server = fakeServer(ok(tradePage(1, 1)));
+    const trades = createTradeService(apiWith(server).api);
     await expect(trades.history({ page: 1, filters: blank })).resolves.toEqual(tradePage(1, 1));
     await trades.history({ page: 2, filters: { tradeType: 'buy', status: 'completed', coinId: '' } });
-    expect(sent).toStrictEqual([
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, noToast: noToast(sent) }))).toStrictEqual([
       { url: '/api/market/trade/', body: { type: 'history', page: 1, filters: {} }, noToast: false },
       { url: '/api/market/trade/', body: { type: 'history', page: 2, trade_type: 'buy', filters: { status: 'completed' } }, noToast: false },
     ]);

@@ -1,5 +1,6 @@
 /** Marketplace answers for the offer tests, shaped by the zod contracts. */
 import type { EditableOffer, OfferComponents, OfferList, OfferListItem, Paginator } from '../../contracts/index.ts';
+import type { OfferSearch } from '../../src/services/market.ts';
 
 export const components: OfferComponents = {
   payment_methods: [
@@ -64,3 +65,16 @@ export const editable: EditableOffer = {
   max_amount: '250000.00',
   is_active: true,
 };
+
+/**
+ * Browse Offers' filters with `set` chosen, the rest empty, as the chart hands them to `loadOffers`; the
+ * service turns them into the call's filters (tests/services/market.test.ts holds that rule's oracle).
+ */
+export const chosenOffers = (set: Partial<OfferSearch> = {}): OfferSearch => ({
+  search: '',
+  paymentMethods: [],
+  offerType: '',
+  coinId: '',
+  currencyCode: '',
+  ...set,
+});

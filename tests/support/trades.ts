@@ -1,5 +1,6 @@
 /** Trade answers for the web tests (Trade Preview dialog, Recent Trades), shaped by the zod contracts. */
 import type { Coin, OfferListItem, TradeHistory, TradeHistoryRow, TradePreview } from '../../contracts/index.ts';
+import type { TradeHistoryFilters } from '../../src/services/trades.ts';
 import { offerItem, paginator } from './offers.ts';
 
 /** A sell offer (the taker buys): 50 - 1000 EUR by SEPA or Cash. */
@@ -66,3 +67,9 @@ export const tradePage = (page: number, pages: number, overrides: Partial<TradeH
 });
 
 export const noTrades: TradeHistory = { trades: [], paginator: paginator(1, 1) };
+
+/**
+ * Recent Trades' filters with `set` chosen, the rest empty, as the chart hands them to `loadTrades`; the
+ * service turns them into the call's query (tests/services/trades.test.ts holds that rule's oracle).
+ */
+export const chosenTrades = (set: Partial<TradeHistoryFilters> = {}): TradeHistoryFilters => ({ tradeType: '', status: '', coinId: '', ...set });

@@ -1,47 +1,8 @@
 import { z } from 'zod/mini';
 import { messageResponse, twoFactorStatusResponse } from '../../contracts/index.ts';
 import { createAccountService, SignInExpired } from '../../src/services/accounts.ts';
-import { ApiError, createApi, type ApiOptions } from '../../src/services/api.ts';
-
-type Answer = { status?: number; body?: unknown; raw?: string } | 'network-error';
-type Sent = { url: string; method: string; headers: Headers; body: unknown; at: number };
-
-/** A fake `fetch` that answers from a list (the last answer repeats) and records every request. */
-function fakeServer(...answers: Answer[]) {
-  const sent: Sent[] = [];
-  const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const request = input instanceof Request ? input : undefined;
-    sent.push({
-      url: request ? request.url : String(input),
-      method: (init.method ?? request?.method ?? 'GET').toUpperCase(),
-      headers: new Headers(init.headers ?? request?.headers),
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      at: Date.now(),
-    });
-    const answer = answers[Math.min(sent.length - 1, answers.length - 1)]!;
-    if (answer === 'network-error') throw new TypeError('Failed to fetch');
-    const text = answer.raw ?? JSON.stringify(answer.body);
-    return new Response(text, { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
-  });
-  return { fetch: fetch as unknown as typeof globalThis.fetch, sent };
-}
-
-function apiWith(server: ReturnType<typeof fakeServer>, options: Partial<ApiOptions> = {}) {
-  const onError = vi.fn();
-  const onSessionExpired = vi.fn();
-  const api = createApi({
-    baseUrl: '/api/',
-    getToken: () => null,
-    onError,
-    onSessionExpired,
-    fetch: server.fetch,
-    ...options,
-  });
-  return { api, onError, onSessionExpired };
-}
-
-const ok = (info: unknown, status = 200): Answer => ({ status, body: { success: true, info } });
-const refused = (info: unknown, status = 200): Answer => ({ status, body: { success: false, info } });
+import { ApiError } from '../../src/services/api.ts';
+import { apiWith, fakeServer, ok, refused, type Answer, type Sent } from '../support/api.ts';
 
 /** The rejection of a call, for assertions on its type and message. */
 async function rejectionOf(promise: Promise<unknown>): Promise<ApiError> {

@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor } from 'xstate';
-import { offerBrowserMachine, type OfferBrowserFilters } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
+import { offerBrowserMachine } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
 import { offerFormMachine } from '../../src/machines/offerForm/offerForm.machine.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { OfferFormScreen } from '../../src/ui/offers/OfferFormScreen.tsx';
 import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
-import { components, editable, noOffers, offerItem, offerPage, paginator } from '../support/offers.ts';
+import { chosenOffers, components, editable, noOffers, offerItem, offerPage, paginator } from '../support/offers.ts';
 import { renderWithRouter } from './render.tsx';
 
 /** Picks `option` in the Ark select labelled `label`: open the trigger, click the option (it lives in a portal). */
@@ -17,19 +17,6 @@ async function choose(typist: ReturnType<typeof userEvent.setup>, label: string,
 }
 
 const href = (element: HTMLElement) => element.getAttribute('href');
-
-/**
- * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadOffers`; the
- * service turns them into the call's filters (tests/services/market.test.ts holds that rule's oracle).
- */
-const chosen = (set: Partial<OfferBrowserFilters> = {}): OfferBrowserFilters => ({
-  search: '',
-  paymentMethods: [],
-  offerType: '',
-  coinId: '',
-  currencyCode: '',
-  ...set,
-});
 
 async function browse(username = 'alice') {
   const fakes = scriptedActors(['loadComponents', 'loadOffers']);
@@ -87,19 +74,19 @@ describe('Browse Offers screen', () => {
     await answerList(offerPage(1, 1));
 
     await choose(typist, 'Offer type', 'Sell Offers');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
     await choose(typist, 'Cryptocurrency', 'Ethereum');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ offerType: 'sell', coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell', coinId: '2' }) });
     await choose(typist, 'Fiat currency', 'Euro (EUR)');
     await choose(typist, 'Payment methods', 'SEPA');
     expect(loads().at(-1)).toEqual({
       page: 1,
-      filters: chosen({ offerType: 'sell', coinId: '2', currencyCode: 'EUR', paymentMethods: ['SEPA'] }),
+      filters: chosenOffers({ offerType: 'sell', coinId: '2', currencyCode: 'EUR', paymentMethods: ['SEPA'] }),
     });
     await answerList(noOffers);
 
     await typist.click(screen.getByRole('button', { name: 'Clear All' }));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers() });
     expect(screen.getByRole('combobox', { name: 'Cryptocurrency' })).toHaveTextContent('All Cryptocurrencies');
     expect(screen.getByRole('combobox', { name: 'Fiat currency' })).toHaveTextContent('All fiat currencies');
   });
@@ -113,7 +100,7 @@ describe('Browse Offers screen', () => {
     expect(screen.getByRole('textbox', { name: 'Search trader' })).toHaveValue('bob');
     expect(loads().length, 'not while typing').toBe(before);
     await waitFor(() => expect(loads().length).toBe(before + 1));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ search: 'bob' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }) });
   });
 
   it("a card shows the coin, the trader with rating and trades, the rate line, min and max, and the trade action on others' offers", async () => {
@@ -204,7 +191,7 @@ describe('Browse Offers screen', () => {
     expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
     expect(pages.getByRole('button', { name: 'Next' })).toBeEnabled();
     await typist.click(pages.getByRole('button', { name: 'Next' }));
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
 
     await answerList(offerPage(2, 3));
     expect(pages.getByRole('button', { name: 'Previous' })).toBeEnabled();
@@ -215,7 +202,7 @@ describe('Browse Offers screen', () => {
     expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
 
     await typist.click(pages.getByRole('button', { name: 'Previous' }));
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
   });
 });
 

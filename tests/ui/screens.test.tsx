@@ -18,6 +18,18 @@ import { renderWithRouter } from './render.tsx';
 
 const user = { username: 'erin', email: 'erin@example.test', websocket_token: 'ws' };
 
+/** Login for an account with two-factor on: the password step answers an interim token; `submitCode` answers the second step. */
+function twoFactorLogin(submitCode: (input: unknown) => Promise<SessionResponse>) {
+  return createActor(
+    loginLogic.provide({
+      actors: {
+        submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
+        submitCode: fromPromise(async ({ input }: { input: { token: string } & ({ code: string } | { recovery_code: string }) }) => submitCode(input)),
+      },
+    }),
+  ).start();
+}
+
 describe('LoginScreen', () => {
   it('asks for the authenticator code when the server wants a second factor; Verify Code needs 6 digits', async () => {
     // The first code is refused, the second accepted.
@@ -25,14 +37,7 @@ describe('LoginScreen', () => {
       .fn<(input: unknown) => Promise<SessionResponse>>()
       .mockRejectedValueOnce(new Error('Invalid code'))
       .mockResolvedValueOnce({ token: 't', user });
-    const actor = createActor(
-      loginLogic.provide({
-        actors: {
-          submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
-          submitCode: fromPromise(async ({ input }: { input: { token: string } & ({ code: string } | { recovery_code: string }) }) => submitCode(input)),
-        },
-      }),
-    ).start();
+    const actor = twoFactorLogin(submitCode);
     await renderWithRouter(() => <LoginScreen actor={actor} />);
     const typist = userEvent.setup();
 
@@ -71,14 +76,7 @@ describe('LoginScreen', () => {
 
   it('signs in with a recovery code instead of the authenticator: the link, the field, and back', async () => {
     const submitCode = vi.fn(async (_input: unknown): Promise<SessionResponse> => ({ token: 't', user }));
-    const actor = createActor(
-      loginLogic.provide({
-        actors: {
-          submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => ({ two_factor: true, token: 'interim', user: { username: 'erin' } })),
-          submitCode: fromPromise(async ({ input }: { input: { token: string } & ({ code: string } | { recovery_code: string }) }) => submitCode(input)),
-        },
-      }),
-    ).start();
+    const actor = twoFactorLogin(submitCode);
     await renderWithRouter(() => <LoginScreen actor={actor} />);
     const typist = userEvent.setup();
     await typist.type(screen.getByLabelText('Username'), 'erin');

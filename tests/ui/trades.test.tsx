@@ -4,13 +4,13 @@ import { SimulatedClock, createActor } from 'xstate';
 import type { OfferListItem } from '../../contracts/index.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { tradeDialogLogic } from '../../src/machines/tradeDialog/tradeDialog.actors.ts';
-import { tradeHistoryMachine, type TradeHistoryFilters } from '../../src/machines/tradeHistory/tradeHistory.machine.ts';
+import { tradeHistoryMachine } from '../../src/machines/tradeHistory/tradeHistory.machine.ts';
 import { ApiError } from '../../src/services/api.ts';
 import { TradeDialog } from '../../src/ui/trades/TradeDialog.tsx';
 import { TradesScreen } from '../../src/ui/trades/TradesScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
 import { paginator } from '../support/offers.ts';
-import { buyOffer, coins, noTrades, openedText, preview100, sellOffer, tradePage, tradeRow } from '../support/trades.ts';
+import { buyOffer, chosenTrades, coins, noTrades, openedText, preview100, sellOffer, tradePage, tradeRow } from '../support/trades.ts';
 import { renderWithRouter } from './render.tsx';
 
 const DEBOUNCE_MS = 400;
@@ -174,12 +174,6 @@ describe('Trade Preview dialog', () => {
   });
 });
 
-/**
- * The screen's filters with `set` chosen, the rest empty, as the chart hands them to `loadTrades`; the
- * service turns them into the call's query (tests/services/trades.test.ts holds that rule's oracle).
- */
-const chosen = (set: Partial<TradeHistoryFilters> = {}): TradeHistoryFilters => ({ tradeType: '', status: '', coinId: '', ...set });
-
 async function trades() {
   const fakes = scriptedActors(['loadCoins', 'loadTrades']);
   const actor = createActor(tradeHistoryMachine.provide({ actors: fakes.actors as never })).start();
@@ -266,14 +260,14 @@ describe('Recent Trades screen', () => {
     await answerCoins();
     await answer(tradePage(1, 1));
     await choose(typist, 'Type', 'Sell');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'sell' }) });
     await choose(typist, 'Status', 'Completed');
     await choose(typist, 'Coin', 'Ethereum');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen({ tradeType: 'sell', status: 'completed', coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'sell', status: 'completed', coinId: '2' }) });
     await answer(noTrades);
 
     await typist.click(screen.getByRole('button', { name: 'Clear All' }));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades() });
     expect(screen.getByRole('combobox', { name: 'Coin' })).toHaveTextContent('All coins');
   });
 
@@ -287,12 +281,12 @@ describe('Recent Trades screen', () => {
     expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
     expect(pages.getByRole('button', { name: 'Next' })).toBeEnabled();
     await typist.click(pages.getByRole('button', { name: 'Next' }));
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenTrades() });
 
     await answer(tradePage(2, 2));
     expect(pages.getByRole('button', { name: 'Previous' })).toBeEnabled();
     expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
     await typist.click(pages.getByRole('button', { name: 'Previous' }));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosen() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades() });
   });
 });
