@@ -155,12 +155,9 @@ describe('SecurityScreen', () => {
   const enrolment = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Peerex:erin?secret=JBSWY3DPEHPK3PXP' };
   const CODES = ['abcde-fghij', 'kmnpq-rstuv', 'wxyz2-34567', '89abc-defgh', 'ijkmn-pqrst', 'uvwxy-z2345', '6789a-bcdef', 'ghijk-mnpqr', 'stuvw-xyz23', '45678-9abcd'];
 
-  it('turning two-factor on: Confirm and enable needs a 6-digit code and the password; the recovery codes show after', async () => {
-    const enable = vi.fn(async (_input: { code: string; password: string }): Promise<RecoveryCodesResponse> => ({
-      message: 'Two-factor authentication is now on.',
-      recovery_codes: CODES,
-    }));
-    const actor = createActor(
+  /** The security page of an account with two-factor off, whose setup answers `enrolment`; `enable` answers turning it on. */
+  const enrolling = (enable: (input: { code: string; password: string }) => Promise<RecoveryCodesResponse>) =>
+    createActor(
       twoFactorLogic.provide({
         actors: {
           loadStatus: fromPromise<{ enabled: boolean; recovery_codes_left: number }>(async () => ({ enabled: false, recovery_codes_left: 0 })),
@@ -169,6 +166,13 @@ describe('SecurityScreen', () => {
         },
       }),
     ).start();
+
+  it('turning two-factor on: Confirm and enable needs a 6-digit code and the password; the recovery codes show after', async () => {
+    const enable = vi.fn(async (_input: { code: string; password: string }): Promise<RecoveryCodesResponse> => ({
+      message: 'Two-factor authentication is now on.',
+      recovery_codes: CODES,
+    }));
+    const actor = enrolling(enable);
     await renderWithRouter(() => <SecurityScreen actor={actor} />);
     const typist = userEvent.setup();
 
@@ -219,15 +223,7 @@ describe('SecurityScreen', () => {
     const enable = vi.fn(async (_input: { code: string; password: string }): Promise<RecoveryCodesResponse> => {
       throw new Error('Invalid code');
     });
-    const actor = createActor(
-      twoFactorLogic.provide({
-        actors: {
-          loadStatus: fromPromise<{ enabled: boolean; recovery_codes_left: number }>(async () => ({ enabled: false, recovery_codes_left: 0 })),
-          startSetup: fromPromise(async () => enrolment),
-          enable: fromPromise(async ({ input }: { input: { code: string; password: string } }) => enable(input)),
-        },
-      }),
-    ).start();
+    const actor = enrolling(enable);
     await renderWithRouter(() => <SecurityScreen actor={actor} />);
     const typist = userEvent.setup();
 
