@@ -5,3 +5,4 @@ export * from './user.ts';
 export * from './market.ts';
 export * from './system.ts';
 export * from './trade.ts';
+export * from './chat.ts';

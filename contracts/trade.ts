@@ -92,13 +92,15 @@ export type TradeHistoryRow = z.infer<typeof tradeHistoryRow>;
 export const tradeHistory = z.object({ trades: z.array(tradeHistoryRow), paginator });
 export type TradeHistory = z.infer<typeof tradeHistory>;
 
-/** market/chat/ {type:"conversations"} */
+/** market/chat/ {type:"conversations"}, and `conversation` on `private-user-<username>`. */
 export const conversation = z.object({
   channel: z.string(),
   partner: z.string(),
   partner_type: tradeRole,
   last_message: z.string(),
   ...tradeFacts.shape,
+  /** Whether the partner has a live realtime connection right now (any server process). */
+  online: z.boolean(),
 });
 export type Conversation = z.infer<typeof conversation>;
 export const conversationsRequest = z.object({

@@ -9,13 +9,17 @@ import type { Notice } from './machines/shared/notify.ts';
 import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createApi } from './services/api.ts';
+import { createChatService } from './services/chat.ts';
+import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
 import { createTradeService } from './services/trades.ts';
+import { createRealtimeService } from './services/realtime.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render.
+const config = await loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
 const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
 
 const api = createApi({
@@ -27,6 +31,12 @@ const api = createApi({
 const accounts = createAccountService(api, describeDevice());
 const market = createMarketService(api);
 const trades = createTradeService(api);
+const chat = createChatService(api);
+const realtime = createRealtimeService({
+  config: config?.realtime ?? null,
+  authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
+  getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
+});
 const session = createActor(bindSession(accounts), { input: { stored: readStoredSession() } }).start();
 
 const router = createAppRouter({
@@ -35,6 +45,9 @@ const router = createAppRouter({
     accounts,
     market,
     trades,
+    chat,
+    realtime,
+    currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
     navigate: (to) => void router.navigate({ to, replace: true }),
@@ -47,6 +60,8 @@ let signedIn = session.getSnapshot().matches('signedIn');
 session.subscribe((snapshot) => {
   if (snapshot.matches('signedIn') === signedIn) return;
   signedIn = !signedIn;
+  // The socket belongs to the session that opened it: a new one signs in with the new websocket token.
+  if (!signedIn) realtime.disconnect();
   void router.invalidate();
 });
 

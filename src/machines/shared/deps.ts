@@ -1,6 +1,8 @@
 import type { SessionResponse } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
+import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
+import type { RealtimeService } from '../../services/realtime.ts';
 import type { TradeService } from '../../services/trades.ts';
 import type { Notice } from './notify.ts';
 
@@ -9,6 +11,11 @@ export type FlowDeps = {
   accounts: AccountService;
   market: MarketService;
   trades: TradeService;
+  chat: ChatService;
+  /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
+  realtime: RealtimeService;
+  /** Who is signed in (the chat tells own messages from the partner's). */
+  currentUsername: () => string | null;
   /** Hands a new session to the session actor. */
   signIn: (session: SessionResponse) => void;
   notify: (notice: Notice) => void;

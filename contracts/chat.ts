@@ -1,0 +1,114 @@
+import { z } from 'zod/mini';
+import { tradeFacts } from './trade.ts';
+
+/** The longest chat message, after trimming (contract.md "Chat calls"). */
+export const CHAT_TEXT_MAX = 2000;
+/** The most messages `messages` answers: the newest ones, oldest first. */
+export const CHAT_HISTORY_LIMIT = 500;
+
+export const chatMessageTooLong = `A message can be at most ${CHAT_TEXT_MAX.toLocaleString('en-US')} characters`;
+export const chatMessageEmpty = 'Please write a message';
+
+/**
+ * A chat message (spec section 3). `sender` null and `recipient` "all": a system message (opened, paid,
+ * released, cancelled, disputed, expired); a trader's message names the partner as `recipient`.
+ */
+export const chatMessage = z.object({
+  id: z.int(),
+  sender: z.nullable(z.string()),
+  recipient: z.string(),
+  text: z.string(),
+  /** ISO 8601. */
+  created: z.string(),
+  channel: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessage>;
+export const chatMessages = z.array(chatMessage);
+
+/** Text as the trader typed it: trimmed, 1–2,000 characters. */
+const chatText = z.pipe(
+  z.string({ error: chatMessageEmpty }).check(z.maxLength(CHAT_TEXT_MAX * 4, chatMessageTooLong)),
+  z.pipe(
+    z.transform((value: string) => value.trim()),
+    z.string().check(z.minLength(1, chatMessageEmpty), z.maxLength(CHAT_TEXT_MAX, chatMessageTooLong)),
+  ),
+);
+
+/** POST /api/market/chat/{channel}/ */
+export const chatRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('messages') }),
+  z.object({ type: z.literal('send_message'), message_type: z.literal('text'), text: chatText }),
+  z.object({ type: z.literal('typing') }),
+]);
+export type ChatRequest = z.infer<typeof chatRequest>;
+
+/** The typing answer: whether the notice went out (false: dropped by the 500 ms throttle). */
+export const typingResponse = z.object({ sent: z.boolean() });
+
+// ---- Realtime (contract.md "Realtime") ----------------------------------------------------------
+
+/** The public channel of live prices. */
+export const COIN_PRICE_CHANNEL = 'coin_price';
+/** A trade's private channel, from the conversation's `channel`. */
+export const tradeChannelName = (channel: string) => `private-${channel}`;
+/** A trader's own private channel. */
+export const userChannelName = (username: string) => `private-user-${username}`;
+export const USER_CHANNEL_PREFIX = 'private-user-';
+
+/** Event names, by channel. */
+export const realtimeEvents = {
+  price: 'price',
+  newMessage: 'new_message',
+  typing: 'typing',
+  paymentMarked: 'payment_marked',
+  coinReleased: 'coin_released',
+  tradeCancelled: 'trade_cancelled',
+  disputeRaised: 'dispute_raised',
+  conversation: 'conversation',
+  notification: 'notification',
+  unread: 'unread',
+} as const;
+
+/** The trade events that change the trade's facts. */
+export const TRADE_EVENTS = ['payment_marked', 'coin_released', 'trade_cancelled', 'dispute_raised'] as const;
+export type TradeEventName = (typeof TRADE_EVENTS)[number];
+
+/** `coin_price` → `price`: USD per coin, a decimal string. */
+export const priceEvent = z.object({ ticker: z.string(), price: z.string() });
+export type PriceEvent = z.infer<typeof priceEvent>;
+/** `private-<channel>` → `typing`. */
+export const typingEvent = z.object({ username: z.string() });
+/** `private-<channel>` → `payment_marked` | `coin_released` | `trade_cancelled` | `dispute_raised`. */
+export const tradeEvent = z.object({ channel: z.string(), ...tradeFacts.shape, message: chatMessage });
+export type TradeEvent = z.infer<typeof tradeEvent>;
+/** `private-user-<username>` → `unread`. */
+export const unreadEvent = z.object({ count: z.int() });
+
+// ---- Channel authorization and browser configuration ---------------------------------------------
+
+/** POST /api/realtime/auth/ (form-encoded as pusher-js sends it, or JSON). */
+export const realtimeAuthRequest = z.object({
+  socket_id: z.string({ error: 'socket_id is required' }).check(z.regex(/^\d{1,20}\.\d{1,20}$/, 'socket_id must look like 123.456')),
+  channel_name: z.string({ error: 'channel_name is required' }).check(z.minLength(1, 'channel_name is required'), z.maxLength(200)),
+});
+/** Not enveloped: pusher-js reads it as it is. */
+export const realtimeAuthResponse = z.object({ auth: z.string(), channel_data: z.optional(z.string()) });
+
+/** GET /api/config: what the web app needs at boot, so one build serves every deployment. */
+export const webAppConfig = z.object({
+  realtime: z.object({
+    key: z.string(),
+    /** Set only for hosted Pusher. */
+    cluster: z.nullable(z.string()),
+    /** null: this page's origin (the built-in server at /app/{key}). */
+    ws_host: z.nullable(z.string()),
+    ws_port: z.nullable(z.int()),
+    force_tls: z.boolean(),
+  }),
+  push: z.object({
+    instance_id: z.string(),
+    /** The built-in device API's base (`<origin>/push`); null: hosted Beams. */
+    endpoint: z.nullable(z.string()),
+  }),
+});
+export type WebAppConfig = z.infer<typeof webAppConfig>;

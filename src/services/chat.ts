@@ -1,0 +1,21 @@
+import { chatMessage, chatMessages, conversations, typingResponse } from '../../contracts/index.ts';
+import type { Api } from './api.ts';
+
+/** The chat calls (contract.md "Chat calls"): the conversation list and one conversation's messages. */
+export function createChatService(api: Api) {
+  const path = (channel: string) => `market/chat/${encodeURIComponent(channel)}/`;
+  return {
+    /** Chat failures clear the loading state and show no message of their own (spec section 8). */
+    conversations: (input: { search: string }) =>
+      api.read('market/chat/', { type: 'conversations', ...(input.search.trim() ? { search: input.search.trim() } : {}) }, conversations, {
+        noToast: true,
+      }),
+    messages: (input: { channel: string }) => api.read(path(input.channel), { type: 'messages' }, chatMessages, { noToast: true }),
+    send: (input: { channel: string; text: string }) =>
+      api.write(path(input.channel), { type: 'send_message', message_type: 'text', text: input.text }, chatMessage),
+    /** Best effort: a lost typing notice is not worth a toast. */
+    typing: (input: { channel: string }) => api.write(path(input.channel), { type: 'typing' }, typingResponse, { noToast: true }),
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
