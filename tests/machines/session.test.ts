@@ -12,6 +12,9 @@ import type { AccountService } from '../../src/services/accounts.ts';
 import { readStoredSession, writeStoredSession } from '../../src/services/storage.ts';
 import { flush } from '../support/machines.ts';
 
+/** The spec's logout waits this long for the server (the chart's `logoutTimeout`). */
+const LOGOUT_TIMEOUT_MS = 5000;
+
 const dana: User = { username: 'dana', email: 'dana@example.com', websocket_token: 'ws-dana' };
 
 /** A logout the test answers by hand. */
@@ -86,6 +89,34 @@ describe('session', () => {
     expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
     expect(session.getSnapshot().hasTag('busy')).toBe(false);
     expect(readStoredSession()).toBeNull();
+  });
+
+  it('a logout the server never answers ends the session here after 5 s; the late answer changes nothing', async () => {
+    vi.useFakeTimers();
+    try {
+      writeStoredSession({ token: 'token-dana', user: dana });
+      const { logout, answer } = pendingLogout();
+      const session = startSession({ logout });
+      session.send({ type: 'session.logout' });
+
+      await vi.advanceTimersByTimeAsync(LOGOUT_TIMEOUT_MS - 1);
+      expect(selectIsSignedIn(session.getSnapshot()), 'still waiting for the server').toBe(true);
+      expect(session.getSnapshot().hasTag('busy')).toBe(true);
+
+      await vi.advanceTimersByTimeAsync(1);
+      expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+      expect(session.getSnapshot().hasTag('busy')).toBe(false);
+      expect(session.getSnapshot().context).toEqual({ token: null, user: null });
+      expect(readStoredSession()).toBeNull();
+
+      session.send({ type: 'session.signedIn', token: 'token-2', user: dana });
+      answer().reject(new Error('An unknown error occurred'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(selectToken(session.getSnapshot()), 'the abandoned call must not sign the new session out').toBe('token-2');
+      expect(logout).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('session.expired clears everything at once without a server call', () => {

@@ -30,6 +30,10 @@ export const sessionMachine = setup({
     /** Removes both keys from local storage (bound to the storage service). */
     clearPersistedSession: () => {},
   },
+  delays: {
+    /** How long a logout waits for the server before the session ends here anyway. */
+    logoutTimeout: 5000,
+  },
   guards: {
     hasStoredSession: ({ context }) => context.token !== null && context.user !== null,
   },
@@ -71,7 +75,7 @@ export const sessionMachine = setup({
           on: { 'session.logout': { target: 'signingOut' } },
         },
         signingOut: {
-          description: 'Tells the server; local state is cleared whatever it answers.',
+          description: 'Tells the server; local state is cleared whatever it answers, or once it has kept silent too long.',
           tags: ['busy'],
           invoke: {
             id: 'logout',
@@ -79,6 +83,12 @@ export const sessionMachine = setup({
             input: ({ context }) => ({ token: context.token ?? '' }),
             onDone: { target: '#session.signedOut' },
             onError: { target: '#session.signedOut' },
+          },
+          after: {
+            logoutTimeout: {
+              target: '#session.signedOut',
+              description: 'The server has not answered in time: signed out here anyway; its late answer changes nothing.',
+            },
           },
         },
       },
