@@ -1,0 +1,264 @@
+import { createHash } from 'node:crypto';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RealtimeApp } from './publisher.ts';
+import {
+  isPresenceChannel,
+  isValidChannelName,
+  isValidSocketId,
+  MAX_EVENT_DATA_BYTES,
+  MAX_EVENT_NAME_LENGTH,
+  signatureMatches,
+} from './protocol.ts';
+
+/**
+ * Pusher's HTTP API (realtime.md 3.2–3.3), so the `pusher` Node SDK (and anything else that speaks it, such
+ * as a soketi client) publishes into the built-in server: signed calls only, Pusher's limits and Pusher's
+ * answer shapes (`{}`, `{"channels":…}`, `{"error":…}`), not the product's `{success, info}` envelope.
+ */
+
+/** What the API needs from the server: publishing, and fleet-wide counts. */
+export interface RealtimeHttpBackend {
+  /** `data` is the event's JSON text, forwarded unchanged. */
+  publish(channels: readonly string[], event: string, data: string, exceptSocketId: string | undefined): Promise<void>;
+  subscriptionCounts(channels: readonly string[]): Promise<number[]>;
+  /** Occupied channels whose name starts with `prefix`, with their subscription counts. */
+  channels(prefix: string): Promise<Map<string, number>>;
+  /** Distinct users of each presence channel. */
+  userCounts(channels: readonly string[]): Promise<number[]>;
+  userIds(channel: string): Promise<string[]>;
+}
+
+export interface RealtimeHttpApiOptions {
+  app: RealtimeApp;
+  backend: RealtimeHttpBackend;
+  /** Milliseconds since the epoch; the signed timestamp must be within 600 s of it. */
+  now?: () => number;
+}
+
+/** Pusher's limits (realtime.md 3.3). */
+export const HTTP_API_LIMITS = {
+  channelsPerEvent: 100,
+  eventsPerBatch: 10,
+  timestampSkewSeconds: 600,
+  /** Ten events of 10 KB, escaped, and their channel lists fit well within it. */
+  bodyBytes: 1_048_576,
+} as const;
+
+class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The string the client signed: `METHOD\nPATH\nSORTED_QUERY`, every query parameter but `auth_signature`,
+ * keys lower-cased and sorted, values decoded and not encoded again (realtime.md 3.2).
+ */
+export function stringToSign(method: string, path: string, query: ReadonlyMap<string, string>): string {
+  const pairs = [...query]
+    .filter(([key]) => key !== 'auth_signature')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${key}=${value}`);
+  return `${method.toUpperCase()}\n${path}\n${pairs.join('&')}`;
+}
+
+/** The query of a raw URL, keys lower-cased; a key given twice is refused (which one was signed?). */
+export function parseSignedQuery(search: string): Map<string, string> {
+  const query = new Map<string, string>();
+  for (const [rawKey, value] of new URLSearchParams(search)) {
+    const key = rawKey.toLowerCase();
+    if (query.has(key)) throw new ApiError(401, `Parameter ${key} given twice`);
+    query.set(key, value);
+  }
+  return query;
+}
+
+/** Checks a request's signature, key, body hash and timestamp; throws a 401 ApiError when one is wrong. */
+export function verifySignedRequest(
+  app: RealtimeApp,
+  request: { method: string; url: string; rawBody: string },
+  nowMs: number,
+): Map<string, string> {
+  const mark = request.url.indexOf('?');
+  const path = mark < 0 ? request.url : request.url.slice(0, mark);
+  const query = parseSignedQuery(mark < 0 ? '' : request.url.slice(mark + 1));
+  if (query.get('auth_key') !== app.key) throw new ApiError(401, 'Unknown auth_key');
+  const timestamp = Number(query.get('auth_timestamp'));
+  if (!query.get('auth_timestamp') || !Number.isFinite(timestamp)) throw new ApiError(401, 'Missing auth_timestamp');
+  if (Math.abs(nowMs / 1000 - timestamp) >= HTTP_API_LIMITS.timestampSkewSeconds) {
+    throw new ApiError(401, `Timestamp expired: the server's time is ${Math.round(nowMs / 1000)}`);
+  }
+  const bodyMd5 = query.get('body_md5');
+  if (request.rawBody !== '' || bodyMd5 !== undefined) {
+    if (createHash('md5').update(request.rawBody, 'utf8').digest('hex') !== bodyMd5) throw new ApiError(401, 'body_md5 does not match the body');
+  }
+  if (!signatureMatches(app.secret, stringToSign(request.method, path, query), query.get('auth_signature'))) {
+    throw new ApiError(401, 'Invalid signature: expected the HMAC-SHA256 hex digest of METHOD\\nPATH\\nSORTED_QUERY');
+  }
+  return query;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bodies
+
+interface EventRequest {
+  name: string;
+  data: string;
+  channels: string[];
+  socketId: string | undefined;
+  info: Set<string>;
+}
+
+const INFO_ATTRIBUTES = new Set(['subscription_count', 'user_count']);
+
+function parseInfo(value: unknown): Set<string> {
+  if (value === undefined || value === null || value === '') return new Set();
+  if (typeof value !== 'string') throw new ApiError(400, 'info must be a comma-separated string');
+  const attributes = new Set(value.split(',').map((part) => part.trim()).filter(Boolean));
+  for (const attribute of attributes) {
+    if (!INFO_ATTRIBUTES.has(attribute)) throw new ApiError(400, `Unknown info attribute: ${attribute}`);
+  }
+  return attributes;
+}
+
+function parseEvent(body: unknown, where = ''): EventRequest {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, `${where}Expected a JSON object`);
+  const { name, data, channels, channel, socket_id: socketId, info } = body as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '' || name.length > MAX_EVENT_NAME_LENGTH) {
+    throw new ApiError(400, `${where}name must be a string of 1 to ${MAX_EVENT_NAME_LENGTH} characters`);
+  }
+  if (data === undefined) throw new ApiError(400, `${where}data is missing`);
+  // The SDK always sends a string; anything else is taken as the JSON it is.
+  const text = typeof data === 'string' ? data : JSON.stringify(data);
+  if (Buffer.byteLength(text) > MAX_EVENT_DATA_BYTES) {
+    throw new ApiError(413, `${where}Event data is too large: at most ${MAX_EVENT_DATA_BYTES} bytes`);
+  }
+  const list = channels !== undefined ? channels : channel !== undefined ? [channel] : undefined;
+  if (!Array.isArray(list) || list.length === 0) throw new ApiError(400, `${where}channels must be a non-empty array`);
+  if (list.length > HTTP_API_LIMITS.channelsPerEvent) {
+    throw new ApiError(400, `${where}At most ${HTTP_API_LIMITS.channelsPerEvent} channels per event`);
+  }
+  for (const name of list) if (!isValidChannelName(name)) throw new ApiError(400, `${where}Invalid channel name: ${String(name)}`);
+  if (socketId !== undefined && socketId !== null && !isValidSocketId(socketId)) throw new ApiError(400, `${where}Invalid socket_id`);
+  return {
+    name,
+    data: text,
+    channels: [...new Set(list as string[])],
+    socketId: (socketId as string | null | undefined) ?? undefined,
+    info: parseInfo(info),
+  };
+}
+
+function parseJsonBody(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError(400, 'The body is not valid JSON');
+  }
+}
+
+/** `{subscription_count?, user_count?}` per channel; user_count only for presence channels, as Pusher does. */
+async function channelAttributes(backend: RealtimeHttpBackend, channels: readonly string[], info: Set<string>) {
+  const out: Record<string, { subscription_count?: number; user_count?: number }> = {};
+  for (const channel of channels) out[channel] = {};
+  if (info.has('subscription_count')) {
+    const counts = await backend.subscriptionCounts(channels);
+    channels.forEach((channel, i) => (out[channel].subscription_count = counts[i]));
+  }
+  if (info.has('user_count')) {
+    const presence = channels.filter(isPresenceChannel);
+    const counts = await backend.userCounts(presence);
+    presence.forEach((channel, i) => (out[channel].user_count = counts[i]));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** The HTTP API as an encapsulated Fastify plugin: register it at the root (its paths are `/apps/:id/…`). */
+export function createRealtimeHttpApi(options: RealtimeHttpApiOptions): FastifyPluginAsync {
+  const { app, backend } = options;
+  const now = options.now ?? Date.now;
+
+  return async (api) => {
+    // The raw body, whatever its content type: body_md5 is the hash of these exact bytes.
+    api.removeAllContentTypeParsers();
+    api.addContentTypeParser('*', { parseAs: 'string', bodyLimit: HTTP_API_LIMITS.bodyBytes }, (_request, body, done) =>
+      done(null, body),
+    );
+
+    api.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'realtime HTTP API failed');
+      return reply.code(status).send({ error: status === 500 ? 'Internal server error' : error.message });
+    });
+
+    api.addHook('preHandler', async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply) => {
+      if (request.params.appId !== app.id) return reply.code(404).send({ error: `Unknown app: ${request.params.appId}` });
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      verifySignedRequest(app, { method: request.method, url: request.url, rawBody }, now());
+    });
+
+    api.post('/apps/:appId/events', async (request) => {
+      const event = parseEvent(parseJsonBody(request.body as string));
+      await backend.publish(event.channels, event.name, event.data, event.socketId);
+      return event.info.size ? { channels: await channelAttributes(backend, event.channels, event.info) } : {};
+    });
+
+    api.post('/apps/:appId/batch_events', async (request) => {
+      const body = parseJsonBody(request.body as string) as { batch?: unknown };
+      if (!body || !Array.isArray(body.batch)) throw new ApiError(400, 'batch must be an array');
+      if (body.batch.length > HTTP_API_LIMITS.eventsPerBatch) throw new ApiError(400, `At most ${HTTP_API_LIMITS.eventsPerBatch} events per batch`);
+      // Every event is checked before any is sent: a batch is refused whole.
+      const events = body.batch.map((item, i) => parseEvent(item, `batch[${i}]: `));
+      for (const event of events) await backend.publish(event.channels, event.name, event.data, event.socketId);
+      if (!events.some((event) => event.info.size)) return {};
+      return {
+        batch: await Promise.all(
+          events.map(async (event) => (event.info.size ? (await channelAttributes(backend, event.channels, event.info))[event.channels[0]] : {})),
+        ),
+      };
+    });
+
+    api.get('/apps/:appId/channels', async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const prefix = query.filter_by_prefix ?? '';
+      const info = parseInfo(query.info);
+      if (info.has('user_count') && !prefix.startsWith('presence-')) {
+        throw new ApiError(400, 'info=user_count needs filter_by_prefix=presence-');
+      }
+      const occupied = await backend.channels(prefix);
+      const names = [...occupied.keys()];
+      const attributes = info.has('user_count') ? await channelAttributes(backend, names, new Set(['user_count'])) : undefined;
+      const channels: Record<string, { subscription_count?: number; user_count?: number }> = {};
+      for (const [name, count] of occupied) {
+        channels[name] = {
+          ...(info.has('subscription_count') ? { subscription_count: count } : {}),
+          ...(attributes ? attributes[name] : {}),
+        };
+      }
+      return { channels };
+    });
+
+    api.get('/apps/:appId/channels/:channel', async (request: FastifyRequest<{ Params: { channel: string } }>) => {
+      const { channel } = request.params;
+      if (!isValidChannelName(channel)) throw new ApiError(400, `Invalid channel name: ${channel}`);
+      const info = parseInfo((request.query as Record<string, string | undefined>).info);
+      if (info.has('user_count') && !isPresenceChannel(channel)) throw new ApiError(400, 'user_count is only for presence channels');
+      const [count] = await backend.subscriptionCounts([channel]);
+      const answer: { occupied: boolean; subscription_count?: number; user_count?: number } = { occupied: count > 0 };
+      if (info.has('subscription_count')) answer.subscription_count = count;
+      if (info.has('user_count')) answer.user_count = (await backend.userCounts([channel]))[0];
+      return answer;
+    });
+
+    api.get('/apps/:appId/channels/:channel/users', async (request: FastifyRequest<{ Params: { channel: string } }>) => {
+      const { channel } = request.params;
+      if (!isValidChannelName(channel) || !isPresenceChannel(channel)) throw new ApiError(400, 'Users are listed for presence channels only');
+      return { users: (await backend.userIds(channel)).map((id) => ({ id })) };
+    });
+  };
+}
