@@ -110,6 +110,20 @@ describe('two processes on one Redis', () => {
     expect(await users(a)).toEqual(['cy']);
   });
 
+  it('agrees on the member list when many join at once on both processes', async () => {
+    // Each join's list and the member_added of joins racing it arrive by different Redis connections; every
+    // client must still end with everyone, each once.
+    const users = Array.from({ length: 12 }, (_, i) => ({ id: `u${i}`, name: `U${i}` }));
+    const clients = users.map((user, i) => on(i % 2 ? a : b, user));
+    const channels = await Promise.all(clients.map(async (client) => (await subscribed(client, 'presence-rush')).channel));
+    const everyone = users.map((user) => user.id).sort();
+    for (const channel of channels) {
+      const members = (channel as unknown as { members: Members }).members;
+      await eventually(() => members.count === users.length, 5000, 'every member known');
+      expect(idsOf(members)).toEqual(everyone);
+    }
+  });
+
   it('answers occupied() and the channel counts for the whole fleet', async () => {
     const [onA, onB, alsoB] = [on(a), on(b), on(b)];
     await Promise.all([subscribed(onB, 'private-user-frank'), subscribed(alsoB, 'private-user-frank'), subscribed(onA, 'private-user-gina')]);

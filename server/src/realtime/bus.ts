@@ -315,13 +315,13 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
   }
 
   let closed = false;
-  async function heartbeat() {
+  /** `rewrite`: write this node's state again even if Redis still knew it (after a reconnect it may be stale). */
+  async function heartbeat(rewrite = false) {
     const [known, reaped] = (await scripts.heartbeat.run(commands, [...base, options.nodeTimeoutMs])) as [number, number];
     if (reaped > 0) log.info({ nodes: reaped }, 'realtime: took out nodes whose heartbeat stopped');
-    if (!known && !closed) {
-      log.warn({}, 'realtime: this node had been taken for dead; writing its sockets to Redis again');
-      await resync();
-    }
+    if (closed || (known && !rewrite)) return;
+    if (!known) log.warn({}, 'realtime: this node had been taken for dead; writing its sockets to Redis again');
+    await resync();
   }
   await commands.pipeline().del(channelsKey).exec();
   await scripts.heartbeat.run(commands, [...base, options.nodeTimeoutMs]);
@@ -330,12 +330,9 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
     Math.max(50, Math.floor(options.nodeTimeoutMs / 3)),
   );
   beat.unref();
-  // After a reconnect Redis may have restarted empty: write this node's state again.
+  // After a reconnect Redis may have restarted empty, or lost writes made while it was away.
   commands.on('ready', () => {
-    if (closed) return;
-    void heartbeat()
-      .then(resync)
-      .catch((error: unknown) => log.warn({ err: error }, 'realtime: cannot write this node to Redis again'));
+    if (!closed) void heartbeat(true).catch((error: unknown) => log.warn({ err: error }, 'realtime: cannot write this node to Redis again'));
   });
 
   async function inSlices<T>(channels: readonly string[], ask: (slice: readonly string[]) => Promise<T[]>): Promise<T[]> {
