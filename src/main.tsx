@@ -50,7 +50,8 @@ const router = createAppRouter({
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
-    navigate: (to) => void router.navigate({ to, replace: true }),
+    navigate: (to, search) =>
+      void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
   },
 });
 

@@ -82,7 +82,7 @@ export function createApi(options: ApiOptions) {
     body: unknown,
     schema: T,
     callOptions: CallOptions = {},
-  ): Promise<z.output<T>> {
+  ): Promise<{ info: z.output<T>; headers: Headers }> {
     const token = options.getToken();
     let request = (canRetry ? retrying : base).url(path.replace(/^\//, '')).json(body ?? {});
     if (token) request = request.auth(`Bearer ${token}`);
@@ -90,9 +90,11 @@ export function createApi(options: ApiOptions) {
 
     let status: number;
     let text: string;
+    let headers = new Headers();
     try {
       const response = await request.post().res();
       status = response.status;
+      headers = response.headers;
       text = await response.text();
     } catch (error) {
       const failed = error as Partial<WretchError>;
@@ -118,16 +120,23 @@ export function createApi(options: ApiOptions) {
 
     const parsed = z.safeParse(schema, payload.info);
     if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
-    return parsed.data as z.output<T>;
+    return { info: parsed.data as z.output<T>, headers };
   }
 
   return {
     /** A call that changes nothing: retried on network failure and 5xx. */
     read: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
-      call(true, path, body, schema, callOptions),
+      call(true, path, body, schema, callOptions).then(({ info }) => info),
     /** A call that changes something: never retried, so nothing happens twice. */
     write: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
-      call(false, path, body, schema, callOptions),
+      call(false, path, body, schema, callOptions).then(({ info }) => info),
+    /**
+     * A `write` whose answer also names something in one response header, the envelope's `info` staying
+     * what the trader reads (the trade `open` names the new trade's channel in `X-Trade-Channel`).
+     * `header` is null when the answer has none.
+     */
+    writeWithHeader: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, header: string, callOptions?: CallOptions) =>
+      call(false, path, body, schema, callOptions).then(({ info, headers }) => ({ info, header: headers.get(header) })),
   };
 }
 

@@ -1,4 +1,14 @@
-import { messageResponse, tradeHistory, tradePreview, type TradeAction, type TradeAsk, type TradeHistoryAsk, type TradeOpenAsk } from '../../contracts/index.ts';
+import {
+  TRADE_CHANNEL_HEADER,
+  messageResponse,
+  tradeHistory,
+  tradePreview,
+  type TradeAction,
+  type TradeAsk,
+  type TradeHistoryAsk,
+  type TradeOpenAsk,
+  type TradeRequest,
+} from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
 /** Recent Trades' filters as the screen holds them; empty strings are no filter. */
@@ -20,6 +30,12 @@ export function historyQuery(page: number, filters: TradeHistoryFilters): TradeH
   };
 }
 
+/** A party's action on a trade, as the contract words it: `{type, channel}`, and the `reason` of a dispute. */
+export type TradeActionRequest = Extract<TradeRequest, { type: TradeAction }>;
+
+/** What `open` answers: the sentence for the "Trade Opened!" toast, and the new trade's channel when the server names it. */
+export type TradeOpened = { info: string; channel: string | null };
+
 /**
  * The calls of `market/trade/` (docs/api.md "market/trade preview and open", "market/trade history",
  * "Trade actions").
@@ -29,12 +45,13 @@ export function createTradeService(api: Api) {
     /** A preview failure shows no message (docs/api.md "market/trade preview and open"). */
     preview: (input: TradeAsk) =>
       api.read('market/trade/', { type: 'preview', ...input }, tradePreview, { noToast: true }),
-    open: (input: TradeOpenAsk) =>
-      api.write('market/trade/', { type: 'open', ...input }, messageResponse),
+    open: (input: TradeOpenAsk): Promise<TradeOpened> =>
+      api
+        .writeWithHeader('market/trade/', { type: 'open', ...input }, messageResponse, TRADE_CHANNEL_HEADER)
+        .then(({ info, header }) => ({ info, channel: header || null })),
     history: (input: { page: number; filters: TradeHistoryFilters }) =>
       api.read('market/trade/', { type: 'history', ...historyQuery(input.page, input.filters) }, tradeHistory),
-    act: (input: { type: TradeAction; channel: string; reason?: string }) =>
-      api.write('market/trade/', input, messageResponse),
+    act: (input: TradeActionRequest) => api.write('market/trade/', input, messageResponse),
   };
 }
 

@@ -53,7 +53,8 @@ describe('a trade opened from Browse Offers', () => {
     await expect.poll(() => confirm.isDisabled()).toBe(false);
     await screenshot(bob.page, 'trade-preview-light');
     await confirm.click();
-    await bob.page.waitForURL(`${product.baseUrl}/chat`);
+    // "Trade Opened!" lands in the new trade's conversation (/chat?channel=…, the channel the open answer names).
+    await bob.page.waitForURL((url) => url.pathname === '/chat');
     await toast(bob.page, 'Trade Opened!').waitFor();
 
     await bob.page.goto(`${product.baseUrl}/trades`);

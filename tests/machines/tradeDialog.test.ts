@@ -21,7 +21,7 @@ import { ApiError } from '../../src/services/api.ts';
 import { createTradeService } from '../../src/services/trades.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 import { offerItem } from '../support/offers.ts';
-import { buyOffer, openedText, preview100, sellOffer } from '../support/trades.ts';
+import { buyOffer, opened, openedChannel, openedText, preview100, sellOffer } from '../support/trades.ts';
 
 const DEBOUNCE_MS = 400;
 
@@ -270,9 +270,10 @@ describe('Trade Preview dialog chart', () => {
     expect(opens()).toHaveLength(1);
     expect(goToChat).not.toHaveBeenCalled();
 
-    await fakes.resolve('openTrade', openedText);
+    await fakes.resolve('openTrade', opened);
     expect(notices).toEqual([{ title: 'Trade Opened!', description: openedText, type: 'success' }]);
     expect(goToChat).toHaveBeenCalledTimes(1);
+    expect(goToChat.mock.calls[0]![1], 'the chat opens on the new trade').toEqual({ channel: openedChannel });
     expect(selectIsOpen(snapshot())).toBe(false);
     expect(snapshot().context).toEqual({ offer: null, amount: '', paymentMethod: '', preview: null });
   });
@@ -293,14 +294,25 @@ describe('Trade Preview dialog chart', () => {
 });
 
 describe('bindTradeDialog', () => {
-  it('previews (without a toast) and opens through market/trade/, toasts through notify and leaves for /chat', async () => {
-    const sent: { how: 'read' | 'write'; body: unknown; options: unknown }[] = [];
-    const answer = (how: 'read' | 'write') => async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
-      expect(path).toBe('market/trade/');
-      sent.push({ how, body, options });
-      return how === 'read' ? preview100 : openedText;
-    };
-    const api = { read: answer('read'), write: answer('write') } as unknown as Api;
+  /** An Api answering the preview and the open (its X-Trade-Channel header `channel`), recording what was sent. */
+  function tradeApi(channel: string | null) {
+    const sent: { how: 'read' | 'write'; body: unknown; options: unknown; header?: string }[] = [];
+    const api = {
+      read: async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
+        expect(path).toBe('market/trade/');
+        sent.push({ how: 'read', body, options });
+        return preview100;
+      },
+      writeWithHeader: async (path: string, body: unknown, _schema: unknown, header: string, options?: unknown) => {
+        expect(path).toBe('market/trade/');
+        sent.push({ how: 'write', body, options, header });
+        return { info: openedText, header: channel };
+      },
+    } as unknown as Api;
+    return { api, sent };
+  }
+
+  async function openThrough(api: Api) {
     const notify = vi.fn();
     const navigate = vi.fn();
     const actor = createActor(bindTradeDialog({ trades: createTradeService(api), notify, navigate } as unknown as FlowDeps)).start();
@@ -309,12 +321,29 @@ describe('bindTradeDialog', () => {
     actor.send({ type: 'method.change', value: 'SEPA' });
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ open: 'ready' })).toBe(true));
     actor.send({ type: 'order.confirm' });
-    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/chat'));
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalled());
     await flush();
+    return { notify, navigate };
+  }
+
+  it('previews (without a toast) and opens through market/trade/, toasts through notify and opens the new trade in /chat', async () => {
+    const { api, sent } = tradeApi(openedChannel);
+    const { notify, navigate } = await openThrough(api);
     expect(sent).toEqual([
       { how: 'read', body: { type: 'preview', offer: 7, amount: '100', payment_method: 'SEPA' }, options: { noToast: true } },
-      { how: 'write', body: { type: 'open', offer: 7, amount: '100', payment_method: 'SEPA', rate: '0.95' }, options: undefined },
+      {
+        how: 'write',
+        body: { type: 'open', offer: 7, amount: '100', payment_method: 'SEPA', rate: '0.95' },
+        options: undefined,
+        header: 'X-Trade-Channel',
+      },
     ]);
     expect(notify).toHaveBeenCalledWith({ title: 'Trade Opened!', description: openedText, type: 'success' });
+    expect(navigate.mock.calls).toEqual([['/chat', { channel: openedChannel }]]);
+  });
+
+  it('goes to /chat itself when the answer names no channel', async () => {
+    const { navigate } = await openThrough(tradeApi(null).api);
+    expect(navigate.mock.calls).toEqual([['/chat', undefined]]);
   });
 });

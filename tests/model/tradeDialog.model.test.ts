@@ -27,7 +27,8 @@ import {
   type ModelEvent,
   type ModelPath,
 } from '../support/machines.ts';
-import { buyOffer, openedText, preview100, sellOffer } from '../support/trades.ts';
+import { buyOffer, opened, preview100, sellOffer } from '../support/trades.ts';
+import type { TradeOpened } from '../../src/services/trades.ts';
 
 /**
  * What the trader types: nothing, just under the minimum, inside the range (on the buy offer its
@@ -73,7 +74,8 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
   if (snapshot.matches({ open: 'opening' })) {
     list.push(
-      { type: 'xstate.done.actor.openTrade', output: openedText },
+      { type: 'xstate.done.actor.openTrade', output: opened },
+      { type: 'xstate.done.actor.openTrade', output: { ...opened, channel: null } },
       { type: 'xstate.error.actor.openTrade', error: new ApiError('Insufficient balance for this trade', 409) },
     );
   }
@@ -85,11 +87,11 @@ const model = walk(tradeDialogLogic, { events });
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['previewTrade', 'openTrade']);
   const notices: Notice[] = [];
-  let chats = 0;
+  const chats: { channel: string | null }[] = [];
   const clock = new SimulatedClock();
   const machine = tradeDialogLogic.provide({
     actors: fakes.actors as never,
-    actions: { notify: (_, notice) => void notices.push(notice), goToChat: () => void (chats += 1) },
+    actions: { notify: (_, notice) => void notices.push(notice), goToChat: (_, params) => void chats.push(params) },
   });
   const actor = createActor(machine, { clock, inspect: coverage?.inspect }).start();
 
@@ -102,7 +104,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let preview: TradePreview | null = null;
   const expectedCalls: ActorCall[] = [];
   const expectedNotices: Notice[] = [];
-  let expectedChats = 0;
+  const expectedChats: { channel: string | null }[] = [];
   const reset = () => {
     offer = null;
     amount = '';
@@ -161,8 +163,9 @@ async function run(path: ModelPath, coverage?: Coverage) {
           if (phase !== 'opening') reset();
           break;
         case 'xstate.done.actor.openTrade':
-          expectedNotices.push({ title: 'Trade Opened!', description: event.output as string, type: 'success' });
-          expectedChats += 1;
+          expectedNotices.push({ title: 'Trade Opened!', description: (event.output as TradeOpened).info, type: 'success' });
+          // "Trade Opened!" lands in the new trade's conversation when the answer names its channel.
+          expectedChats.push({ channel: (event.output as TradeOpened).channel });
           reset();
           break;
         case 'xstate.error.actor.openTrade':
@@ -194,7 +197,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
 
   expect(fakes.calls).toEqual(expectedCalls);
   expect(notices).toEqual(expectedNotices);
-  expect(chats).toBe(expectedChats);
+  expect(chats).toEqual(expectedChats);
   actor.stop();
 }
 

@@ -1,6 +1,6 @@
 import { tradeHistory } from '../../contracts/index.ts';
 import { createTradeService, historyQuery, type TradeHistoryFilters } from '../../src/services/trades.ts';
-import { apiWith, fakeServer, noToast, ok, recordingApi } from '../support/api.ts';
+import { apiWith, fakeServer, noToast, ok, recordingApi, refused } from '../support/api.ts';
 import { tradePage } from '../support/trades.ts';
 
 /** Recent Trades with nothing chosen, written out here rather than taken from the chart. */
@@ -96,6 +96,46 @@ describe('createTradeService over HTTP', () => {
     expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, noToast: noToast(sent) }))).toStrictEqual([
       { url: '/api/market/trade/', body: { type: 'history', page: 1, filters: {} }, noToast: false },
       { url: '/api/market/trade/', body: { type: 'history', page: 2, trade_type: 'buy', filters: { status: 'completed' } }, noToast: false },
+    ]);
+  });
+});
+
+describe('createTradeService: open and the trade actions (docs/api.md "market/trade preview and open", "Trade actions")', () => {
+  const ask = { offer: 7, amount: '100', payment_method: 'SEPA', rate: '0.95' };
+
+  it('open answers the toast sentence and the new trade’s channel from the X-Trade-Channel header', async () => {
+    const server = fakeServer(ok('Trade opened. Pay 100 EUR by SEPA and mark it paid in the chat.', 200, { 'X-Trade-Channel': 'c0ffee00-trade' }));
+    await expect(createTradeService(apiWith(server).api).open(ask)).resolves.toEqual({
+      info: 'Trade opened. Pay 100 EUR by SEPA and mark it paid in the chat.',
+      channel: 'c0ffee00-trade',
+    });
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, noToast: noToast(sent) }))).toEqual([
+      { url: '/api/market/trade/', body: { type: 'open', ...ask }, noToast: false },
+    ]);
+  });
+
+  it('open without the header answers no channel (the chat opens on its list)', async () => {
+    const server = fakeServer(ok('Trade opened.'));
+    await expect(createTradeService(apiWith(server).api).open(ask)).resolves.toEqual({ info: 'Trade opened.', channel: null });
+  });
+
+  it('a refused open toasts the sentence and rejects with it', async () => {
+    const server = fakeServer(refused('The seller’s balance is too low for this trade.', 409));
+    const { api, onError } = apiWith(server);
+    await expect(createTradeService(api).open(ask)).rejects.toThrow('The seller’s balance is too low for this trade.');
+    expect(onError).toHaveBeenCalledWith('The seller’s balance is too low for this trade.');
+  });
+
+  it.each([
+    [{ type: 'cancel', channel: 'c1' }],
+    [{ type: 'mark_paid', channel: 'c1' }],
+    [{ type: 'release_coin', channel: 'c1' }],
+    [{ type: 'raise_dispute', channel: 'c1', reason: 'No payment arrived' }],
+  ] as const)('act writes %j as it is and answers the sentence', async (request) => {
+    const { api, calls } = recordingApi({ [request.type]: 'Done.' });
+    await expect(createTradeService(api).act(request)).resolves.toBe('Done.');
+    expect(calls.map(({ how, path, body, options }) => ({ how, path, body, options }))).toEqual([
+      { how: 'write', path: 'market/trade/', body: request, options: undefined },
     ]);
   });
 });

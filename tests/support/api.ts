@@ -2,7 +2,7 @@
 import { vi } from 'vitest';
 import { createApi, type Api, type ApiOptions } from '../../src/services/api.ts';
 
-export type Answer = { status?: number; body?: unknown; raw?: string } | 'network-error';
+export type Answer = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'network-error';
 export type Sent = { url: string; method: string; headers: Headers; body: unknown; at: number };
 
 /** A fake `fetch` that answers from a list (the last answer repeats) and records every request. */
@@ -20,7 +20,7 @@ export function fakeServer(...answers: Answer[]) {
     const answer = answers[Math.min(sent.length - 1, answers.length - 1)]!;
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
     const text = answer.raw ?? JSON.stringify(answer.body);
-    return new Response(text, { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+    return new Response(text, { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json', ...answer.headers } });
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, sent };
 }
@@ -39,7 +39,7 @@ export function apiWith(server: ReturnType<typeof fakeServer>, options: Partial<
   return { api, onError, onSessionExpired };
 }
 
-export const ok = (info: unknown, status = 200): Answer => ({ status, body: { success: true, info } });
+export const ok = (info: unknown, status = 200, headers?: Record<string, string>): Answer => ({ status, body: { success: true, info }, headers });
 export const refused = (info: unknown, status = 200): Answer => ({ status, body: { success: false, info } });
 
 /** Whether a request carried X-No-Toast (a call whose refusal shows no toast). */

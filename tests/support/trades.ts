@@ -1,6 +1,6 @@
 /** Trade answers for the web tests (Trade Preview dialog, Recent Trades), shaped by the zod contracts. */
 import type { Coin, OfferListItem, TradeHistory, TradeHistoryRow, TradePreview } from '../../contracts/index.ts';
-import type { TradeHistoryFilters } from '../../src/services/trades.ts';
+import type { TradeHistoryFilters, TradeOpened } from '../../src/services/trades.ts';
 import { offerItem, paginator } from './offers.ts';
 
 /** A sell offer (the taker buys): 50 - 1000 EUR by SEPA or Cash. */
@@ -35,6 +35,10 @@ export const preview100: TradePreview = {
 };
 
 export const openedText = 'Trade opened: pay bob within 30 minutes.';
+/** The new trade's channel, as the `open` answer names it in its X-Trade-Channel header. */
+export const openedChannel = 'c0ffee00-trade';
+/** What `trades.open` answers: the toast's sentence and the channel the chat opens on. */
+export const opened: TradeOpened = { info: openedText, channel: openedChannel };
 
 export const coins: Coin[] = [
   { id: 1, label: 'Bitcoin', ticker: 'btc', image: '/coins/btc.svg', decimal_places: 8, price: '65000.00', networks: [] },

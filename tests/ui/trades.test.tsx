@@ -10,7 +10,7 @@ import { TradeDialog } from '../../src/ui/trades/TradeDialog.tsx';
 import { TradesScreen } from '../../src/ui/trades/TradesScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
 import { paginator } from '../support/offers.ts';
-import { buyOffer, chosenTrades, coins, noTrades, openedText, preview100, sellOffer, tradePage, tradeRow } from '../support/trades.ts';
+import { buyOffer, chosenTrades, coins, noTrades, opened, openedText, preview100, sellOffer, tradePage, tradeRow } from '../support/trades.ts';
 import { renderWithRouter } from './render.tsx';
 
 const DEBOUNCE_MS = 400;
@@ -136,7 +136,7 @@ describe('Trade Preview dialog', () => {
     expect(screen.getByRole('dialog'), 'Escape is refused while busy').toHaveAttribute('data-state', 'open');
     expect(view.actor.getSnapshot().hasTag('open')).toBe(true);
 
-    await act(() => view.fakes.resolve('openTrade', openedText));
+    await act(() => view.fakes.resolve('openTrade', opened));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(view.notices).toEqual([{ title: 'Trade Opened!', description: openedText, type: 'success' }]);
     expect(view.goToChat).toHaveBeenCalledTimes(1);

@@ -19,6 +19,6 @@ export type FlowDeps = {
   /** Hands a new session to the session actor. */
   signIn: (session: SessionResponse) => void;
   notify: (notice: Notice) => void;
-  /** Leaves for a route, replacing the history entry. */
-  navigate: (to: '/' | '/login' | '/offers' | '/chat') => void;
+  /** Leaves for a route, replacing the history entry; /chat may open on one conversation (`?channel=`). */
+  navigate: (to: '/' | '/login' | '/offers' | '/chat', search?: { channel: string }) => void;
 };

@@ -14,6 +14,6 @@ export const bindTradeDialog = (deps: FlowDeps) =>
     },
     actions: {
       notify: (_, params) => deps.notify(params),
-      goToChat: () => deps.navigate('/chat'),
+      goToChat: (_, params) => deps.navigate('/chat', params.channel ? { channel: params.channel } : undefined),
     },
   });

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { OfferListItem, TradeAsk, TradeOpenAsk, TradePreview } from '../../../contracts/index.ts';
+import type { TradeOpened } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
 
 export type TradeDialogContext = {
@@ -26,7 +27,7 @@ export const tradeDialogMachine = setup({
       throw new Error('previewTrade is bound in the route (tradeDialog.actors.ts)');
     }),
     // Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at.
-    openTrade: fromPromise<string, TradeOpenAsk>(async () => {
+    openTrade: fromPromise<TradeOpened, TradeOpenAsk>(async () => {
       throw new Error('openTrade is bound in the route (tradeDialog.actors.ts)');
     }),
   },
@@ -38,8 +39,8 @@ export const tradeDialogMachine = setup({
     setMethod: assign((_, params: { value: string }) => ({ paymentMethod: params.value, preview: null })),
     keepPreview: assign((_, params: { preview: TradePreview }) => ({ preview: params.preview })),
     notify: (_, _params: Notice) => {},
-    /** Leaves for /chat, where the new trade's conversation is. */
-    goToChat: () => {},
+    /** Leaves for /chat, opened on the new trade's conversation when the server named its channel. */
+    goToChat: (_, _params: { channel: string | null }) => {},
   },
   guards: {
     /**
@@ -129,9 +130,9 @@ export const tradeDialogMachine = setup({
             onDone: {
               target: '#tradeDialog.closed',
               actions: [
-                { type: 'notify', params: ({ event }) => ({ title: 'Trade Opened!', description: event.output, type: 'success' }) },
+                { type: 'notify', params: ({ event }) => ({ title: 'Trade Opened!', description: event.output.info, type: 'success' }) },
                 'reset',
-                'goToChat',
+                { type: 'goToChat', params: ({ event }) => ({ channel: event.output.channel }) },
               ],
             },
             onError: {
