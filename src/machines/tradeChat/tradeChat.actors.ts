@@ -1,0 +1,81 @@
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { z } from 'zod/mini';
+import {
+  TRADE_EVENTS,
+  chatMessage,
+  conversation,
+  realtimeEvents,
+  tradeChannelName,
+  tradeEvent,
+  typingEvent,
+  userChannelName,
+} from '../../../contracts/index.ts';
+import type { ConnectionState } from '../../services/realtime.ts';
+import type { FlowDeps } from '../shared/deps.ts';
+import { tradeChatMachine, type TradeChatEvent } from './tradeChat.machine.ts';
+import { chatRules } from './tradeChat.rules.ts';
+import { tradeConversationMachine, type TradeChannelEvent } from './tradeConversation.machine.ts';
+
+/** The conversation chart with its rules: what every use of it, tests included, starts from. */
+export const tradeConversationLogic = tradeConversationMachine.provide({ guards: chatRules });
+
+/** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
+const parsed =
+  <T>(schema: z.ZodMiniType<T>, deliver: (value: T) => void) =>
+  (data: unknown) => {
+    const result = z.safeParse(schema, data);
+    if (result.success) deliver(result.data);
+  };
+
+const connectionEvents: Record<ConnectionState, TradeChatEvent> = {
+  connecting: { type: 'realtime.connecting' },
+  connected: { type: 'realtime.connected' },
+  offline: { type: 'realtime.offline' },
+};
+
+export const bindTradeConversation = (deps: FlowDeps) =>
+  tradeConversationLogic.provide({
+    actors: {
+      // Leaving the conversation ends the subscription: the returned function unbinds.
+      tradeChannel: fromCallback<EventObject, { channel: string }>(({ input, sendBack }) => {
+        const send = (event: TradeChannelEvent) => sendBack(event);
+        const tradeChanged = parsed(tradeEvent, ({ status, buyer_paid, dispute_raised, message }) =>
+          send({ type: 'realtime.trade.changed', facts: { status, buyer_paid, dispute_raised }, message }),
+        );
+        return deps.realtime.subscribe(tradeChannelName(input.channel), {
+          events: {
+            [realtimeEvents.newMessage]: parsed(chatMessage, (message) => send({ type: 'realtime.message.received', message })),
+            [realtimeEvents.typing]: parsed(typingEvent, ({ username }) => send({ type: 'realtime.typing.received', username })),
+            ...Object.fromEntries(TRADE_EVENTS.map((name) => [name, tradeChanged])),
+          },
+          onSubscribed: () => send({ type: 'realtime.subscribed' }),
+        });
+      }),
+      loadMessages: fromPromise(({ input }) => deps.chat.messages(input)),
+      sendMessage: fromPromise(({ input }) => deps.chat.send(input)),
+      sendTyping: fromPromise(({ input }) => deps.chat.typing(input)),
+      performAction: fromPromise(({ input }) => deps.trades.act(input)),
+    },
+    actions: { notify: (_, params) => deps.notify(params) },
+  });
+
+export const bindTradeChat = (deps: FlowDeps) =>
+  tradeChatMachine.provide({
+    actors: {
+      loadConversations: fromPromise(({ input }) => deps.chat.conversations(input)),
+      userChannel: fromCallback<EventObject, { username: string }>(({ input, sendBack }) =>
+        deps.realtime.subscribe(userChannelName(input.username), {
+          events: {
+            [realtimeEvents.conversation]: parsed(conversation, (entry) =>
+              sendBack({ type: 'realtime.conversation.received', conversation: entry } satisfies TradeChatEvent),
+            ),
+          },
+          onSubscribed: () => sendBack({ type: 'realtime.subscribed' } satisfies TradeChatEvent),
+        }),
+      ),
+      watchConnection: fromCallback<EventObject>(({ sendBack }) =>
+        deps.realtime.watchConnection((state) => sendBack(connectionEvents[state])),
+      ),
+      tradeConversation: bindTradeConversation(deps),
+    },
+  });

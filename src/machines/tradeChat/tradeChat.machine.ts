@@ -1,0 +1,225 @@
+import { assign, fromCallback, fromPromise, not, raise, sendTo, setup, type EventObject } from 'xstate';
+import type { Conversation } from '../../../contracts/index.ts';
+import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
+
+export type TradeChatInput = {
+  username: string;
+  /** The conversation the page was opened on (`/chat?channel=`), if any. */
+  channel: string | null;
+};
+
+export type TradeChatContext = {
+  username: string;
+  /** The list as the last load and the live updates left it, latest activity first. */
+  conversations: Conversation[];
+  search: string;
+  /** The conversation asked for: open, or waiting for the list to bring it. */
+  channel: string | null;
+};
+
+export type TradeChatEvent =
+  | { type: 'conversation.select'; channel: string }
+  | { type: 'conversation.close' }
+  | { type: 'search.change'; value: string }
+  | { type: 'realtime.connecting' }
+  | { type: 'realtime.connected' }
+  | { type: 'realtime.offline' }
+  | { type: 'realtime.subscribed' }
+  | { type: 'realtime.conversation.received'; conversation: Conversation }
+  /** The list's own: a load finished (or failed) and the list is as it will stay until the next. */
+  | { type: 'conversations.loaded' }
+  | ConversationReport;
+
+/**
+ * The list with `conversation` in first place (it has the latest activity), replacing its old entry; a new
+ * one joins only if it matches the search, as the server would have filtered it (docs/api.md "Chat calls").
+ */
+function withConversation(list: Conversation[], conversation: Conversation, search: string): Conversation[] {
+  const known = list.some((entry) => entry.channel === conversation.channel);
+  const wanted = search.trim().toLowerCase();
+  if (!known && !conversation.partner.toLowerCase().includes(wanted)) return list;
+  return [conversation, ...list.filter((entry) => entry.channel !== conversation.channel)];
+}
+
+const stub = (name: string) => () => {
+  throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
+};
+
+/** /chat: the conversation list, the live connection, and the selected trade's conversation as a child chart. */
+export const tradeChatMachine = setup({
+  types: { context: {} as TradeChatContext, events: {} as TradeChatEvent, input: {} as TradeChatInput },
+  actors: {
+    loadConversations: fromPromise<Conversation[], { search: string }>(async () => stub('loadConversations')()),
+    /** The trader's own channel: `conversation` events. */
+    userChannel: fromCallback<EventObject, { username: string }>(stub('userChannel')),
+    watchConnection: fromCallback<EventObject>(stub('watchConnection')),
+    // The conversation chart (tradeConversation.machine.ts), declared by its type: this file stands alone.
+    tradeConversation: fromCallback(stub('tradeConversation')) as unknown as TradeConversationLogic,
+  },
+  delays: { searchDebounce: 500 },
+  actions: {
+    setSearch: assign((_, params: { value: string }) => ({ search: params.value })),
+    keepConversations: assign((_, params: { conversations: Conversation[] }) => ({ conversations: params.conversations })),
+    upsertConversation: assign(({ context }, params: { conversation: Conversation }) => ({
+      conversations: withConversation(context.conversations, params.conversation, context.search),
+    })),
+    announceLoaded: raise({ type: 'conversations.loaded' } as const),
+    setChannel: assign((_, params: { channel: string }) => ({ channel: params.channel })),
+    clearChannel: assign({ channel: null }),
+    /** The open conversation hears what the list heard about its trade. */
+    updateConversation: sendTo('conversation', (_, params: { conversation: Conversation }) => ({
+      type: 'conversation.updated' as const,
+      conversation: params.conversation,
+    })),
+  },
+  guards: {
+    hasConversations: ({ context }) => context.conversations.length > 0,
+    hasChannel: ({ context }) => context.channel !== null,
+    /** The asked-for conversation is in the list, so it can open. */
+    hasSelectedConversation: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel),
+    isCurrentChannel: ({ context }, params: { channel: string }) => params.channel === context.channel,
+    isListed: ({ context }, params: { channel: string }) => context.conversations.some((entry) => entry.channel === params.channel),
+  },
+}).createMachine({
+  id: 'tradeChat',
+  description: 'Conversations on the left (search, live updates), the selected trade on the right, and whether the connection is live.',
+  context: ({ input }) => ({ username: input.username, conversations: [], search: '', channel: input.channel }),
+  type: 'parallel',
+  states: {
+    // First of the regions: its subscription opens the socket before the connection is watched, so a page
+    // that is about to connect does not start by saying it is offline.
+    list: {
+      invoke: {
+        id: 'userChannel',
+        src: 'userChannel',
+        input: ({ context }) => ({ username: context.username }),
+        onError: { description: 'No live list: it shows what the loads bring.' },
+      },
+      initial: 'loading',
+      on: {
+        'search.change': {
+          target: '.debouncing',
+          description: 'The search waits 500 ms of quiet before the list reloads.',
+          actions: { type: 'setSearch', params: ({ event }) => ({ value: event.value }) },
+        },
+        'realtime.subscribed': {
+          target: '.loading',
+          description: 'The channel is live (first, and again after every reconnect): load again, so nothing missed stays missing.',
+        },
+        'realtime.conversation.received': {
+          description: 'A trade opened, changed or got a message: its entry moves to the top.',
+          actions: { type: 'upsertConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+        },
+        'conversation.changed': {
+          description: 'The open conversation heard a message or a change of its trade.',
+          actions: { type: 'upsertConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+        },
+      },
+      states: {
+        debouncing: { after: { searchDebounce: { target: 'loading' } } },
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadConversations',
+            src: 'loadConversations',
+            input: ({ context }) => ({ search: context.search }),
+            onDone: {
+              target: 'checking',
+              actions: { type: 'keepConversations', params: ({ event }) => ({ conversations: event.output }) },
+            },
+            onError: { target: 'checking', description: 'A chat failure clears the loading state and shows no message; the list stays.' },
+          },
+        },
+        checking: {
+          entry: 'announceLoaded',
+          always: [{ guard: 'hasConversations', target: 'ready' }, { target: 'empty' }],
+        },
+        ready: {},
+        empty: { always: { guard: 'hasConversations', target: 'ready', description: 'A trade opened meanwhile.' } },
+      },
+    },
+    connection: {
+      description: 'The banner: whether what the channels say reaches this page now.',
+      invoke: { id: 'connection', src: 'watchConnection', onError: { target: '.offline' } },
+      initial: 'connecting',
+      states: {
+        connecting: {
+          on: { 'realtime.connected': { target: 'live' }, 'realtime.offline': { target: 'offline' } },
+        },
+        live: {
+          on: {
+            'realtime.connecting': { target: 'offline', description: 'The socket dropped and is trying again.' },
+            'realtime.offline': { target: 'offline' },
+          },
+        },
+        offline: {
+          description: '"Reconnecting…" shows.',
+          on: {
+            'realtime.connected': {
+              target: 'live',
+              description: 'Back: each channel is subscribed again, and each reloads once the server accepts it (list, messages).',
+            },
+          },
+        },
+      },
+    },
+    selection: {
+      initial: 'none',
+      on: {
+        'conversation.select': [
+          { guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.channel }) }, description: 'Already there.' },
+          {
+            guard: { type: 'isListed', params: ({ event }) => ({ channel: event.channel }) },
+            target: '.open',
+            actions: { type: 'setChannel', params: ({ event }) => ({ channel: event.channel }) },
+          },
+          { target: '.waiting', actions: { type: 'setChannel', params: ({ event }) => ({ channel: event.channel }) } },
+        ],
+        'conversation.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
+      },
+      states: {
+        none: {
+          description: '"Select a conversation".',
+          always: { guard: 'hasChannel', target: 'waiting', description: 'The page was opened on a conversation.' },
+        },
+        waiting: {
+          description: 'A spinner: the asked-for conversation is not in the list yet (it is loading).',
+          always: { guard: 'hasSelectedConversation', target: 'open' },
+          on: {
+            'conversations.loaded': {
+              guard: not('hasSelectedConversation'),
+              target: 'none',
+              description: 'Not one of this trader’s conversations.',
+              actions: 'clearChannel',
+            },
+          },
+        },
+        open: {
+          invoke: {
+            id: 'conversation',
+            src: 'tradeConversation',
+            input: ({ context }) => ({
+              conversation: context.conversations.find((entry) => entry.channel === context.channel)!,
+              username: context.username,
+            }),
+            onError: { target: 'none', actions: 'clearChannel' },
+          },
+          on: {
+            'realtime.conversation.received': {
+              guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.conversation.channel }) },
+              actions: { type: 'updateConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+            },
+            'conversations.loaded': {
+              guard: 'hasSelectedConversation',
+              description: 'A reload brought its entry again.',
+              actions: {
+                type: 'updateConversation',
+                params: ({ context }) => ({ conversation: context.conversations.find((entry) => entry.channel === context.channel)! }),
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod/mini';
+import {
+  chatRequest,
+  tradeRequest,
+  type Conversation,
+  type TradeAction,
+  type TradeFacts,
+  type TradeRole,
+  type TradeStatus,
+} from '../../../contracts/index.ts';
+import { availableActions, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+
+/**
+ * The chat's rules, from the lifecycle chart and the contracts the server decides with: the charts name them
+ * as guards (bound in tradeChat.actors.ts), and the selectors read the same functions, so a button, a
+ * disabled Submit and the server's refusal always agree.
+ */
+
+/** `partner_type` is the partner's role: a conversation with a seller is the buyer's (docs/rules.md "Chat actions"). */
+export const roleOf = (conversation: Pick<Conversation, 'partner_type'>): TradeRole =>
+  conversation.partner_type === 'seller' ? 'buyer' : 'seller';
+
+/** The actions this trader may take on the trade now, in the order the buttons show. */
+export const actionsFor = (conversation: TradeFacts & Pick<Conversation, 'partner_type'>): TradeAction[] =>
+  availableActions(conversation, roleOf(conversation));
+
+const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.success ? undefined : result.error?.issues[0]?.message;
+
+/** Why a message cannot be sent as typed (blank, too long), or undefined. */
+export const messageProblem = (text: string) => firstIssue(z.safeParse(chatRequest, { type: 'send_message', message_type: 'text', text }));
+
+/** "Please enter the reason for your dispute" while the reason is blank (or its length limit), or undefined. */
+export const reasonProblem = (reason: string) => firstIssue(z.safeParse(tradeRequest, { type: 'raise_dispute', channel: 'any', reason }));
+
+export const chatRules = {
+  canTakeAction: ({ context }: { context: { conversation: Conversation } }, params: { action: TradeAction }) =>
+    canTakeAction(context.conversation, params.action, roleOf(context.conversation)),
+  /** The server stores a message only while the trade is pending. */
+  canSend: (_: unknown, params: { text: string; status: TradeStatus }) =>
+    params.status === 'pending' && messageProblem(params.text) === undefined,
+  isReasonGiven: (_: unknown, params: { reason: string }) => reasonProblem(params.reason) === undefined,
+};

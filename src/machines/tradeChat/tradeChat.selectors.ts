@@ -1,0 +1,98 @@
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { TradeAction } from '../../../contracts/index.ts';
+import type { tradeChatMachine } from './tradeChat.machine.ts';
+import { actionsFor, messageProblem, reasonProblem } from './tradeChat.rules.ts';
+import type { TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
+
+type TradeChatSnapshot = SnapshotFrom<typeof tradeChatMachine>;
+type ConversationSnapshot = SnapshotFrom<typeof tradeConversationMachine>;
+export type ConversationRef = ActorRefFrom<typeof tradeConversationMachine>;
+
+/** Spec section 9: the list shows the last message cut at 35 characters, plus an ellipsis. */
+export const PREVIEW_LENGTH = 35;
+export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text);
+
+// ---- The screen: list, connection, selection -----------------------------------------------------
+
+export const selectSearch = (snapshot: TradeChatSnapshot) => snapshot.context.search;
+export const selectConversations = (snapshot: TradeChatSnapshot) => snapshot.context.conversations;
+export const selectSelectedChannel = (snapshot: TradeChatSnapshot) => snapshot.context.channel;
+export const selectIsListLoading = (snapshot: TradeChatSnapshot) => snapshot.hasTag('busy');
+/** "No conversations yet" once a load found none (not while the first load runs). */
+export const selectIsListEmpty = (snapshot: TradeChatSnapshot) => snapshot.matches({ list: 'empty' });
+/** none: "Select a conversation"; waiting: a spinner; open: the conversation. */
+export const selectSelection = (snapshot: TradeChatSnapshot): 'none' | 'waiting' | 'open' =>
+  snapshot.matches({ selection: 'open' }) ? 'open' : snapshot.matches({ selection: 'waiting' }) ? 'waiting' : 'none';
+/** The banner ("Reconnecting…") while live updates cannot reach the page. */
+export const selectIsOffline = (snapshot: TradeChatSnapshot) => snapshot.matches({ connection: 'offline' });
+/** The open conversation's own chart, while one is open. */
+export const selectConversationRef = (snapshot: TradeChatSnapshot) => snapshot.children.conversation as ConversationRef | undefined;
+
+// ---- The open conversation -------------------------------------------------------------------------
+
+export const selectConversation = (snapshot: ConversationSnapshot) => snapshot.context.conversation;
+export const selectUsername = (snapshot: ConversationSnapshot) => snapshot.context.username;
+export const selectMessages = (snapshot: ConversationSnapshot) => snapshot.context.messages;
+export const selectIsLoadingMessages = (snapshot: ConversationSnapshot) => snapshot.matches({ messages: 'loading' });
+/** "{username} is typing..." while someone else's notice is fresh. */
+export const selectTypingLine = (snapshot: ConversationSnapshot) =>
+  snapshot.matches({ partnerTyping: 'visible' }) && snapshot.context.typist ? `${snapshot.context.typist} is typing...` : null;
+
+/** The message input shows only while the trade is pending. */
+export const selectCanWrite = (snapshot: ConversationSnapshot) => snapshot.matches({ trade: 'pending' });
+export const selectDraft = (snapshot: ConversationSnapshot) => snapshot.context.draft;
+export const selectCanSend = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'message.send' });
+export const selectIsSending = (snapshot: ConversationSnapshot) => snapshot.matches({ composer: 'sending' });
+/** A message too long to send says so; a blank one just is not sent. */
+export const selectDraftError = (snapshot: ConversationSnapshot) =>
+  snapshot.context.draft.trim() === '' ? undefined : messageProblem(snapshot.context.draft);
+
+export type ActionButton = {
+  action: TradeAction;
+  label: string;
+  event: TradeConversationEvent;
+  /** Enabled: the chart takes its event now (no other action running, no dialog open). */
+  enabled: boolean;
+  busy: boolean;
+};
+
+const buttons: Record<TradeAction, { label: string; event: TradeConversationEvent; isBusy: (snapshot: ConversationSnapshot) => boolean }> =
+  {
+    cancel: { label: 'Cancel Trade', event: { type: 'trade.cancel' }, isBusy: (s) => s.matches({ actions: 'cancelling' }) },
+    mark_paid: { label: 'Mark Paid', event: { type: 'trade.markPaid' }, isBusy: (s) => s.matches({ actions: 'markingPaid' }) },
+    raise_dispute: {
+      label: 'Raise Dispute',
+      event: { type: 'trade.dispute' },
+      isBusy: (s) => s.matches({ actions: { disputing: 'submitting' } }),
+    },
+    release_coin: {
+      label: 'Release Crypto',
+      event: { type: 'trade.release' },
+      isBusy: (s) => s.matches({ actions: { releasing: 'submitting' } }),
+    },
+  };
+
+/**
+ * The action buttons: exactly the actions the lifecycle chart allows this trader now (tradeChat.rules.ts),
+ * the order of the spec's table (cancel or dispute first, then the trader's own step).
+ */
+export const selectActionButtons = (snapshot: ConversationSnapshot): ActionButton[] => {
+  const allowed = actionsFor(snapshot.context.conversation);
+  return (['cancel', 'raise_dispute', 'mark_paid', 'release_coin'] as const)
+    .filter((action) => allowed.includes(action))
+    .map((action) => {
+      const { label, event, isBusy } = buttons[action];
+      return { action, label, event, enabled: snapshot.can(event), busy: isBusy(snapshot) };
+    });
+};
+
+/** Which confirmation is open: releasing asks once, disputing asks for a reason. */
+export const selectDialog = (snapshot: ConversationSnapshot): 'release' | 'dispute' | null =>
+  snapshot.matches({ actions: 'releasing' }) ? 'release' : snapshot.matches({ actions: 'disputing' }) ? 'dispute' : null;
+/** An action is on its way: the dialogs cannot be closed meanwhile. */
+export const selectIsActionBusy = (snapshot: ConversationSnapshot) => snapshot.hasTag('busy');
+export const selectReason = (snapshot: ConversationSnapshot) => snapshot.context.reason;
+/** "Please enter the reason for your dispute" while it is empty. */
+export const selectReasonError = (snapshot: ConversationSnapshot) => reasonProblem(snapshot.context.reason);
+export const selectCanSubmitDispute = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'dispute.submit' });
+export const selectCanConfirmRelease = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'release.confirm' });

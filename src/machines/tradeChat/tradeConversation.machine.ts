@@ -1,0 +1,464 @@
+import { assign, fromCallback, fromPromise, not, raise, sendParent, setup, type EventObject } from 'xstate';
+import type { ChatMessage, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
+import type { TradeActionRequest } from '../../services/trades.ts';
+import type { Notice } from '../shared/notify.ts';
+
+export type TradeConversationInput = { conversation: Conversation; username: string };
+
+export type TradeConversationContext = {
+  /** Who is signed in: own messages, others' typing. */
+  username: string;
+  /** The trade's facts, partner and last message, as last heard. */
+  conversation: Conversation;
+  /** Oldest first, each id once. */
+  messages: ChatMessage[];
+  draft: string;
+  /** Whose "… is typing..." shows. */
+  typist: string | null;
+  reason: string;
+};
+
+/** What the trade's channel hands over, parsed against the contracts (tradeChat.actors.ts). */
+export type TradeChannelEvent =
+  | { type: 'realtime.subscribed' }
+  | { type: 'realtime.message.received'; message: ChatMessage }
+  | { type: 'realtime.typing.received'; username: string }
+  | { type: 'realtime.trade.changed'; facts: TradeFacts; message: ChatMessage };
+
+/** What the conversation tells the chat screen that invoked it, so the list shows the same trade. */
+export type ConversationReport = { type: 'conversation.changed'; conversation: Conversation };
+
+export type TradeConversationEvent =
+  | TradeChannelEvent
+  | { type: 'conversation.updated'; conversation: Conversation }
+  | { type: 'message.change'; value: string }
+  | { type: 'message.send' }
+  | { type: 'trade.cancel' }
+  | { type: 'trade.markPaid' }
+  | { type: 'trade.release' }
+  | { type: 'trade.dispute' }
+  | { type: 'release.confirm' }
+  | { type: 'dispute.reason.change'; value: string }
+  | { type: 'dispute.submit' }
+  | { type: 'dialog.dismiss' }
+  | { type: 'trade.performed'; action: TradeAction };
+
+/** Messages by id, oldest first: one heard twice (a trade event's system message is also a new_message) shows once. */
+function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage[] {
+  const byId = new Map(known.map((message) => [message.id, message]));
+  for (const message of arrived) byId.set(message.id, message);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** A trade only moves forward, and a finished one stays finished: a late or stale report never moves it back. */
+function laterFacts(known: TradeFacts, heard: TradeFacts): TradeFacts {
+  const { status, buyer_paid, dispute_raised } = known.status !== 'pending' ? known : heard;
+  if (status !== 'pending') return { status, buyer_paid, dispute_raised };
+  return { status, buyer_paid: known.buyer_paid || heard.buyer_paid, dispute_raised: known.dispute_raised || heard.dispute_raised };
+}
+
+/** The facts after each action the server accepted (docs/rules.md "Trades"). */
+const after = {
+  mark_paid: { status: 'pending', buyer_paid: true, dispute_raised: false },
+  cancel: { status: 'cancelled', buyer_paid: false, dispute_raised: false },
+  release_coin: { status: 'completed', buyer_paid: true, dispute_raised: false },
+  raise_dispute: { status: 'pending', buyer_paid: true, dispute_raised: true },
+} satisfies Record<TradeAction, TradeFacts>;
+
+/** A rule bound with the chart in tradeChat.actors.ts (tradeChat.rules.ts: the lifecycle chart, the contracts). */
+const boundRule =
+  <Params>(name: string) =>
+  (_: unknown, _params: Params): boolean => {
+    throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
+  };
+const stub = (name: string) => () => {
+  throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
+};
+
+const performed = (action: TradeAction) => ({ type: 'trade.performed', action }) as const;
+const takeAction = (action: TradeAction) => ({ type: 'canTakeAction', params: { action } }) as const;
+/** The server's sentence for an accepted action, as the toast "Action Performed!". */
+const actionPerformed = {
+  type: 'notify',
+  params: ({ event }: { event: { output: string } }): Notice => ({
+    title: 'Action Performed!',
+    description: event.output,
+    type: 'success',
+  }),
+} as const;
+const actionInput =
+  (type: 'cancel' | 'mark_paid' | 'release_coin') =>
+  ({ context }: { context: TradeConversationContext }) => ({ type, channel: context.conversation.channel });
+
+/** One trade's conversation in /chat, invoked by the chat screen (tradeChat.machine.ts) for the selected trade. */
+export const tradeConversationMachine = setup({
+  types: {
+    context: {} as TradeConversationContext,
+    events: {} as TradeConversationEvent,
+    input: {} as TradeConversationInput,
+  },
+  actors: {
+    tradeChannel: fromCallback<EventObject, { channel: string }>(stub('tradeChannel')),
+    loadMessages: fromPromise<ChatMessage[], { channel: string }>(async () => stub('loadMessages')()),
+    sendMessage: fromPromise<ChatMessage, { channel: string; text: string }>(async () => stub('sendMessage')()),
+    sendTyping: fromPromise<unknown, { channel: string }>(async () => stub('sendTyping')()),
+    /** Answers the sentence shown as "Action Performed!". */
+    performAction: fromPromise<string, TradeActionRequest>(async () => stub('performAction')()),
+  },
+  delays: { typingDebounce: 500, typingVisible: 1500 },
+  actions: {
+    keepMessages: assign(({ context }, params: { messages: ChatMessage[] }) => ({
+      messages: withMessages(context.messages, params.messages),
+    })),
+    /** A message shows, and becomes the conversation's last message (the list's preview). */
+    addMessage: assign(({ context }, params: { message: ChatMessage }) => ({
+      messages: withMessages(context.messages, [params.message]),
+      conversation: { ...context.conversation, last_message: params.message.text },
+    })),
+    keepFacts: assign(({ context }, params: TradeFacts) => ({
+      conversation: { ...context.conversation, ...laterFacts(context.conversation, params) },
+    })),
+    keepConversation: assign(({ context }, params: { conversation: Conversation }) => ({
+      conversation: { ...params.conversation, ...laterFacts(context.conversation, params.conversation) },
+    })),
+    setDraft: assign((_, params: { value: string }) => ({ draft: params.value })),
+    /** The input clears once the message is stored, unless the trader has typed on meanwhile. */
+    clearSent: assign(({ context }, params: { text: string }) => ({ draft: context.draft.trim() === params.text ? '' : context.draft })),
+    setTypist: assign((_, params: { username: string }) => ({ typist: params.username })),
+    clearTypist: assign({ typist: null }),
+    setReason: assign((_, params: { value: string }) => ({ reason: params.value })),
+    clearReason: assign({ reason: '' }),
+    reportConversation: sendParent(
+      ({ context }): ConversationReport => ({ type: 'conversation.changed', conversation: context.conversation }),
+    ),
+    recordPerformed: raise((_, params: { action: TradeAction }) => performed(params.action)),
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    /** Spec section 4: a message shows if it is for everyone, or this trader sent or receives it. */
+    isVisibleToMe: (_, params: { message: ChatMessage; username: string }) =>
+      params.message.recipient === 'all' || params.message.recipient === params.username || params.message.sender === params.username,
+    isOthersTyping: (_, params: { typist: string; username: string }) => params.typist !== params.username,
+    isFromTypist: (_, params: { sender: string | null; typist: string | null }) =>
+      params.sender !== null && params.sender === params.typist,
+    isWriting: (_, params: { value: string }) => params.value.trim() !== '',
+    isAction: (_, params: { action: TradeAction; expected: TradeAction }) => params.action === params.expected,
+    isCompleted: ({ context }) => context.conversation.status === 'completed',
+    isCancelled: ({ context }) => context.conversation.status === 'cancelled',
+    isDisputed: ({ context }) => context.conversation.dispute_raised,
+    isPaid: ({ context }) => context.conversation.buyer_paid,
+    /** The lifecycle chart's answer for this trade and this trader's role: the one the server consults. */
+    canTakeAction: boundRule<{ action: TradeAction }>('canTakeAction'),
+    /** Text the server would store (trimmed, 1–2,000 characters) on a pending trade. */
+    canSend: boundRule<{ text: string; status: TradeStatus }>('canSend'),
+    isReasonGiven: boundRule<{ reason: string }>('isReasonGiven'),
+  },
+}).createMachine({
+  id: 'tradeConversation',
+  description:
+    "One trade's chat: its messages, live on the trade's channel, the trade's state as the lifecycle has it, the message input and the trade actions.",
+  context: ({ input }) => ({
+    username: input.username,
+    conversation: input.conversation,
+    messages: [],
+    draft: '',
+    typist: null,
+    reason: '',
+  }),
+  invoke: {
+    id: 'tradeChannel',
+    src: 'tradeChannel',
+    input: ({ context }) => ({ channel: context.conversation.channel }),
+    onError: { description: 'No live channel: what was said shows on the next load.' },
+  },
+  type: 'parallel',
+  states: {
+    messages: {
+      initial: 'loading',
+      on: {
+        'realtime.message.received': {
+          guard: { type: 'isVisibleToMe', params: ({ context, event }) => ({ message: event.message, username: context.username }) },
+          actions: [{ type: 'addMessage', params: ({ event }) => ({ message: event.message }) }, 'reportConversation'],
+        },
+        'realtime.subscribed': {
+          target: '.loading',
+          description: 'The channel is live (first, and again after every reconnect): load again, so nothing said meanwhile stays missing.',
+        },
+      },
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadMessages',
+            src: 'loadMessages',
+            input: ({ context }) => ({ channel: context.conversation.channel }),
+            onDone: { target: 'ready', actions: { type: 'keepMessages', params: ({ event }) => ({ messages: event.output }) } },
+            onError: { target: 'ready', description: 'A chat failure clears the loading state and shows no message of its own.' },
+          },
+        },
+        ready: {},
+      },
+    },
+    trade: {
+      description: 'The lifecycle chart (domain/tradeLifecycle): the facts the server reports, and the actions this trader took.',
+      initial: 'checking',
+      on: {
+        'realtime.trade.changed': {
+          target: '.checking',
+          actions: [
+            { type: 'keepFacts', params: ({ event }) => event.facts },
+            { type: 'addMessage', params: ({ event }) => ({ message: event.message }) },
+            'reportConversation',
+          ],
+        },
+        'conversation.updated': {
+          target: '.checking',
+          description: 'The list heard of this trade (the user channel, a reload).',
+          actions: { type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+        },
+      },
+      states: {
+        checking: {
+          always: [
+            { guard: 'isCompleted', target: 'completed' },
+            { guard: 'isCancelled', target: 'cancelled' },
+            { guard: 'isDisputed', target: 'pending.disputed' },
+            { guard: 'isPaid', target: 'pending.paid' },
+            { target: 'pending.awaitingPayment' },
+          ],
+        },
+        pending: {
+          description: 'The message input shows.',
+          initial: 'awaitingPayment',
+          states: {
+            awaitingPayment: {
+              description: 'buyer_paid false: "Cancel Trade" for both, "Mark Paid" for the buyer.',
+              on: {
+                'trade.performed': [
+                  {
+                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'mark_paid' }) },
+                    target: 'paid',
+                    actions: [{ type: 'keepFacts', params: after.mark_paid }, 'reportConversation'],
+                  },
+                  {
+                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'cancel' }) },
+                    target: '#tradeConversation.trade.cancelled',
+                    actions: [{ type: 'keepFacts', params: after.cancel }, 'reportConversation'],
+                  },
+                ],
+              },
+            },
+            paid: {
+              description: 'buyer_paid true: "Raise Dispute" for both, "Release Crypto" for the seller.',
+              on: {
+                'trade.performed': [
+                  {
+                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'release_coin' }) },
+                    target: '#tradeConversation.trade.completed',
+                    actions: [{ type: 'keepFacts', params: after.release_coin }, 'reportConversation'],
+                  },
+                  {
+                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'raise_dispute' }) },
+                    target: 'disputed',
+                    actions: [{ type: 'keepFacts', params: after.raise_dispute }, 'reportConversation'],
+                  },
+                ],
+              },
+            },
+            disputed: { description: 'Frozen until a moderator settles it: no actions, the chat goes on.' },
+          },
+        },
+        completed: { description: 'The buyer holds the crypto; the input is gone.' },
+        cancelled: { description: 'The seller holds the crypto again; the input is gone.' },
+      },
+    },
+    composer: {
+      initial: 'idle',
+      on: { 'message.change': { actions: { type: 'setDraft', params: ({ event }) => ({ value: event.value }) } } },
+      states: {
+        idle: {
+          on: {
+            'message.send': {
+              guard: { type: 'canSend', params: ({ context }) => ({ text: context.draft, status: context.conversation.status }) },
+              target: 'sending',
+              description: 'Enter or "Send"; an empty or blank message is not sent.',
+            },
+          },
+        },
+        sending: {
+          invoke: {
+            id: 'sendMessage',
+            src: 'sendMessage',
+            input: ({ context }) => ({ channel: context.conversation.channel, text: context.draft.trim() }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'addMessage', params: ({ event }) => ({ message: event.output }) },
+                { type: 'clearSent', params: ({ event }) => ({ text: event.output.text }) },
+                'reportConversation',
+              ],
+            },
+            onError: { target: 'idle', description: 'The refusal shows as a toast (a finished trade); the text stays.' },
+          },
+        },
+      },
+    },
+    typingNotice: {
+      description: 'Tells the partner "… is typing...", at most once per typingDebounce.',
+      initial: 'ready',
+      states: {
+        ready: {
+          on: {
+            'message.change': {
+              guard: { type: 'isWriting', params: ({ event }) => ({ value: event.value }) },
+              target: 'cooling',
+            },
+          },
+        },
+        cooling: {
+          description: 'One notice went out; keystrokes send none until the pause is over.',
+          invoke: {
+            id: 'sendTyping',
+            src: 'sendTyping',
+            input: ({ context }) => ({ channel: context.conversation.channel }),
+            onError: { description: 'Best effort: a lost notice is not worth a message.' },
+          },
+          after: { typingDebounce: { target: 'ready' } },
+        },
+      },
+    },
+    partnerTyping: {
+      initial: 'hidden',
+      on: {
+        'realtime.typing.received': {
+          guard: { type: 'isOthersTyping', params: ({ context, event }) => ({ typist: event.username, username: context.username }) },
+          target: '.visible',
+          description: "Someone else's notice shows the line, and each one starts its time again; this trader's own are ignored.",
+          actions: { type: 'setTypist', params: ({ event }) => ({ username: event.username }) },
+        },
+      },
+      states: {
+        hidden: {},
+        visible: {
+          description: '"{username} is typing..." for typingVisible.',
+          after: { typingVisible: { target: 'hidden', actions: 'clearTypist' } },
+          on: {
+            'realtime.message.received': {
+              guard: { type: 'isFromTypist', params: ({ context, event }) => ({ sender: event.message.sender, typist: context.typist }) },
+              target: 'hidden',
+              description: 'Their message arrived: they are done typing it.',
+              actions: 'clearTypist',
+            },
+          },
+        },
+      },
+    },
+    actions: {
+      description: "The buttons: availableActions of the lifecycle chart for this trader's role, one at a time.",
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'trade.cancel': { guard: takeAction('cancel'), target: 'cancelling' },
+            'trade.markPaid': { guard: takeAction('mark_paid'), target: 'markingPaid' },
+            'trade.release': { guard: takeAction('release_coin'), target: 'releasing', description: 'It cannot be undone: asked once.' },
+            'trade.dispute': { guard: takeAction('raise_dispute'), target: 'disputing', description: '"Raise Dispute" opens the dialog.' },
+          },
+        },
+        cancelling: {
+          tags: ['busy'],
+          invoke: {
+            id: 'cancelTrade',
+            src: 'performAction',
+            input: actionInput('cancel'),
+            onDone: { target: 'idle', actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'cancel' } }] },
+            onError: { target: 'idle', description: 'The refusal shows as a toast.' },
+          },
+        },
+        markingPaid: {
+          tags: ['busy'],
+          invoke: {
+            id: 'markPaid',
+            src: 'performAction',
+            input: actionInput('mark_paid'),
+            onDone: { target: 'idle', actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'mark_paid' } }] },
+            onError: { target: 'idle' },
+          },
+        },
+        releasing: {
+          tags: ['open'],
+          initial: 'confirming',
+          states: {
+            confirming: {
+              always: {
+                guard: not(takeAction('release_coin')),
+                target: '#tradeConversation.actions.idle',
+                description: 'The trade changed under the question.',
+              },
+              on: {
+                'release.confirm': { target: 'submitting' },
+                'dialog.dismiss': { target: '#tradeConversation.actions.idle' },
+              },
+            },
+            submitting: {
+              tags: ['busy'],
+              description: 'Closing is refused while the release runs.',
+              invoke: {
+                id: 'releaseCoin',
+                src: 'performAction',
+                input: actionInput('release_coin'),
+                onDone: {
+                  target: '#tradeConversation.actions.idle',
+                  actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'release_coin' } }],
+                },
+                onError: { target: '#tradeConversation.actions.idle' },
+              },
+            },
+          },
+        },
+        disputing: {
+          tags: ['open'],
+          initial: 'editing',
+          states: {
+            editing: {
+              description: 'Submit stays disabled while the reason is empty ("Please enter the reason for your dispute").',
+              always: {
+                guard: not(takeAction('raise_dispute')),
+                target: '#tradeConversation.actions.idle',
+                description: 'The trade changed under the dialog.',
+                actions: 'clearReason',
+              },
+              on: {
+                'dispute.reason.change': { actions: { type: 'setReason', params: ({ event }) => ({ value: event.value }) } },
+                'dispute.submit': {
+                  guard: { type: 'isReasonGiven', params: ({ context }) => ({ reason: context.reason }) },
+                  target: 'submitting',
+                },
+                'dialog.dismiss': { target: '#tradeConversation.actions.idle', actions: 'clearReason' },
+              },
+            },
+            submitting: {
+              tags: ['busy'],
+              invoke: {
+                id: 'raiseDispute',
+                src: 'performAction',
+                input: ({ context }) => ({
+                  type: 'raise_dispute' as const,
+                  channel: context.conversation.channel,
+                  reason: context.reason.trim(),
+                }),
+                onDone: {
+                  target: '#tradeConversation.actions.idle',
+                  actions: [actionPerformed, 'clearReason', { type: 'recordPerformed', params: { action: 'raise_dispute' } }],
+                },
+                onError: { target: 'editing', description: 'The refusal shows as a toast; the reason stays.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The conversation chart as the chat screen's chart declares it (its file imports only types); bound in its route. */
+export type TradeConversationLogic = typeof tradeConversationMachine;
