@@ -22,6 +22,9 @@ export type TradeRole = z.infer<typeof tradeRole>;
 export const tradeFacts = z.object({ status: tradeStatus, buyer_paid: z.boolean(), dispute_raised: z.boolean() });
 export type TradeFacts = z.infer<typeof tradeFacts>;
 
+/** The `open` answer's header naming the new trade's chat channel (`info` stays the toast's sentence). */
+export const TRADE_CHANNEL_HEADER = 'X-Trade-Channel';
+
 export const tradeRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('preview'), offer: offerId, amount: fiatAmount, payment_method: z.string().check(z.maxLength(60)) }),
   /** `rate`: the offer's rate as the taker saw it; an offer whose rate has changed since is refused (409). */

@@ -22,6 +22,8 @@ import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
+import { chatPlugin } from './plugins/chat.ts';
+import { livePricesPlugin } from './plugins/live-prices.ts';
 import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
 import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
@@ -30,10 +32,13 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import { NotFound, Refusal } from './refusals.ts';
+import { externalSocketOrigin, realtimeSettings } from './realtime/settings.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
 import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
 import chatRoute from './routes/api/market/chat.ts';
+import configRoute from './routes/api/config.ts';
+import realtimeAuthRoute from './routes/api/realtime/auth.ts';
 import offersRoute from './routes/api/market/offers.ts';
 import tradeRoute from './routes/api/market/trade.ts';
 import loginRoute from './routes/api/security/login.ts';
@@ -147,7 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // Before any route, so that every answer carries the headers, 404s and static files included.
-  await app.register(securityHeadersPlugin);
+  const socketOrigin = externalSocketOrigin(realtimeSettings(config, ''));
+  await app.register(securityHeadersPlugin, { connectSources: socketOrigin ? [socketOrigin] : [] });
   app.setErrorHandler(handleError);
   const webApp = hasWebApp(config.webDist);
   app.setNotFoundHandler((request, reply) => {
@@ -171,6 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
+  await app.register(livePricesPlugin);
+  await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
   await app.register(tradesPlugin);
 
@@ -183,6 +191,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Public scope: no session needed.
       await api.register(async (open) => {
         await open.register(healthRoutes);
+        await open.register(configRoute);
+        // Its own token check: the websocket token, which the session hook does not know.
+        await open.register(realtimeAuthRoute);
         await open.register(loginRoute);
         await open.register(twoFactorLoginRoute);
         await open.register(validateEmailRoute);

@@ -68,6 +68,7 @@ const envSchema = z.object({
   TRADE_OPENS_PER_HOUR: positiveInt.default(30),
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  CHAT_MESSAGES_PER_MINUTE: positiveInt.default(60),
 });
 
 export interface Config {
@@ -122,6 +123,8 @@ export interface Config {
    * writes drop pages at once, this bounds anything they miss. 0 turns the cache off.
    */
   offerListCacheSeconds: number;
+  /** Chat messages one trader may send within a minute, over all their conversations. */
+  chatMessagesPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Refusing to start: NODE_ENV=production but APP_SECRET is the built-in development secret. ' +
         'Set APP_SECRET to a long random value (for example `openssl rand -base64 48`).',
+    );
+  }
+  const external = e.PUSHER_HOST !== undefined || e.PUSHER_CLUSTER !== undefined;
+  const missing = (['PUSHER_APP_ID', 'PUSHER_KEY', 'PUSHER_SECRET'] as const).filter((name) => e[name] === undefined);
+  if (external && missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.join(', ')}: required with ${e.PUSHER_HOST !== undefined ? 'PUSHER_HOST' : 'PUSHER_CLUSTER'} ` +
+        '(the app of the Pusher-compatible server to publish to)',
     );
   }
   return {
@@ -177,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tradeOpensPerHour: e.TRADE_OPENS_PER_HOUR,
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
+    chatMessagesPerMinute: e.CHAT_MESSAGES_PER_MINUTE,
   };
 }

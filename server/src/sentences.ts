@@ -51,6 +51,8 @@ export const sentences = {
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
   ...tradeSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
+  chattingTooFast: 'You are sending messages too fast. Please wait a moment.',
+  channelNotAllowed: 'You may not listen on this channel.',
   notJson: 'Please send the request body as JSON.',
   malformedJson: 'The request body is not valid JSON.',
   bodyTooLarge: 'The request body is too large.',

@@ -30,7 +30,17 @@ describe('loadConfig', () => {
       tradeOpensPerHour: 30,
       tradeSweepSeconds: 30,
       offerListCacheSeconds: 5,
+      chatMessagesPerMinute: 60,
     });
+  });
+
+  it('refuses an external realtime server without its app id, key and secret, naming what is missing', () => {
+    expect(() => loadConfig({ PUSHER_HOST: 'soketi', PUSHER_KEY: 'k' })).toThrow(
+      'PUSHER_APP_ID, PUSHER_SECRET: required with PUSHER_HOST',
+    );
+    expect(() => loadConfig({ PUSHER_CLUSTER: 'eu' })).toThrow(/PUSHER_APP_ID, PUSHER_KEY, PUSHER_SECRET: required with PUSHER_CLUSTER/);
+    // Without a host or cluster they name the built-in server's own app.
+    expect(loadConfig({ PUSHER_KEY: 'k' }).pusher.key).toBe('k');
   });
 
   it('reads every variable', () => {

@@ -11,6 +11,10 @@ const dec = (value: string) => new Decimal(value);
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
 const done = (info: string) => ({ status: 200, body: { success: true, info } });
 
+/** The trade events on trades' channels (not their chat messages, not the conversation lists). */
+const tradeEvents = (events: RealtimeEvent[]) =>
+  events.filter((e) => !e.channel.startsWith('private-user-') && e.event !== 'new_message');
+
 describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, release_coin, raise_dispute) on %s', (target) => {
   let t: TestApp;
   let seller: Trader;
@@ -78,11 +82,11 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
       `${buyer.username} marked the payment as sent. ${seller.username}, release the coin once it has arrived.`,
       `${seller.username} released 0.00990000 BTC to ${buyer.username}. Trade completed.`,
     ]);
-    expect(events.map((e) => [e.channel, e.event])).toEqual([
-      [channel, 'payment_marked'],
-      [channel, 'coin_released'],
+    expect(tradeEvents(events).map((e) => [e.channel, e.event])).toEqual([
+      [`private-${channel}`, 'payment_marked'],
+      [`private-${channel}`, 'coin_released'],
     ]);
-    expect(events[1]?.data).toMatchObject({
+    expect(tradeEvents(events)[1]?.data).toMatchObject({
       channel,
       status: 'completed',
       buyer_paid: true,
@@ -101,7 +105,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
       expect(await tradeFacts(t, channel)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
       expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before)).toBe(true);
       expect((await messagesOf(channel)).at(-1)).toBe(`${who.username} cancelled the trade. 0.00100000 BTC went back to ${seller.username}.`);
-      expect(events.map((e) => e.event)).toEqual(['trade_cancelled']);
+      expect(tradeEvents(events).map((e) => e.event)).toEqual(['trade_cancelled']);
       expect(await t.app.db.maybe(`SELECT 1 FROM ledger_entries WHERE reference = 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':cancel'`, [channel])).toBeDefined();
     }
   });
@@ -117,7 +121,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
       const stored = await t.app.db.one<{ dispute_reason: string; disputed_by: string }>('SELECT dispute_reason, disputed_by FROM trades WHERE channel = $1', [channel]);
       expect(stored).toEqual({ dispute_reason: reason, disputed_by: who.id });
       expect((await messagesOf(channel)).at(-1)).toBe(`${who.username} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason}`);
-      expect(events.map((e) => e.event)).toEqual(['dispute_raised']);
+      expect(tradeEvents(events).map((e) => e.event)).toEqual(['dispute_raised']);
       // Frozen: nothing moves until a moderator settles it.
       expect(await act(t, seller, 'release_coin', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
       expect(await act(t, buyer, 'cancel', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
@@ -211,7 +215,7 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
       text: `The 30-minute payment window ran out, so the trade was cancelled. 0.00100000 BTC went back to ${seller.username}.`,
       cancelled_by: null,
     });
-    expect(events.map((e) => [e.channel, e.event])).toEqual([[unpaid, 'trade_cancelled']]);
+    expect(tradeEvents(events).map((e) => [e.channel, e.event])).toEqual([[`private-${unpaid}`, 'trade_cancelled']]);
     expect(await t.app.trades.sweep()).toBe(0);
     // Too late for the buyer now.
     expect(await act(t, buyer, 'mark_paid', unpaid)).toEqual(refused(409, 'This trade is no longer pending.'));

@@ -1,6 +1,6 @@
 /** Traders with balances, offers and trades, through the API as the web app makes them. */
 import { expect } from 'vitest';
-import type { Conversation, TradeHistory, TradePreview } from '../../contracts/trade.ts';
+import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
 import type { CallResult, TestApp } from './server.ts';
@@ -9,6 +9,8 @@ export interface Trader {
   id: string;
   username: string;
   token: string;
+  /** The session's realtime credential (channel authorization). */
+  websocketToken: string;
 }
 
 /** A signed-up trader holding `balances` (ticker → amount) in available, deposited through the ledger. */
@@ -19,7 +21,7 @@ export async function trader(t: TestApp, balances: Record<string, string> = {}):
     const coin = await coinByTicker(t.app.db, ticker);
     await deposit(t.app.db, id, coin.id, amount);
   }
-  return { id, username: session.username, token: session.token };
+  return { id, username: session.username, token: session.token, websocketToken: session.user.websocket_token };
 }
 
 export type TradeBody = Record<string, unknown>;
@@ -47,15 +49,18 @@ export const history = (t: TestApp, who: Trader, body: TradeBody = {}) =>
 export const conversationsOf = (t: TestApp, who: Trader, search?: string) =>
   t.post<Conversation[]>('/api/market/chat/', search === undefined ? { type: 'conversations' } : { type: 'conversations', search }, { token: who.token });
 
-/** Opens a trade (asserting success) and answers its channel: the newest conversation of the taker. */
+/** Opens a trade (asserting success) and answers its channel, as the answer's header names it. */
 export async function openTrade(t: TestApp, taker: Trader, offer: number, amount: string, method: string): Promise<string> {
-  const opened = await open(t, taker, offer, amount, method);
-  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-  const row = await t.app.db.one<{ channel: string }>(
-    `SELECT channel FROM trades WHERE buyer_id = $1 OR seller_id = $1 ORDER BY id DESC LIMIT 1`,
-    [taker.id],
-  );
-  return row.channel;
+  const opened = await t.app.inject({
+    method: 'POST',
+    url: '/api/market/trade/',
+    headers: { authorization: `Bearer ${taker.token}`, 'content-type': 'application/json' },
+    payload: { type: 'open', offer, amount, payment_method: method, rate: await offerRate(t, offer) },
+  });
+  expect(opened.statusCode, opened.body).toBe(200);
+  const channel = opened.headers[TRADE_CHANNEL_HEADER.toLowerCase()];
+  expect(typeof channel).toBe('string');
+  return channel as string;
 }
 
 /** A sell offer of `ticker` for EUR at rate 1 (1 EUR per USD), SEPA and Revolut, 1–100,000 EUR. */

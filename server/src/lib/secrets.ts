@@ -53,6 +53,8 @@ export interface AppKeys {
   /** AES-256-GCM for secrets the server must read back (TOTP seeds). */
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** The built-in realtime server's app secret when PUSHER_SECRET is unset: private, and stable across restarts and processes. */
+  realtimeSecret: string;
 }
 
 const SEALED_PREFIX = 'v1';
@@ -64,8 +66,10 @@ export function deriveKeys(appSecret: string): AppKeys {
   const codeKey = derive('email-code');
   const recoveryKey = derive('recovery-code');
   const sealKey = derive('sealed-secret');
+  const realtimeSecret = derive('realtime-secret').toString('hex');
 
   return {
+    realtimeSecret,
     hashEmailCode(purpose, email, code) {
       // NUL separators: no purpose/email/code combination can collide with another.
       return createHmac('sha256', codeKey).update(`${purpose}\0${email}\0${code}`, 'utf8').digest('hex');

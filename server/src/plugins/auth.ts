@@ -23,6 +23,11 @@ export interface Sessions {
   open(tx: Queryable, user: { id: string; username: string; email: string }, device: string): Promise<SessionResponse>;
   /** The live session behind a bearer token, or undefined (unknown, revoked or idle too long). */
   resolve(token: string): Promise<AuthSession | undefined>;
+  /**
+   * The live session behind a realtime credential: its websocket token, or the bearer token itself
+   * (contract.md "Realtime"). Does not count as use of the session.
+   */
+  resolveRealtime(token: string): Promise<AuthSession | undefined>;
   revoke(sessionId: string): Promise<void>;
 }
 
@@ -41,7 +46,7 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
+export const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
 
 export const sessionExpired = () => new NotSignedIn(sentences.sessionExpired);
 
@@ -77,6 +82,14 @@ export const authPlugin = shared('peerex-auth', async (app) => {
       if (now.getTime() - found.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
         await repo.touch(found.session_id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
       }
+      return { id: found.session_id, userId: found.user_id, username: found.username, email: found.email };
+    },
+
+    async resolveRealtime(token) {
+      const found = await sessionsRepository(app.db).findLiveByWebsocketToken(hashToken(token));
+      if (!found) return sessions.resolve(token);
+      const idleLimit = new Date(app.now().getTime() - app.config.sessionIdleDays * DAY_MS);
+      if (found.last_used_at <= idleLimit) return undefined;
       return { id: found.session_id, userId: found.user_id, username: found.username, email: found.email };
     },
 

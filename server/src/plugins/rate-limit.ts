@@ -16,11 +16,20 @@ declare module 'fastify' {
      * that opens; refuses with 429.
      */
     tradeOpenRateLimit: onRequestAsyncHookHandler;
+    /** Per-trader limit on chat messages (CHAT_MESSAGES_PER_MINUTE), over all their conversations; 429. */
+    chatMessageRateLimit: onRequestAsyncHookHandler;
+    /**
+     * Per-address limit on channel authorizations: pusher-js asks once per channel per connection, so a
+     * page that reconnects now and then stays far below it, and nobody can use the endpoint to probe tokens.
+     */
+    realtimeAuthRateLimit: onRequestAsyncHookHandler;
   }
 }
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+/** Channel authorizations per client address and minute: a few tabs reconnecting with a dozen channels each. */
+const REALTIME_AUTHS_PER_MINUTE = 300;
 
 /**
  * Tier 2: per-IP rate limits. In memory by default; with REDIS_URL the counters live in Redis so that
@@ -63,6 +72,26 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       // Signed-in handlers only: the session is there. A missing one would share one budget, never pass unlimited.
       keyGenerator: (request) => `trade-open:${request.session?.userId ?? 'unknown'}`,
       errorResponseBuilder: () => new TooMany(sentences.openingTooFast),
+    }),
+  );
+
+  app.decorate(
+    'chatMessageRateLimit',
+    app.rateLimit({
+      max: app.config.chatMessagesPerMinute,
+      timeWindow: MINUTE_MS,
+      keyGenerator: (request) => `chat-message:${request.session?.userId ?? 'unknown'}`,
+      errorResponseBuilder: () => new TooMany(sentences.chattingTooFast),
+    }),
+  );
+
+  app.decorate(
+    'realtimeAuthRateLimit',
+    app.rateLimit({
+      max: REALTIME_AUTHS_PER_MINUTE,
+      timeWindow: MINUTE_MS,
+      keyGenerator: (request) => `realtime-auth:${clientAddress(request)}`,
+      errorResponseBuilder: () => new TooMany(sentences.tooManyRequests),
     }),
   );
 });

@@ -1,6 +1,12 @@
+import Pusher from 'pusher';
+import { userChannelName } from '../../../contracts/chat.ts';
+import { createHostedRealtime } from '../realtime/hosted.ts';
+import type { RealtimePublisher } from '../realtime/publisher.ts';
+import { createBuiltInRealtime } from '../realtime/server.ts';
+import { realtimeSettings, type RealtimeSettings } from '../realtime/settings.ts';
 import { shared } from './shared.ts';
 
-/** One event on one channel, as the realtime server (issue 5) will send it to the channel's subscribers. */
+/** One event on one channel, as subscribers receive it. */
 export interface RealtimeEvent {
   channel: string;
   event: string;
@@ -10,14 +16,19 @@ export interface RealtimeEvent {
 export type RealtimeListener = (event: RealtimeEvent) => void;
 
 /**
- * The seam between what happens (a trade action, a price tick) and whoever delivers it. Today it hands
- * each event to in-process listeners (tests, and later the websocket server); issue 5 adds the Pusher
- * protocol server and, with REDIS_URL, fan-out across processes behind this same `publish`. Callers
- * publish only after their transaction committed, so nobody is told of something that then rolled back.
+ * The seam between what happens (a trade action, a chat message, a price tick) and whoever delivers it: the
+ * built-in Pusher-protocol server, or hosted Pusher / soketi through the `pusher` SDK (realtime/settings.ts).
+ * Callers publish only after their transaction committed, so nobody is told of something that then rolled
+ * back. Publishing never fails the caller: the change is committed and the clients refetch on reconnect.
  */
 export interface Realtime {
+  readonly settings: RealtimeSettings;
   publish(channel: string, event: string, data: unknown): void;
-  /** Returns the unsubscribe. */
+  /** Which of these traders have a live connection right now, on any process (their user channel is occupied). */
+  online(usernames: readonly string[]): Promise<Set<string>>;
+  /** Signs a subscription for pusher-js (realtime.md 2.4); the caller decides whether the user may join. */
+  authorize(socketId: string, channelName: string): { auth: string };
+  /** In-process listeners (tests, benchmarks). Returns the unsubscribe. */
   subscribe(listener: RealtimeListener): () => void;
 }
 
@@ -27,23 +38,61 @@ declare module 'fastify' {
   }
 }
 
-/** Tier 3: the in-process publisher. */
+/**
+ * Tier 3: the realtime publisher. Built in, it also takes over websocket upgrades of `/app/{key}` on this
+ * server and serves the trigger API at `/apps/{id}/…`; on close it ends every socket with 4200 so clients
+ * reconnect at once to another process.
+ */
 export const realtimePlugin = shared('peerex-realtime', async (app) => {
+  const settings = realtimeSettings(app.config, app.keys.realtimeSecret);
+  const signer = new Pusher({ appId: settings.app.id, key: settings.app.key, secret: settings.app.secret, host: 'localhost' });
+  let publisher: RealtimePublisher;
+  if (settings.mode === 'built-in') {
+    const builtIn = await createBuiltInRealtime({ app: settings.app, redisUrl: app.config.redisUrl, log: app.log });
+    builtIn.attach(app.server);
+    await app.register(builtIn.httpApi);
+    publisher = builtIn;
+  } else {
+    publisher = createHostedRealtime(settings);
+    app.log.info({ host: settings.host, cluster: settings.cluster }, 'realtime events go to an external Pusher-compatible server');
+  }
+
   const listeners = new Set<RealtimeListener>();
+  // One chain per process: a trade's events reach the server in the order they happened (an HTTP trigger
+  // per event could otherwise overtake the one before it).
+  let sending: Promise<void> = Promise.resolve();
+
   app.decorate('realtime', {
+    settings,
     publish(channel, event, data) {
       for (const listener of listeners) {
         try {
           listener({ channel, event, data });
         } catch (error) {
-          // A broken subscriber must not fail the request that already committed its change.
           app.log.error({ err: error, channel, event }, 'realtime listener failed');
         }
       }
+      sending = sending
+        .then(() => publisher.trigger(channel, event, data))
+        .catch((error: unknown) => app.log.error({ err: error, channel, event }, 'realtime publish failed'));
+    },
+    async online(usernames) {
+      if (usernames.length === 0) return new Set();
+      const occupied = await publisher.occupied(usernames.map(userChannelName));
+      return new Set(usernames.filter((name) => occupied.has(userChannelName(name))));
+    },
+    authorize(socketId, channelName) {
+      return signer.authorizeChannel(socketId, channelName);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   } satisfies Realtime);
+
+  // Before the HTTP server stops: open websockets would otherwise hold its close until they time out.
+  app.addHook('preClose', async () => {
+    await sending;
+    await publisher.close();
+  });
 });

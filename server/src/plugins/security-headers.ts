@@ -5,8 +5,8 @@ import { shared } from './shared.ts';
  * What the browser may load and run on our pages. The built web app is only files from this origin:
  * scripts are its bundles (no inline script, no eval), styles its stylesheet (React and Ark set styles
  * through the CSSOM, which `style-src` does not govern), images its own SVGs. Nothing may frame a page,
- * so the trade buttons cannot be clickjacked. The realtime socket and the push service worker will add
- * their origins here when they arrive; `'self'` already covers a same-origin websocket.
+ * so the trade buttons cannot be clickjacked. `'self'` covers the built-in realtime socket (same origin);
+ * an external Pusher-compatible server's origin is added by configuration.
  */
 export const CONTENT_SECURITY_POLICY = Object.freeze({
   'default-src': ["'self'"],
@@ -28,9 +28,18 @@ export const CONTENT_SECURITY_POLICY = Object.freeze({
  * helmet. helmet's default CSP is replaced rather than extended: it allows inline styles from any https
  * origin and upgrades every request to https, which breaks a server reached over plain http on a LAN.
  */
-export const securityHeadersPlugin = shared('peerex-security-headers', async (app) => {
+export interface SecurityHeadersOptions extends Record<string, unknown> {
+  /** Origins the pages may open sockets to besides their own (an external realtime server). */
+  connectSources?: string[];
+}
+
+export const securityHeadersPlugin = shared<SecurityHeadersOptions>('peerex-security-headers', async (app, options) => {
+  const directives = {
+    ...CONTENT_SECURITY_POLICY,
+    'connect-src': [...CONTENT_SECURITY_POLICY['connect-src'], ...(options.connectSources ?? [])],
+  };
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { ...CONTENT_SECURITY_POLICY } },
+    contentSecurityPolicy: { useDefaults: false, directives },
     frameguard: { action: 'deny' },
     // Trade channels and offer ids in URLs stay on this site.
     referrerPolicy: { policy: 'no-referrer' },

@@ -20,6 +20,10 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     paymentWindowMinutes: app.config.paymentWindowMinutes,
     maxOpenTrades: app.config.maxOpenTrades,
     publish: (channel, event, data) => app.realtime.publish(channel, event, data),
+    // The change is committed: a list that cannot be told now catches up on its next fetch.
+    changed: (channel) =>
+      app.chat.announce(channel).catch((error: unknown) => app.log.error({ err: error, channel }, 'conversation update not published')),
+    online: (usernames) => app.realtime.online(usernames),
     completed: () => app.offersChanged(),
   });
   app.decorate('trades', trades);

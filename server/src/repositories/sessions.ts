@@ -28,6 +28,16 @@ export function sessionsRepository(db: Queryable) {
         PREPARED,
       ),
 
+    /** The live session whose websocket token hashes to this (channel authorization). */
+    findLiveByWebsocketToken: (websocketTokenHash: string) =>
+      db.maybe<SessionLookup>(
+        `SELECT s.id AS session_id, s.user_id, u.username, u.email, s.last_used_at
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.websocket_token_hash = $1 AND s.revoked_at IS NULL`,
+        [websocketTokenHash],
+        PREPARED,
+      ),
+
     /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
     touch: (sessionId: string, now: Date, staleBefore: Date) =>
       db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at <= $3', [

@@ -33,4 +33,5 @@ export const tradeSentences = {
   coinReleased: 'Coin released. The trade is completed.',
   tradeCancelled: 'Trade cancelled. The coin is back with the seller.',
   disputeRaised: 'Dispute raised. The trade is frozen until a moderator settles it.',
+  chatClosed: (status: string) => `This trade is ${status}; its chat takes no more messages.`,
 } as const;

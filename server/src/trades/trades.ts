@@ -1,4 +1,5 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { realtimeEvents, tradeChannelName } from '../../../contracts/chat.ts';
 import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeHistoryAsk, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
@@ -12,6 +13,7 @@ import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { effectsOf, refusalOf, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
+import { isTradeChannel, newTradeChannel } from './channels.ts';
 import { quoteTrade } from './quote.ts';
 
 /** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
@@ -41,13 +43,14 @@ export interface TradesDeps {
   /** MAX_OPEN_TRADES: the most pending trades one buyer may hold. */
   maxOpenTrades: number;
   publish: (channel: string, event: string, data: unknown) => void;
+  /** A trade opened or changed (after its commit): both parties' conversation lists are told. */
+  changed: (channel: string) => Promise<void>;
+  /** Which of these traders have a live realtime connection now (the conversations' `online`). */
+  online: (usernames: readonly string[]) => Promise<Set<string>>;
   /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
   completed: () => Promise<void>;
 }
 
-/** 128 random bits: a channel id nobody can guess, so knowing one proves you were told it. */
-const newChannel = () => randomBytes(16).toString('base64url');
-const CHANNEL_SHAPE = /^[A-Za-z0-9_-]{22}$/;
 
 /** Another open of the same buyer took the place this one picked (it committed first): run again for the next. */
 const lostPlaceRace = (error: unknown) => uniqueViolation(error) === BUYER_PLACES_INDEX;
@@ -128,7 +131,16 @@ export function tradesService(deps: TradesDeps) {
     };
   }
 
-  const publish = (applied: Applied) => deps.publish(applied.channel, applied.event, applied.data);
+  /**
+   * After the commit: the trade event and its system message on the trade's channel (the message also as
+   * `new_message`, so a chat shows it like any other), then both conversation lists.
+   */
+  const publish = async (applied: Applied) => {
+    const realtimeChannel = tradeChannelName(applied.channel);
+    deps.publish(realtimeChannel, applied.event, applied.data);
+    deps.publish(realtimeChannel, realtimeEvents.newMessage, applied.data.message);
+    await deps.changed(applied.channel);
+  };
 
   /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
   const tooManyOpenTrades = (takerIsBuyer: boolean) =>
@@ -158,7 +170,7 @@ export function tradesService(deps: TradesDeps) {
       const trades = tradesRepository(db);
       const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
       const at = deps.now();
-      const channel = newChannel();
+      const channel = newTradeChannel();
       // Spreads a seller's open trades over their escrow account's balance slots (ledger.ts).
       const escrowSlot = randomInt(BALANCE_SLOTS);
       const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
@@ -212,6 +224,8 @@ export function tradesService(deps: TradesDeps) {
         check(await trades.offerForTrade(input.offer), userId, input);
         throw tooManyOpenTrades(buyerId === userId);
       }
+      // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
+      await deps.changed(channel);
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
@@ -227,7 +241,7 @@ export function tradesService(deps: TradesDeps) {
     async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string): Promise<string> {
       const trades = tradesRepository(db);
       // Not a channel this server could have made: no need to ask the database.
-      const trade = CHANNEL_SHAPE.test(channel) ? await trades.byChannel(channel) : undefined;
+      const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
       const role = trade && roleOf(trade, user.id);
       if (!trade || !role) throw new NotFound(sentences.tradeNotFound);
       const facts = storedFacts(trade);
@@ -238,7 +252,7 @@ export function tradesService(deps: TradesDeps) {
         const now = await trades.currentFacts(trade.id);
         throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusalOf(now, action, role);
       }
-      publish(applied);
+      await publish(applied);
       if (next.status === 'completed') await deps.completed();
       return TRADE_CHANGES[action].reply;
     },
@@ -267,7 +281,7 @@ export function tradesService(deps: TradesDeps) {
           });
           if (applied) {
             expiredNow += 1;
-            publish(applied);
+            await publish(applied);
           }
         }
         expired += expiredNow;
@@ -282,7 +296,8 @@ export function tradesService(deps: TradesDeps) {
     async conversations(user: { id: string; username: string }, search: string | undefined): Promise<Conversation[]> {
       const wanted = search?.trim() ?? '';
       const rows = await tradesRepository(db).conversations(user.id, user.username, wanted === '' ? undefined : likeContains(wanted), CONVERSATIONS_LIMIT);
-      return rows.map((row) => ({ ...row, last_message: row.last_message ?? '' }));
+      const online = await deps.online([...new Set(rows.map((row) => row.partner))]);
+      return rows.map((row) => ({ ...row, last_message: row.last_message ?? '', online: online.has(row.partner) }));
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { messageResponse } from '../../../../../contracts/security.ts';
-import { tradeHistory, tradePreview, tradeRequest } from '../../../../../contracts/trade.ts';
+import { TRADE_CHANNEL_HEADER, tradeHistory, tradePreview, tradeRequest } from '../../../../../contracts/trade.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
@@ -20,9 +20,13 @@ export default async function tradeRoute(app: FastifyInstance) {
       case 'preview':
         return ok(tradePreview, await app.trades.preview(user.id, body));
 
-      case 'open':
+      case 'open': {
         await app.tradeOpenRateLimit.call(app, request, reply);
-        return ok(messageResponse, (await app.trades.open(user, body)).info);
+        const opened = await app.trades.open(user, body);
+        // `info` stays the toast's sentence (spec section 7); the web app lands in the new conversation by this.
+        reply.header(TRADE_CHANNEL_HEADER, opened.channel);
+        return ok(messageResponse, opened.info);
+      }
 
       case 'history':
         return ok(tradeHistory, await app.trades.history(user.id, body));

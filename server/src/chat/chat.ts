@@ -1,0 +1,132 @@
+import type { ChatMessage } from '../../../contracts/chat.ts';
+import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
+import type { Conversation } from '../../../contracts/trade.ts';
+import type { Db } from '../db/db.ts';
+import { retrying } from '../db/retry.ts';
+import { chatRepository, type ChatMessageRow, type ChatTrade, type ConversationFacts } from '../repositories/chat.ts';
+import { NotFound, StateConflict } from '../refusals.ts';
+import { sentences } from '../sentences.ts';
+import { isTradeChannel } from '../trades/channels.ts';
+
+/** At most one typing notice per trader and conversation in this long (contract.md "Chat calls"). */
+export const TYPING_INTERVAL_MS = 500;
+/** Typing stamps kept before the oldest are forgotten: bounds the memory a flood of conversations could take. */
+const TYPING_STAMPS_KEPT = 10_000;
+
+export interface ChatDeps {
+  db: Db;
+  now: () => Date;
+  publish: (channel: string, event: string, data: unknown) => void;
+  /** Which of these traders have a live realtime connection now (any process). */
+  online: (usernames: readonly string[]) => Promise<Set<string>>;
+}
+
+export const messageOut = (row: ChatMessageRow, channel: string): ChatMessage => ({
+  id: Number(row.id),
+  sender: row.sender,
+  recipient: row.recipient,
+  text: row.text,
+  created: row.created_at.toISOString(),
+  channel,
+});
+
+/** Each party's list entry for one conversation. */
+function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{ username: string; conversation: Conversation }> {
+  const entry = (partner: string, partnerType: 'buyer' | 'seller'): Conversation => ({
+    channel: facts.channel,
+    partner,
+    partner_type: partnerType,
+    last_message: facts.last_message ?? '',
+    status: facts.status,
+    buyer_paid: facts.buyer_paid,
+    dispute_raised: facts.dispute_raised,
+    online: online.has(partner),
+  });
+  return [
+    { username: facts.buyer, conversation: entry(facts.seller, 'seller') },
+    { username: facts.seller, conversation: entry(facts.buyer, 'buyer') },
+  ];
+}
+
+/**
+ * The chat of a trade (contract.md "Chat calls"): only its buyer and seller read or write it; anyone else is
+ * told it does not exist, exactly as for a channel that does not, so nobody can learn which channels exist.
+ */
+export function chatService(deps: ChatDeps) {
+  const { db } = deps;
+  const typedAt = new Map<string, number>();
+
+  async function partyTrade(user: { id: string }, channel: string): Promise<ChatTrade> {
+    const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
+    if (!trade || (trade.buyer_id !== user.id && trade.seller_id !== user.id)) throw new NotFound(sentences.tradeNotFound);
+    return trade;
+  }
+
+  const service = {
+    /** `messages`: the newest 500, oldest first. */
+    async messages(user: { id: string }, channel: string): Promise<ChatMessage[]> {
+      const trade = await partyTrade(user, channel);
+      const rows = await chatRepository(db).messages(trade.id, CHAT_HISTORY_LIMIT);
+      return rows.map((row) => messageOut(row, channel));
+    },
+
+    /** `send_message`: stored, then published as `new_message`, and both lists move it up. */
+    async send(user: { id: string; username: string }, channel: string, text: string): Promise<ChatMessage> {
+      const trade = await partyTrade(user, channel);
+      const recipient = trade.buyer_id === user.id ? trade.seller : trade.buyer;
+      const stored = await retrying(() =>
+        chatRepository(db).insertMessage({ tradeId: trade.id, senderId: user.id, recipient, text, at: deps.now() }),
+      );
+      if (!stored) {
+        const now = await chatRepository(db).tradeByChannel(channel);
+        throw new StateConflict(sentences.chatClosed(now?.status ?? trade.status));
+      }
+      const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
+      deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
+      await service.announce(channel);
+      return message;
+    },
+
+    /** `typing`: tells the partner, at most once per 500 ms per trader and conversation; extra notices are dropped. */
+    async typing(user: { id: string; username: string }, channel: string): Promise<{ sent: boolean }> {
+      const trade = await partyTrade(user, channel);
+      if (trade.status !== 'pending') return { sent: false };
+      const key = `${user.id}:${channel}`;
+      const now = deps.now().getTime();
+      const last = typedAt.get(key);
+      if (last !== undefined && now - last < TYPING_INTERVAL_MS) return { sent: false };
+      typedAt.delete(key);
+      typedAt.set(key, now);
+      if (typedAt.size > TYPING_STAMPS_KEPT) typedAt.delete(typedAt.keys().next().value as string);
+      deps.publish(tradeChannelName(channel), realtimeEvents.typing, { username: user.username });
+      return { sent: true };
+    },
+
+    /**
+     * Tells both parties' conversation lists (`conversation` on `private-user-<username>`) that this
+     * conversation opened or changed. After the change committed; a failure here only costs liveness.
+     */
+    async announce(channel: string): Promise<void> {
+      const facts = await chatRepository(db).conversation(channel);
+      if (!facts) return;
+      const online = await deps.online([facts.buyer, facts.seller]);
+      for (const { username, conversation } of conversationsOf(facts, online)) {
+        deps.publish(userChannelName(username), realtimeEvents.conversation, conversation);
+      }
+    },
+
+    /** Whether `user` is a party of the trade on `channel` (channel authorization). */
+    async isParty(user: { id: string }, channel: string): Promise<boolean> {
+      return partyTrade(user, channel).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof NotFound) return false;
+          throw error;
+        },
+      );
+    },
+  };
+  return service;
+}
+
+export type ChatService = ReturnType<typeof chatService>;
