@@ -1,0 +1,86 @@
+import PusherClient from 'pusher-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../contracts/chat.ts';
+import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { createTestApp, type TestApp } from '../support/server.ts';
+import { conversationsOf, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+
+/** Two server processes need one database and one Redis: checked whenever both are given (CI has them). */
+const shared = process.env.REDIS_URL && process.env.DATABASE_URL ? [process.env.REDIS_URL] : [];
+
+describe.each(shared)('two server processes behind one Redis (%s) behave as one realtime server', (redisUrl) => {
+  let first: TestApp;
+  let second: TestApp;
+  let secondPort: number;
+  let seller: Trader;
+  let buyer: Trader;
+  let channel: string;
+  const clients: PusherClient[] = [];
+
+  beforeAll(async () => {
+    first = await createTestApp('postgres', { env: { REDIS_URL: redisUrl, MAX_OPEN_TRADES: '100' } });
+    second = await createTestApp('pglite', { env: { REDIS_URL: redisUrl, DATABASE_URL: first.config.databaseUrl ?? '' } });
+    await second.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = second.app.server.address();
+    secondPort = typeof address === 'object' && address ? address.port : 0;
+    seller = await trader(first, { BTC: '1' });
+    buyer = await trader(first);
+    channel = await openTrade(first, buyer, await sellOffer(first, seller), '97', 'SEPA');
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await second?.close();
+    await first?.close();
+  });
+
+  /** The buyer's browser, connected to the second process. */
+  const buyerOnSecond = () => {
+    const client = new PusherClient(BUILT_IN_KEY, {
+      cluster: 'peerex',
+      wsHost: '127.0.0.1',
+      wsPort: secondPort,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      channelAuthorization: {
+        endpoint: `http://127.0.0.1:${secondPort}/api/realtime/auth/`,
+        transport: 'ajax',
+        headers: { Authorization: `Bearer ${buyer.websocketToken}` },
+      },
+    });
+    clients.push(client);
+    return client;
+  };
+  const subscribed = (client: PusherClient, name: string) =>
+    new Promise<ReturnType<PusherClient['subscribe']>>((resolve, reject) => {
+      const subscription = client.subscribe(name);
+      subscription.bind('pusher:subscription_succeeded', () => resolve(subscription));
+      subscription.bind('pusher:subscription_error', reject);
+    });
+
+  it('delivers a message sent through the first process to a socket on the second, once', async () => {
+    const client = buyerOnSecond();
+    const trade = await subscribed(client, `private-${channel}`);
+    const received: ChatMessage[] = [];
+    trade.bind('new_message', (message: ChatMessage) => received.push(message));
+    const sent = await first.post<ChatMessage>(
+      `/api/market/chat/${channel}/`,
+      { type: 'send_message', message_type: 'text', text: 'Across processes' },
+      { token: seller.token },
+    );
+    expect(sent.status).toBe(200);
+    await expect.poll(() => received.length).toBe(1);
+    expect(received).toEqual([sent.body.info]);
+    // Nothing more arrives: the first process's own copy is not delivered a second time.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received).toHaveLength(1);
+  });
+
+  it("knows on the first process that the buyer is online on the second, and when they leave", async () => {
+    const online = async () => (await conversationsOf(first, seller)).body.info.find((c) => c.channel === channel)?.online;
+    const client = buyerOnSecond();
+    await subscribed(client, `private-user-${buyer.username}`);
+    await expect.poll(online).toBe(true);
+    client.disconnect();
+    await expect.poll(online).toBe(false);
+  });
+});
