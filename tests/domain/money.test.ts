@@ -1,4 +1,12 @@
-import { amountRangeProblem, amountRangeTexts, compareDecimal, isDecimalText } from '../../domain/money.ts';
+import {
+  amountRangeProblem,
+  amountRangeTexts,
+  compareDecimal,
+  isDecimalText,
+  multiplyDecimals,
+  subtractDecimals,
+  sumDecimals,
+} from '../../domain/money.ts';
 
 describe('compareDecimal: exact comparison of decimal strings', () => {
   it.each([
@@ -43,5 +51,23 @@ describe('amountRangeProblem: the refusal of an amount outside an offer’s rang
 
   it('words the range hint of the Trade Preview dialog', () => {
     expect(amountRangeTexts.hint('50.00', '1000.00', 'EUR')).toBe('Amount must be between 50.00 - 1000.00 EUR');
+  });
+});
+
+describe('exact arithmetic on decimal strings', () => {
+  it('multiplies exactly, with every place kept and never in exponent notation', () => {
+    expect(multiplyDecimals('0.1', '0.2')).toBe('0.02');
+    expect(multiplyDecimals('0.50000000', '60000.00')).toBe('30000');
+    expect(multiplyDecimals('123456789012.12345678', '98765.4321')).toBe('12193263112460905.347422374638');
+    expect(multiplyDecimals('0.00000001', '0.00000001')).toBe('0.0000000000000001');
+    expect(multiplyDecimals('1530.5', '64000.25')).toBe('97952382.625');
+  });
+
+  it('adds and subtracts exactly, negatives included', () => {
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals([])).toBe('0');
+    expect(sumDecimals(['999999999999999999.99999999', '0.00000001'])).toBe('1000000000000000000');
+    expect(subtractDecimals('3000.10', '3000.11')).toBe('-0.01');
+    expect(subtractDecimals('0.30000000000000001', '0.3')).toBe('0.00000000000000001');
   });
 });
