@@ -19,7 +19,8 @@ import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render.
-const config = await loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
+// Read now, awaited only by what needs it (the realtime connection), so the first page does not wait.
+const config = loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
 const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
 
 const api = createApi({
@@ -33,7 +34,7 @@ const market = createMarketService(api);
 const trades = createTradeService(api);
 const chat = createChatService(api);
 const realtime = createRealtimeService({
-  config: config?.realtime ?? null,
+  config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
   getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
 });

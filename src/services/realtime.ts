@@ -1,7 +1,8 @@
-import Pusher, { type Channel, type Options } from 'pusher-js';
+import type Pusher from 'pusher-js';
+import type { Channel, Options } from 'pusher-js';
 import type { WebAppConfig } from '../../contracts/index.ts';
 
-/** The connection as a screen may show it: live, trying to come back, or gone for good (signed out, refused). */
+/** The connection as a screen may show it: live, trying to come back, or gone (signed out, refused, no config). */
 export type ConnectionState = 'connecting' | 'connected' | 'offline';
 
 export type EventHandlers = Record<string, (data: unknown) => void>;
@@ -15,21 +16,42 @@ export type SubscriptionCallbacks = {
   onRefused?: (status: number | undefined) => void;
 };
 
+type RealtimeConfig = WebAppConfig['realtime'] | null;
+
 export type RealtimeServiceOptions = {
-  /** From GET /api/config; null when it could not be read, and then nothing is live (the screens say offline). */
-  config: WebAppConfig['realtime'] | null;
+  /**
+   * From GET /api/config, read at boot; null when it could not be read, and then nothing is live (the screens
+   * say offline). A promise, so the first page renders without waiting for it.
+   */
+  config: RealtimeConfig | Promise<RealtimeConfig>;
   /** The auth endpoint, `/api/realtime/auth/`. */
   authEndpoint: string;
   /** The signed-in user's websocket_token, read at each channel authorization. */
   getToken: () => string | null;
-  /** Replaces pusher-js (tests). */
-  createClient?: (key: string, options: Options) => Pusher;
+  /** Replaces pusher-js (tests). Default: pusher-js, downloaded with the first subscription, not with the first page. */
+  createClient?: (key: string, options: Options) => Pusher | Promise<Pusher>;
   /** The page's location: where the built-in server lives when `ws_host` is null. */
   location?: { hostname: string; port: string; protocol: string };
 };
 
 const stateOf = (pusherState: string): ConnectionState =>
   pusherState === 'connected' ? 'connected' : pusherState === 'connecting' || pusherState === 'initialized' ? 'connecting' : 'offline';
+
+/** pusher-js options for a deployment (contract.md "Browser configuration"; realtime.md 1.1). */
+export function pusherOptions(config: WebAppConfig['realtime'], location: { hostname: string; port: string; protocol: string }, auth: Options['channelAuthorization']): Options {
+  const builtIn = config.ws_host === null && config.cluster === null;
+  const tls = builtIn ? location.protocol === 'https:' : config.force_tls;
+  const port = config.ws_port ?? (builtIn && location.port ? Number(location.port) : tls ? 443 : 80);
+  return {
+    // pusher-js insists on a cluster even when wsHost decides where it connects.
+    cluster: config.cluster ?? 'peerex',
+    ...(builtIn || config.ws_host ? { wsHost: config.ws_host ?? location.hostname, wsPort: port, wssPort: port } : {}),
+    forceTLS: tls,
+    // Only websockets: the HTTP fallbacks would call a third-party host.
+    enabledTransports: ['ws', 'wss'],
+    channelAuthorization: auth,
+  };
+}
 
 /**
  * The one pusher-js connection of a signed-in tab (contract.md "Realtime"), as the charts use it. A channel
@@ -39,7 +61,7 @@ const stateOf = (pusherState: string): ConnectionState =>
  * (sign-out).
  */
 export function createRealtimeService(options: RealtimeServiceOptions) {
-  let client: Pusher | undefined;
+  let client: Promise<Pusher | undefined> | undefined;
   const wanted = new Map<string, number>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let state: ConnectionState = 'offline';
@@ -50,64 +72,63 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
     for (const listener of stateListeners) listener(next);
   };
 
-  function connection(): Pusher | undefined {
-    if (client) return client;
-    const { config } = options;
+  async function open(): Promise<Pusher | undefined> {
+    const config = await options.config;
     if (!config) return undefined;
     const location = options.location ?? window.location;
-    const builtIn = config.ws_host === null && config.cluster === null;
-    const tls = builtIn ? location.protocol === 'https:' : config.force_tls;
-    const port = config.ws_port ?? (builtIn && location.port ? Number(location.port) : tls ? 443 : 80);
-    const pusherOptions: Options = {
-      // pusher-js insists on a cluster even when wsHost decides where it connects (realtime.md 1.1).
-      cluster: config.cluster ?? 'peerex',
-      ...(builtIn || config.ws_host ? { wsHost: config.ws_host ?? location.hostname, wsPort: port, wssPort: port } : {}),
-      forceTLS: tls,
-      // Only websockets: the HTTP fallbacks would call a third-party host (realtime.md 1.1).
-      enabledTransports: ['ws', 'wss'],
-      channelAuthorization: {
-        endpoint: options.authEndpoint,
-        transport: 'ajax',
-        headersProvider: () => {
-          const token = options.getToken();
-          return token ? { Authorization: `Bearer ${token}` } : {};
-        },
+    const settings = pusherOptions(config, location, {
+      endpoint: options.authEndpoint,
+      transport: 'ajax',
+      headersProvider: () => {
+        const token = options.getToken();
+        return token ? { Authorization: `Bearer ${token}` } : {};
       },
-    };
-    client = options.createClient ? options.createClient(config.key, pusherOptions) : new Pusher(config.key, pusherOptions);
-    client.connection.bind('state_change', ({ current }: { current: string }) => setState(stateOf(current)));
-    setState(stateOf(client.connection.state));
-    return client;
+    });
+    const pusher = options.createClient
+      ? await options.createClient(config.key, settings)
+      : new (await import('pusher-js')).default(config.key, settings);
+    pusher.connection.bind('state_change', ({ current }: { current: string }) => setState(stateOf(current)));
+    setState(stateOf(pusher.connection.state));
+    return pusher;
   }
+
+  const connection = () => (client ??= open().catch(() => undefined));
 
   return {
     /** Listens on `channel` until the returned function is called. */
     subscribe(channelName: string, callbacks: SubscriptionCallbacks): () => void {
-      const pusher = connection();
-      if (!pusher) return () => {};
-      const channel: Channel = pusher.subscribe(channelName);
-      wanted.set(channelName, (wanted.get(channelName) ?? 0) + 1);
-      const onEvent = (event: string, data: unknown) => callbacks.events[event]?.(data);
-      const onSubscribed = () => callbacks.onSubscribed?.();
-      const onRefused = (error: { status?: number } | undefined) => callbacks.onRefused?.(error?.status);
-      channel.bind_global(onEvent);
-      channel.bind('pusher:subscription_succeeded', onSubscribed);
-      channel.bind('pusher:subscription_error', onRefused);
-      // Joined before this caller came: tell it at once, as pusher-js will not say it again.
-      if (channel.subscribed) queueMicrotask(onSubscribed);
       let done = false;
+      let leave = () => {};
+      const current = connection();
+      void current.then((pusher) => {
+        // Unsubscribed before the connection existed, or signed out meanwhile: nothing to join.
+        if (done || !pusher || client !== current) return;
+        const channel: Channel = pusher.subscribe(channelName);
+        wanted.set(channelName, (wanted.get(channelName) ?? 0) + 1);
+        const onEvent = (event: string, data: unknown) => callbacks.events[event]?.(data);
+        const onSubscribed = () => callbacks.onSubscribed?.();
+        const onRefused = (error: { status?: number } | undefined) => callbacks.onRefused?.(error?.status);
+        channel.bind_global(onEvent);
+        channel.bind('pusher:subscription_succeeded', onSubscribed);
+        channel.bind('pusher:subscription_error', onRefused);
+        // Joined before this caller came: tell it now, as pusher-js will not say it again.
+        if (channel.subscribed) onSubscribed();
+        leave = () => {
+          channel.unbind_global(onEvent);
+          channel.unbind('pusher:subscription_succeeded', onSubscribed);
+          channel.unbind('pusher:subscription_error', onRefused);
+          const left = (wanted.get(channelName) ?? 1) - 1;
+          if (left > 0) wanted.set(channelName, left);
+          else {
+            wanted.delete(channelName);
+            pusher.unsubscribe(channelName);
+          }
+        };
+      });
       return () => {
         if (done) return;
         done = true;
-        channel.unbind_global(onEvent);
-        channel.unbind('pusher:subscription_succeeded', onSubscribed);
-        channel.unbind('pusher:subscription_error', onRefused);
-        const left = (wanted.get(channelName) ?? 1) - 1;
-        if (left > 0) wanted.set(channelName, left);
-        else {
-          wanted.delete(channelName);
-          pusher.unsubscribe(channelName);
-        }
+        leave();
       };
     },
 
@@ -120,10 +141,11 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
 
     /** Signed out: closes the socket; the next subscription opens a new one with the new token. */
     disconnect() {
-      client?.disconnect();
+      const closing = client;
       client = undefined;
       wanted.clear();
       setState('offline');
+      void closing?.then((pusher) => pusher?.disconnect());
     },
   };
 }
