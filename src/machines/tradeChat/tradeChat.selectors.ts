@@ -1,5 +1,5 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { TradeAction } from '../../../contracts/index.ts';
+import type { ChatMessage, TradeAction } from '../../../contracts/index.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
 import { actionsFor, messageProblem, reasonProblem } from './tradeChat.rules.ts';
 import type { TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
@@ -11,6 +11,8 @@ export type ConversationRef = ActorRefFrom<typeof tradeConversationMachine>;
 /** Spec section 9: the list shows the last message cut at 35 characters, plus an ellipsis. */
 export const PREVIEW_LENGTH = 35;
 export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text);
+/** The partner's avatar: the upper-case first letter of their name. */
+export const initialOf = (name: string) => name.charAt(0).toUpperCase();
 
 // ---- The screen: list, connection, selection -----------------------------------------------------
 
@@ -33,6 +35,13 @@ export const selectConversationRef = (snapshot: TradeChatSnapshot) => snapshot.c
 export const selectConversation = (snapshot: ConversationSnapshot) => snapshot.context.conversation;
 export const selectUsername = (snapshot: ConversationSnapshot) => snapshot.context.username;
 export const selectMessages = (snapshot: ConversationSnapshot) => snapshot.context.messages;
+export type MessageView = ChatMessage & { from: 'own' | 'partner' | 'system' };
+/** Each message with who it is from as the screen places it: own right, the partner's left, the system's centred. */
+export const selectMessageViews = (snapshot: ConversationSnapshot): MessageView[] =>
+  snapshot.context.messages.map((message) => ({
+    ...message,
+    from: message.sender === null ? 'system' : message.sender === snapshot.context.username ? 'own' : 'partner',
+  }));
 export const selectIsLoadingMessages = (snapshot: ConversationSnapshot) => snapshot.matches({ messages: 'loading' });
 /** "{username} is typing..." while someone else's notice is fresh. */
 export const selectTypingLine = (snapshot: ConversationSnapshot) =>

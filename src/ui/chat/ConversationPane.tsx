@@ -1,0 +1,229 @@
+import { Field } from '@ark-ui/react/field';
+import { useSelector } from '@xstate/react';
+import { DateTime } from 'luxon';
+import type { FormEvent, KeyboardEvent } from 'react';
+import { css } from 'styled-system/css';
+import {
+  initialOf,
+  selectActionButtons,
+  selectCanSend,
+  selectCanWrite,
+  selectConversation,
+  selectDraft,
+  selectDraftError,
+  selectIsLoadingMessages,
+  selectIsSending,
+  selectMessageViews,
+  selectTypingLine,
+  type ConversationRef,
+} from '../../machines/tradeChat/tradeChat.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { ArrowLeftIcon, ShieldIcon } from '../primitives/icons.tsx';
+import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { fieldStyles } from '../primitives/TextField.tsx';
+import { DisputeDialog, ReleaseDialog } from './ChatDialogs.tsx';
+import { avatar } from './ConversationList.tsx';
+import { Spinner } from './Spinner.tsx';
+
+/** The spec's reminder under the message input, to the letter. */
+export const SECURITY_REMINDER = 'communicate only within this chat; payments must be marked as paid before coins are released';
+
+/** A message's time, e.g. "Mar 05, 02:07 PM". */
+export const formatMessageTime = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd, hh:mm a');
+
+const header = css({ display: 'flex', alignItems: 'center', gap: '3', px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'border' });
+const back = css({
+  display: { base: 'inline-flex', md: 'none' },
+  alignItems: 'center',
+  justifyContent: 'center',
+  w: '9',
+  h: '9',
+  borderRadius: 'md',
+  color: 'fg',
+  cursor: 'pointer',
+  _hover: { bg: 'bg.muted' },
+});
+const title = css({ fontWeight: 'semibold', fontSize: 'md' });
+const online = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  fontSize: 'xs',
+  color: 'success',
+  _before: { content: '""', w: '2', h: '2', borderRadius: 'full', bg: 'success' },
+});
+// column-reverse keeps the newest message in view as messages arrive, without scripting the scroll.
+const scroller = css({ flex: '1', minH: '0', overflowY: 'auto', display: 'flex', flexDirection: 'column-reverse', px: '4', py: '3' });
+const messageList = css({ display: 'flex', flexDirection: 'column', gap: '2' });
+const bubble = css({
+  maxW: '80%',
+  px: '3',
+  py: '2',
+  borderRadius: 'lg',
+  fontSize: 'sm',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-word',
+  '&[data-from=own]': { alignSelf: 'flex-end', bg: 'accent', color: 'accent.fg', borderBottomRightRadius: 'sm' },
+  '&[data-from=partner]': { alignSelf: 'flex-start', bg: 'bg.muted', color: 'fg', borderBottomLeftRadius: 'sm' },
+  '&[data-from=system]': {
+    alignSelf: 'center',
+    maxW: '95%',
+    textAlign: 'center',
+    bg: 'warning.subtle',
+    color: 'fg',
+    fontSize: 'xs',
+    borderWidth: '1px',
+    borderColor: 'border',
+  },
+});
+const meta = css({
+  display: 'flex',
+  gap: '2',
+  fontSize: 'xs',
+  opacity: 0.8,
+  mb: '0.5',
+  '[data-from=own] &': { justifyContent: 'flex-end' },
+});
+const sender = css({ fontWeight: 'semibold' });
+const typing = css({ px: '4', minH: '5', fontSize: 'xs', color: 'fg.muted', fontStyle: 'italic' });
+const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
+const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { display: 'none' } });
+const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
+const textarea = css({ h: 'auto', minH: '10', maxH: '32', py: '2', resize: 'none', flex: '1' });
+const hidden = css({ srOnly: true });
+const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted' });
+const center = css({ display: 'flex', justifyContent: 'center', py: '6' });
+
+const variants = { cancel: 'outline', mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' } as const;
+
+/** The right column: one trade's conversation, as its chart (tradeConversation) has it. */
+export function ConversationPane({ actor, onBack }: { actor: ConversationRef; onBack: () => void }) {
+  const conversation = useSelector(actor, selectConversation);
+  const messages = useSelector(actor, selectMessageViews);
+  const loading = useSelector(actor, selectIsLoadingMessages);
+  const typingLine = useSelector(actor, selectTypingLine);
+  const buttons = useSelector(actor, selectActionButtons);
+  const canWrite = useSelector(actor, selectCanWrite);
+  const draft = useSelector(actor, selectDraft);
+  const draftError = useSelector(actor, selectDraftError);
+  const canSend = useSelector(actor, selectCanSend);
+  const sending = useSelector(actor, selectIsSending);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'message.send' });
+  };
+  // Enter sends; Shift+Enter is a new line; Enter that ends an IME composition is not a send.
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    actor.send({ type: 'message.send' });
+  };
+
+  return (
+    <article
+      aria-label={`Conversation with ${conversation.partner}`}
+      className={css({ display: 'flex', flexDirection: 'column', flex: '1', minH: '0' })}
+      data-channel={conversation.channel}
+      data-status={conversation.status}
+      data-buyer-paid={conversation.buyer_paid}
+      data-dispute-raised={conversation.dispute_raised}
+    >
+      <header className={header}>
+        <button type="button" className={back} aria-label="Back to conversations" onClick={onBack}>
+          <ArrowLeftIcon />
+        </button>
+        <span className={avatar} aria-hidden="true">
+          {initialOf(conversation.partner)}
+        </span>
+        <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minW: '0' })}>
+          <h2 className={title}>{conversation.partner}</h2>
+          {conversation.online ? (
+            <span className={online} data-online>
+              Online
+            </span>
+          ) : null}
+        </div>
+        <StatusBadge status={conversation.status} />
+      </header>
+
+      <div className={scroller}>
+        {loading && messages.length === 0 ? (
+          <div className={center}>
+            <Spinner label="Loading messages" />
+          </div>
+        ) : (
+          <ol className={messageList} aria-label="Messages">
+            {messages.map((message) => (
+              <li
+                key={message.id}
+                className={bubble}
+                data-message-id={message.id}
+                data-from={message.from}
+                data-own={message.from === 'own'}
+                data-system={message.from === 'system'}
+              >
+                {message.from === 'system' ? null : (
+                  <span className={meta}>
+                    {message.from === 'partner' ? <span className={sender}>@{message.sender}</span> : null}
+                    <time dateTime={message.created}>{formatMessageTime(message.created)}</time>
+                  </span>
+                )}
+                {message.text}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+
+      <p className={typing} aria-live="polite">
+        {typingLine}
+      </p>
+
+      <div className={footer}>
+        <div className={actionRow} role="group" aria-label="Trade actions">
+          {buttons.map((button) => (
+            <Button
+              key={button.action}
+              size="sm"
+              variant={variants[button.action]}
+              disabled={!button.enabled}
+              aria-busy={button.busy}
+              data-action={button.action}
+              onClick={() => actor.send(button.event)}
+            >
+              {button.busy ? 'Please wait...' : button.label}
+            </Button>
+          ))}
+        </div>
+        {canWrite ? (
+          <form className={composer} onSubmit={submit} noValidate>
+            <Field.Root className={css({ flex: '1', display: 'flex', flexDirection: 'column', gap: '1' })} invalid={Boolean(draftError)}>
+              <Field.Label className={hidden}>Message</Field.Label>
+              <Field.Textarea
+                name="text"
+                rows={1}
+                placeholder="Type a message…"
+                className={`${fieldStyles.input} ${textarea}`}
+                value={draft}
+                onChange={(event) => actor.send({ type: 'message.change', value: event.currentTarget.value })}
+                onKeyDown={onKeyDown}
+              />
+              <Field.ErrorText className={fieldStyles.error}>{draftError}</Field.ErrorText>
+            </Field.Root>
+            <Button type="submit" disabled={!canSend} aria-busy={sending}>
+              Send
+            </Button>
+          </form>
+        ) : null}
+        <p className={reminder}>
+          <ShieldIcon width={14} height={14} />
+          {SECURITY_REMINDER}
+        </p>
+      </div>
+
+      <ReleaseDialog actor={actor} />
+      <DisputeDialog actor={actor} />
+    </article>
+  );
+}
