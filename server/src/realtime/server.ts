@@ -80,6 +80,8 @@ const DEFAULTS = {
 
 /** A client that has this much unsent is not reading: it is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** The keepalive sweeps every socket once per activity period, in this many slices. */
+const KEEPALIVE_SLICES = 10;
 /** How long close() waits for clients to answer the 4200 close frame before cutting them off. */
 const CLOSE_GRACE_MS = 2000;
 /** Protocol versions whose framing is the one described here (pusher-js 8 sends 7). */
@@ -449,17 +451,30 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     socket.send(connectionEstablishedFrame(socketId, activityTimeoutSeconds));
   }
 
-  // A dead peer never answers: ping every activity period, cut off whoever did not answer the last one.
-  const keepalive = setInterval(() => {
-    for (const socket of sockets.values()) {
-      if (!socket.alive) {
-        socket.terminate();
-        continue;
+  // A dead peer never answers: ping each socket once per activity period and cut off whoever did not answer
+  // (or send anything) since its last ping. The sockets are swept a slice per tick, so that 10,000 pings do
+  // not hold up deliveries all at once; a sweep that reaches the end waits for the next tick to start over, so
+  // no socket is pinged and judged in the same tick.
+  let sweep = sockets.values();
+  const keepalive = setInterval(
+    () => {
+      for (let quota = Math.ceil(sockets.size / KEEPALIVE_SLICES); quota > 0; quota--) {
+        const next = sweep.next();
+        if (next.done) {
+          sweep = sockets.values();
+          return;
+        }
+        const socket = next.value;
+        if (!socket.alive) {
+          socket.terminate();
+          continue;
+        }
+        socket.alive = false;
+        socket.ping();
       }
-      socket.alive = false;
-      socket.ping();
-    }
-  }, activityTimeoutSeconds * 1000);
+    },
+    (activityTimeoutSeconds * 1000) / KEEPALIVE_SLICES,
+  );
   keepalive.unref();
 
   // -------------------------------------------------------------------------------------------------------
