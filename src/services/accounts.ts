@@ -7,6 +7,7 @@ import {
   sessionResponse,
   twoFactorSetupResponse,
   twoFactorStatusResponse,
+  walletList,
 } from '../../contracts/index.ts';
 import { ApiError, type Api } from './api.ts';
 
@@ -54,6 +55,11 @@ export function createAccountService(api: Api, device: string) {
       api.write('security/two_factor/', { type: 'recovery_codes', ...input }, recoveryCodesResponse),
     /** An overview failure is silent and yields null, so the dashboard shows 0s. */
     overview: () => api.read('user/overview/', {}, overview, { noToast: true }).catch(() => null),
+    /**
+     * The trader's wallets: available balance and current USD price of each coin. Quiet on failure: the
+     * dashboard then shows no live prices and keeps the overview's total.
+     */
+    wallets: () => api.read('user/wallet/', { type: 'list' }, walletList, { noToast: true }),
   };
 }
 

@@ -37,6 +37,11 @@ export function offerFilters(search: OfferSearch): OfferFilters {
 export function createMarketService(api: Api) {
   return {
     coins: () => api.read('base/coins/', {}, coinsResponse),
+    /** Each coin's current USD price, for the live prices on the offer cards; quiet on failure (no price line). */
+    coinPrices: () =>
+      api
+        .read('base/coins/', {}, coinsResponse, { noToast: true })
+        .then((coins) => coins.map((coin) => ({ ticker: coin.ticker, price: coin.price }))),
     /** The offer form asks with `drop: 10` (docs/api.md "Other market/offers calls"); the list screen without. */
     offerComponents: (options: { forForm?: boolean } = {}) =>
       api.read('market/offers/', options.forForm ? { type: 'components', drop: 10 } : { type: 'components' }, offerComponents, {

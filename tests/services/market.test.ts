@@ -137,3 +137,28 @@ describe('createMarketService over HTTP', () => {
     ]);
   });
 });
+
+describe('createMarketService(api).coinPrices', () => {
+  const bitcoin = {
+    id: 1,
+    label: 'Bitcoin',
+    ticker: 'BTC',
+    image: '/coins/btc.svg',
+    decimal_places: 8,
+    price: '60000.00',
+    networks: [{ id: 1, name: 'Bitcoin', key: 'bitcoin', image: '/networks/bitcoin.svg' }],
+  };
+
+  it('reads base/coins/ without a toast and keeps each coin’s ticker and USD price, as sent', async () => {
+    const server = fakeServer(ok([bitcoin, { ...bitcoin, id: 2, ticker: 'ETH', price: '3000.10', networks: [] }]));
+    const { api, onError } = apiWith(server);
+    await expect(createMarketService(api).coinPrices()).resolves.toStrictEqual([
+      { ticker: 'BTC', price: '60000.00' },
+      { ticker: 'ETH', price: '3000.10' },
+    ]);
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, noToast: noToast(sent) }))).toStrictEqual([
+      { url: '/api/base/coins/', body: {}, noToast: true },
+    ]);
+    expect(onError).not.toHaveBeenCalled();
+  });
+});

@@ -291,6 +291,26 @@ describe('account service (payloads of docs/api.md "Security calls")', () => {
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('the wallet list reads user/wallet/ {type: "list"} without a toast', async () => {
+    const wallet = {
+      id: 1,
+      balance: '0.50000000',
+      coin__price: '60000.00',
+      coin__ticker: 'BTC',
+      coin__label: 'Bitcoin',
+      coin__image: '/coins/btc.svg',
+      coin__decimal_places: 8,
+    };
+    const server = fakeServer(ok([wallet]), refused('Unknown wallet request', 400));
+    const { api, onError } = apiWith(server);
+    const accounts = createAccountService(api, 'd');
+    await expect(accounts.wallets()).resolves.toEqual([wallet]);
+    expect(server.sent[0]).toMatchObject({ url: '/api/user/wallet/', method: 'POST', body: { type: 'list' } });
+    expect(server.sent[0]!.headers.has('X-No-Toast')).toBe(true);
+    await rejectionOf(accounts.wallets());
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('an overview failure yields null', async () => {
     const server = fakeServer(refused('No data'));
     const { api, onError } = apiWith(server);
