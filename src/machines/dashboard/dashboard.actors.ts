@@ -1,6 +1,13 @@
 import { fromPromise } from 'xstate';
+import { bindLivePrices } from '../livePrices/livePrices.actors.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { dashboardMachine } from './dashboard.machine.ts';
 
 export const bindDashboard = (deps: FlowDeps) =>
-  dashboardMachine.provide({ actors: { loadOverview: fromPromise(() => deps.accounts.overview()) } });
+  dashboardMachine.provide({
+    actors: {
+      loadOverview: fromPromise(() => deps.accounts.overview()),
+      loadWallets: fromPromise(() => deps.accounts.wallets()),
+      livePrices: bindLivePrices(deps.realtime),
+    },
+  });

@@ -1,37 +1,90 @@
-import { assign, fromPromise, setup } from 'xstate';
-import type { Overview } from '../../../contracts/index.ts';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { Overview, WalletItem } from '../../../contracts/index.ts';
+import type { LivePricesLogic } from '../livePrices/livePrices.machine.ts';
 
-export type DashboardContext = { overview: Overview | null };
+export type DashboardContext = { overview: Overview | null; wallets: WalletItem[] | null };
 export type DashboardEvent = { type: 'overview.refresh' };
 
-/** The dashboard's figures from `user/overview/`; a failure leaves them empty, without a message. */
+/**
+ * The dashboard: the figures of `user/overview/`, and the trader's wallets (`user/wallet/` list) whose prices
+ * then follow the coin_price channel (the live prices panel, and Total Balance at those prices).
+ */
 export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   actors: {
     loadOverview: fromPromise<Overview | null>(async () => {
       throw new Error('loadOverview is bound in the route (dashboard.actors.ts)');
     }),
+    loadWallets: fromPromise<WalletItem[]>(async () => {
+      throw new Error('loadWallets is bound in the route (dashboard.actors.ts)');
+    }),
+    // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
+    livePrices: fromCallback(() => {
+      throw new Error('livePrices is bound in the route (dashboard.actors.ts)');
+    }) as unknown as LivePricesLogic,
   },
   actions: {
     keepOverview: assign((_, params: { overview: Overview | null }) => ({ overview: params.overview })),
+    keepWallets: assign((_, params: { wallets: WalletItem[] }) => ({ wallets: params.wallets })),
   },
 }).createMachine({
   id: 'dashboard',
-  description: 'Greeting, four stat cards and the recent trades of the signed-in trader.',
-  context: { overview: null },
-  initial: 'loading',
+  description: 'Greeting, four stat cards, the live prices of the trader’s coins and the recent trades.',
+  context: { overview: null, wallets: null },
+  type: 'parallel',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadOverview',
-        src: 'loadOverview',
-        onDone: { target: 'ready', actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) } },
-        onError: { target: 'ready', description: 'Overview failure yields null: the cards show 0.' },
+    overview: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadOverview',
+            src: 'loadOverview',
+            onDone: { target: 'ready', actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) } },
+            onError: { target: 'ready', description: 'Overview failure yields null: the cards show 0.' },
+          },
+        },
+        ready: {
+          on: { 'overview.refresh': { target: 'loading' } },
+        },
       },
     },
-    ready: {
-      on: { 'overview.refresh': { target: 'loading' } },
+    wallets: {
+      description: 'Balances and starting prices; then the prices follow the coin_price channel.',
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadWallets',
+            src: 'loadWallets',
+            onDone: { target: 'live', actions: { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) } },
+            onError: {
+              target: 'unavailable',
+              description: 'No live prices panel; Total Balance stays the overview’s figure.',
+            },
+          },
+        },
+        live: {
+          invoke: {
+            id: 'livePrices',
+            src: 'livePrices',
+            input: ({ context }) => ({
+              prices: (context.wallets ?? []).map((wallet) => ({ ticker: wallet.coin__ticker, price: wallet.coin__price })),
+            }),
+          },
+          on: {
+            'overview.refresh': {
+              target: 'loading',
+              description:
+                'The wallets reload with the overview, so Total Balance starts again from figures of the same moment.',
+            },
+          },
+        },
+        unavailable: {
+          on: { 'overview.refresh': { target: 'loading' } },
+        },
+      },
     },
   },
 });

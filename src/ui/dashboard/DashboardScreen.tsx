@@ -2,14 +2,23 @@ import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import type { RecentTrade } from '../../../contracts/index.ts';
+import type { RecentTrade, WalletItem } from '../../../contracts/index.ts';
 import type { dashboardMachine } from '../../machines/dashboard/dashboard.machine.ts';
-import { selectIsLoading, selectOverview } from '../../machines/dashboard/dashboard.selectors.ts';
+import {
+  liveTotalBalance,
+  selectIsLoading,
+  selectLivePrices,
+  selectOverview,
+  selectPricesUnavailable,
+  selectWallets,
+} from '../../machines/dashboard/dashboard.selectors.ts';
+import { selectIsLive, selectPrices, type LivePrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import { formatCrypto, formatRelative, formatUsd } from '../format/money.ts';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ChatIcon, CheckIcon, TagIcon, WalletIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
 
 const greeting = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em' });
 const sub = css({ color: 'fg.muted', mt: '1' });
@@ -21,7 +30,21 @@ const stats = css({
 });
 const statHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', color: 'fg.muted', fontSize: 'sm' });
 const statValue = css({ fontSize: '2xl', fontWeight: 'bold', mt: '2', fontVariantNumeric: 'tabular-nums' });
-const panels = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' }, gap: '4', mt: '6' });
+const panels = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' }, gap: '4', mt: '6', alignItems: 'start' });
+const column = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+const pricesHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' });
+const liveBadge = css({
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  fontSize: 'xs',
+  fontWeight: 'semibold',
+  bg: 'success.subtle',
+  color: 'success',
+});
+const coinName = css({ fontWeight: 'medium' });
+const coinTicker = css({ color: 'fg.muted', fontSize: 'xs' });
+const price = css({ ml: 'auto', fontSize: 'sm', fontWeight: 'medium' });
 const panelTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' });
 const quick = css({ display: 'grid', gridTemplateColumns: 'repeat(2, 1fr)', gap: '3' });
 const tradesHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' });
@@ -56,11 +79,69 @@ function TradeRow({ trade }: { trade: RecentTrade }) {
   );
 }
 
+/** One coin of the live prices panel: image, label, upper-case ticker and USD price, coloured by its last move. */
+function PriceRow({ wallet, prices }: { wallet: WalletItem; prices: LivePrices | undefined }) {
+  const live = prices?.[wallet.coin__ticker] ?? { price: wallet.coin__price, direction: null };
+  const ticker = wallet.coin__ticker.toUpperCase();
+  return (
+    <li className={rowStyle} aria-label={`${wallet.coin__label} ${ticker}`}>
+      <img src={wallet.coin__image} alt="" width={28} height={28} />
+      <div>
+        <div className={coinName}>{wallet.coin__label}</div>
+        <div className={coinTicker}>{ticker}</div>
+      </div>
+      <div className={`${price} ${movingFigure}`} data-direction={live.direction ?? undefined}>
+        <span>{formatUsd(live.price)}</span>
+        <PriceMove direction={live.direction} />
+      </div>
+    </li>
+  );
+}
+
+function LivePricesPanel({
+  wallets,
+  prices,
+  live,
+  unavailable,
+}: {
+  wallets: WalletItem[] | null;
+  prices: LivePrices | undefined;
+  live: boolean;
+  unavailable: boolean;
+}) {
+  return (
+    <Card role="region" aria-labelledby="live-prices-title">
+      <div className={pricesHead}>
+        <h2 id="live-prices-title" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Live prices
+        </h2>
+        {live ? <span className={liveBadge}>Live</span> : null}
+      </div>
+      {unavailable ? (
+        <p className={empty}>Prices are unavailable right now.</p>
+      ) : wallets === null ? (
+        <p className={empty}>Loading prices…</p>
+      ) : (
+        <ul className={list}>
+          {wallets.map((wallet) => (
+            <PriceRow key={wallet.id} wallet={wallet} prices={prices} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
 export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeof dashboardMachine>; username: string }) {
   const overview = useSelector(actor, selectOverview);
   const loading = useSelector(actor, selectIsLoading);
+  const wallets = useSelector(actor, selectWallets);
+  const pricesUnavailable = useSelector(actor, selectPricesUnavailable);
+  const livePrices = useSelector(actor, selectLivePrices);
+  const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
+  const live = useSelector(livePrices, (snapshot) => snapshot !== undefined && selectIsLive(snapshot));
   const cards = [
-    { label: 'Total Balance', value: formatUsd(overview?.total_balance), icon: <WalletIcon /> },
+    { label: 'Total Balance', value: formatUsd(liveTotalBalance(overview, wallets, prices)), icon: <WalletIcon /> },
     { label: 'Active Offers', value: String(overview?.active_offers ?? 0), icon: <TagIcon /> },
     { label: 'Completed Trades', value: String(overview?.completed_trades ?? 0), icon: <CheckIcon /> },
     { label: 'Open Chats', value: String(overview?.open_chats ?? 0), icon: <ChatIcon /> },
@@ -85,21 +166,24 @@ export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeo
       </div>
 
       <div className={panels}>
-        <Card>
-          <h2 className={panelTitle}>Quick Actions</h2>
-          <div className={quick}>
-            <ButtonLink to="/offers/create">Create Offer</ButtonLink>
-            <ButtonLink to="/offers" variant="outline">
-              Browse Offers
-            </ButtonLink>
-            <ButtonLink to="/wallets" variant="outline">
-              View Wallets
-            </ButtonLink>
-            <ButtonLink to="/chat" variant="outline">
-              Open Chat
-            </ButtonLink>
-          </div>
-        </Card>
+        <div className={column}>
+          <Card>
+            <h2 className={panelTitle}>Quick Actions</h2>
+            <div className={quick}>
+              <ButtonLink to="/offers/create">Create Offer</ButtonLink>
+              <ButtonLink to="/offers" variant="outline">
+                Browse Offers
+              </ButtonLink>
+              <ButtonLink to="/wallets" variant="outline">
+                View Wallets
+              </ButtonLink>
+              <ButtonLink to="/chat" variant="outline">
+                Open Chat
+              </ButtonLink>
+            </div>
+          </Card>
+          <LivePricesPanel wallets={wallets} prices={prices} live={live} unavailable={pricesUnavailable} />
+        </div>
         <Card>
           <div className={tradesHead}>
             <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>Recent Trades</h2>

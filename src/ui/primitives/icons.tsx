@@ -69,3 +69,13 @@ export const ArrowLeftIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="M19 12H5M12 19l-7-7 7-7" />
   </svg>
 );
+export const ArrowUpIcon = (props: SVGProps<SVGSVGElement>) => (
+  <svg {...base(props)}>
+    <path d="M12 19V5M5 12l7-7 7 7" />
+  </svg>
+);
+export const ArrowDownIcon = (props: SVGProps<SVGSVGElement>) => (
+  <svg {...base(props)}>
+    <path d="M12 5v14M19 12l-7 7-7-7" />
+  </svg>
+);
