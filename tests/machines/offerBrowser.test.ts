@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import type { OfferList } from '../../contracts/index.ts';
+import { COIN_PRICE_CHANNEL, type Coin, type OfferList } from '../../contracts/index.ts';
 import { bindOfferBrowser } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
 import {
   offerBrowserMachine,
@@ -12,12 +12,16 @@ import {
   selectFilters,
   selectHasLoaded,
   selectIsLoading,
+  offerCoinPrice,
+  selectLivePrices,
   selectOffers,
   selectShowFilters,
 } from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Api } from '../../src/services/api.ts';
 import { createMarketService, type MarketService } from '../../src/services/market.ts';
+import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
+import { fakeRealtime } from '../support/chat.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 import { chosenOffers, components, noOffers, offerItem, offerPage } from '../support/offers.ts';
 
@@ -277,29 +281,74 @@ describe('Browse Offers chart', () => {
     expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
     expect(selectIsLoading(snapshot())).toBe(true);
   });
+
+  it('the coins’ prices failing to load leaves the cards without live prices; the list is unaffected', async () => {
+    const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadPrices']);
+    const actor = createActor(offerBrowserMachine.provide({ actors: fakes.actors as never })).start();
+    await fakes.reject('loadPrices', new Error('Internet server error'));
+    expect(actor.getSnapshot().matches({ prices: 'unavailable' })).toBe(true);
+    expect(selectLivePrices(actor.getSnapshot())).toBeUndefined();
+    await fakes.resolve('loadOffers', offerPage(1, 1));
+    expect(selectOffers(actor.getSnapshot())).toEqual(offerPage(1, 1).offers);
+    expect(offerCoinPrice(offerItem(1), undefined)).toBeNull();
+  });
 });
 
 describe('Browse Offers bound to the market service', () => {
+  const coin = (ticker: string, price: string): Coin => ({
+    id: ticker.length,
+    label: ticker,
+    ticker,
+    image: `/coins/${ticker}.svg`,
+    decimal_places: 8,
+    price,
+    networks: [],
+  });
+  const coins = [coin('btc', '60000.00'), coin('eth', '3000.10')];
+
   function fakeApi() {
     const sent: { how: 'read' | 'write'; path: string; body: unknown; options: unknown }[] = [];
     const answers: Record<string, unknown> = { components, list: offerPage(1, 1) };
     const answer = (how: 'read' | 'write') => async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
       sent.push({ how, path, body, options });
-      return answers[(body as { type: string }).type];
+      return path === 'base/coins/' ? coins : answers[(body as { type: string }).type];
     };
     return { api: { read: answer('read'), write: answer('write') } as unknown as Api, sent };
   }
 
+  it('starts each coin’s live price from base/coins/ (without toasts) and follows coin_price', async () => {
+    const { api, sent } = fakeApi();
+    const realtime = fakeRealtime();
+    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: realtime.service } as FlowDeps)).start();
+    await flush();
+    expect(sent.filter(({ path }) => path === 'base/coins/')).toStrictEqual([
+      { how: 'read', path: 'base/coins/', body: {}, options: { noToast: true } },
+    ]);
+    const prices = () => selectPrices(selectLivePrices(actor.getSnapshot())!.getSnapshot());
+    expect(prices()).toEqual({ btc: { price: '60000.00', direction: null }, eth: { price: '3000.10', direction: null } });
+    expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(1);
+
+    const offer = offerItem(1, { coin__ticker: 'btc', rate: '0.95' });
+    expect(offerCoinPrice(offer, prices())).toEqual({ amount: '57000', direction: null });
+    realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: 'btc', price: '60000.01' });
+    expect(offerCoinPrice(offer, prices())).toEqual({ amount: '57000.0095', direction: 'up' });
+    expect(offerCoinPrice(offerItem(2, { coin__ticker: 'ltc' }), prices()), 'a coin without a price').toBeNull();
+
+    actor.stop();
+    expect(realtime.listeners(COIN_PRICE_CHANNEL), 'leaving Browse Offers ends the subscription').toBe(0);
+  });
+
   it('asks market/offers/ for the components (no drop) and each list page with the filters, without toasts', async () => {
     const { api, sent } = fakeApi();
     const market: MarketService = createMarketService(api);
-    const actor = createActor(bindOfferBrowser({ market } as FlowDeps)).start();
+    const actor = createActor(bindOfferBrowser({ market, realtime: fakeRealtime().service } as FlowDeps)).start();
     await flush();
     actor.send({ type: 'filter.paymentMethods', value: ['SEPA'] });
     await flush();
     expect(sent).toStrictEqual([
       { how: 'read', path: 'market/offers/', body: { type: 'components' }, options: { noToast: true } },
       { how: 'read', path: 'market/offers/', body: { type: 'list', page: 1, filters: {} }, options: { noToast: true } },
+      { how: 'read', path: 'base/coins/', body: {}, options: { noToast: true } },
       {
         how: 'read',
         path: 'market/offers/',
@@ -314,7 +363,7 @@ describe('Browse Offers bound to the market service', () => {
 
   it('sends the screen’s filters in the list format: only the non-empty ones, the search trimmed, the methods as a list', async () => {
     const { api, sent } = fakeApi();
-    const actor = createActor(bindOfferBrowser({ market: createMarketService(api) } as FlowDeps)).start();
+    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: fakeRealtime().service } as FlowDeps)).start();
     await flush();
     vi.useFakeTimers();
     try {

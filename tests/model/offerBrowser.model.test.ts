@@ -1,5 +1,8 @@
 import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
-import type { OfferList } from '../../contracts/index.ts';
+import { COIN_PRICE_CHANNEL, type OfferList } from '../../contracts/index.ts';
+import { bindLivePrices } from '../../src/machines/livePrices/livePrices.actors.ts';
+import type { PriceQuote } from '../../src/machines/livePrices/livePrices.machine.ts';
+import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
 import { offerBrowserMachine, type OfferBrowserFilters } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
 import {
   selectCanNext,
@@ -7,9 +10,11 @@ import {
   selectFilters,
   selectHasLoaded,
   selectIsLoading,
+  selectLivePrices,
   selectOffers,
   selectShowFilters,
 } from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
+import { fakeRealtime } from '../support/chat.ts';
 import {
   Coverage,
   afterEvent,
@@ -29,6 +34,10 @@ const isBlank = (filters: OfferBrowserFilters) => JSON.stringify(filters) === JS
 /** The server's answer: two pages without filters, nothing with any filter. */
 const answer = (page: number, filters: OfferBrowserFilters): OfferList => (isBlank(filters) ? offerPage(page, 2) : noOffers);
 const debounced = afterEvent('searchDebounce', 'offerBrowser.list.debouncing');
+const coinPrices: PriceQuote[] = [
+  { ticker: 'btc', price: '60000.00' },
+  { ticker: 'eth', price: '3000.10' },
+];
 
 /**
  * What can happen on Browse Offers: each call's outcomes, the search quietening down, and what the
@@ -37,6 +46,15 @@ const debounced = afterEvent('searchDebounce', 'offerBrowser.list.debouncing');
  */
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const { filters, page } = snapshot.context as { filters: OfferBrowserFilters; page: number };
+  // The coins' prices settle first, each way: their region shares nothing with the others, so walking the
+  // rest once (with the prices live) takes every edge without tripling the graph.
+  if (snapshot.matches({ prices: 'loading' })) {
+    return [
+      { type: 'xstate.done.actor.loadPrices', output: coinPrices },
+      { type: 'xstate.error.actor.loadPrices', error: new Error('Internet server error') },
+    ];
+  }
+  if (snapshot.matches({ prices: 'unavailable' })) return [];
   const list: ModelEvent[] = [];
   if (snapshot.matches({ components: 'loading' })) {
     list.push(
@@ -72,9 +90,11 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 const model = walk(offerBrowserMachine, { events });
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadComponents', 'loadOffers']);
+  const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadPrices']);
+  const realtime = fakeRealtime();
   const clock = new SimulatedClock();
-  const actor = createActor(offerBrowserMachine.provide({ actors: fakes.actors as never }), {
+  const actors = { ...fakes.actors, livePrices: bindLivePrices(realtime.service) };
+  const actor = createActor(offerBrowserMachine.provide({ actors: actors as never }), {
     clock,
     inspect: coverage?.inspect,
   }).start();
@@ -86,9 +106,11 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let shown: OfferList | null = null;
   let loading = true;
   let waitingForQuiet = false;
+  let prices: 'loading' | 'live' | 'unavailable' = 'loading';
   const expectedCalls: ActorCall[] = [
     { id: 'loadComponents', input: undefined },
     { id: 'loadOffers', input: { page: 1, filters: blank } },
+    { id: 'loadPrices', input: undefined },
   ];
   // The chart hands the list call the screen's filters as they stand; the service sends only the
   // non-empty ones (its oracle is in tests/services/market.test.ts).
@@ -111,6 +133,12 @@ async function run(path: ModelPath, coverage?: Coverage) {
       switch (event.type) {
         case 'xstate.done.actor.loadComponents':
           filtersLoaded = true;
+          break;
+        case 'xstate.done.actor.loadPrices':
+          prices = 'live';
+          break;
+        case 'xstate.error.actor.loadPrices':
+          prices = 'unavailable';
           break;
         case 'xstate.done.actor.loadOffers':
           shown = event.output as OfferList;
@@ -175,6 +203,11 @@ async function run(path: ModelPath, coverage?: Coverage) {
       expect(selectOffers(snapshot as never)).toEqual(shown?.offers ?? []);
       expect(selectCanNext(snapshot as never), 'Next enabled').toBe(shown?.paginator.next ?? false);
       expect(selectCanPrevious(snapshot as never), 'Previous enabled').toBe(shown?.paginator.prev ?? false);
+      // The cards' live prices run once the coins' prices have loaded, whatever the list does.
+      const live = selectLivePrices(snapshot as never);
+      expect(live !== undefined, 'live prices').toBe(prices === 'live');
+      expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(prices === 'live' ? 1 : 0);
+      if (live) expect(Object.keys(selectPrices(live.getSnapshot()))).toEqual(['btc', 'eth']);
     },
     { clock },
   );

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { bindLivePrices } from '../livePrices/livePrices.actors.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { offerBrowserMachine } from './offerBrowser.machine.ts';
 
@@ -7,5 +8,7 @@ export const bindOfferBrowser = (deps: FlowDeps) =>
     actors: {
       loadComponents: fromPromise(() => deps.market.offerComponents()),
       loadOffers: fromPromise(({ input }) => deps.market.listOffers(input)),
+      loadPrices: fromPromise(() => deps.market.coinPrices()),
+      livePrices: bindLivePrices(deps.realtime),
     },
   });

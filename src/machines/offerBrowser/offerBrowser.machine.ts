@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { OfferComponents, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
 import type { OfferSearch } from '../../services/market.ts';
+import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
 
 export type OfferBrowserFilters = OfferSearch;
 export const emptyFilters: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
@@ -11,6 +12,8 @@ export type OfferBrowserContext = {
   page: number;
   offers: OfferListItem[];
   paginator: Paginator | null;
+  /** Each coin's USD price when the screen opened: where the live prices start. */
+  coinPrices: PriceQuote[];
 };
 export type OfferBrowserEvent =
   | { type: 'filter.search'; value: string }
@@ -42,11 +45,19 @@ export const offerBrowserMachine = setup({
     loadOffers: fromPromise<OfferList, { page: number; filters: OfferBrowserFilters }>(async () => {
       throw new Error('loadOffers is bound in the route (offerBrowser.actors.ts)');
     }),
+    loadPrices: fromPromise<PriceQuote[]>(async () => {
+      throw new Error('loadPrices is bound in the route (offerBrowser.actors.ts)');
+    }),
+    // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
+    livePrices: fromCallback(() => {
+      throw new Error('livePrices is bound in the route (offerBrowser.actors.ts)');
+    }) as unknown as LivePricesLogic,
   },
   delays: { searchDebounce: 500 },
   actions: {
     keepComponents: assign((_, params: { components: OfferComponents }) => ({ components: params.components })),
     keepOffers: assign((_, params: { list: OfferList }) => ({ offers: params.list.offers, paginator: params.list.paginator })),
+    keepPrices: assign((_, params: { prices: PriceQuote[] }) => ({ coinPrices: params.prices })),
     setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => ({
       filters: { ...context.filters, ...params },
       page: 1,
@@ -61,8 +72,9 @@ export const offerBrowserMachine = setup({
   },
 }).createMachine({
   id: 'offerBrowser',
-  description: 'The offer list with its filters; the filters show once their choices have loaded.',
-  context: { components: null, filters: emptyFilters, page: 1, offers: [], paginator: null },
+  description:
+    'The offer list with its filters (they show once their choices have loaded), and each card’s live price of its coin.',
+  context: { components: null, filters: emptyFilters, page: 1, offers: [], paginator: null, coinPrices: [] },
   type: 'parallel',
   states: {
     components: {
@@ -128,6 +140,24 @@ export const offerBrowserMachine = setup({
           },
         },
         idle: {},
+      },
+    },
+    prices: {
+      description: 'The coins’ current USD prices, then the coin_price channel: each card shows its coin in the offer’s currency.',
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadPrices',
+            src: 'loadPrices',
+            onDone: { target: 'live', actions: { type: 'keepPrices', params: ({ event }) => ({ prices: event.output }) } },
+            onError: { target: 'unavailable', description: 'The prices could not load: the cards show no price line.' },
+          },
+        },
+        live: {
+          invoke: { id: 'livePrices', src: 'livePrices', input: ({ context }) => ({ prices: context.coinPrices }) },
+        },
+        unavailable: {},
       },
     },
   },

@@ -1,4 +1,8 @@
 import type { SnapshotFrom } from 'xstate';
+import type { OfferListItem } from '../../../contracts/index.ts';
+import { multiplyDecimals } from '../../../domain/money.ts';
+import type { PriceDirection } from '../livePrices/livePrices.machine.ts';
+import { livePricesOf, type LivePrices } from '../livePrices/livePrices.selectors.ts';
 import type { offerBrowserMachine } from './offerBrowser.machine.ts';
 
 type OfferBrowserSnapshot = SnapshotFrom<typeof offerBrowserMachine>;
@@ -11,3 +15,17 @@ export const selectIsLoading = (snapshot: OfferBrowserSnapshot) => snapshot.hasT
 export const selectHasLoaded = (snapshot: OfferBrowserSnapshot) => snapshot.context.paginator !== null;
 export const selectCanNext = (snapshot: OfferBrowserSnapshot) => snapshot.can({ type: 'page.next' });
 export const selectCanPrevious = (snapshot: OfferBrowserSnapshot) => snapshot.can({ type: 'page.previous' });
+/** The live prices of the coins, once their starting prices have loaded. */
+export const selectLivePrices = (snapshot: OfferBrowserSnapshot) => livePricesOf(snapshot);
+
+/**
+ * An offer's coin at its live USD price, in the offer's currency at the offer's rate (fiat per 1 USD): the
+ * exact product, and the price's last move; null while the coin's price is unknown.
+ */
+export function offerCoinPrice(
+  offer: Pick<OfferListItem, 'coin__ticker' | 'rate'>,
+  prices: LivePrices | undefined,
+): { amount: string; direction: PriceDirection | null } | null {
+  const live = prices?.[offer.coin__ticker];
+  return live ? { amount: multiplyDecimals(offer.rate, live.price), direction: live.direction } : null;
+}

@@ -1,8 +1,10 @@
 import { css } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
+import type { PriceDirection } from '../../machines/livePrices/livePrices.machine.ts';
 import { formatFiat, formatRate } from '../format/money.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
+import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
 
 export const MAX_PAYMENT_TAGS = 5;
 
@@ -25,14 +27,28 @@ const typeBadge = css({
 const trader = css({ fontSize: 'sm', color: 'fg.muted' });
 const traderName = css({ color: 'fg', fontWeight: 'medium' });
 const rateLine = css({ fontSize: 'sm', fontWeight: 'medium' });
+const coinPriceLine = css({ fontSize: 'sm', color: 'fg.muted' });
 const limits = css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2', fontSize: 'sm' });
 const limitLabel = css({ color: 'fg.muted', fontSize: 'xs' });
 const tags = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius: 'md', fontSize: 'xs' });
 const action = css({ mt: 'auto' });
 
-/** One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog once trades exist. */
-export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferListItem; currentUsername: string; onTrade?: () => void }) {
+/**
+ * One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog once trades exist. `coinPrice` is
+ * one coin at its live price in the offer's currency (offerBrowser.selectors.ts); no line while unknown.
+ */
+export function OfferCard({
+  offer,
+  currentUsername,
+  onTrade,
+  coinPrice,
+}: {
+  offer: OfferListItem;
+  currentUsername: string;
+  onTrade?: () => void;
+  coinPrice?: { amount: string; direction: PriceDirection | null } | null;
+}) {
   const mine = offer.user__username === currentUsername;
   const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);
   const hidden = offer.payment_methods.length - shown.length;
@@ -58,6 +74,14 @@ export function OfferCard({ offer, currentUsername, onTrade }: { offer: OfferLis
       <div className={rateLine}>
         Rate: 1.00 USD = {formatRate(offer.rate)} {offer.currency__code}
       </div>
+      {coinPrice ? (
+        <div className={`${coinPriceLine} ${movingFigure}`} data-direction={coinPrice.direction ?? undefined}>
+          <span>
+            1 {offer.coin__ticker.toUpperCase()} ≈ {formatFiat(coinPrice.amount)} {offer.currency__code}
+          </span>
+          <PriceMove direction={coinPrice.direction} />
+        </div>
+      ) : null}
       <div className={limits}>
         <div>
           <div className={limitLabel}>Min</div>

@@ -11,9 +11,12 @@ import {
   selectFilters,
   selectHasLoaded,
   selectIsLoading,
+  offerCoinPrice,
+  selectLivePrices,
   selectOffers,
   selectShowFilters,
 } from '../../machines/offerBrowser/offerBrowser.selectors.ts';
+import { selectPrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
@@ -51,6 +54,8 @@ export function OffersScreen({
   const components = useSelector(actor, selectComponents);
   const filters = useSelector(actor, selectFilters);
   const offers = useSelector(actor, selectOffers);
+  const livePrices = useSelector(actor, selectLivePrices);
+  const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
   const loading = useSelector(actor, selectIsLoading);
   const loaded = useSelector(actor, selectHasLoaded);
   const canNext = useSelector(actor, selectCanNext);
@@ -141,7 +146,13 @@ export function OffersScreen({
       ) : (
         <div className={grid}>
           {offers.map((offer) => (
-            <OfferCard key={offer.id} offer={offer} currentUsername={username} onTrade={onTrade ? () => onTrade(offer) : undefined} />
+            <OfferCard
+              key={offer.id}
+              offer={offer}
+              currentUsername={username}
+              onTrade={onTrade ? () => onTrade(offer) : undefined}
+              coinPrice={offerCoinPrice(offer, prices)}
+            />
           ))}
         </div>
       )}
