@@ -88,7 +88,7 @@ describe('the realtime service', () => {
     await settle();
     expect(created).toHaveLength(1);
     expect(created[0]?.key).toBe('peerex');
-    const auth = created[0]?.options.channelAuthorization;
+    const auth = created[0]?.options.channelAuthorization as { endpoint?: string; headersProvider?: () => unknown } | undefined;
     expect(auth?.endpoint).toBe('/api/realtime/auth/');
     expect(auth?.headersProvider?.()).toEqual({ Authorization: 'Bearer ws-token' });
   });
