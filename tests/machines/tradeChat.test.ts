@@ -1,4 +1,4 @@
-import { SimulatedClock, createActor, type AnyActorRef } from 'xstate';
+import { SimulatedClock, createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate';
 import type { ChatMessage, Conversation, TradeFacts } from '../../contracts/index.ts';
 import { bindTradeChat, bindTradeConversation } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import { chatRules, roleOf } from '../../src/machines/tradeChat/tradeChat.rules.ts';
@@ -82,7 +82,17 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
   });
 
   it('the bare chart cannot decide an action: every use starts from tradeConversationLogic', () => {
-    const bare = createActor(tradeConversationMachine, { input: { conversation: withBob, username: me } });
+    const waiting = fromPromise(() => new Promise<never>(() => {}));
+    const calls = {
+      loadMessages: waiting,
+      sendMessage: waiting,
+      sendTyping: waiting,
+      performAction: waiting,
+      tradeChannel: fromCallback(() => {}),
+    };
+    const bare = createActor(tradeConversationMachine.provide({ actors: calls as never }), {
+      input: { conversation: withBob, username: me },
+    });
     const errors: unknown[] = [];
     bare.subscribe({ error: (error) => void errors.push(error) });
     bare.start();

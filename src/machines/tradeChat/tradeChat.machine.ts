@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, not, raise, sendTo, setup, type EventObject } from 'xstate';
+import { and, assign, fromCallback, fromPromise, or, sendTo, setup, stateIn, type EventObject } from 'xstate';
 import type { Conversation } from '../../../contracts/index.ts';
 import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
 
@@ -26,8 +26,6 @@ export type TradeChatEvent =
   | { type: 'realtime.offline' }
   | { type: 'realtime.subscribed' }
   | { type: 'realtime.conversation.received'; conversation: Conversation }
-  /** The list's own: a load finished (or failed) and the list is as it will stay until the next. */
-  | { type: 'conversations.loaded' }
   | ConversationReport;
 
 /**
@@ -63,7 +61,6 @@ export const tradeChatMachine = setup({
     upsertConversation: assign(({ context }, params: { conversation: Conversation }) => ({
       conversations: withConversation(context.conversations, params.conversation, context.search),
     })),
-    announceLoaded: raise({ type: 'conversations.loaded' } as const),
     setChannel: assign((_, params: { channel: string }) => ({ channel: params.channel })),
     clearChannel: assign({ channel: null }),
     /** The open conversation hears what the list heard about its trade. */
@@ -79,6 +76,12 @@ export const tradeChatMachine = setup({
     hasSelectedConversation: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel),
     isCurrentChannel: ({ context }, params: { channel: string }) => params.channel === context.channel,
     isListed: ({ context }, params: { channel: string }) => context.conversations.some((entry) => entry.channel === params.channel),
+    /** The list's reload (the done event of its load; `and` takes no dynamic params) has the asked-for entry. */
+    isSelectedReloaded: ({ context, event }) =>
+      (event as unknown as { output: Conversation[] }).output.some((entry) => entry.channel === context.channel),
+    isConversationOpen: stateIn('#tradeChat.selection.open'),
+    /** No load is running or about to: what the list holds is all it will hold for now. */
+    hasListSettled: or([stateIn('#tradeChat.list.ready'), stateIn('#tradeChat.list.empty')]),
   },
 }).createMachine({
   id: 'tradeChat',
@@ -123,17 +126,25 @@ export const tradeChatMachine = setup({
             id: 'loadConversations',
             src: 'loadConversations',
             input: ({ context }) => ({ search: context.search }),
-            onDone: {
-              target: 'checking',
-              actions: { type: 'keepConversations', params: ({ event }) => ({ conversations: event.output }) },
-            },
+            onDone: [
+              {
+                guard: and(['isConversationOpen', 'isSelectedReloaded']),
+                target: 'checking',
+                description: 'The open conversation hears its trade as the reload has it.',
+                actions: [
+                  { type: 'keepConversations', params: ({ event }) => ({ conversations: event.output }) },
+                  {
+                    type: 'updateConversation',
+                    params: ({ context, event }) => ({ conversation: event.output.find((entry) => entry.channel === context.channel)! }),
+                  },
+                ],
+              },
+              { target: 'checking', actions: { type: 'keepConversations', params: ({ event }) => ({ conversations: event.output }) } },
+            ],
             onError: { target: 'checking', description: 'A chat failure clears the loading state and shows no message; the list stays.' },
           },
         },
-        checking: {
-          entry: 'announceLoaded',
-          always: [{ guard: 'hasConversations', target: 'ready' }, { target: 'empty' }],
-        },
+        checking: { always: [{ guard: 'hasConversations', target: 'ready' }, { target: 'empty' }] },
         ready: {},
         empty: { always: { guard: 'hasConversations', target: 'ready', description: 'A trade opened meanwhile.' } },
       },
@@ -184,15 +195,10 @@ export const tradeChatMachine = setup({
         },
         waiting: {
           description: 'A spinner: the asked-for conversation is not in the list yet (it is loading).',
-          always: { guard: 'hasSelectedConversation', target: 'open' },
-          on: {
-            'conversations.loaded': {
-              guard: not('hasSelectedConversation'),
-              target: 'none',
-              description: 'Not one of this trader’s conversations.',
-              actions: 'clearChannel',
-            },
-          },
+          always: [
+            { guard: 'hasSelectedConversation', target: 'open' },
+            { guard: 'hasListSettled', target: 'none', description: 'Not one of this trader’s conversations.', actions: 'clearChannel' },
+          ],
         },
         open: {
           invoke: {
@@ -208,14 +214,6 @@ export const tradeChatMachine = setup({
             'realtime.conversation.received': {
               guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.conversation.channel }) },
               actions: { type: 'updateConversation', params: ({ event }) => ({ conversation: event.conversation }) },
-            },
-            'conversations.loaded': {
-              guard: 'hasSelectedConversation',
-              description: 'A reload brought its entry again.',
-              actions: {
-                type: 'updateConversation',
-                params: ({ context }) => ({ conversation: context.conversations.find((entry) => entry.channel === context.channel)! }),
-              },
             },
           },
         },

@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, not, raise, sendParent, setup, type EventObject } from 'xstate';
+import { assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
 import type { ChatMessage, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
 import type { TradeActionRequest } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
@@ -40,8 +40,7 @@ export type TradeConversationEvent =
   | { type: 'release.confirm' }
   | { type: 'dispute.reason.change'; value: string }
   | { type: 'dispute.submit' }
-  | { type: 'dialog.dismiss' }
-  | { type: 'trade.performed'; action: TradeAction };
+  | { type: 'dialog.dismiss' };
 
 /** Messages by id, oldest first: one heard twice (a trade event's system message is also a new_message) shows once. */
 function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage[] {
@@ -57,7 +56,7 @@ function laterFacts(known: TradeFacts, heard: TradeFacts): TradeFacts {
   return { status, buyer_paid: known.buyer_paid || heard.buyer_paid, dispute_raised: known.dispute_raised || heard.dispute_raised };
 }
 
-/** The facts after each action the server accepted (docs/rules.md "Trades"). */
+/** The facts after each action the server accepted (docs/rules.md "Trades"): the trade region follows them at once. */
 const after = {
   mark_paid: { status: 'pending', buyer_paid: true, dispute_raised: false },
   cancel: { status: 'cancelled', buyer_paid: false, dispute_raised: false },
@@ -75,7 +74,6 @@ const stub = (name: string) => () => {
   throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
 };
 
-const performed = (action: TradeAction) => ({ type: 'trade.performed', action }) as const;
 const takeAction = (action: TradeAction) => ({ type: 'canTakeAction', params: { action } }) as const;
 /** The server's sentence for an accepted action, as the toast "Action Performed!". */
 const actionPerformed = {
@@ -131,7 +129,6 @@ export const tradeConversationMachine = setup({
     reportConversation: sendParent(
       ({ context }): ConversationReport => ({ type: 'conversation.changed', conversation: context.conversation }),
     ),
-    recordPerformed: raise((_, params: { action: TradeAction }) => performed(params.action)),
     notify: (_, _params: Notice) => {},
   },
   guards: {
@@ -142,7 +139,6 @@ export const tradeConversationMachine = setup({
     isFromTypist: (_, params: { sender: string | null; typist: string | null }) =>
       params.sender !== null && params.sender === params.typist,
     isWriting: (_, params: { value: string }) => params.value.trim() !== '',
-    isAction: (_, params: { action: TradeAction; expected: TradeAction }) => params.action === params.expected,
     isCompleted: ({ context }) => context.conversation.status === 'completed',
     isCancelled: ({ context }) => context.conversation.status === 'cancelled',
     isDisputed: ({ context }) => context.conversation.dispute_raised,
@@ -199,11 +195,11 @@ export const tradeConversationMachine = setup({
       },
     },
     trade: {
-      description: 'The lifecycle chart (domain/tradeLifecycle): the facts the server reports, and the actions this trader took.',
-      initial: 'checking',
+      description:
+        'The lifecycle chart (domain/tradeLifecycle), following the facts: what the server reports, and the actions it accepted from this trader. A trade only moves forward.',
+      initial: 'pending',
       on: {
         'realtime.trade.changed': {
-          target: '.checking',
           actions: [
             { type: 'keepFacts', params: ({ event }) => event.facts },
             { type: 'addMessage', params: ({ event }) => ({ message: event.message }) },
@@ -211,58 +207,29 @@ export const tradeConversationMachine = setup({
           ],
         },
         'conversation.updated': {
-          target: '.checking',
           description: 'The list heard of this trade (the user channel, a reload).',
           actions: { type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) },
         },
       },
       states: {
-        checking: {
-          always: [
-            { guard: 'isCompleted', target: 'completed' },
-            { guard: 'isCancelled', target: 'cancelled' },
-            { guard: 'isDisputed', target: 'pending.disputed' },
-            { guard: 'isPaid', target: 'pending.paid' },
-            { target: 'pending.awaitingPayment' },
-          ],
-        },
         pending: {
           description: 'The message input shows.',
           initial: 'awaitingPayment',
+          always: [
+            { guard: 'isCompleted', target: 'completed' },
+            { guard: 'isCancelled', target: 'cancelled' },
+          ],
           states: {
             awaitingPayment: {
               description: 'buyer_paid false: "Cancel Trade" for both, "Mark Paid" for the buyer.',
-              on: {
-                'trade.performed': [
-                  {
-                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'mark_paid' }) },
-                    target: 'paid',
-                    actions: [{ type: 'keepFacts', params: after.mark_paid }, 'reportConversation'],
-                  },
-                  {
-                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'cancel' }) },
-                    target: '#tradeConversation.trade.cancelled',
-                    actions: [{ type: 'keepFacts', params: after.cancel }, 'reportConversation'],
-                  },
-                ],
-              },
+              always: [
+                { guard: 'isDisputed', target: 'disputed' },
+                { guard: 'isPaid', target: 'paid' },
+              ],
             },
             paid: {
               description: 'buyer_paid true: "Raise Dispute" for both, "Release Crypto" for the seller.',
-              on: {
-                'trade.performed': [
-                  {
-                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'release_coin' }) },
-                    target: '#tradeConversation.trade.completed',
-                    actions: [{ type: 'keepFacts', params: after.release_coin }, 'reportConversation'],
-                  },
-                  {
-                    guard: { type: 'isAction', params: ({ event }) => ({ action: event.action, expected: 'raise_dispute' }) },
-                    target: 'disputed',
-                    actions: [{ type: 'keepFacts', params: after.raise_dispute }, 'reportConversation'],
-                  },
-                ],
-              },
+              always: { guard: 'isDisputed', target: 'disputed' },
             },
             disputed: { description: 'Frozen until a moderator settles it: no actions, the chat goes on.' },
           },
@@ -370,7 +337,7 @@ export const tradeConversationMachine = setup({
             id: 'cancelTrade',
             src: 'performAction',
             input: actionInput('cancel'),
-            onDone: { target: 'idle', actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'cancel' } }] },
+            onDone: { target: 'idle', actions: [actionPerformed, { type: 'keepFacts', params: after.cancel }, 'reportConversation'] },
             onError: { target: 'idle', description: 'The refusal shows as a toast.' },
           },
         },
@@ -380,7 +347,7 @@ export const tradeConversationMachine = setup({
             id: 'markPaid',
             src: 'performAction',
             input: actionInput('mark_paid'),
-            onDone: { target: 'idle', actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'mark_paid' } }] },
+            onDone: { target: 'idle', actions: [actionPerformed, { type: 'keepFacts', params: after.mark_paid }, 'reportConversation'] },
             onError: { target: 'idle' },
           },
         },
@@ -408,7 +375,7 @@ export const tradeConversationMachine = setup({
                 input: actionInput('release_coin'),
                 onDone: {
                   target: '#tradeConversation.actions.idle',
-                  actions: [actionPerformed, { type: 'recordPerformed', params: { action: 'release_coin' } }],
+                  actions: [actionPerformed, { type: 'keepFacts', params: after.release_coin }, 'reportConversation'],
                 },
                 onError: { target: '#tradeConversation.actions.idle' },
               },
@@ -448,7 +415,7 @@ export const tradeConversationMachine = setup({
                 }),
                 onDone: {
                   target: '#tradeConversation.actions.idle',
-                  actions: [actionPerformed, 'clearReason', { type: 'recordPerformed', params: { action: 'raise_dispute' } }],
+                  actions: [actionPerformed, 'clearReason', { type: 'keepFacts', params: after.raise_dispute }, 'reportConversation'],
                 },
                 onError: { target: 'editing', description: 'The refusal shows as a toast; the reason stays.' },
               },
