@@ -130,6 +130,22 @@ function withoutSending(machine: AnyStateMachine): AnyStateMachine {
 }
 
 /**
+ * The eventless transitions a microstep took from `from` into the states `entered`: the first candidate of
+ * each source whose targets are all entered, at least one of them new. Parallel regions may each take one
+ * in the same microstep (a trade's facts move its state and close a dialog at once).
+ */
+function eventlessTaken(from: AnyMachineSnapshot, entered: Set<string>): AnyTransitionDefinition[] {
+  const before = new Set(activeStateIds(from.machine as AnyStateMachine, from.value));
+  const taken = new Map<string, AnyTransitionDefinition>();
+  for (const transition of getNextTransitions(from)) {
+    const targets = transition.target ?? [];
+    if (transition.eventType !== '' || taken.has(transition.source.id)) continue;
+    if (targets.every((node) => entered.has(node.id)) && targets.some((node) => !before.has(node.id))) taken.set(transition.source.id, transition);
+  }
+  return [...taken.values()];
+}
+
+/**
  * State nodes and transitions taken by real actors, worked out with XState's public API only: every
  * snapshot an actor of the chart reports (inspection's `@xstate.snapshot`, with the event that led to it) is
  * replayed from the one before with `getMicrosteps`, so the transient states an `always` passes through
@@ -170,7 +186,7 @@ export class Coverage {
         from && index === 0
           ? machine.getTransitionData(from, event)
           : from
-            ? getNextTransitions(from).filter((t) => t.eventType === '' && (t.target ?? []).every((node) => entered.has(node.id))).slice(0, 1)
+            ? eventlessTaken(from, entered)
             : [];
       for (const transition of taken) {
         const key = transitionKey(transition);

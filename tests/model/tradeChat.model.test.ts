@@ -1,0 +1,321 @@
+import { SimulatedClock, createActor, type AnyActorRef, type AnyMachineSnapshot, type InspectionEvent } from 'xstate';
+import type { Conversation } from '../../contracts/index.ts';
+import { tradeChatMachine, type TradeChatInput } from '../../src/machines/tradeChat/tradeChat.machine.ts';
+import {
+  selectConversations,
+  selectIsListEmpty,
+  selectIsListLoading,
+  selectIsOffline,
+  selectSearch,
+  selectSelectedChannel,
+  selectSelection,
+} from '../../src/machines/tradeChat/tradeChat.selectors.ts';
+import { conversationWith, facts, me, withBob, withCarol } from '../support/chat.ts';
+import {
+  Coverage,
+  afterEvent,
+  describePath,
+  replay,
+  scriptedActors,
+  walk,
+  type ActorCall,
+  type ModelEvent,
+  type ModelPath,
+} from '../support/machines.ts';
+
+/**
+ * The chat screen's chart with every invoked actor scripted, the conversation chart included (its own walk
+ * is tradeConversation.model.test.ts; the two together are tested in tests/machines/tradeChat.test.ts).
+ * Only for the walk, the forwarding to the conversation does nothing: the graph's snapshots have no child
+ * to send to. The replay runs the chart's own action.
+ */
+const srcs = ['loadConversations', 'userChannel', 'watchConnection', 'tradeConversation'] as const;
+const walked = tradeChatMachine.provide({ actions: { updateConversation: () => {} } });
+
+/** The server's list: everything without a search, carol's for "car". */
+const answer = (search: string): Conversation[] => (search === '' ? [withBob, withCarol] : [withCarol]);
+const dave = conversationWith('dave', { channel: 'trade-dave', last_message: 'Trade opened' });
+const debounced = afterEvent('searchDebounce', 'tradeChat.list.debouncing');
+
+type Ctx = { conversations: Conversation[]; search: string; channel: string | null };
+const listed = (context: Ctx, channel: string) => context.conversations.some((entry) => entry.channel === channel);
+
+/** The list on its own: loads answered or failed, the search quietening down, reloads, a trade opened elsewhere. */
+function listEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  const first = snapshot.matches({ list: 'loading' }) && context.conversations.length === 0 && context.search === '';
+  if (first && snapshot.children.userChannel) list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
+  if (snapshot.matches({ list: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadConversations', output: answer(context.search) },
+      { type: 'xstate.error.actor.loadConversations', error: new Error('Internet server error') },
+    );
+  }
+  if (snapshot.matches({ list: 'debouncing' })) list.push(debounced);
+  if (snapshot.matches({ list: 'ready' }) || snapshot.matches({ list: 'empty' })) {
+    list.push({ type: 'search.change', value: context.search === '' ? 'car' : '' }, { type: 'realtime.subscribed' });
+    if (!listed(context, dave.channel)) list.push({ type: 'realtime.conversation.received', conversation: dave });
+  }
+  return list;
+}
+
+/**
+ * Choosing conversations: carol's while the first load runs (it waits, then opens) or once it is listed,
+ * dave's (none of the trader's yet: it waits until his trade's entry arrives, or the load says no), switching,
+ * going back, reloading, the open conversation failing, and what the list hears about the open one.
+ */
+function selectionEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  if (snapshot.matches({ list: 'loading' })) list.push({ type: 'xstate.done.actor.loadConversations', output: answer('') });
+  if (snapshot.matches({ selection: 'none' })) {
+    list.push({ type: 'conversation.select', channel: withCarol.channel }, { type: 'conversation.select', channel: dave.channel });
+  }
+  if (snapshot.matches({ selection: 'waiting' })) {
+    list.push({ type: 'conversation.close' });
+    if (!listed(context, dave.channel)) list.push({ type: 'realtime.conversation.received', conversation: dave });
+  }
+  if (snapshot.matches({ selection: 'open' })) {
+    const open = context.conversations.find((entry) => entry.channel === context.channel);
+    list.push(
+      { type: 'conversation.select', channel: context.channel! },
+      { type: 'conversation.close' },
+      { type: 'xstate.error.actor.conversation', error: new Error('a bug') },
+    );
+    // Carol's conversation is the one the list hears about (online, then a change it reports); bob's is switched to.
+    if (open?.partner === 'carol') {
+      list.push({ type: 'conversation.select', channel: withBob.channel });
+      if (snapshot.matches({ list: 'ready' })) list.push({ type: 'realtime.subscribed' });
+      if (!open.online) list.push({ type: 'realtime.conversation.received', conversation: { ...open, online: true } });
+      else if (!open.buyer_paid)
+        list.push({ type: 'conversation.changed', conversation: { ...open, ...facts.paid, last_message: 'paid' } });
+    }
+  }
+  return list;
+}
+
+/** The connection on its own: pusher-js reporting its state, or the watch failing. */
+function connectionEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const list: ModelEvent[] = [{ type: 'realtime.connecting' }, { type: 'realtime.connected' }, { type: 'realtime.offline' }];
+  if (snapshot.matches({ connection: 'connecting' }) && snapshot.children.connection) {
+    list.push({ type: 'xstate.error.actor.connection', error: new Error('gone') });
+  }
+  return list;
+}
+
+/** Opened on ?channel=: the list brings it or not, or a live entry brings it; the trader may go back. */
+function linkEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  if (!snapshot.matches({ selection: 'waiting' })) return [];
+  const list: ModelEvent[] = [{ type: 'conversation.close' }];
+  if (snapshot.matches({ list: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadConversations', output: [withBob, withCarol] },
+      { type: 'xstate.done.actor.loadConversations', output: [withBob] },
+    );
+  } else if (!listed(context, withCarol.channel)) {
+    list.push({ type: 'realtime.conversation.received', conversation: withCarol });
+  }
+  return list;
+}
+
+const scenarios = [
+  { name: 'list', events: listEvents, input: { username: me, channel: null } },
+  { name: 'selection', events: selectionEvents, input: { username: me, channel: null } },
+  { name: 'connection', events: connectionEvents, input: { username: me, channel: null } },
+  { name: 'opened on ?channel=', events: linkEvents, input: { username: me, channel: withCarol.channel } },
+] satisfies { name: string; events: (snapshot: AnyMachineSnapshot) => ModelEvent[]; input: TradeChatInput }[];
+
+const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
+
+/** The list after a live entry (docs/api.md "Chat calls"): to the top, replacing its old self; a new one only if it matches the search. */
+function upserted(list: Conversation[], entry: Conversation, search: string): Conversation[] {
+  const known = list.some((item) => item.channel === entry.channel);
+  if (!known && !entry.partner.toLowerCase().includes(search.toLowerCase())) return list;
+  return [entry, ...list.filter((item) => item.channel !== entry.channel)];
+}
+
+async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) {
+  const fakes = scriptedActors(srcs);
+  const clock = new SimulatedClock();
+  /** What the open conversation was told about its trade (the scripted child takes it and does nothing). */
+  const updates: Conversation[] = [];
+  const inspect = (inspection: InspectionEvent) => {
+    coverage?.inspect(inspection);
+    if (
+      inspection.type === '@xstate.event' &&
+      (inspection.actorRef as AnyActorRef).id === 'conversation' &&
+      inspection.event.type === 'conversation.updated'
+    ) {
+      updates.push((inspection.event as unknown as { conversation: Conversation }).conversation);
+    }
+  };
+  const actor = createActor(tradeChatMachine.provide({ actors: fakes.actors as never }), { input, clock, inspect }).start();
+
+  // The oracle, from the spec's Chat screen and docs/api.md "Chat calls", written without the chart.
+  type List = 'loading' | 'debouncing' | 'ready' | 'empty';
+  let list: List = 'loading';
+  let conversations: Conversation[] = [];
+  let search = '';
+  let channel = input.channel;
+  let selection: 'none' | 'waiting' | 'open' = channel ? 'waiting' : 'none';
+  let connection: 'connecting' | 'live' | 'offline' = 'connecting';
+  const forwarded: Conversation[] = [];
+  const expectedCalls: ActorCall[] = [
+    { id: 'userChannel', input: { username: me } },
+    { id: 'loadConversations', input: { search: '' } },
+    { id: 'connection', input: undefined },
+  ];
+  const load = () => {
+    list = 'loading';
+    expectedCalls.push({ id: 'loadConversations', input: { search } });
+  };
+  const open = (next: string) => {
+    channel = next;
+    selection = 'open';
+    expectedCalls.push({
+      id: 'conversation',
+      input: { conversation: conversations.find((entry) => entry.channel === next), username: me },
+    });
+  };
+  const settled = () => list === 'ready' || list === 'empty';
+  /** A conversation asked for opens once listed; one still missing when no load is coming is none of the trader's. */
+  const checkWaiting = () => {
+    if (selection !== 'waiting') return;
+    if (conversations.some((entry) => entry.channel === channel)) open(channel!);
+    else if (settled()) {
+      selection = 'none';
+      channel = null;
+    }
+  };
+  const settleList = () => {
+    list = conversations.length > 0 ? 'ready' : 'empty';
+    checkWaiting();
+  };
+  const hear = (entry: Conversation) => {
+    conversations = upserted(conversations, entry, search);
+    if (list === 'empty' && conversations.length > 0) list = 'ready';
+    if (selection === 'open' && entry.channel === channel && conversations.some((item) => item.channel === channel)) forwarded.push(entry);
+    checkWaiting();
+  };
+
+  await replay(
+    actor,
+    path,
+    fakes,
+    (snapshot, step) => {
+      const event = step.event as ModelEvent & { output: Conversation[]; value: string; channel: string; conversation: Conversation };
+      switch (event.type) {
+        case 'xstate.done.actor.loadConversations': {
+          conversations = event.output;
+          const reloaded = conversations.find((entry) => entry.channel === channel);
+          if (selection === 'open' && reloaded) forwarded.push(reloaded);
+          settleList();
+          break;
+        }
+        case 'xstate.error.actor.loadConversations':
+          settleList();
+          break;
+        case 'search.change':
+          search = event.value;
+          list = 'debouncing';
+          break;
+        case debounced.type:
+        case 'realtime.subscribed':
+          load();
+          break;
+        case 'realtime.conversation.received':
+          hear(event.conversation);
+          break;
+        case 'conversation.changed':
+          // The open conversation's own report: the list takes it, nothing goes back to it.
+          conversations = upserted(conversations, event.conversation, search);
+          break;
+        case 'conversation.select':
+          if (event.channel === channel) break;
+          if (conversations.some((entry) => entry.channel === event.channel)) open(event.channel);
+          else {
+            channel = event.channel;
+            selection = 'waiting';
+            checkWaiting();
+          }
+          break;
+        case 'conversation.close':
+        case 'xstate.error.actor.conversation':
+          channel = null;
+          selection = 'none';
+          break;
+        case 'realtime.connected':
+          connection = 'live';
+          break;
+        case 'realtime.connecting':
+          if (connection === 'live') connection = 'offline';
+          break;
+        case 'realtime.offline':
+        case 'xstate.error.actor.connection':
+          connection = 'offline';
+          break;
+      }
+
+      const s = snapshot as never;
+      expect(selectConversations(s), 'the list').toEqual(conversations);
+      expect(selectSearch(s)).toBe(search);
+      expect(selectIsListLoading(s), 'loading').toBe(list === 'loading');
+      expect(snapshot.matches({ list: 'debouncing' }), 'waiting for quiet').toBe(list === 'debouncing');
+      expect(selectIsListEmpty(s), '"No conversations yet."').toBe(list === 'empty');
+      expect(selectSelection(s)).toBe(selection);
+      expect(selectSelectedChannel(s)).toBe(channel);
+      expect(selectIsOffline(s), 'the banner').toBe(connection === 'offline');
+      expect(fakes.isRunning('loadConversations'), 'a list load runs').toBe(list === 'loading');
+      expect(fakes.isRunning('conversation'), 'a conversation is open').toBe(selection === 'open');
+      expect(updates, 'what the open conversation heard').toEqual(forwarded);
+    },
+    { clock },
+  );
+
+  expect(fakes.calls).toEqual(expectedCalls);
+  actor.stop();
+}
+
+describe('tradeChat: every path through the chart', () => {
+  for (const { name, model, input } of models) {
+    describe(name, () => {
+      it('has a graph to walk', () => {
+        expect(model.paths.length).toBeGreaterThanOrEqual(model.states);
+      });
+      it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
+        await run(path, input);
+      });
+    });
+  }
+
+  it('reaches every state and takes every transition of the chart', { timeout: 120_000 }, async () => {
+    const coverage = new Coverage(tradeChatMachine);
+    for (const { model, input } of models) for (const path of model.paths) await run(path, input, coverage);
+    console.log(`${coverage.summary()} (${models.map(({ name, model }) => `${name}: ${model.paths.length} paths`).join('; ')})`);
+    expect(coverage.allTransitions).toEqual(
+      expect.arrayContaining([
+        'tradeChat.list.debouncing —xstate.after.searchDebounce.tradeChat.list.debouncing#0→ tradeChat.list.loading',
+        'tradeChat.selection.waiting —always#0→ tradeChat.selection.open',
+        'tradeChat.connection.offline —realtime.connected#0→ tradeChat.connection.live',
+      ]),
+    );
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', { timeout: 120_000 }, async () => {
+    const coverage = new Coverage(tradeChatMachine);
+    const leftOut = (path: ModelPath) =>
+      path.steps.some(({ event }) => event.type === 'realtime.offline' || event.type === 'realtime.connecting');
+    for (const { model, input } of models)
+      for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, input, coverage);
+    expect(coverage.missingTransitions()).toEqual([
+      'tradeChat.connection.connecting —realtime.offline#0→ tradeChat.connection.offline',
+      'tradeChat.connection.live —realtime.connecting#0→ tradeChat.connection.offline',
+      'tradeChat.connection.live —realtime.offline#0→ tradeChat.connection.offline',
+      'tradeChat.connection.offline —realtime.connected#0→ tradeChat.connection.live',
+    ]);
+  });
+});

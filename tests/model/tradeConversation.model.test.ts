@@ -1,0 +1,491 @@
+import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
+import type { ChatMessage, Conversation, TradeAction, TradeFacts } from '../../contracts/index.ts';
+import { tradeConversationLogic } from '../../src/machines/tradeChat/tradeChat.actors.ts';
+import {
+  selectActionButtons,
+  selectCanSend,
+  selectCanWrite,
+  selectConversation,
+  selectDialog,
+  selectDraft,
+  selectIsLoadingMessages,
+  selectIsSending,
+  selectMessages,
+  selectReasonError,
+  selectTypingLine,
+} from '../../src/machines/tradeChat/tradeChat.selectors.ts';
+import type { TradeConversationInput } from '../../src/machines/tradeChat/tradeConversation.machine.ts';
+import type { Notice } from '../../src/machines/shared/notify.ts';
+import { chatMessage, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import {
+  Coverage,
+  afterEvent,
+  describePath,
+  replay,
+  scriptedActors,
+  walk,
+  type ActorCall,
+  type ModelEvent,
+  type ModelPath,
+} from '../support/machines.ts';
+
+/**
+ * One trade's conversation on its own, every invoked actor scripted (the trade channel's subscription too,
+ * so the walk can fail it). Only for the walk, its report to the chat screen does nothing: `sendParent`
+ * refuses to resolve without a parent. The replay records the reports instead.
+ */
+const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction'] as const;
+const walked = tradeConversationLogic.provide({ actions: { reportConversation: () => {} } });
+
+const coolDown = afterEvent('typingDebounce', 'tradeConversation.typingNotice.cooling');
+const typingOver = afterEvent('typingVisible', 'tradeConversation.partnerTyping.visible');
+
+type Ctx = { conversation: Conversation; messages: ChatMessage[]; draft: string; reason: string };
+const has = (context: Ctx, id: number) => context.messages.some((message) => message.id === id);
+const matchesAny = (snapshot: AnyMachineSnapshot, values: object[]) => values.some((value) => snapshot.matches(value as never));
+
+const loaded = chatMessage(1, { sender: 'bob', recipient: me, text: 'Hi ada' });
+const toMe = chatMessage(2, { sender: 'bob', recipient: me, text: 'Sent the coin to escrow' });
+const notMine = chatMessage(3, { sender: 'bob', recipient: 'carol', text: 'for someone else' });
+const stored = chatMessage(20, { sender: me, recipient: 'bob', text: 'hi' });
+const fromTypist = chatMessage(21, { sender: 'bob', recipient: me, text: 'done typing' });
+
+/** The messages: the first load, a reload on each acceptance, what the channel delivers (mine or not). */
+function messageEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  const first = snapshot.matches({ messages: 'loading' }) && context.messages.length === 0;
+  if (first && snapshot.children.tradeChannel) list.push({ type: 'xstate.error.actor.tradeChannel', error: new Error('refused') });
+  if (snapshot.matches({ messages: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadMessages', output: [loaded] },
+      { type: 'xstate.error.actor.loadMessages', error: new Error('Internet server error') },
+    );
+  } else list.push({ type: 'realtime.subscribed' });
+  if (!has(context, toMe.id)) list.push({ type: 'realtime.message.received', message: toMe });
+  list.push({ type: 'realtime.message.received', message: notMine });
+  return list;
+}
+
+/** The input and the typing notices: blank, whitespace and a word typed, sent, stored or refused. */
+function composerEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const list: ModelEvent[] = ['', '  ', 'hi'].map((value) => ({ type: 'message.change', value }));
+  list.push({ type: 'message.send' });
+  if (snapshot.matches({ composer: 'sending' })) {
+    list.push(
+      { type: 'xstate.done.actor.sendMessage', output: stored },
+      { type: 'xstate.error.actor.sendMessage', error: new Error('This trade is no longer pending.') },
+    );
+  }
+  if (snapshot.matches({ typingNotice: 'cooling' })) {
+    list.push(coolDown);
+    if (snapshot.children.sendTyping) list.push({ type: 'xstate.error.actor.sendTyping', error: new Error('dropped') });
+  }
+  return list;
+}
+
+/** The partner's typing line: their notices and this trader's own, the line running out, their message arriving. */
+function typingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [
+    { type: 'realtime.typing.received', username: 'bob' },
+    { type: 'realtime.typing.received', username: me },
+  ];
+  if (snapshot.matches({ partnerTyping: 'visible' })) list.push(typingOver);
+  if (!has(context, fromTypist.id)) list.push({ type: 'realtime.message.received', message: fromTypist });
+  return list;
+}
+
+const tradeNotice: Record<string, ChatMessage> = {
+  paid: systemMessage(31, 'bob marked the payment as sent.'),
+  disputed: systemMessage(32, 'carol raised a dispute.'),
+  completed: systemMessage(33, 'carol released the coin. Trade completed.'),
+  cancelled: systemMessage(34, 'The payment window ran out, so the trade was cancelled.'),
+};
+const performers: Record<TradeAction, string> = {
+  cancel: 'cancelTrade',
+  mark_paid: 'markPaid',
+  release_coin: 'releaseCoin',
+  raise_dispute: 'raiseDispute',
+};
+const busyStates = [
+  { actions: 'cancelling' },
+  { actions: 'markingPaid' },
+  { actions: { releasing: 'submitting' } },
+  { actions: { disputing: 'submitting' } },
+];
+
+/**
+ * The trade and its actions: what the server reports on the channel (paid, disputed, completed, cancelled;
+ * or a reload that jumps straight to disputed), every button and dialog event in every state (the chart
+ * refuses what the trade does not allow), and each action answered or refused.
+ */
+function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const { conversation, reason } = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  if (snapshot.matches({ trade: 'pending' })) {
+    const reports = conversation.buyer_paid ? ['disputed', 'completed'] : ['paid', 'cancelled'];
+    for (const name of reports) {
+      list.push({ type: 'realtime.trade.changed', facts: facts[name as keyof typeof facts], message: tradeNotice[name]! });
+    }
+    if (!conversation.buyer_paid) list.push({ type: 'conversation.updated', conversation: { ...conversation, ...facts.disputed } });
+  }
+  if (snapshot.matches({ actions: 'idle' })) {
+    list.push({ type: 'trade.cancel' }, { type: 'trade.markPaid' }, { type: 'trade.release' }, { type: 'trade.dispute' });
+  }
+  if (snapshot.matches({ actions: 'releasing' })) list.push({ type: 'release.confirm' }, { type: 'dialog.dismiss' });
+  if (snapshot.matches({ actions: 'disputing' })) {
+    list.push(
+      { type: 'dispute.submit' },
+      { type: 'dialog.dismiss' },
+      { type: 'dispute.reason.change', value: reason === '' ? 'No coin' : '' },
+    );
+  }
+  for (const [action, id] of Object.entries(performers)) {
+    if (!snapshot.matches(busyStates[Object.keys(performers).indexOf(action)] as never)) continue;
+    list.push(
+      { type: `xstate.done.actor.${id}`, output: `${action} accepted.` },
+      { type: `xstate.error.actor.${id}`, error: new Error('This trade has just changed. Please reload it and try again.') },
+    );
+  }
+  return list;
+}
+
+const scenarios = [
+  { name: 'messages', events: messageEvents, input: { conversation: withBob, username: me } },
+  { name: 'composer', events: composerEvents, input: { conversation: withBob, username: me } },
+  { name: 'partner typing', events: typingEvents, input: { conversation: withBob, username: me } },
+  { name: 'trade as the buyer', events: tradeEvents, input: { conversation: withBob, username: me } },
+  { name: 'trade as the seller', events: tradeEvents, input: { conversation: withCarol, username: me } },
+] satisfies { name: string; events: (snapshot: AnyMachineSnapshot) => ModelEvent[]; input: TradeConversationInput }[];
+
+const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
+
+// ---- The oracle: docs/rules.md "Chat actions" and the spec's Chat, written without the chart ----------
+
+/** The buttons by role and trade state (docs/rules.md "Chat actions"), in the screen's order. */
+function expectedButtons(partnerType: 'buyer' | 'seller', state: TradeFacts): string[] {
+  if (state.status !== 'pending' || state.dispute_raised) return [];
+  if (!state.buyer_paid) return partnerType === 'seller' ? ['Cancel Trade', 'Mark Paid'] : ['Cancel Trade'];
+  return partnerType === 'buyer' ? ['Raise Dispute', 'Release Crypto'] : ['Raise Dispute'];
+}
+const allowed = (partnerType: 'buyer' | 'seller', state: TradeFacts, label: string) => expectedButtons(partnerType, state).includes(label);
+
+/** The facts after an accepted action (docs/rules.md "Trades"). */
+const afterAction: Record<TradeAction, TradeFacts> = {
+  cancel: facts.cancelled,
+  mark_paid: facts.paid,
+  release_coin: facts.completed,
+  raise_dispute: facts.disputed,
+};
+/** A trade moves forward only: pending → paid → disputed; or completed / cancelled for good. */
+function forward(known: TradeFacts, heard: TradeFacts): TradeFacts {
+  if (known.status !== 'pending') return known;
+  if (heard.status !== 'pending') return heard;
+  return {
+    status: 'pending',
+    buyer_paid: known.buyer_paid || heard.buyer_paid,
+    dispute_raised: known.dispute_raised || heard.dispute_raised,
+  };
+}
+const factsOf = (conversation: Conversation): TradeFacts => ({
+  status: conversation.status,
+  buyer_paid: conversation.buyer_paid,
+  dispute_raised: conversation.dispute_raised,
+});
+
+async function run(path: ModelPath, input: TradeConversationInput, coverage?: Coverage) {
+  const fakes = scriptedActors(srcs);
+  const clock = new SimulatedClock();
+  const notices: Notice[] = [];
+  const reports: Conversation[] = [];
+  const actor = createActor(
+    tradeConversationLogic.provide({
+      actors: fakes.actors as never,
+      actions: {
+        notify: (_, notice) => void notices.push(notice),
+        reportConversation: ({ context }) => void reports.push(context.conversation),
+      },
+    }),
+    { input, clock, inspect: coverage?.inspect },
+  ).start();
+
+  const channel = input.conversation.channel;
+  const partnerType = input.conversation.partner_type;
+  let conversation = input.conversation;
+  let messages: ChatMessage[] = [];
+  let loading = true;
+  let draft = '';
+  let sending = false;
+  let cooling = false;
+  let typist: string | null = null;
+  type Actions = 'idle' | 'cancelling' | 'markingPaid' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
+  let actions: Actions = 'idle';
+  let reason = '';
+  const expectedCalls: ActorCall[] = [
+    { id: 'tradeChannel', input: { channel } },
+    { id: 'loadMessages', input: { channel } },
+  ];
+  const expectedNotices: Notice[] = [];
+  const expectedReports: Conversation[] = [];
+
+  /** Spec section 4: for everyone, or this trader sends or receives it; each id once, oldest first. */
+  const show = (message: ChatMessage) => {
+    if (message.recipient !== 'all' && message.recipient !== me && message.sender !== me) return false;
+    messages = [...messages.filter((item) => item.id !== message.id), message].sort((a, b) => a.id - b.id);
+    conversation = { ...conversation, last_message: message.text };
+    return true;
+  };
+  const setFacts = (next: TradeFacts) => {
+    conversation = { ...conversation, ...forward(factsOf(conversation), next) };
+  };
+  /** A dialog the trade no longer allows closes (a reason typed in it is forgotten). */
+  const closeStaleDialogs = () => {
+    const state = factsOf(conversation);
+    if (actions === 'confirming' && !allowed(partnerType, state, 'Release Crypto')) actions = 'idle';
+    if (actions === 'disputing' && !allowed(partnerType, state, 'Raise Dispute')) {
+      actions = 'idle';
+      reason = '';
+    }
+  };
+  const act = (label: string, action: TradeAction, next: Actions) => {
+    if (actions !== 'idle' || !allowed(partnerType, factsOf(conversation), label)) return;
+    actions = next;
+    if (next === 'cancelling' || next === 'markingPaid') expectedCalls.push({ id: performers[action], input: { type: action, channel } });
+  };
+  const accepted = (action: TradeAction, output: string) => {
+    expectedNotices.push({ title: 'Action Performed!', description: output, type: 'success' });
+    if (action === 'raise_dispute') reason = '';
+    setFacts(afterAction[action]);
+    expectedReports.push(conversation);
+    actions = 'idle';
+  };
+
+  await replay(
+    actor,
+    path,
+    fakes,
+    (snapshot, step) => {
+      const event = step.event as ModelEvent & {
+        output: never;
+        value: string;
+        message: ChatMessage;
+        username: string;
+        facts: TradeFacts;
+        conversation: Conversation;
+      };
+      switch (event.type) {
+        case 'xstate.done.actor.loadMessages':
+          for (const message of event.output as ChatMessage[]) messages = [...messages.filter((item) => item.id !== message.id), message];
+          messages.sort((a, b) => a.id - b.id);
+          loading = false;
+          break;
+        case 'xstate.error.actor.loadMessages':
+          loading = false;
+          break;
+        case 'realtime.subscribed':
+          loading = true;
+          expectedCalls.push({ id: 'loadMessages', input: { channel } });
+          break;
+        case 'realtime.message.received':
+          if (show(event.message)) expectedReports.push(conversation);
+          if (typist && event.message.sender === typist) typist = null;
+          break;
+        case 'message.change':
+          draft = event.value;
+          if (!cooling && event.value.trim() !== '') {
+            cooling = true;
+            expectedCalls.push({ id: 'sendTyping', input: { channel } });
+          }
+          break;
+        case coolDown.type:
+          cooling = false;
+          break;
+        case 'message.send':
+          if (!sending && draft.trim() !== '' && conversation.status === 'pending') {
+            sending = true;
+            expectedCalls.push({ id: 'sendMessage', input: { channel, text: draft.trim() } });
+          }
+          break;
+        case 'xstate.done.actor.sendMessage': {
+          const message = event.output as ChatMessage;
+          show(message);
+          if (draft.trim() === message.text) draft = '';
+          expectedReports.push(conversation);
+          sending = false;
+          break;
+        }
+        case 'xstate.error.actor.sendMessage':
+          sending = false;
+          break;
+        case 'realtime.typing.received':
+          if (event.username !== me) typist = event.username;
+          break;
+        case typingOver.type:
+          typist = null;
+          break;
+        case 'realtime.trade.changed':
+          setFacts(event.facts);
+          show(event.message);
+          expectedReports.push(conversation);
+          closeStaleDialogs();
+          break;
+        case 'conversation.updated':
+          conversation = { ...event.conversation, ...forward(factsOf(conversation), factsOf(event.conversation)) };
+          closeStaleDialogs();
+          break;
+        case 'trade.cancel':
+          act('Cancel Trade', 'cancel', 'cancelling');
+          break;
+        case 'trade.markPaid':
+          act('Mark Paid', 'mark_paid', 'markingPaid');
+          break;
+        case 'trade.release':
+          act('Release Crypto', 'release_coin', 'confirming');
+          break;
+        case 'trade.dispute':
+          act('Raise Dispute', 'raise_dispute', 'disputing');
+          break;
+        case 'release.confirm':
+          if (actions === 'confirming') {
+            actions = 'releasing';
+            expectedCalls.push({ id: 'releaseCoin', input: { type: 'release_coin', channel } });
+          }
+          break;
+        case 'dispute.reason.change':
+          if (actions === 'disputing') reason = event.value;
+          break;
+        case 'dispute.submit':
+          if (actions === 'disputing' && reason.trim() !== '') {
+            actions = 'submittingDispute';
+            expectedCalls.push({ id: 'raiseDispute', input: { type: 'raise_dispute', channel, reason: reason.trim() } });
+          }
+          break;
+        case 'dialog.dismiss':
+          if (actions === 'confirming') actions = 'idle';
+          if (actions === 'disputing') {
+            actions = 'idle';
+            reason = '';
+          }
+          break;
+        case 'xstate.done.actor.cancelTrade':
+          accepted('cancel', event.output);
+          break;
+        case 'xstate.done.actor.markPaid':
+          accepted('mark_paid', event.output);
+          break;
+        case 'xstate.done.actor.releaseCoin':
+          accepted('release_coin', event.output);
+          break;
+        case 'xstate.done.actor.raiseDispute':
+          accepted('raise_dispute', event.output);
+          break;
+        case 'xstate.error.actor.cancelTrade':
+        case 'xstate.error.actor.markPaid':
+        case 'xstate.error.actor.releaseCoin':
+          actions = 'idle';
+          break;
+        case 'xstate.error.actor.raiseDispute':
+          // Back to the dialog with the reason, unless the trade moved on meanwhile (then it closes).
+          actions = 'disputing';
+          closeStaleDialogs();
+          break;
+      }
+
+      const s = snapshot as never;
+      const state = factsOf(conversation);
+      const busy = ['cancelling', 'markingPaid', 'releasing', 'submittingDispute'].includes(actions);
+      expect(selectConversation(s), 'the trade').toEqual(conversation);
+      expect(selectMessages(s)).toEqual(messages);
+      expect(selectIsLoadingMessages(s)).toBe(loading);
+      expect(selectDraft(s)).toBe(draft);
+      expect(selectIsSending(s)).toBe(sending);
+      expect(selectCanWrite(s), 'the message input shows').toBe(state.status === 'pending');
+      expect(selectCanSend(s), 'Send enabled').toBe(!sending && draft.trim() !== '' && state.status === 'pending');
+      expect(selectTypingLine(s)).toBe(typist ? `${typist} is typing...` : null);
+      expect(fakes.isRunning('sendTyping') || snapshot.matches({ typingNotice: 'cooling' }), 'cooling down').toBe(cooling);
+      expect(snapshot.matches({ trade: 'completed' })).toBe(state.status === 'completed');
+      expect(snapshot.matches({ trade: 'cancelled' })).toBe(state.status === 'cancelled');
+      expect(snapshot.matches({ trade: { pending: 'disputed' } })).toBe(state.status === 'pending' && state.dispute_raised);
+      expect(snapshot.matches({ trade: { pending: 'paid' } })).toBe(
+        state.status === 'pending' && state.buyer_paid && !state.dispute_raised,
+      );
+      const buttons = selectActionButtons(s);
+      expect(
+        buttons.map((button) => button.label),
+        'the buttons',
+      ).toEqual(expectedButtons(partnerType, state));
+      expect(
+        buttons.filter((button) => button.enabled).map((button) => button.label),
+        'enabled only while nothing runs and no dialog is open',
+      ).toEqual(actions === 'idle' ? expectedButtons(partnerType, state) : []);
+      expect(selectDialog(s)).toBe(
+        actions === 'confirming' || actions === 'releasing'
+          ? 'release'
+          : actions === 'disputing' || actions === 'submittingDispute'
+            ? 'dispute'
+            : null,
+      );
+      expect(snapshot.hasTag('busy'), 'busy').toBe(busy);
+      expect(snapshot.context.reason).toBe(reason);
+      if (actions === 'disputing') {
+        expect(selectReasonError(s)).toBe(reason.trim() === '' ? 'Please enter the reason for your dispute' : undefined);
+      }
+      expect(matchesAny(snapshot, busyStates), 'an action call runs').toBe(busy);
+    },
+    { clock },
+  );
+
+  expect(fakes.calls).toEqual(expectedCalls);
+  expect(notices).toEqual(expectedNotices);
+  expect(reports).toEqual(expectedReports);
+  actor.stop();
+}
+
+describe('tradeConversation: every path through the chart', () => {
+  for (const { name, model, input } of models) {
+    describe(name, () => {
+      it('has a graph to walk', () => {
+        expect(model.paths.length).toBeGreaterThan(model.states);
+      });
+      it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
+        await run(path, input);
+      });
+    });
+  }
+
+  it('reaches every state and takes every transition of the chart', { timeout: 120_000 }, async () => {
+    const coverage = new Coverage(tradeConversationLogic);
+    for (const { model, input } of models) for (const path of model.paths) await run(path, input, coverage);
+    console.log(`${coverage.summary()} (${models.map(({ name, model }) => `${name}: ${model.paths.length} paths`).join('; ')})`);
+    expect(coverage.allTransitions).toEqual(
+      expect.arrayContaining([
+        'tradeConversation.typingNotice.cooling —xstate.after.typingDebounce.tradeConversation.typingNotice.cooling#0→ tradeConversation.typingNotice.ready',
+        'tradeConversation.partnerTyping.visible —xstate.after.typingVisible.tradeConversation.partnerTyping.visible#0→ tradeConversation.partnerTyping.hidden',
+        'tradeConversation.actions.releasing.confirming —always#0→ tradeConversation.actions.idle',
+      ]),
+    );
+    expect(coverage.missingStates()).toEqual([]);
+    expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', { timeout: 120_000 }, async () => {
+    const coverage = new Coverage(tradeConversationLogic);
+    const leftOut = (path: ModelPath) => path.steps.some(({ event }) => event.type === 'trade.release');
+    for (const { model, input } of models)
+      for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, input, coverage);
+    expect(coverage.missingStates()).toEqual([
+      'tradeConversation.actions.releasing',
+      'tradeConversation.actions.releasing.confirming',
+      'tradeConversation.actions.releasing.submitting',
+    ]);
+    expect(coverage.missingTransitions()).toEqual([
+      'tradeConversation.actions.idle —trade.release#0→ tradeConversation.actions.releasing',
+      'tradeConversation.actions.releasing.confirming —release.confirm#0→ tradeConversation.actions.releasing.submitting',
+      'tradeConversation.actions.releasing.confirming —dialog.dismiss#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.confirming —always#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.submitting —xstate.done.actor.releaseCoin#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.submitting —xstate.error.actor.releaseCoin#0→ tradeConversation.actions.idle',
+    ]);
+  });
+});
