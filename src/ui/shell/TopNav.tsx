@@ -48,7 +48,7 @@ const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   return navLinks.map((item) => (
-    <Link key={item.to} to={item.to} className={linkStyle} activeOptions={{ exact: true }} onClick={onNavigate}>
+    <Link key={item.to} to={item.to} className={linkStyle} activeOptions={{ exact: true, includeSearch: false }} onClick={onNavigate}>
       {item.label}
     </Link>
   ));
