@@ -38,7 +38,7 @@ const realtime = createRealtimeService({
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
   getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
 });
-const session = createActor(bindSession(accounts), { input: { stored: readStoredSession() } }).start();
+const session = createActor(bindSession(accounts, realtime), { input: { stored: readStoredSession() } }).start();
 
 const router = createAppRouter({
   session,

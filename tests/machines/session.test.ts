@@ -9,6 +9,7 @@ import {
   selectUser,
 } from '../../src/machines/session/session.selectors.ts';
 import type { AccountService } from '../../src/services/accounts.ts';
+import type { RealtimeService } from '../../src/services/realtime.ts';
 import { readStoredSession, writeStoredSession } from '../../src/services/storage.ts';
 import { flush } from '../support/machines.ts';
 
@@ -32,6 +33,21 @@ function startSession(accounts: Partial<AccountService>) {
 beforeEach(() => localStorage.clear());
 
 describe('session', () => {
+  it("keeps the trader's own realtime channel open while signed in, and leaves it on sign-out", async () => {
+    const left = vi.fn();
+    const subscribe = vi.fn(() => left);
+    const realtime = { subscribe } as unknown as RealtimeService;
+    const session = createActor(bindSession({ logout: async () => undefined } as unknown as AccountService, realtime), {
+      input: { stored: null },
+    }).start();
+    expect(subscribe).not.toHaveBeenCalled();
+    session.send({ type: 'session.signedIn', token: 'token-dana', user: dana });
+    expect(subscribe).toHaveBeenCalledWith('private-user-dana', { events: {} });
+    expect(left).not.toHaveBeenCalled();
+    session.send({ type: 'session.expired' });
+    expect(left).toHaveBeenCalledTimes(1);
+  });
+
   it('restores the session kept in local storage', () => {
     writeStoredSession({ token: 'token-dana', user: dana });
     const session = startSession({});

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { User } from '../../../contracts/index.ts';
 
 export type SessionContext = { token: string | null; user: User | null };
@@ -21,6 +21,11 @@ export const sessionMachine = setup({
   actors: {
     /** Tells the server to end this session; the answer does not matter. */
     logout: fromPromise<unknown, { token: string }>(async () => undefined),
+    /**
+     * Holds the trader's own realtime channel open while signed in (bound to the pusher-js service): their
+     * partners see them online, and what is pushed to them personally arrives here.
+     */
+    ownChannel: fromCallback<EventObject, { username: string }>(() => () => {}),
   },
   actions: {
     remember: assign((_, params: { token: string; user: User }) => ({ token: params.token, user: params.user })),
@@ -64,6 +69,7 @@ export const sessionMachine = setup({
       description: 'A token is present; every product call carries it.',
       initial: 'active',
       exit: ['forget', 'clearPersistedSession'],
+      invoke: { id: 'ownChannel', src: 'ownChannel', input: ({ context }) => ({ username: context.user?.username ?? '' }) },
       on: {
         'session.expired': {
           target: 'signedOut',
