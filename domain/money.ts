@@ -2,25 +2,8 @@
  * Money rules the browser and the server apply alike, so that what the Trade Preview dialog accepts is
  * exactly what the server accepts. Exact, on decimal strings: no float ever touches an amount.
  */
-import { Decimal } from 'decimal.js';
-
 /** Places of a fiat amount (and of a USD figure). */
 export const FIAT_PLACES = 2;
-
-/**
- * Sums, differences and products of decimal strings, for the figures the browser derives (a holding's USD
- * value, a coin's price in a fiat currency). 60 significant digits hold any sum or product of stored amounts
- * exactly, as on the server (server/src/lib/money.ts); a figure is rounded only where it is shown.
- */
-const Exact = Decimal.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
-
-/** The exact product, as a plain decimal string (never exponent notation). */
-export const multiplyDecimals = (left: string, right: string): string => new Exact(left).times(right).toFixed();
-/** The exact difference `left − right`, possibly negative. */
-export const subtractDecimals = (left: string, right: string): string => new Exact(left).minus(right).toFixed();
-/** The exact sum ("0" for none). */
-export const sumDecimals = (values: readonly string[]): string =>
-  values.reduce((sum, value) => sum.plus(value), new Exact(0)).toFixed();
 
 /** A non-negative decimal as typed or stored: digits, optionally a point and more digits. */
 export const isDecimalText = (value: string) => /^\d+(\.\d+)?$/.test(value.trim());

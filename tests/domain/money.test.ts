@@ -3,10 +3,8 @@ import {
   amountRangeTexts,
   compareDecimal,
   isDecimalText,
-  multiplyDecimals,
-  subtractDecimals,
-  sumDecimals,
 } from '../../domain/money.ts';
+import { multiplyDecimals, subtractDecimals, sumDecimals } from '../../domain/decimal.ts';
 
 describe('compareDecimal: exact comparison of decimal strings', () => {
   it.each([

@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { Overview, WalletItem } from '../../../contracts/index.ts';
-import { multiplyDecimals, subtractDecimals, sumDecimals } from '../../../domain/money.ts';
+import { multiplyDecimals, subtractDecimals, sumDecimals } from '../../../domain/decimal.ts';
 import { livePricesOf, type LivePrices } from '../livePrices/livePrices.selectors.ts';
 import type { dashboardMachine } from './dashboard.machine.ts';
 

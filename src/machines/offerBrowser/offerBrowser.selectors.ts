@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { OfferListItem } from '../../../contracts/index.ts';
-import { multiplyDecimals } from '../../../domain/money.ts';
+import { multiplyDecimals } from '../../../domain/decimal.ts';
 import type { PriceDirection } from '../livePrices/livePrices.machine.ts';
 import { livePricesOf, type LivePrices } from '../livePrices/livePrices.selectors.ts';
 import type { offerBrowserMachine } from './offerBrowser.machine.ts';
