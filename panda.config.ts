@@ -28,8 +28,9 @@ const button = defineRecipe({
       secondary: { bg: 'bg.muted', color: 'fg', _hover: { bg: 'bg.subtle' } },
       ghost: { bg: 'transparent', color: 'fg', _hover: { bg: 'bg.muted' } },
       link: { bg: 'transparent', color: 'accent', px: '0', _hover: { textDecoration: 'underline' } },
-      buy: { bg: 'buy', color: 'white', _hover: { opacity: 0.9 } },
-      sell: { bg: 'sell', color: 'white', _hover: { opacity: 0.9 } },
+      // Darker than the buy/sell tokens (text colours on cards): white on them reads at 4.5:1 or more.
+      buy: { bg: 'emerald.700', color: 'white', _hover: { opacity: 0.9 } },
+      sell: { bg: 'rose.600', color: 'white', _hover: { opacity: 0.9 } },
       hero: { bgGradient: 'to-r', gradientFrom: 'accent', gradientTo: 'premium', color: 'white', _hover: { opacity: 0.92 } },
       premium: { bg: 'premium', color: 'white', _hover: { opacity: 0.9 } },
     },

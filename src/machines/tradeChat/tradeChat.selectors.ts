@@ -10,7 +10,7 @@ export type ConversationRef = ActorRefFrom<typeof tradeConversationMachine>;
 
 /** Spec section 9: the list shows the last message cut at 35 characters, plus an ellipsis. */
 export const PREVIEW_LENGTH = 35;
-export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text);
+export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH).trimEnd()}…` : text);
 /** The partner's avatar: the upper-case first letter of their name. */
 export const initialOf = (name: string) => name.charAt(0).toUpperCase();
 

@@ -132,7 +132,7 @@ export function DisputeDialog({ actor }: { actor: ConversationRef }) {
           <Field.Textarea
             name="reason"
             rows={4}
-            className={`${fieldStyles.input} ${css({ h: 'auto', py: '2', resize: 'vertical' })}`}
+            className={`${fieldStyles.input} ${css({ '&&': { h: 'auto', minH: '24' }, py: '2', resize: 'vertical' })}`}
             value={reason}
             onChange={(event) => actor.send({ type: 'dispute.reason.change', value: event.currentTarget.value })}
             autoFocus

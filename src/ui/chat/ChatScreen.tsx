@@ -16,6 +16,8 @@ const layout = css({
   // The chat fills the window below the bar; its message list scrolls, the page does not.
   h: { base: 'calc(100dvh - 13rem)', md: 'calc(100dvh - 15rem)' },
   minH: '26rem',
+  // The offline banner takes about 3rem above it: the chat shrinks so its input stays in the window.
+  '&[data-offline]': { h: { base: 'calc(100dvh - 16rem)', md: 'calc(100dvh - 18rem)' } },
   // Small screens show one column at a time: the list, or the conversation with a way back.
   '&[data-view=conversation] > [data-column=list]': { display: { base: 'none', md: 'flex' } },
   '&[data-view=list] > [data-column=conversation]': { display: { base: 'none', md: 'flex' } },
@@ -73,7 +75,7 @@ export function ChatScreen({
       <div role="status" className={offline ? banner : undefined} data-connection={offline ? 'offline' : 'live'}>
         {offline ? 'Reconnecting… Messages will catch up as soon as the connection is back.' : null}
       </div>
-      <div className={layout} data-view={selection === 'none' ? 'list' : 'conversation'}>
+      <div className={layout} data-view={selection === 'none' ? 'list' : 'conversation'} data-offline={offline || undefined}>
         <div className={column} data-column="list">
           <ConversationList actor={actor} onSelect={onSelect} />
         </div>

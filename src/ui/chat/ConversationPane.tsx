@@ -89,9 +89,12 @@ const typing = css({ px: '4', minH: '5', fontSize: 'xs', color: 'fg.muted', font
 const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
 const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { display: 'none' } });
 const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
-const textarea = css({ h: 'auto', minH: '10', maxH: '32', py: '2', resize: 'none', flex: '1' });
+// Doubled class: beats the field's fixed height, so the box grows with its text (field-sizing) up to maxH.
+const textarea = css({ '&&': { h: 'auto', minH: '10', maxH: '32' }, fieldSizing: 'content', py: '2', resize: 'none', flex: '1' });
 const hidden = css({ srOnly: true });
-const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted' });
+const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted', '& svg': { flexShrink: '0' } });
+const badges = css({ display: 'flex', alignItems: 'center', gap: '2', flexShrink: '0' });
+const disputed = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'danger.subtle', color: 'danger' });
 const center = css({ display: 'flex', justifyContent: 'center', py: '6' });
 
 const variants = { cancel: 'outline', mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' } as const;
@@ -144,7 +147,14 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
             </span>
           ) : null}
         </div>
-        <StatusBadge status={conversation.status} />
+        <div className={badges}>
+          {conversation.dispute_raised && conversation.status === 'pending' ? (
+            <span className={disputed} data-disputed>
+              Under dispute
+            </span>
+          ) : null}
+          <StatusBadge status={conversation.status} />
+        </div>
       </header>
 
       <div className={scroller}>
