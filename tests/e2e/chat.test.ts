@@ -229,7 +229,7 @@ describe('the trade chat, live between two traders', () => {
     expect(await own(atAlice, 'Hi bob').getByText('@alice').count()).toBe(0);
     await atBob.getByText('alice is typing...').waitFor({ state: 'detached', ...within });
     // bob's list shows it as the conversation's last message.
-    const preview = 'Hi bob, the SEPA details are in my terms'.slice(0, 35) + '…';
+    const preview = 'Hi bob, the SEPA details are in my terms'.slice(0, 35).trimEnd() + '…';
     await expect.poll(() => entry(bob.page, firstChannel).locator('[data-preview]').textContent(), within).toBe(preview);
 
     // bob answers with the Send button, in two lines (Shift+Enter); alice reads "bob is typing..." first.

@@ -43,7 +43,7 @@ const back = css({
   cursor: 'pointer',
   _hover: { bg: 'bg.muted' },
 });
-const title = css({ fontWeight: 'semibold', fontSize: 'md' });
+const title = css({ fontWeight: 'semibold', fontSize: 'md', truncate: true });
 const online = css({
   display: 'inline-flex',
   alignItems: 'center',
@@ -93,7 +93,8 @@ const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
 const textarea = css({ '&&': { h: 'auto', minH: '10', maxH: '32' }, fieldSizing: 'content', py: '2', resize: 'none', flex: '1' });
 const hidden = css({ srOnly: true });
 const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted', '& svg': { flexShrink: '0' } });
-const badges = css({ display: 'flex', alignItems: 'center', gap: '2', flexShrink: '0' });
+// On a phone the two badges stack rather than squeeze the partner's name.
+const badges = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
 const disputed = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'danger.subtle', color: 'danger' });
 const center = css({ display: 'flex', justifyContent: 'center', py: '6' });
 
@@ -139,7 +140,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
         <span className={avatar} aria-hidden="true">
           {initialOf(conversation.partner)}
         </span>
-        <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minW: '0' })}>
+        <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minW: '20' })}>
           <h2 className={title}>{conversation.partner}</h2>
           {conversation.online ? (
             <span className={online} data-online>
