@@ -1,9 +1,8 @@
 import PusherClient from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contracts/chat.ts';
-import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
-import { conversationsOf, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { conversationsOf, listeningPort, openTrade, realtimeClientOf, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** Two server processes need one database and one Redis: checked whenever both are given (CI has them). */
 const shared = process.env.REDIS_URL && process.env.DATABASE_URL ? [process.env.REDIS_URL] : [];
@@ -21,8 +20,7 @@ describe.each(shared)('two server processes behind one Redis (%s) behave as one 
     first = await createTestApp('postgres', { env: { REDIS_URL: redisUrl, MAX_OPEN_TRADES: '100' } });
     second = await createTestApp('pglite', { env: { REDIS_URL: redisUrl, DATABASE_URL: first.config.databaseUrl ?? '' } });
     await second.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = second.app.server.address();
-    secondPort = typeof address === 'object' && address ? address.port : 0;
+    secondPort = listeningPort(second);
     seller = await trader(first, { BTC: '1' });
     buyer = await trader(first);
     channel = await openTrade(first, buyer, await sellOffer(first, seller), '97', 'SEPA');
@@ -35,18 +33,7 @@ describe.each(shared)('two server processes behind one Redis (%s) behave as one 
 
   /** The buyer's browser, connected to the second process. */
   const buyerOnSecond = () => {
-    const client = new PusherClient(BUILT_IN_KEY, {
-      cluster: 'peerex',
-      wsHost: '127.0.0.1',
-      wsPort: secondPort,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      channelAuthorization: {
-        endpoint: `http://127.0.0.1:${secondPort}/api/realtime/auth/`,
-        transport: 'ajax',
-        headers: { Authorization: `Bearer ${buyer.websocketToken}` },
-      },
-    });
+    const client = realtimeClientOf(buyer, secondPort);
     clients.push(client);
     return client;
   };

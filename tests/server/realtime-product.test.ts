@@ -2,9 +2,8 @@ import PusherClient from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, PriceEvent, TradeEvent } from '../../contracts/chat.ts';
 import type { Conversation } from '../../contracts/trade.ts';
-import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
-import { act, conversationsOf, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, conversationsOf, listeningPort, openTrade, realtimeClientOf, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** Resolves with the first value `subscribe` hands its callback, or fails after `ms`. */
 function next<T>(subscribe: (resolve: (value: T) => void) => void, what: string, ms = 5000): Promise<T> {
@@ -31,18 +30,7 @@ describe('realtime through the product (pusher-js against the built-in server)',
   const clients: PusherClient[] = [];
 
   const connect = (who: Trader) => {
-    const client = new PusherClient(BUILT_IN_KEY, {
-      cluster: 'peerex',
-      wsHost: '127.0.0.1',
-      wsPort: port,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      channelAuthorization: {
-        endpoint: `http://127.0.0.1:${port}/api/realtime/auth/`,
-        transport: 'ajax',
-        headers: { Authorization: `Bearer ${who.websocketToken}` },
-      },
-    });
+    const client = realtimeClientOf(who, port);
     clients.push(client);
     return client;
   };
@@ -56,8 +44,7 @@ describe('realtime through the product (pusher-js against the built-in server)',
   beforeAll(async () => {
     t = await createTestApp('pglite');
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
+    port = listeningPort(t);
     seller = await trader(t, { BTC: '1' });
     buyer = await trader(t);
     stranger = await trader(t);

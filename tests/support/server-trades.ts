@@ -1,5 +1,7 @@
 /** Traders with balances, offers and trades, through the API as the web app makes them. */
+import PusherClient from 'pusher-js';
 import { expect } from 'vitest';
+import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
@@ -82,3 +84,28 @@ export const tradeFacts = (t: TestApp, channel: string) =>
     'SELECT status, buyer_paid, dispute_raised FROM trades WHERE channel = $1',
     [channel],
   );
+
+/** The port a test app listens on once `app.listen({ port: 0 })` resolved. */
+export function listeningPort(t: TestApp): number {
+  const address = t.app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/**
+ * A trader's browser connection as the web app makes it: unmodified pusher-js (its Node build) against the
+ * built-in server on the product's port, authorized by /api/realtime/auth/ with the trader's websocket token.
+ */
+export function realtimeClientOf(who: Trader, port: number): PusherClient {
+  return new PusherClient(BUILT_IN_KEY, {
+    cluster: 'peerex',
+    wsHost: '127.0.0.1',
+    wsPort: port,
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    channelAuthorization: {
+      endpoint: `http://127.0.0.1:${port}/api/realtime/auth/`,
+      transport: 'ajax',
+      headers: { Authorization: `Bearer ${who.websocketToken}` },
+    },
+  });
+}

@@ -9,6 +9,16 @@ export interface SessionLookup {
 }
 
 export function sessionsRepository(db: Queryable) {
+  const findLiveBy = (column: 'token_hash' | 'websocket_token_hash', hash: string) =>
+    db.maybe<SessionLookup>(
+      `SELECT s.id AS session_id, s.user_id, u.username, u.email, s.last_used_at
+       FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.${column} = $1 AND s.revoked_at IS NULL`,
+      [hash],
+      // Every signed-in call runs one: kept prepared (a lookup by a unique key, one plan for any token).
+      PREPARED,
+    );
+
   return {
     insert: (session: { userId: string; tokenHash: string; websocketTokenHash: string; device: string; now: Date }) =>
       db.one<{ id: string }>(
@@ -18,25 +28,10 @@ export function sessionsRepository(db: Queryable) {
       ),
 
     /** The live (not revoked) session behind a token hash, with its user. Idle expiry is the caller's rule. */
-    findLive: (tokenHash: string) =>
-      db.maybe<SessionLookup>(
-        `SELECT s.id AS session_id, s.user_id, u.username, u.email, s.last_used_at
-         FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.token_hash = $1 AND s.revoked_at IS NULL`,
-        [tokenHash],
-        // Every signed-in call runs it: kept prepared (a lookup by a unique key, one plan for any token).
-        PREPARED,
-      ),
+    findLive: (tokenHash: string) => findLiveBy('token_hash', tokenHash),
 
     /** The live session whose websocket token hashes to this (channel authorization). */
-    findLiveByWebsocketToken: (websocketTokenHash: string) =>
-      db.maybe<SessionLookup>(
-        `SELECT s.id AS session_id, s.user_id, u.username, u.email, s.last_used_at
-         FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.websocket_token_hash = $1 AND s.revoked_at IS NULL`,
-        [websocketTokenHash],
-        PREPARED,
-      ),
+    findLiveByWebsocketToken: (websocketTokenHash: string) => findLiveBy('websocket_token_hash', websocketTokenHash),
 
     /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
     touch: (sessionId: string, now: Date, staleBefore: Date) =>
