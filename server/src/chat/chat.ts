@@ -56,13 +56,27 @@ export function chatService(deps: ChatDeps) {
   const { db } = deps;
   const typedAt = new Map<string, number>();
 
-  async function partyTrade(user: { id: string }, channel: string): Promise<ChatTrade> {
+  /** The trade on `channel` if `user` is one of its parties; undefined for anyone else, as for no trade at all. */
+  async function tradeOfParty(user: { id: string }, channel: string): Promise<ChatTrade | undefined> {
     const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
-    if (!trade || (trade.buyer_id !== user.id && trade.seller_id !== user.id)) throw new NotFound(sentences.tradeNotFound);
+    return trade && (trade.buyer_id === user.id || trade.seller_id === user.id) ? trade : undefined;
+  }
+
+  async function partyTrade(user: { id: string }, channel: string): Promise<ChatTrade> {
+    const trade = await tradeOfParty(user, channel);
+    if (!trade) throw new NotFound(sentences.tradeNotFound);
     return trade;
   }
 
-  const service = {
+  /** Each party's list entry, published on their own channel. */
+  async function publishConversations(facts: ConversationFacts): Promise<void> {
+    const online = await deps.online([facts.buyer, facts.seller]);
+    for (const { username, conversation } of conversationsOf(facts, online)) {
+      deps.publish(userChannelName(username), realtimeEvents.conversation, conversation);
+    }
+  }
+
+  return {
     /** `messages`: the newest 500, oldest first. */
     async messages(user: { id: string }, channel: string): Promise<ChatMessage[]> {
       const trade = await partyTrade(user, channel);
@@ -83,7 +97,9 @@ export function chatService(deps: ChatDeps) {
       }
       const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
-      await service.announce(channel);
+      // The lists' entry is the trade as read above with this message as its last, so a message costs no second
+      // read. An action racing it publishes its own entry, and the web app never moves a trade back.
+      await publishConversations({ ...trade, last_message: text });
       return message;
     },
 
@@ -108,25 +124,14 @@ export function chatService(deps: ChatDeps) {
      */
     async announce(channel: string): Promise<void> {
       const facts = await chatRepository(db).conversation(channel);
-      if (!facts) return;
-      const online = await deps.online([facts.buyer, facts.seller]);
-      for (const { username, conversation } of conversationsOf(facts, online)) {
-        deps.publish(userChannelName(username), realtimeEvents.conversation, conversation);
-      }
+      if (facts) await publishConversations(facts);
     },
 
     /** Whether `user` is a party of the trade on `channel` (channel authorization). */
     async isParty(user: { id: string }, channel: string): Promise<boolean> {
-      return partyTrade(user, channel).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof NotFound) return false;
-          throw error;
-        },
-      );
+      return (await tradeOfParty(user, channel)) !== undefined;
     },
   };
-  return service;
 }
 
 export type ChatService = ReturnType<typeof chatService>;
