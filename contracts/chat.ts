@@ -73,8 +73,8 @@ export const realtimeEvents = {
 export const TRADE_EVENTS = ['payment_marked', 'coin_released', 'trade_cancelled', 'dispute_raised'] as const;
 export type TradeEventName = (typeof TRADE_EVENTS)[number];
 
-/** `coin_price` → `price`: USD per coin, a decimal string. */
-export const priceEvent = z.object({ ticker: z.string(), price: z.string() });
+/** `coin_price` → `price`: USD per coin, a non-negative decimal string. */
+export const priceEvent = z.object({ ticker: z.string(), price: z.string().check(z.trim(), z.regex(/^\d+(\.\d+)?$/)) });
 export type PriceEvent = z.infer<typeof priceEvent>;
 /** `private-<channel>` → `typing`. */
 export const typingEvent = z.object({ username: z.string() });

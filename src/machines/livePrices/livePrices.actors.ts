@@ -1,7 +1,7 @@
 import { fromCallback } from 'xstate';
 import { z } from 'zod/mini';
 import { COIN_PRICE_CHANNEL, priceEvent, realtimeEvents, type PriceEvent } from '../../../contracts/index.ts';
-import { compareDecimal, isDecimalText } from '../../../domain/money.ts';
+import { compareDecimal } from '../../../domain/money.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import { livePricesMachine, type LivePricesEvent } from './livePrices.machine.ts';
 
@@ -17,13 +17,12 @@ export const priceRules = {
 export const livePricesLogic = livePricesMachine.provide({ guards: priceRules });
 
 /**
- * A `price` event as the contract describes it, with a price that is a non-negative decimal; anything else
- * (another shape, a number instead of a string, "NaN") is dropped rather than shown.
+ * A `price` event as the contract describes it (a non-negative decimal price); anything else (another shape,
+ * a number instead of a string, "NaN") is dropped rather than shown.
  */
 export function readPriceEvent(data: unknown): PriceEvent | null {
   const parsed = z.safeParse(priceEvent, data);
-  if (!parsed.success || !isDecimalText(parsed.data.price)) return null;
-  return { ticker: parsed.data.ticker, price: parsed.data.price.trim() };
+  return parsed.success ? { ticker: parsed.data.ticker, price: parsed.data.price } : null;
 }
 
 /**
