@@ -15,35 +15,11 @@ import {
   type ConversationRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
+import { dialogStyles } from '../primitives/dialogStyles.ts';
 import { fieldStyles } from '../primitives/TextField.tsx';
 
-const backdrop = css({ position: 'fixed', inset: '0', bg: 'bg.overlay', zIndex: 40 });
-const positioner = css({
-  position: 'fixed',
-  inset: '0',
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  p: '4',
-  zIndex: 41,
-});
-const content = css({
-  bg: 'bg.surface',
-  color: 'fg',
-  borderRadius: 'xl',
-  borderWidth: '1px',
-  borderColor: 'border',
-  boxShadow: 'xl',
-  width: '100%',
-  maxW: 'md',
-  p: { base: '4', md: '6' },
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-});
-const title = css({ fontSize: 'xl', fontWeight: 'bold' });
-const description = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
-const actions = css({ display: 'flex', justifyContent: 'flex-end', gap: '2' });
+const { backdrop, positioner, title, description, actions } = dialogStyles;
+const content = dialogStyles.content({ size: 'md' });
 
 /** A modal whose open state is the chart's; dismissing asks the chart, which refuses while the action runs. */
 function ChatDialog({

@@ -20,33 +20,15 @@ import {
 } from '../../machines/tradeDialog/tradeDialog.selectors.ts';
 import { formatFiat } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
+import { dialogStyles } from '../primitives/dialogStyles.ts';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 
-const backdrop = css({ position: 'fixed', inset: '0', bg: 'bg.overlay', zIndex: 40 });
-const positioner = css({ position: 'fixed', inset: '0', display: 'flex', alignItems: 'center', justifyContent: 'center', p: '4', zIndex: 41 });
-const content = css({
-  bg: 'bg.surface',
-  color: 'fg',
-  borderRadius: 'xl',
-  borderWidth: '1px',
-  borderColor: 'border',
-  boxShadow: 'xl',
-  width: '100%',
-  maxW: 'lg',
-  maxH: 'calc(100vh - 2rem)',
-  overflowY: 'auto',
-  p: { base: '4', md: '6' },
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-});
-const title = css({ fontSize: 'xl', fontWeight: 'bold' });
-const description = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
+const { backdrop, positioner, title, description, actions } = dialogStyles;
+const content = dialogStyles.content({ size: 'lg' });
 const grid = css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2', fontSize: 'sm', bg: 'bg.muted', borderRadius: 'lg', p: '3' });
 const label = css({ color: 'fg.muted' });
 const value = css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', fontWeight: 'medium' });
-const actions = css({ display: 'flex', justifyContent: 'flex-end', gap: '2' });
 const methodError = css({ fontSize: 'xs', color: 'danger', mt: '-2' });
 
 /** The Trade Preview dialog; its open state and every step come from the trade dialog chart. */
