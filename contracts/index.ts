@@ -6,3 +6,4 @@ export * from './market.ts';
 export * from './system.ts';
 export * from './trade.ts';
 export * from './chat.ts';
+export * from './wallet.ts';

@@ -112,19 +112,5 @@ export const conversationsRequest = z.object({
 });
 export const conversations = z.array(conversation);
 
-/** user/wallet/ {type:"list"} (docs/api.md "User calls"). */
-export const walletItem = z.object({
-  id: z.int(),
-  balance: decimalString,
-  coin__price: decimalString,
-  coin__ticker: z.string(),
-  coin__label: z.string(),
-  coin__image: z.string(),
-  coin__decimal_places: z.int(),
-});
-export type WalletItem = z.infer<typeof walletItem>;
-export const walletList = z.array(walletItem);
-export const walletRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('list') })]);
-
 export const tradeAction = z.enum(['cancel', 'mark_paid', 'release_coin', 'raise_dispute']);
 export type TradeAction = z.infer<typeof tradeAction>;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offerList } from '../../contracts/market.ts';
-import { conversations, tradeHistory, walletList, type Conversation, type TradeHistory, type WalletItem } from '../../contracts/trade.ts';
+import { conversations, tradeHistory, type Conversation, type TradeHistory } from '../../contracts/trade.ts';
+import { walletList, type WalletItem } from '../../contracts/wallet.ts';
 import { overview, type Overview } from '../../contracts/user.ts';
 import { DEMO_PASSWORD } from '../../server/src/seed.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
@@ -165,8 +166,8 @@ describe.each(dbTargets)('trade history, conversations, wallet and overview on %
       { id: 3, balance: '100.000000', coin__price: '1.00', coin__ticker: 'USDT', coin__label: 'Tether', coin__image: '/coins/usdt.svg', coin__decimal_places: 6 },
       { id: 4, balance: '0.00000000', coin__price: '95.00', coin__ticker: 'LTC', coin__label: 'Litecoin', coin__image: '/coins/ltc.svg', coin__decimal_places: 8 },
     ]);
-    const bad = await t.post('/api/user/wallet/', { type: 'addresses' }, { token: alice.token });
-    expect(bad).toEqual({ status: 400, body: { success: false, info: 'type must be one of: list' } });
+    const bad = await t.post('/api/user/wallet/', { type: 'sweep' }, { token: alice.token });
+    expect(bad).toEqual({ status: 400, body: { success: false, info: 'type must be one of: list, addresses, preview_withdrawal, confirm_withdrawal, history' } });
     expect((await t.post('/api/user/wallet/', { type: 'list' })).status).toBe(401);
   });
 

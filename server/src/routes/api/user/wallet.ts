@@ -1,14 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import { walletList, walletRequest } from '../../../../../contracts/trade.ts';
+import { messageResponse } from '../../../../../contracts/security.ts';
+import { walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../../../contracts/wallet.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
-import { walletsService } from '../../../wallets/wallets.ts';
 
-/** POST /api/user/wallet/ (signed in) — `list`: the trader's wallets. */
+/**
+ * POST /api/user/wallet/ (signed in): `list`, `addresses`, `preview_withdrawal`, `confirm_withdrawal`,
+ * `history` (spec section 7, contract.md "Wallets"). Every call acts on the caller's own wallets only.
+ */
 export default async function walletRoute(app: FastifyInstance) {
   app.post('/user/wallet/', async (request) => {
-    parseBody(walletRequest, request.body);
-    return ok(walletList, await walletsService(app.db).list(signedIn(request).userId));
+    const body = parseBody(walletRequest, request.body);
+    const { userId } = signedIn(request);
+    switch (body.type) {
+      case 'list':
+        return ok(walletList, await app.wallets.list(userId));
+      case 'addresses':
+        return ok(walletAddresses, await app.wallets.addresses.entries(userId));
+      case 'preview_withdrawal':
+        return ok(withdrawalPreview, await app.wallets.withdrawals.preview(userId, body));
+      case 'confirm_withdrawal':
+        return ok(messageResponse, await app.wallets.withdrawals.confirm(userId));
+      case 'history':
+        return ok(walletHistory, await app.wallets.history.page(userId, body));
+    }
   });
 }
