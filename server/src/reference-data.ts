@@ -13,12 +13,16 @@ export const REFERENCE_COINS = [
   { label: 'Litecoin', ticker: 'LTC', decimal_places: 8, usd_price: '95.00', image: '/coins/ltc.svg' },
 ] as const;
 
-export const REFERENCE_NETWORKS: ReadonlyArray<{ ticker: string; name: string; key: string; image: string }> = [
-  { ticker: 'BTC', name: 'Bitcoin', key: 'bitcoin', image: '/coins/btc.svg' },
-  { ticker: 'ETH', name: 'Ethereum (ERC20)', key: 'erc20', image: '/coins/eth.svg' },
-  { ticker: 'USDT', name: 'Ethereum (ERC20)', key: 'erc20', image: '/coins/eth.svg' },
-  { ticker: 'USDT', name: 'Tron (TRC20)', key: 'trc20', image: '/coins/trx.svg' },
-  { ticker: 'LTC', name: 'Litecoin', key: 'litecoin', image: '/coins/ltc.svg' },
+/**
+ * Where each coin travels. `key` names the chain (contract.md "Wallets"): its address format and derivation
+ * (server/src/wallets/networks.ts). `withdrawal_fee` is the network fee a withdrawal pays, in the coin.
+ */
+export const REFERENCE_NETWORKS: ReadonlyArray<{ ticker: string; name: string; key: string; image: string; withdrawal_fee: string }> = [
+  { ticker: 'BTC', name: 'Bitcoin', key: 'bitcoin', image: '/coins/btc.svg', withdrawal_fee: '0.00005' },
+  { ticker: 'ETH', name: 'Ethereum (ERC20)', key: 'ethereum', image: '/coins/eth.svg', withdrawal_fee: '0.0008' },
+  { ticker: 'USDT', name: 'Ethereum (ERC20)', key: 'ethereum', image: '/coins/eth.svg', withdrawal_fee: '3' },
+  { ticker: 'USDT', name: 'Tron (TRC20)', key: 'tron', image: '/coins/trx.svg', withdrawal_fee: '1' },
+  { ticker: 'LTC', name: 'Litecoin', key: 'litecoin', image: '/coins/ltc.svg', withdrawal_fee: '0.001' },
 ];
 
 /** Units per 1 USD, late 2026 ballpark. */

@@ -95,9 +95,9 @@ export async function seedReference(db: Db): Promise<string[]> {
       }
       for (const network of REFERENCE_NETWORKS) {
         await tx.query(
-          `INSERT INTO coin_networks (coin_id, name, key, image)
-           SELECT id, $2, $3, $4 FROM coins WHERE ticker = $1`,
-          [network.ticker, network.name, network.key, network.image],
+          `INSERT INTO coin_networks (coin_id, name, key, image, withdrawal_fee)
+           SELECT id, $2, $3, $4, $5 FROM coins WHERE ticker = $1`,
+          [network.ticker, network.name, network.key, network.image, network.withdrawal_fee],
         );
       }
       filled.push('coins', 'coin_networks');

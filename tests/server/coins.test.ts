@@ -33,7 +33,7 @@ describe.each(dbTargets)('POST /api/base/coins/ on %s', (target) => {
         image: '/coins/eth.svg',
         decimal_places: 8,
         price: '3400.00',
-        networks: [{ id: 2, name: 'Ethereum (ERC20)', key: 'erc20', image: '/coins/eth.svg' }],
+        networks: [{ id: 2, name: 'Ethereum (ERC20)', key: 'ethereum', image: '/coins/eth.svg' }],
       },
       {
         id: 3,
@@ -43,8 +43,8 @@ describe.each(dbTargets)('POST /api/base/coins/ on %s', (target) => {
         decimal_places: 6,
         price: '1.00',
         networks: [
-          { id: 3, name: 'Ethereum (ERC20)', key: 'erc20', image: '/coins/eth.svg' },
-          { id: 4, name: 'Tron (TRC20)', key: 'trc20', image: '/coins/trx.svg' },
+          { id: 3, name: 'Ethereum (ERC20)', key: 'ethereum', image: '/coins/eth.svg' },
+          { id: 4, name: 'Tron (TRC20)', key: 'tron', image: '/coins/trx.svg' },
         ],
       },
       {

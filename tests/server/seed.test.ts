@@ -40,8 +40,8 @@ describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
     );
     expect(coins).toEqual([
       { ticker: 'BTC', decimal_places: 8, usd_price: '97000.00', image: '/coins/btc.svg', networks: ['bitcoin'] },
-      { ticker: 'ETH', decimal_places: 8, usd_price: '3400.00', image: '/coins/eth.svg', networks: ['erc20'] },
-      { ticker: 'USDT', decimal_places: 6, usd_price: '1.00', image: '/coins/usdt.svg', networks: ['erc20', 'trc20'] },
+      { ticker: 'ETH', decimal_places: 8, usd_price: '3400.00', image: '/coins/eth.svg', networks: ['ethereum'] },
+      { ticker: 'USDT', decimal_places: 6, usd_price: '1.00', image: '/coins/usdt.svg', networks: ['ethereum', 'tron'] },
       { ticker: 'LTC', decimal_places: 8, usd_price: '95.00', image: '/coins/ltc.svg', networks: ['litecoin'] },
     ]);
   });

@@ -22,7 +22,8 @@ import { Money } from '../lib/money.ts';
  * user balance.
  */
 
-export type UserAccountKind = 'available' | 'escrow';
+/** `withdrawing`: a withdrawal in flight, still the trader's until the chain confirms it (migration 015). */
+export type UserAccountKind = 'available' | 'escrow' | 'withdrawing';
 export type PlatformAccountKind = 'fees' | 'deposits' | 'withdrawals';
 export type AccountKind = UserAccountKind | PlatformAccountKind;
 
@@ -71,7 +72,7 @@ export function accountKey(ref: AccountRef): string {
 function accountOfKey(key: string): AccountRef {
   const [owner = '', coin = '', kind = ''] = key.split(':');
   const coinId = Number(coin);
-  if (kind === 'available' || kind === 'escrow') return { kind, userId: owner, coinId };
+  if (kind === 'available' || kind === 'escrow' || kind === 'withdrawing') return { kind, userId: owner, coinId };
   if (kind === 'fees' || kind === 'deposits' || kind === 'withdrawals') return { kind, coinId };
   throw new LedgerError(`Not an account key: ${key}`);
 }
