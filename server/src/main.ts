@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { WalletKeyError } from './wallets/keys.ts';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -53,6 +54,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
+  // Like a configuration problem, a wallet key that is missing or wrong is the operator's to fix.
+  if (error instanceof WalletKeyError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   console.error('Peerex failed to start:', error);
   process.exit(1);
 });
