@@ -38,6 +38,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
@@ -84,6 +87,8 @@ async function serve(databaseUrl: string) {
     ...env,
     ...(databaseUrl === 'pglite' ? { DATA_DIR: MEMORY_DATA_DIR } : { DATABASE_URL: databaseUrl }),
     NODE_ENV: 'production',
+    // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
+    ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     APP_SECRET: randomBytes(32).toString('hex'),
     SEED_DEMO: 'false',
     WEB_DIST: '/nonexistent',

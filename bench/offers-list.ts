@@ -36,6 +36,9 @@ import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src
 import { offersRepository, type OfferQuery } from '../server/src/repositories/offers.ts';
 import { createPoster, percentile } from './support/http.ts';
 import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -111,6 +114,8 @@ async function serve(databaseUrl: string, mode: string) {
     // 'cached': the product's default; 'database': the cache off, so every list runs its queries.
     ...(mode === 'database' ? { OFFER_LIST_CACHE_SECONDS: '0' } : {}),
     NODE_ENV: 'production',
+    // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
+    ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     APP_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     SEED_DEMO: 'false',

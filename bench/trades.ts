@@ -38,6 +38,9 @@ import { loadConfig } from '../server/src/config.ts';
 import { openPostgres } from '../server/src/db/postgres.ts';
 import { checkLedger, formatLedgerReport } from '../server/src/ledger/check.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
 import { createPoster, percentile } from './support/http.ts';
 import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
@@ -60,6 +63,8 @@ async function serve(databaseUrl: string) {
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
+    // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
+    ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     APP_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     SEED_DEMO: 'false',

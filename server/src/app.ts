@@ -27,12 +27,17 @@ import { livePricesPlugin } from './plugins/live-prices.ts';
 import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
 import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
+import type { ChainAdapter } from './chain/adapter.ts';
+import { chainPlugin } from './plugins/chain.ts';
+import { walletKeysPlugin } from './plugins/wallet-keys.ts';
+import { walletsPlugin } from './plugins/wallets.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import { NotFound, Refusal } from './refusals.ts';
 import { externalSocketOrigin, realtimeSettings } from './realtime/settings.ts';
+import devChainRoute from './routes/api/dev/chain.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
 import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
@@ -67,6 +72,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the price adapter PRICE_SOURCE names (tests: the simulated walk with a seeded random). */
   priceFeed?: PriceFeedAdapter;
+  /** Replaces the chain adapter CHAIN_SOURCE names (tests: a chain that refuses or fails broadcasts). */
+  chainAdapter?: ChainAdapter;
   /**
    * Extra routes for the signed-in scope, behind the same session hook as the product's. The product
    * adds none; bench/offers-list.ts adds its `SELECT 1` ceiling probe here, because routes cannot be
@@ -109,7 +116,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
 }
 
 /**
- * The development helpers (/api/dev/*: the mail outbox, later the simulated chain) hand out what only the
+ * The development helpers (/api/dev/*: the mail outbox, the simulated chain) hand out what only the
  * developer at this machine may see, such as other people's reset codes. They exist outside production on
  * a server that listens on a loopback address only; on any other HOST they are off altogether, because a
  * proxy on the same machine would make remote requests look local.
@@ -174,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(emailCodesPlugin);
   await app.register(twoFactorPlugin);
   await app.register(accountsPlugin);
+  await app.register(walletKeysPlugin);
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
@@ -181,6 +189,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
   await app.register(tradesPlugin);
+  await app.register(chainPlugin, { adapter: options.chainAdapter });
+  await app.register(walletsPlugin);
 
   await app.register(
     async (api) => {
@@ -216,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             if (!isDirectLocalRequest(request)) throw new NotFound(sentences.noSuchCall);
           });
           if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
+          if (config.chainSource === 'simulated') await dev.register(devChainRoute);
         });
       }
       // Private scope: the hook runs for every route in it, whatever its path.

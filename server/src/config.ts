@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { NETWORK_KEYS, type NetworkKey } from '../../contracts/wallet.ts';
+import { CHAIN_SOURCE_NAMES, type ChainSourceName } from './chain/adapter.ts';
 import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
 
 /**
@@ -69,6 +71,14 @@ const envSchema = z.object({
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   CHAT_MESSAGES_PER_MINUTE: positiveInt.default(60),
+  CHAIN_SOURCE: z
+    .enum(CHAIN_SOURCE_NAMES, { error: `must be one of: ${CHAIN_SOURCE_NAMES.join(', ')}` })
+    .default('simulated'),
+  CHAIN_POLL_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  WALLET_XPUB_BITCOIN: optionalText,
+  WALLET_XPUB_ETHEREUM: optionalText,
+  WALLET_XPUB_TRON: optionalText,
+  WALLET_XPUB_LITECOIN: optionalText,
 });
 
 export interface Config {
@@ -125,6 +135,12 @@ export interface Config {
   offerListCacheSeconds: number;
   /** Chat messages one trader may send within a minute, over all their conversations. */
   chatMessagesPerMinute: number;
+  /** Where deposits are seen and withdrawals sent (server/src/chain/adapter.ts); an unknown name fails at boot. */
+  chainSource: ChainSourceName;
+  /** Seconds between chain watcher rounds; 0 turns the timer off (tests sync by hand). */
+  chainPollSeconds: number;
+  /** WALLET_XPUB_<NETWORK>: each network's account-level extended public key; production needs all of them. */
+  walletXpubs: Partial<Record<NetworkKey, string>>;
 }
 
 export class ConfigError extends Error {
@@ -189,5 +205,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
     chatMessagesPerMinute: e.CHAT_MESSAGES_PER_MINUTE,
+    chainSource: e.CHAIN_SOURCE,
+    chainPollSeconds: e.CHAIN_POLL_SECONDS,
+    walletXpubs: Object.fromEntries(
+      NETWORK_KEYS.flatMap((network) => {
+        const xpub = e[`WALLET_XPUB_${network.toUpperCase() as Uppercase<NetworkKey>}`];
+        return xpub === undefined ? [] : [[network, xpub]];
+      }),
+    ),
   };
 }

@@ -31,7 +31,15 @@ describe('loadConfig', () => {
       tradeSweepSeconds: 30,
       offerListCacheSeconds: 5,
       chatMessagesPerMinute: 60,
+      chainSource: 'simulated',
+      chainPollSeconds: 5,
+      walletXpubs: {},
     });
+  });
+
+  it('reads each network\'s extended public key from WALLET_XPUB_<NETWORK>', () => {
+    expect(loadConfig({ WALLET_XPUB_BITCOIN: ' zpub-b ', WALLET_XPUB_TRON: 'xpub-t' }).walletXpubs).toEqual({ bitcoin: 'zpub-b', tron: 'xpub-t' });
+    expect(() => loadConfig({ CHAIN_SOURCE: 'bitcoind' })).toThrow(/CHAIN_SOURCE: must be one of: simulated/);
   });
 
   it('refuses an external realtime server without its app id, key and secret, naming what is missing', () => {

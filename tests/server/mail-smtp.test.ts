@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/server.ts';
+import { createTestApp, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { newTrader } from '../support/server-flows.ts';
 
 interface Received {
@@ -103,7 +103,7 @@ describe('the dev outbox', () => {
   });
 
   it('does not exist in production', async () => {
-    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production' } });
+    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production', ...TEST_WALLET_XPUBS } });
     try {
       expect(await t.post('/api/dev/outbox/', {})).toEqual({
         status: 404,

@@ -11,7 +11,9 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { memoryOutbox, type MailTransport, type MemoryOutbox } from '../../server/src/lib/mail.ts';
 import type { PgliteBoot } from '../../server/src/db/pglite.ts';
 import type { Argon2Parameters } from '../../server/src/lib/passwords.ts';
+import type { ChainAdapter } from '../../server/src/chain/adapter.ts';
 import type { PriceFeedAdapter } from '../../server/src/prices/adapters.ts';
+import { xpubEnvironmentOf } from '../../server/src/wallets/keys.ts';
 
 export type DbTarget = 'pglite' | 'postgres';
 
@@ -164,6 +166,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * WALLET_XPUB_* of the BIPs' test mnemonic (its keys are public knowledge): what a test that boots with
+ * NODE_ENV=production passes, since production refuses to start without the deposit keys.
+ */
+export const TEST_WALLET_XPUBS = xpubEnvironmentOf(
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+);
+
 export interface TestAppOptions {
   /**
    * Environment on top of the suite's defaults (no rate limit to speak of, no demo data, no web app,
@@ -175,6 +185,8 @@ export interface TestAppOptions {
   argon2?: Argon2Parameters;
   /** Default: the adapter PRICE_SOURCE names. */
   priceFeed?: PriceFeedAdapter;
+  /** Default: the adapter CHAIN_SOURCE names (the simulated chain). */
+  chainAdapter?: ChainAdapter;
 }
 
 /**
@@ -194,6 +206,8 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     PRICE_TICK_SECONDS: '0',
     // The payment window is swept only when a test calls `app.trades.sweep()`.
     TRADE_SWEEP_SECONDS: '0',
+    // The chain watcher runs only when a test calls `app.chain.sync()`.
+    CHAIN_POLL_SECONDS: '0',
     WEB_DIST: join(tmpdir(), 'peerex-no-web-app'),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.env,
@@ -207,6 +221,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     argon2: options.argon2 ?? TEST_ARGON2,
     pgliteBoot: target === 'pglite' ? await sharedPgliteBoot() : undefined,
     priceFeed: options.priceFeed,
+    chainAdapter: options.chainAdapter,
   };
   let app: FastifyInstance;
   try {

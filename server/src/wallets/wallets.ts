@@ -1,4 +1,4 @@
-import type { WalletItem } from '../../../contracts/trade.ts';
+import type { WalletItem } from '../../../contracts/wallet.ts';
 import type { Queryable } from '../db/db.ts';
 import { fixed } from '../lib/money.ts';
 import { walletsRepository } from '../repositories/wallets.ts';

@@ -1,0 +1,75 @@
+import type { NetworkKey } from '../../../contracts/wallet.ts';
+
+/**
+ * Where deposits are seen and withdrawals are sent, as prices have their feed (prices/adapters.ts). The
+ * chain watcher (chain/watcher.ts) asks its adapter, on each round and per network, what arrived, how
+ * many confirmations the pending transactions have, and sends the withdrawals waiting for broadcast.
+ * Everything the product decides (who owns an address, the 5 USD minimum, crediting exactly once through
+ * the ledger) is the watcher's; an adapter only reports the chain and broadcasts.
+ *
+ * `simulated` (the default) is a local chain kept in the database (chain/simulated.ts). A real node or
+ * indexer adapter (bitcoind, an Esplora or Blockbook instance, a Tron or Ethereum RPC with a token
+ * indexer) implements the same five calls; since the server holds no spending key, its `broadcast` hands
+ * the withdrawal to the operator's signer (a custody API or a signing service).
+ */
+export interface ChainAdapter {
+  readonly name: ChainSourceName;
+  /**
+   * Called once when a deposit address is handed out, so an adapter that watches addresses (an indexer
+   * subscription) starts watching it. Must be idempotent; the simulated chain sees every address anyway.
+   */
+  watch(network: NetworkKey, address: string): Promise<void>;
+  /**
+   * The transfers that reached the chain after `cursor` (null: from the adapter's beginning), at most
+   * `limit` of them in the chain's order, and the cursor to pass next time (the same one when nothing is
+   * new). Transfers to addresses the product does not know may be included; the watcher ignores them.
+   */
+  incoming(network: NetworkKey, cursor: string | null, limit: number): Promise<{ transfers: IncomingTransfer[]; cursor: string | null }>;
+  /**
+   * How many confirmations each of these transactions has now: 0 while in the mempool. A txid the chain
+   * no longer knows (dropped, or re-organised away) is left out of the answer.
+   */
+  confirmations(network: NetworkKey, txids: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Sends `amount` of `asset` to `address`. Idempotent on `reference` (the withdrawal's): asked again, it
+   * answers the same txid and sends nothing more, so a watcher that crashed after the broadcast and before
+   * it stored the txid cannot pay twice. Throws `BroadcastRefused` when the chain will never take it (the
+   * withdrawal is then cancelled and refunded); any other error is retried on a later round.
+   */
+  broadcast(request: BroadcastRequest): Promise<{ txid: string }>;
+  /** Releases connections or timers, if the adapter holds any. */
+  close(): Promise<void>;
+}
+
+/** One output (or token transfer) of a transaction, paying `amount` of `asset` (a coin's ticker) to `address`. */
+export interface IncomingTransfer {
+  txid: string;
+  /** The output index (bitcoin-like) or log index (token transfers) within the transaction. */
+  vout: number;
+  asset: string;
+  address: string;
+  /** An exact decimal string in the coin's units, never a float. */
+  amount: string;
+}
+
+export interface BroadcastRequest {
+  /** `withdrawal:<id>`: unique per withdrawal. */
+  reference: string;
+  network: NetworkKey;
+  asset: string;
+  address: string;
+  /** What the recipient receives (the withdrawal's amount less its network fee), an exact decimal string. */
+  amount: string;
+}
+
+/** The chain will never accept this withdrawal (an invalid address for it, an unsupported asset). */
+export class BroadcastRefused extends Error {
+  override name = 'BroadcastRefused';
+}
+
+/**
+ * The names CHAIN_SOURCE accepts. A real adapter adds its name here and its factory in chain/adapters.ts;
+ * any other value fails at boot (config.ts) with the list of valid names.
+ */
+export const CHAIN_SOURCE_NAMES = ['simulated'] as const;
+export type ChainSourceName = (typeof CHAIN_SOURCE_NAMES)[number];

@@ -1,0 +1,33 @@
+import { depositAddresses, type DepositAddresses } from '../wallets/addresses.ts';
+import { transactionHistory, type WalletHistoryService } from '../wallets/history.ts';
+import { withdrawals, type Withdrawals } from '../wallets/withdrawals.ts';
+import { walletsService } from '../wallets/wallets.ts';
+import { shared } from './shared.ts';
+
+export interface WalletsServices {
+  list: ReturnType<typeof walletsService>['list'];
+  addresses: DepositAddresses;
+  withdrawals: Withdrawals;
+  history: WalletHistoryService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wallets: WalletsServices;
+  }
+}
+
+/** Tier 3: the trader's side of the wallets (user/wallet/), after the keys and the chain it hands work to. */
+export const walletsPlugin = shared('peerex-wallets', async (app) => {
+  app.decorate('wallets', {
+    list: walletsService(app.db).list,
+    addresses: depositAddresses({
+      db: app.db,
+      keys: app.walletKeys,
+      now: app.now,
+      watch: (network, address) => app.chain.adapter.watch(network, address),
+    }),
+    withdrawals: withdrawals({ db: app.db, now: app.now, dispatched: () => app.chain.kick() }),
+    history: transactionHistory(app.db),
+  });
+});
