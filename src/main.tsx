@@ -10,6 +10,7 @@ import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createApi } from './services/api.ts';
 import { createChatService } from './services/chat.ts';
+import { createWalletService } from './services/wallets.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
@@ -33,6 +34,7 @@ const accounts = createAccountService(api, describeDevice());
 const market = createMarketService(api);
 const trades = createTradeService(api);
 const chat = createChatService(api);
+const wallets = createWalletService(api);
 const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
@@ -47,10 +49,12 @@ const router = createAppRouter({
     market,
     trades,
     chat,
+    wallets,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
     notify,
+    copyText: (text) => navigator.clipboard.writeText(text),
     navigate: (to, search) =>
       void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
   },

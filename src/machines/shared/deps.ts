@@ -4,6 +4,7 @@ import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import type { TradeService } from '../../services/trades.ts';
+import type { WalletService } from '../../services/wallets.ts';
 import type { Notice } from './notify.ts';
 
 /** What the composition root hands every flow's `.actors.ts` to bind its named actors and actions. */
@@ -12,6 +13,7 @@ export type FlowDeps = {
   market: MarketService;
   trades: TradeService;
   chat: ChatService;
+  wallets: WalletService;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */
@@ -20,5 +22,7 @@ export type FlowDeps = {
   signIn: (session: SessionResponse) => void;
   notify: (notice: Notice) => void;
   /** Leaves for a route, replacing the history entry; /chat may open on one conversation (`?channel=`). */
-  navigate: (to: '/' | '/login' | '/offers' | '/chat', search?: { channel: string }) => void;
+  navigate: (to: '/' | '/login' | '/offers' | '/chat' | '/wallets/transactions', search?: { channel: string }) => void;
+  /** Puts text on the clipboard (the deposit address); rejects when the browser refuses. */
+  copyText: (text: string) => Promise<void>;
 };
