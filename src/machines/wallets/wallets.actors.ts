@@ -1,0 +1,18 @@
+import { assign, fromPromise } from 'xstate';
+import { bindLivePrices } from '../livePrices/livePrices.actors.ts';
+import type { FlowDeps } from '../shared/deps.ts';
+import { walletsMachine } from './wallets.machine.ts';
+import { recomputedTotal } from './wallets.selectors.ts';
+
+/** The wallets chart with its exact total: what every use of it, tests included, starts from. */
+export const walletsLogic = walletsMachine.provide({
+  actions: { recomputeTotal: assign(({ context }) => recomputedTotal(context)) },
+});
+
+export const bindWallets = (deps: FlowDeps) =>
+  walletsLogic.provide({
+    actors: {
+      loadWallets: fromPromise(() => deps.wallets.list()),
+      livePrices: bindLivePrices(deps.realtime),
+    },
+  });

@@ -1,0 +1,142 @@
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { WalletItem } from '../../../contracts/index.ts';
+import type { LivePrice, LivePricesLogic, PriceDirection } from '../livePrices/livePrices.machine.ts';
+
+export type WalletsContext = {
+  /** `user/wallet/` list as last answered; null until the first answer. */
+  wallets: WalletItem[] | null;
+  /**
+   * The last USD price known per ticker: the list's, then each the live prices chart reports. Kept here so a
+   * refreshed balance is valued at the live price, not at the price the list was read with.
+   */
+  prices: Record<string, string>;
+  /** Total Portfolio Value, an exact decimal string (rounded only where shown); null until the wallets load. */
+  total: string | null;
+  /** The total's last move against the total before it; null while there has been no other total. */
+  totalDirection: PriceDirection | null;
+};
+export type WalletsEvent = { type: 'balances.toggle' };
+
+const pricesOfList = (wallets: readonly WalletItem[]) =>
+  Object.fromEntries(wallets.map((wallet) => [wallet.coin__ticker, wallet.coin__price]));
+
+/**
+ * My Wallets (/wallets): the trader's balances (`user/wallet/` list, read again every 15 s so a credited
+ * deposit shows without a reload), valued at the coins' live prices (the shared live prices chart on the
+ * coin_price channel), the Total Portfolio Value marked up or down against the total before it, and a
+ * show/hide toggle that masks the figures.
+ */
+export const walletsMachine = setup({
+  types: { context: {} as WalletsContext, events: {} as WalletsEvent },
+  actors: {
+    loadWallets: fromPromise<WalletItem[]>(async () => {
+      throw new Error('loadWallets is bound in the route (wallets.actors.ts)');
+    }),
+    // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
+    livePrices: fromCallback(() => {
+      throw new Error('livePrices is bound in the route (wallets.actors.ts)');
+    }) as unknown as LivePricesLogic,
+  },
+  actions: {
+    /** A new list; a live price already known stays the coin's price (it is newer than the list's). */
+    keepWallets: assign(({ context }, params: { wallets: WalletItem[] }) => ({
+      wallets: params.wallets,
+      prices: { ...pricesOfList(params.wallets), ...context.prices },
+    })),
+    keepPrices: assign(({ context }, params: { prices: Record<string, LivePrice> }) => ({
+      prices: { ...context.prices, ...Object.fromEntries(Object.entries(params.prices).map(([ticker, live]) => [ticker, live.price])) },
+    })),
+    /**
+     * Total Portfolio Value at the prices known now (Σ balance × price), moved up or down against the total
+     * before it; an unchanged total keeps its last move. Exact decimal arithmetic, bound with the chart.
+     */
+    recomputeTotal: () => {
+      throw new Error('recomputeTotal is bound with the chart (wallets.actors.ts)');
+    },
+  },
+  delays: {
+    /** How often the balances are read again while the screen is open. */
+    refreshInterval: 15_000,
+  },
+}).createMachine({
+  id: 'wallets',
+  description: 'My Wallets: balances at live prices, the Total Portfolio Value and its move, and the show/hide toggle.',
+  context: { wallets: null, prices: {}, total: null, totalDirection: null },
+  type: 'parallel',
+  states: {
+    balances: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadWallets',
+            src: 'loadWallets',
+            onDone: {
+              target: 'live',
+              actions: [
+                { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
+                'recomputeTotal',
+              ],
+            },
+            onError: { target: 'failed', description: 'The loading flag clears; the shared toast already said why.' },
+          },
+        },
+        failed: {
+          description: 'Nothing to show yet: the list is asked for again after the refresh interval.',
+          after: { refreshInterval: { target: 'loading' } },
+        },
+        live: {
+          description:
+            'The cards show: prices follow the coin_price channel, and each new price recomputes the total. The ' +
+            'subscription stays open while the balances are read again.',
+          invoke: {
+            id: 'livePrices',
+            src: 'livePrices',
+            input: ({ context }) => ({
+              prices: (context.wallets ?? []).map((wallet) => ({ ticker: wallet.coin__ticker, price: wallet.coin__price })),
+            }),
+            onSnapshot: {
+              description: 'A price moved (or the feed changed state): the total is recomputed at the prices now known.',
+              actions: [
+                { type: 'keepPrices', params: ({ event }) => ({ prices: event.snapshot.context.prices }) },
+                'recomputeTotal',
+              ],
+            },
+          },
+          initial: 'waiting',
+          states: {
+            waiting: {
+              after: { refreshInterval: { target: 'refreshing' } },
+            },
+            refreshing: {
+              description: 'The balances are read again (a deposit credited since shows); the cards stay as they are meanwhile.',
+              invoke: {
+                id: 'refreshWallets',
+                src: 'loadWallets',
+                onDone: {
+                  target: 'waiting',
+                  actions: [
+                    { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
+                    'recomputeTotal',
+                  ],
+                },
+                onError: { target: 'waiting', description: 'The last balances stay; the next interval tries again.' },
+              },
+            },
+          },
+        },
+      },
+    },
+    visibility: {
+      description: 'The show/hide toggle: hidden masks balances, USD values and the total as dots.',
+      initial: 'shown',
+      states: {
+        shown: { on: { 'balances.toggle': { target: 'hidden' } } },
+        hidden: { on: { 'balances.toggle': { target: 'shown' } } },
+      },
+    },
+  },
+});
+
+export type WalletsLogic = typeof walletsMachine;

@@ -1,0 +1,176 @@
+import { createActor } from 'xstate';
+import type { WalletAddressEntry } from '../../contracts/index.ts';
+import { bindDeposit } from '../../src/machines/deposit/deposit.actors.ts';
+import {
+  selectAddress,
+  selectCanCopy,
+  selectEntry,
+  selectIsLoading,
+  selectIsPickingNetwork,
+  selectNeedsNetworkChoice,
+  selectNetwork,
+  selectShowsPrompt,
+} from '../../src/machines/deposit/deposit.selectors.ts';
+import type { FlowDeps } from '../../src/machines/shared/deps.ts';
+import type { Notice } from '../../src/machines/shared/notify.ts';
+import type { WalletService } from '../../src/services/wallets.ts';
+import { flush } from '../support/machines.ts';
+import { addressEntries, addresses } from '../support/wallet-fixtures.ts';
+
+/** Deposit bound as the route binds it: the addresses call, the clipboard and the toasts faked. */
+async function openDeposit(
+  options: {
+    coin?: string | null;
+    answer?: () => Promise<WalletAddressEntry[]>;
+    copy?: (text: string) => Promise<void>;
+  } = {},
+) {
+  const notices: Notice[] = [];
+  const addressesCall = vi.fn(options.answer ?? (async () => addressEntries));
+  const copyText = vi.fn(options.copy ?? (async () => {}));
+  const deps = {
+    wallets: { addresses: addressesCall } as unknown as WalletService,
+    copyText,
+    notify: (notice: Notice) => void notices.push(notice),
+  } as unknown as FlowDeps;
+  const actor = createActor(bindDeposit(deps), { input: { coin: options.coin ?? null } }).start();
+  await flush();
+  const view = () => {
+    const snapshot = actor.getSnapshot();
+    return {
+      prompt: selectShowsPrompt(snapshot),
+      coin: selectEntry(snapshot)?.coin.ticker ?? null,
+      networkChoice: selectNeedsNetworkChoice(snapshot),
+      pickingNetwork: selectIsPickingNetwork(snapshot),
+      network: selectNetwork(snapshot)?.name ?? null,
+      address: selectAddress(snapshot),
+      canCopy: selectCanCopy(snapshot),
+    };
+  };
+  return { actor, addressesCall, copyText, notices, view };
+}
+
+const nothingChosen = { prompt: true, coin: null, networkChoice: false, pickingNetwork: false, network: null, address: null, canCopy: false };
+
+describe('deposit: choosing a coin and a network', () => {
+  it('asks for the addresses once and prompts "Select a cryptocurrency" until a coin is chosen', async () => {
+    const { actor, addressesCall, view } = await openDeposit();
+    expect(addressesCall).toHaveBeenCalledOnce();
+    expect(selectIsLoading(actor.getSnapshot())).toBe(false);
+    expect(view()).toEqual(nothingChosen);
+  });
+
+  it('shows the address of a coin on one network at once', async () => {
+    const { actor, view } = await openDeposit();
+    actor.send({ type: 'coin.select', ticker: 'BTC' });
+    expect(view()).toEqual({
+      prompt: false,
+      coin: 'BTC',
+      networkChoice: false,
+      pickingNetwork: false,
+      network: 'Bitcoin',
+      address: addresses.bitcoin,
+      canCopy: true,
+    });
+  });
+
+  it('asks for the network of USDT (ERC20 or TRC20), then shows the address on the one chosen', async () => {
+    const { actor, view } = await openDeposit();
+    actor.send({ type: 'coin.select', ticker: 'USDT' });
+    expect(view()).toEqual({
+      prompt: false,
+      coin: 'USDT',
+      networkChoice: true,
+      pickingNetwork: true,
+      network: null,
+      address: null,
+      canCopy: false,
+    });
+    actor.send({ type: 'network.select', network: 'tron' });
+    expect(view()).toMatchObject({ network: 'Tron (TRC20)', address: addresses.tron, networkChoice: true, canCopy: true });
+    actor.send({ type: 'network.select', network: 'ethereum' });
+    expect(view()).toMatchObject({ network: 'Ethereum (ERC20)', address: addresses.ethereum });
+    actor.send({ type: 'coin.select', ticker: 'LTC' });
+    expect(view(), 'another coin: its own network and address').toMatchObject({
+      coin: 'LTC',
+      networkChoice: false,
+      network: 'Litecoin',
+      address: addresses.litecoin,
+    });
+    actor.send({ type: 'coin.select', ticker: 'USDT' });
+    expect(view(), 'back to USDT: the network is asked again').toMatchObject({ pickingNetwork: true, address: null });
+  });
+
+  it('refuses a coin that is not listed and a network that is not the coin’s', async () => {
+    const { actor, view } = await openDeposit();
+    actor.send({ type: 'coin.select', ticker: 'DOGE' });
+    expect(view()).toEqual(nothingChosen);
+    actor.send({ type: 'network.select', network: 'tron' });
+    expect(view(), 'no coin: no network either').toEqual(nothingChosen);
+    actor.send({ type: 'coin.select', ticker: 'BTC' });
+    actor.send({ type: 'network.select', network: 'tron' });
+    expect(view()).toMatchObject({ coin: 'BTC', network: 'Bitcoin', address: addresses.bitcoin });
+  });
+
+  it('preselects the coin the URL names (any case); an unknown one is ignored', async () => {
+    expect((await openDeposit({ coin: 'btc' })).view()).toMatchObject({ coin: 'BTC', address: addresses.bitcoin });
+    expect((await openDeposit({ coin: 'USDT' })).view()).toMatchObject({ coin: 'USDT', pickingNetwork: true, address: null });
+    expect((await openDeposit({ coin: 'XYZ' })).view()).toEqual(nothingChosen);
+  });
+
+  it('a failed load clears the loading flag and leaves nothing to choose, with no toast of its own', async () => {
+    let fail!: (error: Error) => void;
+    const { actor, notices, view } = await openDeposit({ answer: () => new Promise((_, reject) => (fail = reject)) });
+    expect(selectIsLoading(actor.getSnapshot())).toBe(true);
+    expect(view()).toEqual(nothingChosen);
+    fail(new Error('Internet server error'));
+    await flush();
+    expect(selectIsLoading(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'coin.select', ticker: 'BTC' });
+    expect(view()).toEqual(nothingChosen);
+    expect(notices).toEqual([]);
+  });
+});
+
+describe('deposit: Copy Address', () => {
+  it('puts the address on the clipboard and says so', async () => {
+    const { actor, copyText, notices } = await openDeposit({ coin: 'USDT' });
+    actor.send({ type: 'network.select', network: 'tron' });
+    actor.send({ type: 'address.copy' });
+    await flush();
+    expect(copyText).toHaveBeenCalledExactlyOnceWith(addresses.tron);
+    expect(notices).toEqual([{ title: 'Address copied to clipboard!', type: 'success' }]);
+  });
+
+  it('tells the trader to copy it by hand when the browser refuses', async () => {
+    const { actor, notices } = await openDeposit({ coin: 'BTC', copy: async () => Promise.reject(new DOMException('denied', 'NotAllowedError')) });
+    actor.send({ type: 'address.copy' });
+    await flush();
+    expect(notices).toEqual([
+      {
+        title: 'Could not copy the address',
+        description: 'Your browser did not allow it. Select the address and copy it by hand.',
+        type: 'error',
+      },
+    ]);
+    expect(selectCanCopy(actor.getSnapshot()), 'the trader may try again').toBe(true);
+  });
+
+  it('copies nothing before an address shows, and once at a time', async () => {
+    let done!: () => void;
+    const { actor, copyText, notices } = await openDeposit({ copy: () => new Promise<void>((resolve) => (done = resolve)) });
+    actor.send({ type: 'address.copy' });
+    actor.send({ type: 'coin.select', ticker: 'USDT' });
+    actor.send({ type: 'address.copy' });
+    expect(copyText).not.toHaveBeenCalled();
+    actor.send({ type: 'network.select', network: 'ethereum' });
+    actor.send({ type: 'address.copy' });
+    expect(selectCanCopy(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'address.copy' });
+    expect(copyText).toHaveBeenCalledOnce();
+    done();
+    await flush();
+    expect(notices).toHaveLength(1);
+    expect(selectCanCopy(actor.getSnapshot())).toBe(true);
+  });
+});

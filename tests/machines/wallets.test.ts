@@ -1,0 +1,188 @@
+import { createActor } from 'xstate';
+import { COIN_PRICE_CHANNEL, type WalletItem } from '../../contracts/index.ts';
+import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
+import type { FlowDeps } from '../../src/machines/shared/deps.ts';
+import { bindWallets } from '../../src/machines/wallets/wallets.actors.ts';
+import {
+  holdingValue,
+  portfolioTotal,
+  recomputedTotal,
+  selectIsLoading,
+  selectIsMasked,
+  selectLivePrices,
+  selectTotal,
+  selectTotalDirection,
+  selectWallets,
+} from '../../src/machines/wallets/wallets.selectors.ts';
+import type { WalletService } from '../../src/services/wallets.ts';
+import { fakeRealtime } from '../support/chat.ts';
+import { flush } from '../support/machines.ts';
+import { creditedList, usdtWallet, walletList, walletListTotal } from '../support/wallet-fixtures.ts';
+import { btcWallet, ethWallet } from '../support/wallets.ts';
+
+const REFRESH_MS = 15_000;
+const failure = () => Promise.reject(new Error('Internet server error'));
+
+/** My Wallets bound as the route binds it, with the list call and the connection faked, on a fake clock. */
+async function openWallets(answers: Array<() => Promise<WalletItem[]>> = [async () => walletList]) {
+  const realtime = fakeRealtime();
+  let call = 0;
+  const list = vi.fn(() => (answers[Math.min(call++, answers.length - 1)] ?? failure)());
+  const deps = { wallets: { list } as unknown as WalletService, realtime: realtime.service } as FlowDeps;
+  const actor = createActor(bindWallets(deps)).start();
+  await flush();
+  const price = (ticker: string, value: string) => realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker, price: value });
+  const shown = () => {
+    const snapshot = actor.getSnapshot();
+    return { total: selectTotal(snapshot), direction: selectTotalDirection(snapshot) };
+  };
+  return { actor, list, realtime, price, shown };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('wallets: balances and live prices', () => {
+  it('loads the list, values it at the list’s prices, and listens on coin_price for those coins', async () => {
+    const { actor, list, realtime, shown } = await openWallets();
+    const snapshot = actor.getSnapshot();
+    expect(list).toHaveBeenCalledOnce();
+    expect(selectIsLoading(snapshot)).toBe(false);
+    expect(selectWallets(snapshot)).toEqual(walletList);
+    expect(shown()).toEqual({ total: walletListTotal, direction: null });
+    expect(selectPrices(selectLivePrices(snapshot)!.getSnapshot())).toEqual({
+      BTC: { price: '60000.00', direction: null },
+      ETH: { price: '3000.10', direction: null },
+      USDT: { price: '1.00', direction: null },
+    });
+    expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(1);
+    actor.stop();
+    expect(realtime.listeners(COIN_PRICE_CHANNEL), 'leaving the screen ends the subscription').toBe(0);
+  });
+
+  it('is busy until the first answer', async () => {
+    let answer!: (wallets: WalletItem[]) => void;
+    const { actor } = await openWallets([() => new Promise((resolve) => (answer = resolve))]);
+    expect(selectIsLoading(actor.getSnapshot())).toBe(true);
+    expect(selectWallets(actor.getSnapshot())).toBeNull();
+    expect(selectTotal(actor.getSnapshot())).toBeNull();
+    answer(walletList);
+    await flush();
+    expect(selectIsLoading(actor.getSnapshot())).toBe(false);
+  });
+
+  it('marks the total up or down against the total before it on every price, exactly', async () => {
+    const { price, shown } = await openWallets();
+    price('BTC', '61000.00');
+    // 0.5 BTC gained 500.00.
+    expect(shown()).toEqual({ total: '38000.2', direction: 'up' });
+    price('ETH', '2999.95');
+    // 2 ETH lost 0.30.
+    expect(shown()).toEqual({ total: '37999.9', direction: 'down' });
+    price('USDT', '1.00');
+    expect(shown(), 'an unchanged total keeps its last move').toEqual({ total: '37999.9', direction: 'down' });
+    price('DOGE', '1');
+    expect(shown(), 'a coin the trader does not hold changes nothing').toEqual({ total: '37999.9', direction: 'down' });
+    price('ETH', '2999.950000000000000001');
+    // 2 × 0.000000000000000001 more: a rise no float would see.
+    expect(shown()).toEqual({ total: '37999.900000000000000002', direction: 'up' });
+  });
+
+  it('drops a price event that is not a decimal price', async () => {
+    const { realtime, shown } = await openWallets();
+    realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: 'BTC', price: 61000 });
+    realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: 'BTC', price: 'NaN' });
+    expect(shown()).toEqual({ total: walletListTotal, direction: null });
+  });
+});
+
+describe('wallets: reading the balances again', () => {
+  it('reads the list every 15 s while open, so a credited deposit raises the total without a reload', async () => {
+    const { actor, list, realtime, shown } = await openWallets([async () => walletList, async () => creditedList]);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS - 1);
+    expect(list).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(selectWallets(actor.getSnapshot())).toEqual(creditedList);
+    // 0.25 BTC more at 60,000.00.
+    expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
+    expect(selectIsLoading(actor.getSnapshot()), 'no loading flag for a refresh').toBe(false);
+    expect(realtime.listeners(COIN_PRICE_CHANNEL), 'the subscription stays open across refreshes').toBe(1);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(list).toHaveBeenCalledTimes(3);
+    expect(shown(), 'the same balances: the total and its move stay').toEqual({ total: '52500.2', direction: 'up' });
+    actor.stop();
+    await vi.advanceTimersByTimeAsync(REFRESH_MS * 3);
+    expect(list, 'nothing is read once the screen is left').toHaveBeenCalledTimes(3);
+  });
+
+  it('values refreshed balances at the live prices, not at the older prices the list was read with', async () => {
+    const { actor, price, shown } = await openWallets([async () => walletList, async () => creditedList]);
+    price('BTC', '62000.00');
+    expect(shown()).toEqual({ total: '38500.2', direction: 'up' });
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    // 0.75 BTC at the live 62,000.00 (46,500.00; the list still says 60,000.00), 6,000.20 ETH, 1,500.00 USDT.
+    expect(shown()).toEqual({ total: '54000.2', direction: 'up' });
+    const btc = selectPrices(selectLivePrices(actor.getSnapshot())!.getSnapshot()).BTC;
+    expect(btc).toEqual({ price: '62000.00', direction: 'up' });
+  });
+
+  it('a refresh that fails keeps the last balances and tries again at the next interval', async () => {
+    const { actor, list, shown } = await openWallets([async () => walletList, failure, async () => creditedList]);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(selectWallets(actor.getSnapshot())).toEqual(walletList);
+    expect(shown()).toEqual({ total: walletListTotal, direction: null });
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(list).toHaveBeenCalledTimes(3);
+    expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
+  });
+
+  it('a first load that fails clears the loading flag, shows nothing, and is tried again after 15 s', async () => {
+    const { actor, list, realtime, shown } = await openWallets([failure, async () => walletList]);
+    expect(selectIsLoading(actor.getSnapshot())).toBe(false);
+    expect(selectWallets(actor.getSnapshot())).toBeNull();
+    expect(shown()).toEqual({ total: null, direction: null });
+    expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(0);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(selectWallets(actor.getSnapshot())).toEqual(walletList);
+    expect(shown(), 'the first total has nothing to compare with').toEqual({ total: walletListTotal, direction: null });
+    expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(1);
+  });
+});
+
+describe('wallets: the show/hide toggle', () => {
+  it('masks and unmasks, whatever the balances are doing', async () => {
+    const { actor } = await openWallets([failure]);
+    expect(selectIsMasked(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'balances.toggle' });
+    expect(selectIsMasked(actor.getSnapshot())).toBe(true);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(selectIsMasked(actor.getSnapshot()), 'a reload does not unmask').toBe(true);
+    actor.send({ type: 'balances.toggle' });
+    expect(selectIsMasked(actor.getSnapshot())).toBe(false);
+  });
+});
+
+describe('the total’s arithmetic', () => {
+  it('sums balance × price exactly, at the list’s price where no other is known', () => {
+    expect(portfolioTotal(walletList, {})).toBe(walletListTotal);
+    expect(portfolioTotal([usdtWallet], { USDT: '0.99999' })).toBe('1499.985');
+    expect(portfolioTotal([], {})).toBe('0');
+    expect(holdingValue({ ...btcWallet, balance: '0.1' }, '0.2')).toBe('0.02');
+  });
+
+  it('moves against the total before it; none before there is one', () => {
+    const context = { wallets: [ethWallet], prices: {}, total: null, totalDirection: null };
+    expect(recomputedTotal(context)).toEqual({ total: '6000.2', totalDirection: null });
+    expect(recomputedTotal({ ...context, total: '6000.20' }), 'equal, written otherwise').toEqual({ total: '6000.2', totalDirection: null });
+    expect(recomputedTotal({ ...context, total: '6000.3', totalDirection: 'up' })).toEqual({ total: '6000.2', totalDirection: 'down' });
+    expect(recomputedTotal({ ...context, total: '6000.2', totalDirection: 'down' })).toEqual({ total: '6000.2', totalDirection: 'down' });
+    expect(recomputedTotal({ ...context, wallets: null })).toEqual({ total: null, totalDirection: null });
+  });
+});
