@@ -12,6 +12,7 @@ import {
 } from './reference-data.ts';
 import { postEntry } from './ledger/ledger.ts';
 import { usersRepository } from './repositories/users.ts';
+import { walletTransactionsRepository } from './repositories/wallet-transactions.ts';
 import { Refusal } from './refusals.ts';
 
 /**
@@ -60,7 +61,8 @@ export const DEMO_OFFERS: readonly DemoOffer[] = [
 
 /**
  * What each demo trader (dave aside: the two-factor demo holds nothing) starts with, per coin, deposited
- * through the ledger from the platform's deposit account as an outside deposit would be.
+ * through the ledger from the platform's deposit account as an outside deposit would be, and listed in their
+ * wallet history as completed deposits (migration 015 backfills the same rows on older databases).
  */
 export const DEMO_TRADERS_WITH_BALANCES = ['alice', 'bob', 'carol'] as const;
 export const DEMO_DEPOSITS: Readonly<Record<string, string>> = { BTC: '2', ETH: '40', USDT: '50000', LTC: '300' };
@@ -163,14 +165,17 @@ export async function seedDemo(
         const amount = DEMO_DEPOSITS[coin.ticker];
         // A coin an operator added has no demo amount: its balance starts at nothing.
         if (amount === undefined) continue;
+        const reference = `deposit:demo-${username}-${coin.ticker}`;
         await postEntry(tx, {
-          reference: `deposit:demo-${username}-${coin.ticker}`,
+          reference,
           at: deps.now(),
           postings: [
             { account: { kind: 'deposits', coinId: coin.id }, amount: `-${amount}` },
             { account: { kind: 'available', userId, coinId: coin.id }, amount },
           ],
         });
+        // The history shows it as the deposit it stands for, credited by exactly this entry.
+        await walletTransactionsRepository(tx).insertDemoDeposit({ userId, coinId: coin.id, amount, reference, at: deps.now() });
       }
     }
 

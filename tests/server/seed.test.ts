@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
 import { totpCode } from '../../server/src/lib/totp.ts';
 import type { OfferList } from '../../contracts/market.ts';
+import { walletHistory, type WalletHistory } from '../../contracts/wallet.ts';
 import { DEMO_OFFERS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo, seedReference } from '../../server/src/seed.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { login } from '../support/server-flows.ts';
+import { expectLedgerClean } from '../support/server-money.ts';
 
 describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
   let t: TestApp;
@@ -98,6 +101,46 @@ describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
     const token = ((await login(t, 'carol', DEMO_PASSWORD)).body.info as LoginResponse).token;
     const overview = await t.post<{ active_offers: number }>('/api/user/overview/', {}, { token });
     expect(overview.body.info.active_offers).toBe(DEMO_OFFERS.filter((offer) => offer.username === 'carol').length);
+  });
+
+  it('lists each demo trader\'s starting balances in their wallet history as completed deposits, credited by the ledger', async () => {
+    const historyOf = async (name: string) => {
+      const token = ((await login(t, name, DEMO_PASSWORD)).body.info as LoginResponse).token;
+      const answer = await t.post<WalletHistory>('/api/user/wallet/', { type: 'history' }, { token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(walletHistory.safeParse(answer.body.info).success).toBe(true);
+      return answer.body.info.transactions;
+    };
+    // A chain-shaped txid that no chain made: the SHA-256 of the ledger reference, 0x-prefixed on ethereum.
+    const txidOf = (reference: string, network: string) =>
+      `${network === 'ethereum' ? '0x' : ''}${createHash('sha256').update(reference).digest('hex')}`;
+    // Seeded in one moment, coin by coin: the newest (highest id) first.
+    const expected = [
+      { ticker: 'LTC', network: 'litecoin', amount_crypto: '300.00000000', amount_usd: '28500.00', fee_crypto: '0.00000000' },
+      { ticker: 'USDT', network: 'ethereum', amount_crypto: '50000.000000', amount_usd: '50000.00', fee_crypto: '0.000000' },
+      { ticker: 'ETH', network: 'ethereum', amount_crypto: '40.00000000', amount_usd: '136000.00', fee_crypto: '0.00000000' },
+      { ticker: 'BTC', network: 'bitcoin', amount_crypto: '2.00000000', amount_usd: '194000.00', fee_crypto: '0.00000000' },
+    ];
+    for (const name of ['alice', 'bob', 'carol']) {
+      const rows = await historyOf(name);
+      expect(rows.map((row) => ({ ticker: row.coin__ticker, network: row.network, amount_crypto: row.amount_crypto, amount_usd: row.amount_usd, fee_crypto: row.fee_crypto })), name).toEqual(expected);
+      for (const row of rows) {
+        expect(row).toMatchObject({ trans_type: 'deposit', status: 'completed', scope: 'external', fee_usd: '0.00' });
+        expect(row.txid).toBe(txidOf(`deposit:demo-${name}-${row.coin__ticker}`, row.network));
+      }
+    }
+    // dave, the two-factor demo, holds nothing: no deposits either.
+    expect(
+      await t.app.db.one("SELECT count(*)::int AS rows FROM wallet_transactions w JOIN users u ON u.id = w.user_id WHERE u.username = 'dave'"),
+    ).toEqual({ rows: 0 });
+    // Each row names the entry that credited it, received at no address, output 0.
+    const stored = await t.app.db.query<{ credit_reference: string; vout: number; address: string | null; credited: boolean }>(
+      `SELECT w.credit_reference, w.vout, w.address, EXISTS (SELECT 1 FROM ledger_entries e WHERE e.reference = w.credit_reference) AS credited
+       FROM wallet_transactions w ORDER BY w.id`,
+    );
+    expect(stored).toHaveLength(12);
+    for (const row of stored) expect(row).toMatchObject({ credit_reference: expect.stringMatching(/^deposit:demo-(alice|bob|carol)-[A-Z]+$/), vout: 0, address: null, credited: true });
+    await expectLedgerClean(t.app.db);
   });
 
   it('seeds only an empty database, so running it again changes nothing', async () => {
