@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { bindWalletHistory } from '../../../machines/walletHistory/walletHistory.actors.ts';
+import { TransactionsScreen } from '../../../ui/wallets/TransactionsScreen.tsx';
+import { useFlow } from '../../-useFlow.ts';
 
-export const Route = createFileRoute('/_app/wallets/transactions')({
-  component: () => <ComingSoon title="Recent Transactions" subtitle="Deposits and withdrawals of your wallets." empty="No transactions found matching your criteria." />,
-});
+export const Route = createFileRoute('/_app/wallets/transactions')({ component: TransactionsRoute });
+
+function TransactionsRoute() {
+  return <TransactionsScreen actor={useActorRef(useFlow(bindWalletHistory))} />;
+}

@@ -1,0 +1,200 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type { Coin, Paginator, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
+import type { WalletHistoryFilters } from '../../services/wallets.ts';
+import type { Notice } from '../shared/notify.ts';
+
+export type { WalletHistoryFilters };
+export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
+
+export type WalletHistoryContext = {
+  coins: Coin[];
+  filters: WalletHistoryFilters;
+  page: number;
+  transactions: WalletTransaction[];
+  paginator: Paginator | null;
+};
+export type WalletHistoryEvent =
+  | { type: 'filter.transType'; value: WalletHistoryFilters['transType'] }
+  | { type: 'filter.status'; value: WalletHistoryFilters['status'] }
+  | { type: 'filter.coin'; value: string }
+  | { type: 'filters.clear' }
+  | { type: 'page.next' }
+  | { type: 'page.previous' }
+  | { type: 'txid.copy'; txid: string };
+
+export const TXID_COPIED = 'Transaction ID copied to clipboard!';
+
+/** Previous and Next follow the paginator the server sent, never a count of our own. */
+const paging = {
+  hasNext: ({ paginator }: WalletHistoryContext) => Boolean(paginator?.next),
+  hasPrevious: ({ paginator }: WalletHistoryContext) => Boolean(paginator?.prev),
+  next: ({ page, paginator }: WalletHistoryContext) => paginator?.next_page ?? page + 1,
+  previous: ({ page, paginator }: WalletHistoryContext) => paginator?.previous_page ?? Math.max(1, page - 1),
+};
+
+/** Recent Transactions (/wallets/transactions): type, status and coin filters with Previous/Next pages. */
+export const walletHistoryMachine = setup({
+  types: { context: {} as WalletHistoryContext, events: {} as WalletHistoryEvent },
+  actors: {
+    loadCoins: fromPromise<Coin[]>(async () => {
+      throw new Error('loadCoins is bound in the route (walletHistory.actors.ts)');
+    }),
+    // The service turns the screen's filters into the call's query (only the set ones).
+    loadTransactions: fromPromise<WalletHistory, { page: number; filters: WalletHistoryFilters }>(async () => {
+      throw new Error('loadTransactions is bound in the route (walletHistory.actors.ts)');
+    }),
+    copyText: fromPromise<void, { text: string }>(async () => {
+      throw new Error('copyText is bound in the route (walletHistory.actors.ts)');
+    }),
+  },
+  delays: {
+    /** How often a page with a pending row is asked for again, so the chain's confirmations show. */
+    pendingRefresh: 5000,
+  },
+  actions: {
+    keepCoins: assign((_, params: { coins: Coin[] }) => ({ coins: params.coins })),
+    keepTransactions: assign((_, params: { history: WalletHistory }) => ({
+      transactions: params.history.transactions,
+      paginator: params.history.paginator,
+    })),
+    setFilter: assign(({ context }, params: Partial<WalletHistoryFilters>) => ({ filters: { ...context.filters, ...params }, page: 1 })),
+    clearFilters: assign({ filters: noTransactionFilters, page: 1 }),
+    nextPage: assign(({ context }) => ({ page: paging.next(context) })),
+    previousPage: assign(({ context }) => ({ page: paging.previous(context) })),
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    hasNextPage: ({ context }) => paging.hasNext(context),
+    hasPreviousPage: ({ context }) => paging.hasPrevious(context),
+    hasPendingRow: (_, params: { transactions: WalletTransaction[] }) => params.transactions.some((row) => row.status === 'pending'),
+    hasTxid: (_, params: { txid: string }) => params.txid.trim() !== '',
+  },
+}).createMachine({
+  id: 'walletHistory',
+  description: "The signed-in trader's deposits and withdrawals, newest first.",
+  context: { coins: [], filters: noTransactionFilters, page: 1, transactions: [], paginator: null },
+  type: 'parallel',
+  states: {
+    coins: {
+      description: 'The choices of the coin filter.',
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadCoins',
+            src: 'loadCoins',
+            onDone: { target: 'ready', actions: { type: 'keepCoins', params: ({ event }) => ({ coins: event.output }) } },
+            onError: { target: 'ready' },
+          },
+        },
+        ready: {},
+      },
+    },
+    list: {
+      initial: 'loading',
+      on: {
+        'filter.transType': {
+          target: '.loading',
+          actions: { type: 'setFilter', params: ({ event }) => ({ transType: event.value }) },
+        },
+        'filter.status': {
+          target: '.loading',
+          actions: { type: 'setFilter', params: ({ event }) => ({ status: event.value }) },
+        },
+        'filter.coin': {
+          target: '.loading',
+          actions: { type: 'setFilter', params: ({ event }) => ({ coinId: event.value }) },
+        },
+        'filters.clear': { target: '.loading', actions: 'clearFilters' },
+        'page.next': { guard: 'hasNextPage', target: '.loading', actions: 'nextPage' },
+        'page.previous': { guard: 'hasPreviousPage', target: '.loading', actions: 'previousPage' },
+      },
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadTransactions',
+            src: 'loadTransactions',
+            input: ({ context }) => ({ page: context.page, filters: context.filters }),
+            onDone: [
+              {
+                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
+                target: 'watching',
+                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
+              },
+              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
+            ],
+            onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
+          },
+        },
+        idle: {
+          description: 'Nothing on this page is pending: it is not asked for again until the trader filters or pages.',
+        },
+        watching: {
+          description:
+            'A row on this page is pending (a deposit waiting for its confirmation, a withdrawal for the chain): the page is asked for again shortly, so it turns completed without a reload.',
+          after: { pendingRefresh: { target: 'refreshing' } },
+        },
+        refreshing: {
+          description: 'The same page and filters again, in the background: no busy flag, the rows stay until the answer replaces them.',
+          invoke: {
+            id: 'refreshTransactions',
+            src: 'loadTransactions',
+            input: ({ context }) => ({ page: context.page, filters: context.filters }),
+            onDone: [
+              {
+                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
+                target: 'watching',
+                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
+              },
+              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
+            ],
+            onError: {
+              target: 'idle',
+              description:
+                'The refresh stops: the shared toast said why once (not every few seconds); the rows shown stay, and a filter or page loads again.',
+            },
+          },
+        },
+      },
+    },
+    clipboard: {
+      description: "Copying a row's transaction ID.",
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'txid.copy': {
+              guard: { type: 'hasTxid', params: ({ event }) => ({ txid: event.txid }) },
+              target: 'copying',
+              description: 'A row without a txid (waiting for its broadcast, or internal) has nothing to copy.',
+            },
+          },
+        },
+        copying: {
+          invoke: {
+            id: 'copyTxid',
+            src: 'copyText',
+            input: ({ event }) => {
+              assertEvent(event, 'txid.copy');
+              return { text: event.txid };
+            },
+            onDone: { target: 'idle', actions: { type: 'notify', params: { title: TXID_COPIED, type: 'success' } } },
+            onError: {
+              target: 'idle',
+              description: 'The browser refused the clipboard (no permission, not a secure page).',
+              actions: {
+                type: 'notify',
+                params: {
+                  title: 'Could not copy the transaction ID',
+                  description: 'The browser refused the clipboard; the full ID shows when you point at it.',
+                  type: 'error',
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});

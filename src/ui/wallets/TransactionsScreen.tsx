@@ -1,0 +1,194 @@
+import { useSelector } from '@xstate/react';
+import { DateTime } from 'luxon';
+import type { ActorRefFrom } from 'xstate';
+import { css } from 'styled-system/css';
+import type { WalletTransaction } from '../../../contracts/index.ts';
+import type { walletHistoryMachine } from '../../machines/walletHistory/walletHistory.machine.ts';
+import {
+  selectCanNext,
+  selectCanPrevious,
+  selectCoins,
+  selectFilters,
+  selectHasLoaded,
+  selectIsLoading,
+  selectIsWatching,
+  selectTransactions,
+} from '../../machines/walletHistory/walletHistory.selectors.ts';
+import { formatCrypto, formatUsd } from '../format/money.ts';
+import { Button } from '../primitives/Button.tsx';
+import { cardStyle } from '../primitives/Card.tsx';
+import { ArrowDownIcon, ArrowUpIcon } from '../primitives/icons.tsx';
+import { Pager } from '../primitives/Pager.tsx';
+import { SelectField } from '../primitives/SelectField.tsx';
+import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { PageHeader } from '../pages/PageHeader.tsx';
+import { TransactionTxid } from './TransactionTxid.tsx';
+
+/** Dates read like the trades' "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
+export const formatTransactionDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
+
+const TYPE_LABELS: Record<WalletTransaction['trans_type'], string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
+/** External went over the chain; internal was another Peerex trader's address, settled without the chain. */
+const SCOPE_LABELS: Record<WalletTransaction['scope'], string> = { external: 'External', internal: 'Internal' };
+
+const filters = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' },
+  gap: '3',
+  alignItems: 'end',
+  mt: '6',
+});
+const tableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
+  '& td': { px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+});
+const kind = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1.5',
+  fontWeight: 'semibold',
+  '& svg': { flexShrink: 0 },
+  '&[data-type=deposit] svg': { color: 'buy' },
+  '&[data-type=withdrawal] svg': { color: 'sell' },
+});
+const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
+const network = css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'capitalize' });
+const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
+const live = css({ mt: '3', color: 'fg.muted', fontSize: 'xs', textAlign: 'center' });
+
+export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walletHistoryMachine> }) {
+  const transactions = useSelector(actor, selectTransactions);
+  const current = useSelector(actor, selectFilters);
+  const coins = useSelector(actor, selectCoins);
+  const loading = useSelector(actor, selectIsLoading);
+  const loaded = useSelector(actor, selectHasLoaded);
+  const watching = useSelector(actor, selectIsWatching);
+  const canNext = useSelector(actor, selectCanNext);
+  const canPrevious = useSelector(actor, selectCanPrevious);
+  const copy = (txid: string) => actor.send({ type: 'txid.copy', txid });
+
+  return (
+    <section aria-busy={loading}>
+      <PageHeader title="Recent Transactions" subtitle="Deposits and withdrawals of your wallets." />
+      <div className={`${cardStyle} ${filters}`} role="search">
+        <SelectField
+          label="Type"
+          name="trans_type"
+          placeholder="All types"
+          options={[
+            { value: '', label: 'All types' },
+            { value: 'deposit', label: 'Deposit' },
+            { value: 'withdrawal', label: 'Withdrawal' },
+          ]}
+          value={[current.transType]}
+          onValueChange={([value]) =>
+            actor.send({ type: 'filter.transType', value: value === 'deposit' || value === 'withdrawal' ? value : '' })
+          }
+        />
+        <SelectField
+          label="Status"
+          name="status"
+          placeholder="All statuses"
+          options={[
+            { value: '', label: 'All statuses' },
+            { value: 'pending', label: 'Pending' },
+            { value: 'completed', label: 'Completed' },
+            { value: 'cancelled', label: 'Cancelled' },
+          ]}
+          value={[current.status]}
+          onValueChange={([value]) =>
+            actor.send({
+              type: 'filter.status',
+              value: value === 'pending' || value === 'completed' || value === 'cancelled' ? value : '',
+            })
+          }
+        />
+        <SelectField
+          label="Coin"
+          name="coin"
+          placeholder="All coins"
+          options={[{ value: '', label: 'All coins' }, ...coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image }))]}
+          value={[current.coinId]}
+          onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
+        />
+        <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
+          Clear All
+        </Button>
+      </div>
+
+      <div className={`${cardStyle} ${tableWrap}`}>
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Date &amp; Time</th>
+              <th>Type</th>
+              <th>Coin</th>
+              <th>Amount (Crypto)</th>
+              <th>Amount (USD)</th>
+              <th>Fee (USD)</th>
+              <th>Fee (Crypto)</th>
+              <th>TXID</th>
+              <th>Scope</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded && transactions.length === 0 ? (
+              <tr>
+                <td colSpan={10} className={empty}>
+                  No transactions found matching your criteria.
+                </td>
+              </tr>
+            ) : (
+              transactions.map((row) => (
+                <tr key={row.id}>
+                  <td>{formatTransactionDate(row.created)}</td>
+                  <td>
+                    <span className={kind} data-type={row.trans_type}>
+                      {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
+                      {TYPE_LABELS[row.trans_type]}
+                    </span>
+                  </td>
+                  <td>
+                    <span className={coinCell}>
+                      <img src={row.coin__image} alt="" width={20} height={20} />
+                      {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
+                    </span>
+                  </td>
+                  <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+                  <td>{formatUsd(row.amount_usd)}</td>
+                  <td>{formatUsd(row.fee_usd)}</td>
+                  <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+                  <td>
+                    <TransactionTxid txid={row.txid} onCopy={copy} />
+                  </td>
+                  <td>{SCOPE_LABELS[row.scope]}</td>
+                  <td>
+                    <StatusBadge status={row.status} />
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {watching ? (
+        <p className={live} role="status">
+          Pending transactions update automatically.
+        </p>
+      ) : null}
+
+      <Pager
+        canPrevious={canPrevious}
+        canNext={canNext}
+        onPrevious={() => actor.send({ type: 'page.previous' })}
+        onNext={() => actor.send({ type: 'page.next' })}
+      />
+    </section>
+  );
+}
