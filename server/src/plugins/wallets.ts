@@ -26,6 +26,7 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       keys: app.walletKeys,
       now: app.now,
       watch: (network, address) => app.chain.adapter.watch(network, address),
+      log: app.log,
     }),
     withdrawals: withdrawals({ db: app.db, now: app.now, dispatched: () => app.chain.kick() }),
     history: transactionHistory(app.db),
