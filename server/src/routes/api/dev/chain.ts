@@ -1,15 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import { devChainRequest } from '../../../../../contracts/wallet.ts';
+import { devChainDeposit, devChainMine, devChainRequest } from '../../../../../contracts/wallet.ts';
+import { chainSentences } from '../../../chain/sentences.ts';
 import { parseBody } from '../../../http/parse-body.ts';
+import { ok } from '../../../http/reply.ts';
 import { Unavailable } from '../../../refusals.ts';
 
 /**
  * POST /api/dev/chain/ — drives CHAIN_SOURCE=simulated (contract.md "Wallets"), in the development helpers'
- * scope like the outbox. PLACEHOLDER: being built (issue 11).
+ * scope like the outbox (registered only with the simulated chain, answered only on this machine).
+ * `deposit` pays an address from outside; `mine` lets blocks pass. Each runs a watcher round before it
+ * answers, so what the chain did is already in the traders' histories and balances when the answer arrives.
  */
 export default async function devChainRoute(app: FastifyInstance) {
   app.post('/dev/chain/', async (request) => {
-    parseBody(devChainRequest, request.body);
-    throw new Unavailable('The simulated chain is not built yet.');
+    const body = parseBody(devChainRequest, request.body);
+    const chain = app.chain.simulated;
+    if (!chain) throw new Unavailable(chainSentences.notSimulated);
+    switch (body.type) {
+      case 'deposit': {
+        const { txid } = await chain.deposit(body);
+        await app.chain.sync();
+        return ok(devChainDeposit, { txid });
+      }
+      case 'mine':
+        // A round first, so a withdrawal confirmed a moment ago is broadcast and is in the blocks mined.
+        await app.chain.sync();
+        await chain.mine(body.blocks);
+        await app.chain.sync();
+        return ok(devChainMine, { mined: body.blocks });
+    }
   });
 }

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { Money } from '../lib/money.ts';
+import { InvalidInput } from '../refusals.ts';
+import { CHAIN_NETWORKS } from '../wallets/networks.ts';
+import { BroadcastRefused, type BroadcastRequest, type ChainAdapter, type IncomingTransfer } from './adapter.ts';
+import { chainSentences } from './sentences.ts';
+
+/**
+ * CHAIN_SOURCE=simulated (the default): one local chain per network, kept in the database (migration 015,
+ * simulated_chain_heights and simulated_chain_transfers) so that every server process and every restart
+ * sees the same chain. It behaves like a real one where the product can tell: a transfer is seen at once
+ * (0 confirmations, like a mempool), gets a block when someone mines, and counts its confirmations from
+ * that block; it accepts transfers to any valid address, known to the product or not.
+ *
+ * Besides the adapter's calls it has a driver, which POST /api/dev/chain/ uses: `deposit` (someone outside
+ * pays an address) and `mine` (blocks pass).
+ */
+export interface SimulatedChain extends ChainAdapter {
+  /** Someone outside sends `amount` of `ticker` (default: the network's own coin, or its only one) to `address`. */
+  deposit(request: SimulatedDeposit): Promise<{ txid: string }>;
+  /** `blocks` blocks pass on every network; every transfer still waiting gets the first of them. */
+  mine(blocks: number): Promise<void>;
+}
+
+export interface SimulatedDeposit {
+  network: NetworkKey;
+  address: string;
+  /** A positive decimal string. */
+  amount: string;
+  ticker?: string | undefined;
+}
+
+export interface SimulatedChainDeps {
+  db: Db;
+  now: () => Date;
+}
+
+/**
+ * The coin each chain pays its own fees in. A deposit names no ticker most of the time, so it is this one
+ * when the product carries it (BTC, ETH, LTC); on a chain whose own coin the product does not carry (tron's
+ * TRX) it is the network's only coin (USDT).
+ */
+const NATIVE_ASSET: Readonly<Record<NetworkKey, string>> = { bitcoin: 'BTC', ethereum: 'ETH', tron: 'TRX', litecoin: 'LTC' };
+
+/** A transaction id is 32 bytes on every chain here; each network writes them its own way. */
+const TXID_BYTES = 32;
+
+/**
+ * Writers of simulated_chain_transfers take this lock first, for the length of their transaction. The
+ * watcher's cursor is the `seq` column, and an identity value is handed out when a row is inserted, not
+ * when it commits: two writers at once could commit seq 11 before seq 10, and a watcher that read up to
+ * 11 in between would never see 10. With writers taking turns, the committed rows are always a prefix of
+ * the sequence. Readers (SELECT) are not blocked by it.
+ */
+const LOCK_TRANSFERS = 'LOCK TABLE simulated_chain_transfers IN SHARE ROW EXCLUSIVE MODE';
+
+const POSITIVE_DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
+const isPositiveDecimal = (value: string) => POSITIVE_DECIMAL.test(value) && /[1-9]/.test(value);
+
+/** The coins that travel on a network, by ticker, in the order they were added. */
+async function coinsOn(db: Queryable, network: NetworkKey): Promise<Map<string, { decimalPlaces: number }>> {
+  const rows = await db.query<{ ticker: string; decimal_places: number }>(
+    `SELECT c.ticker, c.decimal_places FROM coin_networks n JOIN coins c ON c.id = n.coin_id WHERE n.key = $1 ORDER BY n.id`,
+    [network],
+  );
+  return new Map(rows.map((row) => [row.ticker, { decimalPlaces: row.decimal_places }]));
+}
+
+/** The ticker a deposit pays in, or the refusal that says why there is none. */
+function assetOf(network: NetworkKey, asked: string | undefined, carried: readonly string[]): string {
+  if (carried.length === 0) throw new InvalidInput(chainSentences.noCoinsOnNetwork(network));
+  if (asked !== undefined) {
+    const ticker = asked.toUpperCase();
+    if (!carried.includes(ticker)) throw new InvalidInput(chainSentences.unknownTicker(ticker, network, carried));
+    return ticker;
+  }
+  if (carried.includes(NATIVE_ASSET[network])) return NATIVE_ASSET[network];
+  const [only] = carried;
+  if (carried.length === 1 && only !== undefined) return only;
+  throw new InvalidInput(chainSentences.tickerRequired(network, carried));
+}
+
+export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain {
+  /** Adds one transfer to the chain, unmined; answers its txid. */
+  const send = (transfer: { network: NetworkKey; asset: string; address: string; amount: string; reference: string | null }) =>
+    db.transaction(async (tx) => {
+      await tx.query(LOCK_TRANSFERS);
+      if (transfer.reference !== null) {
+        // Broadcast again (a watcher that crashed before storing the txid, or a second process): the same
+        // transaction, nothing new on the chain.
+        const sent = await tx.maybe<{ txid: string }>('SELECT txid FROM simulated_chain_transfers WHERE reference = $1', [transfer.reference]);
+        if (sent) return sent;
+      }
+      const txid = CHAIN_NETWORKS[transfer.network].txidOf(randomBytes(TXID_BYTES));
+      await tx.query(
+        `INSERT INTO simulated_chain_transfers (network, txid, vout, asset, address, amount, reference, created_at)
+         VALUES ($1, $2, 0, $3, $4, $5, $6, $7)`,
+        [transfer.network, txid, transfer.asset, transfer.address, transfer.amount, transfer.reference, now()],
+      );
+      return { txid };
+    });
+
+  return {
+    name: 'simulated',
+
+    // Every address is on the one table the watcher reads: nothing to subscribe to.
+    async watch() {},
+
+    async incoming(network, cursor, limit) {
+      if (cursor !== null && !/^\d+$/.test(cursor)) throw new Error(`The simulated chain cannot read from cursor ${cursor}`);
+      const rows = await db.query<IncomingTransfer & { seq: string }>(
+        `SELECT seq, txid, vout, asset, address, amount::text AS amount
+         FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3`,
+        [network, cursor ?? '0', limit],
+      );
+      const last = rows.at(-1);
+      return {
+        transfers: rows.map(({ txid, vout, asset, address, amount }) => ({ txid, vout, asset, address, amount })),
+        cursor: last ? last.seq : cursor,
+      };
+    },
+
+    async confirmations(network, txids) {
+      if (txids.length === 0) return new Map();
+      const rows = await db.query<{ txid: string; confirmations: number }>(
+        `SELECT DISTINCT t.txid,
+                CASE WHEN t.block_height IS NULL THEN 0 ELSE coalesce(h.height, 0) - t.block_height + 1 END AS confirmations
+         FROM simulated_chain_transfers t LEFT JOIN simulated_chain_heights h ON h.network = t.network
+         WHERE t.network = $1 AND t.txid = ANY($2::text[])`,
+        [network, [...txids]],
+      );
+      return new Map(rows.map((row) => [row.txid, Number(row.confirmations)]));
+    },
+
+    async broadcast(request: BroadcastRequest) {
+      // What a real node or signer refuses outright; the watcher cancels and refunds the withdrawal.
+      if (CHAIN_NETWORKS[request.network].parseAddress(request.address) === undefined) {
+        throw new BroadcastRefused(chainSentences.broadcastBadAddress(request.network));
+      }
+      if (!isPositiveDecimal(request.amount)) throw new BroadcastRefused(chainSentences.broadcastBadAmount(request.amount));
+      if (!(await coinsOn(db, request.network)).has(request.asset)) {
+        throw new BroadcastRefused(chainSentences.broadcastBadAsset(request.asset, request.network));
+      }
+      return send(request);
+    },
+
+    async close() {},
+
+    async deposit({ network, address, amount, ticker }) {
+      const trimmed = address.trim();
+      if (CHAIN_NETWORKS[network].parseAddress(trimmed) === undefined) throw new InvalidInput(chainSentences.invalidAddress(network));
+      const coins = await coinsOn(db, network);
+      const asset = assetOf(network, ticker?.trim(), [...coins.keys()]);
+      const places = coins.get(asset)?.decimalPlaces ?? 0;
+      const value = new Money(amount);
+      if (value.decimalPlaces() > places) throw new InvalidInput(chainSentences.tooManyPlaces(asset, places));
+      // The address as the sender wrote it (an ethereum address in lower case is the same account): the
+      // watcher compares addresses in the network's canonical form, as it must for a real chain.
+      return send({ network, asset, address: trimmed, amount: value.toFixed(), reference: null });
+    },
+
+    async mine(blocks) {
+      if (!Number.isInteger(blocks) || blocks < 1) throw new Error(`Cannot mine ${blocks} blocks`);
+      await db.transaction(async (tx) => {
+        await tx.query(LOCK_TRANSFERS);
+        await tx.query(
+          `WITH raised AS (
+             INSERT INTO simulated_chain_heights (network, height) SELECT unnest($1::text[]), $2::integer
+             ON CONFLICT (network) DO UPDATE SET height = simulated_chain_heights.height + EXCLUDED.height
+             RETURNING network, height)
+           UPDATE simulated_chain_transfers AS t SET block_height = r.height - $2::integer + 1
+           FROM raised AS r
+           WHERE t.network = r.network AND t.block_height IS NULL`,
+          [[...NETWORK_KEYS], blocks],
+        );
+      });
+    },
+  };
+}
+
+/** Whether an adapter is the simulated chain, driver included. */
+export const isSimulatedChain = (adapter: ChainAdapter): adapter is SimulatedChain =>
+  adapter.name === 'simulated' && 'mine' in adapter && 'deposit' in adapter;

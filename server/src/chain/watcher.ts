@@ -1,0 +1,235 @@
+import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/wallet.ts';
+import type { Db } from '../db/db.ts';
+import { transactionWithRetry } from '../db/retry.ts';
+import { postEntry, type PostingInput } from '../ledger/ledger.ts';
+import { Money } from '../lib/money.ts';
+import type { ChainSyncReport } from '../plugins/chain.ts';
+import { chainDeposits } from '../wallets/deposits.ts';
+import { isNetworkKey } from '../wallets/networks.ts';
+import { BroadcastRefused, type ChainAdapter } from './adapter.ts';
+
+/**
+ * The chain watcher: one round reads what the chain adapter reports, network by network, and turns it into
+ * the wallets' rows and ledger entries (contract.md "Wallets", migration 015):
+ *   (a) new transfers to deposit addresses become deposits (wallets/deposits.ts), and the network's cursor
+ *       moves past them;
+ *   (b) deposits with DEPOSIT_CONFIRMATIONS are credited;
+ *   (c) external withdrawals waiting for their broadcast are handed to the chain;
+ *   (d) broadcast withdrawals the chain confirmed are completed: `withdrawing` → the platform's `withdrawals`.
+ *
+ * Safe with several server processes by construction: rows are inserted idempotently, every status change
+ * is guarded by the status it leaves and made in the same transaction as its ledger entry, ledger references
+ * are unique, broadcasts are idempotent on the withdrawal's reference and the cursor only moves by
+ * compare-and-set. No database transaction is ever open across an adapter call: on PGlite a transaction
+ * holds the only connection and the simulated chain queries the same database, and on PostgreSQL a slow
+ * node would hold row locks for as long as it takes.
+ */
+export interface ChainLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ChainWatcherDeps {
+  db: Db;
+  adapter: ChainAdapter;
+  now: () => Date;
+  log: ChainLog;
+}
+
+/** Transfers asked of the adapter at a time; a round keeps asking while pages come back full. */
+export const INCOMING_PAGE = 500;
+/** A withdrawal is done once its transaction is in a block: the chain has taken it. */
+export const WITHDRAWAL_CONFIRMATIONS = 1;
+/** The longest broadcast error kept on the row: a node may answer a whole HTML page. */
+const BROADCAST_ERROR_LENGTH = 500;
+
+const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, broadcast: 0, completed: 0, refunded: 0 });
+
+interface WithdrawalRow {
+  id: string;
+  user_id: string;
+  coin_id: number;
+  ticker: string;
+  address: string;
+  amount_crypto: string;
+  fee_crypto: string;
+  txid: string | null;
+}
+
+export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
+  const deposits = chainDeposits({ db, now, log });
+  const unknownNetworks = new Set<string>();
+
+  /** The networks coins travel on, as coin_networks names them, that this server knows how to watch. */
+  async function networks(): Promise<NetworkKey[]> {
+    const rows = await db.query<{ key: string }>('SELECT DISTINCT key FROM coin_networks ORDER BY key');
+    const known: NetworkKey[] = [];
+    for (const { key } of rows) {
+      if (isNetworkKey(key)) known.push(key);
+      else if (!unknownNetworks.has(key)) {
+        // An operator added a network the server has no address format for: say so once per process.
+        unknownNetworks.add(key);
+        log.warn({ network: key }, 'coin_networks names a network the chain watcher does not know: not watched');
+      }
+    }
+    return known;
+  }
+
+  /** (a) Reads the chain from the stored cursor, records deposits, moves the cursor on. */
+  async function readIncoming(network: NetworkKey, report: ChainSyncReport) {
+    for (;;) {
+      const stored = await db.maybe<{ cursor: string }>('SELECT cursor FROM chain_cursors WHERE network = $1', [network]);
+      const from = stored?.cursor ?? null;
+      const page = await adapter.incoming(network, from, INCOMING_PAGE);
+      report.seen += await deposits.record(network, page.transfers);
+      if (page.cursor === from || page.cursor === null) return;
+      // Compare-and-set: when another process moved the cursor meanwhile, it read these transfers too (the
+      // rows above were idempotent) and is ahead or level; this round leaves the rest of the chain to it.
+      const moved =
+        from === null
+          ? await db.query('INSERT INTO chain_cursors (network, cursor) VALUES ($1, $2) ON CONFLICT (network) DO NOTHING RETURNING network', [
+              network,
+              page.cursor,
+            ])
+          : await db.query('UPDATE chain_cursors SET cursor = $3 WHERE network = $1 AND cursor IS NOT DISTINCT FROM $2 RETURNING network', [
+              network,
+              from,
+              page.cursor,
+            ]);
+      if (moved.length === 0 || page.transfers.length < INCOMING_PAGE) return;
+    }
+  }
+
+  /** (b) Credits the deposits the chain has confirmed enough. */
+  async function creditConfirmed(network: NetworkKey, report: ChainSyncReport) {
+    const pending = await deposits.pending(network);
+    if (pending.length === 0) return;
+    const confirmations = await adapter.confirmations(network, [...new Set(pending.map((row) => row.txid))]);
+    for (const row of pending) {
+      // A txid the chain no longer knows (dropped, re-organised away) stays pending until it comes back.
+      if ((confirmations.get(row.txid) ?? 0) < DEPOSIT_CONFIRMATIONS) continue;
+      if (await deposits.credit(row.id)) report.credited += 1;
+    }
+  }
+
+  const withdrawalsOf = (network: NetworkKey, broadcast: boolean) =>
+    db.query<WithdrawalRow>(
+      `SELECT w.id, w.user_id, w.coin_id, c.ticker, w.address, w.amount_crypto::text AS amount_crypto,
+              w.fee_crypto::text AS fee_crypto, w.txid
+       FROM wallet_transactions w JOIN coins c ON c.id = w.coin_id
+       WHERE w.network = $1 AND w.trans_type = 'withdrawal' AND w.scope = 'external' AND w.status = 'pending'
+         AND (w.txid IS NOT NULL) = $2
+       ORDER BY w.id`,
+      [network, broadcast],
+    );
+
+  /**
+   * Ends a pending withdrawal with its ledger entry, in one transaction guarded by the status it leaves:
+   * `sent` when the chain confirmed it, `refund` when the chain refused it. Answers whether this call did it.
+   */
+  const settle = (row: WithdrawalRow, outcome: 'sent' | 'refund', error?: string): Promise<boolean> =>
+    transactionWithRetry(db, async (tx) => {
+      const at = now();
+      const changed =
+        outcome === 'sent'
+          ? await tx.query(
+              `UPDATE wallet_transactions SET status = 'completed', completed_at = $2
+               WHERE id = $1 AND status = 'pending' AND txid IS NOT NULL RETURNING id`,
+              [row.id, at],
+            )
+          : // Only while no txid is stored: a withdrawal the chain took once is never refunded.
+            await tx.query(
+              `UPDATE wallet_transactions SET status = 'cancelled', broadcast_error = $2
+               WHERE id = $1 AND status = 'pending' AND txid IS NULL RETURNING id`,
+              [row.id, error ?? null],
+            );
+      if (changed.length === 0) return false;
+      const withdrawing: PostingInput = {
+        account: { kind: 'withdrawing', userId: row.user_id, coinId: row.coin_id },
+        amount: new Money(row.amount_crypto).neg(),
+      };
+      const to: PostingInput =
+        outcome === 'sent'
+          ? { account: { kind: 'withdrawals', coinId: row.coin_id }, amount: row.amount_crypto }
+          : { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto };
+      await postEntry(tx, { reference: `withdrawal:${row.id}:${outcome}`, at, postings: [withdrawing, to] });
+      return true;
+    });
+
+  /** (c) Hands the withdrawals waiting for their broadcast to the chain, one by one. */
+  async function broadcastWaiting(network: NetworkKey, report: ChainSyncReport) {
+    for (const row of await withdrawalsOf(network, false)) {
+      let txid: string;
+      try {
+        ({ txid } = await adapter.broadcast({
+          reference: `withdrawal:${row.id}`,
+          network,
+          asset: row.ticker,
+          address: row.address,
+          // The network fee is deducted from the amount: the recipient receives amount − fee.
+          amount: new Money(row.amount_crypto).minus(row.fee_crypto).toFixed(),
+        }));
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, BROADCAST_ERROR_LENGTH);
+        if (error instanceof BroadcastRefused) {
+          if (await settle(row, 'refund', reason)) {
+            report.refunded += 1;
+            log.warn({ network, withdrawal: row.id, reason }, 'withdrawal refused by the chain: cancelled and refunded');
+          }
+        } else {
+          // The node is down, a timeout: nothing was decided, so the next round tries again.
+          await db.query(
+            `UPDATE wallet_transactions SET broadcast_attempts = broadcast_attempts + 1, broadcast_error = $2
+             WHERE id = $1 AND status = 'pending' AND txid IS NULL`,
+            [row.id, reason],
+          );
+          log.warn({ network, withdrawal: row.id, err: error }, 'withdrawal broadcast failed: retried next round');
+        }
+        continue;
+      }
+      const stored = await db.query('UPDATE wallet_transactions SET txid = $2 WHERE id = $1 AND txid IS NULL RETURNING id', [row.id, txid]);
+      if (stored.length > 0) report.broadcast += 1;
+    }
+  }
+
+  /** (d) Completes the broadcast withdrawals the chain has confirmed. */
+  async function completeConfirmed(network: NetworkKey, report: ChainSyncReport) {
+    const sent = await withdrawalsOf(network, true);
+    if (sent.length === 0) return;
+    const confirmations = await adapter.confirmations(network, [...new Set(sent.map((row) => row.txid ?? ''))]);
+    for (const row of sent) {
+      if ((confirmations.get(row.txid ?? '') ?? 0) < WITHDRAWAL_CONFIRMATIONS) continue;
+      if (await settle(row, 'sent')) report.completed += 1;
+    }
+  }
+
+  return {
+    /**
+     * One round over every network. A network that fails (its node is down) does not hold up the others;
+     * the round then rejects, naming the networks that failed, after the rest are done.
+     */
+    async round(): Promise<ChainSyncReport> {
+      const report = emptyReport();
+      const failures: { network: NetworkKey; error: unknown }[] = [];
+      for (const network of await networks()) {
+        try {
+          await readIncoming(network, report);
+          await creditConfirmed(network, report);
+          await broadcastWaiting(network, report);
+          await completeConfirmed(network, report);
+        } catch (error) {
+          failures.push({ network, error });
+        }
+      }
+      if (failures.length > 0) {
+        throw new AggregateError(
+          failures.map((failure) => failure.error),
+          `chain watcher round failed on ${failures.map((failure) => failure.network).join(', ')}`,
+        );
+      }
+      return report;
+    },
+  };
+}
+export type ChainWatcher = ReturnType<typeof chainWatcher>;

@@ -1,0 +1,153 @@
+import { DEPOSIT_MIN_USD, type NetworkKey } from '../../../contracts/wallet.ts';
+import type { IncomingTransfer } from '../chain/adapter.ts';
+import type { ChainLog } from '../chain/watcher.ts';
+import type { Db } from '../db/db.ts';
+import { transactionWithRetry } from '../db/retry.ts';
+import { postEntry } from '../ledger/ledger.ts';
+import { FIAT_PLACES, Money, rounded } from '../lib/money.ts';
+import { CHAIN_NETWORKS } from './networks.ts';
+
+/**
+ * Deposits as the chain watcher (chain/watcher.ts) sees them arrive (contract.md "Wallets"): a transfer to a
+ * trader's deposit address becomes a `pending` row of their history at once, or `cancelled` when it is worth
+ * less than DEPOSIT_MIN_USD; at DEPOSIT_CONFIRMATIONS it is credited through the ledger, exactly once.
+ *
+ * Several processes run this at the same time by construction, never by locks held across the chain: the
+ * row is inserted with ON CONFLICT DO NOTHING on its (network, txid, vout), the credit flips the row from
+ * `pending` in the same transaction as the ledger entry, and the entry's reference
+ * (`deposit:<network>:<txid>:<vout>`, migration 015) is unique in the ledger as well.
+ */
+export interface ChainDepositsDeps {
+  db: Db;
+  now: () => Date;
+  log: ChainLog;
+}
+
+/** A deposit still waiting for its confirmations. */
+export interface PendingDeposit {
+  id: string;
+  txid: string;
+}
+
+const DECIMAL = /^\d{1,40}(\.\d{1,40})?$/;
+
+export const depositReference = (network: NetworkKey, txid: string, vout: number) => `deposit:${network}:${txid}:${vout}`;
+
+export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
+  return {
+    /**
+     * Records the transfers that paid a known deposit address; answers how many rows are new (a transfer
+     * seen before, by this process or another, adds nothing). Transfers to other addresses are the rest of
+     * the chain's traffic and are skipped without a word.
+     */
+    async record(network: NetworkKey, transfers: readonly IncomingTransfer[]): Promise<number> {
+      if (transfers.length === 0) return 0;
+      const chain = CHAIN_NETWORKS[network];
+      const canonical = transfers.map((transfer) => chain.parseAddress(transfer.address));
+      const wanted = [...new Set(canonical.filter((address) => address !== undefined))];
+      if (wanted.length === 0) return 0;
+      const owners = new Map(
+        (
+          await db.query<{ user_id: string; address: string }>(
+            'SELECT user_id, address FROM deposit_addresses WHERE network = $1 AND address = ANY($2::text[])',
+            [network, wanted],
+          )
+        ).map((row) => [row.address, row.user_id]),
+      );
+      if (owners.size === 0) return 0;
+      // The price at arrival is the one stored now: what the 5 USD minimum and the history's USD value use.
+      const coins = new Map(
+        (
+          await db.query<{ id: number; ticker: string; decimal_places: number; usd_price: string }>(
+            `SELECT c.id, c.ticker, c.decimal_places, c.usd_price::text AS usd_price
+             FROM coin_networks n JOIN coins c ON c.id = n.coin_id WHERE n.key = $1`,
+            [network],
+          )
+        ).map((row) => [row.ticker, row]),
+      );
+
+      const rows = { user: [] as string[], coin: [] as number[], status: [] as string[], amount: [] as string[], usd: [] as string[] };
+      const at = { address: [] as string[], txid: [] as string[], vout: [] as number[], reference: [] as string[] };
+      transfers.forEach((transfer, index) => {
+        const address = canonical[index];
+        const owner = address === undefined ? undefined : owners.get(address);
+        if (address === undefined || owner === undefined) return;
+        const coin = coins.get(transfer.asset);
+        if (!coin) {
+          // A token the product does not carry on this network (someone sent an unsupported one): the
+          // platform cannot credit it; an operator may want to know it is sitting on the address.
+          log.warn({ network, txid: transfer.txid, vout: transfer.vout, asset: transfer.asset, address }, 'deposit of an asset that is not a coin on this network: ignored');
+          return;
+        }
+        if (!DECIMAL.test(transfer.amount) || !Number.isInteger(transfer.vout) || transfer.vout < 0) {
+          log.error({ network, transfer }, 'chain adapter reported a malformed transfer: ignored');
+          return;
+        }
+        // A chain may carry more places than the coin is kept with (ETH has 18): what no balance can hold
+        // stays on the address, the rest is the deposit.
+        const amount = new Money(transfer.amount).toDecimalPlaces(coin.decimal_places, Money.ROUND_DOWN);
+        if (!amount.eq(transfer.amount)) {
+          log.warn({ network, txid: transfer.txid, amount: transfer.amount, kept: amount.toFixed() }, 'deposit has more places than its coin: rounded down');
+        }
+        if (amount.isZero()) return;
+        const usd = amount.times(coin.usd_price);
+        rows.user.push(owner);
+        rows.coin.push(coin.id);
+        rows.status.push(usd.lt(DEPOSIT_MIN_USD) ? 'cancelled' : 'pending');
+        rows.amount.push(amount.toFixed());
+        rows.usd.push(rounded(usd, FIAT_PLACES));
+        at.address.push(address);
+        at.txid.push(transfer.txid);
+        at.vout.push(transfer.vout);
+        at.reference.push(depositReference(network, transfer.txid, transfer.vout));
+      });
+      if (rows.user.length === 0) return 0;
+      const inserted = await db.query(
+        `INSERT INTO wallet_transactions (user_id, coin_id, network, trans_type, status, scope, amount_crypto, amount_usd,
+                                          address, txid, vout, credit_reference, created_at)
+         SELECT d.user_id, d.coin_id, $1, 'deposit', d.status, 'external', d.amount, d.usd, d.address, d.txid, d.vout, d.reference, $2
+         FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[], $10::integer[], $11::text[])
+              AS d (user_id, coin_id, status, amount, usd, address, txid, vout, reference)
+         ON CONFLICT (network, txid, vout) DO NOTHING
+         RETURNING id`,
+        [network, now(), rows.user, rows.coin, rows.status, rows.amount, rows.usd, at.address, at.txid, at.vout, at.reference],
+      );
+      return inserted.length;
+    },
+
+    /** The network's deposits waiting for confirmations, oldest first. */
+    pending: (network: NetworkKey) =>
+      db.query<PendingDeposit>(
+        `SELECT id, txid FROM wallet_transactions
+         WHERE network = $1 AND trans_type = 'deposit' AND status = 'pending' ORDER BY id`,
+        [network],
+      ),
+
+    /**
+     * Credits one deposit: `completed` and the ledger entry in one transaction, only if the row was still
+     * pending when this transaction locked it. Answers whether this call credited it (false: another round
+     * or process did, and nothing moved).
+     */
+    credit: (id: string): Promise<boolean> =>
+      transactionWithRetry(db, async (tx) => {
+        const at = now();
+        const row = await tx.maybe<{ user_id: string; coin_id: number; amount_crypto: string; credit_reference: string }>(
+          `UPDATE wallet_transactions SET status = 'completed', completed_at = $2
+           WHERE id = $1 AND trans_type = 'deposit' AND status = 'pending'
+           RETURNING user_id, coin_id, amount_crypto::text AS amount_crypto, credit_reference`,
+          [id, at],
+        );
+        if (!row) return false;
+        await postEntry(tx, {
+          reference: row.credit_reference,
+          at,
+          postings: [
+            { account: { kind: 'deposits', coinId: row.coin_id }, amount: new Money(row.amount_crypto).neg() },
+            { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto },
+          ],
+        });
+        return true;
+      }),
+  };
+}
+export type ChainDeposits = ReturnType<typeof chainDeposits>;

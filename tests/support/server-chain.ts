@@ -1,0 +1,188 @@
+/** The simulated chain from a test: deposit addresses, deposits from outside, blocks, and withdrawals in flight. */
+import { expect } from 'vitest';
+import type { NetworkKey } from '../../contracts/wallet.ts';
+import type { BroadcastRequest, ChainAdapter } from '../../server/src/chain/adapter.ts';
+import type { SimulatedChain } from '../../server/src/chain/simulated.ts';
+import { balanceOf, postEntry, type AccountKind } from '../../server/src/ledger/ledger.ts';
+import { Money } from '../../server/src/lib/money.ts';
+import type { CallOptions, TestApp } from './server.ts';
+import { coinByTicker } from './server-money.ts';
+
+/** POST /api/dev/chain/ as the developer's terminal sends it. */
+export const devChain = <T = unknown>(t: TestApp, body: unknown, options: CallOptions = {}) => t.post<T>('/api/dev/chain/', body, options);
+
+/**
+ * The user's deposit address on a network, allocated as migration 015 describes (the next index of the
+ * network's key, derived by the app's own keys) when the user has none yet.
+ */
+export async function depositAddress(t: TestApp, userId: string, network: NetworkKey): Promise<string> {
+  return t.app.db.transaction(async (tx) => {
+    // The same lock key the `addresses` call allocates under, so the two never hand out one index twice.
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('deposit-address:' || $1::text))", [network]);
+    const existing = await tx.maybe<{ address: string }>('SELECT address FROM deposit_addresses WHERE user_id = $1 AND network = $2', [userId, network]);
+    if (existing) return existing.address;
+    const { next } = await tx.one<{ next: number }>(
+      'SELECT coalesce(max(derivation_index) + 1, 0)::integer AS next FROM deposit_addresses WHERE network = $1',
+      [network],
+    );
+    const address = t.app.walletKeys.addressAt(network, next);
+    await tx.query('INSERT INTO deposit_addresses (user_id, network, derivation_index, address, created_at) VALUES ($1, $2, $3, $4, now())', [
+      userId,
+      network,
+      next,
+      address,
+    ]);
+    return address;
+  });
+}
+
+/** Someone outside pays `amount` to `address` through the dev route (which records it at once); answers the txid. */
+export async function depositOnChain(t: TestApp, network: NetworkKey, address: string, amount: string, ticker?: string): Promise<string> {
+  const answer = await devChain<{ txid: string }>(t, { type: 'deposit', network, address, amount, ...(ticker ? { ticker } : {}) });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.info.txid;
+}
+
+/** `blocks` blocks pass through the dev route (which runs the watcher before and after). */
+export async function mine(t: TestApp, blocks = 1): Promise<void> {
+  const answer = await devChain<{ mined: number }>(t, { type: 'mine', blocks });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  expect(answer.body.info).toEqual({ mined: blocks });
+}
+
+/** The simulated chain's driver of an app (it has one whenever CHAIN_SOURCE=simulated). */
+export function driverOf(t: TestApp): SimulatedChain {
+  const driver = t.app.chain.simulated;
+  if (!driver) throw new Error('This app has no simulated chain');
+  return driver;
+}
+
+export interface WalletRow {
+  id: string;
+  user_id: string;
+  ticker: string;
+  network: string;
+  trans_type: 'deposit' | 'withdrawal';
+  status: 'pending' | 'completed' | 'cancelled';
+  scope: string;
+  amount_crypto: string;
+  amount_usd: string;
+  fee_crypto: string;
+  address: string | null;
+  txid: string | null;
+  vout: number | null;
+  credit_reference: string | null;
+  broadcast_attempts: number;
+  broadcast_error: string | null;
+  completed_at: Date | null;
+}
+
+/** A user's wallet transactions, oldest first, amounts as stored. */
+export const walletRows = (t: TestApp, userId: string) =>
+  t.app.db.query<WalletRow>(
+    `SELECT w.id, w.user_id, c.ticker, w.network, w.trans_type, w.status, w.scope, w.amount_crypto::text AS amount_crypto,
+            w.amount_usd::text AS amount_usd, w.fee_crypto::text AS fee_crypto, w.address, w.txid, w.vout, w.credit_reference,
+            w.broadcast_attempts, w.broadcast_error, w.completed_at
+     FROM wallet_transactions w JOIN coins c ON c.id = w.coin_id WHERE w.user_id = $1 ORDER BY w.id`,
+    [userId],
+  );
+
+/** An account's cached balance as a canonical decimal string ("0.01", not "0.01000000"), "0" when it does not exist. */
+export async function held(t: TestApp, ticker: string, kind: AccountKind, userId?: string): Promise<string> {
+  const { id: coinId } = await coinByTicker(t.app.db, ticker);
+  const ref =
+    kind === 'available' || kind === 'escrow' || kind === 'withdrawing'
+      ? { kind, coinId, userId: userId ?? '' }
+      : { kind, coinId };
+  return new Money(await balanceOf(t.app.db, ref)).toFixed();
+}
+
+/** How many ledger entries carry this reference (0 or 1: references are unique). */
+export async function entriesNamed(t: TestApp, reference: string): Promise<number> {
+  const { count } = await t.app.db.one<{ count: number }>('SELECT count(*)::integer AS count FROM ledger_entries WHERE reference = $1', [reference]);
+  return count;
+}
+
+/**
+ * The wallet rows and the ledger tell one story (migration 015): a deposit is completed exactly when its
+ * credit entry exists; every withdrawal has its hold, and `:sent` exactly when completed, `:refund` exactly
+ * when cancelled.
+ */
+export async function expectWalletsMatchLedger(t: TestApp): Promise<void> {
+  const mismatched = await t.app.db.query(
+    `SELECT w.id, w.trans_type, w.status,
+            credit.id IS NOT NULL AS credited, hold.id IS NOT NULL AS held, sent.id IS NOT NULL AS sent, refund.id IS NOT NULL AS refunded
+     FROM wallet_transactions w
+     LEFT JOIN ledger_entries credit ON credit.reference = w.credit_reference
+     LEFT JOIN ledger_entries hold ON hold.reference = 'withdrawal:' || w.id || ':hold'
+     LEFT JOIN ledger_entries sent ON sent.reference = 'withdrawal:' || w.id || ':sent'
+     LEFT JOIN ledger_entries refund ON refund.reference = 'withdrawal:' || w.id || ':refund'
+     WHERE CASE w.trans_type
+             WHEN 'deposit' THEN (w.status = 'completed') <> (credit.id IS NOT NULL)
+             ELSE hold.id IS NULL OR (w.status = 'completed') <> (sent.id IS NOT NULL) OR (w.status = 'cancelled') <> (refund.id IS NOT NULL)
+           END`,
+  );
+  expect(mismatched).toEqual([]);
+}
+
+/**
+ * A confirmed external withdrawal, as `confirm_withdrawal` leaves it (migration 015): the pending row and its
+ * `withdrawal:<id>:hold` entry (available → withdrawing), in one transaction. The user must hold `amount`.
+ */
+export async function pendingWithdrawal(
+  t: TestApp,
+  withdrawal: { userId: string; ticker: string; network: NetworkKey; address: string; amount: string; fee: string },
+): Promise<string> {
+  const coin = await coinByTicker(t.app.db, withdrawal.ticker);
+  return t.app.db.transaction(async (tx) => {
+    const { id } = await tx.one<{ id: string }>(
+      `INSERT INTO wallet_transactions (user_id, coin_id, network, trans_type, status, scope, amount_crypto, amount_usd,
+                                        fee_crypto, fee_usd, address, created_at)
+       VALUES ($1, $2, $3, 'withdrawal', 'pending', 'external', $4, round($4::numeric * $5::numeric, 2), $6, round($6::numeric * $5::numeric, 2), $7, now())
+       RETURNING id`,
+      [withdrawal.userId, coin.id, withdrawal.network, withdrawal.amount, coin.usd_price, withdrawal.fee, withdrawal.address],
+    );
+    await postEntry(tx, {
+      reference: `withdrawal:${id}:hold`,
+      at: new Date(),
+      postings: [
+        { account: { kind: 'available', userId: withdrawal.userId, coinId: coin.id }, amount: new Money(withdrawal.amount).neg() },
+        { account: { kind: 'withdrawing', userId: withdrawal.userId, coinId: coin.id }, amount: withdrawal.amount },
+      ],
+    });
+    return id;
+  });
+}
+
+/** What a wrapped chain does instead of the simulated one; each gets the app's own simulated chain to delegate to. */
+export interface ChainOverrides {
+  broadcast?: (request: BroadcastRequest, chain: SimulatedChain) => Promise<{ txid: string }>;
+  incoming?: (network: NetworkKey, cursor: string | null, limit: number, chain: SimulatedChain) => ReturnType<ChainAdapter['incoming']>;
+}
+
+/**
+ * An adapter for `createTestApp({ chainAdapter })` that is the app's own simulated chain except where
+ * `overrides` say (a chain that refuses, a node that is down). Bind it to the app once the app is built.
+ */
+export function wrappedChain(overrides: ChainOverrides) {
+  let chain: SimulatedChain | undefined;
+  const inner = () => {
+    if (!chain) throw new Error('wrappedChain: bind it to its app first');
+    return chain;
+  };
+  const adapter: ChainAdapter = {
+    name: 'simulated',
+    watch: (network, address) => inner().watch(network, address),
+    incoming: (network, cursor, limit) =>
+      overrides.incoming ? overrides.incoming(network, cursor, limit, inner()) : inner().incoming(network, cursor, limit),
+    confirmations: (network, txids) => inner().confirmations(network, txids),
+    broadcast: (request) => (overrides.broadcast ? overrides.broadcast(request, inner()) : inner().broadcast(request)),
+    close: async () => undefined,
+  };
+  return {
+    adapter,
+    bind(t: TestApp) {
+      chain = driverOf(t);
+    },
+  };
+}
