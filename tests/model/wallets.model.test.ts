@@ -72,7 +72,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     getSnapshot: () => actor.getSnapshot(),
     logic: actor.logic,
     send: (event: ModelEvent) =>
-      event.type === PRICE_EVENT ? realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: event.ticker, price: event.price }) : actor.send(event),
+      event.type === PRICE_EVENT ? realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: event.ticker, price: event.price }) : actor.send(event as never),
   } as unknown as AnyActorRef;
 
   // The oracle: what the trader should see after each step.

@@ -1,6 +1,31 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { z } from 'zod/mini';
+import { bindDeposit } from '../../../machines/deposit/deposit.actors.ts';
+import { DepositScreen } from '../../../ui/wallets/DepositScreen.tsx';
+import { useFlow } from '../../-useFlow.ts';
+
+/** `?coin=<TICKER>` preselects a coin (the wallet cards link so); anything that is not a ticker is ignored. */
+const depositSearch = z.object({
+  coin: z.catch(z.optional(z.string().check(z.regex(/^[A-Za-z0-9]{2,10}$/), z.toUpperCase())), undefined),
+});
 
 export const Route = createFileRoute('/_app/wallets/deposit')({
-  component: () => <ComingSoon title="Deposit" subtitle="Receive crypto into your wallet." empty="Select a cryptocurrency" />,
+  validateSearch: (search: Record<string, unknown>) => z.parse(depositSearch, search),
+  component: DepositRoute,
 });
+
+function DepositRoute() {
+  const { coin } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const deposit = useActorRef(useFlow(bindDeposit), { input: { coin: coin ?? null } });
+  return (
+    <DepositScreen
+      actor={deposit}
+      onSelectCoin={(ticker) => {
+        deposit.send({ type: 'coin.select', ticker });
+        void navigate({ search: { coin: ticker }, replace: true });
+      }}
+    />
+  );
+}

@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { bindWallets } from '../../../machines/wallets/wallets.actors.ts';
+import { WalletsScreen } from '../../../ui/wallets/WalletsScreen.tsx';
+import { useFlow } from '../../-useFlow.ts';
 
-export const Route = createFileRoute('/_app/wallets/')({
-  component: () => <ComingSoon title="My Wallets" subtitle="Your balances in every coin." empty="Wallets arrive with deposits and withdrawals." />,
-});
+export const Route = createFileRoute('/_app/wallets/')({ component: WalletsRoute });
+
+function WalletsRoute() {
+  return <WalletsScreen actor={useActorRef(useFlow(bindWallets))} />;
+}
