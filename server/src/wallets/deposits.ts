@@ -115,11 +115,12 @@ export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
       return inserted.length;
     },
 
-    /** The network's deposits waiting for confirmations, oldest first. */
+    /** The network's deposits from the chain waiting for confirmations, oldest first (internal ones settle at once). */
     pending: (network: NetworkKey) =>
       db.query<PendingDeposit>(
         `SELECT id, txid FROM wallet_transactions
-         WHERE network = $1 AND trans_type = 'deposit' AND status = 'pending' ORDER BY id`,
+         WHERE network = $1 AND trans_type = 'deposit' AND scope = 'external' AND status = 'pending' AND txid IS NOT NULL
+         ORDER BY id`,
         [network],
       ),
 
