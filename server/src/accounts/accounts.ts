@@ -283,7 +283,7 @@ export function accountsService(deps: AccountsDeps) {
       const passwordHash = await deps.passwords.hash(ask.password);
       const now = deps.now();
       await db.transaction(async (tx) => {
-        await usersRepository(tx).setPasswordHash(userId, passwordHash);
+        await usersRepository(tx).replacePassword(userId, passwordHash, now);
         // Whoever held the old password may hold a session or be halfway through two-factor: end both.
         await sessionsRepository(tx).revokeAllOfUser(userId, now);
         await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
@@ -327,7 +327,7 @@ export function accountsService(deps: AccountsDeps) {
       const outcome = await twoFactor.check(user.totp_pending_secret, proof.code);
       if (!outcome.ok) return refuseSecondFactor(attempt, { kind: 'authenticator', code: proof.code }, outcome.reason);
       const codes = await db.transaction(async (tx) => {
-        await usersRepository(tx).enableTotp(user.id, outcome.step);
+        await usersRepository(tx).enableTotp(user.id, outcome.step, deps.now());
         return twoFactor.renewRecoveryCodes(tx, user.id);
       });
       tellOwner(user, { kind: 'twoFactorOn' });
@@ -337,7 +337,7 @@ export function accountsService(deps: AccountsDeps) {
     /** Two-factor off: the password again, and an authenticator code or (phone lost) a recovery code. */
     async disableTwoFactor(owner: Owner, proof: Proof): Promise<string> {
       const { user } = await withSecondFactor(owner, proof, async (tx, userId) => {
-        await usersRepository(tx).disableTotp(userId);
+        await usersRepository(tx).disableTotp(userId, deps.now());
         await recoveryCodesRepository(tx).removeAll(userId);
       });
       tellOwner(user, { kind: 'twoFactorOff' });

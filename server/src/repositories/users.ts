@@ -38,22 +38,32 @@ export function usersRepository(db: Queryable) {
         [user.username, user.email, user.passwordHash, user.totpSecret ?? null, user.now],
       ),
 
+    /** The same password, hashed anew (a rehash at sign-in): not a credentials change. */
     setPasswordHash: (id: string, passwordHash: string) =>
       db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]),
+
+    /** A new password (a reset): a credentials change, so withdrawals wait after it (migration 015). */
+    replacePassword: (id: string, passwordHash: string, at: Date) =>
+      db.query('UPDATE users SET password_hash = $2, credentials_changed_at = $3 WHERE id = $1', [id, passwordHash, at]),
 
     setPendingTotpSecret: (id: string, sealedSecret: string) =>
       db.query('UPDATE users SET totp_pending_secret = $2 WHERE id = $1', [id, sealedSecret]),
 
-    /** Promotes the pending secret; the step of the code that proved it is spent at the same time. */
-    enableTotp: (id: string, step: number) =>
+    /**
+     * Promotes the pending secret; the step of the code that proved it is spent at the same time. A credentials
+     * change, so withdrawals wait after it (migration 015).
+     */
+    enableTotp: (id: string, step: number, at: Date) =>
       db.query(
-        `UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_last_step = $2
+        `UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_last_step = $2,
+                          credentials_changed_at = $3
          WHERE id = $1 AND totp_pending_secret IS NOT NULL`,
-        [id, step],
+        [id, step, at],
       ),
 
-    disableTotp: (id: string) =>
-      db.query('UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL WHERE id = $1', [id]),
+    /** A credentials change, so withdrawals wait after it (migration 015). */
+    disableTotp: (id: string, at: Date) =>
+      db.query('UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, credentials_changed_at = $2 WHERE id = $1', [id, at]),
 
     /**
      * Spends a TOTP time step: succeeds only if it is later than the last one accepted. One conditional
