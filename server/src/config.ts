@@ -71,6 +71,7 @@ const envSchema = z.object({
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   CHAT_MESSAGES_PER_MINUTE: positiveInt.default(60),
+  WITHDRAWAL_CALLS_PER_MINUTE: positiveInt.default(30),
   CHAIN_SOURCE: z
     .enum(CHAIN_SOURCE_NAMES, { error: `must be one of: ${CHAIN_SOURCE_NAMES.join(', ')}` })
     .default('simulated'),
@@ -135,6 +136,8 @@ export interface Config {
   offerListCacheSeconds: number;
   /** Chat messages one trader may send within a minute, over all their conversations. */
   chatMessagesPerMinute: number;
+  /** Withdrawal previews and confirms one trader may ask for within a minute, together. */
+  withdrawalCallsPerMinute: number;
   /** Where deposits are seen and withdrawals sent (server/src/chain/adapter.ts); an unknown name fails at boot. */
   chainSource: ChainSourceName;
   /** Seconds between chain watcher rounds; 0 turns the timer off (tests sync by hand). */
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
     chatMessagesPerMinute: e.CHAT_MESSAGES_PER_MINUTE,
+    withdrawalCallsPerMinute: e.WITHDRAWAL_CALLS_PER_MINUTE,
     chainSource: e.CHAIN_SOURCE,
     chainPollSeconds: e.CHAIN_POLL_SECONDS,
     walletXpubs: Object.fromEntries(

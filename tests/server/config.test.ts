@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       tradeSweepSeconds: 30,
       offerListCacheSeconds: 5,
       chatMessagesPerMinute: 60,
+      withdrawalCallsPerMinute: 30,
       chainSource: 'simulated',
       chainPollSeconds: 5,
       walletXpubs: {},
@@ -84,6 +85,7 @@ describe('loadConfig', () => {
       LOGIN_ACCOUNT_FAILURES_PER_HOUR: '50',
       TRADE_SWEEP_SECONDS: '10',
       OFFER_LIST_CACHE_SECONDS: '30',
+      WITHDRAWAL_CALLS_PER_MINUTE: '10',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -105,6 +107,7 @@ describe('loadConfig', () => {
       loginAccountFailuresPerHour: 50,
       tradeSweepSeconds: 10,
       offerListCacheSeconds: 30,
+      withdrawalCallsPerMinute: 10,
     });
   });
 

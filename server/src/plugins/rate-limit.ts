@@ -5,6 +5,7 @@ import { clientAddress } from '../http/client-address.ts';
 import { sentences } from '../sentences.ts';
 import { shared } from './shared.ts';
 import { TooMany } from '../refusals.ts';
+import { walletSentences } from '../wallets/sentences.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,12 @@ declare module 'fastify' {
     tradeOpenRateLimit: onRequestAsyncHookHandler;
     /** Per-trader limit on chat messages (CHAT_MESSAGES_PER_MINUTE), over all their conversations; 429. */
     chatMessageRateLimit: onRequestAsyncHookHandler;
+    /**
+     * Per-trader limit on withdrawal previews and confirms together (WITHDRAWAL_CALLS_PER_MINUTE): each reads
+     * balances and addresses, and the Withdraw screen previews at most once per 500 ms pause in typing, so a
+     * person stays far below it while a script testing addresses or draining an account is stopped; 429.
+     */
+    withdrawalRateLimit: onRequestAsyncHookHandler;
     /**
      * Per-address limit on channel authorizations: pusher-js asks once per channel per connection, so a
      * page that reconnects now and then stays far below it, and nobody can use the endpoint to probe tokens.
@@ -82,6 +89,16 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `chat-message:${request.session?.userId ?? 'unknown'}`,
       errorResponseBuilder: () => new TooMany(sentences.chattingTooFast),
+    }),
+  );
+
+  app.decorate(
+    'withdrawalRateLimit',
+    app.rateLimit({
+      max: app.config.withdrawalCallsPerMinute,
+      timeWindow: MINUTE_MS,
+      keyGenerator: (request) => `withdrawal:${request.session?.userId ?? 'unknown'}`,
+      errorResponseBuilder: () => new TooMany(walletSentences.withdrawingTooFast),
     }),
   );
 

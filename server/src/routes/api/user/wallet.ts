@@ -10,7 +10,7 @@ import { signedIn } from '../../../plugins/auth.ts';
  * `history` (spec section 7, contract.md "Wallets"). Every call acts on the caller's own wallets only.
  */
 export default async function walletRoute(app: FastifyInstance) {
-  app.post('/user/wallet/', async (request) => {
+  app.post('/user/wallet/', async (request, reply) => {
     const body = parseBody(walletRequest, request.body);
     const { userId } = signedIn(request);
     switch (body.type) {
@@ -19,8 +19,10 @@ export default async function walletRoute(app: FastifyInstance) {
       case 'addresses':
         return ok(walletAddresses, await app.wallets.addresses.entries(userId));
       case 'preview_withdrawal':
+        await app.withdrawalRateLimit.call(app, request, reply);
         return ok(withdrawalPreview, await app.wallets.withdrawals.preview(userId, body));
       case 'confirm_withdrawal':
+        await app.withdrawalRateLimit.call(app, request, reply);
         return ok(messageResponse, await app.wallets.withdrawals.confirm(userId));
       case 'history':
         return ok(walletHistory, await app.wallets.history.page(userId, body));
