@@ -4,7 +4,8 @@ import type { Db, Queryable } from '../db/db.ts';
  * The ledger's audit (`npm run ledger:check`): every cached balance slot (ledger_balances, migration 009)
  * recomputed from its postings and compared, every entry checked to sum to zero per coin. The database refuses most of these
  * already (CHECK, the deferred trigger); this is what proves it after the fact, on any copy of the data,
- * and what the money tests run when they are done.
+ * and what the money tests run when they are done. Its wallets section holds the wallets' history
+ * (wallet_transactions, migration 015) against the ledger: what a trader reads there is what moved.
  */
 export interface LedgerReport {
   accounts: number;
@@ -20,8 +21,25 @@ export interface LedgerReport {
   incomplete: { reference: string; postings: number }[];
   /** Postings with more places than their coin. */
   tooPrecise: { reference: string; account: string; amount: string }[];
+  wallets: WalletsReport;
   clean: boolean;
 }
+
+/**
+ * The wallets against the ledger (migration 015's references): a deposit is credited (its credit_reference
+ * posts its amount to the owner's available) exactly when it is completed; each user's `withdrawing` balance
+ * of a coin is the sum of their pending external withdrawals; an external withdrawal has its `:hold`, and its
+ * `:sent` exactly when completed or its `:refund` exactly when cancelled (each moving its amount in or out of
+ * `withdrawing`); an internal one has its `transfer:<id>` taking its amount from the sender's available.
+ */
+export interface WalletsReport {
+  deposits: { id: string; status: string; reference: string; problem: string }[];
+  withdrawing: { userId: string; coinId: number; balance: string; pending: string }[];
+  withdrawals: { id: string; scope: string; status: string; reference: string; problem: string }[];
+}
+
+const NO_WALLET_PROBLEMS: WalletsReport = { deposits: [], withdrawing: [], withdrawals: [] };
+const walletProblems = (wallets: WalletsReport) => wallets.deposits.length + wallets.withdrawing.length + wallets.withdrawals.length;
 
 /**
  * Runs the audit in one REPEATABLE READ snapshot, so trades committing meanwhile on a live PostgreSQL
@@ -78,6 +96,7 @@ async function audit(db: Queryable): Promise<LedgerReport> {
      WHERE p.amount <> round(p.amount, c.decimal_places)
      ORDER BY p.id`,
   );
+  const wallets = await auditWallets(db);
   return {
     accounts: Number(counts?.accounts ?? 0),
     entries: Number(counts?.entries ?? 0),
@@ -87,7 +106,86 @@ async function audit(db: Queryable): Promise<LedgerReport> {
     unbalanced,
     incomplete,
     tooPrecise,
-    clean: drift.length + negative.length + unbalanced.length + incomplete.length + tooPrecise.length === 0,
+    wallets,
+    clean: drift.length + negative.length + unbalanced.length + incomplete.length + tooPrecise.length + walletProblems(wallets) === 0,
+  };
+}
+
+/** What an entry posted to one user's account of a kind, in the coin of the wallet row `w` (null: nothing). */
+const postedTo = (entry: string, kind: string) =>
+  `(SELECT sum(p.amount) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+    WHERE p.entry_id = ${entry} AND a.user_id = w.user_id AND a.coin_id = w.coin_id AND a.kind = ${kind})`;
+
+async function auditWallets(db: Queryable): Promise<WalletsReport> {
+  // A database migrated before the wallets (the command never migrates) has nothing to hold against them.
+  const tables = await db.one<{ found: string | null }>(`SELECT to_regclass('wallet_transactions')::text AS found`);
+  if (!tables.found) return NO_WALLET_PROBLEMS;
+
+  const deposits = await db.query<{ id: string; status: string; reference: string; amount: string; posted: boolean; credited: string | null }>(
+    `SELECT w.id::text AS id, w.status, w.credit_reference AS reference, w.amount_crypto::text AS amount,
+            e.id IS NOT NULL AS posted, ${postedTo('e.id', `'available'`)}::text AS credited
+     FROM wallet_transactions w LEFT JOIN ledger_entries e ON e.reference = w.credit_reference
+     WHERE w.trans_type = 'deposit'
+       AND CASE WHEN w.status = 'completed' THEN ${postedTo('e.id', `'available'`)} IS DISTINCT FROM w.amount_crypto ELSE e.id IS NOT NULL END
+     ORDER BY w.id`,
+  );
+  const withdrawing = await db.query<{ userId: string; coinId: number; balance: string; pending: string }>(
+    `WITH held AS (
+       SELECT a.user_id, a.coin_id, sum(p.amount) AS balance
+       FROM ledger_accounts a JOIN ledger_postings p ON p.account_id = a.id
+       WHERE a.kind = 'withdrawing' GROUP BY a.user_id, a.coin_id
+     ), in_flight AS (
+       SELECT user_id, coin_id, sum(amount_crypto) AS total
+       FROM wallet_transactions WHERE trans_type = 'withdrawal' AND scope = 'external' AND status = 'pending'
+       GROUP BY user_id, coin_id
+     )
+     SELECT coalesce(h.user_id, f.user_id)::text AS "userId", coalesce(h.coin_id, f.coin_id) AS "coinId",
+            coalesce(h.balance, 0)::text AS balance, coalesce(f.total, 0)::text AS pending
+     FROM held h FULL JOIN in_flight f ON f.user_id = h.user_id AND f.coin_id = h.coin_id
+     WHERE coalesce(h.balance, 0) <> coalesce(f.total, 0)
+     ORDER BY 1, 2`,
+  );
+  // Every entry a withdrawal may have, whether its scope and status call for it, and what it should move.
+  const withdrawals = await db.query<{ id: string; scope: string; status: string; reference: string; expected: boolean; posted: boolean; moved: string | null; amount: string }>(
+    `SELECT w.id::text AS id, w.scope, w.status, x.reference, x.expected, e.id IS NOT NULL AS posted, m.moved::text AS moved,
+            x.amount::text AS amount
+     FROM wallet_transactions w
+     CROSS JOIN LATERAL (VALUES
+       ('withdrawal:' || w.id || ':hold', w.scope = 'external', 'withdrawing', w.amount_crypto),
+       ('withdrawal:' || w.id || ':sent', w.scope = 'external' AND w.status = 'completed', 'withdrawing', -w.amount_crypto),
+       ('withdrawal:' || w.id || ':refund', w.scope = 'external' AND w.status = 'cancelled', 'withdrawing', -w.amount_crypto),
+       ('transfer:' || w.id, w.scope = 'internal', 'available', -w.amount_crypto)
+     ) AS x (reference, expected, kind, amount)
+     LEFT JOIN ledger_entries e ON e.reference = x.reference
+     CROSS JOIN LATERAL (SELECT ${postedTo('e.id', 'x.kind')} AS moved) AS m
+     WHERE w.trans_type = 'withdrawal'
+       AND CASE WHEN x.expected THEN m.moved IS DISTINCT FROM x.amount ELSE e.id IS NOT NULL END
+     ORDER BY w.id, x.reference`,
+  );
+  return {
+    deposits: deposits.map((d) => ({
+      id: d.id,
+      status: d.status,
+      reference: d.reference,
+      problem:
+        d.status !== 'completed'
+          ? `is ${d.status} but credited`
+          : d.posted
+            ? `credits ${d.credited ?? 'nothing'} to its owner's available instead of ${d.amount}`
+            : 'is completed but not credited',
+    })),
+    withdrawing,
+    withdrawals: withdrawals.map((w) => ({
+      id: w.id,
+      scope: w.scope,
+      status: w.status,
+      reference: w.reference,
+      problem: !w.expected
+        ? `is ${w.scope} and ${w.status} but has this entry`
+        : w.posted
+          ? `moves ${w.moved ?? 'nothing'} instead of ${w.amount}`
+          : 'is missing',
+    })),
   };
 }
 
@@ -101,6 +199,11 @@ export function formatLedgerReport(report: LedgerReport): string {
   for (const u of report.unbalanced) lines.push(`  unbalanced: ${u.reference} sums to ${u.sum} in coin ${u.coinId}`);
   for (const i of report.incomplete) lines.push(`  incomplete: ${i.reference} has ${i.postings} posting(s)`);
   for (const t of report.tooPrecise) lines.push(`  too precise: ${t.reference} posts ${t.amount} to ${t.account}`);
+  for (const d of report.wallets.deposits) lines.push(`  deposit ${d.id} (${d.reference}) ${d.problem}`);
+  for (const w of report.wallets.withdrawing) {
+    lines.push(`  withdrawing: user ${w.userId} holds ${w.balance} of coin ${w.coinId}, their pending withdrawals sum to ${w.pending}`);
+  }
+  for (const w of report.wallets.withdrawals) lines.push(`  withdrawal ${w.id}: ${w.reference} ${w.problem}`);
   lines.push(report.clean ? 'clean' : 'PROBLEMS FOUND');
   return lines.join('\n');
 }
