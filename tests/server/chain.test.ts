@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletAddressEntry, WalletHistory, WalletItem } from '../../contracts/wallet.ts';
 import { BroadcastRefused } from '../../server/src/chain/adapter.ts';
 import { chainWatcher } from '../../server/src/chain/watcher.ts';
 import { Money } from '../../server/src/lib/money.ts';
@@ -18,6 +19,7 @@ import {
 } from '../support/server-chain.ts';
 import { coinByTicker, deposit, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
+import { trader } from '../support/server-trades.ts';
 
 /**
  * Valid addresses nobody at Peerex owns: BIP-173's P2WPKH vector, EIP-55's first test case, and the BIPs'
@@ -99,6 +101,24 @@ describe.each(dbTargets)('the simulated chain and its watcher (%s)', (target) =>
       await mine(t, 3);
       expect(await held(t, 'BTC', 'available', user.id)).toBe('0.01');
       expect(await walletRows(t, user.id)).toHaveLength(1);
+    });
+
+    it('pays the address the trader was given (`addresses`): in their history at once, in their wallet after a block', async () => {
+      const who = await trader(t);
+      const wallet = (body: Record<string, unknown>) => t.post<unknown>('/api/user/wallet/', body, { token: who.token });
+      const addresses = (await wallet({ type: 'addresses' })).body.info as WalletAddressEntry[];
+      const litecoin = addresses.find((entry) => entry.coin.ticker === 'LTC')?.networks.find((network) => network.key === 'litecoin')?.address;
+      expect(litecoin).toMatch(/^ltc1q/);
+      const txid = await depositOnChain(t, 'litecoin', litecoin ?? '', '2.5');
+
+      const history = async () => ((await wallet({ type: 'history' })).body.info as WalletHistory).transactions;
+      expect(await history()).toMatchObject([
+        { trans_type: 'deposit', coin__ticker: 'LTC', network: 'litecoin', amount_crypto: '2.50000000', amount_usd: '237.50', txid, scope: 'external', status: 'pending' },
+      ]);
+      await mine(t);
+      expect(await history()).toMatchObject([{ txid, status: 'completed' }]);
+      const list = (await wallet({ type: 'list' })).body.info as WalletItem[];
+      expect(list.find((item) => item.coin__ticker === 'LTC')?.balance).toBe('2.50000000');
     });
 
     it('records a deposit worth less than 5 USD as cancelled and never credits it', async () => {
