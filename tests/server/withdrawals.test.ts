@@ -8,6 +8,7 @@ import { Money } from '../../server/src/lib/money.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { codeAt, lastCodeFor, login, signUpWithTwoFactor } from '../support/server-flows.ts';
+import { mine } from '../support/server-chain.ts';
 import { coinByTicker, deposit, expectLedgerClean } from '../support/server-money.ts';
 import { open, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
@@ -376,6 +377,26 @@ describe.each(dbTargets)('POST /api/user/wallet/ withdrawals on %s', (target) =>
       expect(await keptPreview(t, who)).toBeUndefined();
       expect(await confirm(t, who)).toEqual(refused(409, TEXT.noWithdrawal));
       expect(await held(t, who, 'BTC', 'available')).toBe('0.75');
+      await expectLedgerClean(t.app.db);
+    });
+
+    it('is sent by the chain watcher and completed once mined: the amount reaches the platform, amount − fee the recipient', async () => {
+      const who = await trader(t, { LTC: '3' });
+      const recipient = outsider('litecoin', 'exchange');
+      expect((await preview(t, who, { ticker: 'LTC', network: 'litecoin', amount: '1.5', recipient })).status).toBe(200);
+      expect((await confirm(t, who)).body.info).toBe(TEXT.submitted);
+      const [pending] = await transactionsOf(t, who);
+      await mine(t);
+      const [done] = await transactionsOf(t, who);
+      expect(done).toMatchObject({ id: pending?.id, status: 'completed', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      const onChain = await t.app.db.query<{ address: string; amount: string }>(
+        'SELECT address, amount::text AS amount FROM simulated_chain_transfers WHERE reference = $1',
+        [`withdrawal:${pending?.id}`],
+      );
+      expect(onChain.map((transfer) => ({ ...transfer, amount: new Money(transfer.amount).toFixed() }))).toEqual([{ address: recipient, amount: '1.499' }]);
+      expect(await entries(t, `withdrawal:${pending?.id}:%`)).toEqual([`withdrawal:${pending?.id}:hold`, `withdrawal:${pending?.id}:sent`]);
+      expect(await held(t, who, 'LTC', 'available')).toBe('1.5');
+      expect(await held(t, who, 'LTC', 'withdrawing')).toBe('0');
       await expectLedgerClean(t.app.db);
     });
 
