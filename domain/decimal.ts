@@ -19,3 +19,19 @@ export const subtractDecimals = (left: string, right: string): string => new Exa
 /** The exact sum ("0" for none). */
 export const sumDecimals = (values: readonly string[]): string =>
   values.reduce((sum, value) => sum.plus(value), new Exact(0)).toFixed();
+
+/**
+ * Cuts toward zero to `places` decimals, written with exactly that many ("1.239", 2 → "1.23"). Rounding down
+ * is the server's rule for a converted amount: a conversion never yields more than was typed.
+ */
+export const roundDownDecimal = (value: string, places: number): string => new Exact(value).toFixed(places, Decimal.ROUND_DOWN);
+
+/** Division truncates its 60th digit too, so that cutting the quotient after never rounds it up first. */
+const Truncating = Exact.clone({ rounding: Decimal.ROUND_DOWN });
+
+/**
+ * `left ÷ right` cut toward zero to `places` decimals, written with exactly that many (a USD amount in a
+ * coin, to the coin's places). `right` must not be zero.
+ */
+export const divideDecimals = (left: string, right: string, places: number): string =>
+  new Truncating(left).dividedBy(right).toFixed(places, Decimal.ROUND_DOWN);

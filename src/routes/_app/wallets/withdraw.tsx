@@ -1,6 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../../ui/pages/ComingSoon.tsx';
+import { useActorRef } from '@xstate/react';
+import { bindWithdrawal } from '../../../machines/withdrawal/withdrawal.actors.ts';
+import { WithdrawScreen } from '../../../ui/wallets/WithdrawScreen.tsx';
+import { useFlow } from '../../-useFlow.ts';
 
-export const Route = createFileRoute('/_app/wallets/withdraw')({
-  component: () => <ComingSoon title="Withdraw" subtitle="Send crypto to an outside address." empty="Withdrawals arrive with the wallets." />,
-});
+export const Route = createFileRoute('/_app/wallets/withdraw')({ component: WithdrawRoute });
+
+function WithdrawRoute() {
+  return <WithdrawScreen actor={useActorRef(useFlow(bindWithdrawal))} />;
+}
