@@ -1,5 +1,6 @@
 import { messages } from '../../contracts/messages.ts';
 import { tradeSentences } from './trades/sentences.ts';
+import { walletSentences } from './wallets/sentences.ts';
 
 /**
  * Every sentence the server answers with, in one place: the web app shows them as they are, so they are
@@ -50,6 +51,7 @@ export const sentences = {
   nulCharacter: (field: string) =>
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
   ...tradeSentences,
+  ...walletSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   chattingTooFast: 'You are sending messages too fast. Please wait a moment.',
   channelNotAllowed: 'You may not listen on this channel.',

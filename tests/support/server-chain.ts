@@ -104,28 +104,6 @@ export async function entriesNamed(t: TestApp, reference: string): Promise<numbe
 }
 
 /**
- * The wallet rows and the ledger tell one story (migration 015): a deposit is completed exactly when its
- * credit entry exists; every withdrawal has its hold, and `:sent` exactly when completed, `:refund` exactly
- * when cancelled.
- */
-export async function expectWalletsMatchLedger(t: TestApp): Promise<void> {
-  const mismatched = await t.app.db.query(
-    `SELECT w.id, w.trans_type, w.status,
-            credit.id IS NOT NULL AS credited, hold.id IS NOT NULL AS held, sent.id IS NOT NULL AS sent, refund.id IS NOT NULL AS refunded
-     FROM wallet_transactions w
-     LEFT JOIN ledger_entries credit ON credit.reference = w.credit_reference
-     LEFT JOIN ledger_entries hold ON hold.reference = 'withdrawal:' || w.id || ':hold'
-     LEFT JOIN ledger_entries sent ON sent.reference = 'withdrawal:' || w.id || ':sent'
-     LEFT JOIN ledger_entries refund ON refund.reference = 'withdrawal:' || w.id || ':refund'
-     WHERE CASE w.trans_type
-             WHEN 'deposit' THEN (w.status = 'completed') <> (credit.id IS NOT NULL)
-             ELSE hold.id IS NULL OR (w.status = 'completed') <> (sent.id IS NOT NULL) OR (w.status = 'cancelled') <> (refund.id IS NOT NULL)
-           END`,
-  );
-  expect(mismatched).toEqual([]);
-}
-
-/**
  * A confirmed external withdrawal, as `confirm_withdrawal` leaves it (migration 015): the pending row and its
  * `withdrawal:<id>:hold` entry (available → withdrawing), in one transaction. The user must hold `amount`.
  */
