@@ -37,7 +37,7 @@ const form = css({ display: 'flex', flexDirection: 'column', gap: '5', minW: '0'
 const balance = css({ fontSize: 'sm', color: 'fg.muted', mt: '-3', fontVariantNumeric: 'tabular-nums' });
 const networkLine = css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm', '& span': { color: 'fg.muted' } });
 const amountField = css({ position: 'relative' });
-const toggle = css({ position: 'absolute', top: '0', right: '0', h: '5!', fontSize: 'sm!' });
+const toggle = css({ position: 'absolute', top: '0', right: '0', h: '5!', px: '0!', fontSize: 'sm!' });
 const status = css({ fontSize: 'sm', color: 'fg.muted' });
 const expired = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap', fontSize: 'sm', color: 'fg.muted' });
 
