@@ -9,7 +9,7 @@ import {
   type WalletTransactionType,
   type WithdrawalAsk,
 } from '../../contracts/index.ts';
-import type { Api } from './api.ts';
+import type { Api, CallOptions } from './api.ts';
 
 /** Recent Transactions' filters as the screen holds them; empty strings are no filter. */
 export type WalletHistoryFilters = {
@@ -33,8 +33,11 @@ export function walletHistoryQuery(page: number, filters: WalletHistoryFilters):
 /** The calls of `user/wallet/` (spec section 7, contract.md "Wallets"). */
 export function createWalletService(api: Api) {
   return {
-    /** Wallet failures clear the loading flag and show no local message (spec section 8): the shared toast only. */
-    list: () => api.read('user/wallet/', { type: 'list' }, walletList),
+    /**
+     * Wallet failures clear the loading flag and show no local message (spec section 8): the shared toast
+     * only, and none for a background re-read (`noToast`), which would otherwise repeat it every interval.
+     */
+    list: (options: CallOptions = {}) => api.read('user/wallet/', { type: 'list' }, walletList, options),
     addresses: () => api.read('user/wallet/', { type: 'addresses' }, walletAddresses),
     /** A preview failure clears the preview (spec section 8); the server's sentence is the toast. */
     previewWithdrawal: (ask: WithdrawalAsk) => api.write('user/wallet/', { type: 'preview_withdrawal', ...ask }, withdrawalPreview),

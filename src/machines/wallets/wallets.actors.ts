@@ -12,7 +12,7 @@ export const walletsLogic = walletsMachine.provide({
 export const bindWallets = (deps: FlowDeps) =>
   walletsLogic.provide({
     actors: {
-      loadWallets: fromPromise(() => deps.wallets.list()),
+      loadWallets: fromPromise(({ input }: { input: { quiet: boolean } }) => deps.wallets.list(input.quiet ? { noToast: true } : {})),
       livePrices: bindLivePrices(deps.realtime),
     },
   });

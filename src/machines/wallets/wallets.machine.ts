@@ -29,7 +29,8 @@ const pricesOfList = (wallets: readonly WalletItem[]) =>
 export const walletsMachine = setup({
   types: { context: {} as WalletsContext, events: {} as WalletsEvent },
   actors: {
-    loadWallets: fromPromise<WalletItem[]>(async () => {
+    /** `quiet`: a background re-read, whose failure shows no toast (the last balances simply stay). */
+    loadWallets: fromPromise<WalletItem[], { quiet: boolean }>(async () => {
       throw new Error('loadWallets is bound in the route (wallets.actors.ts)');
     }),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
@@ -72,6 +73,7 @@ export const walletsMachine = setup({
           invoke: {
             id: 'loadWallets',
             src: 'loadWallets',
+            input: { quiet: false },
             onDone: {
               target: 'live',
               actions: [
@@ -114,6 +116,7 @@ export const walletsMachine = setup({
               invoke: {
                 id: 'refreshWallets',
                 src: 'loadWallets',
+                input: { quiet: true },
                 onDone: {
                   target: 'waiting',
                   actions: [
