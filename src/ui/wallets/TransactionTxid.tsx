@@ -18,7 +18,8 @@ const code = css({
   cursor: 'default',
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
 });
-const copy = css({ w: '8', px: '0!', color: 'fg.muted', _hover: { color: 'fg' } });
+// Inside the row's own padding, so rows with and without a txid are equally tall.
+const copy = css({ w: '7', h: '7!', px: '0!', my: '-1', color: 'fg.muted', _hover: { color: 'fg' } });
 const none = css({ color: 'fg.muted' });
 
 const CopyIcon = () => (

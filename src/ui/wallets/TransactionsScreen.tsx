@@ -25,7 +25,18 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { TransactionTxid } from './TransactionTxid.tsx';
 
 /** Dates read like the trades' "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
-export const formatTransactionDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
+const DAY = 'LLL dd yyyy';
+const TIME = 'hh:mm a';
+
+/** The date over its time, so the ten columns fit a laptop's width; it still reads as one "MMM DD YYYY hh:mm A". */
+function TransactionDate({ iso }: { iso: string }) {
+  const at = DateTime.fromISO(iso);
+  return (
+    <time className={stacked} dateTime={iso}>
+      {at.toFormat(DAY)} <span className={muted}>{at.toFormat(TIME)}</span>
+    </time>
+  );
+}
 
 const TYPE_LABELS: Record<WalletTransaction['trans_type'], string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
 /** External went over the chain; internal was another Peerex trader's address, settled without the chain. */
@@ -43,8 +54,11 @@ const table = css({
   width: '100%',
   borderCollapse: 'collapse',
   fontSize: 'sm',
-  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
-  '& td': { px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+  // Ten columns, one more than Recent Trades' widest: a little less padding keeps them inside a laptop's width.
+  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '3', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
+  '& td': { px: '3', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+  '& th:first-child, & td:first-child': { pl: '4' },
+  '& th:last-child, & td:last-child': { pr: '4' },
   '& tr:last-child td': { borderBottomWidth: '0' },
 });
 const kind = css({
@@ -56,9 +70,11 @@ const kind = css({
   '&[data-type=deposit] svg': { color: 'buy' },
   '&[data-type=withdrawal] svg': { color: 'sell' },
 });
-const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
+const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2', '& img': { flexShrink: 0 } });
+const stacked = css({ display: 'flex', flexDirection: 'column', lineHeight: 'tight' });
+const muted = css({ color: 'fg.muted', fontSize: 'xs' });
 const network = css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'capitalize' });
-const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
+const empty = css({ textAlign: 'center', color: 'fg.muted', px: '4', py: '12' });
 const live = css({ mt: '3', color: 'fg.muted', fontSize: 'xs', textAlign: 'center' });
 
 export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walletHistoryMachine> }) {
@@ -138,44 +154,42 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
             </tr>
           </thead>
           <tbody>
-            {loaded && transactions.length === 0 ? (
-              <tr>
-                <td colSpan={10} className={empty}>
-                  No transactions found matching your criteria.
+            {transactions.map((row) => (
+              <tr key={row.id}>
+                <td>
+                  <TransactionDate iso={row.created} />
                 </td>
-              </tr>
-            ) : (
-              transactions.map((row) => (
-                <tr key={row.id}>
-                  <td>{formatTransactionDate(row.created)}</td>
-                  <td>
-                    <span className={kind} data-type={row.trans_type}>
-                      {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
-                      {TYPE_LABELS[row.trans_type]}
-                    </span>
-                  </td>
-                  <td>
-                    <span className={coinCell}>
-                      <img src={row.coin__image} alt="" width={20} height={20} />
+                <td>
+                  <span className={kind} data-type={row.trans_type}>
+                    {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
+                    {TYPE_LABELS[row.trans_type]}
+                  </span>
+                </td>
+                <td>
+                  <span className={coinCell}>
+                    <img src={row.coin__image} alt="" width={20} height={20} />
+                    <span className={stacked}>
                       {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
                     </span>
-                  </td>
-                  <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-                  <td>{formatUsd(row.amount_usd)}</td>
-                  <td>{formatUsd(row.fee_usd)}</td>
-                  <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-                  <td>
-                    <TransactionTxid txid={row.txid} onCopy={copy} />
-                  </td>
-                  <td>{SCOPE_LABELS[row.scope]}</td>
-                  <td>
-                    <StatusBadge status={row.status} />
-                  </td>
-                </tr>
-              ))
-            )}
+                  </span>
+                </td>
+                <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+                <td>{formatUsd(row.amount_usd)}</td>
+                <td>{formatUsd(row.fee_usd)}</td>
+                <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+                <td>
+                  <TransactionTxid txid={row.txid} onCopy={copy} />
+                </td>
+                <td>{SCOPE_LABELS[row.scope]}</td>
+                <td>
+                  <StatusBadge status={row.status} />
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
+        {/* Under the table rather than in a row ten columns wide, so a phone shows it without scrolling sideways. */}
+        {loaded && transactions.length === 0 ? <p className={empty}>No transactions found matching your criteria.</p> : null}
       </div>
       {watching ? (
         <p className={live} role="status">
