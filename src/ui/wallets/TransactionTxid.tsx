@@ -21,6 +21,7 @@ const code = css({
 // Inside the row's own padding, so rows with and without a txid are equally tall.
 const copy = css({ w: '7', h: '7!', px: '0!', my: '-1', color: 'fg.muted', _hover: { color: 'fg' } });
 const none = css({ color: 'fg.muted' });
+const hidden = css({ srOnly: true });
 
 const CopyIcon = () => (
   <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
@@ -36,8 +37,9 @@ const CopyIcon = () => (
 export function TransactionTxid({ txid, onCopy }: { txid: string | null; onCopy: (txid: string) => void }) {
   if (!txid) {
     return (
-      <span className={none} aria-label="No transaction ID">
-        —
+      <span className={none}>
+        <span aria-hidden>—</span>
+        <span className={hidden}>No transaction ID</span>
       </span>
     );
   }
