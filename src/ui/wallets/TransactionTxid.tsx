@@ -32,7 +32,7 @@ const CopyIcon = () => (
 
 /**
  * A row's transaction ID: shortened, the whole of it in a tooltip, and a copy button. A withdrawal waiting
- * for its broadcast and an internal transfer have none yet: a dash.
+ * for its broadcast has none yet and an internal transfer none at all (it never touched the chain): a dash.
  */
 export function TransactionTxid({ txid, onCopy }: { txid: string | null; onCopy: (txid: string) => void }) {
   if (!txid) {
