@@ -34,7 +34,9 @@ export interface ChainAdapter {
    * Sends `amount` of `asset` to `address`. Idempotent on `reference` (the withdrawal's): asked again, it
    * answers the same txid and sends nothing more, so a watcher that crashed after the broadcast and before
    * it stored the txid cannot pay twice. Throws `BroadcastRefused` when the chain will never take it (the
-   * withdrawal is then cancelled and refunded); any other error is retried on a later round.
+   * withdrawal is then cancelled and refunded), which must mean that nothing was or will be sent under
+   * this reference: an adapter answers an earlier send's txid before it checks anything that could refuse.
+   * Any other error is retried on a later round.
    */
   broadcast(request: BroadcastRequest): Promise<{ txid: string }>;
   /** Releases connections or timers, if the adapter holds any. */

@@ -135,6 +135,10 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
     },
 
     async broadcast(request: BroadcastRequest) {
+      // A withdrawal sent before is answered with what was sent, whatever would be refused now (a network
+      // delisted since): a refusal makes the watcher refund, so it must never follow a send.
+      const earlier = await db.maybe<{ txid: string }>('SELECT txid FROM simulated_chain_transfers WHERE reference = $1', [request.reference]);
+      if (earlier) return earlier;
       // What a real node or signer refuses outright; the watcher cancels and refunds the withdrawal.
       if (CHAIN_NETWORKS[request.network].parseAddress(request.address) === undefined) {
         throw new BroadcastRefused(chainSentences.broadcastBadAddress(request.network));

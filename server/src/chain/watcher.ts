@@ -188,8 +188,21 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
         }
         continue;
       }
-      const stored = await db.query('UPDATE wallet_transactions SET txid = $2 WHERE id = $1 AND txid IS NULL RETURNING id', [row.id, txid]);
-      if (stored.length > 0) report.broadcast += 1;
+      const stored = await db.query<{ status: string }>(
+        `UPDATE wallet_transactions SET txid = $2 WHERE id = $1 AND txid IS NULL AND status = 'pending' RETURNING status`,
+        [row.id, txid],
+      );
+      if (stored.length > 0) {
+        report.broadcast += 1;
+        continue;
+      }
+      // Another process stored this broadcast's txid first (the same one: broadcasts are idempotent), or
+      // refunded the withdrawal, which an adapter that keeps its contract (no refusal after a send) makes
+      // impossible; if it happened anyway, money left twice and an operator must see it.
+      const now = await db.maybe<{ status: string; txid: string | null }>('SELECT status, txid FROM wallet_transactions WHERE id = $1', [row.id]);
+      if (now?.status === 'cancelled') {
+        log.error({ network, withdrawal: row.id, txid }, 'a refunded withdrawal was also sent on the chain: reconcile it by hand');
+      }
     }
   }
 
