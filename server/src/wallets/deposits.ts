@@ -33,6 +33,16 @@ const DECIMAL = /^\d{1,40}(\.\d{1,40})?$/;
 
 export const depositReference = (network: NetworkKey, txid: string, vout: number) => `deposit:${network}:${txid}:${vout}`;
 
+/**
+ * What the table and the ledger reference can hold: an output index that fits `integer`, a txid of letters
+ * and digits short enough for `deposit:<network>:<txid>:<vout>`. One transfer that cannot be stored must
+ * be skipped, not fail the batch: the cursor would never move past it and the network would stop.
+ */
+const MAX_VOUT = 2 ** 31 - 1;
+const STORABLE_TXID = /^[0-9A-Za-z]{1,128}$/;
+const isStorableOutput = (transfer: { txid: string; vout: number }) =>
+  STORABLE_TXID.test(transfer.txid) && Number.isInteger(transfer.vout) && transfer.vout >= 0 && transfer.vout <= MAX_VOUT;
+
 export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
   return {
     /**
@@ -79,7 +89,7 @@ export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
           log.warn({ network, txid: transfer.txid, vout: transfer.vout, asset: transfer.asset, address }, 'deposit of an asset that is not a coin on this network: ignored');
           return;
         }
-        if (!DECIMAL.test(transfer.amount) || !Number.isInteger(transfer.vout) || transfer.vout < 0) {
+        if (!DECIMAL.test(transfer.amount) || !isStorableOutput(transfer)) {
           log.error({ network, transfer }, 'chain adapter reported a malformed transfer: ignored');
           return;
         }
