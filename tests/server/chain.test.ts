@@ -327,11 +327,15 @@ describe('POST /api/dev/chain/ in production', () => {
 
 describe.each(dbTargets)('a chain that refuses or fails broadcasts (%s)', (target) => {
   let t: TestApp;
-  let behaviour: 'pass' | 'refuse' | 'fail' = 'pass';
+  let behaviour: 'pass' | 'refuse' | 'fail' | 'send then time out' = 'pass';
   const chain = wrappedChain({
     broadcast: async (request, simulated) => {
       if (behaviour === 'refuse') throw new BroadcastRefused('This token contract is paused.');
       if (behaviour === 'fail') throw new Error('connect ECONNREFUSED 10.0.0.9:8332');
+      if (behaviour === 'send then time out') {
+        await simulated.broadcast(request);
+        throw new Error('ETIMEDOUT waiting for the node');
+      }
       return simulated.broadcast(request);
     },
   });
@@ -365,6 +369,40 @@ describe.each(dbTargets)('a chain that refuses or fails broadcasts (%s)', (targe
     behaviour = 'pass';
     expect(await t.app.chain.sync()).toMatchObject({ broadcast: 0, refunded: 0 });
     expect(await transfersNamed(t, `withdrawal:${id}`)).toBe(0);
+  });
+
+  it('never refunds a withdrawal that was sent but whose txid was lost, even when the chain would now refuse it', async () => {
+    const { user, id } = await withdrawal('400');
+    behaviour = 'send then time out';
+    await t.app.chain.sync();
+    expect(await transfersNamed(t, `withdrawal:${id}`)).toBe(1);
+    expect(await walletRows(t, user.id)).toMatchObject([{ status: 'pending', txid: null }]);
+    // Since the send, the operator delisted USDT on tron: a fresh broadcast would be refused. The retry must
+    // find the earlier send instead, and the withdrawal go on to completed, never to a refund.
+    const { id: coinId } = await coinByTicker(t.app.db, 'USDT');
+    const [tron] = await t.app.db.query<{ name: string; image: string; withdrawal_fee: string }>(
+      `DELETE FROM coin_networks WHERE coin_id = $1 AND key = 'tron' RETURNING name, image, withdrawal_fee`,
+      [coinId],
+    );
+    try {
+      behaviour = 'pass';
+      // The watcher visits only listed networks; the chain itself answers the retry from its record.
+      const retried = await t.app.chain.adapter.broadcast({ reference: `withdrawal:${id}`, network: 'tron', asset: 'USDT', address: OUTSIDE.tron, amount: '399' });
+      expect(retried.txid).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      await t.app.db.query(`INSERT INTO coin_networks (coin_id, name, key, image, withdrawal_fee) VALUES ($1, $2, 'tron', $3, $4)`, [
+        coinId,
+        tron?.name,
+        tron?.image,
+        tron?.withdrawal_fee,
+      ]);
+    }
+    expect(await t.app.chain.sync()).toMatchObject({ broadcast: 1, refunded: 0 });
+    await mine(t);
+    expect(await walletRows(t, user.id)).toMatchObject([{ status: 'completed' }]);
+    expect(await transfersNamed(t, `withdrawal:${id}`)).toBe(1);
+    expect(await entriesNamed(t, `withdrawal:${id}:refund`)).toBe(0);
+    expect(await held(t, 'USDT', 'available', user.id)).toBe('600');
   });
 
   it('keeps a withdrawal pending while the node fails, counting the attempts, and sends it on a later round', async () => {
@@ -519,6 +557,34 @@ describe('the watcher’s timer', () => {
       await expect.poll(async () => (await walletRows(t, user.id))[0]?.status, { timeout: 10_000 }).toBe('completed');
       expect(failures).toBe(0);
       expect(await held(t, 'BTC', 'available', user.id)).toBe('0.5');
+      await expectLedgerClean(t.app.db);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('skips a transfer it cannot store (an output index beyond integer, an oversized txid) and records the rest', async () => {
+    const chain = wrappedChain({
+      incoming: async (network, cursor, limit, simulated) => {
+        const read = await simulated.incoming(network, cursor, limit);
+        const [first] = read.transfers;
+        if (network !== 'bitcoin' || !first) return read;
+        const broken = [
+          { ...first, vout: 2 ** 31 },
+          { ...first, txid: 'f'.repeat(300) },
+        ];
+        return { ...read, transfers: [...broken, ...read.transfers] };
+      },
+    });
+    const t = await createTestApp('pglite', { chainAdapter: chain.adapter });
+    chain.bind(t);
+    try {
+      const user = await insertUser(t.app.db);
+      await driverOf(t).deposit({ network: 'bitcoin', address: await depositAddress(t, user.id, 'bitcoin'), amount: '0.1' });
+      expect(await t.app.chain.sync()).toMatchObject({ seen: 1 });
+      await driverOf(t).mine(1);
+      await t.app.chain.sync();
+      expect(await walletRows(t, user.id)).toMatchObject([{ ticker: 'BTC', status: 'completed', vout: 0 }]);
       await expectLedgerClean(t.app.db);
     } finally {
       await t.close();
