@@ -311,6 +311,16 @@ describe.each(dbTargets)('POST /api/user/wallet/ withdrawals on %s', (target) =>
       expect(await held(t, who, 'BTC', 'available')).toBe('1');
     });
 
+    it('forgets the kept preview when a later one breaks the schema (a float amount, an empty recipient)', async () => {
+      const who = await trader(t, { BTC: '1' });
+      for (const broken of [{ amount: 0.1 }, { recipient: '' }]) {
+        expect((await preview(t, who, { amount: '0.1' })).status).toBe(200);
+        expect((await preview(t, who, broken)).status).toBe(400);
+        expect(await keptPreview(t, who)).toBeUndefined();
+      }
+      expect(await confirm(t, who)).toEqual(refused(409, TEXT.noWithdrawal));
+    });
+
     it('refuses bodies that break the schema with 400 and a sentence naming the field', async () => {
       const who = await trader(t, { BTC: '1' });
       const bad: [Record<string, unknown>, RegExp][] = [
@@ -543,17 +553,27 @@ describe.each(dbTargets)('POST /api/user/wallet/ withdrawals on %s', (target) =>
       await expectLedgerClean(t.app.db);
     });
 
-    it('sends USDT to the Ethereum address the recipient shares between ETH and USDT, fee-free even below the network fee', async () => {
+    it('sends USDT to the Ethereum address the recipient shares between ETH and USDT, without the network fee', async () => {
       const sender = await trader(t, { USDT: '10' });
       const recipient = await trader(t);
       const address = await giveDepositAddress(t, recipient, 'ethereum');
-      // Below the 3 USDT an external withdrawal on Ethereum would cost, and written in lower case.
-      const previewed = await preview(t, sender, { ticker: 'USDT', network: 'ethereum', amount: '2.5', recipient: address.toLowerCase() });
-      expect(previewed.body.info).toMatchObject({ scope: 'internal', fee_crypto: '0.000000', receive_crypto: '2.500000' });
+      // Written in lower case; an external withdrawal on Ethereum would cost 3 USDT.
+      const previewed = await preview(t, sender, { ticker: 'USDT', network: 'ethereum', amount: '6.5', recipient: address.toLowerCase() });
+      expect(previewed.body.info).toMatchObject({ scope: 'internal', fee_crypto: '0.000000', receive_crypto: '6.500000' });
       expect((await confirm(t, sender)).body.info).toBe(TEXT.internal);
-      expect(await held(t, recipient, 'USDT', 'available')).toBe('2.5');
-      expect(await held(t, sender, 'USDT', 'available')).toBe('7.5');
+      expect(await held(t, recipient, 'USDT', 'available')).toBe('6.5');
+      expect(await held(t, sender, 'USDT', 'available')).toBe('3.5');
       await expectLedgerClean(t.app.db);
+    });
+
+    it('refuses a transfer worth less than the 5 USD deposit minimum, so nobody can fill a trader\'s history with dust', async () => {
+      const sender = await trader(t, { USDT: '10' });
+      const recipient = await trader(t);
+      const address = await giveDepositAddress(t, recipient, 'tron');
+      const refused = await preview(t, sender, { ticker: 'USDT', network: 'tron', amount: '4.99', recipient: address });
+      expect(refused).toEqual({ status: 400, body: { success: false, info: 'A transfer to another Peerex wallet must be worth at least 5 USD.' } });
+      expect((await confirm(t, sender)).status).toBe(409);
+      expect(await held(t, recipient, 'USDT', 'available')).toBe('0');
     });
   });
 

@@ -26,5 +26,6 @@ export const walletSentences = {
   noWithdrawalToConfirm: 'There is no withdrawal to confirm. Preview it again.',
   withdrawalSubmitted: 'Withdrawal submitted. It will be sent within 30 minutes.',
   internalTransferSent: 'Sent to another Peerex wallet.',
+  internalTransferTooSmall: (minimumUsd: string) => `A transfer to another Peerex wallet must be worth at least ${minimumUsd} USD.`,
   withdrawingTooFast: 'You are previewing withdrawals too fast. Please wait a moment.',
 } as const;

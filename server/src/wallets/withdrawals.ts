@@ -1,4 +1,5 @@
 import {
+  DEPOSIT_MIN_USD,
   WITHDRAWAL_LOCK_HOURS,
   WITHDRAWAL_PREVIEW_SECONDS,
   type NetworkKey,
@@ -231,6 +232,11 @@ export function withdrawals(deps: WithdrawalsDeps) {
     if (amount.isZero()) throw new InvalidInput(sentences.amountTooSmallToWithdraw);
     const available = await balanceOf(db, { kind: 'available', userId, coinId: route.coin_id });
     if (amount.gt(available)) throw new InvalidInput(sentences.amountAboveBalance);
+    // An internal transfer arrives as a deposit, so it obeys the deposit minimum: nobody can fill another
+    // trader's history with free dust.
+    if (scope === 'internal' && amount.times(route.usd_price).lt(DEPOSIT_MIN_USD)) {
+      throw new InvalidInput(sentences.internalTransferTooSmall(DEPOSIT_MIN_USD));
+    }
     const fee = scope === 'internal' ? new Money(0) : new Money(route.withdrawal_fee);
     if (amount.lte(fee)) throw new InvalidInput(sentences.amountNotAboveFee(fixed(fee, route.decimal_places), route.ticker));
 
@@ -348,6 +354,11 @@ export function withdrawals(deps: WithdrawalsDeps) {
         if (error instanceof Refusal) await withdrawalsRepository(db).discard(userId);
         throw error;
       }
+    },
+
+    /** Drops the caller's kept preview: a preview the schema refused before it reached `preview`. */
+    async discard(userId: string): Promise<void> {
+      await withdrawalsRepository(db).discard(userId);
     },
 
     /**

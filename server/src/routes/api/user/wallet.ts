@@ -9,10 +9,20 @@ import { signedIn } from '../../../plugins/auth.ts';
  * POST /api/user/wallet/ (signed in): `list`, `addresses`, `preview_withdrawal`, `confirm_withdrawal`,
  * `history` (spec section 7, contract.md "Wallets"). Every call acts on the caller's own wallets only.
  */
+const isPreviewAsk = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'preview_withdrawal';
+
 export default async function walletRoute(app: FastifyInstance) {
   app.post('/user/wallet/', async (request, reply) => {
-    const body = parseBody(walletRequest, request.body);
     const { userId } = signedIn(request);
+    let body;
+    try {
+      body = parseBody(walletRequest, request.body);
+    } catch (error) {
+      // A preview its schema refuses leaves nothing to confirm, like one the rules refuse.
+      if (isPreviewAsk(request.body)) await app.wallets.withdrawals.discard(userId);
+      throw error;
+    }
     switch (body.type) {
       case 'list':
         return ok(walletList, await app.wallets.list(userId));
