@@ -19,6 +19,9 @@ const content = css({
   borderRadius: 'md',
   fontSize: 'xs',
   boxShadow: 'md',
+  // A 64-character txid must wrap on a phone rather than run off the screen.
+  maxWidth: 'min(90vw, 28rem)',
+  overflowWrap: 'anywhere',
 });
 
 export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
