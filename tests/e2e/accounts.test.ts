@@ -8,6 +8,7 @@ import {
   newPage,
   screenshot,
   startProduct,
+  toast,
   type Product,
 } from './support.ts';
 
@@ -35,8 +36,6 @@ async function logout(page: Page) {
   // The login page remembers the page the trader left from (?redirect=…), to return there on the next sign-in.
   await page.waitForURL((url) => url.pathname === '/login');
 }
-
-const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
 
 describe('a new trader', () => {
   const email = `erin${Date.now()}@example.test`;

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, standingStill, startProduct, type Product } from './support.ts';
+import { launchBrowser, newPage, screenshot, standingStill, startProduct, type Product, toast } from './support.ts';
 
 /**
  * Issue 10, "Realtime and the trade chat": traders in their own browser contexts carry whole trades through
@@ -36,13 +36,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, username: string) {
-  await page.goto(`${product.baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`${product.baseUrl}/`);
-}
+const signIn = (page: Page, username: string) => product.signIn(page, username);
 
 /**
  * The context's network as a test may cut it: its websockets pass through the test (to the product's
@@ -86,8 +80,6 @@ async function trader(name: string, scheme: Scheme, size: { width: number; heigh
   await signIn(page, name);
   return signedIn;
 }
-
-const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
 
 /**
  * Dismisses every toast. On a phone they cover the chat's action buttons and input; one that slid in under the

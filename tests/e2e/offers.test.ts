@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { launchBrowser, newPage, screenshot, startProduct, type Product, toast } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -13,13 +13,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, username: string) {
-  await page.goto(`${product.baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`${product.baseUrl}/`);
-}
+const signIn = (page: Page, username: string) => product.signIn(page, username);
 
 /** Picks options of an Ark select by its label: opens it, clicks each option, closes it. */
 async function choose(page: Page, label: string, options: string[]) {
@@ -28,7 +22,6 @@ async function choose(page: Page, label: string, options: string[]) {
   if (await page.getByRole('listbox').isVisible()) await page.keyboard.press('Escape');
 }
 
-const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
 const cardsBy = (page: Page, username: string) => page.getByRole('article', { name: new RegExp(`offer by ${username}$`) });
 
 describe('offers between two traders', () => {

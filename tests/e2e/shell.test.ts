@@ -13,13 +13,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, username = 'alice') {
-  await page.goto(`${product.baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`${product.baseUrl}/`);
-}
+const signIn = (page: Page, username = 'alice') => product.signIn(page, username);
 
 const backgroundOf = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 

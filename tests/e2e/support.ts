@@ -113,6 +113,14 @@ export async function startProduct() {
     baseUrl,
     mails: mailbox.mails,
     codeFor,
+    /** Signs a demo trader in through the login page and waits for the dashboard. */
+    async signIn(page: Page, username: string) {
+      await page.goto(`${baseUrl}/login`);
+      await page.getByLabel('Username').fill(username);
+      await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(`${baseUrl}/`);
+    },
     log: () => output,
     async stop() {
       child.kill('SIGTERM');
@@ -165,6 +173,9 @@ export async function newPage(
   const page = await context.newPage();
   return { context, page };
 }
+
+/** A toast on the page holding `text`. */
+export const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
 
 /** Waits until an element that slides in (a toast) has stopped moving, so a screenshot shows it in place. */
 export async function standingStill(locator: Locator, timeoutMs = 5000) {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, standingStill, startProduct, type Product } from './support.ts';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, standingStill, startProduct, type Product, toast } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -13,15 +13,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, username: string) {
-  await page.goto(`${product.baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`${product.baseUrl}/`);
-}
-
-const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
+const signIn = (page: Page, username: string) => product.signIn(page, username);
 
 describe('a trade opened from Browse Offers', () => {
   it('bob buys from one of alice’s sell offers; both see it in Recent Trades', async () => {

@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { launchBrowser, newPage, screenshot, startProduct, type Product, toast } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -15,13 +15,7 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, username: string) {
-  await page.goto(`${product.baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`${product.baseUrl}/`);
-}
+const signIn = (page: Page, username: string) => product.signIn(page, username);
 
 /** The simulated chain's development driver (POST /api/dev/chain/), as a developer at this machine calls it. */
 async function devChain<T>(body: unknown): Promise<T> {
@@ -34,8 +28,6 @@ async function devChain<T>(body: unknown): Promise<T> {
   expect(answer.success, JSON.stringify(answer)).toBe(true);
   return answer.info;
 }
-
-const toast = (page: Page, text: string) => page.locator('[data-scope="toast"][data-part="root"]', { hasText: text });
 
 async function choose(page: Page, combobox: string, option: string | RegExp) {
   await page.getByRole('combobox', { name: combobox }).click();
