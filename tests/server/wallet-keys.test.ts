@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NETWORK_KEYS } from '../../contracts/wallet.ts';
 import { accountKeysOfMnemonic, DEV_MNEMONIC_FILE, loadWalletKeys, parseAccountKey, WalletKeyError } from '../../server/src/wallets/keys.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
+import { createTestApp } from '../support/server.ts';
+import { depositAddress } from '../support/server-chain.ts';
+import { insertUser } from '../support/server-money.ts';
 
 /** The mnemonic of the BIPs' and wallets' published test vectors (all its keys are public knowledge). */
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -133,5 +136,27 @@ describe('where the keys come from', () => {
     const c = await loadWalletKeys({ xpubs: {}, production: false, dataDir: 'memory://', appSecret: 'another-secret-of-enough-length' });
     expect(b.addressAt('ethereum', 0)).toBe(a.addressAt('ethereum', 0));
     expect(c.addressAt('ethereum', 0)).not.toBe(a.addressAt('ethereum', 0));
+  });
+});
+
+// Two servers on one database: PostgreSQL only (DATABASE_URL, as .ci/run sets it), like the other multi-process tests.
+describe.each(process.env.DATABASE_URL ? ['postgres'] : [])('the keys at boot, against the addresses already handed out (%s)', () => {
+  it('refuses to start when a key no longer derives the addresses handed out, naming the network and the way back', async () => {
+    const first = await createTestApp('postgres');
+    try {
+      const user = await insertUser(first.app.db);
+      const handedOut = await depositAddress(first, user.id, 'bitcoin');
+      const databaseUrl = first.config.databaseUrl ?? '';
+      // The same keys boot again.
+      const again = await createTestApp('pglite', { env: { DATABASE_URL: databaseUrl } });
+      expect(await depositAddress(again, user.id, 'bitcoin')).toBe(handedOut);
+      await again.close();
+      // Other keys (here: the development mnemonic of another APP_SECRET) would hand out addresses nobody watches.
+      await expect(
+        createTestApp('pglite', { env: { DATABASE_URL: databaseUrl, APP_SECRET: 'another-secret-of-enough-length-000' } }),
+      ).rejects.toThrow(new RegExp(`the bitcoin key .* does not derive the deposit addresses already handed out \\(index 0 is ${handedOut}`));
+    } finally {
+      await first.close();
+    }
   });
 });

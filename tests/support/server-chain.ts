@@ -11,29 +11,12 @@ import { coinByTicker } from './server-money.ts';
 /** POST /api/dev/chain/ as the developer's terminal sends it. */
 export const devChain = <T = unknown>(t: TestApp, body: unknown, options: CallOptions = {}) => t.post<T>('/api/dev/chain/', body, options);
 
-/**
- * The user's deposit address on a network, allocated as migration 015 describes (the next index of the
- * network's key, derived by the app's own keys) when the user has none yet.
- */
+/** The trader's deposit address on a network, handed out by the product's own `addresses` service. */
 export async function depositAddress(t: TestApp, userId: string, network: NetworkKey): Promise<string> {
-  return t.app.db.transaction(async (tx) => {
-    // The same lock key the `addresses` call allocates under, so the two never hand out one index twice.
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('deposit-address:' || $1::text))", [network]);
-    const existing = await tx.maybe<{ address: string }>('SELECT address FROM deposit_addresses WHERE user_id = $1 AND network = $2', [userId, network]);
-    if (existing) return existing.address;
-    const { next } = await tx.one<{ next: number }>(
-      'SELECT coalesce(max(derivation_index) + 1, 0)::integer AS next FROM deposit_addresses WHERE network = $1',
-      [network],
-    );
-    const address = t.app.walletKeys.addressAt(network, next);
-    await tx.query('INSERT INTO deposit_addresses (user_id, network, derivation_index, address, created_at) VALUES ($1, $2, $3, $4, now())', [
-      userId,
-      network,
-      next,
-      address,
-    ]);
-    return address;
-  });
+  const entries = await t.app.wallets.addresses.entries(userId);
+  const found = entries.flatMap((entry) => entry.networks).find((candidate) => candidate.key === network);
+  if (!found) throw new Error(`No ${network} deposit address for user ${userId}`);
+  return found.address;
 }
 
 /** Someone outside pays `amount` to `address` through the dev route (which records it at once); answers the txid. */
