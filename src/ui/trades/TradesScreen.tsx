@@ -13,24 +13,15 @@ import {
   selectTrades,
 } from '../../machines/tradeHistory/tradeHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
-import { Button } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { HistoryFilterBar, historyTableWrap } from '../history/HistoryFilterBar.tsx';
 
 /** Trade dates read like "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
 export const formatTradeDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
 
-const filters = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' },
-  gap: '3',
-  alignItems: 'end',
-  mt: '6',
-});
-const tableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
 const table = css({
   width: '100%',
   borderCollapse: 'collapse',
@@ -55,51 +46,25 @@ export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistor
   return (
     <section aria-busy={loading}>
       <PageHeader title="Recent Trades" subtitle="Every trade you opened or answered." />
-      <div className={`${cardStyle} ${filters}`} role="search">
-        <SelectField
-          label="Type"
-          name="trade_type"
-          placeholder="All types"
-          options={[
-            { value: '', label: 'All types' },
+      <HistoryFilterBar
+        type={{
+          name: 'trade_type',
+          options: [
             { value: 'buy', label: 'Buy' },
             { value: 'sell', label: 'Sell' },
-          ]}
-          value={[current.tradeType]}
-          onValueChange={([value]) => actor.send({ type: 'filter.tradeType', value: value === 'buy' || value === 'sell' ? value : '' })}
-        />
-        <SelectField
-          label="Status"
-          name="status"
-          placeholder="All statuses"
-          options={[
-            { value: '', label: 'All statuses' },
-            { value: 'pending', label: 'Pending' },
-            { value: 'completed', label: 'Completed' },
-            { value: 'cancelled', label: 'Cancelled' },
-          ]}
-          value={[current.status]}
-          onValueChange={([value]) =>
-            actor.send({
-              type: 'filter.status',
-              value: value === 'pending' || value === 'completed' || value === 'cancelled' ? value : '',
-            })
-          }
-        />
-        <SelectField
-          label="Coin"
-          name="coin"
-          placeholder="All coins"
-          options={[{ value: '', label: 'All coins' }, ...coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image }))]}
-          value={[current.coinId]}
-          onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
-        />
-        <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
-          Clear All
-        </Button>
-      </div>
+          ],
+          value: current.tradeType,
+          onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
+        }}
+        status={current.status}
+        coinId={current.coinId}
+        coins={coins}
+        onStatus={(value) => actor.send({ type: 'filter.status', value })}
+        onCoin={(value) => actor.send({ type: 'filter.coin', value })}
+        onClear={() => actor.send({ type: 'filters.clear' })}
+      />
 
-      <div className={`${cardStyle} ${tableWrap}`}>
+      <div className={`${cardStyle} ${historyTableWrap}`}>
         <table className={table}>
           <thead>
             <tr>

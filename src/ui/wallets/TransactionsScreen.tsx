@@ -15,13 +15,12 @@ import {
   selectTransactions,
 } from '../../machines/walletHistory/walletHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
-import { Button } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { ArrowDownIcon, ArrowUpIcon } from '../primitives/icons.tsx';
 import { Pager } from '../primitives/Pager.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { HistoryFilterBar, historyTableWrap } from '../history/HistoryFilterBar.tsx';
 import { TransactionTxid } from './TransactionTxid.tsx';
 
 /** Dates read like the trades' "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
@@ -42,14 +41,6 @@ const TYPE_LABELS: Record<WalletTransaction['trans_type'], string> = { deposit: 
 /** External went over the chain; internal was another Peerex trader's address, settled without the chain. */
 const SCOPE_LABELS: Record<WalletTransaction['scope'], string> = { external: 'External', internal: 'Internal' };
 
-const filters = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' },
-  gap: '3',
-  alignItems: 'end',
-  mt: '6',
-});
-const tableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
 const table = css({
   width: '100%',
   borderCollapse: 'collapse',
@@ -91,53 +82,25 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
   return (
     <section aria-busy={loading}>
       <PageHeader title="Recent Transactions" subtitle="Deposits and withdrawals of your wallets." />
-      <div className={`${cardStyle} ${filters}`} role="search">
-        <SelectField
-          label="Type"
-          name="trans_type"
-          placeholder="All types"
-          options={[
-            { value: '', label: 'All types' },
+      <HistoryFilterBar
+        type={{
+          name: 'trans_type',
+          options: [
             { value: 'deposit', label: 'Deposit' },
             { value: 'withdrawal', label: 'Withdrawal' },
-          ]}
-          value={[current.transType]}
-          onValueChange={([value]) =>
-            actor.send({ type: 'filter.transType', value: value === 'deposit' || value === 'withdrawal' ? value : '' })
-          }
-        />
-        <SelectField
-          label="Status"
-          name="status"
-          placeholder="All statuses"
-          options={[
-            { value: '', label: 'All statuses' },
-            { value: 'pending', label: 'Pending' },
-            { value: 'completed', label: 'Completed' },
-            { value: 'cancelled', label: 'Cancelled' },
-          ]}
-          value={[current.status]}
-          onValueChange={([value]) =>
-            actor.send({
-              type: 'filter.status',
-              value: value === 'pending' || value === 'completed' || value === 'cancelled' ? value : '',
-            })
-          }
-        />
-        <SelectField
-          label="Coin"
-          name="coin"
-          placeholder="All coins"
-          options={[{ value: '', label: 'All coins' }, ...coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image }))]}
-          value={[current.coinId]}
-          onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
-        />
-        <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
-          Clear All
-        </Button>
-      </div>
+          ],
+          value: current.transType,
+          onChange: (value) => actor.send({ type: 'filter.transType', value }),
+        }}
+        status={current.status}
+        coinId={current.coinId}
+        coins={coins}
+        onStatus={(value) => actor.send({ type: 'filter.status', value })}
+        onCoin={(value) => actor.send({ type: 'filter.coin', value })}
+        onClear={() => actor.send({ type: 'filters.clear' })}
+      />
 
-      <div className={`${cardStyle} ${tableWrap}`}>
+      <div className={`${cardStyle} ${historyTableWrap}`}>
         <table className={table}>
           <thead>
             <tr>
