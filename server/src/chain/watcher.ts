@@ -7,6 +7,7 @@ import type { ChainSyncReport } from '../plugins/chain.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
 import { isNetworkKey } from '../wallets/networks.ts';
 import { BroadcastRefused, type ChainAdapter } from './adapter.ts';
+import { withdrawalReferences } from '../wallets/withdrawals.ts';
 
 /**
  * The chain watcher: one round reads what the chain adapter reports, network by network, and turns it into
@@ -153,7 +154,7 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
         outcome === 'sent'
           ? { account: { kind: 'withdrawals', coinId: row.coin_id }, amount: row.amount_crypto }
           : { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto };
-      await postEntry(tx, { reference: `withdrawal:${row.id}:${outcome}`, at, postings: [withdrawing, to] });
+      await postEntry(tx, { reference: withdrawalReferences[outcome](row.id), at, postings: [withdrawing, to] });
       return true;
     });
 
@@ -163,7 +164,7 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
       let txid: string;
       try {
         ({ txid } = await adapter.broadcast({
-          reference: `withdrawal:${row.id}`,
+          reference: withdrawalReferences.broadcast(row.id),
           network,
           asset: row.ticker,
           address: row.address,

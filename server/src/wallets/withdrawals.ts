@@ -55,6 +55,8 @@ export const withdrawalReferences = {
   hold: (id: string) => `withdrawal:${id}:hold`,
   sent: (id: string) => `withdrawal:${id}:sent`,
   refund: (id: string) => `withdrawal:${id}:refund`,
+  /** What the chain's broadcast is named by (ChainAdapter.broadcast is idempotent on it). */
+  broadcast: (id: string) => `withdrawal:${id}`,
   /** An internal withdrawal: the sender's available straight to the recipient's, and the recipient's deposit's credit_reference. */
   transfer: (id: string) => `transfer:${id}`,
 };
