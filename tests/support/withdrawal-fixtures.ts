@@ -1,5 +1,9 @@
 /** Answers for the Withdraw screen's tests (`addresses`, `preview_withdrawal`), shaped by the zod contracts. */
 import type { WalletAddressEntry, WalletNetwork, WithdrawalPreview } from '../../contracts/index.ts';
+import { btcEntry, ethEntry } from './wallet-fixtures.ts';
+
+/** Bitcoin (one network, chosen for the trader, 0.5 BTC at 60,000.00) and Ethereum (18 places, a price whose quotients do not end): the Wallets screen's. */
+export { btcEntry, ethEntry };
 
 const network = (id: number, key: WalletNetwork['key'], name: string, address: string): WalletNetwork => ({
   id,
@@ -8,20 +12,6 @@ const network = (id: number, key: WalletNetwork['key'], name: string, address: s
   image: `/networks/${key}.svg`,
   address,
 });
-
-/** Bitcoin: one network (chosen for the trader), 8 places, 0.5 BTC at 60,000.00 USD. */
-export const btcEntry: WalletAddressEntry = {
-  coin: { id: 1, label: 'Bitcoin', ticker: 'BTC', image: '/coins/btc.svg', price: '60000.00', decimal_places: 8 },
-  balance: '0.50000000',
-  networks: [network(1, 'bitcoin', 'Bitcoin', 'bc1qownaddress0000000000000000000000000000')],
-};
-
-/** Ethereum: one network, 18 places, a price whose quotients do not end. */
-export const ethEntry: WalletAddressEntry = {
-  coin: { id: 2, label: 'Ethereum', ticker: 'ETH', image: '/coins/eth.svg', price: '3000.10', decimal_places: 18 },
-  balance: '2.000000000000000000',
-  networks: [network(2, 'ethereum', 'Ethereum (ERC-20)', '0x00000000000000000000000000000000000000Aa')],
-};
 
 /** Tether: two networks (the trader must choose), 6 places. */
 export const usdtEntry: WalletAddressEntry = {
