@@ -7,3 +7,4 @@ export * from './system.ts';
 export * from './trade.ts';
 export * from './chat.ts';
 export * from './wallet.ts';
+export * from './notifications.ts';

@@ -80,6 +80,21 @@ const envSchema = z.object({
   WALLET_XPUB_ETHEREUM: optionalText,
   WALLET_XPUB_TRON: optionalText,
   WALLET_XPUB_LITECOIN: optionalText,
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/?#]+$/, 'must be an origin such as https://peerex.example (no path)')
+    .optional(),
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: address or an https: URL')
+    .optional(),
+  PUSH_ALLOWED_HOSTS: z.string().default(''),
+  BEAMS_INSTANCE_ID: optionalText,
+  BEAMS_SECRET_KEY: optionalText,
 });
 
 export interface Config {
@@ -144,6 +159,22 @@ export interface Config {
   chainPollSeconds: number;
   /** WALLET_XPUB_<NETWORK>: each network's account-level extended public key; production needs all of them. */
   walletXpubs: Partial<Record<NetworkKey, string>>;
+  /**
+   * PUBLIC_URL: the origin traders open (`https://peerex.example`), for the links in web pushes, which are
+   * made away from any request. Default `http://localhost:<PORT>`.
+   */
+  publicUrl: string;
+  push: {
+    /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: both or neither; neither means a pair generated once into DATA_DIR. */
+    vapidPublicKey: string | undefined;
+    vapidPrivateKey: string | undefined;
+    /** VAPID_SUBJECT: the contact push services see (default `mailto:` + MAIL_FROM's address). */
+    vapidSubject: string | undefined;
+    /** PUSH_ALLOWED_HOSTS: `host[:port]`s a subscription endpoint may name besides the browsers' push services. */
+    allowedHosts: string[];
+    /** BEAMS_INSTANCE_ID + BEAMS_SECRET_KEY: publish through hosted Beams instead of the built-in device API. */
+    beams: { instanceId: string; secretKey: string } | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -172,6 +203,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  ${missing.join(', ')}: required with ${e.PUSHER_HOST !== undefined ? 'PUSHER_HOST' : 'PUSHER_CLUSTER'} ` +
         '(the app of the Pusher-compatible server to publish to)',
     );
+  }
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (`npx web-push generate-vapid-keys` makes a pair)');
+  }
+  if ((e.BEAMS_INSTANCE_ID === undefined) !== (e.BEAMS_SECRET_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  BEAMS_INSTANCE_ID, BEAMS_SECRET_KEY: set both (hosted Beams) or neither (the built-in device API)');
   }
   return {
     nodeEnv: e.NODE_ENV,
@@ -217,5 +254,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         return xpub === undefined ? [] : [[network, xpub]];
       }),
     ),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    push: {
+      vapidPublicKey: e.VAPID_PUBLIC_KEY,
+      vapidPrivateKey: e.VAPID_PRIVATE_KEY,
+      vapidSubject: e.VAPID_SUBJECT,
+      allowedHosts: e.PUSH_ALLOWED_HOSTS.split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+      beams: e.BEAMS_INSTANCE_ID !== undefined && e.BEAMS_SECRET_KEY !== undefined ? { instanceId: e.BEAMS_INSTANCE_ID, secretKey: e.BEAMS_SECRET_KEY } : undefined,
+    },
   };
 }

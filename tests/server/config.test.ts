@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       chainSource: 'simulated',
       chainPollSeconds: 5,
       walletXpubs: {},
+      publicUrl: 'http://localhost:3000',
+      push: { vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidSubject: undefined, allowedHosts: [], beams: undefined },
     });
   });
 

@@ -1,0 +1,56 @@
+import { z } from 'zod/mini';
+
+/**
+ * POST /api/user/notifications/ (spec sections 3, 4, 7; contract.md "Notifications and web push"), the
+ * `notification` and `unread` events on `private-user-<username>`, and the push calls around them.
+ */
+
+/** The most items `list` answers: the newest ones. */
+export const NOTIFICATIONS_LIST_LIMIT = 50;
+
+/**
+ * A notification (spec section 3): `fresh` means unread. `link` (an addition) is the page it points to, a
+ * path of the web app such as `/chat?channel=…` or `/wallets/transactions`, or null.
+ */
+export const notificationItem = z.object({
+  id: z.int(),
+  title: z.string(),
+  body: z.string(),
+  /** ISO 8601. */
+  created: z.string(),
+  fresh: z.boolean(),
+  link: z.nullable(z.string()),
+});
+export type NotificationItem = z.infer<typeof notificationItem>;
+
+export const notificationIdField = z.int({ error: 'id must be a notification id' }).check(z.gte(1, 'id must be a notification id'), z.lte(Number.MAX_SAFE_INTEGER));
+
+export const notificationsRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('list') }),
+  z.object({ type: z.literal('open_one'), id: notificationIdField }),
+  z.object({ type: z.literal('open_all') }),
+]);
+export type NotificationsRequest = z.infer<typeof notificationsRequest>;
+
+/** `list` → the unread count and the newest items, newest first. */
+export const notificationList = z.object({ count: z.int(), items: z.array(notificationItem) });
+export type NotificationList = z.infer<typeof notificationList>;
+/** `open_one` and `open_all` → the new unread count. */
+export const unreadCount = z.int();
+
+/** `private-user-<username>` → `notification`: a new item, as `list` would show it. */
+export const notificationEvent = notificationItem;
+
+// ---- Web push (realtime.md 5) -------------------------------------------------------------------
+
+/** The interest every signed-in device is subscribed to (spec section 4). */
+export const GENERAL_INTEREST = 'general';
+/** Spec section 5 and realtime.md 5.4: names, their length, how many a device may hold. */
+export const INTEREST_PATTERN = /^[A-Za-z0-9_\-=@,.]+$/;
+export const INTEREST_MAX_LENGTH = 164;
+export const INTERESTS_PER_DEVICE = 5000;
+/** The longest Beams user id (realtime.md 5.3). */
+export const PUSH_USER_ID_MAX_LENGTH = 164;
+
+/** GET /api/push/beams-auth/?user_id= → what Beams' TokenProvider expects (not enveloped). */
+export const beamsTokenResponse = z.object({ token: z.string() });
