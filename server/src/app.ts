@@ -22,6 +22,7 @@ import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
+import { pushPlugin } from './plugins/push.ts';
 import { chatPlugin } from './plugins/chat.ts';
 import { livePricesPlugin } from './plugins/live-prices.ts';
 import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
+  await app.register(pushPlugin);
   await app.register(livePricesPlugin);
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
