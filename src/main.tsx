@@ -14,6 +14,7 @@ import { createWalletService } from './services/wallets.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
+import { createNotificationService } from './services/notifications.ts';
 import { createTradeService } from './services/trades.ts';
 import { createRealtimeService } from './services/realtime.ts';
 import { readStoredSession } from './services/storage.ts';
@@ -35,6 +36,7 @@ const market = createMarketService(api);
 const trades = createTradeService(api);
 const chat = createChatService(api);
 const wallets = createWalletService(api);
+const notifications = createNotificationService(api);
 const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
@@ -50,6 +52,7 @@ const router = createAppRouter({
     trades,
     chat,
     wallets,
+    notifications,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
@@ -57,6 +60,7 @@ const router = createAppRouter({
     copyText: (text) => navigator.clipboard.writeText(text),
     navigate: (to, search) =>
       void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
+    visit: (path) => void router.navigate({ href: path }),
   },
 });
 

@@ -2,9 +2,11 @@ import type { SessionResponse } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
+import type { NotificationService } from '../../services/notifications.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import type { TradeService } from '../../services/trades.ts';
 import type { WalletService } from '../../services/wallets.ts';
+import type { AppPath } from '../notifications/notifications.links.ts';
 import type { Notice } from './notify.ts';
 
 /** What the composition root hands every flow's `.actors.ts` to bind its named actors and actions. */
@@ -14,6 +16,7 @@ export type FlowDeps = {
   trades: TradeService;
   chat: ChatService;
   wallets: WalletService;
+  notifications: NotificationService;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */
@@ -23,6 +26,8 @@ export type FlowDeps = {
   notify: (notice: Notice) => void;
   /** Leaves for a route, replacing the history entry; /chat may open on one conversation (`?channel=`). */
   navigate: (to: '/' | '/login' | '/offers' | '/chat' | '/wallets/transactions', search?: { channel: string }) => void;
+  /** Goes to a page a notification points to (checked by `appPathOf`), as a new history entry. */
+  visit: (path: AppPath) => void;
   /** Puts text on the clipboard (the deposit address); rejects when the browser refuses. */
   copyText: (text: string) => Promise<void>;
 };
