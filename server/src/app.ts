@@ -23,6 +23,7 @@ import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { pushPlugin } from './plugins/push.ts';
+import { notificationsPlugin } from './plugins/notifications.ts';
 import { chatPlugin } from './plugins/chat.ts';
 import { livePricesPlugin } from './plugins/live-prices.ts';
 import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
@@ -56,6 +57,7 @@ import twoFactorRoute from './routes/api/security/two-factor.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
 import walletRoute from './routes/api/user/wallet.ts';
+import notificationsRoute from './routes/api/user/notifications.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -187,6 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
   await app.register(pushPlugin);
+  await app.register(notificationsPlugin);
   await app.register(livePricesPlugin);
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
@@ -242,6 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(tradeRoute);
         await signedInScope.register(chatRoute);
         await signedInScope.register(walletRoute);
+        await signedInScope.register(notificationsRoute);
         if (options.signedInExtras) await signedInScope.register(options.signedInExtras);
       });
     },

@@ -1,4 +1,5 @@
 import { messages } from '../../contracts/messages.ts';
+import { notificationSentences } from './notifications/sentences.ts';
 import { tradeSentences } from './trades/sentences.ts';
 import { walletSentences } from './wallets/sentences.ts';
 
@@ -52,6 +53,7 @@ export const sentences = {
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
   ...tradeSentences,
   ...walletSentences,
+  ...notificationSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   chattingTooFast: 'You are sending messages too fast. Please wait a moment.',
   channelNotAllowed: 'You may not listen on this channel.',

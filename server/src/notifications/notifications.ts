@@ -1,0 +1,84 @@
+import { realtimeEvents, userChannelName } from '../../../contracts/chat.ts';
+import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/notifications.ts';
+import type { Db } from '../db/db.ts';
+import { NotFound } from '../refusals.ts';
+import { notificationsRepository } from '../repositories/notifications.ts';
+import { sentences } from '../sentences.ts';
+import type { Notified } from './notify.ts';
+
+export interface NotificationsDeps {
+  db: Db;
+  publish: (channel: string, event: string, data: unknown) => void;
+  /** Wakes the push worker: the notifications' outbox rows are committed. */
+  kick: () => void;
+  log: { error(obj: object, msg?: string): void };
+}
+
+const itemOf = (row: { id: string; title: string; body: string; link: string | null; created_at: Date }, fresh: boolean): NotificationItem => ({
+  id: Number(row.id),
+  title: row.title,
+  body: row.body,
+  created: row.created_at.toISOString(),
+  fresh,
+  link: row.link,
+});
+
+/**
+ * The bell (spec sections 3, 4; contract.md "Notifications and web push"): each user reads and marks only
+ * their own. The notifications themselves are written by their producers through the notify seam
+ * (notify.ts), in the event's own transaction; `announce` tells the users once that committed.
+ */
+export function notificationsService(deps: NotificationsDeps) {
+  const { db } = deps;
+  return {
+    /** `list`: the unread count and the newest NOTIFICATIONS_LIST_LIMIT, newest first. */
+    async list(userId: string): Promise<NotificationList> {
+      const repository = notificationsRepository(db);
+      const [count, rows] = await Promise.all([repository.unread(userId), repository.newest(userId, NOTIFICATIONS_LIST_LIMIT)]);
+      return { count, items: rows.map((row) => itemOf(row, row.fresh)) };
+    },
+
+    /** `open_one`: one of the caller's read; anyone else's id is answered as an unknown one and changes nothing. */
+    async openOne(userId: string, id: number): Promise<number> {
+      const count = await notificationsRepository(db).openOne(userId, String(id));
+      if (count === undefined) throw new NotFound(sentences.noSuchNotification);
+      return count;
+    },
+
+    /** `open_all`: every one of the caller's read. */
+    async openAll(userId: string): Promise<number> {
+      await notificationsRepository(db).openAll(userId);
+      return 0;
+    },
+
+    /**
+     * After the commit of the rows' event: each row on its user's channel as `notification` (as `list` shows
+     * it), then `unread` with the user's unread count, and the push worker woken for their outbox rows. Never
+     * throws: the event is committed, the bell catches up on its next list, and the push rows are in the
+     * outbox whether or not the worker hears of them now (it also runs on its own timer).
+     */
+    async announce(rows: readonly Notified[]): Promise<void> {
+      if (rows.length === 0) return;
+      try {
+        const users = await notificationsRepository(db).recipients([...new Set(rows.map((row) => row.user_id))]);
+        const byId = new Map(users.map((user) => [user.id, user]));
+        for (const row of rows) {
+          const user = byId.get(row.user_id);
+          if (!user) continue;
+          const channel = userChannelName(user.username);
+          deps.publish(channel, realtimeEvents.notification, itemOf(row, true));
+          deps.publish(channel, realtimeEvents.unread, { count: user.count });
+        }
+      } catch (error) {
+        deps.log.error({ err: error }, 'notifications not published live');
+      }
+      try {
+        deps.kick();
+      } catch (error) {
+        deps.log.error({ err: error }, 'push worker not woken');
+      }
+    },
+  };
+}
+
+export type NotificationsService = ReturnType<typeof notificationsService>;
