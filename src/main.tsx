@@ -17,6 +17,7 @@ import { createMarketService } from './services/market.ts';
 import { createNotificationService } from './services/notifications.ts';
 import { createTradeService } from './services/trades.ts';
 import { createRealtimeService } from './services/realtime.ts';
+import { createPushService } from './services/push.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
@@ -42,7 +43,12 @@ const realtime = createRealtimeService({
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
   getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
 });
-const session = createActor(bindSession(accounts, realtime), { input: { stored: readStoredSession() } }).start();
+const push = createPushService({
+  config: config.then((loaded) => loaded?.push ?? null),
+  tokenUrl: `${webConfig.apiBaseUrl}push/beams-auth/`,
+  getToken: () => session.getSnapshot().context.token,
+});
+const session = createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() } }).start();
 
 const router = createAppRouter({
   session,

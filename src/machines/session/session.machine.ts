@@ -1,5 +1,6 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { User } from '../../../contracts/index.ts';
+import type { PushRegistrationLogic } from '../pushRegistration/pushRegistration.machine.ts';
 
 export type SessionContext = { token: string | null; user: User | null };
 export type SessionInput = { stored: { token: string; user: User } | null };
@@ -17,6 +18,7 @@ export const sessionMachine = setup({
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
+    children: {} as { pushRegistration: 'pushRegistration' },
   },
   actors: {
     /** Tells the server to end this session; the answer does not matter. */
@@ -26,6 +28,11 @@ export const sessionMachine = setup({
      * partners see them online, and what is pushed to them personally arrives here.
      */
     ownChannel: fromCallback<EventObject, { username: string }>(() => () => {}),
+    /**
+     * This device's web push registration under the username (the pushRegistration chart, bound to the push
+     * service); declared by its type so this file stands alone in the visualizer, where it does nothing.
+     */
+    pushRegistration: fromCallback(() => () => {}) as unknown as PushRegistrationLogic,
   },
   actions: {
     remember: assign((_, params: { token: string; user: User }) => ({ token: params.token, user: params.user })),
@@ -34,6 +41,11 @@ export const sessionMachine = setup({
     persistSession: (_, _params: { token: string; user: User }) => {},
     /** Removes both keys from local storage (bound to the storage service). */
     clearPersistedSession: () => {},
+    /**
+     * Unregisters this device from web push (bound to the push service): fire-and-forget, the session ends
+     * whatever the push service answers.
+     */
+    resetPushRegistration: () => {},
   },
   delays: {
     /** How long a logout waits for the server before the session ends here anyway. */
@@ -68,8 +80,16 @@ export const sessionMachine = setup({
     signedIn: {
       description: 'A token is present; every product call carries it.',
       initial: 'active',
-      exit: ['forget', 'clearPersistedSession'],
-      invoke: { id: 'ownChannel', src: 'ownChannel', input: ({ context }) => ({ username: context.user?.username ?? '' }) },
+      exit: ['forget', 'clearPersistedSession', 'resetPushRegistration'],
+      // The push registration (spec section 4) runs while signed in and stops with the session.
+      invoke: [
+        { id: 'ownChannel', src: 'ownChannel', input: ({ context }) => ({ username: context.user?.username ?? '' }) },
+        {
+          id: 'pushRegistration',
+          src: 'pushRegistration',
+          input: ({ context }) => ({ username: context.user?.username ?? '' }),
+        },
+      ],
       on: {
         'session.expired': {
           target: 'signedOut',

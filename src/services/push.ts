@@ -1,0 +1,143 @@
+import type { Client } from '@pusher/push-notifications-web';
+import { GENERAL_INTEREST, type WebAppConfig } from '../../contracts/index.ts';
+
+export type PushSupport = 'supported' | 'unsupported';
+export type PushPermission = 'default' | 'granted' | 'denied';
+
+type PushConfig = WebAppConfig['push'] | null;
+
+/** What the Beams SDK module gives us; a test hands in its own. */
+export type BeamsModule = Pick<typeof import('@pusher/push-notifications-web'), 'Client' | 'TokenProvider'>;
+
+/** The browser objects spec section 5 needs; `window` in the app, a stand-in in tests. */
+export type PushEnvironment = {
+  isSecureContext: boolean;
+  indexedDB?: unknown;
+  navigator: { serviceWorker?: unknown };
+  PushManager?: unknown;
+  Notification?: { permission: NotificationPermission; requestPermission: () => Promise<NotificationPermission> };
+};
+
+export type PushServiceOptions = {
+  /** From GET /api/config: the Beams instance id and the built-in device API's base (null: hosted Beams). */
+  config: PushConfig | Promise<PushConfig>;
+  /** `/api/push/beams-auth/`: the Beams TokenProvider's url. */
+  tokenUrl: string;
+  /** The session token, read when a registration asks for a Beams token. */
+  getToken: () => string | null;
+  /** Default: the real SDK, downloaded only when a device is registered or reset (never with /login). */
+  loadSdk?: () => Promise<BeamsModule>;
+  environment?: PushEnvironment;
+};
+
+/**
+ * Web push registration through `@pusher/push-notifications-web` (spec section 4 "Session", realtime.md 5):
+ * this device registered under the username and subscribed to "general", against the built-in Beams-compatible
+ * device API (`endpointOverride`) or hosted Beams. Every SDK call goes through one queue: the SDK keeps the
+ * device in IndexedDB and in its own fields, so a reset started while a registration runs must wait for it,
+ * or the registration would finish after the reset and bind the device to the user who just left.
+ */
+export function createPushService(options: PushServiceOptions) {
+  const environment = options.environment ?? (window as unknown as PushEnvironment);
+  const loadSdk = options.loadSdk ?? (() => import('@pusher/push-notifications-web'));
+  let client: Client | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const serialised = <T>(operation: () => Promise<T>): Promise<T> => {
+    const result = queue.then(operation, operation);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const browserSupports = () =>
+    environment.isSecureContext === true &&
+    environment.indexedDB !== undefined &&
+    environment.navigator.serviceWorker !== undefined &&
+    environment.PushManager !== undefined &&
+    environment.Notification !== undefined;
+
+  /** The SDK client, made once; one that failed to start (service worker missing, say) is made anew next time. */
+  async function beams(): Promise<{ sdk: BeamsModule; client: Client }> {
+    const config = await options.config;
+    if (!config) throw new Error('The push configuration could not be read.');
+    const sdk = await loadSdk();
+    client ??= new sdk.Client({
+      instanceId: config.instance_id,
+      ...(config.endpoint === null ? {} : { endpointOverride: config.endpoint }),
+    });
+    return { sdk, client };
+  }
+
+  return {
+    /** Spec section 5: a secure context, IndexedDB, service workers, web push and notifications, and a push configuration. */
+    async support(): Promise<PushSupport> {
+      if (!browserSupports()) return 'unsupported';
+      return (await options.config) ? 'supported' : 'unsupported';
+    },
+
+    permission(): PushPermission {
+      return environment.Notification?.permission ?? 'default';
+    },
+
+    /** Shows the browser's prompt; call it from a user gesture (browsers ignore it otherwise). */
+    async requestPermission(): Promise<PushPermission> {
+      if (!environment.Notification) return 'denied';
+      return environment.Notification.requestPermission();
+    },
+
+    /**
+     * Registers this device with the push service under `username` and subscribes it to "general". A device
+     * still bound to someone else (a session that ended without a reset) is stopped first: the SDK refuses to
+     * change a device's user.
+     */
+    register(username: string): Promise<void> {
+      return serialised(async () => {
+        const { sdk, client: beamsClient } = await beams();
+        try {
+          const bound = await beamsClient.getUserId();
+          if (bound && bound !== username) await beamsClient.stop();
+          await beamsClient.start();
+          const token = options.getToken();
+          const tokenProvider = new sdk.TokenProvider({
+            url: options.tokenUrl,
+            headers: token ? { Authorization: `Bearer ${token}` } : {},
+          });
+          await beamsClient.setUserId(username, tokenProvider);
+          await beamsClient.addDeviceInterest(GENERAL_INTEREST);
+        } catch (error) {
+          client = null;
+          throw error;
+        }
+      });
+    },
+
+    /** The username this device is registered under, or null. */
+    registeredUserId(): Promise<string | null> {
+      return serialised(async () => {
+        if (!browserSupports()) return null;
+        const { client: beamsClient } = await beams();
+        return (await beamsClient.getUserId()) ?? null;
+      });
+    },
+
+    /**
+     * Unregisters this device (logout, session expiry), after whatever registration is running. Never
+     * rejects: the session ends whatever the push service says.
+     */
+    reset(): Promise<void> {
+      return serialised(async () => {
+        // Without a client in this page and without permission there is no subscription the SDK could stop:
+        // the SDK is not even downloaded.
+        if (!browserSupports() || (client === null && environment.Notification?.permission !== 'granted')) return;
+        try {
+          const { client: beamsClient } = await beams();
+          await beamsClient.stop();
+        } catch {
+          client = null;
+        }
+      });
+    },
+  };
+}
+
+export type PushService = ReturnType<typeof createPushService>;
