@@ -1,12 +1,55 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
+const SERVICE_WORKER_SOURCE = new URL('./src/sw/service-worker.ts', import.meta.url).pathname;
+const SERVICE_WORKER_FILE = 'service-worker.js';
+
+/** src/sw/service-worker.ts as one self-contained classic script (no `import`), bundled by Vite itself. */
+async function bundleServiceWorker(): Promise<string> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: SERVICE_WORKER_SOURCE, formats: ['iife'], name: 'peerexServiceWorker', fileName: () => SERVICE_WORKER_FILE },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as { output: { type: string; code?: string }[] }[];
+  const chunk = outputs.flatMap((output) => output.output).find((item) => item.type === 'chunk');
+  if (!chunk?.code) throw new Error('the service worker build produced no script');
+  return chunk.code;
+}
+
+/**
+ * /service-worker.js at the site root, where the Beams SDK looks for it (realtime.md 6.1): the Beams SDK
+ * registers it as a classic worker, so it cannot be a module chunk of the app's own build.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'peerex-service-worker',
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: SERVICE_WORKER_FILE, source: await bundleServiceWorker() });
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${SERVICE_WORKER_FILE}`, (_request, response, next) => {
+        bundleServiceWorker().then((code) => {
+          response.setHeader('Content-Type', 'text/javascript');
+          response.setHeader('Cache-Control', 'no-cache');
+          response.end(code);
+        }, next);
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react()],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
