@@ -20,6 +20,7 @@ import { Route as PublicSignupRouteImport } from './routes/_public/signup'
 import { Route as AppOffersIndexRouteImport } from './routes/_app/offers/index'
 import { Route as AppOffersIdRouteImport } from './routes/_app/offers/$id'
 import { Route as AppOffersCreateRouteImport } from './routes/_app/offers/create'
+import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsSecurityRouteImport } from './routes/_app/settings/security'
 import { Route as AppWalletsIndexRouteImport } from './routes/_app/wallets/index'
 import { Route as AppWalletsDepositRouteImport } from './routes/_app/wallets/deposit'
@@ -79,6 +80,11 @@ const AppOffersCreateRoute = AppOffersCreateRouteImport.update({
   path: '/offers/create',
   getParentRoute: () => AppRoute,
 } as any)
+const AppSettingsIndexRoute = AppSettingsIndexRouteImport.update({
+  id: '/settings/',
+  path: '/settings/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppSettingsSecurityRoute = AppSettingsSecurityRouteImport.update({
   id: '/settings/security',
   path: '/settings/security',
@@ -119,6 +125,7 @@ export interface FileRoutesByFullPath {
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/offers/': typeof AppOffersIndexRoute
+  '/settings/': typeof AppSettingsIndexRoute
   '/wallets/': typeof AppWalletsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -135,6 +142,7 @@ export interface FileRoutesByTo {
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/offers': typeof AppOffersIndexRoute
+  '/settings': typeof AppSettingsIndexRoute
   '/wallets': typeof AppWalletsIndexRoute
 }
 export interface FileRoutesById {
@@ -154,6 +162,7 @@ export interface FileRoutesById {
   '/_app/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/_app/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/_app/offers/': typeof AppOffersIndexRoute
+  '/_app/settings/': typeof AppSettingsIndexRoute
   '/_app/wallets/': typeof AppWalletsIndexRoute
 }
 export interface FileRouteTypes {
@@ -172,6 +181,7 @@ export interface FileRouteTypes {
     | '/wallets/transactions'
     | '/wallets/withdraw'
     | '/offers/'
+    | '/settings/'
     | '/wallets/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -188,6 +198,7 @@ export interface FileRouteTypes {
     | '/wallets/transactions'
     | '/wallets/withdraw'
     | '/offers'
+    | '/settings'
     | '/wallets'
   id:
     | '__root__'
@@ -206,6 +217,7 @@ export interface FileRouteTypes {
     | '/_app/wallets/transactions'
     | '/_app/wallets/withdraw'
     | '/_app/offers/'
+    | '/_app/settings/'
     | '/_app/wallets/'
   fileRoutesById: FileRoutesById
 }
@@ -293,6 +305,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppOffersCreateRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/settings/': {
+      id: '/_app/settings/'
+      path: '/settings'
+      fullPath: '/settings/'
+      preLoaderRoute: typeof AppSettingsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/settings/security': {
       id: '/_app/settings/security'
       path: '/settings/security'
@@ -342,6 +361,7 @@ interface AppRouteChildren {
   AppWalletsTransactionsRoute: typeof AppWalletsTransactionsRoute
   AppWalletsWithdrawRoute: typeof AppWalletsWithdrawRoute
   AppOffersIndexRoute: typeof AppOffersIndexRoute
+  AppSettingsIndexRoute: typeof AppSettingsIndexRoute
   AppWalletsIndexRoute: typeof AppWalletsIndexRoute
 }
 
@@ -356,6 +376,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppWalletsTransactionsRoute: AppWalletsTransactionsRoute,
   AppWalletsWithdrawRoute: AppWalletsWithdrawRoute,
   AppOffersIndexRoute: AppOffersIndexRoute,
+  AppSettingsIndexRoute: AppSettingsIndexRoute,
   AppWalletsIndexRoute: AppWalletsIndexRoute,
 }
 

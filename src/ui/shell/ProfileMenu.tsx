@@ -44,10 +44,11 @@ const separator = css({ my: '1', borderColor: 'border' });
 const links = [
   { value: '/wallets/deposit', label: 'Deposit' },
   { value: '/wallets/withdraw', label: 'Withdraw' },
+  { value: '/settings', label: 'Settings' },
   { value: '/settings/security', label: 'Security' },
 ] as const;
 
-/** The avatar menu: Deposit, Withdraw, Security (our addition, for two-factor) and Log out. */
+/** The avatar menu: Deposit, Withdraw, Settings and Security (our additions: notifications, two-factor) and Log out. */
 export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: () => void }) {
   const router = useRouter();
   return (
