@@ -1,9 +1,10 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
-import { useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
 import { css } from 'styled-system/css';
-import { selectInitial } from '../machines/session/session.selectors.ts';
+import { selectInitial, selectUser } from '../machines/session/session.selectors.ts';
 import { RETURN_TO_PARAM, returnTo } from './-returnTo.ts';
+import { useFlow } from './-useFlow.ts';
 
 const main = css({ maxW: '7xl', mx: 'auto', px: { base: '4', md: '6' }, py: { base: '6', md: '8' } });
 
@@ -18,20 +19,31 @@ export const Route = createFileRoute('/_app')({
       const asked = returnTo(location.href);
       throw redirect({ to: '/login', search: asked && asked !== '/' ? { [RETURN_TO_PARAM]: asked } : {}, replace: true });
     }
-    // The signed-in bar (menus, popovers) is its own chunk, fetched once someone is signed in and
-    // before the page renders, so it never pops in late.
-    const { SignedInNav } = await import('../ui/shell/TopNav.tsx');
-    return { SignedInNav };
+    // The signed-in bar (menus, popovers, the bell and its chart) is its own chunk, fetched once someone is
+    // signed in and before the page renders, so it never pops in late and /login never downloads it.
+    const [{ SignedInNav }, { bindNotifications }] = await Promise.all([
+      import('../ui/shell/TopNav.tsx'),
+      import('../machines/notifications/notifications.actors.ts'),
+    ]);
+    return { SignedInNav, bindNotifications };
   },
   component: AppLayout,
 });
 
 function AppLayout() {
-  const { session, SignedInNav } = Route.useRouteContext();
+  const { session } = Route.useRouteContext();
+  const username = useSelector(session, (snapshot) => selectUser(snapshot)?.username ?? '');
+  // One notifications chart per signed-in trader: it lives as long as this layout (and its channel with it).
+  return <SignedInLayout key={username} username={username} />;
+}
+
+function SignedInLayout({ username }: { username: string }) {
+  const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
   const initial = useSelector(session, selectInitial);
+  const notifications = useActorRef(useFlow(bindNotifications), { input: { username } });
   return (
     <>
-      <SignedInNav initial={initial} onLogout={() => session.send({ type: 'session.logout' })} />
+      <SignedInNav initial={initial} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
       <main className={main}>
         <Outlet />
       </main>

@@ -1,6 +1,7 @@
 import { Collapsible } from '@ark-ui/react/collapsible';
 import { Link } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
+import { NotificationsBell, type NotificationsRef } from '../notifications/NotificationsBell.tsx';
 import { MenuIcon } from '../primitives/icons.tsx';
 import { Logo } from './Logo.tsx';
 import { bar, inner, right } from './navStyles.ts';
@@ -54,8 +55,8 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   ));
 }
 
-/** Signed in: the product's links (a toggleable menu on small screens) and the profile menu. */
-export function SignedInNav({ initial, onLogout }: { initial: string; onLogout: () => void }) {
+/** Signed in: the product's links (a toggleable menu on small screens), the bell and the profile menu. */
+export function SignedInNav({ initial, notifications, onLogout }: { initial: string; notifications: NotificationsRef; onLogout: () => void }) {
   return (
     <Collapsible.Root className={bar} lazyMount unmountOnExit>
       <nav className={inner} aria-label="Main">
@@ -68,6 +69,7 @@ export function SignedInNav({ initial, onLogout }: { initial: string; onLogout: 
         </div>
         <div className={spacer} />
         <div className={right}>
+          <NotificationsBell actor={notifications} />
           <ProfileMenu initial={initial} onLogout={onLogout} />
         </div>
       </nav>

@@ -1,0 +1,44 @@
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { z } from 'zod/mini';
+import { notificationEvent, realtimeEvents, unreadEvent, userChannelName } from '../../../contracts/index.ts';
+import type { ConnectionState } from '../../services/realtime.ts';
+import type { FlowDeps } from '../shared/deps.ts';
+import { notificationsMachine, type NotificationsEvent } from './notifications.machine.ts';
+
+/** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
+const parsed =
+  <T>(schema: z.ZodMiniType<T>, deliver: (value: T) => void) =>
+  (data: unknown) => {
+    const result = z.safeParse(schema, data);
+    if (result.success) deliver(result.data);
+  };
+
+const connectionEvents: Record<ConnectionState, NotificationsEvent> = {
+  connecting: { type: 'realtime.connecting' },
+  connected: { type: 'realtime.connected' },
+  offline: { type: 'realtime.offline' },
+};
+
+export const bindNotifications = (deps: FlowDeps) =>
+  notificationsMachine.provide({
+    actors: {
+      loadNotifications: fromPromise(() => deps.notifications.list()),
+      openNotification: fromPromise(({ input }) => deps.notifications.openOne(input.id)),
+      markAllRead: fromPromise(() => deps.notifications.openAll()),
+      // Ending the chart ends the subscription: the returned function unbinds.
+      userChannel: fromCallback<EventObject, { username: string }>(({ input, sendBack }) => {
+        const send = (event: NotificationsEvent) => sendBack(event);
+        return deps.realtime.subscribe(userChannelName(input.username), {
+          events: {
+            [realtimeEvents.notification]: parsed(notificationEvent, (notification) =>
+              send({ type: 'realtime.notification.received', notification }),
+            ),
+            [realtimeEvents.unread]: parsed(unreadEvent, ({ count }) => send({ type: 'realtime.unread.received', count })),
+          },
+          onSubscribed: () => send({ type: 'realtime.subscribed' }),
+        });
+      }),
+      watchConnection: fromCallback<EventObject>(({ sendBack }) => deps.realtime.watchConnection((state) => sendBack(connectionEvents[state]))),
+    },
+    actions: { visit: (_, params) => deps.visit(params.path) },
+  });

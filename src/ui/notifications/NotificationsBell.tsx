@@ -1,0 +1,101 @@
+import { Popover } from '@ark-ui/react/popover';
+import { Portal } from '@ark-ui/react/portal';
+import { useSelector } from '@xstate/react';
+import type { SVGProps } from 'react';
+import { css } from 'styled-system/css';
+import type { ActorRefFrom } from 'xstate';
+import type { NotificationsLogic } from '../../machines/notifications/notifications.machine.ts';
+import {
+  badgeText,
+  selectCanMarkAllRead,
+  selectIsLoading,
+  selectIsOpen,
+  selectItems,
+  selectUnreadCount,
+} from '../../machines/notifications/notifications.selectors.ts';
+import { NotificationsPanel, notificationTexts } from './NotificationsPanel.tsx';
+
+export type NotificationsRef = ActorRefFrom<NotificationsLogic>;
+
+const trigger = css({
+  position: 'relative',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  h: '10',
+  w: '10',
+  borderRadius: 'full',
+  color: 'fg.muted',
+  cursor: 'pointer',
+  _hover: { bg: 'bg.muted', color: 'fg' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
+  '&[data-state=open]': { bg: 'bg.muted', color: 'fg' },
+});
+const badge = css({
+  position: 'absolute',
+  top: '0.5',
+  right: '0.5',
+  minW: '5',
+  h: '5',
+  px: '1',
+  borderRadius: 'full',
+  bg: 'danger',
+  color: 'white',
+  fontSize: '2xs',
+  fontWeight: 'bold',
+  lineHeight: '1',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  // A ring of the bar's colour keeps the badge apart from the bell it overlaps.
+  boxShadow: '0 0 0 2px token(colors.bg.surface)',
+});
+
+const BellIcon = (props: SVGProps<SVGSVGElement>) => (
+  <svg width={20} height={20} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden {...props}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);
+
+/** The bell's accessible name: the spec's title, and how many are unread when any are. */
+export const bellLabel = (count: number) => (count > 0 ? `${notificationTexts.title}, ${count} unread` : notificationTexts.title);
+
+/** The bell in the top bar with its unread badge, opening the notifications dropdown (the chart decides when). */
+export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
+  const count = useSelector(actor, selectUnreadCount);
+  const open = useSelector(actor, selectIsOpen);
+  const items = useSelector(actor, selectItems);
+  const loading = useSelector(actor, selectIsLoading);
+  const canMarkAllRead = useSelector(actor, selectCanMarkAllRead);
+  const shown = badgeText(count);
+  return (
+    <Popover.Root
+      open={open}
+      onOpenChange={(details) => actor.send({ type: details.open ? 'panel.open' : 'panel.close' })}
+      positioning={{ placement: 'bottom-end', gutter: 8 }}
+      lazyMount
+      unmountOnExit
+    >
+      <Popover.Trigger className={trigger} aria-label={bellLabel(count)}>
+        <BellIcon />
+        {shown ? (
+          <span className={badge} data-part="badge" aria-hidden>
+            {shown}
+          </span>
+        ) : null}
+      </Popover.Trigger>
+      <Portal>
+        <Popover.Positioner>
+          <NotificationsPanel
+            items={items}
+            loading={loading}
+            canMarkAllRead={canMarkAllRead}
+            onOpen={(id) => actor.send({ type: 'notification.open', id })}
+            onMarkAllRead={() => actor.send({ type: 'notifications.markAllRead' })}
+          />
+        </Popover.Positioner>
+      </Portal>
+    </Popover.Root>
+  );
+}

@@ -1,0 +1,122 @@
+import { Popover } from '@ark-ui/react/popover';
+import { DateTime } from 'luxon';
+import { css } from 'styled-system/css';
+import type { NotificationItem } from '../../../contracts/index.ts';
+import { Button } from '../primitives/Button.tsx';
+
+/** The spec's texts (section 2, "Notifications dropdown"). */
+export const notificationTexts = {
+  title: 'Notifications',
+  markAllRead: 'Mark all read',
+  empty: 'No notifications yet',
+} as const;
+
+/** "5 minutes ago", by luxon, against the time it is now (each opening of the panel renders it again). */
+export const relativeTime = (created: string) => DateTime.fromISO(created).toRelative() ?? '';
+
+const content = css({
+  w: '80',
+  maxW: 'calc(100vw - 2rem)',
+  bg: 'bg.surface',
+  color: 'fg',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'lg',
+  boxShadow: 'lg',
+  zIndex: 20,
+  overflow: 'hidden',
+  _focusVisible: { outline: 'none' },
+});
+const header = css({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: '2',
+  px: '4',
+  py: '3',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
+const title = css({ fontSize: 'md', fontWeight: 'semibold' });
+const markAll = css({ h: 'auto', py: '1' });
+/** The spec's "about 96 units tall": longer lists scroll inside it. */
+const list = css({ maxH: '96', overflowY: 'auto', listStyle: 'none', m: '0', p: '0' });
+const entry = css({
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+  _last: { borderBottomWidth: '0' },
+  '&[data-fresh=true]': { bg: 'accent.subtle' },
+});
+const itemButton = css({
+  display: 'flex',
+  gap: '3',
+  w: 'full',
+  textAlign: 'left',
+  px: '4',
+  py: '3',
+  cursor: 'pointer',
+  color: 'fg',
+  _hover: { bg: 'bg.muted' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
+});
+const dot = css({
+  flexShrink: 0,
+  mt: '1.5',
+  h: '2',
+  w: '2',
+  borderRadius: 'full',
+  bg: 'transparent',
+  '[data-fresh=true] &': { bg: 'accent' },
+});
+const texts = css({ display: 'flex', flexDirection: 'column', gap: '0.5', minW: '0', flex: '1' });
+const itemTitle = css({ fontSize: 'sm', fontWeight: 'medium', '[data-fresh=true] &': { fontWeight: 'bold' } });
+const itemBody = css({ fontSize: 'sm', color: 'fg.muted', overflowWrap: 'anywhere' });
+const itemTime = css({ fontSize: 'xs', color: 'fg.subtle' });
+const empty = css({ px: '4', py: '8', textAlign: 'center', fontSize: 'sm', color: 'fg.muted' });
+const hidden = css({ srOnly: true });
+
+export type NotificationsPanelProps = {
+  items: readonly NotificationItem[];
+  /** While the first list is on its way, the empty text waits. */
+  loading: boolean;
+  canMarkAllRead: boolean;
+  onOpen: (id: number) => void;
+  onMarkAllRead: () => void;
+};
+
+/** The dropdown's content: title, "Mark all read", and the newest notifications (fresh ones marked). */
+export function NotificationsPanel({ items, loading, canMarkAllRead, onOpen, onMarkAllRead }: NotificationsPanelProps) {
+  return (
+    <Popover.Content className={content}>
+      <div className={header}>
+        <Popover.Title className={title}>{notificationTexts.title}</Popover.Title>
+        <Button variant="link" size="sm" className={markAll} disabled={!canMarkAllRead} onClick={onMarkAllRead}>
+          {notificationTexts.markAllRead}
+        </Button>
+      </div>
+      {items.length === 0 ? (
+        loading ? null : <p className={empty}>{notificationTexts.empty}</p>
+      ) : (
+        <ul className={list}>
+          {items.map((item) => (
+            <li key={item.id} className={entry} data-fresh={item.fresh}>
+              <button type="button" className={itemButton} onClick={() => onOpen(item.id)}>
+                <span className={dot} aria-hidden />
+                <span className={texts}>
+                  <span className={itemTitle}>
+                    {item.fresh ? <span className={hidden}>Unread: </span> : null}
+                    {item.title}
+                  </span>
+                  <span className={itemBody}>{item.body}</span>
+                  <time className={itemTime} dateTime={item.created}>
+                    {relativeTime(item.created)}
+                  </time>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Popover.Content>
+  );
+}

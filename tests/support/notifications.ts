@@ -1,0 +1,76 @@
+/**
+ * Notifications for the web tests, shaped by the zod contract, and a fake `user/notifications/` service whose
+ * calls wait until the test answers them.
+ */
+import type { NotificationItem, NotificationList } from '../../contracts/index.ts';
+import type { FlowDeps } from '../../src/machines/shared/deps.ts';
+import type { AppPath } from '../../src/machines/notifications/notifications.links.ts';
+import type { NotificationService } from '../../src/services/notifications.ts';
+import { fakeRealtime } from './chat.ts';
+import { flush } from './machines.ts';
+
+/** The signed-in trader of the notification tests. */
+export const trader = 'alice';
+export const traderChannel = `private-user-${trader}`;
+
+/** A notification created `minutesAgo` before now. */
+export function notification(id: number, overrides: Partial<NotificationItem> & { minutesAgo?: number } = {}): NotificationItem {
+  const { minutesAgo = id, ...rest } = overrides;
+  return {
+    id,
+    title: `Title ${id}`,
+    body: `Body ${id}`,
+    created: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    fresh: true,
+    link: null,
+    ...rest,
+  };
+}
+
+/** A `list` answer: the count is the fresh items unless given. */
+export const listOf = (items: NotificationItem[], count = items.filter((item) => item.fresh).length): NotificationList => ({ count, items });
+
+type CallName = keyof NotificationService;
+type Call = { name: CallName; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+
+/** The notification service, each call waiting until the test answers the oldest waiting call of its name. */
+export function fakeNotificationCalls() {
+  const waiting: Call[] = [];
+  const made: { name: CallName; input: unknown }[] = [];
+  const record = (name: CallName) => (input?: unknown) => {
+    made.push({ name, input });
+    return new Promise((resolve, reject) => void waiting.push({ name, input, resolve, reject }));
+  };
+  const take = (name: CallName) => {
+    const index = waiting.findIndex((call) => call.name === name);
+    if (index < 0) throw new Error(`no ${name} call is waiting`);
+    return waiting.splice(index, 1)[0]!;
+  };
+  return {
+    service: { list: record('list'), openOne: record('openOne'), openAll: record('openAll') } as unknown as NotificationService,
+    made,
+    /** How many calls of `name` were made. */
+    count: (name: CallName) => made.filter((call) => call.name === name).length,
+    inputs: (name: CallName) => made.filter((call) => call.name === name).map((call) => call.input),
+    waiting: (name: CallName) => waiting.filter((call) => call.name === name).length,
+    async answer(name: CallName, value: unknown) {
+      take(name).resolve(value);
+      await flush();
+    },
+    async fail(name: CallName, error: unknown = new Error('Internet server error')) {
+      take(name).reject(error);
+      await flush();
+    },
+  };
+}
+
+/** The flow dependencies the notifications chart binds, with the fakes above; visited pages recorded. */
+export function notificationDeps(calls = fakeNotificationCalls(), realtime = fakeRealtime()) {
+  const visited: AppPath[] = [];
+  const deps = {
+    notifications: calls.service,
+    realtime: realtime.service,
+    visit: (path: AppPath) => void visited.push(path),
+  } as unknown as FlowDeps;
+  return { deps, calls, realtime, visited };
+}
