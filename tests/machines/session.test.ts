@@ -5,12 +5,15 @@ import { sessionMachine } from '../../src/machines/session/session.machine.ts';
 import {
   selectInitial,
   selectIsSignedIn,
+  selectPushRegistration,
   selectToken,
   selectUser,
 } from '../../src/machines/session/session.selectors.ts';
 import type { AccountService } from '../../src/services/accounts.ts';
 import type { RealtimeService } from '../../src/services/realtime.ts';
 import { readStoredSession, writeStoredSession } from '../../src/services/storage.ts';
+import { selectPushView } from '../../src/machines/pushRegistration/pushRegistration.selectors.ts';
+import { fakePush } from '../support/fakePushService.ts';
 import { flush } from '../support/machines.ts';
 
 /** The spec's logout waits this long for the server (the chart's `logoutTimeout`). */
@@ -46,6 +49,49 @@ describe('session', () => {
     expect(left).not.toHaveBeenCalled();
     session.send({ type: 'session.expired' });
     expect(left).toHaveBeenCalledTimes(1);
+  });
+
+  it('registers this device for push under the username while signed in, and resets it on logout', async () => {
+    const push = fakePush({ permission: 'granted' });
+    const logout = vi.fn(async () => 'Logged out');
+    const session = createActor(bindSession({ logout } as unknown as AccountService, undefined, push.service), {
+      input: { stored: null },
+    }).start();
+    expect(selectPushRegistration(session.getSnapshot()), 'no registration while signed out').toBeUndefined();
+
+    session.send({ type: 'session.signedIn', token: 'token-dana', user: dana });
+    await flush();
+    const registration = selectPushRegistration(session.getSnapshot());
+    expect(registration && selectPushView(registration.getSnapshot())).toBe('registering');
+    expect(push.registrations.map((call) => call.username)).toEqual(['dana']);
+    push.registrations[0]!.resolve();
+    await flush();
+    expect(selectPushView(registration!.getSnapshot())).toBe('registered');
+    expect(push.spies.reset).not.toHaveBeenCalled();
+
+    session.send({ type: 'session.logout' });
+    await flush();
+    expect(selectIsSignedIn(session.getSnapshot())).toBe(false);
+    expect(push.spies.reset).toHaveBeenCalledOnce();
+    expect(selectPushRegistration(session.getSnapshot())).toBeUndefined();
+    expect(registration!.getSnapshot().status, 'the registration chart stops with the session').toBe('stopped');
+  });
+
+  it('resets the push registration on session expiry too, and a new sign-in registers the new user', async () => {
+    writeStoredSession({ token: 'token-dana', user: dana });
+    const push = fakePush({ permission: 'granted' });
+    const session = createActor(bindSession({ logout: vi.fn() } as unknown as AccountService, undefined, push.service), {
+      input: { stored: readStoredSession() },
+    }).start();
+    await flush();
+    expect(push.registrations.map((call) => call.username)).toEqual(['dana']);
+
+    session.send({ type: 'session.expired' });
+    expect(push.spies.reset).toHaveBeenCalledOnce();
+
+    session.send({ type: 'session.signedIn', token: 'token-erin', user: { ...dana, username: 'erin' } });
+    await flush();
+    expect(push.registrations.map((call) => call.username)).toEqual(['dana', 'erin']);
   });
 
   it('restores the session kept in local storage', () => {

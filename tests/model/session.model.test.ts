@@ -11,6 +11,7 @@ import {
 } from '../../src/machines/session/session.selectors.ts';
 import type { AccountService } from '../../src/services/accounts.ts';
 import { readStoredSession, writeStoredSession, type StoredSession } from '../../src/services/storage.ts';
+import { fakePush } from '../support/fakePushService.ts';
 import {
   Coverage,
   afterEvent,
@@ -61,7 +62,9 @@ async function run(start: Start, path: ModelPath, coverage?: Coverage) {
   if (start.stored) writeStoredSession(start.stored);
   const fakes = scriptedActors(['logout']);
   const clock = new SimulatedClock();
-  const bound = bindSession({ logout: () => Promise.reject(new Error('replaced below')) } as unknown as AccountService);
+  // Permission denied: the push registration child settles at once and asks nothing; what counts here is the reset.
+  const push = fakePush({ permission: 'denied' });
+  const bound = bindSession({ logout: () => Promise.reject(new Error('replaced below')) } as unknown as AccountService, undefined, push.service);
   const actor = createActor(bound.provide({ actors: fakes.actors as never }), {
     clock,
     input: { stored: readStoredSession() },
@@ -71,6 +74,7 @@ async function run(start: Start, path: ModelPath, coverage?: Coverage) {
   // The oracle: signing in stores token and user; a logout or an expiry clears both, whatever the server answers.
   let current: StoredSession | null = start.stored;
   let signingOut = false;
+  let expectedResets = 0;
   const expectedCalls: { id: string; input: unknown }[] = [];
 
   await replay(actor, path, fakes, (snapshot, step, index) => {
@@ -82,7 +86,8 @@ async function run(start: Start, path: ModelPath, coverage?: Coverage) {
         expectedCalls.push({ id: 'logout', input: { token: current.token } });
       } else if (event.type === 'session.expired' || event.type.startsWith('xstate.')) {
         // Expiry clears at once without asking the server; a logout clears whatever the server answered,
-        // or once it has kept silent for the whole wait.
+        // or once it has kept silent for the whole wait. Either way this device's push registration is reset.
+        if (current) expectedResets += 1;
         current = null;
         signingOut = false;
       }
@@ -95,6 +100,8 @@ async function run(start: Start, path: ModelPath, coverage?: Coverage) {
     expect(snapshot.hasTag('busy')).toBe(signingOut);
     // Local storage always mirrors memory: stored on sign-in, removed on logout and expiry.
     expect(readStoredSession()).toEqual(current);
+    expect(push.spies.reset).toHaveBeenCalledTimes(expectedResets);
+    expect(snapshot.children.pushRegistration === undefined, 'the push registration runs exactly while signed in').toBe(current === null);
   }, { clock });
 
   expect(fakes.calls).toEqual(expectedCalls);
