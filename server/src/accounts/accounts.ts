@@ -12,6 +12,8 @@ import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
 import { codeMail, type Mail } from '../lib/mail.ts';
 import type { PasswordHasher } from '../lib/passwords.ts';
+import { notify, type Notified } from '../notifications/notify.ts';
+import { securityTexts } from '../notifications/texts.ts';
 import { hashToken, newToken, type AppKeys } from '../lib/secrets.ts';
 import { newTotpSecret, totpUri } from '../lib/totp.ts';
 import type { Sessions } from '../plugins/auth.ts';
@@ -42,6 +44,8 @@ export interface AccountsDeps {
   loginGuard: LoginGuard;
   emailCodes: EmailCodes;
   twoFactor: TwoFactor;
+  /** After the commit: the security notifications a change wrote, live and to the push worker (never throws). */
+  announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
 type SignInAsk = z.output<typeof loginRequest>;
@@ -53,7 +57,7 @@ type Owner = { userId: string; client: string };
 type Proof = { code: string; password: string };
 
 type SecondStep =
-  | { kind: 'signedIn'; session: SessionResponse; recoveryCodesLeft?: number }
+  | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; recoveryCodesLeft?: number }
   /** The attempt is over; `failed` when a wrong code ended it, which counts towards the lockout. */
   | { kind: 'over'; sentence: string; failed: boolean }
   | { kind: 'refused'; sentence: string };
@@ -158,7 +162,11 @@ export function accountsService(deps: AccountsDeps) {
       }
 
       await loginGuard.clear(attempt);
-      const session = await db.transaction((tx) => deps.sessions.open(tx, user, ask.device));
+      const { session, notified } = await db.transaction(async (tx) => ({
+        session: await deps.sessions.open(tx, user, ask.device),
+        notified: await notify(tx, [securityTexts.signIn(user.id, ask.device, client)], deps.now()),
+      }));
+      await deps.announce(notified);
       return { two_factor: false, ...session };
     },
 
@@ -193,9 +201,11 @@ export function accountsService(deps: AccountsDeps) {
         const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
         if (outcome.ok) {
           await challenges.close(challenge.id, now);
-          const session = await deps.sessions.open(tx, user, ask.device || challenge.device);
+          const device = ask.device || challenge.device;
+          const session = await deps.sessions.open(tx, user, device);
+          const notified = await notify(tx, [securityTexts.signIn(user.id, device, client)], now);
           const left = outcome.kind === 'recovery' ? await recoveryCodesRepository(tx).left(user.id) : undefined;
-          return { kind: 'signedIn', session, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
+          return { kind: 'signedIn', session, notified, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
         }
         const { failed_attempts } = await challenges.recordFailure(challenge.id);
         if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
@@ -212,6 +222,7 @@ export function accountsService(deps: AccountsDeps) {
         throw step.kind === 'refused' ? new InvalidInput(step.sentence) : new SignInExpired(step.sentence);
       }
       await loginGuard.clear(attempt);
+      await deps.announce(step.notified);
       if (step.recoveryCodesLeft !== undefined) tellOwner(step.session.user, { kind: 'recoveryCodeUsed', left: step.recoveryCodesLeft });
       return step.session;
     },
@@ -282,12 +293,14 @@ export function accountsService(deps: AccountsDeps) {
 
       const passwordHash = await deps.passwords.hash(ask.password);
       const now = deps.now();
-      await db.transaction(async (tx) => {
+      const notified = await db.transaction(async (tx) => {
         await usersRepository(tx).replacePassword(userId, passwordHash, now);
         // Whoever held the old password may hold a session or be halfway through two-factor: end both.
         await sessionsRepository(tx).revokeAllOfUser(userId, now);
         await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
+        return notify(tx, [securityTexts.passwordChanged(userId)], now);
       });
+      await deps.announce(notified);
       // The owner proved control of the mailbox: earlier failed sign-ins no longer count against them.
       await loginGuard.forgive(accountKey({ id: userId }, ''));
       return sentences.passwordReset;
@@ -326,20 +339,26 @@ export function accountsService(deps: AccountsDeps) {
       await assertPassword(user, proof.password, attempt);
       const outcome = await twoFactor.check(user.totp_pending_secret, proof.code);
       if (!outcome.ok) return refuseSecondFactor(attempt, { kind: 'authenticator', code: proof.code }, outcome.reason);
-      const codes = await db.transaction(async (tx) => {
+      const { codes, notified } = await db.transaction(async (tx) => {
         await usersRepository(tx).enableTotp(user.id, outcome.step, deps.now());
-        return twoFactor.renewRecoveryCodes(tx, user.id);
+        return {
+          codes: await twoFactor.renewRecoveryCodes(tx, user.id),
+          notified: await notify(tx, [securityTexts.twoFactorChanged(user.id, true)], deps.now()),
+        };
       });
+      await deps.announce(notified);
       tellOwner(user, { kind: 'twoFactorOn' });
       return { message: sentences.twoFactorEnabled, recovery_codes: codes };
     },
 
     /** Two-factor off: the password again, and an authenticator code or (phone lost) a recovery code. */
     async disableTwoFactor(owner: Owner, proof: Proof): Promise<string> {
-      const { user } = await withSecondFactor(owner, proof, async (tx, userId) => {
+      const { user, result: notified } = await withSecondFactor(owner, proof, async (tx, userId) => {
         await usersRepository(tx).disableTotp(userId, deps.now());
         await recoveryCodesRepository(tx).removeAll(userId);
+        return notify(tx, [securityTexts.twoFactorChanged(userId, false)], deps.now());
       });
+      await deps.announce(notified);
       tellOwner(user, { kind: 'twoFactorOff' });
       return sentences.twoFactorDisabled;
     },

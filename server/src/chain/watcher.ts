@@ -2,7 +2,9 @@ import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/walle
 import type { Db } from '../db/db.ts';
 import { transactionWithRetry } from '../db/retry.ts';
 import { postEntry, type PostingInput } from '../ledger/ledger.ts';
-import { Money } from '../lib/money.ts';
+import { Money, fixed } from '../lib/money.ts';
+import { notify, type Notified } from '../notifications/notify.ts';
+import { walletTexts } from '../notifications/texts.ts';
 import type { ChainSyncReport } from '../plugins/chain.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
 import { isNetworkKey } from '../wallets/networks.ts';
@@ -36,6 +38,11 @@ export interface ChainWatcherDeps {
   adapter: ChainAdapter;
   now: () => Date;
   log: ChainLog;
+  /**
+   * After a deposit's credit or a withdrawal's completion committed: its notification, live and to the push
+   * worker (never throws). A watcher built without it still writes the notifications; nobody is told live.
+   */
+  announce?: (rows: readonly Notified[]) => Promise<void>;
 }
 
 /** Transfers asked of the adapter at a time; a round keeps asking while pages come back full. */
@@ -52,14 +59,16 @@ interface WithdrawalRow {
   user_id: string;
   coin_id: number;
   ticker: string;
+  decimal_places: number;
+  network: string;
   address: string;
   amount_crypto: string;
   fee_crypto: string;
   txid: string | null;
 }
 
-export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
-  const deposits = chainDeposits({ db, now, log });
+export function chainWatcher({ db, adapter, now, log, announce = async () => {} }: ChainWatcherDeps) {
+  const deposits = chainDeposits({ db, now, log, announce });
   const unknownNetworks = new Set<string>();
 
   /** The networks coins travel on, as coin_networks names them, that this server knows how to watch. */
@@ -116,7 +125,7 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
 
   const withdrawalsOf = (network: NetworkKey, broadcast: boolean) =>
     db.query<WithdrawalRow>(
-      `SELECT w.id, w.user_id, w.coin_id, c.ticker, w.address, w.amount_crypto::text AS amount_crypto,
+      `SELECT w.id, w.user_id, w.coin_id, c.ticker, c.decimal_places, w.network, w.address, w.amount_crypto::text AS amount_crypto,
               w.fee_crypto::text AS fee_crypto, w.txid
        FROM wallet_transactions w JOIN coins c ON c.id = w.coin_id
        WHERE w.network = $1 AND w.trans_type = 'withdrawal' AND w.scope = 'external' AND w.status = 'pending'
@@ -126,11 +135,12 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
     );
 
   /**
-   * Ends a pending withdrawal with its ledger entry, in one transaction guarded by the status it leaves:
+   * Ends a pending withdrawal with its ledger entry (and, when sent, its owner's notification), in one
+   * transaction guarded by the status it leaves:
    * `sent` when the chain confirmed it, `refund` when the chain refused it. Answers whether this call did it.
    */
-  const settle = (row: WithdrawalRow, outcome: 'sent' | 'refund', error?: string): Promise<boolean> =>
-    transactionWithRetry(db, async (tx) => {
+  const settle = async (row: WithdrawalRow, outcome: 'sent' | 'refund', error?: string): Promise<boolean> => {
+    const notified = await transactionWithRetry(db, async (tx) => {
       const at = now();
       const changed =
         outcome === 'sent'
@@ -145,7 +155,7 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
                WHERE id = $1 AND status = 'pending' AND txid IS NULL RETURNING id`,
               [row.id, error ?? null],
             );
-      if (changed.length === 0) return false;
+      if (changed.length === 0) return undefined;
       const withdrawing: PostingInput = {
         account: { kind: 'withdrawing', userId: row.user_id, coinId: row.coin_id },
         amount: new Money(row.amount_crypto).neg(),
@@ -155,8 +165,13 @@ export function chainWatcher({ db, adapter, now, log }: ChainWatcherDeps) {
           ? { account: { kind: 'withdrawals', coinId: row.coin_id }, amount: row.amount_crypto }
           : { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto };
       await postEntry(tx, { reference: withdrawalReferences[outcome](row.id), at, postings: [withdrawing, to] });
-      return true;
+      if (outcome === 'refund') return [];
+      return notify(tx, [walletTexts.withdrawalCompleted(row.user_id, fixed(row.amount_crypto, row.decimal_places), row.ticker, row.network, row.address)], at);
     });
+    if (!notified) return false;
+    await announce(notified);
+    return true;
+  };
 
   /** (c) Hands the withdrawals waiting for their broadcast to the chain, one by one. */
   async function broadcastWaiting(network: NetworkKey, report: ChainSyncReport) {

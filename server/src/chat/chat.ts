@@ -7,6 +7,8 @@ import { chatRepository, type ChatMessageRow, type ChatTrade, type ConversationF
 import { NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
+import type { Notified } from '../notifications/notify.ts';
+import { tradeTexts } from '../notifications/texts.ts';
 
 /** At most one typing notice per trader and conversation in this long (contract.md "Chat calls"). */
 export const TYPING_INTERVAL_MS = 500;
@@ -19,6 +21,8 @@ export interface ChatDeps {
   publish: (channel: string, event: string, data: unknown) => void;
   /** Which of these traders have a live realtime connection now (any process). */
   online: (usernames: readonly string[]) => Promise<Set<string>>;
+  /** After the commit: the notification a message wrote for its offline recipient (never throws). */
+  announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
 export const messageOut = (row: ChatMessageRow, channel: string): ChatMessage => ({
@@ -69,8 +73,8 @@ export function chatService(deps: ChatDeps) {
   }
 
   /** Each party's list entry, published on their own channel. */
-  async function publishConversations(facts: ConversationFacts): Promise<void> {
-    const online = await deps.online([facts.buyer, facts.seller]);
+  async function publishConversations(facts: ConversationFacts, known?: Set<string>): Promise<void> {
+    const online = known ?? (await deps.online([facts.buyer, facts.seller]));
     for (const { username, conversation } of conversationsOf(facts, online)) {
       deps.publish(userChannelName(username), realtimeEvents.conversation, conversation);
     }
@@ -88,8 +92,12 @@ export function chatService(deps: ChatDeps) {
     async send(user: { id: string; username: string }, channel: string, text: string): Promise<ChatMessage> {
       const trade = await partyTrade(user, channel);
       const recipient = trade.buyer_id === user.id ? trade.seller : trade.buyer;
+      const recipientId = trade.buyer_id === user.id ? trade.seller_id : trade.buyer_id;
+      // Asked once, before the message: whether the recipient is told by the bell, and the lists' `online`.
+      const online = await deps.online([trade.buyer, trade.seller]);
+      const tell = online.has(recipient) ? undefined : tradeTexts.chatMessage(channel, recipientId, user.username, text);
       const stored = await retrying(() =>
-        chatRepository(db).insertMessage({ tradeId: trade.id, senderId: user.id, recipient, text, at: deps.now() }),
+        chatRepository(db).insertMessage({ tradeId: trade.id, senderId: user.id, recipient, text, at: deps.now(), tell }),
       );
       if (!stored) {
         const now = await chatRepository(db).tradeByChannel(channel);
@@ -99,7 +107,8 @@ export function chatService(deps: ChatDeps) {
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
       // The lists' entry is the trade as read above with this message as its last, so a message costs no second
       // read. An action racing it publishes its own entry, and the web app never moves a trade back.
-      await publishConversations({ ...trade, last_message: text });
+      await publishConversations({ ...trade, last_message: text }, online);
+      await deps.announce(stored.notified);
       return message;
     },
 

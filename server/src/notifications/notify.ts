@@ -93,3 +93,16 @@ export async function notify(q: Queryable, drafts: readonly NotificationDraft[],
   const steps = notificationSteps(p, drafts, at);
   return q.query<Notified>(`WITH ${steps.join(', ')} SELECT ${NOTIFIED_COLUMNS} FROM notified ORDER BY id`, p.values);
 }
+
+/**
+ * For a statement whose final SELECT answers its own row (a trade's id, a message) and the notifications its
+ * `notified` step wrote: this expression, as a column, holds them as JSON; `notifiedOf` reads it back.
+ */
+export const NOTIFIED_JSON = `(SELECT coalesce(json_agg(json_build_object('id', n.id::text, 'user_id', n.user_id::text, 'title', n.title,
+  'body', n.body, 'link', n.link, 'created_at', n.created_at) ORDER BY n.id), '[]'::json) FROM notified n)`;
+
+export const notifiedOf = (json: unknown): Notified[] =>
+  (Array.isArray(json) ? (json as Array<Omit<Notified, 'created_at'> & { created_at: string }>) : []).map((row) => ({
+    ...row,
+    created_at: new Date(row.created_at),
+  }));

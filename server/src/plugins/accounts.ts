@@ -21,6 +21,8 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
       loginGuard: app.loginGuard,
       emailCodes: app.emailCodes,
       twoFactor: app.twoFactor,
+      // Decorated later (tier 3, after realtime and push); reached only when a request runs.
+      announce: (rows) => app.notifications.announce(rows),
     }),
   );
 });

@@ -60,7 +60,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
   const adapter = injected ?? CHAIN_ADAPTERS[app.config.chainSource](options);
   // The simulated chain is its tables, so a driver of its own reaches the same chain a wrapping adapter reads.
   const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
-  const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log });
+  const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log, announce: (rows) => app.notifications.announce(rows) });
 
   let running: Promise<ChainSyncReport> | undefined;
   let queued: Promise<ChainSyncReport> | undefined;

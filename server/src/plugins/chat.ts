@@ -16,6 +16,7 @@ export const chatPlugin = shared('peerex-chat', async (app) => {
       now: app.now,
       publish: (channel, event, data) => app.realtime.publish(channel, event, data),
       online: (usernames) => app.realtime.online(usernames),
+      announce: (rows) => app.notifications.announce(rows),
     }),
   );
 });

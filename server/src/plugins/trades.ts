@@ -25,6 +25,7 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
       app.chat.announce(channel).catch((error: unknown) => app.log.error({ err: error, channel }, 'conversation update not published')),
     online: (usernames) => app.realtime.online(usernames),
     completed: () => app.offersChanged(),
+    announce: (rows) => app.notifications.announce(rows),
   });
   app.decorate('trades', trades);
 

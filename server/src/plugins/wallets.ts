@@ -28,7 +28,12 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       watch: (network, address) => app.chain.adapter.watch(network, address),
       log: app.log,
     }),
-    withdrawals: withdrawals({ db: app.db, now: app.now, dispatched: () => app.chain.kick() }),
+    withdrawals: withdrawals({
+      db: app.db,
+      now: app.now,
+      dispatched: () => app.chain.kick(),
+      announce: (rows) => app.notifications.announce(rows),
+    }),
     history: transactionHistory(app.db),
   });
 });

@@ -1,5 +1,6 @@
 import { PREPARED, sqlParams, type Queryable } from '../db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
+import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { TradeEffect } from '../trades/actions.ts';
 import type { TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
@@ -133,23 +134,29 @@ export function tradesRepository(db: Queryable) {
      * buyer's (migration 014), its conversation with the first (system) message, and the escrow entry
      * `trade:<id>:open` from the seller's available to their escrow (ledger_post, which refuses with LE001
      * when the seller's balance does not cover it, and then nothing of this statement is written).
-     * Answers the trade's id, or undefined when nothing was written: the buyer has no free place, or the offer
+     * Answers the trade's id and its notifications, or undefined when nothing was written: the buyer has no free place, or the offer
      * is no longer active at the rate the trade freezes (it was paused or re-priced since it was read). Two
      * opens of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first
      * commits, and run again picks the next place.
      *
      * Each step reads the row the step before returned, so they run, and take their locks, in the order
-     * written: the place, the trade, its conversation and message, and last the seller's balance slots, held
-     * only until the statement commits.
+     * written: the place, the trade, its conversation and message, the seller's balance slots, held only until
+     * the statement commits, and last the notifications `drafts` (the offer's owner told), written only when the
+     * escrow was: new rows, whose only locks are key-share locks on the users the trade already names.
      */
-    open: async (trade: NewTrade, firstMessage: string, escrow: readonly PostingInput[]): Promise<string | undefined> => {
+    open: async (
+      trade: NewTrade,
+      firstMessage: string,
+      escrow: readonly PostingInput[],
+      drafts: readonly NotificationDraft[] = [],
+    ): Promise<{ id: string; notified: Notified[] } | undefined> => {
       const p = sqlParams();
       const at = p.add(trade.at);
       const buyer = p.add(trade.buyerId);
       const offer = p.add(trade.offerId);
       const rate = p.add(trade.rate);
       const places = p.add(trade.buyerPlaces);
-      const row = await db.maybe<{ id: string }>(
+      const row = await db.maybe<{ id: string; notified: unknown }>(
         `WITH place AS (
            SELECT place FROM generate_series(0, ${places}::integer - 1) AS place
            WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = ${buyer} AND status = 'pending' AND buyer_place = place)
@@ -174,12 +181,12 @@ export function tradesRepository(db: Queryable) {
          ), entry AS (
            SELECT message.trade_id, posted.entry_id
            FROM message, LATERAL ${entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, p)} AS posted
-         )
-         SELECT trade_id AS id, entry_id FROM entry`,
+         ), ${notificationSteps(p, drafts, trade.at, 'entry').join(', ')}
+         SELECT trade_id AS id, entry_id, ${NOTIFIED_JSON} AS notified FROM entry`,
         p.values,
         PREPARED,
       );
-      return row?.id;
+      return row && { id: row.id, notified: notifiedOf(row.notified) };
     },
 
     /** How many pending trades a buyer holds (the preview's check of MAX_OPEN_TRADES). */
@@ -232,10 +239,14 @@ export function tradesRepository(db: Queryable) {
      * Each step reads the rows the step before returned, so the steps run, and take their locks, in the order
      * written, whatever the planner does: the trade row, its conversation, the ledger's balance slots (in
      * (account id, slot) order, inside ledger_post), then the two counters in user id order. Every statement
-     * that touches these rows takes them in this order, so none waits on another in a cycle. Answers the
-     * stored message, or undefined when the compare-and-set lost.
+     * that touches these rows takes them in this order, so none waits on another in a cycle. Last, the
+     * notifications the change's row names (notify.ts), written only when the rest was. Answers the stored
+     * message and the notifications, or undefined when the compare-and-set lost.
      */
-    transition: async (tradeId: string, effects: readonly TradeEffect[]): Promise<{ id: string; created_at: Date } | undefined> => {
+    transition: async (
+      tradeId: string,
+      effects: readonly TradeEffect[],
+    ): Promise<{ id: string; created_at: Date; notified: Notified[] } | undefined> => {
       const setFacts = effects.find((effect) => effect.kind === 'setFacts');
       const message = effects.find((effect) => effect.kind === 'systemMessage');
       if (!setFacts || !message) throw new Error('A trade change needs its facts and its system message');
@@ -291,7 +302,17 @@ export function tradesRepository(db: Queryable) {
          )`);
         counted = ' WHERE EXISTS (SELECT FROM counted)';
       }
-      return db.maybe<{ id: string; created_at: Date }>(`WITH ${steps.join(', ')} SELECT id, created_at FROM ${last}${counted}`, p.values, PREPARED);
+      const drafts = effects.find((effect) => effect.kind === 'notify')?.drafts ?? [];
+      // Last, and only once everything before wrote (the step the guard names is the last one): a lost
+      // compare-and-set tells nobody. Its rows lock nothing another statement waits on: new rows, and the
+      // key-share locks on the users they name that the trade's own foreign keys already took.
+      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, counting ? 'counted' : last));
+      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
+        `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}${counted}`,
+        p.values,
+        PREPARED,
+      );
+      return row && { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified) };
     },
 
     /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */

@@ -49,6 +49,13 @@ export function withdrawalsRepository(db: Queryable) {
       (await db.maybe<{ user_id: string }>('SELECT user_id FROM deposit_addresses WHERE network = $1 AND address = $2', [network, address]))
         ?.user_id,
 
+    /** The sender's username and the coin's ticker and places: how the recipient's notification words a transfer. */
+    transferWords: (senderId: string, coinId: number) =>
+      db.one<{ sender: string; ticker: string; decimal_places: number }>(
+        'SELECT u.username AS sender, c.ticker, c.decimal_places FROM users u, coins c WHERE u.id = $1 AND c.id = $2',
+        [senderId, coinId],
+      ),
+
     /** Keeps the user's one pending withdrawal: a new preview replaces the old one. */
     keep: (preview: Omit<KeptPreview, 'network'> & { network: string }) =>
       db.query(

@@ -1,6 +1,8 @@
 import type { TradeAction, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
 import { canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { PostingInput } from '../ledger/ledger.ts';
+import type { NotificationDraft } from '../notifications/notify.ts';
+import { tradeTexts } from '../notifications/texts.ts';
 import { fixed, Money } from '../lib/money.ts';
 import { NotAllowed, StateConflict, type Refusal } from '../refusals.ts';
 import type { TradeRow } from '../repositories/trades.ts';
@@ -38,6 +40,8 @@ export interface TradeChangeRule {
   movement(trade: TradeRow): Movement | undefined;
   /** Whether the trade completes, so both traders' completed-trades counts go up by one. */
   countsCompleted: boolean;
+  /** Who is told, and what (contract.md "Notifications and web push"); written in the change's own statement. */
+  notify(trade: TradeRow, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
 }
 
 /** A party's action also answers the party, and is worded when the chart refuses it. */
@@ -56,6 +60,9 @@ const fromEscrow = (trade: TradeRow): PostingInput => ({
   amount: new Money(trade.trading_amount_crypto).negated(),
   slot: trade.escrow_slot,
 });
+
+/** The party who did not act. */
+const otherParty = (trade: TradeRow, actorId: string | null) => (actorId === trade.buyer_id ? trade.seller_id : trade.buyer_id);
 
 /** The escrow back to the seller's available balance (a cancelled or expired trade). */
 const refund = (trade: TradeRow): Movement => ({
@@ -78,6 +85,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     reply: sentences.paymentMarked,
     movement: () => undefined,
     countsCompleted: false,
+    notify: (trade) => [tradeTexts.paymentMarked(trade)],
     refused: { wrongRole: sentences.onlyBuyerMarksPaid, paid: sentences.paymentAlreadyMarked, unpaid: sentences.tradeChanged },
   },
   release_coin: {
@@ -87,6 +95,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     reply: sentences.coinReleased,
     movement: release,
     countsCompleted: true,
+    notify: (trade) => [tradeTexts.coinReleased(trade)],
     refused: { wrongRole: sentences.onlySellerReleases, paid: sentences.tradeChanged, unpaid: sentences.paymentNotMarked },
   },
   cancel: {
@@ -95,6 +104,8 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     reply: sentences.tradeCancelled,
     movement: refund,
     countsCompleted: false,
+    // Both parties but whoever cancelled: that is only ever the other one.
+    notify: (trade, { actor, actorId }) => [tradeTexts.cancelled(trade, otherParty(trade, actorId), actor)],
     refused: { paid: sentences.cancelAfterPayment, unpaid: sentences.tradeChanged },
   },
   raise_dispute: {
@@ -103,6 +114,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     reply: sentences.disputeRaised,
     movement: () => undefined,
     countsCompleted: false,
+    notify: (trade, { actor, actorId, reason }) => [tradeTexts.disputed(trade, otherParty(trade, actorId), actor, reason)],
     refused: { paid: sentences.tradeChanged, unpaid: sentences.disputeBeforePayment },
   },
   expire: {
@@ -111,6 +123,10 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
       `The ${paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrowOf(trade)} went back to ${trade.seller}.`,
     movement: refund,
     countsCompleted: false,
+    notify: (trade, { paymentWindowMinutes }) => [
+      tradeTexts.expired(trade, trade.buyer_id, paymentWindowMinutes),
+      tradeTexts.expired(trade, trade.seller_id, paymentWindowMinutes),
+    ],
   },
 };
 
@@ -130,13 +146,14 @@ export function refusalOf(facts: TradeFacts, action: TradeAction, role: TradeRol
 
 /**
  * What the repository writes for one change, decided here: the compare-and-set of the facts, the system
- * message, and, as the change's row says, the ledger movement and the completed-trades counters.
+ * message, and, as the change's row says, the ledger movement, the completed-trades counters and the notifications.
  */
 export type TradeEffect =
   | { kind: 'setFacts'; from: TradeFacts; to: TradeFacts; actorId: string | null; disputeReason: string | null; at: Date }
   | { kind: 'systemMessage'; text: string }
   | { kind: 'ledger'; movement: Movement }
-  | { kind: 'countCompleted' };
+  | { kind: 'countCompleted' }
+  | { kind: 'notify'; drafts: NotificationDraft[] };
 
 /** A stored trade's place in its lifecycle: its status and two flags, from a row that carries more. */
 export const storedFacts = (trade: TradeFacts): TradeFacts => ({ status: trade.status, buyer_paid: trade.buyer_paid, dispute_raised: trade.dispute_raised });
@@ -150,5 +167,7 @@ export function effectsOf(trade: TradeRow, change: TradeChange, to: TradeFacts, 
   const movement = rule.movement(trade);
   if (movement) effects.push({ kind: 'ledger', movement });
   if (rule.countsCompleted) effects.push({ kind: 'countCompleted' });
+  const drafts = rule.notify(trade, context);
+  if (drafts.length > 0) effects.push({ kind: 'notify', drafts });
   return effects;
 }

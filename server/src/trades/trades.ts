@@ -6,6 +6,8 @@ import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../ledger/ledger.ts';
+import type { Notified } from '../notifications/notify.ts';
+import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { likeContains, paginator } from '../market/offers.ts';
 import { MAX_INT4 } from '../repositories/reference-data.ts';
@@ -26,6 +28,8 @@ export const SWEEP_BATCH = 100;
 /** What an applied transition tells the parties once its transaction committed. */
 interface Applied {
   channel: string;
+  /** Who the change told (its notifications, committed with it). */
+  notified: Notified[];
   event: string;
   data: TradeFacts & {
     channel: string;
@@ -49,6 +53,8 @@ export interface TradesDeps {
   online: (usernames: readonly string[]) => Promise<Set<string>>;
   /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
   completed: () => Promise<void>;
+  /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
+  announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
 
@@ -122,6 +128,7 @@ export function tradesService(deps: TradesDeps) {
     const text = effects.find((effect) => effect.kind === 'systemMessage')?.text ?? '';
     return {
       channel: trade.channel,
+      notified: message.notified,
       event: TRADE_CHANGES[change].event,
       data: {
         channel: trade.channel,
@@ -133,13 +140,14 @@ export function tradesService(deps: TradesDeps) {
 
   /**
    * After the commit: the trade event and its system message on the trade's channel (the message also as
-   * `new_message`, so a chat shows it like any other), then both conversation lists.
+   * `new_message`, so a chat shows it like any other), then both conversation lists, then whoever it told.
    */
   const publish = async (applied: Applied) => {
     const realtimeChannel = tradeChannelName(applied.channel);
     deps.publish(realtimeChannel, applied.event, applied.data);
     deps.publish(realtimeChannel, realtimeEvents.newMessage, applied.data.message);
     await deps.changed(applied.channel);
+    await deps.announce(applied.notified);
   };
 
   /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
@@ -175,9 +183,16 @@ export function tradesService(deps: TradesDeps) {
       const escrowSlot = randomInt(BALANCE_SLOTS);
       const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
       const escrow = new Money(quote.trading_amount_crypto);
-      let tradeId: string | undefined;
+      // The offer's owner is told, in the open's own statement.
+      const ownerTold = tradeTexts.opened(
+        { channel, buyer_id: buyerId, seller_id: sellerId, buyer, seller, ticker: offer.ticker, decimal_places: offer.decimal_places, currency_code: offer.currency_code, ...quote },
+        offer.user_id,
+        method,
+        deps.paymentWindowMinutes,
+      );
+      let opened: { id: string; notified: Notified[] } | undefined;
       try {
-        tradeId = await retrying(() =>
+        opened = await retrying(() =>
           trades.open(
             {
               offerId: offer.id,
@@ -206,6 +221,7 @@ export function tradesService(deps: TradesDeps) {
               { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: escrow.negated() },
               { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow, slot: escrowSlot },
             ],
+            [ownerTold],
           ),
           // Each lost race means another open of this buyer committed, so a buyer racing n opens needs at most n more runs.
           deps.maxOpenTrades + 4,
@@ -218,7 +234,7 @@ export function tradesService(deps: TradesDeps) {
         if (failure instanceof InsufficientFunds) throw new StateConflict(sentences.sellerBalanceTooLow);
         throw failure;
       }
-      if (tradeId === undefined) {
+      if (opened === undefined) {
         // Nothing was written: the buyer had no free place, or the offer changed between the checks and the
         // statement (which opens only on the offer as it was checked). Which one, the offer as it is now says.
         check(await trades.offerForTrade(input.offer), userId, input);
@@ -226,11 +242,12 @@ export function tradesService(deps: TradesDeps) {
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
       await deps.changed(channel);
+      await deps.announce(opened.notified);
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
           : sentences.tradeOpenedForSeller(quote.trading_amount_crypto, offer.ticker, quote.trading_amount, offer.currency_code, method);
-      return { info, channel, tradeId };
+      return { info, channel, tradeId: opened.id };
     },
 
     /**

@@ -4,7 +4,9 @@ import type { ChainLog } from '../chain/watcher.ts';
 import type { Db } from '../db/db.ts';
 import { transactionWithRetry } from '../db/retry.ts';
 import { postEntry } from '../ledger/ledger.ts';
-import { FIAT_PLACES, Money, rounded } from '../lib/money.ts';
+import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
+import { notify, type Notified } from '../notifications/notify.ts';
+import { walletTexts } from '../notifications/texts.ts';
 import { CHAIN_NETWORKS } from './networks.ts';
 
 /**
@@ -21,6 +23,8 @@ export interface ChainDepositsDeps {
   db: Db;
   now: () => Date;
   log: ChainLog;
+  /** After a credit's commit: its notification, live and to the push worker (never throws). */
+  announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
 /** A deposit still waiting for its confirmations. */
@@ -43,7 +47,7 @@ const STORABLE_TXID = /^[0-9A-Za-z]{1,128}$/;
 const isStorableOutput = (transfer: { txid: string; vout: number }) =>
   STORABLE_TXID.test(transfer.txid) && Number.isInteger(transfer.vout) && transfer.vout >= 0 && transfer.vout <= MAX_VOUT;
 
-export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
+export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
   return {
     /**
      * Records the transfers that paid a known deposit address; answers how many rows are new (a transfer
@@ -135,20 +139,21 @@ export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
       ),
 
     /**
-     * Credits one deposit: `completed` and the ledger entry in one transaction, only if the row was still
-     * pending when this transaction locked it. Answers whether this call credited it (false: another round
+     * Credits one deposit: `completed`, the ledger entry and the owner's notification in one transaction, only
+     * if the row was still pending when this transaction locked it. Answers whether this call credited it (false: another round
      * or process did, and nothing moved).
      */
-    credit: (id: string): Promise<boolean> =>
-      transactionWithRetry(db, async (tx) => {
+    credit: async (id: string): Promise<boolean> => {
+      const notified = await transactionWithRetry(db, async (tx) => {
         const at = now();
-        const row = await tx.maybe<{ user_id: string; coin_id: number; amount_crypto: string; credit_reference: string }>(
-          `UPDATE wallet_transactions SET status = 'completed', completed_at = $2
-           WHERE id = $1 AND trans_type = 'deposit' AND status = 'pending'
-           RETURNING user_id, coin_id, amount_crypto::text AS amount_crypto, credit_reference`,
+        const row = await tx.maybe<{ user_id: string; coin_id: number; amount_crypto: string; credit_reference: string; network: string; ticker: string; decimal_places: number }>(
+          `UPDATE wallet_transactions w SET status = 'completed', completed_at = $2
+           FROM coins c
+           WHERE w.id = $1 AND w.trans_type = 'deposit' AND w.status = 'pending' AND c.id = w.coin_id
+           RETURNING w.user_id, w.coin_id, w.amount_crypto::text AS amount_crypto, w.credit_reference, w.network, c.ticker, c.decimal_places`,
           [id, at],
         );
-        if (!row) return false;
+        if (!row) return undefined;
         await postEntry(tx, {
           reference: row.credit_reference,
           at,
@@ -157,8 +162,12 @@ export function chainDeposits({ db, now, log }: ChainDepositsDeps) {
             { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto },
           ],
         });
-        return true;
-      }),
+        return notify(tx, [walletTexts.depositCredited(row.user_id, fixed(row.amount_crypto, row.decimal_places), row.ticker, row.network)], at);
+      });
+      if (!notified) return false;
+      await announce(notified);
+      return true;
+    },
   };
 }
 export type ChainDeposits = ReturnType<typeof chainDeposits>;

@@ -10,6 +10,8 @@ import type { Db, Queryable } from '../db/db.ts';
 import { transactionWithRetry } from '../db/retry.ts';
 import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../lib/money.ts';
+import { notify, type Notified } from '../notifications/notify.ts';
+import { walletTexts } from '../notifications/texts.ts';
 import { InvalidInput, Refusal, StateConflict } from '../refusals.ts';
 import { withdrawalsRepository, type Route } from '../repositories/withdrawals.ts';
 import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';
@@ -20,6 +22,8 @@ export interface WithdrawalsDeps {
   now: () => Date;
   /** Called after a confirmed external withdrawal commits: the chain watcher broadcasts it soon (ChainService.kick). */
   dispatched: () => void;
+  /** After an internal transfer's commit: the recipient's notification, live and to the push worker (never throws). */
+  announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -48,7 +52,7 @@ export function withdrawalLockEnd(changedAt: Date): { at: Date; text: string } {
 /** What confirm did inside its transaction; refusals that must keep what it wrote (a deleted expired preview) come back as values. */
 type Confirmed =
   | { kind: 'external' }
-  | { kind: 'internal' }
+  | { kind: 'internal'; notified: Notified[] }
   | { kind: 'refused'; refusal: StateConflict };
 
 /** `preview_withdrawal` and `confirm_withdrawal` (contract.md "Wallets"). */
@@ -214,7 +218,10 @@ export function withdrawals(deps: WithdrawalsDeps) {
       { account: { kind: 'available', userId: recipientId, coinId: preview.coin_id }, amount },
     ];
     await postEntry(tx, { reference, at: now, postings });
-    return { kind: 'internal' };
+    // The recipient learns of it (the sender has the answer of this very call).
+    const words = await repository.transferWords(userId, preview.coin_id);
+    const notified = await notify(tx, [walletTexts.internalDepositCredited(recipientId, fixed(preview.amount_crypto, words.decimal_places), words.ticker, words.sender)], now);
+    return { kind: 'internal', notified };
   }
 
   return {
@@ -260,6 +267,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
         deps.dispatched();
         return sentences.withdrawalSubmitted;
       }
+      await deps.announce(outcome.notified);
       return sentences.internalTransferSent;
     },
   };
