@@ -1,4 +1,4 @@
-import type { PushPermission, PushService } from '../../src/services/push.ts';
+import type { PushPermission, PushService, PushSupport } from '../../src/services/push.ts';
 
 type Answer<T> = { resolve: (value: T) => void; reject: (error: unknown) => void };
 
@@ -12,7 +12,7 @@ export function fakePush({ supported = true, permission = 'default' as PushPermi
   const registrations: Array<{ username: string } & Answer<void>> = [];
   const resets: number[] = [];
   const service = {
-    support: vi.fn(async () => (supported ? 'supported' : 'unsupported') as const),
+    support: vi.fn(async (): Promise<PushSupport> => (supported ? 'supported' : 'unsupported')),
     permission: vi.fn(() => state.permission),
     requestPermission: vi.fn(
       () =>
