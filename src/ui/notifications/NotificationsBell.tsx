@@ -1,7 +1,7 @@
 import { Popover } from '@ark-ui/react/popover';
 import { Portal } from '@ark-ui/react/portal';
 import { useSelector } from '@xstate/react';
-import type { SVGProps } from 'react';
+import { useId, type SVGProps } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import type { NotificationsLogic } from '../../machines/notifications/notifications.machine.ts';
@@ -69,8 +69,11 @@ export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
   const loading = useSelector(actor, selectIsLoading);
   const canMarkAllRead = useSelector(actor, selectCanMarkAllRead);
   const shown = badgeText(count);
+  // Named here: Ark finds the title only if it is in the page when the popover starts, and the panel mounts on open.
+  const titleId = useId();
   return (
     <Popover.Root
+      ids={{ title: titleId }}
       open={open}
       onOpenChange={(details) => actor.send({ type: details.open ? 'panel.open' : 'panel.close' })}
       positioning={{ placement: 'bottom-end', gutter: 8 }}
@@ -88,6 +91,7 @@ export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
       <Portal>
         <Popover.Positioner>
           <NotificationsPanel
+            titleId={titleId}
             items={items}
             loading={loading}
             canMarkAllRead={canMarkAllRead}

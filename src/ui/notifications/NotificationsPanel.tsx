@@ -38,7 +38,7 @@ const header = css({
   borderColor: 'border',
 });
 const title = css({ fontSize: 'md', fontWeight: 'semibold' });
-const markAll = css({ h: 'auto', py: '1' });
+const markAll = css({ h: 'auto', py: '1', _disabled: { textDecoration: 'none' } });
 /** The spec's "about 96 units tall": longer lists scroll inside it. */
 const list = css({ maxH: '96', overflowY: 'auto', listStyle: 'none', m: '0', p: '0' });
 const entry = css({
@@ -76,6 +76,8 @@ const empty = css({ px: '4', py: '8', textAlign: 'center', fontSize: 'sm', color
 const hidden = css({ srOnly: true });
 
 export type NotificationsPanelProps = {
+  /** The title's id, which names the dialog. */
+  titleId: string;
   items: readonly NotificationItem[];
   /** While the first list is on its way, the empty text waits. */
   loading: boolean;
@@ -85,9 +87,9 @@ export type NotificationsPanelProps = {
 };
 
 /** The dropdown's content: title, "Mark all read", and the newest notifications (fresh ones marked). */
-export function NotificationsPanel({ items, loading, canMarkAllRead, onOpen, onMarkAllRead }: NotificationsPanelProps) {
+export function NotificationsPanel({ titleId, items, loading, canMarkAllRead, onOpen, onMarkAllRead }: NotificationsPanelProps) {
   return (
-    <Popover.Content className={content}>
+    <Popover.Content className={content} aria-labelledby={titleId}>
       <div className={header}>
         <Popover.Title className={title}>{notificationTexts.title}</Popover.Title>
         <Button variant="link" size="sm" className={markAll} disabled={!canMarkAllRead} onClick={onMarkAllRead}>
@@ -98,23 +100,34 @@ export function NotificationsPanel({ items, loading, canMarkAllRead, onOpen, onM
         loading ? null : <p className={empty}>{notificationTexts.empty}</p>
       ) : (
         <ul className={list}>
-          {items.map((item) => (
-            <li key={item.id} className={entry} data-fresh={item.fresh}>
-              <button type="button" className={itemButton} onClick={() => onOpen(item.id)}>
-                <span className={dot} aria-hidden />
-                <span className={texts}>
-                  <span className={itemTitle}>
-                    {item.fresh ? <span className={hidden}>Unread: </span> : null}
-                    {item.title}
+          {items.map((item) => {
+            // Named by its title (with "Unread:" while fresh), described by its body and time.
+            const idOf = (part: string) => `${titleId}-${item.id}-${part}`;
+            return (
+              <li key={item.id} className={entry} data-fresh={item.fresh}>
+                <button
+                  type="button"
+                  className={itemButton}
+                  aria-labelledby={idOf('title')}
+                  aria-describedby={`${idOf('body')} ${idOf('time')}`}
+                  onClick={() => onOpen(item.id)}
+                >
+                  <span className={dot} aria-hidden />
+                  <span className={texts}>
+                    <span className={itemTitle} id={idOf('title')}>
+                      {item.fresh ? <span className={hidden}>Unread:</span> : null} {item.title}
+                    </span>
+                    <span className={itemBody} id={idOf('body')}>
+                      {item.body}
+                    </span>
+                    <time className={itemTime} id={idOf('time')} dateTime={item.created}>
+                      {relativeTime(item.created)}
+                    </time>
                   </span>
-                  <span className={itemBody}>{item.body}</span>
-                  <time className={itemTime} dateTime={item.created}>
-                    {relativeTime(item.created)}
-                  </time>
-                </span>
-              </button>
-            </li>
-          ))}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
     </Popover.Content>
