@@ -17,7 +17,8 @@ export async function webAppPlugin(app: FastifyInstance, { root }: { root: strin
   await app.register(fastifyStatic, {
     root: resolve(root),
     index: 'index.html',
-    // index.html must be revalidated so a new deployment is picked up at once.
+    // index.html must be revalidated so a new deployment is picked up at once; so must /service-worker.js (the
+    // push worker, realtime.md 6.1), which browsers would otherwise keep running in its old version.
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header(
