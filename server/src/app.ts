@@ -22,7 +22,8 @@ import { loginGuardPlugin } from './plugins/login-guard.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { pricesPlugin } from './plugins/prices.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
-import { pushPlugin } from './plugins/push.ts';
+import { pushPlugin, type PushPluginOptions } from './plugins/push.ts';
+import { PUSH_BASE_PATH } from './push/instance.ts';
 import { notificationsPlugin } from './plugins/notifications.ts';
 import { chatPlugin } from './plugins/chat.ts';
 import { livePricesPlugin } from './plugins/live-prices.ts';
@@ -46,6 +47,8 @@ import healthRoutes from './routes/api/health.ts';
 import chatRoute from './routes/api/market/chat.ts';
 import configRoute from './routes/api/config.ts';
 import realtimeAuthRoute from './routes/api/realtime/auth.ts';
+import beamsAuthRoute from './routes/api/push/beams-auth.ts';
+import pushDeviceApiRoutes from './routes/push/device-api.ts';
 import offersRoute from './routes/api/market/offers.ts';
 import tradeRoute from './routes/api/market/trade.ts';
 import loginRoute from './routes/api/security/login.ts';
@@ -83,6 +86,12 @@ export interface BuildAppOptions {
    * added once the app is ready.
    */
   signedInExtras?: FastifyPluginAsync;
+  /**
+   * The web push worker and, test-only, where it sends: `agent` (an HTTPS agent trusting a test CA, for a
+   * local push endpoint) and `beamsEndpoint` (a fake hosted Beams over plain HTTP). Default: the worker runs
+   * except with NODE_ENV=test, where tests call `app.push.drain()`.
+   */
+  push?: PushPluginOptions;
 }
 
 /** The largest legitimate body is a few kilobytes (an offer with 2,000 characters of terms). */
@@ -188,7 +197,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
-  await app.register(pushPlugin);
+  await app.register(pushPlugin, options.push ?? {});
   await app.register(notificationsPlugin);
   await app.register(livePricesPlugin);
   await app.register(chatPlugin);
@@ -245,12 +254,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(tradeRoute);
         await signedInScope.register(chatRoute);
         await signedInScope.register(walletRoute);
+        await signedInScope.register(beamsAuthRoute);
         await signedInScope.register(notificationsRoute);
         if (options.signedInExtras) await signedInScope.register(options.signedInExtras);
       });
     },
     { prefix: '/api' },
   );
+
+  // The Beams-compatible device API, outside /api: it answers as the Beams SDK expects, not in the envelope.
+  // Hosted Beams has its own, so this server has none.
+  if (!config.push.beams) await app.register(pushDeviceApiRoutes, { prefix: PUSH_BASE_PATH });
 
   if (webApp) await app.register(webAppPlugin, { root: config.webDist });
 

@@ -187,6 +187,8 @@ export interface TestAppOptions {
   priceFeed?: PriceFeedAdapter;
   /** Default: the adapter CHAIN_SOURCE names (the simulated chain). */
   chainAdapter?: ChainAdapter;
+  /** The web push worker's options (BuildAppOptions.push): its timer, a test CA's agent, a fake Beams. */
+  push?: BuildAppOptions['push'];
 }
 
 /**
@@ -222,6 +224,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     pgliteBoot: target === 'pglite' ? await sharedPgliteBoot() : undefined,
     priceFeed: options.priceFeed,
     chainAdapter: options.chainAdapter,
+    push: options.push,
   };
   let app: FastifyInstance;
   try {

@@ -1,0 +1,8 @@
+/** http_ece ships no types; only its decrypt is used, by tests/support/push.ts. */
+declare module 'http_ece' {
+  import type { ECDH } from 'node:crypto';
+  const ece: {
+    decrypt(buffer: Buffer, params: { version: 'aes128gcm'; privateKey: ECDH; authSecret: string }): Buffer;
+  };
+  export default ece;
+}

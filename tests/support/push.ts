@@ -1,0 +1,218 @@
+import { execFileSync } from 'node:child_process';
+import { createECDH, randomBytes, type ECDH } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+// http_ece is the reference implementation of RFC 8188/8291 that web-push itself builds on.
+import ece from 'http_ece';
+
+/** The built-in device API's base, as /api/config names it and the Beams web SDK prefixes every path with. */
+export const DEVICE_API = '/push/device_api/v1/instances/peerex';
+/** The version the Beams web SDK 2.1.0 sends in `metadata.sdkVersion`. */
+export const SDK_VERSION = '2.1.0';
+export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+/** A browser's push subscription: its keys stay here, as they stay in the browser, so the test can decrypt. */
+export interface BrowserSubscription {
+  endpoint: string;
+  ecdh: ECDH;
+  p256dh: string;
+  auth: string;
+  /** What the Beams SDK sends: `btoa(JSON.stringify(subscription))`. */
+  token: string;
+}
+
+/** Subscribes like a browser: a fresh P-256 key pair and a 16-byte authentication secret (RFC 8291). */
+export function browserSubscription(endpoint: string): BrowserSubscription {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const p256dh = ecdh.getPublicKey().toString('base64url');
+  const auth = randomBytes(16).toString('base64url');
+  const token = Buffer.from(JSON.stringify({ endpoint, expirationTime: null, keys: { p256dh, auth } })).toString('base64');
+  return { endpoint, ecdh, p256dh, auth, token };
+}
+
+/** A token whose subscription is exactly `subscription` (for the refusal cases). */
+export const tokenOf = (subscription: unknown) => Buffer.from(JSON.stringify(subscription)).toString('base64');
+
+/** Decrypts an aes128gcm push body as the browser would, and parses the JSON inside. */
+export function decryptPush(body: Buffer, subscription: BrowserSubscription): unknown {
+  const plain = ece.decrypt(body, { version: 'aes128gcm', privateKey: subscription.ecdh, authSecret: subscription.auth }) as Buffer;
+  return JSON.parse(plain.toString('utf8'));
+}
+
+// ---- the Beams web SDK's requests (node_modules/@pusher/push-notifications-web/src/push-notifications.js) ----
+
+interface SdkAnswer<T> {
+  status: number;
+  body: T;
+}
+
+/** Replays the SDK's calls: same paths, methods, headers and bodies (do-request.js). */
+export function beamsSdk(app: FastifyInstance, options: { ip?: string; instance?: string } = {}) {
+  const base = options.instance === undefined ? DEVICE_API : `/push/device_api/v1/instances/${encodeURIComponent(options.instance)}`;
+  const request = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<SdkAnswer<T>> => {
+    const response = await app.inject({
+      method,
+      url: `${base}${path}`,
+      headers: { 'user-agent': BROWSER_USER_AGENT, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      ...(options.ip ? { remoteAddress: options.ip } : {}),
+    });
+    let parsed: unknown = null;
+    try {
+      parsed = response.json();
+    } catch {
+      parsed = null;
+    }
+    return { status: response.statusCode, body: parsed as T };
+  };
+  return {
+    vapidPublicKey: () => request<{ vapidPublicKey: string }>('GET', '/web-vapid-public-key'),
+    registerDevice: (token: string) => request<{ id: string }>('POST', '/devices/web', { token, metadata: { sdkVersion: SDK_VERSION } }),
+    addInterest: (deviceId: string, interest: string) => request('POST', `/devices/web/${deviceId}/interests/${encodeURIComponent(interest)}`),
+    removeInterest: (deviceId: string, interest: string) => request('DELETE', `/devices/web/${deviceId}/interests/${encodeURIComponent(interest)}`),
+    interests: (deviceId: string, limit = 100, cursor: string | null = null) =>
+      request<{ interests: string[]; responseMetadata: { next_cursor: string | null } }>(
+        'GET',
+        `/devices/web/${deviceId}/interests?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ),
+    setInterests: (deviceId: string, interests: unknown[]) => request('PUT', `/devices/web/${deviceId}/interests`, { interests }),
+    setUserId: (deviceId: string, beamsToken: string) => request('PUT', `/devices/web/${deviceId}/user`, undefined, { Authorization: `Bearer ${beamsToken}` }),
+    deleteDevice: (deviceId: string) => request('DELETE', `/devices/web/${encodeURIComponent(deviceId)}`),
+    updateMetadata: (deviceId: string) => request('PUT', `/devices/web/${deviceId}/metadata`, { sdkVersion: SDK_VERSION }),
+    request,
+  };
+}
+
+// ---- a local HTTPS push service ----
+
+/** A self-signed certificate for localhost, made once per run with openssl (never a committed key). */
+let certificate: { key: Buffer; cert: Buffer } | undefined;
+export function localhostCertificate(): { key: Buffer; cert: Buffer } {
+  if (certificate) return certificate;
+  const dir = mkdtempSync(join(tmpdir(), 'peerex-push-cert-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    certificate = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    return certificate;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface ReceivedPush {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/** What the push service answers to the next request: a status (with headers), or hold it unanswered. */
+export type PushAnswer = { status: number; headers?: Record<string, string> } | 'hold';
+
+export interface LocalPushService {
+  /** `localhost:<port>`, for PUSH_ALLOWED_HOSTS. */
+  host: string;
+  /** An endpoint on it, as a browser's subscription would name one. */
+  endpoint(path?: string): string;
+  /** An agent trusting its certificate, for BuildAppOptions.push.agent. */
+  agent: Agent;
+  received: ReceivedPush[];
+  /** Answers queued for the next requests; when empty, 201 Created as push services answer. */
+  answers: PushAnswer[];
+  /** Requests held unanswered so far. */
+  held: number;
+  /** Resolves at the next request received. */
+  nextRequest(): Promise<ReceivedPush>;
+  close(): Promise<void>;
+}
+
+export async function localPushService(): Promise<LocalPushService> {
+  const { key, cert } = localhostCertificate();
+  const received: ReceivedPush[] = [];
+  const answers: PushAnswer[] = [];
+  const sockets = new Set<Socket>();
+  let waiters: ((push: ReceivedPush) => void)[] = [];
+  const state = { held: 0 };
+  const server = createHttpsServer({ key, cert }, (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const push = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) };
+      received.push(push);
+      const current = waiters;
+      waiters = [];
+      current.forEach((resolve) => resolve(push));
+      const answer = answers.shift() ?? { status: 201 };
+      if (answer === 'hold') {
+        state.held += 1;
+        return;
+      }
+      response.writeHead(answer.status, answer.headers ?? {});
+      response.end();
+    });
+  });
+  server.on('secureConnection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const agent = new Agent({ ca: cert, keepAlive: false });
+  return {
+    host: `localhost:${port}`,
+    endpoint: (path = `/push/${randomBytes(8).toString('hex')}`) => `https://localhost:${port}${path}`,
+    agent,
+    received,
+    answers,
+    get held() {
+      return state.held;
+    },
+    nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
+    async close() {
+      // Held requests never end by themselves: cut them, so the worker's send fails and its round ends.
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// ---- a fake hosted Beams publish API ----
+
+export interface FakeBeams {
+  host: string;
+  port: number;
+  received: { method: string; path: string; headers: IncomingMessage['headers']; body: unknown }[];
+  close(): Promise<void>;
+}
+
+/** Answers the publish API as Beams does (`{publishId}`), over plain HTTP as the SDK's `endpoint` option makes it. */
+export async function fakeBeams(): Promise<FakeBeams> {
+  const received: FakeBeams['received'] = [];
+  const server = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ publishId: `pubid-${received.length}` }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    host: '127.0.0.1',
+    port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
