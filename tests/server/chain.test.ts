@@ -19,6 +19,7 @@ import {
 import { coinByTicker, deposit, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { trader } from '../support/server-trades.ts';
+import { TEST_VAPID_KEYS } from '../support/push.ts';
 
 /**
  * Valid addresses nobody at Peerex owns: BIP-173's P2WPKH vector, EIP-55's first test case, and the BIPs'
@@ -313,7 +314,7 @@ describe.each(dbTargets)('the simulated chain and its watcher (%s)', (target) =>
 
 describe('POST /api/dev/chain/ in production', () => {
   it('does not exist', async () => {
-    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production', ...TEST_WALLET_XPUBS } });
+    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production', ...TEST_WALLET_XPUBS, ...TEST_VAPID_KEYS } });
     try {
       expect(await devChain(t, { type: 'mine', blocks: 1 })).toEqual({ status: 404, body: { success: false, info: 'There is no such API call.' } });
       // The chain behind it is still watched: only the driver is gone.

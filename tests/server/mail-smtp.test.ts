@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { newTrader } from '../support/server-flows.ts';
+import { TEST_VAPID_KEYS } from '../support/push.ts';
 
 interface Received {
   from: string;
@@ -103,7 +104,7 @@ describe('the dev outbox', () => {
   });
 
   it('does not exist in production', async () => {
-    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production', ...TEST_WALLET_XPUBS } });
+    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production', ...TEST_WALLET_XPUBS, ...TEST_VAPID_KEYS } });
     try {
       expect(await t.post('/api/dev/outbox/', {})).toEqual({
         status: 404,
