@@ -1,5 +1,5 @@
 import type PusherClient from 'pusher-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../contracts/notifications.ts';
 import { DEPOSIT_CONFIRMATIONS } from '../../contracts/wallet.ts';
 import { notify, type NotificationDraft } from '../../server/src/notifications/notify.ts';
@@ -174,6 +174,32 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       const since = await mark();
       expect((await open(t, buyer, poorOffer, '970', 'SEPA')).status).toBe(409);
       expect(await toldSince(since)).toEqual([]);
+    });
+
+    it('wakes the push worker once per announcement; a failing publisher or worker never fails the request', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const kick = vi.spyOn(t.app.push, 'kick');
+      try {
+        expect((await act(t, buyer, 'mark_paid', channel)).status).toBe(200);
+        expect(kick).toHaveBeenCalledTimes(1);
+      } finally {
+        kick.mockRestore();
+      }
+      const publish = vi.spyOn(t.app.realtime, 'publish').mockImplementation((_channel, event) => {
+        if (event === 'notification') throw new Error('realtime down');
+      });
+      const broken = vi.spyOn(t.app.push, 'kick').mockImplementation(() => {
+        throw new Error('worker gone');
+      });
+      try {
+        const since = await mark();
+        expect(await act(t, seller, 'release_coin', channel)).toEqual({ status: 200, body: { success: true, info: 'Coin released. The trade is completed.' } });
+        // Committed with the change, and in the push outbox, whatever happened after.
+        expect(await whoSince(since, seller, buyer)).toEqual([[buyer.username, 'coin_released']]);
+      } finally {
+        publish.mockRestore();
+        broken.mockRestore();
+      }
     });
 
     it('two cancels at once: one applies and exactly one notification is written, to the party who lost', async () => {
