@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.ts';
 import { notify } from '../../server/src/notifications/notify.ts';
 import { MAX_PAYLOAD_BYTES } from '../../server/src/push/payload.ts';
-import { backoffMs } from '../../server/src/push/worker.ts';
+import { backoffMs, LEASE_MS } from '../../server/src/push/worker.ts';
+import { pushRepository } from '../../server/src/repositories/push.ts';
 import { signUp } from '../support/server-flows.ts';
 import { insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_ARGON2, type TestApp } from '../support/server.ts';
@@ -141,6 +142,18 @@ describe.each(dbTargets)('web push delivery on %s', (target) => {
     expect(await t.app.push.drain()).toMatchObject({ dropped: 1 });
     expect(await t.app.db.query('SELECT 1 FROM push_deliveries WHERE device_id = $1', [browser.id])).toEqual([]);
     expect(await deviceExists(t, browser.id)).toBe(true);
+  });
+
+  it('leaves a row claimed by another round alone until its lease runs out, then delivers it (a crashed process)', async () => {
+    const who = await signUp(t);
+    const browser = await boundBrowser(t, service, who);
+    await t.app.push.publish({ users: [who.username] }, { notification: { title: 'Leased', body: 'by a process that died' } });
+    // Another process claimed it and died before settling it.
+    expect(await pushRepository(t.app.db).claimPublishes(t.clock.now(), LEASE_MS, 10)).toHaveLength(1);
+    expect(await t.app.push.drain()).toMatchObject({ published: 0, delivered: 0 });
+    t.clock.advance(LEASE_MS);
+    expect(await t.app.push.drain()).toMatchObject({ published: 1, delivered: 1 });
+    expect((decryptPush(service.received.at(-1)!.body, browser.subscription) as Pushed).notification.title).toBe('Leased');
   });
 
   it('a publish to a user without devices is consumed without sending', async () => {

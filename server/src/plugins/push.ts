@@ -51,6 +51,10 @@ export const KICK_DELAY_MS = 50;
 const BUSY_INTERVAL_MS = 1_000;
 const IDLE_INTERVAL_MS = 5_000;
 
+/** Beams' limits of one publish (realtime.md 5.4). */
+const PUBLISH_MAX_USERS = 1000;
+const PUBLISH_MAX_INTERESTS = 100;
+
 const isBusy = (report: PushRoundReport) => Object.values(report).some((count) => count > 0);
 
 /** Tier 3: after realtime and before notifications, whose `announce` kicks the worker. */
@@ -138,6 +142,10 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
       const users = [...(target.users ?? [])];
       const interests = [...(target.interests ?? [])];
       if (users.length === 0 && interests.length === 0) throw new Error('a web push needs at least one user or interest');
+      // Hosted Beams refuses bigger publishes (realtime.md 5.4); the built-in service keeps the same rules.
+      if (users.length > PUBLISH_MAX_USERS || interests.length > PUBLISH_MAX_INTERESTS) {
+        throw new Error(`a web push goes to at most ${PUBLISH_MAX_USERS} users and ${PUBLISH_MAX_INTERESTS} interests`);
+      }
       if (users.some((user) => user === '' || user.length > PUSH_USER_ID_MAX_LENGTH)) throw new Error('a web push user id is empty or too long');
       if (interests.some((interest) => interest.length > INTEREST_MAX_LENGTH || !INTEREST_PATTERN.test(interest))) {
         throw new Error('a web push interest is not a valid interest name');

@@ -148,7 +148,8 @@ export function pushRepository(db: Queryable) {
          SET next_attempt_at = $1::timestamptz + make_interval(secs => $2::double precision / 1000), attempts = p.attempts + 1
          WHERE p.id IN (SELECT id FROM push_publishes WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
          RETURNING p.id, p.publish_id, p.users, p.interests, p.web, p.attempts,
-           CASE WHEN EXISTS (SELECT FROM notifications n WHERE 'notification-' || n.id = p.publish_id AND n.kind = ANY($4::text[]))
+           CASE WHEN EXISTS (SELECT FROM notifications n
+                             WHERE n.id = substring(p.publish_id FROM '^notification-([0-9]{1,18})$')::bigint AND n.kind = ANY($4::text[]))
                 THEN 'high' ELSE p.urgency END AS urgency`,
         [now, leaseMs, limit, TRADE_KINDS],
       ),
@@ -163,10 +164,10 @@ export function pushRepository(db: Queryable) {
           `WITH taken AS (DELETE FROM push_publishes WHERE id = $1 RETURNING id)
            INSERT INTO push_deliveries (device_id, payload, ttl_seconds, urgency, next_attempt_at, created_at)
            SELECT d.id, $5::jsonb, $6, $7, $8, $8
-           FROM push_devices d LEFT JOIN users u ON u.id = d.user_id
+           FROM push_devices d
            WHERE EXISTS (SELECT FROM taken) AND d.instance_id = $2
-             AND (u.username = ANY($3::text[])
-                  OR EXISTS (SELECT FROM push_device_interests i WHERE i.device_id = d.id AND i.interest = ANY($4::text[])))
+             AND (d.user_id IN (SELECT id FROM users WHERE username = ANY($3::text[]))
+                  OR d.id IN (SELECT device_id FROM push_device_interests WHERE interest = ANY($4::text[])))
            RETURNING id`,
           [publish.id, publish.instanceId, publish.users, publish.interests, JSON.stringify(delivery.payload), delivery.ttlSeconds, delivery.urgency, delivery.at],
         )
