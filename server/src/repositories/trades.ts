@@ -142,7 +142,8 @@ export function tradesRepository(db: Queryable) {
      * Each step reads the row the step before returned, so they run, and take their locks, in the order
      * written: the place, the trade, its conversation and message, the seller's balance slots, held only until
      * the statement commits, and last the notifications `drafts` (the offer's owner told), written only when the
-     * escrow was: new rows, whose only locks are key-share locks on the users the trade already names.
+     * escrow was: new rows, whose only other locks are key-share locks on users, as the trade's own foreign
+     * keys take.
      */
     open: async (
       trade: NewTrade,
@@ -304,8 +305,9 @@ export function tradesRepository(db: Queryable) {
       }
       const drafts = effects.find((effect) => effect.kind === 'notify')?.drafts ?? [];
       // Last, and only once everything before wrote (the step the guard names is the last one): a lost
-      // compare-and-set tells nobody. Its rows lock nothing another statement waits on: new rows, and the
-      // key-share locks on the users they name that the trade's own foreign keys already took.
+      // compare-and-set tells nobody. Its rows lock nothing another statement waits on: new rows, and
+      // key-share locks on the two users, which no statement of the product waits against (none locks a
+      // user FOR UPDATE, deletes one or changes their id; an ordinary UPDATE of a user does not conflict).
       if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, counting ? 'counted' : last));
       const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
         `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}${counted}`,
