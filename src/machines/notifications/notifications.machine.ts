@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, raise, setup, type EventObject } from 'xstate';
+import { assign, fromCallback, fromPromise, setup, stateIn, type EventObject } from 'xstate';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/index.ts';
 import { appPathOf, type AppPath } from './notifications.links.ts';
 
@@ -27,8 +27,7 @@ export type NotificationsEvent =
   | { type: 'realtime.unread.received'; count: number }
   | { type: 'realtime.connecting' }
   | { type: 'realtime.connected' }
-  | { type: 'realtime.offline' }
-  | { type: 'list.refresh' };
+  | { type: 'realtime.offline' };
 
 const itemOf = (context: NotificationsContext, id: number) => context.items.find((item) => item.id === id);
 
@@ -88,7 +87,6 @@ export const notificationsMachine = setup({
     clearOpening: assign({ opening: null }),
     /** Goes to the page (bound to the router in notifications.actors.ts). */
     visit: (_, _params: { path: AppPath }) => stub('visit')(),
-    requestRefresh: raise({ type: 'list.refresh' }),
   },
   guards: {
     isListed: ({ context }, params: { id: number }) => itemOf(context, params.id) !== undefined,
@@ -99,9 +97,11 @@ export const notificationsMachine = setup({
     hasDestination: ({ context }) => (context.opening?.path ?? null) !== null,
     /** Something is unread: "Mark all read" has something to do. */
     hasUnread: ({ context }) => context.count > 0 || context.items.some((item) => item.fresh),
+    /** Realtime cannot reach the page now. */
+    isOffline: stateIn('#notifications.connection.offline'),
   },
   delays: {
-    /** How often the list is read again while the live channel cannot reach the page (it never is while it can). */
+    /** How often the list is read again while realtime cannot reach the page (never while it can). */
     offlineRefreshInterval: 60_000,
   },
 }).createMachine({
@@ -169,7 +169,16 @@ export const notificationsMachine = setup({
               target: 'refreshing',
               description: 'The channel is live again after a reconnect: read the list, so nothing missed stays missed.',
             },
-            'list.refresh': { target: 'refreshing' },
+          },
+          after: {
+            offlineRefreshInterval: [
+              {
+                guard: 'isOffline',
+                target: 'refreshing',
+                description: 'Realtime cannot reach the page: the list is read again, once a minute.',
+              },
+              { target: 'ready', reenter: true, description: 'Live: nothing to read; look again in a minute.' },
+            ],
           },
         },
         opening: {
@@ -273,7 +282,6 @@ export const notificationsMachine = setup({
         },
         offline: {
           description: 'No realtime (none configured, or the socket is down): the list is read again every minute.',
-          after: { offlineRefreshInterval: { target: 'offline', reenter: true, actions: 'requestRefresh' } },
           on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } },
         },
       },
