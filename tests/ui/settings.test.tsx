@@ -21,7 +21,7 @@ async function showSettings(options: { supported?: boolean; permission?: PushPer
   return { push, actor };
 }
 
-const section = () => screen.getByRole('region', { name: /Notifications/ });
+const section = () => screen.getByRole('region', { name: 'Notifications' });
 const enableButton = () => within(section()).queryByRole('button', { name: 'Enable notifications' });
 const settle = (run: () => void) => act(async () => {
   run();

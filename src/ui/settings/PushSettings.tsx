@@ -88,8 +88,8 @@ export function PushSettings({ actor }: { actor: PushRegistrationRef }) {
       <div className={head}>
         <BellIcon />
         <div>
-          <h2 id="push-settings-title" className={title}>
-            Notifications
+          <h2 className={title}>
+            <span id="push-settings-title">Notifications</span>
             <span className={badge} data-tone={tone}>
               {label}
             </span>

@@ -7,8 +7,9 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { PushSettings } from './PushSettings.tsx';
 
 const sections = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
-const row = css({ display: 'flex', gap: '3', alignItems: 'flex-start', flexWrap: { base: 'wrap', sm: 'nowrap' } });
-const grow = css({ flex: '1', minW: '0' });
+// On a phone the link goes under the text instead of squeezing it.
+const row = css({ display: 'grid', gridTemplateColumns: { base: 'auto 1fr', sm: 'auto 1fr auto' }, columnGap: '3', rowGap: '4', alignItems: 'start' });
+const link = css({ gridColumn: { base: '2', sm: 'auto' }, justifySelf: 'start' });
 const title = css({ fontSize: 'lg', fontWeight: 'semibold' });
 const muted = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
 
@@ -22,11 +23,11 @@ export function SettingsScreen({ push }: { push: PushRegistrationRef | undefined
         <Card>
           <div className={row}>
             <ShieldIcon width={24} height={24} />
-            <div className={grow}>
+            <div>
               <h2 className={title}>Security</h2>
               <p className={muted}>Two-factor authentication and recovery codes.</p>
             </div>
-            <ButtonLink to="/settings/security" variant="outline">
+            <ButtonLink to="/settings/security" variant="outline" className={link}>
               Security settings
             </ButtonLink>
           </div>

@@ -17,6 +17,7 @@ const avatar = css({
   cursor: 'pointer',
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
 });
+const anchor = css({ display: 'inline-flex' });
 const content = css({
   minW: '44',
   bg: 'bg.surface',
@@ -59,10 +60,14 @@ export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: 
         else void router.navigate({ to: value });
       }}
     >
+      {/* The tooltip's trigger is a wrapper: on the button itself its id replaced the menu's trigger id, so the
+          menu could not find its anchor and opened in the page's top-left corner. */}
       <Tooltip label="Your account">
-        <Menu.Trigger className={avatar} aria-label="Profile menu">
-          {initial}
-        </Menu.Trigger>
+        <span className={anchor}>
+          <Menu.Trigger className={avatar} aria-label="Profile menu">
+            {initial}
+          </Menu.Trigger>
+        </span>
       </Tooltip>
       <Portal>
         <Menu.Positioner>
