@@ -282,3 +282,32 @@ describe.each(dbTargets)('hosted Beams by configuration, on %s', (target) => {
     expect(await t.app.db.query('SELECT 1 FROM push_publishes')).toEqual([]);
   });
 });
+
+/** Two processes need one database: only on PostgreSQL. */
+const twoProcesses = dbTargets.includes('postgres') ? ['postgres'] : [];
+
+describe.each(twoProcesses)('two server processes emptying one outbox (%s)', () => {
+  it('sends each push exactly once when both drain at the same time', async () => {
+    const service = await localPushService();
+    const env = { PUSH_ALLOWED_HOSTS: service.host };
+    const first = await createTestApp('postgres', { env, push: { agent: service.agent } });
+    const second = await createTestApp('pglite', { env: { ...env, DATABASE_URL: first.config.databaseUrl ?? '' }, push: { agent: service.agent } });
+    try {
+      const browsers = [];
+      for (let i = 0; i < 12; i += 1) {
+        const who = await signUp(first);
+        browsers.push(await boundBrowser(first, service, who));
+        await first.app.push.publish({ users: [who.username] }, { notification: { title: `to ${i}`, body: 'once' } });
+      }
+      const before = service.received.length;
+      await Promise.all([first.app.push.drain(), second.app.push.drain(), first.app.push.drain()]);
+      const paths = service.received.slice(before).map((push) => push.path);
+      expect(paths.length).toBe(browsers.length);
+      expect(new Set(paths).size).toBe(browsers.length);
+    } finally {
+      await service.close();
+      await second.close();
+      await first.close();
+    }
+  }, 60_000);
+});
