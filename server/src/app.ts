@@ -39,6 +39,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
 import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
 import { NotFound, Refusal } from './refusals.ts';
+import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './realtime/settings.ts';
 import devChainRoute from './routes/api/dev/chain.ts';
 import devOutboxRoute from './routes/api/dev/outbox.ts';
@@ -172,7 +173,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Before any route, so that every answer carries the headers, 404s and static files included.
   const socketOrigin = externalSocketOrigin(realtimeSettings(config, ''));
-  await app.register(securityHeadersPlugin, { connectSources: socketOrigin ? [socketOrigin] : [] });
+  // With hosted Beams the page's push SDK talks to Beams' own device API, which the page must be let reach.
+  const beamsOrigin = config.push.beams ? beamsIssuer(config.push.beams.instanceId) : undefined;
+  await app.register(securityHeadersPlugin, { connectSources: [socketOrigin, beamsOrigin].filter((origin): origin is string => origin !== undefined) });
   app.setErrorHandler(handleError);
   const webApp = hasWebApp(config.webDist);
   app.setNotFoundHandler((request, reply) => {
