@@ -64,8 +64,11 @@ function productEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Boots `npm start`'s server (the web app must be built) on a fresh embedded database with the demo data. */
-export async function startProduct() {
+/**
+ * Boots `npm start`'s server (the web app must be built) on a fresh embedded database with the demo data;
+ * `extraEnv` adds settings (a push service the test runs, say).
+ */
+export async function startProduct(extraEnv: Record<string, string> = {}) {
   const mailbox = await startMailbox();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'peerex-e2e-'));
@@ -77,6 +80,7 @@ export async function startProduct() {
       SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
       SEED_DEMO: 'true',
       NODE_ENV: 'development',
+      ...extraEnv,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -25,7 +25,7 @@ const trigger = css({
   h: '10',
   w: '10',
   borderRadius: 'full',
-  color: 'fg.muted',
+  color: 'fg',
   cursor: 'pointer',
   _hover: { bg: 'bg.muted', color: 'fg' },
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
