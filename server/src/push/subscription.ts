@@ -1,5 +1,6 @@
 import { createECDH } from 'node:crypto';
 import { isIP } from 'node:net';
+import { parse as legacyUrlParse } from 'node:url';
 
 /**
  * A browser's PushSubscription as the Beams SDK sends it (`btoa(JSON.stringify(subscription))`,
@@ -33,9 +34,25 @@ export type SubscriptionProblem = { field: 'token' | 'endpoint' | 'p256dh' | 'au
 const isKnownPushService = (hostname: string) =>
   PUSH_SERVICE_HOSTS.some(({ host, subdomains }) => hostname === host || (subdomains && hostname.endsWith(`.${host}`)));
 
+/** A DNS name as push services have them: letters, digits and hyphens in non-empty labels (no `;`, `{`, quotes…). */
+const DNS_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * web-push sends with Node's legacy `url.parse(endpoint)` (web-push-lib.js), not WHATWG `URL`. The two read
+ * some hosts differently: WHATWG keeps `;`, `{`, quotes and backticks in a host and decodes `%2e`, where the
+ * legacy parser ends the host there, so `https://127.0.0.1;.push.apple.com/` passed as Apple's and was sent to
+ * 127.0.0.1. Whether the host and port web-push will connect to are the ones WHATWG checked.
+ */
+function sendsWhereChecked(url: URL): boolean {
+  const legacy = legacyUrlParse(url.href);
+  return legacy.hostname === url.hostname.replace(/^\[|\]$/g, '') && (legacy.port ?? '') === url.port;
+}
+
 /**
  * Whether the server may POST to this endpoint: `https:` without userinfo, on port 443 of a browser push
- * service, or on a `host[:port]` of PUSH_ALLOWED_HOSTS (its port: the one listed, else 443).
+ * service, or on a `host[:port]` of PUSH_ALLOWED_HOSTS (its port: the one listed, else 443). The host must be
+ * a plain DNS name (or an IP literal PUSH_ALLOWED_HOSTS lists), and the server sends to the endpoint as
+ * `canonicalEndpoint` writes it, which web-push's parser reads as the same host and port.
  */
 export function isAllowedEndpoint(endpoint: string, allowedHosts: readonly string[]): boolean {
   let url: URL;
@@ -45,7 +62,10 @@ export function isAllowedEndpoint(endpoint: string, allowedHosts: readonly strin
     return false;
   }
   if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return false;
+  if (!sendsWhereChecked(url)) return false;
   const hostname = url.hostname.toLowerCase();
+  const isIpLiteral = isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
+  if (!isIpLiteral && !DNS_NAME.test(hostname)) return false;
   // URL keeps IPv6 literals in brackets; the listed form is `[::1]:port` too.
   const port = url.port === '' ? '443' : url.port;
   const listed = allowedHosts.some((entry) => {
@@ -54,9 +74,12 @@ export function isAllowedEndpoint(endpoint: string, allowedHosts: readonly strin
     return match[1] === hostname && (match[2] ?? '443') === port;
   });
   if (listed) return true;
-  if (isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return false;
+  if (isIpLiteral) return false;
   return port === '443' && isKnownPushService(hostname);
 }
+
+/** The endpoint as WHATWG serializes it: what is stored and sent, so the host sent to is the host checked. */
+export const canonicalEndpoint = (endpoint: string): string => new URL(endpoint).href;
 
 /** Whether the bytes are a point on P-256 (web-push's ECDH would otherwise fail at every delivery). */
 function isP256Point(point: Buffer): boolean {
@@ -97,7 +120,7 @@ export function parseDeviceToken(token: string, allowedHosts: readonly string[])
   }
   const auth = keyOf(keys?.auth, AUTH_BYTES);
   if (!auth) return { field: 'auth', description: "the subscription's auth secret must be 16 bytes, base64url" };
-  return { endpoint, p256dh, auth };
+  return { endpoint: canonicalEndpoint(endpoint), p256dh, auth };
 }
 
 export const isSubscriptionProblem = (value: PushSubscriptionParts | SubscriptionProblem): value is SubscriptionProblem => 'field' in value;

@@ -1,0 +1,78 @@
+import { parse as legacyParse } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../server/src/push/subscription.ts';
+import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { beamsSdk, browserSubscription } from '../support/push.ts';
+
+/**
+ * Review of web push as an attacker. web-push sends with Node's legacy `url.parse(endpoint)` (node_modules/
+ * web-push/src/web-push-lib.js, sendNotification), while the allow-list reads the endpoint with WHATWG `URL`.
+ * Wherever the two disagree on the host, the check passes a push service's name and web-push connects to
+ * another host: server-side request forgery.
+ */
+
+/** Where web-push would connect for this stored endpoint: legacy url.parse, port 443 when none. */
+const webPushTarget = (endpoint: string) => {
+  const parts = legacyParse(endpoint);
+  return `${parts.hostname}:${parts.port ?? '443'}`;
+};
+
+/** Endpoints whose WHATWG host ends in a push service's domain, but whose legacy host is the attacker's. */
+const PARSER_DIFFERENTIALS = [
+  'https://127.0.0.1;.push.apple.com/x',
+  'https://evil.example;.updates.push.services.mozilla.com/x',
+  'https://evil.example{.notify.windows.com/x',
+  'https://evil.example`.push.apple.com/x',
+  'https://evil.example".push.apple.com/x',
+  "https://evil.example'.push.apple.com/x",
+  'https://evil.example%3B.push.apple.com/x',
+  'https://evil.example%2e.push.apple.com/x',
+  'https://evil.example%2E%2E.push.apple.com/x',
+];
+
+describe('push endpoint allow-list against URL parser differentials', () => {
+  it.each(PARSER_DIFFERENTIALS)('refuses %s, whose host web-push reads differently', (endpoint) => {
+    expect(isAllowedEndpoint(endpoint, [])).toBe(false);
+  });
+
+  it('stores an endpoint web-push connects to exactly the host and port the check allowed', () => {
+    const subscriptions = [
+      'https://fcm.googleapis.com/fcm/send/abc:APA91b',
+      'https://FCM.googleapis.com:443/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAA',
+      'https://web.push.apple.com/QGuQ',
+      'https://wns2-par02p.notify.windows.com/w/?token=BQYAAA%2b',
+      ' https://web.push.apple.com\t/x',
+      'https://web.push.apple.com\\x',
+      'https://push.test.example:8443/p/1',
+      ...PARSER_DIFFERENTIALS,
+    ].map((endpoint) => browserSubscription(endpoint));
+    let accepted = 0;
+    for (const subscription of subscriptions) {
+      const parts = parseDeviceToken(subscription.token, ['push.test.example:8443']);
+      if (isSubscriptionProblem(parts)) continue;
+      accepted += 1;
+      const allowed = new URL(parts.endpoint);
+      expect(webPushTarget(parts.endpoint), subscription.endpoint).toBe(`${allowed.hostname}:${allowed.port || '443'}`);
+      expect(isAllowedEndpoint(parts.endpoint, ['push.test.example:8443'])).toBe(true);
+    }
+    // The eight genuine endpoints above, and none of the differentials.
+    expect(accepted).toBe(8);
+  });
+});
+
+describe.each(dbTargets)('the device API against parser differentials on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(PARSER_DIFFERENTIALS)('answers 400 to a registration with the endpoint %s and stores nothing', async (endpoint) => {
+    const answer = await beamsSdk(t.app).registerDevice(browserSubscription(endpoint).token);
+    expect(answer.status).toBe(400);
+    expect(await t.app.db.one<{ n: number }>('SELECT count(*)::integer AS n FROM push_devices')).toEqual({ n: 0 });
+  });
+});
