@@ -1,7 +1,8 @@
 import { parse as legacyParse } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../server/src/push/subscription.ts';
-import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { lastCodeFor, login, signUp } from '../support/server-flows.ts';
+import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
 
 /**
@@ -74,5 +75,62 @@ describe.each(dbTargets)('the device API against parser differentials on %s', (t
     const answer = await beamsSdk(t.app).registerDevice(browserSubscription(endpoint).token);
     expect(answer.status).toBe(400);
     expect(await t.app.db.one<{ n: number }>('SELECT count(*)::integer AS n FROM push_devices')).toEqual({ n: 0 });
+  });
+});
+
+describe.each(dbTargets)('a password reset and the browsers bound to the account before it on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const beamsTokenOf = async (sessionToken: string, username: string) => {
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: `/api/push/beams-auth/?user_id=${encodeURIComponent(username)}`,
+      headers: { authorization: `Bearer ${sessionToken}` },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return (answer.json() as { token: string }).token;
+  };
+  const deviceUser = async (id: string) => (await t.app.db.maybe<{ user_id: string | null }>('SELECT user_id FROM push_devices WHERE id = $1', [id]))?.user_id;
+
+  it('unbinds them ("every device was signed out") and refuses Beams tokens issued before it', async () => {
+    const owner = await signUp(t);
+    const ownerId = (await t.app.db.one<{ id: string }>('SELECT id FROM users WHERE username = $1', [owner.username])).id;
+    // Whoever held the password bound their own browser with a Beams token while their session lasted.
+    const stolen = await beamsTokenOf(owner.token, owner.username);
+    const intruder = beamsSdk(t.app, { ip: '203.0.113.7' });
+    const bound = await intruder.registerDevice(browserSubscription('https://fcm.googleapis.com/fcm/send/intruder').token);
+    expect((await intruder.setUserId(bound.body.id, stolen)).status).toBe(200);
+    expect(await deviceUser(bound.body.id)).toBe(ownerId);
+
+    t.clock.advance(MINUTE);
+    await t.post('/api/security/reset_password/', { type: 'request', email: owner.email });
+    await t.app.mailer.settled();
+    const reset = await t.post('/api/security/reset_password/', {
+      type: 'reset',
+      email: owner.email,
+      code: lastCodeFor(t, owner.email),
+      password: 'brand-new-pass-1',
+      confirmPassword: 'brand-new-pass-1',
+    });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+
+    // The intruder's browser no longer receives the owner's pushes, and the day-long token binds nothing more.
+    expect(await deviceUser(bound.body.id)).toBeNull();
+    expect((await intruder.setUserId(bound.body.id, stolen)).status).toBe(401);
+    // The owner, signed in again, binds a browser with a fresh token.
+    t.clock.advance(MINUTE);
+    const again = await login(t, owner.username, 'brand-new-pass-1');
+    expect(again.status).toBe(200);
+    const fresh = await beamsTokenOf((again.body.info as { token: string }).token, owner.username);
+    const mine = beamsSdk(t.app, { ip: '198.51.100.20' });
+    const device = await mine.registerDevice(browserSubscription('https://fcm.googleapis.com/fcm/send/owner').token);
+    expect((await mine.setUserId(device.body.id, fresh)).status).toBe(200);
+    expect(await deviceUser(device.body.id)).toBe(ownerId);
   });
 });

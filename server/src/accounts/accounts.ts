@@ -23,6 +23,7 @@ import type { Mailer } from '../plugins/mail.ts';
 import { proofOf, type SecondFactorProof, type TwoFactor } from '../plugins/two-factor.ts';
 import { InvalidInput, NotAllowed, NotSignedIn, SignInExpired, StateConflict, Unavailable } from '../refusals.ts';
 import { emailCodesRepository } from '../repositories/email-codes.ts';
+import { pushRepository } from '../repositories/push.ts';
 import { recoveryCodesRepository } from '../repositories/recovery-codes.ts';
 import { sessionsRepository } from '../repositories/sessions.ts';
 import { twoFactorChallengesRepository } from '../repositories/two-factor-challenges.ts';
@@ -298,6 +299,9 @@ export function accountsService(deps: AccountsDeps) {
         // Whoever held the old password may hold a session or be halfway through two-factor: end both.
         await sessionsRepository(tx).revokeAllOfUser(userId, now);
         await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
+        // …and may have bound their own browser to the account's web pushes: unbind every one (the owner's
+        // browsers bind again at their next sign-in; the tokens issued before now bind nothing, device-api.ts).
+        await pushRepository(tx).unbindUser(userId);
         return notify(tx, [securityTexts.passwordChanged(userId)], now);
       });
       await deps.announce(notified);

@@ -104,6 +104,8 @@ export interface BeamsTokens {
   issue(username: string): Promise<string>;
   /** The username a token was issued for, or undefined: bad signature, expired, another issuer, no subject. */
   verify(token: string): Promise<string | undefined>;
+  /** `verify`, with when the token was issued (its `iat`), or undefined also when it names none. */
+  verifyIssued(token: string): Promise<{ username: string; issuedAt: Date } | undefined>;
 }
 
 /** Beams tokens live a day (the server SDK's `expiresIn: '24h'`). */
@@ -121,6 +123,22 @@ export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () 
     : new Uint8Array(hkdfSync('sha256', config.appSecret, 'peerex', 'beams token secret', 32));
   const issuer = beamsIssuer(instanceId);
   const sdk = hosted ? new PushNotifications({ instanceId: hosted.instanceId, secretKey: hosted.secretKey }) : undefined;
+  const verifyClaims = async (token: string, needsIssuedAt: boolean) => {
+    try {
+      const { payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        issuer,
+        currentDate: now(),
+        requiredClaims: needsIssuedAt ? ['sub', 'exp', 'iat'] : ['sub', 'exp'],
+      });
+      const subject = payload.sub;
+      if (!subject || subject.length > PUSH_USER_ID_MAX_LENGTH) return undefined;
+      return { username: subject, issuedAt: new Date((payload.iat ?? 0) * 1000) };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  };
   return {
     instanceId,
     async issue(username) {
@@ -135,15 +153,10 @@ export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () 
         .sign(secret);
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer, currentDate: now(), requiredClaims: ['sub', 'exp'] });
-        const subject = payload.sub;
-        if (!subject || subject.length > PUSH_USER_ID_MAX_LENGTH) return undefined;
-        return subject;
-      } catch (error) {
-        if (error instanceof joseErrors.JOSEError) return undefined;
-        throw error;
-      }
+      return (await verifyClaims(token, false))?.username;
+    },
+    async verifyIssued(token) {
+      return verifyClaims(token, true);
     },
   };
 }

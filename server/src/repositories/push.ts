@@ -89,7 +89,31 @@ export function pushRepository(db: Queryable) {
     /** Interests, devices and deliveries go with it (ON DELETE CASCADE). */
     deleteDevice: (id: string) => db.query('DELETE FROM push_devices WHERE id = $1', [id]),
 
-    userIdOf: async (username: string) => (await db.maybe<{ id: string }>('SELECT id FROM users WHERE username = $1', [username]))?.id,
+    /**
+     * The user a Beams token issued at `issuedAt` may bind a device to: none when their password was reset or
+     * their two-factor changed after it (credentials_changed_at), so a token handed to a session that a
+     * password reset ended binds nothing more. JWT times are whole seconds: a change within the token's own
+     * second does not count against it.
+     */
+    bindableUserId: async (username: string, issuedAt: Date) =>
+      (
+        await db.maybe<{ id: string }>(
+          `SELECT id FROM users WHERE username = $1
+           AND (credentials_changed_at IS NULL OR credentials_changed_at < $2::timestamptz + interval '1 second')`,
+          [username, issuedAt],
+        )
+      )?.id,
+
+    /**
+     * Unbinds every device of the user and drops what is queued for them (a password reset: whoever held the
+     * password may have bound their own browser). An unbound device is forgotten a day later unless bound again.
+     */
+    unbindUser: (userId: string) =>
+      db.query(
+        `WITH unbound AS (UPDATE push_devices SET user_id = NULL WHERE user_id = $1 RETURNING id)
+         DELETE FROM push_deliveries WHERE device_id IN (SELECT id FROM unbound)`,
+        [userId],
+      ),
 
     addInterest: (id: string, interest: string) =>
       db.query('INSERT INTO push_device_interests (device_id, interest) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, interest]),

@@ -239,8 +239,9 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
   app.put<{ Params: DeviceParams }>(`${instancePrefix}/devices/web/:deviceId/user`, async (request) => {
     const device = await deviceOf(request.params);
     const match = /^Bearer\s+(\S{1,2048})\s*$/i.exec(request.headers.authorization ?? '');
-    const username = match?.[1] ? await app.push.tokens.verify(match[1]) : undefined;
-    const userId = username === undefined ? undefined : await repository.userIdOf(username);
+    const claims = match?.[1] ? await app.push.tokens.verifyIssued(match[1]) : undefined;
+    // A token issued before the user's password reset (or two-factor change) binds nothing: it may be the ended session's.
+    const userId = claims === undefined ? undefined : await repository.bindableUserId(claims.username, claims.issuedAt);
     if (!userId) throw new DeviceApiError(401, 'The Beams token is missing, expired or not valid for this instance');
     if (!(await repository.bindUser(device.id, userId))) {
       throw new DeviceApiError(409, 'This device belongs to another user; stop and start again to register it anew');
