@@ -1,9 +1,12 @@
 import { parse as legacyParse } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notify } from '../../server/src/notifications/notify.ts';
 import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../server/src/push/subscription.ts';
+import { LEASE_MS } from '../../server/src/push/worker.ts';
+import { pushRepository } from '../../server/src/repositories/push.ts';
 import { lastCodeFor, login, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
-import { beamsSdk, browserSubscription } from '../support/push.ts';
+import { beamsSdk, browserSubscription, localPushService } from '../support/push.ts';
 
 /**
  * Review of web push as an attacker. web-push sends with Node's legacy `url.parse(endpoint)` (node_modules/
@@ -133,4 +136,39 @@ describe.each(dbTargets)('a password reset and the browsers bound to the account
     expect((await mine.setUserId(device.body.id, fresh)).status).toBe(200);
     expect(await deviceUser(device.body.id)).toBe(ownerId);
   });
+});
+
+describe.each(dbTargets)('the push worker and its lease on %s', (target) => {
+  it('starts no send once the lease of its claim may have run out, so a row another process claimed since is sent once', async () => {
+    const service = await localPushService();
+    const t = await createTestApp(target, { env: { PUSH_ALLOWED_HOSTS: service.host }, push: { agent: service.agent } });
+    try {
+      const who = await signUp(t);
+      const { id: userId } = await t.app.db.one<{ id: string }>('SELECT id FROM users WHERE username = $1', [who.username]);
+      const auth = await t.app.inject({ method: 'GET', url: `/api/push/beams-auth/?user_id=${who.username}`, headers: { authorization: `Bearer ${who.token}` } });
+      // Nine browsers: one more than the worker sends at once (SEND_CONCURRENCY).
+      for (let n = 0; n < 9; n += 1) {
+        const sdk = beamsSdk(t.app);
+        const device = await sdk.registerDevice(browserSubscription(service.endpoint(`/device-${n}`)).token);
+        expect((await sdk.setUserId(device.body.id, auth.json<{ token: string }>().token)).status).toBe(200);
+      }
+      await notify(t.app.db, [{ userId, kind: 'sign_in', title: 'New sign-in', body: 'b', link: null }], t.clock.now());
+      // The push service holds the first eight sends; the round's lease runs out while they hang.
+      service.answers.push(...Array.from({ length: 8 }, () => 'hold' as const));
+      const round = t.app.push.drain();
+      while (service.held < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+      t.clock.advance(LEASE_MS);
+      // Another process's round claims what the lease no longer protects, the ninth delivery (not yet sent) among them.
+      const taken = await pushRepository(t.app.db).claimDeliveries(t.clock.now(), LEASE_MS, 100);
+      const unsent = taken.map((row) => new URL(row.endpoint).pathname).filter((path) => !service.received.some((push) => push.path === path));
+      expect(unsent).toHaveLength(1);
+      const ninth = unsent[0]!;
+      await round;
+      // This round did not send it as well: the other process does, once.
+      expect(service.received.filter((push) => push.path === ninth)).toHaveLength(0);
+    } finally {
+      await service.close();
+      await t.close();
+    }
+  }, 60_000);
 });

@@ -41,6 +41,8 @@ export interface PushWorkerOptions {
 export const LEASE_MS = 120_000;
 /** web-push's socket timeout: a push service that does not answer within it counts as a failed attempt. */
 export const SEND_TIMEOUT_MS = 15_000;
+/** The latest a claimed delivery's send may start: one send's timeout, with as much again to spare, before the lease ends. */
+const SEND_START_DEADLINE_MS = LEASE_MS - 2 * SEND_TIMEOUT_MS;
 /** Rows claimed per round, and sends in flight at once per process. */
 const PUBLISHES_PER_ROUND = 20;
 const DELIVERIES_PER_ROUND = 100;
@@ -189,8 +191,18 @@ export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOpti
         else await expand(publish, report);
       }
       if (delivery.kind === 'built-in') {
-        const due = await repository.claimDeliveries(now(), LEASE_MS, DELIVERIES_PER_ROUND);
-        await eachBounded(due, SEND_CONCURRENCY, (item) => send(item, report));
+        const claimedAt = now().getTime();
+        const due = await repository.claimDeliveries(new Date(claimedAt), LEASE_MS, DELIVERIES_PER_ROUND);
+        await eachBounded(due, SEND_CONCURRENCY, async (item) => {
+          // Sends wait for a lane, and a lane for sends as slow as SEND_TIMEOUT_MS: a send started after this
+          // could end after the lease, when another round may have claimed the row and sent it too. Left
+          // claimed, the row is due again when its lease ends, for whichever round claims it then.
+          if (now().getTime() - claimedAt > SEND_START_DEADLINE_MS) {
+            report.retried += 1;
+            return;
+          }
+          await send(item, report);
+        });
         await repository.purgeUnboundDevices(new Date(now().getTime() - UNBOUND_DEVICE_LIFETIME_MS), PURGE_BATCH);
       }
       return report;
