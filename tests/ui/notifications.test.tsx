@@ -17,7 +17,11 @@ async function showBell(first: NotificationList) {
   const bell = () => screen.getByRole('button', { name: /^Notifications/ });
   const openPanel = async () => {
     await user.click(bell());
-    return screen.findByRole('dialog', { name: 'Notifications' });
+    const panel = await screen.findByRole('dialog', { name: 'Notifications' });
+    // The popover moves focus into itself a frame after it opens: wait for it, so a key the test presses
+    // next lands where the test put the focus, not where the popover moves it later.
+    await waitFor(() => expect(panel.contains(document.activeElement)).toBe(true));
+    return panel;
   };
   return { ...harness, actor, user, bell, openPanel };
 }
@@ -114,7 +118,7 @@ describe('the dropdown', () => {
     const panel = await openPanel();
     await user.click(within(panel).getByRole('button', { name: /Coins released/ }));
     expect(calls.inputs('openOne')).toEqual([3]);
-    expect(screen.queryByRole('dialog', { name: 'Notifications' })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Notifications' })).toBeNull());
     await act(() => calls.answer('openOne', 0));
     await act(() => calls.answer('list', listOf([notification(3, { link: '/chat?channel=abc', fresh: false })])));
     expect(visited).toEqual(['/chat?channel=abc']);
