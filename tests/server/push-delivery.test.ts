@@ -281,6 +281,20 @@ describe.each(dbTargets)('hosted Beams by configuration, on %s', (target) => {
     });
     expect(await t.app.db.query('SELECT 1 FROM push_publishes')).toEqual([]);
   });
+
+  it('gives up on a Beams that never answers, so the round ends and the publish is retried later', async () => {
+    const user = await insertUser(t.app.db);
+    await notify(t.app.db, [{ userId: user.id, kind: 'sign_in', title: 'New sign-in', body: 'held', link: null }], t.clock.now());
+    beams.holding = true;
+    try {
+      const received = beams.received.length;
+      expect(await t.app.push.drain()).toMatchObject({ published: 0, retried: 1 });
+      expect(beams.received.length).toBe(received + 1);
+      expect(await t.app.db.query<{ attempts: number }>('SELECT attempts FROM push_publishes')).toEqual([{ attempts: 1 }]);
+    } finally {
+      beams.holding = false;
+    }
+  }, 60_000);
 });
 
 /** Two processes need one database: only on PostgreSQL. */

@@ -202,20 +202,29 @@ export interface FakeBeams {
   host: string;
   port: number;
   received: { method: string; path: string; headers: IncomingMessage['headers']; body: unknown }[];
+  /** While true, requests are received and never answered (a Beams that hangs). */
+  holding: boolean;
   close(): Promise<void>;
 }
 
 /** Answers the publish API as Beams does (`{publishId}`), over plain HTTP as the SDK's `endpoint` option makes it. */
 export async function fakeBeams(): Promise<FakeBeams> {
   const received: FakeBeams['received'] = [];
+  const state = { holding: false };
+  const sockets = new Set<Socket>();
   const server = createHttpServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      if (state.holding) return;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ publishId: `pubid-${received.length}` }));
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -223,6 +232,16 @@ export async function fakeBeams(): Promise<FakeBeams> {
     host: '127.0.0.1',
     port,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    get holding() {
+      return state.holding;
+    },
+    set holding(value: boolean) {
+      state.holding = value;
+    },
+    close: () => {
+      // Held requests never end by themselves.
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

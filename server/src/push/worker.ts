@@ -41,6 +41,15 @@ export interface PushWorkerOptions {
 export const LEASE_MS = 120_000;
 /** web-push's socket timeout: a push service that does not answer within it counts as a failed attempt. */
 export const SEND_TIMEOUT_MS = 15_000;
+/** `work`, or a rejection once `ms` have passed without its answer. */
+function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The latest a claimed delivery's send may start: one send's timeout, with as much again to spare, before the lease ends. */
 const SEND_START_DEADLINE_MS = LEASE_MS - 2 * SEND_TIMEOUT_MS;
 /** Rows claimed per round, and sends in flight at once per process. */
@@ -105,8 +114,10 @@ export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOpti
     if (!beams) return;
     const body = { web: withAbsoluteLink(publish.web, publicUrl) } as PushNotifications.PublishRequest;
     try {
-      if (publish.users.length > 0) await beams.publishToUsers(publish.users, body);
-      if (publish.interests.length > 0) await beams.publishToInterests(publish.interests, body);
+      // The Beams SDK sets no timeout: a Beams that accepts and never answers would hold this round, and every
+      // push of this process, for good. Given up on, the publish is retried like any failure.
+      if (publish.users.length > 0) await withinTimeout(beams.publishToUsers(publish.users, body), SEND_TIMEOUT_MS);
+      if (publish.interests.length > 0) await withinTimeout(beams.publishToInterests(publish.interests, body), SEND_TIMEOUT_MS);
       await repository.deletePublish(publish.id);
       report.published += 1;
     } catch (error) {
@@ -186,9 +197,16 @@ export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOpti
     async round(): Promise<PushRoundReport> {
       const report = emptyReport();
       const publishes = await repository.claimPublishes(now(), LEASE_MS, PUBLISHES_PER_ROUND);
+      const publishesClaimedAt = now().getTime();
       for (const publish of publishes) {
-        if (delivery.kind === 'beams') await handToBeams(publish, report);
-        else await expand(publish, report);
+        if (delivery.kind === 'beams') {
+          // One after another, each up to SEND_TIMEOUT_MS: past the deadline the rest wait for their lease to end.
+          if (now().getTime() - publishesClaimedAt > SEND_START_DEADLINE_MS) {
+            report.retried += 1;
+            continue;
+          }
+          await handToBeams(publish, report);
+        } else await expand(publish, report);
       }
       if (delivery.kind === 'built-in') {
         const claimedAt = now().getTime();
