@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { loadConfig } from '../../server/src/config.ts';
 import { beamsTokens, loadVapidKeys, PushKeyError, VAPID_KEYS_FILE, vapidSubjectOf } from '../../server/src/push/keys.ts';
+import { absoluteLink } from '../../server/src/push/payload.ts';
 import { isAllowedEndpoint } from '../../server/src/push/subscription.ts';
 import { TEST_APP_SECRET, TestClock } from '../support/server.ts';
 
@@ -83,5 +84,19 @@ describe('push endpoint allow-list', () => {
     expect(isAllowedEndpoint('https://10.0.0.5/x', ['10.0.0.5:8443'])).toBe(false);
     expect(isAllowedEndpoint('https://fcm.googleapis.com:443/fcm/send/x', [])).toBe(true);
     expect(isAllowedEndpoint('https://FCM.googleapis.com/fcm/send/x', [])).toBe(true);
+  });
+});
+
+describe('deep links in pushes', () => {
+  const PUBLIC = 'https://peerex.example';
+  it('puts a path of the web app on PUBLIC_URL', () => {
+    expect(absoluteLink('/chat?channel=abc', PUBLIC)).toBe('https://peerex.example/chat?channel=abc');
+    expect(absoluteLink('/wallets/transactions', `${PUBLIC}:8443`)).toBe('https://peerex.example:8443/wallets/transactions');
+  });
+
+  it('never turns a "path" into another host: those link to the home page', () => {
+    for (const sneaky of ['//evil.example/x', '/\\evil.example/x', '/\\/evil.example', '/\t/evil.example']) {
+      expect(absoluteLink(sneaky, PUBLIC)).toBe('https://peerex.example/');
+    }
   });
 });

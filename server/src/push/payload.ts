@@ -24,9 +24,15 @@ export interface PushPayload {
   data: Record<string, unknown> & { pusher: PusherMetadata };
 }
 
-/** A path of the web app (`/chat?channel=…`) on PUBLIC_URL; an absolute link stays as it is. */
+/**
+ * A path of the web app (`/chat?channel=…`) on PUBLIC_URL; an absolute link stays as it is. A "path" that
+ * the URL parser would take to another host (`/\\evil.example`) becomes the home page instead.
+ */
 export function absoluteLink(link: string, publicUrl: string): string {
-  return link.startsWith('/') && !link.startsWith('//') ? new URL(link, publicUrl).toString() : link;
+  if (!link.startsWith('/')) return link;
+  const home = new URL('/', publicUrl);
+  const resolved = new URL(link, home);
+  return resolved.origin === home.origin ? resolved.toString() : home.toString();
 }
 
 /** The `web` body with its deep link absolute, as both the built-in service and hosted Beams take it. */
