@@ -3,6 +3,7 @@ import { z } from 'zod/mini';
 import { notificationEvent, realtimeEvents, unreadEvent, userChannelName } from '../../../contracts/index.ts';
 import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
+import { appPathOf } from './notifications.links.ts';
 import { notificationsMachine, type NotificationsEvent } from './notifications.machine.ts';
 
 /** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
@@ -40,5 +41,11 @@ export const bindNotifications = (deps: FlowDeps) =>
       }),
       watchConnection: fromCallback<EventObject>(({ sendBack }) => deps.realtime.watchConnection((state) => sendBack(connectionEvents[state]))),
     },
-    actions: { visit: (_, params) => deps.visit(params.path) },
+    actions: {
+      visit: (_, params) => {
+        const path = appPathOf(params.link);
+        if (path) deps.visit(path);
+      },
+    },
+    guards: { isAppLink: (_, params) => appPathOf(params.link) !== null },
   });

@@ -1,6 +1,5 @@
 import { assign, fromCallback, fromPromise, setup, stateIn, type EventObject } from 'xstate';
-import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/index.ts';
-import { appPathOf, type AppPath } from './notifications.links.ts';
+import type { NotificationItem, NotificationList } from '../../../contracts/index.ts';
 
 export type NotificationsInput = { username: string };
 
@@ -11,11 +10,18 @@ export type NotificationsContext = {
   /** The unread count the badge shows: the server's, from `list`, `open_one`, `open_all` or `unread`. */
   count: number;
   /**
-   * The unread item being opened: marked read, then the list is read again, then its page (`path`, null when
-   * it points nowhere in the app) is visited.
+   * The unread item being opened: marked read, then the list is read again, then its page (`link`, when it
+   * is a page of the app) is visited.
    */
-  opening: { id: number; path: AppPath | null } | null;
+  opening: { id: number; link: string | null } | null;
 };
+
+/**
+ * How many items the bell holds: as many as `list` answers (NOTIFICATIONS_LIST_LIMIT in
+ * contracts/notifications.ts, which a test holds this to); a literal, so that this file stands alone in the
+ * visualizer.
+ */
+export const NOTIFICATIONS_SHOWN = 50;
 
 export type NotificationsEvent =
   | { type: 'panel.open' }
@@ -40,7 +46,7 @@ export function mergedList(list: NotificationList, shown: readonly NotificationI
   const newest = list.items.reduce((max, item) => Math.max(max, item.id), 0);
   const arrived = shown.filter((item) => item.id > newest);
   return {
-    items: [...arrived, ...list.items].slice(0, NOTIFICATIONS_LIST_LIMIT),
+    items: [...arrived, ...list.items].slice(0, NOTIFICATIONS_SHOWN),
     count: list.count + arrived.filter((item) => item.fresh).length,
   };
 }
@@ -73,7 +79,7 @@ export const notificationsMachine = setup({
     keepList: assign(({ context }, params: { list: NotificationList }) => mergedList(params.list, context.items)),
     /** A live notification goes on top; one already shown (the list brought it too) is not shown twice. */
     prependNotification: assign(({ context }, params: { notification: NotificationItem }) => ({
-      items: [params.notification, ...context.items.filter((item) => item.id !== params.notification.id)].slice(0, NOTIFICATIONS_LIST_LIMIT),
+      items: [params.notification, ...context.items.filter((item) => item.id !== params.notification.id)].slice(0, NOTIFICATIONS_SHOWN),
     })),
     setCount: assign((_, params: { count: number }) => ({ count: params.count })),
     /** Shown read at once; the list read next confirms it. */
@@ -82,19 +88,20 @@ export const notificationsMachine = setup({
     })),
     markEveryItemRead: assign(({ context }) => ({ items: context.items.map((item) => ({ ...item, fresh: false })) })),
     setOpening: assign(({ context }, params: { id: number }) => ({
-      opening: { id: params.id, path: appPathOf(itemOf(context, params.id)?.link) },
+      opening: { id: params.id, link: itemOf(context, params.id)?.link ?? null },
     })),
     clearOpening: assign({ opening: null }),
-    /** Goes to the page (bound to the router in notifications.actors.ts). */
-    visit: (_, _params: { path: AppPath }) => stub('visit')(),
+    /** Goes to the page a link names, once `isAppLink` said it is one (bound to the router in notifications.actors.ts). */
+    visit: (_, _params: { link: string }) => stub('visit')(),
   },
   guards: {
     isListed: ({ context }, params: { id: number }) => itemOf(context, params.id) !== undefined,
     isFresh: ({ context }, params: { id: number }) => itemOf(context, params.id)?.fresh === true,
-    /** The item points to a page of the app. */
-    hasLink: ({ context }, params: { id: number }) => appPathOf(itemOf(context, params.id)?.link) !== null,
-    /** The item just opened points to a page of the app. */
-    hasDestination: ({ context }) => (context.opening?.path ?? null) !== null,
+    /**
+     * The link is a page of this app, never one that leaves it (`//host`, a scheme): bound in
+     * notifications.actors.ts to the check of notifications.links.ts.
+     */
+    isAppLink: (_, _params: { link: string | null }): boolean => stub('isAppLink')(),
     /** Something is unread: "Mark all read" has something to do. */
     hasUnread: ({ context }) => context.count > 0 || context.items.some((item) => item.fresh),
     /** Realtime cannot reach the page now. */
@@ -156,11 +163,11 @@ export const notificationsMachine = setup({
                 actions: { type: 'setOpening', params: ({ event }) => ({ id: event.id }) },
               },
               {
-                guard: { type: 'hasLink', params: ({ event }) => ({ id: event.id }) },
+                guard: { type: 'isAppLink', params: ({ context, event }) => ({ link: itemOf(context, event.id)?.link ?? null }) },
                 description: 'Already read: straight to its page.',
                 actions: {
                   type: 'visit',
-                  params: ({ context, event }) => ({ path: appPathOf(itemOf(context, event.id)?.link)! }),
+                  params: ({ context, event }) => ({ link: itemOf(context, event.id)!.link! }),
                 },
               },
             ],
@@ -196,10 +203,10 @@ export const notificationsMachine = setup({
             },
             onError: [
               {
-                guard: 'hasDestination',
+                guard: { type: 'isAppLink', params: ({ context }) => ({ link: context.opening?.link ?? null }) },
                 target: 'ready',
                 description: 'Not marked read (the toast says why); the trader still goes where it points.',
-                actions: [{ type: 'visit', params: ({ context }) => ({ path: context.opening!.path! }) }, 'clearOpening'],
+                actions: [{ type: 'visit', params: ({ context }) => ({ link: context.opening!.link! }) }, 'clearOpening'],
               },
               { target: 'ready', actions: 'clearOpening' },
             ],
@@ -224,12 +231,12 @@ export const notificationsMachine = setup({
             src: 'loadNotifications',
             onDone: [
               {
-                guard: 'hasDestination',
+                guard: { type: 'isAppLink', params: ({ context }) => ({ link: context.opening?.link ?? null }) },
                 target: 'ready',
                 description: 'An item was opened: now its page.',
                 actions: [
                   { type: 'keepList', params: ({ event }) => ({ list: event.output }) },
-                  { type: 'visit', params: ({ context }) => ({ path: context.opening!.path! }) },
+                  { type: 'visit', params: ({ context }) => ({ link: context.opening!.link! }) },
                   'clearOpening',
                 ],
               },
@@ -237,9 +244,9 @@ export const notificationsMachine = setup({
             ],
             onError: [
               {
-                guard: 'hasDestination',
+                guard: { type: 'isAppLink', params: ({ context }) => ({ link: context.opening?.link ?? null }) },
                 target: 'ready',
-                actions: [{ type: 'visit', params: ({ context }) => ({ path: context.opening!.path! }) }, 'clearOpening'],
+                actions: [{ type: 'visit', params: ({ context }) => ({ link: context.opening!.link! }) }, 'clearOpening'],
               },
               { target: 'ready', actions: 'clearOpening' },
             ],
