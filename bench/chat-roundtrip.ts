@@ -41,7 +41,7 @@ import { randomBytes } from 'node:crypto';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
-import { vapidEnvironment } from './support/vapid.ts';
+import { newVapidEnvironment } from '../server/src/push/keys.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
@@ -91,7 +91,7 @@ async function serve(databaseUrl: string) {
     // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
     ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     // And the web push key pair every process of a fleet shares.
-    ...vapidEnvironment(),
+    ...newVapidEnvironment(),
     APP_SECRET: randomBytes(32).toString('hex'),
     SEED_DEMO: 'false',
     WEB_DIST: '/nonexistent',

@@ -39,7 +39,7 @@ import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
-import { vapidEnvironment } from './support/vapid.ts';
+import { newVapidEnvironment } from '../server/src/push/keys.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -118,7 +118,7 @@ async function serve(databaseUrl: string, mode: string) {
     // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
     ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     // And the web push key pair every process of a fleet shares.
-    ...vapidEnvironment(),
+    ...newVapidEnvironment(),
     APP_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     SEED_DEMO: 'false',

@@ -41,7 +41,7 @@ import { postEntry } from '../server/src/ledger/ledger.ts';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { xpubEnvironmentOf } from '../server/src/wallets/keys.ts';
-import { vapidEnvironment } from './support/vapid.ts';
+import { newVapidEnvironment } from '../server/src/push/keys.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
 import { createPoster, percentile } from './support/http.ts';
 import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
@@ -67,7 +67,7 @@ async function serve(databaseUrl: string) {
     // Production needs the deposit addresses' keys; a throwaway mnemonic's will do for a benchmark.
     ...xpubEnvironmentOf(generateMnemonic(wordlist)),
     // And the web push key pair every process of a fleet shares.
-    ...vapidEnvironment(),
+    ...newVapidEnvironment(),
     APP_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     SEED_DEMO: 'false',

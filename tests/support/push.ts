@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import webpush from 'web-push';
+import { newVapidEnvironment } from '../../server/src/push/keys.ts';
 // http_ece is the reference implementation of RFC 8188/8291 that web-push itself builds on.
 import ece from 'http_ece';
 
@@ -15,10 +15,7 @@ import ece from 'http_ece';
  * VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY for a test that boots with NODE_ENV=production, which refuses to start
  * without a key pair (server/src/push/keys.ts); a fresh pair per run, like TEST_WALLET_XPUBS' public keys.
  */
-export const TEST_VAPID_KEYS = (() => {
-  const pair = webpush.generateVAPIDKeys();
-  return { VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey };
-})();
+export const TEST_VAPID_KEYS = newVapidEnvironment();
 
 /** The built-in device API's base, as /api/config names it and the Beams web SDK prefixes every path with. */
 export const DEVICE_API = '/push/device_api/v1/instances/peerex';

@@ -55,6 +55,15 @@ export function vapidSubjectOf(config: Pick<Config, 'mailFrom' | 'push'>): strin
 }
 
 /**
+ * A new key pair as the two variables production reads (`VAPID_PUBLIC_KEY`, `VAPID_PRIVATE_KEY`): what an
+ * operator sets once, and what a test or benchmark booting with NODE_ENV=production uses.
+ */
+export function newVapidEnvironment(): { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string } {
+  const pair = webpush.generateVAPIDKeys();
+  return { VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey };
+}
+
+/**
  * VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY, else a pair generated once into DATA_DIR (mode 0600, created
  * exclusively, so two processes starting together agree on one), else with DATA_DIR=memory:// a pair derived
  * from APP_SECRET: every process sharing the secret (a test's two servers) derives the same one. Production
