@@ -2,6 +2,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERESTS_PER_DEVICE } from '../../contracts/notifications.ts';
+import { UNBOUND_DEVICE_LIFETIME_MS } from '../../server/src/push/worker.ts';
 import { DEVICE_REGISTRATIONS_PER_HOUR } from '../../server/src/routes/push/device-api.ts';
 import { signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, TEST_APP_SECRET, type TestApp } from '../support/server.ts';
@@ -281,5 +282,30 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ error: 'Not Found', description: 'No such call' });
     });
+  });
+});
+
+describe.each(dbTargets)('devices never bound to a user, on %s', (target) => {
+  it('are deleted a day after their last call; bound ones and recent ones stay', async () => {
+    const t = await createTestApp(target, { env: { PUSH_ALLOWED_HOSTS: 'push.test.example:8443' } });
+    try {
+      const sdk = beamsSdk(t.app);
+      const register = async (name: string) => (await sdk.registerDevice(browserSubscription(`https://push.test.example:8443/${name}`).token)).body.id;
+      const stale = await register('stale');
+      const bound = await register('bound');
+      const trader = await signUp(t);
+      const { token } = (await beamsAuth(t, trader.token, trader.username)).json<{ token: string }>();
+      expect((await sdk.setUserId(bound, token)).status).toBe(200);
+      t.clock.advance(UNBOUND_DEVICE_LIFETIME_MS + 1000);
+      const recent = await register('recent');
+      // The worker's rounds do the expiring; drain runs one while something is due.
+      await t.app.push.publish({ users: [trader.username] }, { notification: { title: 'a', body: 'round' } });
+      await t.app.push.drain();
+      const left = await t.app.db.query<{ id: string }>('SELECT id FROM push_devices ORDER BY id');
+      expect(left.map((row) => row.id).sort()).toEqual([bound, recent].sort());
+      expect(left.map((row) => row.id)).not.toContain(stale);
+    } finally {
+      await t.close();
+    }
   });
 });

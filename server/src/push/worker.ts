@@ -65,6 +65,8 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** Devices nobody bound to a user are forgotten this long after their last call (the device API is open to anyone). */
 export const UNBOUND_DEVICE_LIFETIME_MS = 24 * 3_600_000;
 const PURGE_BATCH = 500;
+/** Unbound devices expire by the day: looking for them once a minute is plenty, not on every busy round. */
+export const PURGE_INTERVAL_MS = 60_000;
 
 export const backoffMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 
@@ -192,8 +194,10 @@ export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOpti
     }
   }
 
+  let nextPurgeAt = 0;
+
   return {
-    /** One round: hand on due publishes, then send due deliveries. */
+    /** One round: hand on due publishes, then send due deliveries (and, once a minute, expire unbound devices). */
     async round(): Promise<PushRoundReport> {
       const report = emptyReport();
       const publishes = await repository.claimPublishes(now(), LEASE_MS, PUBLISHES_PER_ROUND);
@@ -221,7 +225,10 @@ export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOpti
           }
           await send(item, report);
         });
-        await repository.purgeUnboundDevices(new Date(now().getTime() - UNBOUND_DEVICE_LIFETIME_MS), PURGE_BATCH);
+        if (now().getTime() >= nextPurgeAt) {
+          nextPurgeAt = now().getTime() + PURGE_INTERVAL_MS;
+          await repository.purgeUnboundDevices(new Date(now().getTime() - UNBOUND_DEVICE_LIFETIME_MS), PURGE_BATCH);
+        }
       }
       return report;
     },
