@@ -1,7 +1,7 @@
 import { SimulatedClock, createActor } from 'xstate';
 import type { NotificationList } from '../../contracts/index.ts';
 import { bindNotifications } from '../../src/machines/notifications/notifications.actors.ts';
-import { appPathOf } from '../../src/machines/notifications/notifications.links.ts';
+import { appPathOf } from '../../src/machines/shared/appPath.ts';
 import { NOTIFICATIONS_LIST_LIMIT } from '../../contracts/index.ts';
 import { mergedList, NOTIFICATIONS_SHOWN } from '../../src/machines/notifications/notifications.machine.ts';
 import {

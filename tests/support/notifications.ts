@@ -4,7 +4,7 @@
  */
 import type { NotificationItem, NotificationList } from '../../contracts/index.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
-import type { AppPath } from '../../src/machines/notifications/notifications.links.ts';
+import type { AppPath } from '../../src/machines/shared/appPath.ts';
 import type { NotificationService } from '../../src/services/notifications.ts';
 import { fakeRealtime } from './chat.ts';
 import { flush } from './machines.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { notificationEvent, realtimeEvents, unreadEvent, userChannelName } from '../../../contracts/index.ts';
 import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
-import { appPathOf } from './notifications.links.ts';
+import { appPathOf } from '../shared/appPath.ts';
 import { notificationsMachine, type NotificationsEvent } from './notifications.machine.ts';
 
 /** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */

@@ -99,7 +99,7 @@ export const notificationsMachine = setup({
     isFresh: ({ context }, params: { id: number }) => itemOf(context, params.id)?.fresh === true,
     /**
      * The link is a page of this app, never one that leaves it (`//host`, a scheme): bound in
-     * notifications.actors.ts to the check of notifications.links.ts.
+     * notifications.actors.ts to the check of shared/appPath.ts.
      */
     isAppLink: (_, _params: { link: string | null }): boolean => stub('isAppLink')(),
     /** Something is unread: "Mark all read" has something to do. */

@@ -6,7 +6,7 @@ import type { NotificationService } from '../../services/notifications.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import type { TradeService } from '../../services/trades.ts';
 import type { WalletService } from '../../services/wallets.ts';
-import type { AppPath } from '../notifications/notifications.links.ts';
+import type { AppPath } from './appPath.ts';
 import type { Notice } from './notify.ts';
 
 /** What the composition root hands every flow's `.actors.ts` to bind its named actors and actions. */
