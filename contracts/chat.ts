@@ -21,12 +21,14 @@ export const chatMessage = z.object({
   /** ISO 8601. */
   created: z.string(),
   channel: z.string(),
+  /** An addition: true on a moderator's message, whose `sender` is then "Moderator" (never a username). */
+  from_moderator: z.optional(z.boolean()),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 export const chatMessages = z.array(chatMessage);
 
 /** Text as the trader typed it: trimmed, 1–2,000 characters. */
-const chatText = z.pipe(
+export const chatText = z.pipe(
   z.string({ error: chatMessageEmpty }).check(z.maxLength(CHAT_TEXT_MAX * 4, chatMessageTooLong)),
   z.pipe(
     z.transform((value: string) => value.trim()),
@@ -51,6 +53,10 @@ export const typingResponse = z.object({ sent: z.boolean() });
 export const COIN_PRICE_CHANNEL = 'coin_price';
 /** A trade's private channel, from the conversation's `channel`. */
 export const tradeChannelName = (channel: string) => `private-${channel}`;
+/** Moderators only: `dispute_raised` and `dispute_resolved`, each `{channel}`, so the dispute desk stays current. */
+export const MODERATION_CHANNEL = 'private-moderation';
+/** The sender a moderator's chat messages carry. */
+export const MODERATOR_SENDER = 'Moderator';
 /** A trader's own private channel. */
 export const userChannelName = (username: string) => `private-user-${username}`;
 export const USER_CHANNEL_PREFIX = 'private-user-';
@@ -67,7 +73,11 @@ export const realtimeEvents = {
   conversation: 'conversation',
   notification: 'notification',
   unread: 'unread',
+  disputeResolved: 'dispute_resolved',
 } as const;
+
+/** `private-moderation` → `dispute_raised` | `dispute_resolved`. */
+export const moderationEvent = z.object({ channel: z.string() });
 
 /** The trade events that change the trade's facts. */
 export const TRADE_EVENTS = ['payment_marked', 'coin_released', 'trade_cancelled', 'dispute_raised'] as const;

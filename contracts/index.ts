@@ -8,3 +8,5 @@ export * from './trade.ts';
 export * from './chat.ts';
 export * from './wallet.ts';
 export * from './notifications.ts';
+export * from './moderation.ts';
+export * from './traders.ts';

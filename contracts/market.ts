@@ -84,8 +84,18 @@ export const offerListItem = z.object({
   max_amount: z.string(),
   payment_methods: z.array(z.string()),
   user__username: z.string(),
+  /** The average of the trader's ratings, 2 places; "0.00" while nobody has rated them. */
   user__rating: z.string(),
+  /** The trader's completed trades. */
   user__trades_count: z.int(),
+  // Additions (issue 13; docs/rules.md "Reputation"):
+  /** How many ratings the average is over. */
+  user__ratings_count: z.int(),
+  /**
+   * Completed trades over trades that reached payment or expired on the trader as buyer, in percent with 2
+   * places ("96.55"); null while no trade of theirs has got that far.
+   */
+  user__completion_rate: z.nullable(z.string()),
   created: z.string(),
 });
 export type OfferListItem = z.infer<typeof offerListItem>;

@@ -2,10 +2,16 @@ import { z } from 'zod/mini';
 import { code, currentPassword, device, email, password, recoveryCode, secondFactor, username } from './common.ts';
 import { messages } from './messages.ts';
 
+/** Granted only from the command line (`npm run user:role`), never through the API. */
+export const userRole = z.enum(['trader', 'moderator']);
+export type UserRole = z.infer<typeof userRole>;
+
 export const user = z.object({
   username: z.string(),
   email: z.string(),
   websocket_token: z.string(),
+  /** An addition: moderators see the dispute desk. Sessions stored before it carry none (a trader). */
+  role: z.optional(userRole),
 });
 export type User = z.infer<typeof user>;
 

@@ -14,6 +14,31 @@ const offerRate = z
   .check(z.trim(), z.regex(/^\d{1,18}(\.\d{1,8})?$/, 'rate must be the offer rate you saw, like 1.00'));
 const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
 
+/** The longest payer account a buyer may state when marking paid. */
+export const PAYER_ACCOUNT_MAX = 120;
+/** The longest rating comment. */
+export const RATING_COMMENT_MAX = 500;
+
+/** Trimmed; empty means not stated. */
+const payerAccount = z.pipe(
+  z.string({ error: 'payer_account must be text' }).check(z.maxLength(PAYER_ACCOUNT_MAX * 4, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`)),
+  z.pipe(
+    z.transform((value: string) => value.trim()),
+    z.string().check(z.maxLength(PAYER_ACCOUNT_MAX, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`)),
+  ),
+);
+export const ratingScore = z
+  .int({ error: 'Please choose a rating from 1 to 5' })
+  .check(z.gte(1, 'Please choose a rating from 1 to 5'), z.lte(5, 'Please choose a rating from 1 to 5'));
+/** Trimmed; empty means no comment. */
+export const ratingComment = z.pipe(
+  z.string({ error: 'comment must be text' }).check(z.maxLength(RATING_COMMENT_MAX * 4, `A comment can be at most ${RATING_COMMENT_MAX} characters`)),
+  z.pipe(
+    z.transform((value: string) => value.trim()),
+    z.string().check(z.maxLength(RATING_COMMENT_MAX, `A comment can be at most ${RATING_COMMENT_MAX} characters`)),
+  ),
+);
+
 export const tradeType = z.enum(['buy', 'sell']);
 /** A party of a trade: on a sell offer the owner sells to the taker, on a buy offer the owner buys from the taker. */
 export const tradeRole = z.enum(['buyer', 'seller']);
@@ -44,7 +69,8 @@ export const tradeRequest = z.discriminatedUnion('type', [
     ),
   }),
   z.object({ type: z.literal('cancel'), channel }),
-  z.object({ type: z.literal('mark_paid'), channel }),
+  /** `payer_account` (an addition): who paid and from where ("J. Smith, Revolut"), shown to the seller and a moderator. */
+  z.object({ type: z.literal('mark_paid'), channel, payer_account: z.optional(payerAccount) }),
   z.object({ type: z.literal('release_coin'), channel }),
   z.object({
     type: z.literal('raise_dispute'),
@@ -56,6 +82,8 @@ export const tradeRequest = z.discriminatedUnion('type', [
         z.maxLength(2000, 'The reason must be at most 2,000 characters'),
       ),
   }),
+  /** After a completed trade, each party rates the other once (an addition; docs/api.md "Ratings"). */
+  z.object({ type: z.literal('rate'), channel, score: ratingScore, comment: z.optional(ratingComment) }),
 ]);
 export type TradeRequest = z.infer<typeof tradeRequest>;
 /** What a taker asks for (`preview`): the offer, the fiat amount and the payment method. */
@@ -95,6 +123,18 @@ export type TradeHistoryRow = z.infer<typeof tradeHistoryRow>;
 export const tradeHistory = z.object({ trades: z.array(tradeHistoryRow), paginator });
 export type TradeHistory = z.infer<typeof tradeHistory>;
 
+/** A moderator's settlement of a dispute: the coins went to the buyer (`release`) or back to the seller (`refund`). */
+export const disputeOutcome = z.enum(['release', 'refund']);
+export type DisputeOutcome = z.infer<typeof disputeOutcome>;
+export const disputeResolution = z.object({
+  outcome: disputeOutcome,
+  /** The moderator's written resolution, as written. */
+  text: z.string(),
+  /** ISO 8601. */
+  resolved_at: z.string(),
+});
+export type DisputeResolution = z.infer<typeof disputeResolution>;
+
 /** market/chat/ {type:"conversations"}, and `conversation` on `private-user-<username>`. */
 export const conversation = z.object({
   channel: z.string(),
@@ -104,6 +144,15 @@ export const conversation = z.object({
   ...tradeFacts.shape,
   /** Whether the partner has a live realtime connection right now (any server process). */
   online: z.boolean(),
+  // Additions (issue 13):
+  /** What the buyer stated when marking paid ("J. Smith, Revolut"), or null. */
+  payer_account: z.nullable(z.string()),
+  /** When the dispute was raised (ISO 8601), or null: the chat shows "Under review" and the time waited. */
+  disputed_at: z.nullable(z.string()),
+  /** How a moderator settled the dispute, or null. */
+  resolution: z.nullable(disputeResolution),
+  /** The caller's rating of the partner for this trade, or null (not rated yet, or not rateable). */
+  my_rating: z.nullable(z.object({ score: z.int(), comment: z.string() })),
 });
 export type Conversation = z.infer<typeof conversation>;
 export const conversationsRequest = z.object({

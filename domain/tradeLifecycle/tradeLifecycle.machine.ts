@@ -1,8 +1,17 @@
 import { setup } from 'xstate';
 import type { TradeAction, TradeRole } from '../../contracts/trade.ts';
 
-/** Who asks: one of the two parties (for one of the actions of the contracts), or the server's payment-window sweep. */
-export type TradeLifecycleEvent = { type: `trade.${TradeAction}`; role: TradeRole } | { type: 'trade.expire' };
+/** A moderator's settlement of a disputed trade (the dispute desk's "Release to buyer" and "Refund seller"). */
+export type TradeResolution = 'resolve_release' | 'resolve_refund';
+
+/**
+ * Who asks: one of the two parties (for one of the actions of the contracts), the server's payment-window
+ * sweep, or a moderator settling a dispute (the server lets only moderators send those).
+ */
+export type TradeLifecycleEvent =
+  | { type: `trade.${TradeAction}`; role: TradeRole }
+  | { type: 'trade.expire' }
+  | { type: `trade.${TradeResolution}` };
 
 /**
  * The life of one trade (docs/rules.md "Trades"): the one chart the server consults before it applies an
@@ -57,7 +66,18 @@ export const tradeLifecycleMachine = setup({
           },
         },
         disputed: {
-          description: 'dispute_raised true: frozen until a moderator settles it (a later capability).',
+          description:
+            'dispute_raised true: frozen for both parties; only a moderator moves it, after reading the facts and the chat.',
+          on: {
+            'trade.resolve_release': {
+              target: '#tradeLifecycle.completed',
+              description: 'A moderator finds the buyer paid: escrow goes to the buyer less the fee, as a release would.',
+            },
+            'trade.resolve_refund': {
+              target: '#tradeLifecycle.cancelled',
+              description: 'A moderator finds the payment did not arrive: escrow goes back to the seller.',
+            },
+          },
         },
       },
     },

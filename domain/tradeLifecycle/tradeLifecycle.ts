@@ -1,6 +1,8 @@
 import { transition, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
-import { tradeLifecycleMachine, type TradeLifecycleEvent } from './tradeLifecycle.machine.ts';
+import { tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from './tradeLifecycle.machine.ts';
+
+export type { TradeResolution } from './tradeLifecycle.machine.ts';
 
 type TradeSnapshot = SnapshotFrom<typeof tradeLifecycleMachine>;
 
@@ -33,6 +35,11 @@ export function canTakeAction(facts: TradeFacts, action: TradeAction, role: Trad
   return snapshotOf(facts).can(eventFor(action, role));
 }
 
+/** Whether a moderator may settle this trade with `resolution` (only a disputed trade). */
+export function canResolve(facts: TradeFacts, resolution: TradeResolution): boolean {
+  return snapshotOf(facts).can({ type: `trade.${resolution}` });
+}
+
 /** Whether the payment window may still cancel this trade. */
 export function canExpire(facts: TradeFacts): boolean {
   return snapshotOf(facts).can({ type: 'trade.expire' });
@@ -42,13 +49,15 @@ export function canExpire(facts: TradeFacts): boolean {
  * The facts after `action`, or null when the chart refuses it. The server writes exactly these,
  * conditioned on the facts it read, so two racing actions cannot both apply.
  */
-export function applyAction(facts: TradeFacts, action: 'expire'): TradeFacts | null;
+export function applyAction(facts: TradeFacts, action: 'expire' | TradeResolution): TradeFacts | null;
 export function applyAction(facts: TradeFacts, action: TradeAction, role: TradeRole): TradeFacts | null;
-export function applyAction(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
+export function applyAction(facts: TradeFacts, action: TradeAction | 'expire' | TradeResolution, role?: TradeRole): TradeFacts | null {
   const snapshot = snapshotOf(facts);
-  // The overloads make a party's action name its role; only the sweep's expiry comes without one.
+  // The overloads make a party's action name its role; the sweep's expiry and a moderator's settlement come without one.
   const event: TradeLifecycleEvent =
-    action === 'expire' ? { type: 'trade.expire' } : eventFor(action, role as TradeRole);
+    action === 'expire' || action === 'resolve_release' || action === 'resolve_refund'
+      ? { type: `trade.${action}` }
+      : eventFor(action, role as TradeRole);
   if (!snapshot.can(event)) return null;
   const [next] = transition(tradeLifecycleMachine, snapshot, event);
   return factsOf(next);

@@ -28,6 +28,10 @@ export function conversationWith(partner: string, overrides: Partial<Conversatio
     last_message: `Trade opened with ${partner}`,
     ...facts.awaitingPayment,
     online: false,
+    payer_account: null,
+    disputed_at: null,
+    resolution: null,
+    my_rating: null,
     ...overrides,
   };
 }

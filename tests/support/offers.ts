@@ -33,6 +33,8 @@ export function offerItem(id: number, overrides: Partial<OfferListItem> = {}): O
     user__username: 'bob',
     user__rating: '4.8',
     user__trades_count: 12,
+    user__ratings_count: 5,
+    user__completion_rate: '92.31',
     created: '2025-01-02T10:00:00.000Z',
     ...overrides,
   };
