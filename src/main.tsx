@@ -15,6 +15,7 @@ import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
 import { createNotificationService } from './services/notifications.ts';
+import { createTraderService } from './services/traders.ts';
 import { createTradeService } from './services/trades.ts';
 import { createRealtimeService } from './services/realtime.ts';
 import { createPushService } from './services/push.ts';
@@ -36,6 +37,7 @@ const accounts = createAccountService(api, describeDevice());
 const market = createMarketService(api);
 const trades = createTradeService(api);
 const chat = createChatService(api);
+const traders = createTraderService(api);
 const wallets = createWalletService(api);
 const notifications = createNotificationService(api);
 const realtime = createRealtimeService({
@@ -57,6 +59,7 @@ const router = createAppRouter({
     market,
     trades,
     chat,
+    traders,
     wallets,
     notifications,
     realtime,

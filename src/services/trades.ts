@@ -30,8 +30,14 @@ export function historyQuery(page: number, filters: TradeHistoryFilters): TradeH
   };
 }
 
-/** A party's action on a trade, as the contract words it: `{type, channel}`, and the `reason` of a dispute. */
+/**
+ * A party's action on a trade, as the contract words it: `{type, channel}`, the `reason` of a dispute and the
+ * optional `payer_account` of "Mark Paid".
+ */
 export type TradeActionRequest = Extract<TradeRequest, { type: TradeAction }>;
+
+/** A party's rating of the other after a completed trade (docs/api.md "Ratings"): 1–5 and an optional comment. */
+export type TradeRatingRequest = Omit<Extract<TradeRequest, { type: 'rate' }>, 'type'>;
 
 /** What `open` answers: the sentence for the "Trade Opened!" toast, and the new trade's channel when the server names it. */
 export type TradeOpened = { info: string; channel: string | null };
@@ -52,6 +58,8 @@ export function createTradeService(api: Api) {
     history: (input: { page: number; filters: TradeHistoryFilters }) =>
       api.read('market/trade/', { type: 'history', ...historyQuery(input.page, input.filters) }, tradeHistory),
     act: (input: TradeActionRequest) => api.write('market/trade/', input, messageResponse),
+    /** Answers the sentence of the toast; a second rating or a trade that cannot be rated is refused (409, a toast). */
+    rate: (input: TradeRatingRequest) => api.write('market/trade/', { type: 'rate', ...input }, messageResponse),
   };
 }
 

@@ -4,6 +4,7 @@ import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
 import type { NotificationService } from '../../services/notifications.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
+import type { TraderService } from '../../services/traders.ts';
 import type { TradeService } from '../../services/trades.ts';
 import type { WalletService } from '../../services/wallets.ts';
 import type { AppPath } from './appPath.ts';
@@ -15,6 +16,8 @@ export type FlowDeps = {
   market: MarketService;
   trades: TradeService;
   chat: ChatService;
+  /** Trader profiles (/traders/$username). */
+  traders: TraderService;
   wallets: WalletService;
   notifications: NotificationService;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
