@@ -1,5 +1,6 @@
 import { messages } from '../../contracts/messages.ts';
 import { notificationSentences } from './notifications/sentences.ts';
+import { reputationSentences } from './reputation/sentences.ts';
 import { tradeSentences } from './trades/sentences.ts';
 import { walletSentences } from './wallets/sentences.ts';
 
@@ -54,6 +55,7 @@ export const sentences = {
   ...tradeSentences,
   ...walletSentences,
   ...notificationSentences,
+  ...reputationSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   chattingTooFast: 'You are sending messages too fast. Please wait a moment.',
   channelNotAllowed: 'You may not listen on this channel.',

@@ -1,0 +1,7 @@
+/** The sentences of ratings and trader profiles (spread into `sentences`, server/src/sentences.ts). */
+export const reputationSentences = {
+  rated: 'Thanks for your rating.',
+  alreadyRated: 'You have already rated this trade.',
+  onlyCompletedRated: 'Only a completed trade can be rated.',
+  traderNotFound: 'This trader does not exist.',
+};
