@@ -1,11 +1,12 @@
 import { createActor, type AnyActorRef } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
-import { tradeLifecycleMachine, type TradeLifecycleEvent } from '../../domain/tradeLifecycle/tradeLifecycle.machine.ts';
+import { tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from '../../domain/tradeLifecycle/tradeLifecycle.machine.ts';
 import {
   applyAction,
   availableActions,
   canExpire,
+  canResolve,
   canTakeAction,
   factsOf,
   snapshotOf,
@@ -14,20 +15,28 @@ import { Coverage } from '../support/machines.ts';
 
 const roles: TradeRole[] = ['buyer', 'seller'];
 const actions: TradeAction[] = ['mark_paid', 'release_coin', 'cancel', 'raise_dispute'];
-/** Every event the chart can be sent: each action by each party, and the payment window's sweep. */
+const resolutions: TradeResolution[] = ['resolve_release', 'resolve_refund'];
+/** Every event the chart can be sent: each action by each party, the payment window's sweep, and a moderator's two settlements. */
 const allEvents: TradeLifecycleEvent[] = [
   ...actions.flatMap((action) => roles.map((role) => ({ type: `trade.${action}`, role }) as TradeLifecycleEvent)),
   { type: 'trade.expire' },
+  ...resolutions.map((resolution) => ({ type: `trade.${resolution}` }) as TradeLifecycleEvent),
 ];
+type Change = TradeAction | 'expire' | TradeResolution;
+const isSideless = (change: Change): change is 'expire' | TradeResolution => change === 'expire' || change === 'resolve_release' || change === 'resolve_refund';
 
 const opened: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 
 /**
- * The oracle, written from docs/rules.md "Trades": the stored facts after an action, or null when the
- * action is refused (409). Completed and cancelled trades take nothing.
+ * The oracle, written from docs/rules.md "Trades" and "Disputes": the stored facts after an action, or null
+ * when the action is refused (409). Completed and cancelled trades take nothing; a disputed one takes only a
+ * moderator's settlement, and nothing else does.
  */
-function rule(facts: TradeFacts, action: TradeAction | 'expire', role?: TradeRole): TradeFacts | null {
-  if (facts.status !== 'pending' || facts.dispute_raised) return null;
+function rule(facts: TradeFacts, action: Change, role?: TradeRole): TradeFacts | null {
+  if (facts.status !== 'pending') return null;
+  if (action === 'resolve_release') return facts.dispute_raised ? { status: 'completed', buyer_paid: true, dispute_raised: false } : null;
+  if (action === 'resolve_refund') return facts.dispute_raised ? { status: 'cancelled', buyer_paid: false, dispute_raised: false } : null;
+  if (facts.dispute_raised) return null;
   switch (action) {
     case 'mark_paid':
       return role === 'buyer' && !facts.buyer_paid ? { ...facts, buyer_paid: true } : null;
@@ -48,7 +57,7 @@ function chatActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
   return role === 'seller' ? ['raise_dispute', 'release_coin'] : ['raise_dispute'];
 }
 
-const actionOf = (event: TradeLifecycleEvent) => event.type.slice('trade.'.length) as TradeAction | 'expire';
+const actionOf = (event: TradeLifecycleEvent) => event.type.slice('trade.'.length) as Change;
 const roleOf = (event: TradeLifecycleEvent) => ('role' in event ? event.role : undefined);
 const sorted = <T>(list: T[]) => [...list].sort();
 
@@ -64,6 +73,10 @@ function checkFacts(facts: TradeFacts) {
   }
   expect(canExpire(facts)).toBe(rule(facts, 'expire') !== null);
   expect(applyAction(facts, 'expire')).toEqual(rule(facts, 'expire'));
+  for (const resolution of resolutions) {
+    expect(canResolve(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toBe(rule(facts, resolution) !== null);
+    expect(applyAction(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toEqual(rule(facts, resolution));
+  }
 }
 
 const model = createTestModel(tradeLifecycleMachine, { events: allEvents });
@@ -84,7 +97,7 @@ async function run(path: (typeof paths)[number], coverage?: Coverage) {
     const action = actionOf(event);
     const role = roleOf(event);
     expected = rule(expected, action, role) ?? expected;
-    stored = (action === 'expire' ? applyAction(stored, 'expire') : applyAction(stored, action, role!)) ?? stored;
+    stored = (isSideless(action) ? applyAction(stored, action) : applyAction(stored, action, role!)) ?? stored;
     actor.send(event);
   };
   const check = (snapshot: ReturnType<typeof snapshotOf>) => {
@@ -189,6 +202,22 @@ describe('tradeLifecycle: every path through the chart', () => {
     expect(coverage.missingTransitions()).toEqual([
       'tradeLifecycle.pending.awaitingPayment —trade.expire#0→ tradeLifecycle.cancelled',
       'tradeLifecycle.pending.paid —trade.raise_dispute#0→ tradeLifecycle.pending.disputed',
+      'tradeLifecycle.pending.disputed —trade.resolve_release#0→ tradeLifecycle.completed',
+      'tradeLifecycle.pending.disputed —trade.resolve_refund#0→ tradeLifecycle.cancelled',
+    ]);
+  });
+
+  it('a moderator settles a dispute both ways, and only a dispute', async () => {
+    const settled = paths.filter((path) => path.steps.some(({ event }) => event.type === 'trade.resolve_release' || event.type === 'trade.resolve_refund'));
+    // Each settlement is the last step of a path that raised the dispute first.
+    const ends = new Set(settled.map((path) => `${path.steps.at(-2)?.event.type} → ${path.steps.at(-1)?.event.type}`));
+    expect([...ends].sort()).toEqual(['trade.raise_dispute → trade.resolve_refund', 'trade.raise_dispute → trade.resolve_release']);
+    for (const path of settled) await run(path);
+    const coverage = new Coverage(tradeLifecycleMachine);
+    for (const path of paths.filter((path) => !settled.includes(path))) await run(path, coverage);
+    expect(coverage.missingTransitions()).toEqual([
+      'tradeLifecycle.pending.disputed —trade.resolve_release#0→ tradeLifecycle.completed',
+      'tradeLifecycle.pending.disputed —trade.resolve_refund#0→ tradeLifecycle.cancelled',
     ]);
   });
 });

@@ -5,6 +5,7 @@ import {
   applyAction,
   availableActions,
   canExpire,
+  canResolve,
   canTakeAction,
   eventFor,
   factsOf,
@@ -66,6 +67,31 @@ describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
     expect(action === 'expire' ? applyAction(facts, 'expire') : applyAction(facts, action, role!)).toEqual(after);
     if (action === 'expire') expect(canExpire(facts)).toBe(after !== null);
     else expect(canTakeAction(facts, action, role!)).toBe(after !== null);
+  });
+
+  it.each<[string, TradeFacts, 'resolve_release' | 'resolve_refund', TradeFacts | null]>([
+    ['a moderator releases a disputed trade to the buyer', disputed, 'resolve_release', completed],
+    ['a moderator refunds a disputed trade to the seller', disputed, 'resolve_refund', cancelled],
+    ['no settlement of an undisputed paid trade (release)', paid, 'resolve_release', null],
+    ['no settlement of an undisputed paid trade (refund)', paid, 'resolve_refund', null],
+    ['no settlement of an unpaid trade', unpaid, 'resolve_refund', null],
+    ['no second settlement of a released trade', completed, 'resolve_refund', null],
+    ['no second settlement of a refunded trade', cancelled, 'resolve_release', null],
+  ])('%s', (_, facts, resolution, after) => {
+    expect(applyAction(facts, resolution)).toEqual(after);
+    expect(canResolve(facts, resolution)).toBe(after !== null);
+  });
+
+  it('a settlement ends the trade: the actor is done and takes no more events', () => {
+    for (const [resolution, end] of [['trade.resolve_release', 'completed'], ['trade.resolve_refund', 'cancelled']] as const) {
+      const actor = createActor(tradeLifecycleMachine, { snapshot: snapshotOf(disputed) }).start();
+      actor.send({ type: 'trade.expire' });
+      actor.send({ type: 'trade.release_coin', role: 'seller' });
+      expect(actor.getSnapshot().value, 'frozen for the parties and the sweep').toEqual({ pending: 'disputed' });
+      actor.send({ type: resolution });
+      expect(actor.getSnapshot().value).toBe(end);
+      expect(actor.getSnapshot().status).toBe('done');
+    }
   });
 
   it('applyAction leaves the facts it was given untouched', () => {
