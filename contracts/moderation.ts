@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { chatMessage, chatText } from './chat.ts';
 import { decimalString } from './common.ts';
+import { messageResponse } from './security.ts';
 import { disputeOutcome, disputeResolution, tradeFacts } from './trade.ts';
 
 /**
@@ -83,3 +84,8 @@ export const disputeDetail = z.object({
   messages: z.array(chatMessage),
 });
 export type DisputeDetail = z.infer<typeof disputeDetail>;
+
+/** `message` answers the stored message (`from_moderator` true, `sender` "Moderator"), as the trade's channel carries it. */
+export const moderationMessageResponse = chatMessage;
+/** `resolve` answers the sentence the moderator's toast shows ("Dispute settled: …"). */
+export const resolveResponse = messageResponse;
