@@ -14,6 +14,7 @@ import { createWalletService } from './services/wallets.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createMarketService } from './services/market.ts';
+import { createModerationService } from './services/moderation.ts';
 import { createNotificationService } from './services/notifications.ts';
 import { createTraderService } from './services/traders.ts';
 import { createTradeService } from './services/trades.ts';
@@ -40,6 +41,7 @@ const chat = createChatService(api);
 const traders = createTraderService(api);
 const wallets = createWalletService(api);
 const notifications = createNotificationService(api);
+const moderation = createModerationService(api);
 const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
@@ -62,6 +64,7 @@ const router = createAppRouter({
     traders,
     wallets,
     notifications,
+    moderation,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),

@@ -2,6 +2,7 @@ import type { SessionResponse } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
+import type { ModerationService } from '../../services/moderation.ts';
 import type { NotificationService } from '../../services/notifications.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import type { TraderService } from '../../services/traders.ts';
@@ -20,6 +21,8 @@ export type FlowDeps = {
   traders: TraderService;
   wallets: WalletService;
   notifications: NotificationService;
+  /** The dispute desk's calls (/moderation; moderators only). */
+  moderation: ModerationService;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */
