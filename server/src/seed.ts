@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OfferType } from '../../contracts/market.ts';
+import type { UserRole } from '../../contracts/security.ts';
 import type { Db } from './db/db.ts';
 import type { AppKeys } from './lib/secrets.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
@@ -22,11 +23,13 @@ import { Refusal } from './refusals.ts';
 export const DEMO_PASSWORD = 'peerex-demo';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 
-export const DEMO_USERS: ReadonlyArray<{ username: string; email: string; totpSecret?: string }> = [
+export const DEMO_USERS: ReadonlyArray<{ username: string; email: string; totpSecret?: string; role?: UserRole }> = [
   { username: 'alice', email: 'alice@peerex.test' },
   { username: 'bob', email: 'bob@peerex.test' },
   { username: 'carol', email: 'carol@peerex.test' },
   { username: 'dave', email: 'dave@peerex.test', totpSecret: DEMO_TOTP_SECRET },
+  // The dispute desk's demo: settles the demo traders' disputes; holds nothing and publishes no offers.
+  { username: 'mod', email: 'mod@peerex.test', role: 'moderator' },
 ];
 
 export interface DemoOffer {
@@ -45,7 +48,7 @@ export interface DemoOffer {
   terms: string | null;
 }
 
-/** A few live offers per demo trader (dave, the two-factor demo, has none), oldest first. */
+/** A few live offers per demo trader (dave, the two-factor demo, and mod, the moderator, have none), oldest first. */
 export const DEMO_OFFERS: readonly DemoOffer[] = [
   { username: 'alice', offer_type: 'sell', ticker: 'BTC', currency: 'EUR', margin: '0.02', min_amount: '100', max_amount: '5000', payment_methods: ['SEPA', 'Revolut', 'Wise'], terms: 'SEPA Instant only. I release within 15 minutes of seeing the payment.' },
   { username: 'bob', offer_type: 'sell', ticker: 'USDT', currency: 'NGN', margin: '0.018', min_amount: '20000', max_amount: '2000000', payment_methods: ['Bank Transfer'], terms: 'Pay from a bank account in your own name.' },
@@ -152,6 +155,7 @@ export async function seedDemo(
         email: user.email,
         passwordHash,
         totpSecret: user.totpSecret ? deps.keys.seal(user.totpSecret) : undefined,
+        role: user.role,
         now: deps.now(),
       });
       userIds.set(user.username, row.id);

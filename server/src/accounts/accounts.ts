@@ -29,6 +29,7 @@ import { sessionsRepository } from '../repositories/sessions.ts';
 import { twoFactorChallengesRepository } from '../repositories/two-factor-challenges.ts';
 import { usersRepository, type UserRow } from '../repositories/users.ts';
 import { sentences } from '../sentences.ts';
+import { isReservedUsername } from './roles.ts';
 
 /** The sign-in attempt between a correct password and the second factor: how long it lives, how many codes it takes. */
 export const SIGN_IN_CHALLENGE = Object.freeze({ lifetimeMs: 5 * 60_000, maxTries: 5 });
@@ -249,6 +250,8 @@ export function accountsService(deps: AccountsDeps) {
     async register(ask: RegisterAsk): Promise<SessionResponse> {
       const now = deps.now();
       const users = usersRepository(db);
+      // The chat shows a moderator's messages as from "Moderator": no trader may take that name.
+      if (isReservedUsername(ask.username)) throw new InvalidInput(sentences.usernameReserved);
       const verifiedSince = new Date(now.getTime() - EMAIL_VERIFICATION_VALID_MS);
       if (!(await emailCodesRepository(db).isVerifiedSince(ask.email, verifiedSince))) {
         throw new NotAllowed(sentences.emailNotVerified);

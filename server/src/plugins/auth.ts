@@ -1,9 +1,9 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { SessionResponse } from '../../../contracts/security.ts';
+import type { SessionResponse, UserRole } from '../../../contracts/security.ts';
 import type { Queryable } from '../db/db.ts';
 import { sentences } from '../sentences.ts';
 import { hashToken, newToken } from '../lib/secrets.ts';
-import { sessionsRepository } from '../repositories/sessions.ts';
+import { sessionsRepository, type SessionLookup } from '../repositories/sessions.ts';
 import { shared } from './shared.ts';
 import { NotSignedIn } from '../refusals.ts';
 
@@ -13,6 +13,8 @@ export interface AuthSession {
   userId: string;
   username: string;
   email: string;
+  /** As stored now: a moderator whose role was taken back is a trader from their next call. */
+  role: UserRole;
 }
 
 export interface Sessions {
@@ -20,7 +22,7 @@ export interface Sessions {
    * Signs a user in on a device. The bearer token and websocket token exist in clear only in the
    * returned payload; the database keeps their hashes. Takes the transaction the caller is in.
    */
-  open(tx: Queryable, user: { id: string; username: string; email: string }, device: string): Promise<SessionResponse>;
+  open(tx: Queryable, user: { id: string; username: string; email: string; role: UserRole }, device: string): Promise<SessionResponse>;
   /** The live session behind a bearer token, or undefined (unknown, revoked or idle too long). */
   resolve(token: string): Promise<AuthSession | undefined>;
   /**
@@ -56,6 +58,14 @@ export function signedIn(request: FastifyRequest): AuthSession {
   return request.session;
 }
 
+const sessionOf = (found: SessionLookup): AuthSession => ({
+  id: found.session_id,
+  userId: found.user_id,
+  username: found.username,
+  email: found.email,
+  role: found.role,
+});
+
 /** Tier 2: sessions — opaque tokens, stored hashed, with device, last use and revocation. */
 export const authPlugin = shared('peerex-auth', async (app) => {
   const sessions: Sessions = {
@@ -69,7 +79,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
         device,
         now: app.now(),
       });
-      return { token, user: { username: user.username, email: user.email, websocket_token: websocketToken } };
+      return { token, user: { username: user.username, email: user.email, websocket_token: websocketToken, role: user.role } };
     },
 
     async resolve(token) {
@@ -82,7 +92,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
       if (now.getTime() - found.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
         await repo.touch(found.session_id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
       }
-      return { id: found.session_id, userId: found.user_id, username: found.username, email: found.email };
+      return sessionOf(found);
     },
 
     async resolveRealtime(token) {
@@ -90,7 +100,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
       if (!found) return sessions.resolve(token);
       const idleLimit = new Date(app.now().getTime() - app.config.sessionIdleDays * DAY_MS);
       if (found.last_used_at <= idleLimit) return undefined;
-      return { id: found.session_id, userId: found.user_id, username: found.username, email: found.email };
+      return sessionOf(found);
     },
 
     async revoke(sessionId) {

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../../contracts/security.ts';
 import { PREPARED, type Queryable } from '../db/db.ts';
 
 export interface SessionLookup {
@@ -5,13 +6,15 @@ export interface SessionLookup {
   user_id: string;
   username: string;
   email: string;
+  /** Read with every lookup, so a role taken back (`npm run user:role`) counts from the next call. */
+  role: UserRole;
   last_used_at: Date;
 }
 
 export function sessionsRepository(db: Queryable) {
   const findLiveBy = (column: 'token_hash' | 'websocket_token_hash', hash: string) =>
     db.maybe<SessionLookup>(
-      `SELECT s.id AS session_id, s.user_id, u.username, u.email, s.last_used_at
+      `SELECT s.id AS session_id, s.user_id, u.username, u.email, u.role, s.last_used_at
        FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.${column} = $1 AND s.revoked_at IS NULL`,
       [hash],

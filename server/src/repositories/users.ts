@@ -1,3 +1,4 @@
+import type { UserRole } from '../../../contracts/security.ts';
 import type { Queryable } from '../db/db.ts';
 
 export interface UserRow {
@@ -8,9 +9,10 @@ export interface UserRow {
   password_hash: string;
   totp_secret: string | null;
   totp_pending_secret: string | null;
+  role: UserRole;
 }
 
-const COLUMNS = 'id, username, email, password_hash, totp_secret, totp_pending_secret';
+const COLUMNS = 'id, username, email, password_hash, totp_secret, totp_pending_secret, role';
 
 export function usersRepository(db: Queryable) {
   return {
@@ -31,11 +33,23 @@ export function usersRepository(db: Queryable) {
     usernameExists: async (username: string) =>
       (await db.maybe('SELECT 1 AS found FROM users WHERE lower(username) = lower($1)', [username])) !== undefined,
 
-    insert: (user: { username: string; email: string; passwordHash: string; totpSecret?: string; now: Date }) =>
+    /** `role` only for the demo data: signup always makes a trader. */
+    insert: (user: { username: string; email: string; passwordHash: string; totpSecret?: string; role?: UserRole; now: Date }) =>
       db.one<UserRow>(
-        `INSERT INTO users (username, email, password_hash, totp_secret, created_at)
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [user.username, user.email, user.passwordHash, user.totpSecret ?? null, user.now],
+        `INSERT INTO users (username, email, password_hash, totp_secret, created_at, role)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [user.username, user.email, user.passwordHash, user.totpSecret ?? null, user.now, user.role ?? 'trader'],
+      ),
+
+    /**
+     * Grants or takes back a role (`npm run user:role`; no API call changes one), by username in any case.
+     * Answers the user as they are now and the role they had, or undefined for an unknown username.
+     */
+    setRole: (username: string, role: UserRole) =>
+      db.maybe<{ username: string; role: UserRole; previous: UserRole }>(
+        `UPDATE users SET role = $2 FROM (SELECT id, role AS previous FROM users WHERE lower(username) = lower($1) FOR UPDATE) old
+         WHERE users.id = old.id RETURNING users.username, users.role, old.previous`,
+        [username, role],
       ),
 
     /** The same password, hashed anew (a rehash at sign-in): not a credentials change. */
