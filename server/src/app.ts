@@ -28,6 +28,7 @@ import { notificationsPlugin } from './plugins/notifications.ts';
 import { chatPlugin } from './plugins/chat.ts';
 import { livePricesPlugin } from './plugins/live-prices.ts';
 import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
+import { reputationPlugin } from './plugins/reputation.ts';
 import { tradesPlugin } from './plugins/trades.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
@@ -52,6 +53,7 @@ import beamsAuthRoute from './routes/api/push/beams-auth.ts';
 import pushDeviceApiRoutes from './routes/push/device-api.ts';
 import offersRoute from './routes/api/market/offers.ts';
 import tradeRoute from './routes/api/market/trade.ts';
+import tradersRoute from './routes/api/market/traders.ts';
 import loginRoute from './routes/api/security/login.ts';
 import logoutRoute from './routes/api/security/logout.ts';
 import registerRoute from './routes/api/security/register.ts';
@@ -206,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
   await app.register(tradesPlugin);
+  await app.register(reputationPlugin);
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
 
@@ -255,6 +258,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(coinsRoute);
         await signedInScope.register(offersRoute);
         await signedInScope.register(tradeRoute);
+        await signedInScope.register(tradersRoute);
         await signedInScope.register(chatRoute);
         await signedInScope.register(walletRoute);
         await signedInScope.register(beamsAuthRoute);

@@ -132,8 +132,11 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
       max_amount: '1000.00',
       payment_methods: ['Bank Transfer'],
       user__username: 'zed42',
+      // Nobody has traded with or rated zed42 (tests/server/reputation.test.ts has the figures of traders who have).
       user__rating: '0.00',
       user__trades_count: 0,
+      user__ratings_count: 0,
+      user__completion_rate: null,
       created: f3Created,
     });
   });

@@ -6,13 +6,13 @@ import type {
   OfferFilters,
   OfferInput,
   OfferList,
+  OfferListItem,
   Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../db/db.ts';
 import { sentences } from '../sentences.ts';
-import { offersRepository, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
+import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
-import { traderStatsRepository, UNRATED } from '../repositories/trader-stats.ts';
 import { InvalidInput, NotFound } from '../refusals.ts';
 
 /** Offers per page of Browse Offers; the spec leaves the size to the server. */
@@ -71,6 +71,26 @@ export function paginator(page: number, hasMore: boolean): Paginator {
     next_page: hasMore ? page + 1 : null,
   };
 }
+
+/** A listed offer as Browse Offers and a trader profile show it. */
+export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
+  id: Number(row.id),
+  offer_type: row.offer_type,
+  coin__image: row.coin__image,
+  coin__label: row.coin__label,
+  coin__ticker: row.coin__ticker,
+  currency__code: row.currency__code,
+  rate: formatRate(row.rate),
+  min_amount: formatFiat(row.min_amount),
+  max_amount: formatFiat(row.max_amount),
+  payment_methods: row.payment_methods,
+  user__username: row.user__username,
+  user__rating: row.user__rating,
+  user__trades_count: row.user__trades_count,
+  user__ratings_count: row.user__ratings_count,
+  user__completion_rate: row.user__completion_rate,
+  created: row.created_at.toISOString(),
+});
 
 /** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
 export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -168,27 +188,15 @@ export function offersService(db: Queryable) {
     async list(page: number, filters: OfferFilters): Promise<OfferList> {
       const query = await resolveFilters(filters);
       const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
-      const shown = rows.slice(0, OFFERS_PAGE_SIZE);
-      const ratings = await traderStatsRepository(db).ratings([...new Set(shown.map((row) => row.user_id))]);
       return {
-        offers: shown.map((row) => ({
-          id: Number(row.id),
-          offer_type: row.offer_type,
-          coin__image: row.coin__image,
-          coin__label: row.coin__label,
-          coin__ticker: row.coin__ticker,
-          currency__code: row.currency__code,
-          rate: formatRate(row.rate),
-          min_amount: formatFiat(row.min_amount),
-          max_amount: formatFiat(row.max_amount),
-          payment_methods: row.payment_methods,
-          user__username: row.user__username,
-          user__rating: ratings.get(row.user_id) ?? UNRATED,
-          user__trades_count: row.user__trades_count,
-          created: row.created_at.toISOString(),
-        })),
+        offers: rows.slice(0, OFFERS_PAGE_SIZE).map(offerListItemOf),
         paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),
       };
+    },
+
+    /** A trader's live offers, newest first, at most `limit`, as Browse Offers shows them (a trader profile). */
+    async activeOf(userId: string, limit: number): Promise<OfferListItem[]> {
+      return (await offers.listActive({ userIds: [userId] }, 0, limit)).map(offerListItemOf);
     },
 
     /**

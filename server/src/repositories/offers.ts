@@ -1,5 +1,6 @@
 import type { OfferType } from '../../../contracts/market.ts';
 import { sqlParams, type Queryable } from '../db/db.ts';
+import { TRADER_FIGURES } from './trader-stats.ts';
 
 /** An offer as the server stores it, after every rule has been checked (market/offers.ts). */
 export interface OfferRecord {
@@ -57,8 +58,11 @@ export interface ListedOfferRow {
   max_amount: string;
   payment_methods: string[];
   user__username: string;
-  /** Completed trades of the owner, as either party (trader_trade_counts, migration 010). */
+  /** The owner's figures (repositories/trader-stats.ts): completed trades as either party, and so on. */
   user__trades_count: number;
+  user__completion_rate: string | null;
+  user__rating: string;
+  user__ratings_count: number;
   created_at: Date;
 }
 
@@ -153,7 +157,8 @@ export function offersRepository(db: Queryable) {
      *
      * The inner query picks the page using only the offers table and its partial indexes (each ends in
      * the list's order, so it stops after offset + limit rows); the outer one looks up the owner's name,
-     * the coin and the payment method names for those few rows only (rows skipped by OFFSET never are).
+     * the coin, the payment method names and the owner's figures (counters, never their trades or ratings)
+     * for those few rows only (rows skipped by OFFSET never are).
      * Scalar subqueries instead of joins to users: the same work, but far less for the planner, whose
      * time dominates a query this small. Only the filters given appear in the SQL: a "$1 IS NULL OR …"
      * form would keep the planner from choosing the index that fits.
@@ -189,10 +194,12 @@ export function offersRepository(db: Queryable) {
                 o.currency_code AS currency__code, o.rate, o.min_amount, o.max_amount,
                 ${PAYMENT_METHOD_NAMES} AS payment_methods,
                 (SELECT u.username FROM users u WHERE u.id = o.user_id) AS user__username,
-                (SELECT coalesce(sum(n.completed), 0)::integer FROM trader_trade_counts n WHERE n.user_id = o.user_id) AS user__trades_count,
+                f.trades_count AS user__trades_count, f.completion_rate AS user__completion_rate,
+                f.rating AS user__rating, f.ratings_count AS user__ratings_count,
                 o.created_at
          FROM (${page} ORDER BY ${NEWEST_FIRST} LIMIT ${param(limit)} OFFSET ${param(offset)}) o
          JOIN coins c ON c.id = o.coin_id
+         CROSS JOIN LATERAL ${TRADER_FIGURES('o.user_id')} f
          ORDER BY ${NEWEST_FIRST}`,
         params,
       );

@@ -3,19 +3,42 @@ import type { Queryable } from '../db/db.ts';
 /** The rating of a trader nobody has rated: the spec's figure is 0 until feedback exists. */
 export const UNRATED = '0.00';
 
+/** A trader's record as offers and profiles show it (docs/rules.md "Reputation"). */
+export interface TraderFigures {
+  /** Completed trades, as either party. */
+  trades_count: number;
+  /** completed / concluded in percent, 2 places; null while nothing of theirs has concluded. */
+  completion_rate: string | null;
+  /** The average score, 2 places; UNRATED with no ratings. */
+  rating: string;
+  ratings_count: number;
+}
+
 /**
- * Trader figures for a page of offers that the list's own query does not carry, one query per figure for
- * the whole page (never one per offer). The trades count is in the list query itself (a counter, migration
- * 010); the rating has its own function so the capability that brings feedback replaces exactly one body.
+ * The figures of the trader whose id is the SQL expression `userId`, as a LATERAL subquery of one row with
+ * the columns of TraderFigures. Both sources are counters kept in the statements that change them (the
+ * slots of trader_trade_counts, migrations 010 and 019; trader_ratings, 019), so a trader costs at most
+ * BALANCE_SLOTS slot rows and one totals row whatever their history: no trade or rating is read.
+ *
+ * The arithmetic is PostgreSQL's numeric, never a float, and round() rounds half away from zero. Exact:
+ * with a divisor below 2^31 a quotient that is not exactly on a half is at least 1/(200 · divisor) away
+ * from one, far more than numeric's 16 places of division can blur.
  */
-export function traderStatsRepository(_db: Queryable) {
+export const TRADER_FIGURES = (userId: string) => `(
+  SELECT counts.completed AS trades_count,
+         CASE WHEN counts.concluded > 0 THEN round(counts.completed * 100::numeric / counts.concluded, 2)::text END AS completion_rate,
+         coalesce((SELECT round(r.score_total::numeric / r.ratings, 2)::text FROM trader_ratings r WHERE r.user_id = ${userId} AND r.ratings > 0), '${UNRATED}') AS rating,
+         coalesce((SELECT r.ratings FROM trader_ratings r WHERE r.user_id = ${userId}), 0) AS ratings_count
+  FROM (
+    SELECT coalesce(sum(n.completed), 0)::integer AS completed, coalesce(sum(n.concluded), 0)::integer AS concluded
+    FROM trader_trade_counts n WHERE n.user_id = ${userId}
+  ) counts
+)`;
+
+/** One trader's figures (a profile); a page of offers reads them in its own query (repositories/offers.ts). */
+export function traderStatsRepository(db: Queryable) {
   return {
-    /**
-     * Average feedback per user, 2 places. Feedback on trades is a later capability (after trades); with no
-     * feedback table there is no score to average, so no user has one and the map is empty.
-     */
-    async ratings(_userIds: readonly string[]): Promise<Map<string, string>> {
-      return new Map();
-    },
+    figuresOf: (userId: string): Promise<TraderFigures> =>
+      db.one<TraderFigures>(`SELECT f.* FROM ${TRADER_FIGURES('$1::bigint')} f`, [userId]),
   };
 }

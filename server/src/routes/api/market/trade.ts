@@ -38,6 +38,9 @@ export default async function tradeRoute(app: FastifyInstance) {
 
       case 'raise_dispute':
         return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, body.reason));
+
+      case 'rate':
+        return ok(messageResponse, await app.reputation.rate(user, body));
     }
   });
 }

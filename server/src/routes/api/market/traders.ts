@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { traderProfile, tradersRequest } from '../../../../../contracts/traders.ts';
+import { parseBody } from '../../../http/parse-body.ts';
+import { ok } from '../../../http/reply.ts';
+
+/** POST /api/market/traders/ (signed in; docs/api.md "Trader profiles"): a trader's public record (`profile`). */
+export default async function tradersRoute(app: FastifyInstance) {
+  app.post('/market/traders/', async (request) => {
+    const body = parseBody(tradersRequest, request.body);
+
+    switch (body.type) {
+      case 'profile':
+        return ok(traderProfile, await app.reputation.profile(body.username));
+    }
+  });
+}
