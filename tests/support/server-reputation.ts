@@ -1,0 +1,23 @@
+/** Completed trades and ratings through the API, for the reputation suites. */
+import { expect } from 'vitest';
+import type { TestApp } from './server.ts';
+import { act, openTrade, tradeCall, type Trader } from './server-trades.ts';
+
+/** 970 EUR on a sellOffer (rate 1): 0.01 BTC out of the seller's escrow. */
+export const TRADE_EUR = '970';
+
+/** Opens a trade on `offer` (a sellOffer of `seller`), marks it paid and releases it; answers its channel. */
+export async function completedTrade(t: TestApp, seller: Trader, buyer: Trader, offer: number): Promise<string> {
+  const channel = await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
+  expect((await act(t, buyer, 'mark_paid', channel)).status).toBe(200);
+  expect((await act(t, seller, 'release_coin', channel)).status).toBe(200);
+  return channel;
+}
+
+export const rate = (t: TestApp, who: Trader, channel: string, score: unknown, comment?: unknown) =>
+  tradeCall<string>(t, who, comment === undefined ? { type: 'rate', channel, score } : { type: 'rate', channel, score, comment });
+
+/** Rates and expects the thanks. */
+export async function rated(t: TestApp, who: Trader, channel: string, score: number, comment?: string): Promise<void> {
+  expect(await rate(t, who, channel, score, comment)).toEqual({ status: 200, body: { success: true, info: 'Thanks for your rating.' } });
+}
