@@ -1,4 +1,5 @@
 import { messages } from '../../contracts/messages.ts';
+import { moderationSentences } from './moderation/sentences.ts';
 import { notificationSentences } from './notifications/sentences.ts';
 import { reputationSentences } from './reputation/sentences.ts';
 import { tradeSentences } from './trades/sentences.ts';
@@ -56,6 +57,7 @@ export const sentences = {
   ...tradeSentences,
   ...walletSentences,
   ...notificationSentences,
+  ...moderationSentences,
   ...reputationSentences,
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
   chattingTooFast: 'You are sending messages too fast. Please wait a moment.',

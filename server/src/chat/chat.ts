@@ -1,9 +1,17 @@
 import type { ChatMessage } from '../../../contracts/chat.ts';
 import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
 import type { Conversation } from '../../../contracts/trade.ts';
+import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import type { Db } from '../db/db.ts';
 import { retrying } from '../db/retry.ts';
-import { chatRepository, type ChatMessageRow, type ChatTrade, type ConversationFacts } from '../repositories/chat.ts';
+import {
+  chatRepository,
+  type ChatMessageRow,
+  type ChatTrade,
+  type ConversationAdditionsRow,
+  type ConversationFacts,
+  type RatingColumns,
+} from '../repositories/chat.ts';
 import { NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
@@ -25,18 +33,34 @@ export interface ChatDeps {
   announce: (rows: readonly Notified[]) => Promise<void>;
 }
 
-export const messageOut = (row: ChatMessageRow, channel: string): ChatMessage => ({
+/** A stored message as the API answers it; `from_moderator` only on a moderator's (its sender is then "Moderator"). */
+export const messageOut = (row: Omit<ChatMessageRow, 'from_moderator'> & { from_moderator?: boolean }, channel: string): ChatMessage => ({
   id: Number(row.id),
   sender: row.sender,
   recipient: row.recipient,
   text: row.text,
   created: row.created_at.toISOString(),
   channel,
+  ...(row.from_moderator ? { from_moderator: true } : {}),
+});
+
+/** A conversation's additions (issue 13) from its row, and `my_rating` from the caller's own rating of this trade. */
+export const conversationAdditions = (
+  row: ConversationAdditionsRow,
+  myRating: RatingColumns,
+): Pick<Conversation, 'payer_account' | 'disputed_at' | 'resolution' | 'my_rating'> => ({
+  payer_account: row.payer_account,
+  disputed_at: row.disputed_at?.toISOString() ?? null,
+  resolution:
+    row.resolution && row.resolution_text !== null && row.resolved_at
+      ? { outcome: row.resolution, text: row.resolution_text, resolved_at: row.resolved_at.toISOString() }
+      : null,
+  my_rating: myRating.score === null ? null : { score: myRating.score, comment: myRating.comment ?? '' },
 });
 
 /** Each party's list entry for one conversation. */
 function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{ username: string; conversation: Conversation }> {
-  const entry = (partner: string, partnerType: 'buyer' | 'seller'): Conversation => ({
+  const entry = (partner: string, partnerType: 'buyer' | 'seller', myRating: RatingColumns): Conversation => ({
     channel: facts.channel,
     partner,
     partner_type: partnerType,
@@ -45,10 +69,11 @@ function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{
     buyer_paid: facts.buyer_paid,
     dispute_raised: facts.dispute_raised,
     online: online.has(partner),
+    ...conversationAdditions(facts, myRating),
   });
   return [
-    { username: facts.buyer, conversation: entry(facts.seller, 'seller') },
-    { username: facts.seller, conversation: entry(facts.buyer, 'buyer') },
+    { username: facts.buyer, conversation: entry(facts.seller, 'seller', { score: facts.buyer_rating_score, comment: facts.buyer_rating_comment }) },
+    { username: facts.seller, conversation: entry(facts.buyer, 'buyer', { score: facts.seller_rating_score, comment: facts.seller_rating_comment }) },
   ];
 }
 
@@ -125,6 +150,23 @@ export function chatService(deps: ChatDeps) {
       if (typedAt.size > TYPING_STAMPS_KEPT) typedAt.delete(typedAt.keys().next().value as string);
       deps.publish(tradeChannelName(channel), realtimeEvents.typing, { username: user.username });
       return { sent: true };
+    },
+
+    /**
+     * A moderator's message into a disputed trade's chat (the dispute desk's `message`): stored as the moderator's
+     * but shown to both traders as from "Moderator", published as `new_message` on the trade's channel, and both
+     * lists move it up. A channel that does not exist or was never disputed is not found, as for anyone else's
+     * trade; a settled one takes no more messages (409).
+     */
+    async sendAsModerator(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
+      const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
+      if (!trade || trade.disputed_at === null) throw new NotFound(sentences.tradeNotFound);
+      const stored = await retrying(() => chatRepository(db).insertModeratorMessage({ tradeId: trade.id, moderatorId: moderator.id, text, at: deps.now() }));
+      if (!stored) throw new StateConflict(sentences.disputeAlreadySettled);
+      const message = messageOut({ id: stored.id, sender: MODERATOR_SENDER, recipient: 'all', text, created_at: stored.created_at, from_moderator: true }, channel);
+      deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
+      await publishConversations({ ...trade, last_message: text });
+      return message;
     },
 
     /**

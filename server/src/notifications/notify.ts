@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'trade_cancelled',
   'trade_expired',
   'dispute_raised',
+  'dispute_resolved',
   'chat_message',
   'deposit_credited',
   'withdrawal_completed',

@@ -61,13 +61,16 @@ export const tradeTexts = {
     return draft(ownerId, 'trade_opened', 'New trade on your offer', body, chatLink(trade.channel));
   },
 
-  /** To the seller. */
-  paymentMarked: (trade: TradeWords): NotificationDraft =>
+  /** To the seller; `payerAccount` as the buyer stated it, '' when they did not. */
+  paymentMarked: (trade: TradeWords, payerAccount = ''): NotificationDraft =>
     draft(
       trade.seller_id,
       'payment_marked',
       'Payment marked as sent',
-      `${trade.buyer} says they paid ${fiat(trade)}. Check that it has arrived, then release ${crypto(trade.trading_amount_crypto, trade)}.`,
+      payerAccount === ''
+        ? `${trade.buyer} says they paid ${fiat(trade)}. Check that it has arrived, then release ${crypto(trade.trading_amount_crypto, trade)}.`
+        : `${trade.buyer} says they paid ${fiat(trade)} from the account "${clip(payerAccount, QUOTE_LENGTH)}". Check that it has arrived from ` +
+          `that account, then release ${crypto(trade.trading_amount_crypto, trade)}.`,
       chatLink(trade.channel),
     ),
 
@@ -110,6 +113,19 @@ export const tradeTexts = {
       'Dispute raised',
       `${actor} raised a dispute on the trade of ${deal(trade)}. The trade is frozen until a moderator settles it; explain your side in the chat. ` +
         `Reason: ${clip(reason, QUOTE_LENGTH)}`,
+      chatLink(trade.channel),
+    ),
+
+  /** To each party: a moderator settled their dispute, the coins going to the buyer (`release`) or back to the seller (`refund`). */
+  disputeResolved: (trade: TradeWords, to: string, outcome: 'release' | 'refund', resolution: string): NotificationDraft =>
+    draft(
+      to,
+      'dispute_resolved',
+      'Dispute settled',
+      (outcome === 'release'
+        ? `A moderator settled the dispute on the trade of ${deal(trade)}: ${crypto(trade.amount_crypto, trade)} went to ${trade.buyer}, and the trade is completed. `
+        : `A moderator settled the dispute on the trade of ${deal(trade)}: ${crypto(trade.trading_amount_crypto, trade)} went back to ${trade.seller}, and the trade is cancelled. `) +
+        `Resolution: ${clip(resolution, QUOTE_LENGTH)}`,
       chatLink(trade.channel),
     ),
 

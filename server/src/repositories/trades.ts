@@ -2,7 +2,8 @@ import { PREPARED, sqlParams, type Queryable } from '../db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { TradeEffect } from '../trades/actions.ts';
-import type { TradeFacts } from '../../../contracts/trade.ts';
+import { CONVERSATION_ADDITIONS, type ConversationAdditionsRow } from './chat.ts';
+import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 
 /** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
@@ -69,6 +70,10 @@ export interface TradeRow extends TradeFacts {
   payment_method: string;
   escrow_slot: number;
   created_at: Date;
+  /** When a dispute was raised on it, or null: a trade never disputed is none of a moderator's business. */
+  disputed_at: Date | null;
+  /** A moderator's settlement, once made. */
+  resolution: DisputeOutcome | null;
 }
 
 export interface HistoryQuery {
@@ -96,7 +101,7 @@ export interface HistoryRow {
   status: TradeStatus;
 }
 
-export interface ConversationRow {
+export interface ConversationRow extends ConversationAdditionsRow {
   channel: string;
   partner: string;
   partner_type: 'buyer' | 'seller';
@@ -104,11 +109,15 @@ export interface ConversationRow {
   buyer_paid: boolean;
   dispute_raised: boolean;
   status: TradeStatus;
+  /** The caller's own rating of this trade (trade_ratings), or nulls. */
+  my_rating_score: number | null;
+  my_rating_comment: string | null;
 }
 
 const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.coin_id, c.ticker, c.decimal_places, t.currency_code, t.trading_amount, t.trading_amount_crypto,
-  t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at`;
+  t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at,
+  t.disputed_at, t.resolution`;
 const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
 
 /** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
@@ -231,15 +240,16 @@ export function tradesRepository(db: Queryable) {
 
     /**
      * Writes one change of a trade (trades/actions.ts decides its effects): `setFacts` only if the trade still
-     * holds its `from` facts, and with it the system message, the conversation's last activity and, when
-     * listed, the ledger movement and both traders' completed-trades counts. This compare-and-set makes two
+     * holds its `from` facts (with the dispute's time and reason, the stated paying account, a moderator's
+     * resolution), and with it the system message, the conversation's last activity and, when listed, the
+     * ledger movement and the traders' counter (completed trades, or the completion rate's concluded ones). This compare-and-set makes two
      * racing changes end with exactly one applied: under READ COMMITTED the loser's UPDATE waits for the
      * winner's row lock, re-reads the committed row, no longer matches and changes nothing, so it writes no
      * message and moves no money. One statement, atomic on its own.
      *
      * Each step reads the rows the step before returned, so the steps run, and take their locks, in the order
      * written, whatever the planner does: the trade row, its conversation, the ledger's balance slots (in
-     * (account id, slot) order, inside ledger_post), then the two counters in user id order. Every statement
+     * (account id, slot) order, inside ledger_post), then the counters (one or both parties') in user id order. Every statement
      * that touches these rows takes them in this order, so none waits on another in a cycle. Last, the
      * notifications the change's row names (notify.ts), written only when the rest was. Answers the stored
      * message and the notifications, or undefined when the compare-and-set lost.
@@ -252,7 +262,7 @@ export function tradesRepository(db: Queryable) {
       const message = effects.find((effect) => effect.kind === 'systemMessage');
       if (!setFacts || !message) throw new Error('A trade change needs its facts and its system message');
       const ledger = effects.find((effect) => effect.kind === 'ledger');
-      const counting = effects.some((effect) => effect.kind === 'countCompleted');
+      const count = effects.find((effect) => effect.kind === 'count')?.count;
 
       const p = sqlParams();
       const { from, to } = setFacts;
@@ -261,6 +271,15 @@ export function tradesRepository(db: Queryable) {
       const toDisputed = p.add(to.dispute_raised);
       const toStatus = p.add(to.status);
       const actor = p.add(setFacts.actorId);
+      // Written only by the change that states them (mark_paid, a settlement), whose compare-and-set is the guard.
+      const stated: string[] = [];
+      if (setFacts.payerAccount !== null) stated.push(`payer_account = ${p.add(setFacts.payerAccount)}`);
+      if (setFacts.resolution) {
+        stated.push(
+          `resolution = ${p.add(setFacts.resolution.outcome)}, resolution_text = ${p.add(setFacts.resolution.text)}, ` +
+            `resolved_by = ${actor}, resolved_at = ${at}`,
+        );
+      }
       const steps = [
         `changed AS (
            UPDATE trades SET
@@ -269,7 +288,9 @@ export function tradesRepository(db: Queryable) {
              closed_at = CASE WHEN ${toStatus} <> 'pending' THEN ${at} ELSE closed_at END,
              cancelled_by = CASE WHEN ${toStatus} = 'cancelled' THEN ${actor} ELSE cancelled_by END,
              disputed_by = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${actor} ELSE disputed_by END,
+             disputed_at = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${at} ELSE disputed_at END,
              dispute_reason = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${p.add(setFacts.disputeReason)} ELSE dispute_reason END
+             ${stated.map((set) => `, ${set}`).join('')}
            WHERE id = ${p.add(tradeId)} AND status = ${p.add(from.status)} AND buyer_paid = ${p.add(from.buyer_paid)}
              AND dispute_raised = ${p.add(from.dispute_raised)}
            RETURNING id, buyer_id, seller_id, escrow_slot
@@ -292,13 +313,16 @@ export function tradesRepository(db: Queryable) {
         last = 'posted';
       }
       let counted = '';
-      if (counting) {
+      if (count) {
+        // `column` and `parties` come from a closed set (trades/actions.ts TradeCount), never from a request.
+        const { column } = count;
+        const parties = count.parties === 'both' ? '(changed.buyer_id), (changed.seller_id)' : '(changed.buyer_id)';
         steps.push(`counted AS (
-           INSERT INTO trader_trade_counts (user_id, slot, completed)
+           INSERT INTO trader_trade_counts (user_id, slot, ${column})
            SELECT party.id, changed.escrow_slot, 1
-           FROM ${last}, changed CROSS JOIN LATERAL (VALUES (changed.buyer_id), (changed.seller_id)) AS party (id)
+           FROM ${last}, changed CROSS JOIN LATERAL (VALUES ${parties}) AS party (id)
            ORDER BY party.id
-           ON CONFLICT (user_id, slot) DO UPDATE SET completed = trader_trade_counts.completed + 1
+           ON CONFLICT (user_id, slot) DO UPDATE SET ${column} = trader_trade_counts.${column} + 1
            RETURNING user_id
          )`);
         counted = ' WHERE EXISTS (SELECT FROM counted)';
@@ -308,7 +332,7 @@ export function tradesRepository(db: Queryable) {
       // compare-and-set tells nobody. Its rows lock nothing another statement waits on: new rows, and
       // key-share locks on the two users, which no statement of the product waits against (none locks a
       // user FOR UPDATE, deletes one or changes their id; an ordinary UPDATE of a user does not conflict).
-      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, counting ? 'counted' : last));
+      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, count ? 'counted' : last));
       const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
         `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}${counted}`,
         p.values,
@@ -350,10 +374,12 @@ export function tradesRepository(db: Queryable) {
                 (SELECT m.text FROM chat_messages m
                  WHERE m.trade_id = t.id AND (m.recipient = 'all' OR m.recipient = $2 OR m.sender_id = $1)
                  ORDER BY m.id DESC LIMIT 1) AS last_message,
-                t.buyer_paid, t.dispute_raised, t.status
+                t.buyer_paid, t.dispute_raised, t.status, ${CONVERSATION_ADDITIONS},
+                r.score AS my_rating_score, r.comment AS my_rating_comment
          FROM trades t
          JOIN conversations cv ON cv.trade_id = t.id
          JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
+         LEFT JOIN trade_ratings r ON r.trade_id = t.id AND r.rater_id = $1
          WHERE t.id IN ${TRADES_OF('$1')} AND ($3::text IS NULL OR p.username ILIKE $3)
          ORDER BY cv.last_message_at DESC, t.id DESC
          LIMIT $4`,

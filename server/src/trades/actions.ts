@@ -1,5 +1,5 @@
-import type { TradeAction, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
-import { canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import type { DisputeOutcome, TradeAction, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
+import { canTakeAction, type TradeResolution } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { PostingInput } from '../ledger/ledger.ts';
 import type { NotificationDraft } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
@@ -8,16 +8,29 @@ import { NotAllowed, StateConflict, type Refusal } from '../refusals.ts';
 import type { TradeRow } from '../repositories/trades.ts';
 import { sentences } from '../sentences.ts';
 
-/** Everything that happens to a trade: the parties' actions, and the payment window running out. */
-export type TradeChange = TradeAction | 'expire';
+/** Everything that happens to a trade: the parties' actions, the payment window running out, a moderator's settlement. */
+export type TradeChange = TradeAction | 'expire' | TradeResolution;
 
 /** What the text of an action's system message may mention besides the trade itself. */
 export interface SystemTextContext {
-  /** Who acted, by username. */
+  /** Who acted, by username ("A moderator" for a settlement: the traders never learn which one). */
   actor: string;
   /** The dispute's reason, as written. */
   reason: string;
+  /** What the buyer stated as the paying account when marking paid, trimmed; '' when not stated. */
+  payerAccount: string;
+  /** A moderator's written resolution, as written; '' for every other change. */
+  resolution: string;
   paymentWindowMinutes: number;
+}
+
+/**
+ * A counter of trader_trade_counts a change adds 1 to, on the trade's escrow slot: `completed` (the trades count
+ * on offer cards) or `concluded` (the completion rate's denominator, migration 019), for both parties or the buyer.
+ */
+export interface TradeCount {
+  column: 'completed' | 'concluded';
+  parties: 'both' | 'buyer';
 }
 
 /** A ledger movement: its unique reference and its postings. */
@@ -31,15 +44,18 @@ export interface Movement {
  * is worded when the chart refuses it.
  */
 export interface TradeChangeRule {
-  /** The realtime event published on the trade's channel. */
+  /**
+   * The realtime event published on the trade's channel. A settlement publishes what a release or a cancel does,
+   * so both traders' chats follow it as they follow those.
+   */
   event: 'payment_marked' | 'coin_released' | 'trade_cancelled' | 'dispute_raised';
   /** The system message written into the trade's chat. */
   systemText(trade: TradeRow, context: SystemTextContext): string;
 
   /** The ledger movement the change makes, if any. */
   movement(trade: TradeRow): Movement | undefined;
-  /** Whether the trade completes, so both traders' completed-trades counts go up by one. */
-  countsCompleted: boolean;
+  /** The trader counter the change adds to, if any (a completion counts both parties' completed trades). */
+  counts: TradeCount | null;
   /** Who is told, and what (contract.md "Notifications and web push"); written in the change's own statement. */
   notify(trade: TradeRow, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
 }
@@ -77,15 +93,23 @@ const release = (trade: TradeRow): Movement => {
   return { reference: `trade:${trade.id}:release`, postings };
 };
 
+/** A completion: both traders' completed trades. */
+const COMPLETED: TradeCount = { column: 'completed', parties: 'both' };
+
 /** Every change of a trade, one entry each: its event, its chat text, its reply, its money, its counters, its refusals. */
-export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expire', TradeChangeRule> = {
+export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expire' | TradeResolution, TradeChangeRule> = {
   mark_paid: {
     event: 'payment_marked',
-    systemText: (trade) => `${trade.buyer} marked the payment as sent. ${trade.seller}, release the coin once it has arrived.`,
+    systemText: (trade, { payerAccount }) =>
+      payerAccount === ''
+        ? `${trade.buyer} marked the payment as sent. ${trade.seller}, release the coin once it has arrived.`
+        : `${trade.buyer} marked the payment as sent from the account "${payerAccount}". ${trade.seller}, release the coin once ` +
+          `it has arrived, and only if it came from that account.`,
     reply: sentences.paymentMarked,
     movement: () => undefined,
-    countsCompleted: false,
-    notify: (trade) => [tradeTexts.paymentMarked(trade)],
+    // The trade reached payment: it counts towards both parties' completion rates, whatever happens next.
+    counts: { column: 'concluded', parties: 'both' },
+    notify: (trade, { payerAccount }) => [tradeTexts.paymentMarked(trade, payerAccount)],
     refused: { wrongRole: sentences.onlyBuyerMarksPaid, paid: sentences.paymentAlreadyMarked, unpaid: sentences.tradeChanged },
   },
   release_coin: {
@@ -94,7 +118,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
       `${trade.seller} released ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} to ${trade.buyer}. Trade completed.`,
     reply: sentences.coinReleased,
     movement: release,
-    countsCompleted: true,
+    counts: COMPLETED,
     notify: (trade) => [tradeTexts.coinReleased(trade)],
     refused: { wrongRole: sentences.onlySellerReleases, paid: sentences.tradeChanged, unpaid: sentences.paymentNotMarked },
   },
@@ -103,7 +127,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (trade, { actor }) => `${actor} cancelled the trade. ${escrowOf(trade)} went back to ${trade.seller}.`,
     reply: sentences.tradeCancelled,
     movement: refund,
-    countsCompleted: false,
+    counts: null,
     // Both parties but whoever cancelled: that is only ever the other one.
     notify: (trade, { actor, actorId }) => [tradeTexts.cancelled(trade, otherParty(trade, actorId), actor)],
     refused: { paid: sentences.cancelAfterPayment, unpaid: sentences.tradeChanged },
@@ -113,7 +137,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (_trade, { actor, reason }) => `${actor} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason}`,
     reply: sentences.disputeRaised,
     movement: () => undefined,
-    countsCompleted: false,
+    counts: null,
     notify: (trade, { actor, actorId, reason }) => [tradeTexts.disputed(trade, otherParty(trade, actorId), actor, reason)],
     refused: { paid: sentences.tradeChanged, unpaid: sentences.disputeBeforePayment },
   },
@@ -122,13 +146,43 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (trade, { paymentWindowMinutes }) =>
       `The ${paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrowOf(trade)} went back to ${trade.seller}.`,
     movement: refund,
-    countsCompleted: false,
+    // The buyer let the window run out: a trade that did not complete on them (the seller did nothing wrong).
+    counts: { column: 'concluded', parties: 'buyer' },
     notify: (trade, { paymentWindowMinutes }) => [
       tradeTexts.expired(trade, trade.buyer_id, paymentWindowMinutes),
       tradeTexts.expired(trade, trade.seller_id, paymentWindowMinutes),
     ],
   },
+  // A moderator's settlements (docs/rules.md "Disputes"): the very movements of a release and a cancel, under
+  // the same references (trade:<id>:release, trade:<id>:cancel), so the escrow can never move twice.
+  resolve_release: {
+    event: 'coin_released',
+    systemText: (trade, { resolution }) =>
+      `A moderator settled the dispute: ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} were released to ${trade.buyer}. ` +
+      `Trade completed. Resolution: ${resolution}`,
+    movement: release,
+    // Concluded already at mark_paid (a dispute needs a payment marked); now completed too.
+    counts: COMPLETED,
+    notify: (trade, { resolution }) => [
+      tradeTexts.disputeResolved(trade, trade.buyer_id, 'release', resolution),
+      tradeTexts.disputeResolved(trade, trade.seller_id, 'release', resolution),
+    ],
+  },
+  resolve_refund: {
+    event: 'trade_cancelled',
+    systemText: (trade, { resolution }) =>
+      `A moderator settled the dispute: ${escrowOf(trade)} went back to ${trade.seller}. Trade cancelled. Resolution: ${resolution}`,
+    movement: refund,
+    counts: null,
+    notify: (trade, { resolution }) => [
+      tradeTexts.disputeResolved(trade, trade.buyer_id, 'refund', resolution),
+      tradeTexts.disputeResolved(trade, trade.seller_id, 'refund', resolution),
+    ],
+  },
 };
+
+/** The outcome a settlement stores (trades.resolution), by the chart's event. */
+export const OUTCOME_OF: Record<TradeResolution, DisputeOutcome> = { resolve_release: 'release', resolve_refund: 'refund' };
 
 /**
  * The one sentence for a party's action the chart refused. The chart decides; this only words it, from the
@@ -149,10 +203,21 @@ export function refusalOf(facts: TradeFacts, action: TradeAction, role: TradeRol
  * message, and, as the change's row says, the ledger movement, the completed-trades counters and the notifications.
  */
 export type TradeEffect =
-  | { kind: 'setFacts'; from: TradeFacts; to: TradeFacts; actorId: string | null; disputeReason: string | null; at: Date }
+  | {
+      kind: 'setFacts';
+      from: TradeFacts;
+      to: TradeFacts;
+      actorId: string | null;
+      disputeReason: string | null;
+      /** mark_paid's stated paying account; null when not stated (and for every other change). */
+      payerAccount: string | null;
+      /** A settlement's outcome and written resolution, stored with the moderator (actorId) and the time. */
+      resolution: { outcome: DisputeOutcome; text: string } | null;
+      at: Date;
+    }
   | { kind: 'systemMessage'; text: string }
   | { kind: 'ledger'; movement: Movement }
-  | { kind: 'countCompleted' }
+  | { kind: 'count'; count: TradeCount }
   | { kind: 'notify'; drafts: NotificationDraft[] };
 
 /** A stored trade's place in its lifecycle: its status and two flags, from a row that carries more. */
@@ -160,13 +225,23 @@ export const storedFacts = (trade: TradeFacts): TradeFacts => ({ status: trade.s
 
 export function effectsOf(trade: TradeRow, change: TradeChange, to: TradeFacts, context: SystemTextContext & { actorId: string | null; at: Date }): TradeEffect[] {
   const rule = TRADE_CHANGES[change];
+  const resolution = change === 'resolve_release' || change === 'resolve_refund' ? { outcome: OUTCOME_OF[change], text: context.resolution } : null;
   const effects: TradeEffect[] = [
-    { kind: 'setFacts', from: storedFacts(trade), to, actorId: context.actorId, disputeReason: change === 'raise_dispute' ? context.reason : null, at: context.at },
+    {
+      kind: 'setFacts',
+      from: storedFacts(trade),
+      to,
+      actorId: context.actorId,
+      disputeReason: change === 'raise_dispute' ? context.reason : null,
+      payerAccount: change === 'mark_paid' && context.payerAccount !== '' ? context.payerAccount : null,
+      resolution,
+      at: context.at,
+    },
     { kind: 'systemMessage', text: rule.systemText(trade, context) },
   ];
   const movement = rule.movement(trade);
   if (movement) effects.push({ kind: 'ledger', movement });
-  if (rule.countsCompleted) effects.push({ kind: 'countCompleted' });
+  if (rule.counts) effects.push({ kind: 'count', count: rule.counts });
   const drafts = rule.notify(trade, context);
   if (drafts.length > 0) effects.push({ kind: 'notify', drafts });
   return effects;

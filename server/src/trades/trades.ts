@@ -1,8 +1,20 @@
 import { randomInt } from 'node:crypto';
-import { realtimeEvents, tradeChannelName } from '../../../contracts/chat.ts';
-import type { Conversation, TradeAction, TradeAsk, TradeFacts, TradeHistory, TradeHistoryAsk, TradeOpenAsk, TradePreview, TradeRole } from '../../../contracts/trade.ts';
+import { MODERATION_CHANNEL, realtimeEvents, tradeChannelName } from '../../../contracts/chat.ts';
+import type {
+  Conversation,
+  DisputeOutcome,
+  TradeAction,
+  TradeAsk,
+  TradeFacts,
+  TradeHistory,
+  TradeHistoryAsk,
+  TradeOpenAsk,
+  TradePreview,
+  TradeRole,
+} from '../../../contracts/trade.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
-import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { applyAction, type TradeResolution } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { conversationAdditions } from '../chat/chat.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../ledger/ledger.ts';
@@ -24,6 +36,18 @@ export const HISTORY_PAGE_SIZE = 10;
 export const CONVERSATIONS_LIMIT = 200;
 /** Payment-window candidates read at a time. */
 export const SWEEP_BATCH = 100;
+
+/** What a party or a moderator said with a change: a dispute's reason, the paying account, a written resolution. */
+interface ChangeWords {
+  reason?: string;
+  payerAccount?: string;
+  resolution?: string;
+}
+
+/** The chart's event of a moderator's settlement, by the outcome the desk asks for. */
+const RESOLUTION_OF: Record<DisputeOutcome, TradeResolution> = { release: 'resolve_release', refund: 'resolve_refund' };
+/** Who settled, as the traders read it: never the moderator's username. */
+const MODERATOR_ACTOR = 'A moderator';
 
 /** What an applied transition tells the parties once its transaction committed. */
 interface Applied {
@@ -110,13 +134,15 @@ export function tradesService(deps: TradesDeps) {
     change: TradeChange,
     to: TradeFacts,
     actor: { id: string | null; name: string },
-    reason?: string,
+    words: ChangeWords = {},
     tx?: Queryable,
   ): Promise<Applied | undefined> {
     const effects = effectsOf(trade, change, to, {
       actor: actor.name,
       actorId: actor.id,
-      reason: reason ?? '',
+      reason: words.reason ?? '',
+      payerAccount: words.payerAccount?.trim() ?? '',
+      resolution: words.resolution ?? '',
       paymentWindowMinutes: deps.paymentWindowMinutes,
       at: deps.now(),
     });
@@ -252,10 +278,11 @@ export function tradesService(deps: TradesDeps) {
 
     /**
      * The four actions, addressed by channel. A channel the caller is no party to answers exactly like an
-     * unknown one (404), so nobody can learn which channels exist. The chart decides; the transition
-     * applies with a compare-and-set; the loser of a race is refused by the facts the winner wrote.
+     * unknown one (404), so nobody can learn which channels exist (a moderator included: they settle disputes
+     * through the desk, never act as a party). The chart decides; the transition applies with a compare-and-set;
+     * the loser of a race is refused by the facts the winner wrote. `payerAccount` goes with mark_paid only.
      */
-    async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string): Promise<string> {
+    async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string, payerAccount?: string): Promise<string> {
       const trades = tradesRepository(db);
       // Not a channel this server could have made: no need to ask the database.
       const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
@@ -264,14 +291,41 @@ export function tradesService(deps: TradesDeps) {
       const facts = storedFacts(trade);
       const next = applyAction(facts, action, role);
       if (!next) throw refusalOf(facts, action, role);
-      const applied = await transition(trade, action, next, { id: user.id, name: user.username }, reason);
+      const words = action === 'mark_paid' ? { payerAccount } : { reason };
+      const applied = await transition(trade, action, next, { id: user.id, name: user.username }, words);
       if (!applied) {
         const now = await trades.currentFacts(trade.id);
         throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusalOf(now, action, role);
       }
       await publish(applied);
+      // The dispute desk lists it from now on.
+      if (action === 'raise_dispute') deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeRaised, { channel: trade.channel });
       if (next.status === 'completed') await deps.completed();
       return TRADE_CHANGES[action].reply;
+    },
+
+    /**
+     * The dispute desk's `resolve`: a moderator settles a disputed trade, the coins to the buyer (`release`) or
+     * back to the seller (`refund`), with a written resolution. The chart decides (the two settlements out of
+     * disputed) and the change goes through the same one-statement transition as the parties' actions, so two
+     * moderators at once, or a settlement racing anything else, end with exactly one applied and the ledger
+     * moved once. A trade never disputed is not found; a moderator who is one of its parties may not settle it.
+     */
+    async resolve(moderator: { id: string }, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
+      const trades = tradesRepository(db);
+      const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
+      if (!trade || trade.disputed_at === null) throw new NotFound(sentences.tradeNotFound);
+      if (roleOf(trade, moderator.id)) throw new NotAllowed(sentences.ownTradeDispute);
+      const change = RESOLUTION_OF[outcome];
+      const next = applyAction(storedFacts(trade), change);
+      // Only a disputed trade can be settled, and a trade once disputed is pending and disputed until it is.
+      if (!next) throw new StateConflict(sentences.disputeAlreadySettled);
+      const applied = await transition(trade, change, next, { id: moderator.id, name: MODERATOR_ACTOR }, { resolution });
+      if (!applied) throw new StateConflict(sentences.disputeAlreadySettled);
+      await publish(applied);
+      deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeResolved, { channel: trade.channel });
+      if (next.status === 'completed') await deps.completed();
+      return outcome === 'release' ? sentences.disputeReleased(trade.buyer) : sentences.disputeRefunded(trade.seller);
     },
 
     /**
@@ -294,7 +348,7 @@ export function tradesService(deps: TradesDeps) {
             if (!trade) return undefined;
             const next = applyAction(storedFacts(trade), 'expire');
             if (!next) return undefined;
-            return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, undefined, tx);
+            return transition(trade, 'expire', next, { id: null, name: 'The payment window' }, {}, tx);
           });
           if (applied) {
             expiredNow += 1;
@@ -314,7 +368,12 @@ export function tradesService(deps: TradesDeps) {
       const wanted = search?.trim() ?? '';
       const rows = await tradesRepository(db).conversations(user.id, user.username, wanted === '' ? undefined : likeContains(wanted), CONVERSATIONS_LIMIT);
       const online = await deps.online([...new Set(rows.map((row) => row.partner))]);
-      return rows.map((row) => ({ ...row, last_message: row.last_message ?? '', online: online.has(row.partner) }));
+      return rows.map(({ my_rating_score, my_rating_comment, payer_account, disputed_at, resolution, resolution_text, resolved_at, ...row }) => ({
+        ...row,
+        last_message: row.last_message ?? '',
+        online: online.has(row.partner),
+        ...conversationAdditions({ payer_account, disputed_at, resolution, resolution_text, resolved_at }, { score: my_rating_score, comment: my_rating_comment }),
+      }));
     },
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */

@@ -32,9 +32,11 @@ export default async function tradeRoute(app: FastifyInstance) {
         return ok(tradeHistory, await app.trades.history(user.id, body));
 
       case 'cancel':
-      case 'mark_paid':
       case 'release_coin':
         return ok(messageResponse, await app.trades.act(user, body.type, body.channel));
+
+      case 'mark_paid':
+        return ok(messageResponse, await app.trades.act(user, 'mark_paid', body.channel, undefined, body.payer_account));
 
       case 'raise_dispute':
         return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, body.reason));

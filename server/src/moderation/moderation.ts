@@ -1,0 +1,93 @@
+import type { ChatMessage } from '../../../contracts/chat.ts';
+import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
+import type { DisputeOutcome } from '../../../contracts/trade.ts';
+import { messageOut, type ChatService } from '../chat/chat.ts';
+import type { Db } from '../db/db.ts';
+import { fixed } from '../lib/money.ts';
+import { formatFiat, formatRate } from '../market/offers.ts';
+import { chatRepository } from '../repositories/chat.ts';
+import { moderationRepository, type DisputeRow } from '../repositories/moderation.ts';
+import { NotFound } from '../refusals.ts';
+import { sentences } from '../sentences.ts';
+import { isTradeChannel } from '../trades/channels.ts';
+import type { TradesService } from '../trades/trades.ts';
+
+/**
+ * The most disputes one list answers, oldest first: a desk with more settles the oldest before it sees the
+ * newest, which is the order they are taken in anyway.
+ */
+export const DISPUTE_LIST_LIMIT = 500;
+
+export interface ModerationDeps {
+  db: Db;
+  /** PAYMENT_WINDOW_MINUTES: the window every trade opens with (the desk shows when it ran out). */
+  paymentWindowMinutes: number;
+  trades: TradesService;
+  chat: ChatService;
+}
+
+const summaryOf = (row: DisputeRow): DisputeSummary => ({
+  channel: row.channel,
+  buyer: row.buyer,
+  seller: row.seller,
+  coin__ticker: row.ticker,
+  coin__image: row.image,
+  trading_amount_crypto: fixed(row.trading_amount_crypto, row.decimal_places),
+  trading_amount: formatFiat(row.trading_amount),
+  currency__code: row.currency_code,
+  disputed_by: row.disputed_by ?? '',
+  disputed_at: row.disputed_at.toISOString(),
+  reason: row.dispute_reason ?? '',
+});
+
+/**
+ * The dispute desk (docs/rules.md "Disputes"; POST /api/market/moderation/): the disputed trades, one trade's facts
+ * and whole chat, a moderator's message into it, and the settlement. Only moderators reach it: the route refuses
+ * everyone else before anything is read. A trade that was never disputed does not exist here.
+ */
+export function moderationService(deps: ModerationDeps) {
+  const { db } = deps;
+  return {
+    async list(): Promise<DisputeSummary[]> {
+      return (await moderationRepository(db).openDisputes(DISPUTE_LIST_LIMIT)).map(summaryOf);
+    },
+
+    async get(channel: string): Promise<DisputeDetail> {
+      const row = isTradeChannel(channel) ? await moderationRepository(db).disputed(channel) : undefined;
+      if (!row) throw new NotFound(sentences.tradeNotFound);
+      const messages = await chatRepository(db).allMessages(row.id);
+      const paymentDue = new Date(row.created_at.getTime() + deps.paymentWindowMinutes * 60_000);
+      return {
+        ...summaryOf(row),
+        status: row.status,
+        buyer_paid: row.buyer_paid,
+        dispute_raised: row.dispute_raised,
+        coin__decimal_places: row.decimal_places,
+        payment_method: row.payment_method,
+        rate: formatRate(row.rate),
+        fee_crypto: fixed(row.fee_crypto, row.decimal_places),
+        amount_crypto: fixed(row.amount_crypto, row.decimal_places),
+        created: row.created_at.toISOString(),
+        payment_window_minutes: deps.paymentWindowMinutes,
+        payment_due: paymentDue.toISOString(),
+        paid_at: row.paid_at?.toISOString() ?? null,
+        payer_account: row.payer_account,
+        resolution:
+          row.resolution && row.resolution_text !== null && row.resolved_at
+            ? { outcome: row.resolution, text: row.resolution_text, resolved_at: row.resolved_at.toISOString() }
+            : null,
+        messages: messages.map((message) => messageOut(message, row.channel)),
+      };
+    },
+
+    message(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
+      return deps.chat.sendAsModerator(moderator, channel, text);
+    },
+
+    resolve(moderator: { id: string }, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
+      return deps.trades.resolve(moderator, channel, outcome, resolution);
+    },
+  };
+}
+
+export type ModerationService = ReturnType<typeof moderationService>;
