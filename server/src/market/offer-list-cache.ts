@@ -9,7 +9,8 @@ import type { OfferFilters } from '../../../contracts/market.ts';
  * and served from memory until the generation moves on.
  *
  * Freshness: every write that changes what a page shows calls `invalidate()` — publishing, editing, pausing
- * or resuming an offer, and a trade completing (a trader's trades count). That moves the generation here
+ * or resuming an offer, a trade completing (a trader's trades count), a trade concluding (marked paid or
+ * expired: the completion rate) and a rating (the average). That moves the generation here
  * at once (the trader who just published sees the offer on this process's next list), and, with REDIS_URL,
  * in every other process within a Redis round trip (plugins/offer-list-cache.ts). Each page also expires after
  * OFFER_LIST_CACHE_SECONDS whatever happens, which bounds the staleness of anything no invalidation names

@@ -27,12 +27,13 @@ export interface TraderFigures {
 export const TRADER_FIGURES = (userId: string) => `(
   SELECT counts.completed AS trades_count,
          CASE WHEN counts.concluded > 0 THEN round(counts.completed * 100::numeric / counts.concluded, 2)::text END AS completion_rate,
-         coalesce((SELECT round(r.score_total::numeric / r.ratings, 2)::text FROM trader_ratings r WHERE r.user_id = ${userId} AND r.ratings > 0), '${UNRATED}') AS rating,
-         coalesce((SELECT r.ratings FROM trader_ratings r WHERE r.user_id = ${userId}), 0) AS ratings_count
+         CASE WHEN r.ratings > 0 THEN round(r.score_total::numeric / r.ratings, 2)::text ELSE '${UNRATED}' END AS rating,
+         coalesce(r.ratings, 0) AS ratings_count
   FROM (
     SELECT coalesce(sum(n.completed), 0)::integer AS completed, coalesce(sum(n.concluded), 0)::integer AS concluded
     FROM trader_trade_counts n WHERE n.user_id = ${userId}
   ) counts
+  LEFT JOIN trader_ratings r ON r.user_id = ${userId}
 )`;
 
 /** One trader's figures (a profile); a page of offers reads them in its own query (repositories/offers.ts). */
