@@ -1,0 +1,386 @@
+import { assign, fromCallback, fromPromise, not, setup, type EventObject } from 'xstate';
+import type { ChatMessage, DisputeDetail, DisputeOutcome, DisputeSummary } from '../../../contracts/index.ts';
+
+export type ModerationDeskInput = {
+  /** The dispute the page was opened on (`/moderation?channel=`), if any. */
+  channel: string | null;
+};
+
+export type ModerationDeskContext = {
+  /** The open disputes, oldest first, as the last list left them. */
+  disputes: DisputeSummary[];
+  /** The dispute asked for: loading, or open. */
+  channel: string | null;
+  /** The open dispute's facts and whole chat, as last read and heard. */
+  detail: DisputeDetail | null;
+  draft: string;
+  /** Which settlement the dialog asks about, while it is open. */
+  outcome: DisputeOutcome | null;
+  /** The written resolution in the dialog. */
+  resolution: string;
+  /** The desk's clock (ms since the epoch), read every minute: each dispute's wait is counted to it. */
+  now: number;
+  /** A settlement made here: the list is read again once no read of it is on its way. */
+  listStale: boolean;
+  /** A settlement made or refused here: the open dispute is read again. */
+  detailStale: boolean;
+};
+
+/** What the channels hand over, parsed against the contracts (moderationDesk.actors.ts). */
+export type ModerationChannelEvent =
+  | { type: 'realtime.disputes.subscribed' }
+  /** `dispute_raised` or `dispute_resolved` on `private-moderation`. */
+  | { type: 'realtime.dispute.changed'; channel: string }
+  | { type: 'realtime.trade.subscribed' }
+  | { type: 'realtime.message.received'; message: ChatMessage }
+  /** One of the trade events (`payment_marked`, …, `dispute_resolved`) on the open trade's channel. */
+  | { type: 'realtime.trade.changed' };
+
+export type ModerationDeskEvent =
+  | ModerationChannelEvent
+  | { type: 'list.retry' }
+  | { type: 'dispute.select'; channel: string }
+  | { type: 'dispute.close' }
+  | { type: 'detail.retry' }
+  | { type: 'message.change'; value: string }
+  | { type: 'message.send' }
+  | { type: 'resolve.release' }
+  | { type: 'resolve.refund' }
+  | { type: 'resolution.change'; value: string }
+  | { type: 'resolution.confirm' }
+  | { type: 'dialog.dismiss' };
+
+/** Messages by id, oldest first: one heard live and read again shows once. */
+function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage[] {
+  const byId = new Map(known.map((message) => [message.id, message]));
+  for (const message of arrived) byId.set(message.id, message);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+const stub = (name: string) => () => {
+  throw new Error(`${name} is bound with the chart (moderationDesk.actors.ts)`);
+};
+/** A rule bound with the chart in moderationDesk.actors.ts (moderationDesk.rules.ts: the lifecycle chart, the contracts). */
+const boundRule =
+  <Params>(name: string) =>
+  (_: unknown, _params: Params): boolean =>
+    stub(name)();
+
+const resolvable = (outcome: DisputeOutcome) => ({ type: 'canResolve', params: { outcome } }) as const;
+const reading = { target: 'refreshing', reenter: true } as const;
+
+/**
+ * /moderation, the dispute desk: the open disputes oldest first (live on `private-moderation`), one dispute's
+ * facts and whole chat (live on its trade's channel), the moderator's messages, and the settlement.
+ */
+export const moderationDeskMachine = setup({
+  types: { context: {} as ModerationDeskContext, events: {} as ModerationDeskEvent, input: {} as ModerationDeskInput },
+  actors: {
+    loadDisputes: fromPromise<DisputeSummary[]>(async () => stub('loadDisputes')()),
+    loadDispute: fromPromise<DisputeDetail, { channel: string }>(async () => stub('loadDispute')()),
+    sendMessage: fromPromise<ChatMessage, { channel: string; text: string }>(async () => stub('sendMessage')()),
+    /** Answers the sentence of the success toast. */
+    resolveDispute: fromPromise<string, { channel: string; outcome: DisputeOutcome; resolution: string }>(async () => stub('resolveDispute')()),
+    /** `private-moderation`: `realtime.dispute.changed`, and `realtime.disputes.subscribed` on each (re)join. */
+    moderationChannel: fromCallback<EventObject>(stub('moderationChannel')),
+    /** `private-<channel>`: messages and trade events, and `realtime.trade.subscribed` on each (re)join. */
+    tradeChannel: fromCallback<EventObject, { channel: string }>(stub('tradeChannel')),
+  },
+  delays: { waitingTick: 60_000 },
+  actions: {
+    keepDisputes: assign((_, params: { disputes: DisputeSummary[] }) => ({ disputes: params.disputes })),
+    /** Another dispute: nothing of the last one (its chat, a draft, a dialog) carries over. */
+    setChannel: assign((_, params: { channel: string }) => ({
+      channel: params.channel,
+      detail: null,
+      draft: '',
+      outcome: null,
+      resolution: '',
+      detailStale: false,
+    })),
+    clearChannel: assign({ channel: null, detail: null, draft: '', outcome: null, resolution: '', detailStale: false }),
+    /** A fresh read, keeping any message heard live that it does not have yet. */
+    keepDetail: assign(({ context }, params: { detail: DisputeDetail }) => ({
+      detail: { ...params.detail, messages: withMessages(context.detail?.messages ?? [], params.detail.messages) },
+    })),
+    addMessage: assign(({ context }, params: { message: ChatMessage }) => ({
+      detail: context.detail && { ...context.detail, messages: withMessages(context.detail.messages, [params.message]) },
+    })),
+    setDraft: assign((_, params: { value: string }) => ({ draft: params.value })),
+    /** The input clears once the message is stored, unless the moderator has typed on meanwhile. */
+    clearSent: assign(({ context }, params: { text: string }) => ({ draft: context.draft.trim() === params.text ? '' : context.draft })),
+    setOutcome: assign((_, params: { outcome: DisputeOutcome }) => ({ outcome: params.outcome, resolution: '' })),
+    setResolution: assign((_, params: { value: string }) => ({ resolution: params.value })),
+    clearResolution: assign({ outcome: null, resolution: '' }),
+    markListStale: assign({ listStale: true }),
+    markListRead: assign({ listStale: false }),
+    markDetailStale: assign({ detailStale: true }),
+    markDetailRead: assign({ detailStale: false }),
+    /** Reads the time into `now` (bound: the browser's clock). */
+    tick: stub('tick'),
+    /** The trade as the lifecycle chart settles it, with the resolution written here (bound: the lifecycle chart). */
+    settle: (_, _params: { outcome: DisputeOutcome; text: string }) => stub('settle')(),
+    /** "Dispute settled" with the server's sentence (bound to the toaster). */
+    notifySettled: (_, _params: { info: string }) => stub('notifySettled')(),
+  },
+  guards: {
+    hasDisputes: ({ context }) => context.disputes.length > 0,
+    hasChannel: ({ context }) => context.channel !== null,
+    isCurrentChannel: ({ context }, params: { channel: string }) => context.channel === params.channel,
+    isListStale: ({ context }) => context.listStale,
+    isDetailStale: ({ context }) => context.detailStale,
+    /** Text the server would store (trimmed, 1–2,000 characters) on a trade still pending. */
+    canSend: boundRule<{ text: string; detail: DisputeDetail | null }>('canSend'),
+    /** The lifecycle chart's answer: only a disputed trade is settled, and only once. */
+    canResolve: boundRule<{ outcome: DisputeOutcome }>('canResolve'),
+    /** The same answer for the settlement the dialog asks about. */
+    canResolveChosen: boundRule<void>('canResolveChosen'),
+    /** "Please write the resolution" until it is (at most 2,000 characters). */
+    isResolutionWritten: boundRule<{ resolution: string }>('isResolutionWritten'),
+  },
+}).createMachine({
+  id: 'moderationDesk',
+  description:
+    'The dispute desk: disputed trades oldest first with their wait, one dispute’s facts and chat live, the moderator’s messages and the two settlements.',
+  context: ({ input }) => ({
+    disputes: [],
+    channel: input.channel,
+    detail: null,
+    draft: '',
+    outcome: null,
+    resolution: '',
+    now: 0,
+    listStale: false,
+    detailStale: false,
+  }),
+  type: 'parallel',
+  states: {
+    list: {
+      invoke: {
+        id: 'moderationChannel',
+        src: 'moderationChannel',
+        onError: { description: 'No live list: it shows what the loads bring.' },
+      },
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['busy'],
+          entry: 'markListRead',
+          invoke: {
+            id: 'loadDisputes',
+            src: 'loadDisputes',
+            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
+            onError: { target: 'failed' },
+          },
+          on: {
+            'realtime.disputes.subscribed': {
+              target: 'loading',
+              reenter: true,
+              description: 'Joined while the list was on its way: read it again, so nothing raised before the join is missed.',
+            },
+            'realtime.dispute.changed': { target: 'loading', reenter: true },
+          },
+        },
+        checking: { always: [{ guard: 'hasDisputes', target: 'ready' }, { target: 'empty' }] },
+        ready: {
+          always: { guard: 'isListStale', target: 'refreshing', description: 'A dispute was settled here.' },
+          on: {
+            'realtime.dispute.changed': { target: 'refreshing', description: 'A dispute was raised or settled (by anyone).' },
+            'realtime.disputes.subscribed': { target: 'refreshing', description: 'Joined again after a reconnect: read what was missed.' },
+          },
+        },
+        empty: {
+          description: '"No open disputes".',
+          always: { guard: 'isListStale', target: 'refreshing' },
+          on: { 'realtime.dispute.changed': { target: 'refreshing' }, 'realtime.disputes.subscribed': { target: 'refreshing' } },
+        },
+        refreshing: {
+          description: 'Read again; what shows stays meanwhile, and stays if the read fails.',
+          entry: 'markListRead',
+          invoke: {
+            id: 'refreshDisputes',
+            src: 'loadDisputes',
+            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
+            onError: { target: 'checking' },
+          },
+          on: { 'realtime.dispute.changed': reading, 'realtime.disputes.subscribed': reading },
+        },
+        failed: {
+          description: 'The first read failed: a message and "Try again".',
+          on: { 'list.retry': { target: 'loading' }, 'realtime.disputes.subscribed': { target: 'loading' } },
+        },
+      },
+    },
+    detail: {
+      initial: 'none',
+      on: {
+        'dispute.select': [
+          { guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.channel }) }, description: 'Already open.' },
+          { target: '.loading', actions: { type: 'setChannel', params: ({ event }) => ({ channel: event.channel }) } },
+        ],
+        'dispute.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
+      },
+      states: {
+        none: {
+          description: '"Select a dispute".',
+          always: { guard: 'hasChannel', target: 'loading', description: 'The page was opened on a dispute (?channel=).' },
+        },
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadDispute',
+            src: 'loadDispute',
+            input: ({ context }) => ({ channel: context.channel! }),
+            onDone: { target: 'open', actions: { type: 'keepDetail', params: ({ event }) => ({ detail: event.output }) } },
+            onError: { target: 'failed' },
+          },
+        },
+        failed: {
+          description: 'Not readable (gone, not a dispute, or the network): a message and "Try again".',
+          on: { 'detail.retry': { target: 'loading' } },
+        },
+        open: {
+          invoke: {
+            id: 'tradeChannel',
+            src: 'tradeChannel',
+            input: ({ context }) => ({ channel: context.channel! }),
+            onError: { description: 'No live chat: what was said shows on the next read.' },
+          },
+          type: 'parallel',
+          states: {
+            facts: {
+              initial: 'current',
+              states: {
+                current: {
+                  always: { guard: 'isDetailStale', target: 'refreshing', description: 'A settlement was made or refused here.' },
+                  on: {
+                    'realtime.trade.changed': { target: 'refreshing', description: 'Paid, released, cancelled, disputed or settled: read the facts again.' },
+                    'realtime.trade.subscribed': { target: 'refreshing', description: 'Joined (again): read what was said meanwhile.' },
+                  },
+                },
+                refreshing: {
+                  entry: 'markDetailRead',
+                  invoke: {
+                    id: 'refreshDispute',
+                    src: 'loadDispute',
+                    input: ({ context }) => ({ channel: context.channel! }),
+                    onDone: { target: 'current', actions: { type: 'keepDetail', params: ({ event }) => ({ detail: event.output }) } },
+                    onError: { target: 'current', description: 'What shows stays.' },
+                  },
+                  on: { 'realtime.trade.changed': reading, 'realtime.trade.subscribed': reading },
+                },
+              },
+            },
+            composer: {
+              initial: 'idle',
+              on: {
+                'message.change': { actions: { type: 'setDraft', params: ({ event }) => ({ value: event.value }) } },
+                'realtime.message.received': { actions: { type: 'addMessage', params: ({ event }) => ({ message: event.message }) } },
+              },
+              states: {
+                idle: {
+                  on: {
+                    'message.send': {
+                      guard: { type: 'canSend', params: ({ context }) => ({ text: context.draft, detail: context.detail }) },
+                      target: 'sending',
+                      description: 'Enter or "Send"; a blank message is not sent, nor one into a settled trade.',
+                    },
+                  },
+                },
+                sending: {
+                  tags: ['busy'],
+                  invoke: {
+                    id: 'sendMessage',
+                    src: 'sendMessage',
+                    input: ({ context }) => ({ channel: context.channel!, text: context.draft.trim() }),
+                    onDone: {
+                      target: 'idle',
+                      actions: [
+                        { type: 'addMessage', params: ({ event }) => ({ message: event.output }) },
+                        { type: 'clearSent', params: ({ event }) => ({ text: event.output.text }) },
+                      ],
+                    },
+                    onError: { target: 'idle', description: 'The refusal shows as a toast; the text stays.' },
+                  },
+                },
+              },
+            },
+            settlement: {
+              description: '"Release to buyer" and "Refund seller": each asks for a written resolution first.',
+              initial: 'idle',
+              states: {
+                idle: {
+                  on: {
+                    'resolve.release': {
+                      guard: resolvable('release'),
+                      target: 'confirming',
+                      actions: { type: 'setOutcome', params: { outcome: 'release' } },
+                    },
+                    'resolve.refund': {
+                      guard: resolvable('refund'),
+                      target: 'confirming',
+                      actions: { type: 'setOutcome', params: { outcome: 'refund' } },
+                    },
+                  },
+                },
+                confirming: {
+                  tags: ['open'],
+                  description: 'Confirm stays disabled while the resolution is empty ("Please write the resolution").',
+                  always: {
+                    guard: not('canResolveChosen'),
+                    target: 'idle',
+                    description: 'Settled under the dialog (another moderator, a read of the facts).',
+                    actions: 'clearResolution',
+                  },
+                  on: {
+                    'resolution.change': { actions: { type: 'setResolution', params: ({ event }) => ({ value: event.value }) } },
+                    'resolution.confirm': {
+                      guard: { type: 'isResolutionWritten', params: ({ context }) => ({ resolution: context.resolution }) },
+                      target: 'submitting',
+                    },
+                    'dialog.dismiss': { target: 'idle', actions: 'clearResolution' },
+                  },
+                },
+                submitting: {
+                  tags: ['open', 'busy'],
+                  description: '"Please wait...": closing is refused while the settlement runs.',
+                  invoke: {
+                    id: 'resolveDispute',
+                    src: 'resolveDispute',
+                    input: ({ context }) => ({ channel: context.channel!, outcome: context.outcome!, resolution: context.resolution.trim() }),
+                    onDone: {
+                      target: 'idle',
+                      description: 'Settled: the toast, the trade shown settled at once, then the facts and the list read again.',
+                      actions: [
+                        { type: 'notifySettled', params: ({ event }) => ({ info: event.output }) },
+                        { type: 'settle', params: ({ context }) => ({ outcome: context.outcome!, text: context.resolution.trim() }) },
+                        'clearResolution',
+                        'markDetailStale',
+                        'markListStale',
+                      ],
+                    },
+                    onError: {
+                      target: 'confirming',
+                      description:
+                        'Refused (a red toast with the server’s sentence): the facts are read again; settled meanwhile closes the dialog, else the text stays.',
+                      actions: 'markDetailStale',
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    clock: {
+      description: 'Reads the time once a minute, so each dispute’s "Waiting …" stays current.',
+      initial: 'ticking',
+      states: {
+        ticking: { entry: 'tick', after: { waitingTick: { target: 'ticking', reenter: true } } },
+      },
+    },
+  },
+});
+
+export type ModerationDeskLogic = typeof moderationDeskMachine;
