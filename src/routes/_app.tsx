@@ -40,10 +40,11 @@ function AppLayout() {
 function SignedInLayout({ username }: { username: string }) {
   const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
   const initial = useSelector(session, selectInitial);
+  const moderator = useSelector(session, (snapshot) => selectUser(snapshot)?.role === 'moderator');
   const notifications = useActorRef(useFlow(bindNotifications), { input: { username } });
   return (
     <>
-      <SignedInNav initial={initial} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
+      <SignedInNav initial={initial} moderator={moderator} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
       <main className={main}>
         <Outlet />
       </main>
