@@ -13,6 +13,7 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as PublicRouteImport } from './routes/_public'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppChatRouteImport } from './routes/_app/chat'
+import { Route as AppModerationRouteImport } from './routes/_app/moderation'
 import { Route as AppTradesRouteImport } from './routes/_app/trades'
 import { Route as PublicForgotPasswordRouteImport } from './routes/_public/forgot-password'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
@@ -43,6 +44,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppChatRoute = AppChatRouteImport.update({
   id: '/chat',
   path: '/chat',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppModerationRoute = AppModerationRouteImport.update({
+  id: '/moderation',
+  path: '/moderation',
   getParentRoute: () => AppRoute,
 } as any)
 const AppTradesRoute = AppTradesRouteImport.update({
@@ -114,6 +120,7 @@ const AppWalletsWithdrawRoute = AppWalletsWithdrawRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/chat': typeof AppChatRoute
+  '/moderation': typeof AppModerationRoute
   '/trades': typeof AppTradesRoute
   '/forgot-password': typeof PublicForgotPasswordRoute
   '/login': typeof PublicLoginRoute
@@ -131,6 +138,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof AppIndexRoute
   '/chat': typeof AppChatRoute
+  '/moderation': typeof AppModerationRoute
   '/trades': typeof AppTradesRoute
   '/forgot-password': typeof PublicForgotPasswordRoute
   '/login': typeof PublicLoginRoute
@@ -150,6 +158,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_public': typeof PublicRouteWithChildren
   '/_app/chat': typeof AppChatRoute
+  '/_app/moderation': typeof AppModerationRoute
   '/_app/trades': typeof AppTradesRoute
   '/_public/forgot-password': typeof PublicForgotPasswordRoute
   '/_public/login': typeof PublicLoginRoute
@@ -170,6 +179,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/chat'
+    | '/moderation'
     | '/trades'
     | '/forgot-password'
     | '/login'
@@ -187,6 +197,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/chat'
+    | '/moderation'
     | '/trades'
     | '/forgot-password'
     | '/login'
@@ -205,6 +216,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/_public'
     | '/_app/chat'
+    | '/_app/moderation'
     | '/_app/trades'
     | '/_public/forgot-password'
     | '/_public/login'
@@ -254,6 +266,13 @@ declare module '@tanstack/react-router' {
       path: '/chat'
       fullPath: '/chat'
       preLoaderRoute: typeof AppChatRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/moderation': {
+      id: '/_app/moderation'
+      path: '/moderation'
+      fullPath: '/moderation'
+      preLoaderRoute: typeof AppModerationRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/trades': {
@@ -352,6 +371,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppChatRoute: typeof AppChatRoute
+  AppModerationRoute: typeof AppModerationRoute
   AppTradesRoute: typeof AppTradesRoute
   AppIndexRoute: typeof AppIndexRoute
   AppOffersIdRoute: typeof AppOffersIdRoute
@@ -367,6 +387,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppChatRoute: AppChatRoute,
+  AppModerationRoute: AppModerationRoute,
   AppTradesRoute: AppTradesRoute,
   AppIndexRoute: AppIndexRoute,
   AppOffersIdRoute: AppOffersIdRoute,

@@ -15,6 +15,9 @@ export const navLinks = [
   { to: '/chat', label: 'Chat' },
 ] as const;
 
+/** Moderators' own page: the dispute desk. */
+export const moderatorLinks = [{ to: '/moderation', label: 'Disputes' }] as const;
+
 const desktopLinks = css({ display: { base: 'none', md: 'flex' }, gap: '1', flex: '1' });
 const linkStyle = css({
   px: '3',
@@ -47,16 +50,29 @@ const mobileLinks = css({
 });
 const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
 
-function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
-  return navLinks.map((item) => (
+function NavLinks({ moderator, onNavigate }: { moderator: boolean; onNavigate?: () => void }) {
+  return [...navLinks, ...(moderator ? moderatorLinks : [])].map((item) => (
     <Link key={item.to} to={item.to} className={linkStyle} activeOptions={{ exact: true, includeSearch: false }} onClick={onNavigate}>
       {item.label}
     </Link>
   ));
 }
 
-/** Signed in: the product's links (a toggleable menu on small screens), the bell and the profile menu. */
-export function SignedInNav({ initial, notifications, onLogout }: { initial: string; notifications: NotificationsRef; onLogout: () => void }) {
+/**
+ * Signed in: the product's links (a toggleable menu on small screens), "Disputes" for a moderator, the bell and
+ * the profile menu.
+ */
+export function SignedInNav({
+  initial,
+  notifications,
+  onLogout,
+  moderator = false,
+}: {
+  initial: string;
+  notifications: NotificationsRef;
+  onLogout: () => void;
+  moderator?: boolean;
+}) {
   return (
     <Collapsible.Root className={bar} lazyMount unmountOnExit>
       <nav className={inner} aria-label="Main">
@@ -65,7 +81,7 @@ export function SignedInNav({ initial, notifications, onLogout }: { initial: str
         </Collapsible.Trigger>
         <Logo />
         <div className={desktopLinks}>
-          <NavLinks />
+          <NavLinks moderator={moderator} />
         </div>
         <div className={spacer} />
         <div className={right}>
@@ -77,7 +93,7 @@ export function SignedInNav({ initial, notifications, onLogout }: { initial: str
         <Collapsible.Context>
           {(collapsible) => (
             <div className={mobileLinks}>
-              <NavLinks onNavigate={() => collapsible.setOpen(false)} />
+              <NavLinks moderator={moderator} onNavigate={() => collapsible.setOpen(false)} />
             </div>
           )}
         </Collapsible.Context>

@@ -1,0 +1,97 @@
+import { useSelector } from '@xstate/react';
+import { css } from 'styled-system/css';
+import {
+  selectDisputeRows,
+  selectIsListRefreshing,
+  selectListView,
+  selectSelectedChannel,
+} from '../../machines/moderationDesk/moderationDesk.selectors.ts';
+import { Spinner } from '../chat/Spinner.tsx';
+import { Button } from '../primitives/Button.tsx';
+import { cryptoAmount, fiatAmount } from './format.ts';
+import type { DeskRef } from './types.ts';
+
+const heading = css({ px: '4', py: '3', fontSize: 'sm', fontWeight: 'semibold', borderBottomWidth: '1px', borderColor: 'border' });
+const list = css({ flex: '1', overflowY: 'auto', minH: '0' });
+const entry = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '1',
+  width: '100%',
+  textAlign: 'left',
+  px: '4',
+  py: '3',
+  cursor: 'pointer',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+  color: 'fg',
+  _hover: { bg: 'bg.muted' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
+  '&[aria-current=true]': { bg: 'accent.subtle' },
+});
+const parties = css({ fontWeight: 'semibold', fontSize: 'sm', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+const amounts = css({ fontSize: 'sm', fontVariantNumeric: 'tabular-nums' });
+const muted = css({ fontSize: 'xs', color: 'fg.muted' });
+const reason = css({ fontSize: 'xs', color: 'fg.muted', wordBreak: 'break-word' });
+const waiting = css({
+  alignSelf: 'flex-start',
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  fontSize: 'xs',
+  fontWeight: 'semibold',
+  bg: 'warning.subtle',
+  color: 'warning',
+});
+const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', p: '6', textAlign: 'center', color: 'fg.muted', fontSize: 'sm' });
+
+/** The left column: the disputed trades, oldest first, each with its wait. */
+export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (channel: string) => void }) {
+  const view = useSelector(actor, selectListView);
+  const rows = useSelector(actor, selectDisputeRows);
+  const selected = useSelector(actor, selectSelectedChannel);
+  const refreshing = useSelector(actor, selectIsListRefreshing);
+
+  return (
+    <>
+      <h2 className={heading}>Open disputes, oldest first</h2>
+      {view === 'loading' ? (
+        <div className={placeholder}>
+          <Spinner label="Loading disputes" />
+        </div>
+      ) : view === 'failed' ? (
+        <div className={placeholder} role="alert">
+          <p>The disputes could not be loaded.</p>
+          <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'list.retry' })}>
+            Try again
+          </Button>
+        </div>
+      ) : view === 'empty' ? (
+        <p className={placeholder}>No open disputes</p>
+      ) : (
+        <ul className={list} aria-label="Disputes" aria-busy={refreshing}>
+          {rows.map((row) => {
+            const current = row.channel === selected;
+            return (
+              <li key={row.channel} data-channel={row.channel}>
+                <button type="button" className={entry} aria-current={current} onClick={() => onSelect(row.channel)}>
+                  <span className={parties}>
+                    {row.buyer} → {row.seller}
+                  </span>
+                  <span className={amounts}>
+                    {cryptoAmount(row.trading_amount_crypto, row.coin__ticker)} · {fiatAmount(row.trading_amount, row.currency__code)}
+                  </span>
+                  <span className={muted}>Raised by {row.disputed_by}</span>
+                  <span className={reason}>{row.reasonPreview}</span>
+                  <span className={waiting} data-waiting>
+                    {row.waiting}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}

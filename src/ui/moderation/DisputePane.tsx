@@ -1,0 +1,285 @@
+import { Field } from '@ark-ui/react/field';
+import { useSelector } from '@xstate/react';
+import type { FormEvent, KeyboardEvent } from 'react';
+import { css } from 'styled-system/css';
+import { MODERATOR_SENDER } from '../../../contracts/index.ts';
+import {
+  selectCanSend,
+  selectDetail,
+  selectDetailWaiting,
+  selectDraft,
+  selectDraftError,
+  selectIsSending,
+  selectIsSettled,
+  selectMessageViews,
+  selectSettlementButtons,
+} from '../../machines/moderationDesk/moderationDesk.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { ArrowLeftIcon } from '../primitives/icons.tsx';
+import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { fieldStyles } from '../primitives/TextField.tsx';
+import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
+import { ResolveDialog } from './ResolveDialog.tsx';
+import type { DeskRef } from './types.ts';
+
+const pane = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', lg: 'minmax(17rem, 2fr) 3fr' },
+  gridTemplateRows: { base: 'auto', lg: 'minmax(0, 1fr)' },
+  flex: '1',
+  minH: '0',
+});
+const factsColumn = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '4',
+  p: '4',
+  overflowY: { lg: 'auto' },
+  borderBottomWidth: { base: '1px', lg: '0' },
+  borderRightWidth: { base: '0', lg: '1px' },
+  borderColor: 'border',
+});
+const chatColumn = css({ display: 'flex', flexDirection: 'column', minH: '0', h: { base: '34rem', lg: 'auto' } });
+const header = css({ display: 'flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
+const back = css({
+  display: { base: 'inline-flex', md: 'none' },
+  alignItems: 'center',
+  justifyContent: 'center',
+  w: '9',
+  h: '9',
+  borderRadius: 'md',
+  color: 'fg',
+  cursor: 'pointer',
+  _hover: { bg: 'bg.muted' },
+});
+const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', wordBreak: 'break-word' });
+const waitingBadge = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'warning.subtle', color: 'warning' });
+const facts = css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1.5', fontSize: 'sm', '& dt': { color: 'fg.muted' } });
+const figure = css({ fontVariantNumeric: 'tabular-nums', wordBreak: 'break-word' });
+const payer = css({
+  p: '3',
+  borderRadius: 'lg',
+  borderWidth: '1px',
+  borderColor: 'accent',
+  bg: 'accent.subtle',
+  fontSize: 'sm',
+  '& strong': { display: 'block', fontSize: 'md', wordBreak: 'break-word' },
+});
+const reasonBox = css({ fontSize: 'sm', '& p': { whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: '1' } });
+const label = css({ fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted', textTransform: 'uppercase', letterSpacing: '0.04em' });
+const settleRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2' });
+const settledBox = css({
+  p: '3',
+  borderRadius: 'lg',
+  borderWidth: '1px',
+  borderColor: 'border',
+  bg: 'success.subtle',
+  fontSize: 'sm',
+  '&[data-outcome=refund]': { bg: 'bg.muted' },
+  '& p': { whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: '1' },
+});
+// column-reverse keeps the newest message in view as messages arrive, without scripting the scroll.
+const scroller = css({ flex: '1', minH: '0', overflowY: 'auto', display: 'flex', flexDirection: 'column-reverse', px: '4', py: '3' });
+const messageList = css({ display: 'flex', flexDirection: 'column', gap: '2' });
+const bubble = css({
+  maxW: '85%',
+  px: '3',
+  py: '2',
+  borderRadius: 'lg',
+  fontSize: 'sm',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-word',
+  alignSelf: 'flex-start',
+  bg: 'bg.muted',
+  color: 'fg',
+  '&[data-from=seller]': { alignSelf: 'flex-end', borderBottomRightRadius: 'sm' },
+  '&[data-from=buyer], &[data-from=other]': { borderBottomLeftRadius: 'sm' },
+  '&[data-from=moderator]': {
+    alignSelf: 'center',
+    maxW: '90%',
+    bg: 'premium',
+    color: 'white',
+    borderWidth: '1px',
+    borderColor: 'premium',
+  },
+  '&[data-from=system]': {
+    alignSelf: 'center',
+    maxW: '95%',
+    textAlign: 'center',
+    bg: 'warning.subtle',
+    color: 'fg',
+    fontSize: 'xs',
+    borderWidth: '1px',
+    borderColor: 'border',
+  },
+});
+const meta = css({ display: 'flex', gap: '2', fontSize: 'xs', opacity: 0.85, mb: '0.5' });
+const sender = css({ fontWeight: 'semibold' });
+const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
+const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
+// Doubled class: beats the field's fixed height, so the box grows with its text (field-sizing) up to maxH.
+const textarea = css({ '&&': { h: 'auto', minH: '10', maxH: '32' }, fieldSizing: 'content', py: '2', resize: 'none', flex: '1' });
+const hidden = css({ srOnly: true });
+const closedNote = css({ fontSize: 'xs', color: 'fg.muted' });
+
+/** Who a message is from, as its label reads: the moderator's and the parties' with their role. */
+const senderLabel = (from: string, name: string | null) =>
+  from === 'moderator' ? MODERATOR_SENDER : from === 'buyer' || from === 'seller' ? `@${name} · ${from}` : `@${name}`;
+
+/** The right column: one dispute's facts, its settlement, and its whole chat, as the desk's chart has them. */
+export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => void }) {
+  const detail = useSelector(actor, selectDetail)!;
+  const waiting = useSelector(actor, selectDetailWaiting);
+  const settledTrade = useSelector(actor, selectIsSettled);
+  const buttons = useSelector(actor, selectSettlementButtons);
+  const messages = useSelector(actor, selectMessageViews);
+  const draft = useSelector(actor, selectDraft);
+  const draftError = useSelector(actor, selectDraftError);
+  const canSend = useSelector(actor, selectCanSend);
+  const sending = useSelector(actor, selectIsSending);
+  const ticker = detail.coin__ticker;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'message.send' });
+  };
+  // Enter sends; Shift+Enter is a new line; Enter that ends an IME composition is not a send.
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    actor.send({ type: 'message.send' });
+  };
+
+  return (
+    <article
+      aria-label={`Dispute between ${detail.buyer} and ${detail.seller}`}
+      className={pane}
+      data-channel={detail.channel}
+      data-status={detail.status}
+      data-settled={settledTrade}
+    >
+      <section className={factsColumn} aria-label="Trade facts">
+        <header className={header}>
+          <button type="button" className={back} aria-label="Back to disputes" onClick={onBack}>
+            <ArrowLeftIcon />
+          </button>
+          <h2 className={title}>
+            {detail.buyer} → {detail.seller}
+          </h2>
+          <StatusBadge status={detail.status} />
+          {settledTrade ? null : <span className={waitingBadge}>{waiting}</span>}
+        </header>
+
+        <dl className={facts}>
+          <dt>Amount</dt>
+          <dd className={figure}>
+            {cryptoAmount(detail.trading_amount_crypto, ticker)} · {fiatAmount(detail.trading_amount, detail.currency__code)}
+          </dd>
+          <dt>Fee</dt>
+          <dd className={figure}>{cryptoAmount(detail.fee_crypto, ticker)}</dd>
+          <dt>Buyer receives</dt>
+          <dd className={figure}>{cryptoAmount(detail.amount_crypto, ticker)}</dd>
+          <dt>Method</dt>
+          <dd>{detail.payment_method}</dd>
+          <dt>Rate</dt>
+          <dd className={figure}>
+            {detail.rate} {detail.currency__code} per USD
+          </dd>
+          <dt>Opened</dt>
+          <dd>{formatMoment(detail.created)}</dd>
+          <dt>Payment window</dt>
+          <dd>
+            {detail.payment_window_minutes} min, due {formatMoment(detail.payment_due)}
+          </dd>
+          <dt>Marked paid</dt>
+          <dd>{detail.paid_at ? `by ${detail.buyer}, ${formatMoment(detail.paid_at)}` : 'Not marked paid'}</dd>
+          <dt>Disputed</dt>
+          <dd>
+            by {detail.disputed_by}, {formatMoment(detail.disputed_at)}
+          </dd>
+        </dl>
+
+        <div className={payer} data-payer-account>
+          <span className={label}>Paid from (as the buyer stated)</span>
+          <strong>{detail.payer_account ?? 'Not stated'}</strong>
+        </div>
+
+        <div className={reasonBox}>
+          <span className={label}>Reason</span>
+          <p>{detail.reason}</p>
+        </div>
+
+        {detail.resolution ? (
+          <div className={settledBox} role="status" data-outcome={detail.resolution.outcome}>
+            <strong>
+              Settled: {outcomeText[detail.resolution.outcome]} · {formatMoment(detail.resolution.resolved_at)}
+            </strong>
+            <p>{detail.resolution.text}</p>
+          </div>
+        ) : settledTrade ? (
+          <p className={closedNote} role="status">
+            This trade is {detail.status}: there is nothing to settle.
+          </p>
+        ) : (
+          <div className={settleRow} role="group" aria-label="Settle the dispute">
+            {buttons.map((button) => (
+              <Button
+                key={button.outcome}
+                variant={button.outcome === 'release' ? 'buy' : 'destructive'}
+                disabled={!button.enabled}
+                data-outcome={button.outcome}
+                onClick={() => actor.send(button.event)}
+              >
+                {button.label}
+              </Button>
+            ))}
+          </div>
+        )}
+      </section>
+
+      <section className={chatColumn} aria-label="Chat">
+        <div className={scroller}>
+          <ol className={messageList} aria-label="Messages">
+            {messages.map((message) => (
+              <li key={message.id} className={bubble} data-message-id={message.id} data-from={message.from}>
+                {message.from === 'system' ? null : (
+                  <span className={meta}>
+                    <span className={sender}>{senderLabel(message.from, message.sender)}</span>
+                    <time dateTime={message.created}>{formatMoment(message.created)}</time>
+                  </span>
+                )}
+                {message.text}
+              </li>
+            ))}
+          </ol>
+        </div>
+        <div className={footer}>
+          {settledTrade ? (
+            <p className={closedNote}>The chat is closed: the trade is {detail.status}.</p>
+          ) : (
+            <form className={composer} onSubmit={submit} noValidate>
+              <Field.Root className={css({ flex: '1', display: 'flex', flexDirection: 'column', gap: '1' })} invalid={Boolean(draftError)}>
+                <Field.Label className={hidden}>Message as Moderator</Field.Label>
+                <Field.Textarea
+                  name="text"
+                  rows={1}
+                  placeholder="Write to both traders as Moderator…"
+                  className={`${fieldStyles.input} ${textarea}`}
+                  value={draft}
+                  onChange={(event) => actor.send({ type: 'message.change', value: event.currentTarget.value })}
+                  onKeyDown={onKeyDown}
+                />
+                <Field.ErrorText className={fieldStyles.error}>{draftError}</Field.ErrorText>
+              </Field.Root>
+              <Button type="submit" disabled={!canSend} aria-busy={sending}>
+                Send
+              </Button>
+            </form>
+          )}
+        </div>
+      </section>
+
+      <ResolveDialog actor={actor} />
+    </article>
+  );
+}
