@@ -23,7 +23,7 @@ describe.each(dbTargets)('POST /api/security/login/ on %s', (target) => {
       info: {
         two_factor: false,
         token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-        user: { username: trader.username, email: trader.email, websocket_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+        user: { username: trader.username, email: trader.email, websocket_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), role: 'trader' },
       },
     });
   });

@@ -35,7 +35,7 @@ describe.each(dbTargets)('POST /api/security/register/ on %s', (target) => {
         success: true,
         info: {
           token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-          user: { username: trader.username, email: trader.email, websocket_token: expect.any(String) },
+          user: { username: trader.username, email: trader.email, websocket_token: expect.any(String), role: 'trader' },
         },
       },
     });

@@ -42,7 +42,7 @@ describe.each(dbTargets)('POST /api/security/two_factor_login/ on %s', (target) 
     const answer = await twoFactorLogin(token, await codeAt(t, trader.secret));
     expect(answer.status).toBe(200);
     const session = answer.body.info as SessionResponse;
-    expect(session.user).toEqual({ username: trader.username, email: trader.email, websocket_token: expect.any(String) });
+    expect(session.user).toEqual({ username: trader.username, email: trader.email, websocket_token: expect.any(String), role: 'trader' });
     expect((await t.post('/api/user/overview/', {}, { token: session.token })).status).toBe(200);
     const { device } = await t.app.db.one<{ device: string }>('SELECT device FROM sessions WHERE token_hash = $1', [
       hashToken(session.token),
