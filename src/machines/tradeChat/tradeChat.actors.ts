@@ -13,11 +13,21 @@ import {
 import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { tradeChatMachine, type TradeChatEvent } from './tradeChat.machine.ts';
-import { chatRules } from './tradeChat.rules.ts';
+import { chatRules, ratingRules } from './tradeChat.rules.ts';
 import { tradeConversationMachine, type TradeChannelEvent } from './tradeConversation.machine.ts';
+import { tradeRatingMachine } from './tradeRating.machine.ts';
+
+/** The rating form with its rule: what every use of it, tests included, starts from. */
+export const tradeRatingLogic = tradeRatingMachine.provide({ guards: ratingRules });
+
+export const bindTradeRating = (deps: FlowDeps) =>
+  tradeRatingLogic.provide({
+    actors: { rate: fromPromise(({ input }) => deps.trades.rate(input)) },
+    actions: { notify: (_, params) => deps.notify(params) },
+  });
 
 /** The conversation chart with its rules: what every use of it, tests included, starts from. */
-export const tradeConversationLogic = tradeConversationMachine.provide({ guards: chatRules });
+export const tradeConversationLogic = tradeConversationMachine.provide({ guards: chatRules, actors: { tradeRating: tradeRatingLogic } });
 
 /** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
 const parsed =
@@ -55,6 +65,7 @@ export const bindTradeConversation = (deps: FlowDeps) =>
       sendMessage: fromPromise(({ input }) => deps.chat.send(input)),
       sendTyping: fromPromise(({ input }) => deps.chat.typing(input)),
       performAction: fromPromise(({ input }) => deps.trades.act(input)),
+      tradeRating: bindTradeRating(deps),
     },
     actions: { notify: (_, params) => deps.notify(params) },
   });

@@ -30,6 +30,14 @@ const firstIssue = (result: { success: boolean; error?: { issues: { message: str
 /** Why a message cannot be sent as typed (blank, too long), or undefined. */
 export const messageProblem = (text: string) => firstIssue(z.safeParse(chatRequest, { type: 'send_message', message_type: 'text', text }));
 
+/** Why the paying account cannot go with "Mark Paid" (longer than 120 characters), or undefined; blank is not stated. */
+export const payerAccountProblem = (payerAccount: string) =>
+  firstIssue(z.safeParse(tradeRequest, { type: 'mark_paid', channel: 'any', payer_account: payerAccount }));
+
+/** Why a rating cannot be sent: no score chosen yet, or a comment over 500 characters; undefined when it can. */
+export const ratingProblem = (score: number | null, comment: string) =>
+  firstIssue(z.safeParse(tradeRequest, { type: 'rate', channel: 'any', score: score ?? undefined, comment }));
+
 /** "Please enter the reason for your dispute" while the reason is blank (or its length limit), or undefined. */
 export const reasonProblem = (reason: string) => firstIssue(z.safeParse(tradeRequest, { type: 'raise_dispute', channel: 'any', reason }));
 
@@ -40,4 +48,11 @@ export const chatRules = {
   canSend: (_: unknown, params: { text: string; status: TradeStatus }) =>
     params.status === 'pending' && messageProblem(params.text) === undefined,
   isReasonGiven: (_: unknown, params: { reason: string }) => reasonProblem(params.reason) === undefined,
+  isPayerAccountValid: ({ context }: { context: { payerAccount: string } }) => payerAccountProblem(context.payerAccount) === undefined,
+};
+
+/** The rating form's rule (tradeRating.machine.ts), from the same contract the server checks. */
+export const ratingRules = {
+  canSubmitRating: ({ context }: { context: { score: number | null; comment: string } }) =>
+    ratingProblem(context.score, context.comment) === undefined,
 };

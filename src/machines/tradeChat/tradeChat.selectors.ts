@@ -1,12 +1,15 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { ChatMessage, TradeAction } from '../../../contracts/index.ts';
+import type { ChatMessage, DisputeResolution, TradeAction } from '../../../contracts/index.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
-import { actionsFor, messageProblem, reasonProblem } from './tradeChat.rules.ts';
+import { actionsFor, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf } from './tradeChat.rules.ts';
 import type { TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
+import type { tradeRatingMachine } from './tradeRating.machine.ts';
 
 type TradeChatSnapshot = SnapshotFrom<typeof tradeChatMachine>;
 type ConversationSnapshot = SnapshotFrom<typeof tradeConversationMachine>;
 export type ConversationRef = ActorRefFrom<typeof tradeConversationMachine>;
+type RatingSnapshot = SnapshotFrom<typeof tradeRatingMachine>;
+export type RatingRef = ActorRefFrom<typeof tradeRatingMachine>;
 
 /** Spec section 9: the list shows the last message cut at 35 characters, plus an ellipsis. */
 export const PREVIEW_LENGTH = 35;
@@ -35,12 +38,21 @@ export const selectConversationRef = (snapshot: TradeChatSnapshot) => snapshot.c
 export const selectConversation = (snapshot: ConversationSnapshot) => snapshot.context.conversation;
 export const selectUsername = (snapshot: ConversationSnapshot) => snapshot.context.username;
 export const selectMessages = (snapshot: ConversationSnapshot) => snapshot.context.messages;
-export type MessageView = ChatMessage & { from: 'own' | 'partner' | 'system' };
-/** Each message with who it is from as the screen places it: own right, the partner's left, the system's centred. */
+export type MessageView = ChatMessage & { from: 'own' | 'partner' | 'moderator' | 'system' };
+/**
+ * Each message with who it is from as the screen places it: own right, the partner's left with their name, a
+ * moderator's left with a "Moderator" badge, the system's centred.
+ */
 export const selectMessageViews = (snapshot: ConversationSnapshot): MessageView[] =>
   snapshot.context.messages.map((message) => ({
     ...message,
-    from: message.sender === null ? 'system' : message.sender === snapshot.context.username ? 'own' : 'partner',
+    from: message.from_moderator
+      ? 'moderator'
+      : message.sender === null
+        ? 'system'
+        : message.sender === snapshot.context.username
+          ? 'own'
+          : 'partner',
   }));
 export const selectIsLoadingMessages = (snapshot: ConversationSnapshot) => snapshot.matches({ messages: 'loading' });
 /** "{username} is typing..." while someone else's notice is fresh. */
@@ -105,3 +117,66 @@ export const selectReason = (snapshot: ConversationSnapshot) => snapshot.context
 export const selectReasonError = (snapshot: ConversationSnapshot) => reasonProblem(snapshot.context.reason);
 export const selectCanSubmitDispute = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'dispute.submit' });
 export const selectCanConfirmRelease = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'release.confirm' });
+
+// ---- Issue 13: the paying account, the dispute under review, the settlement, the rating -------------------
+
+/** "Paid from (optional)" shows to the buyer while "Mark Paid" is one of their buttons. */
+export const selectShowsPayerField = (snapshot: ConversationSnapshot) => actionsFor(snapshot.context.conversation).includes('mark_paid');
+export const selectPayerAccount = (snapshot: ConversationSnapshot) => snapshot.context.payerAccount;
+/** "The paying account can be at most 120 characters" (the contract's sentence), or undefined. */
+export const selectPayerAccountError = (snapshot: ConversationSnapshot) => payerAccountProblem(snapshot.context.payerAccount);
+
+/**
+ * The seller's line beside "Release Crypto" once the buyer marked paid, while the trade is pending: the account
+ * the buyer stated (null: they did not say). Undefined for the buyer, or before payment, or once finished.
+ */
+export const selectPayerLine = (snapshot: ConversationSnapshot): { account: string | null } | undefined => {
+  const { conversation } = snapshot.context;
+  if (roleOf(conversation) !== 'seller' || conversation.status !== 'pending' || !conversation.buyer_paid) return undefined;
+  return { account: conversation.payer_account };
+};
+
+const MINUTE_MS = 60_000;
+const MINUTES_PER_HOUR = 60;
+const MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR;
+
+/** "14 min", "2 h 5 min", "3 d 4 h": the time a dispute has waited, whole minutes, never negative. */
+export function formatWaited(minutes: number): string {
+  const whole = Math.max(0, Math.floor(minutes));
+  if (whole < MINUTES_PER_HOUR) return `${whole} min`;
+  if (whole < MINUTES_PER_DAY) {
+    const rest = whole % MINUTES_PER_HOUR;
+    return `${Math.floor(whole / MINUTES_PER_HOUR)} h${rest ? ` ${rest} min` : ''}`;
+  }
+  const hours = Math.floor((whole % MINUTES_PER_DAY) / MINUTES_PER_HOUR);
+  return `${Math.floor(whole / MINUTES_PER_DAY)} d${hours ? ` ${hours} h` : ''}`;
+}
+
+/**
+ * The "Under review" banner while the trade is disputed: how long it has waited, counted from `disputed_at` to
+ * the chart's clock (which ticks each minute); null when the server did not say when (an older trade).
+ */
+export const selectReview = (snapshot: ConversationSnapshot): { waited: string | null } | undefined => {
+  if (!snapshot.matches({ trade: { pending: 'disputed' } })) return undefined;
+  const { conversation, now } = snapshot.context;
+  if (!conversation.disputed_at || !now) return { waited: null };
+  return { waited: formatWaited((Date.parse(now) - Date.parse(conversation.disputed_at)) / MINUTE_MS) };
+};
+
+/** How a moderator settled the dispute, once they did. */
+export const selectResolution = (snapshot: ConversationSnapshot): DisputeResolution | null => snapshot.context.conversation.resolution;
+
+/** The rating form's chart, while the completed trade is not rated yet. */
+export const selectRatingRef = (snapshot: ConversationSnapshot) => snapshot.children.rating as RatingRef | undefined;
+/** "You rated {partner} N/5" once rated. */
+export const selectMyRating = (snapshot: ConversationSnapshot) =>
+  snapshot.matches({ trade: { completed: 'rated' } }) ? snapshot.context.conversation.my_rating : null;
+
+export const selectRatingPartner = (snapshot: RatingSnapshot) => snapshot.context.partner;
+export const selectRatingScore = (snapshot: RatingSnapshot) => snapshot.context.score;
+export const selectRatingComment = (snapshot: RatingSnapshot) => snapshot.context.comment;
+/** The comment's length limit, once the comment is over it (no score yet is shown by the disabled Submit). */
+export const selectRatingCommentError = (snapshot: RatingSnapshot) =>
+  ratingProblem(snapshot.context.score ?? 1, snapshot.context.comment);
+export const selectCanSubmitRating = (snapshot: RatingSnapshot) => snapshot.can({ type: 'rating.submit' });
+export const selectIsRatingBusy = (snapshot: RatingSnapshot) => snapshot.hasTag('busy');

@@ -1,7 +1,8 @@
-import { assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
+import { and, assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
 import type { ChatMessage, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
 import type { TradeActionRequest } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
+import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
 
 export type TradeConversationInput = { conversation: Conversation; username: string };
 
@@ -16,6 +17,10 @@ export type TradeConversationContext = {
   /** Whose "… is typing..." shows. */
   typist: string | null;
   reason: string;
+  /** "Paid from (optional)", as the buyer types it before "Mark Paid". */
+  payerAccount: string;
+  /** When the "Under review" banner last counted the time waited (ISO 8601); null before a dispute. */
+  now: string | null;
 };
 
 /** What the trade's channel hands over, parsed against the contracts (tradeChat.actors.ts). */
@@ -35,6 +40,7 @@ export type TradeConversationEvent =
   | { type: 'message.send' }
   | { type: 'trade.cancel' }
   | { type: 'trade.markPaid' }
+  | { type: 'payer.change'; value: string }
   | { type: 'trade.release' }
   | { type: 'trade.dispute' }
   | { type: 'release.confirm' }
@@ -47,6 +53,19 @@ function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage
   const byId = new Map(known.map((message) => [message.id, message]));
   for (const message of arrived) byId.set(message.id, message);
   return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * What issue 13 added to a conversation is set once and never unset (the paying account, the dispute's time, the
+ * settlement, this trader's rating): a stale report (a reload begun before) never takes it away again.
+ */
+function laterAdditions(known: Conversation, heard: Conversation) {
+  return {
+    payer_account: heard.payer_account ?? known.payer_account,
+    disputed_at: heard.disputed_at ?? known.disputed_at,
+    resolution: heard.resolution ?? known.resolution,
+    my_rating: heard.my_rating ?? known.my_rating,
+  };
 }
 
 /** A trade only moves forward, and a finished one stays finished: a late or stale report never moves it back. */
@@ -85,7 +104,7 @@ const actionPerformed = {
   }),
 } as const;
 const actionInput =
-  (type: 'cancel' | 'mark_paid' | 'release_coin') =>
+  (type: 'cancel' | 'release_coin') =>
   ({ context }: { context: TradeConversationContext }) => ({ type, channel: context.conversation.channel });
 
 /** One trade's conversation in /chat, invoked by the chat screen (tradeChat.machine.ts) for the selected trade. */
@@ -102,8 +121,10 @@ export const tradeConversationMachine = setup({
     sendTyping: fromPromise<unknown, { channel: string }>(async () => stub('sendTyping')()),
     /** Answers the sentence shown as "Action Performed!". */
     performAction: fromPromise<string, TradeActionRequest>(async () => stub('performAction')()),
+    // The rating form (tradeRating.machine.ts), declared by its type: this file stands alone.
+    tradeRating: fromPromise(stub('tradeRating')) as unknown as TradeRatingLogic,
   },
-  delays: { typingDebounce: 500, typingVisible: 1500 },
+  delays: { typingDebounce: 500, typingVisible: 1500, reviewTick: 60_000 },
   actions: {
     keepMessages: assign(({ context }, params: { messages: ChatMessage[] }) => ({
       messages: withMessages(context.messages, params.messages),
@@ -117,8 +138,21 @@ export const tradeConversationMachine = setup({
       conversation: { ...context.conversation, ...laterFacts(context.conversation, params) },
     })),
     keepConversation: assign(({ context }, params: { conversation: Conversation }) => ({
-      conversation: { ...params.conversation, ...laterFacts(context.conversation, params.conversation) },
+      conversation: {
+        ...params.conversation,
+        ...laterFacts(context.conversation, params.conversation),
+        ...laterAdditions(context.conversation, params.conversation),
+      },
     })),
+    setPayerAccount: assign((_, params: { value: string }) => ({ payerAccount: params.value })),
+    /** The seller hears it from the server; this trader's own screen shows what was sent at once. */
+    keepPayerAccount: assign(({ context }) => ({
+      payerAccount: '',
+      conversation: { ...context.conversation, payer_account: context.payerAccount.trim() || null },
+    })),
+    keepMyRating: assign(({ context }, params: TradeRatingOutput) => ({ conversation: { ...context.conversation, my_rating: params } })),
+    /** The clock the time waited is counted on; replaced by a fixed one in the model tests. */
+    stampNow: assign(() => ({ now: new Date().toISOString() })),
     setDraft: assign((_, params: { value: string }) => ({ draft: params.value })),
     /** The input clears once the message is stored, unless the trader has typed on meanwhile. */
     clearSent: assign(({ context }, params: { text: string }) => ({ draft: context.draft.trim() === params.text ? '' : context.draft })),
@@ -143,11 +177,14 @@ export const tradeConversationMachine = setup({
     isCancelled: ({ context }) => context.conversation.status === 'cancelled',
     isDisputed: ({ context }) => context.conversation.dispute_raised,
     isPaid: ({ context }) => context.conversation.buyer_paid,
+    isRated: ({ context }) => context.conversation.my_rating !== null,
     /** The lifecycle chart's answer for this trade and this trader's role: the one the server consults. */
     canTakeAction: boundRule<{ action: TradeAction }>('canTakeAction'),
     /** Text the server would store (trimmed, 1–2,000 characters) on a pending trade. */
     canSend: boundRule<{ text: string; status: TradeStatus }>('canSend'),
     isReasonGiven: boundRule<{ reason: string }>('isReasonGiven'),
+    /** Blank (not stated) or at most 120 characters. */
+    isPayerAccountValid: boundRule<undefined>('isPayerAccountValid'),
   },
 }).createMachine({
   id: 'tradeConversation',
@@ -160,6 +197,8 @@ export const tradeConversationMachine = setup({
     draft: '',
     typist: null,
     reason: '',
+    payerAccount: '',
+    now: null,
   }),
   invoke: {
     id: 'tradeChannel',
@@ -231,10 +270,31 @@ export const tradeConversationMachine = setup({
               description: 'buyer_paid true: "Raise Dispute" for both, "Release Crypto" for the seller.',
               always: { guard: 'isDisputed', target: 'disputed' },
             },
-            disputed: { description: 'Frozen until a moderator settles it: no actions, the chat goes on.' },
+            disputed: {
+              description: 'Frozen until a moderator settles it: no actions, the chat goes on; "Under review" counts the minutes waited.',
+              entry: 'stampNow',
+              after: { reviewTick: { target: 'disputed', reenter: true, description: 'A minute more on the banner.' } },
+            },
           },
         },
-        completed: { description: 'The buyer holds the crypto; the input is gone.' },
+        completed: {
+          description: 'The buyer holds the crypto; the input is gone. Each party may rate the other once.',
+          initial: 'checkingRating',
+          states: {
+            checkingRating: { always: [{ guard: 'isRated', target: 'rated' }, { target: 'rating' }] },
+            rating: {
+              description: '"Rate {partner}": stars and a comment (the tradeRating chart).',
+              always: { guard: 'isRated', target: 'rated', description: 'Rated elsewhere (another tab): the server republished it.' },
+              invoke: {
+                id: 'rating',
+                src: 'tradeRating',
+                input: ({ context }) => ({ channel: context.conversation.channel, partner: context.conversation.partner }),
+                onDone: { target: 'rated', actions: [{ type: 'keepMyRating', params: ({ event }) => event.output }, 'reportConversation'] },
+              },
+            },
+            rated: { description: '"You rated {partner} N/5".' },
+          },
+        },
         cancelled: { description: 'The seller holds the crypto again; the input is gone.' },
       },
     },
@@ -322,11 +382,16 @@ export const tradeConversationMachine = setup({
     actions: {
       description: "The buttons: availableActions of the lifecycle chart for this trader's role, one at a time.",
       initial: 'idle',
+      on: { 'payer.change': { actions: { type: 'setPayerAccount', params: ({ event }) => ({ value: event.value }) } } },
       states: {
         idle: {
           on: {
             'trade.cancel': { guard: takeAction('cancel'), target: 'cancelling' },
-            'trade.markPaid': { guard: takeAction('mark_paid'), target: 'markingPaid' },
+            'trade.markPaid': {
+              guard: and([takeAction('mark_paid'), 'isPayerAccountValid']),
+              target: 'markingPaid',
+              description: 'One click, with the paying account if the buyer stated one (at most 120 characters).',
+            },
             'trade.release': { guard: takeAction('release_coin'), target: 'releasing', description: 'It cannot be undone: asked once.' },
             'trade.dispute': { guard: takeAction('raise_dispute'), target: 'disputing', description: '"Raise Dispute" opens the dialog.' },
           },
@@ -346,8 +411,15 @@ export const tradeConversationMachine = setup({
           invoke: {
             id: 'markPaid',
             src: 'performAction',
-            input: actionInput('mark_paid'),
-            onDone: { target: 'idle', actions: [actionPerformed, { type: 'keepFacts', params: after.mark_paid }, 'reportConversation'] },
+            input: ({ context }) => ({
+              type: 'mark_paid' as const,
+              channel: context.conversation.channel,
+              ...(context.payerAccount.trim() ? { payer_account: context.payerAccount.trim() } : {}),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: [actionPerformed, { type: 'keepFacts', params: after.mark_paid }, 'keepPayerAccount', 'reportConversation'],
+            },
             onError: { target: 'idle' },
           },
         },

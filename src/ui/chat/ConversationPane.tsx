@@ -1,4 +1,5 @@
 import { Field } from '@ark-ui/react/field';
+import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
 import type { FormEvent, KeyboardEvent } from 'react';
@@ -23,7 +24,9 @@ import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { fieldStyles } from '../primitives/TextField.tsx';
 import { DisputeDialog, ReleaseDialog } from './ChatDialogs.tsx';
 import { avatar } from './ConversationList.tsx';
+import { RatingPanel } from './RatingPanel.tsx';
 import { Spinner } from './Spinner.tsx';
+import { PayerField, PayerLine, ResolutionPanel, ReviewBanner } from './TradeNotes.tsx';
 
 /** The spec's reminder under the message input, to the letter. */
 export const SECURITY_REMINDER = 'communicate only within this chat; payments must be marked as paid before coins are released';
@@ -44,6 +47,7 @@ const back = css({
   _hover: { bg: 'bg.muted' },
 });
 const title = css({ fontWeight: 'semibold', fontSize: 'md', truncate: true });
+const profileLink = css({ color: 'inherit', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'accent' } });
 const online = css({
   display: 'inline-flex',
   alignItems: 'center',
@@ -65,6 +69,15 @@ const bubble = css({
   wordBreak: 'break-word',
   '&[data-from=own]': { alignSelf: 'flex-end', bg: 'accent', color: 'accent.fg', borderBottomRightRadius: 'sm' },
   '&[data-from=partner]': { alignSelf: 'flex-start', bg: 'bg.muted', color: 'fg', borderBottomLeftRadius: 'sm' },
+  // Neither party: the platform's voice, outlined in the accent so it is never taken for the partner.
+  '&[data-from=moderator]': {
+    alignSelf: 'flex-start',
+    bg: 'accent.subtle',
+    color: 'fg',
+    borderWidth: '1px',
+    borderColor: 'accent',
+    borderBottomLeftRadius: 'sm',
+  },
   '&[data-from=system]': {
     alignSelf: 'center',
     maxW: '95%',
@@ -85,6 +98,16 @@ const meta = css({
   '[data-from=own] &': { justifyContent: 'flex-end' },
 });
 const sender = css({ fontWeight: 'semibold' });
+const moderatorBadge = css({
+  px: '1.5',
+  borderRadius: 'sm',
+  bg: 'accent',
+  color: 'accent.fg',
+  fontSize: '2xs',
+  fontWeight: 'bold',
+  textTransform: 'uppercase',
+  letterSpacing: 'wide',
+});
 const typing = css({ px: '4', minH: '5', fontSize: 'xs', color: 'fg.muted', fontStyle: 'italic' });
 const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
 const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { display: 'none' } });
@@ -141,7 +164,11 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
           {initialOf(conversation.partner)}
         </span>
         <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minW: '20' })}>
-          <h2 className={title}>{conversation.partner}</h2>
+          <h2 className={title}>
+            <Link to="/traders/$username" params={{ username: conversation.partner }} className={profileLink}>
+              {conversation.partner}
+            </Link>
+          </h2>
           {conversation.online ? (
             <span className={online} data-online>
               Online
@@ -177,6 +204,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
                 {message.from === 'system' ? null : (
                   <span className={meta}>
                     {message.from === 'partner' ? <span className={sender}>@{message.sender}</span> : null}
+                    {message.from === 'moderator' ? <span className={moderatorBadge}>Moderator</span> : null}
                     <time dateTime={message.created}>{formatMessageTime(message.created)}</time>
                   </span>
                 )}
@@ -192,6 +220,11 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
       </p>
 
       <div className={footer}>
+        <ReviewBanner actor={actor} />
+        <ResolutionPanel actor={actor} />
+        <RatingPanel actor={actor} />
+        <PayerLine actor={actor} />
+        <PayerField actor={actor} />
         <div className={actionRow} role="group" aria-label="Trade actions">
           {buttons.map((button) => (
             <Button

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
 import type { PriceDirection } from '../../machines/livePrices/livePrices.machine.ts';
@@ -5,6 +6,7 @@ import { formatFiat, formatRate } from '../format/money.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
+import { formatCompletion, formatRating, formatTrades } from '../traders/reputation.ts';
 
 export const MAX_PAYMENT_TAGS = 5;
 
@@ -24,8 +26,9 @@ const typeBadge = css({
   '&[data-type=buy]': { bg: 'buy' },
   '&[data-type=sell]': { bg: 'sell' },
 });
-const trader = css({ fontSize: 'sm', color: 'fg.muted' });
-const traderName = css({ color: 'fg', fontWeight: 'medium' });
+const trader = css({ display: 'flex', flexWrap: 'wrap', columnGap: '1.5', rowGap: '0.5', fontSize: 'sm', color: 'fg.muted' });
+const traderName = css({ color: 'fg', fontWeight: 'medium', _hover: { textDecoration: 'underline' } });
+const figure = css({ whiteSpace: 'nowrap', _before: { content: '"·"', mr: '1.5' } });
 const rateLine = css({ fontSize: 'sm', fontWeight: 'medium' });
 const coinPriceLine = css({ fontSize: 'sm', color: 'fg.muted' });
 const limits = css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2', fontSize: 'sm' });
@@ -35,19 +38,22 @@ const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius:
 const action = css({ mt: 'auto' });
 
 /**
- * One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog once trades exist. `coinPrice` is
- * one coin at its live price in the offer's currency (offerBrowser.selectors.ts); no line while unknown.
+ * One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog. `coinPrice` is one coin at its
+ * live price in the offer's currency (offerBrowser.selectors.ts); no line while unknown. `tradeLink` (a trader's
+ * profile) sends the trade action to Browse Offers instead, where the dialog lives.
  */
 export function OfferCard({
   offer,
   currentUsername,
   onTrade,
   coinPrice,
+  tradeLink = false,
 }: {
   offer: OfferListItem;
   currentUsername: string;
   onTrade?: () => void;
   coinPrice?: { amount: string; direction: PriceDirection | null } | null;
+  tradeLink?: boolean;
 }) {
   const mine = offer.user__username === currentUsername;
   const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);
@@ -65,11 +71,19 @@ export function OfferCard({
         </span>
       </div>
       <div className={trader}>
-        <span className={traderName}>
-          {offer.user__username}
+        <span>
+          <Link to="/traders/$username" params={{ username: offer.user__username }} className={traderName}>
+            {offer.user__username}
+          </Link>
           {mine ? ' (me)' : ''}
-        </span>{' '}
-        · ★ {offer.user__rating} · {offer.user__trades_count} trades
+        </span>
+        <span className={figure} data-rating>
+          {formatRating(offer.user__rating, offer.user__ratings_count)}
+        </span>
+        <span className={figure}>{formatTrades(offer.user__trades_count)}</span>
+        <span className={figure} data-completion>
+          {formatCompletion(offer.user__completion_rate)}
+        </span>
       </div>
       <div className={rateLine}>
         Rate: 1.00 USD = {formatRate(offer.rate)} {offer.currency__code}
@@ -105,14 +119,16 @@ export function OfferCard({
           <ButtonLink to="/offers/$id" params={{ id: String(offer.id) }} variant="outline" className={css({ w: '100%' })}>
             Edit offer
           </ButtonLink>
+        ) : tradeLink ? (
+          <ButtonLink to="/offers" variant={offer.offer_type === 'buy' ? 'sell' : 'buy'} className={css({ w: '100%' })}>
+            {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
+          </ButtonLink>
         ) : (
-          // Until the Trade Preview dialog exists (trades release) the action is shown but cannot be used.
           <Button
             variant={offer.offer_type === 'buy' ? 'sell' : 'buy'}
             className={css({ w: '100%' })}
             onClick={onTrade}
             disabled={!onTrade}
-            title={onTrade ? undefined : 'Opening a trade arrives with the trades release'}
           >
             {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
           </Button>

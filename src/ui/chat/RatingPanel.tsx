@@ -1,0 +1,120 @@
+import { Field } from '@ark-ui/react/field';
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { css } from 'styled-system/css';
+import {
+  selectCanSubmitRating,
+  selectConversation,
+  selectIsRatingBusy,
+  selectMyRating,
+  selectRatingComment,
+  selectRatingCommentError,
+  selectRatingPartner,
+  selectRatingRef,
+  selectRatingScore,
+  type ConversationRef,
+  type RatingRef,
+} from '../../machines/tradeChat/tradeChat.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { fieldStyles } from '../primitives/TextField.tsx';
+
+const SCORES = [1, 2, 3, 4, 5] as const;
+
+const panel = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '3',
+  px: '3',
+  py: '3',
+  borderRadius: 'lg',
+  borderWidth: '1px',
+  borderColor: 'border',
+  bg: 'bg.muted',
+  fontSize: 'sm',
+});
+const legend = css({ fontWeight: 'semibold', mb: '1' });
+const stars = css({ display: 'inline-flex', gap: '1' });
+// A native radio per star: arrow keys move between them and each has its own label, with nothing scripted.
+const star = css({
+  position: 'relative',
+  fontSize: '2xl',
+  lineHeight: '1',
+  cursor: 'pointer',
+  color: 'fg.subtle',
+  '&[data-lit]': { color: 'warning' },
+  '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px', borderRadius: 'sm' },
+  '& input': { position: 'absolute', opacity: 0, inset: '0', cursor: 'pointer', m: '0' },
+});
+const srOnly = css({ srOnly: true });
+const textarea = css({ '&&': { h: 'auto', minH: '16' }, py: '2', resize: 'vertical' });
+const row = css({ display: 'flex', justifyContent: 'flex-end' });
+
+const starLabel = (score: number) => `${score} star${score === 1 ? '' : 's'}`;
+
+/** The completed trade's rating: the form while not rated, then "You rated {partner} N/5". */
+export function RatingPanel({ actor }: { actor: ConversationRef }) {
+  const form = useSelector(actor, selectRatingRef);
+  const rated = useSelector(actor, selectMyRating);
+  const { partner } = useSelector(actor, selectConversation);
+  if (form) return <RatingForm actor={form} />;
+  if (!rated) return null;
+  return (
+    <section aria-label="Your rating" className={panel} data-rated={rated.score}>
+      <p className={css({ fontWeight: 'semibold' })}>
+        You rated {partner} {rated.score}/5
+      </p>
+      {rated.comment ? <p className={css({ color: 'fg.muted', whiteSpace: 'pre-wrap', wordBreak: 'break-word' })}>“{rated.comment}”</p> : null}
+    </section>
+  );
+}
+
+function RatingForm({ actor }: { actor: RatingRef }) {
+  const partner = useSelector(actor, selectRatingPartner);
+  const score = useSelector(actor, selectRatingScore);
+  const comment = useSelector(actor, selectRatingComment);
+  const problem = useSelector(actor, selectRatingCommentError);
+  const canSubmit = useSelector(actor, selectCanSubmitRating);
+  const busy = useSelector(actor, selectIsRatingBusy);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'rating.submit' });
+  };
+  return (
+    <form className={panel} aria-label={`Rate ${partner}`} onSubmit={submit} noValidate>
+      <fieldset disabled={busy}>
+        <legend className={legend}>Rate {partner}</legend>
+        <div className={stars} role="radiogroup" aria-label="Score">
+          {SCORES.map((value) => (
+            <label key={value} className={star} data-lit={score !== null && value <= score ? '' : undefined}>
+              <input
+                type="radio"
+                name="score"
+                value={value}
+                checked={score === value}
+                onChange={() => actor.send({ type: 'rating.score.change', score: value })}
+              />
+              <span aria-hidden="true">★</span>
+              <span className={srOnly}>{starLabel(value)}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field.Root className={fieldStyles.root} invalid={Boolean(problem)} disabled={busy}>
+        <Field.Label className={fieldStyles.label}>Comment (optional)</Field.Label>
+        <Field.Textarea
+          name="comment"
+          rows={2}
+          className={`${fieldStyles.input} ${textarea}`}
+          value={comment}
+          onChange={(event) => actor.send({ type: 'rating.comment.change', value: event.currentTarget.value })}
+        />
+        <Field.ErrorText className={fieldStyles.error}>{problem}</Field.ErrorText>
+      </Field.Root>
+      <div className={row}>
+        <Button type="submit" size="sm" disabled={!canSubmit} aria-busy={busy}>
+          {busy ? 'Please wait...' : 'Submit rating'}
+        </Button>
+      </div>
+    </form>
+  );
+}
