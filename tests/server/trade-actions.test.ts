@@ -4,12 +4,20 @@ import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
 import { SWEEP_BATCH } from '../../server/src/trades/trades.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';
-import { act, openTrade, sellOffer, trader, tradeFacts, type Trader } from '../support/server-trades.ts';
+import type { Conversation } from '../../contracts/trade.ts';
+import { act, conversationsOf, openTrade, sellOffer, tradeCall, trader, tradeFacts, type Trader } from '../support/server-trades.ts';
 
 const BTC = 1;
 const dec = (value: string) => new Decimal(value);
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
 const done = (info: string) => ({ status: 200, body: { success: true, info } });
+
+/** A trader's counters (migration 010 and 019), summed over their slots. */
+const countsOf = (t: TestApp, who: Trader) =>
+  t.app.db.one<{ completed: number; concluded: number }>(
+    'SELECT coalesce(sum(completed), 0)::integer AS completed, coalesce(sum(concluded), 0)::integer AS concluded FROM trader_trade_counts WHERE user_id = $1',
+    [who.id],
+  );
 
 /** The trade events on trades' channels (not their chat messages, not the conversation lists). */
 const tradeEvents = (events: RealtimeEvent[]) =>
@@ -118,15 +126,66 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
       events.length = 0;
       expect(await act(t, who, 'raise_dispute', channel, reason)).toEqual(done('Dispute raised. The trade is frozen until a moderator settles it.'));
       expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: true });
-      const stored = await t.app.db.one<{ dispute_reason: string; disputed_by: string }>('SELECT dispute_reason, disputed_by FROM trades WHERE channel = $1', [channel]);
-      expect(stored).toEqual({ dispute_reason: reason, disputed_by: who.id });
+      const stored = await t.app.db.one<{ dispute_reason: string; disputed_by: string; disputed_at: Date }>(
+        'SELECT dispute_reason, disputed_by, disputed_at FROM trades WHERE channel = $1',
+        [channel],
+      );
+      // The dispute's time is the action's, written in its own statement: the desk's order and the wait shown.
+      expect(stored).toEqual({ dispute_reason: reason, disputed_by: who.id, disputed_at: t.clock.now() });
       expect((await messagesOf(channel)).at(-1)).toBe(`${who.username} raised a dispute. The trade is frozen until a moderator settles it. Reason: ${reason}`);
-      expect(tradeEvents(events).map((e) => e.event)).toEqual(['dispute_raised']);
+      // The trade's channel, and the dispute desk's: moderators learn of it live, by its channel only.
+      expect(tradeEvents(events).map((e) => [e.channel, e.event, e.channel === 'private-moderation' ? e.data : undefined])).toEqual([
+        [`private-${channel}`, 'dispute_raised', undefined],
+        ['private-moderation', 'dispute_raised', { channel }],
+      ]);
       // Frozen: nothing moves until a moderator settles it.
       expect(await act(t, seller, 'release_coin', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
       expect(await act(t, buyer, 'cancel', channel)).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
       expect(await act(t, seller, 'raise_dispute', channel, 'again')).toEqual(refused(409, 'This trade is frozen by a dispute until a moderator settles it.'));
     }
+  });
+
+  it("mark_paid with the payer's account: stored trimmed in the same statement, in the system message and the seller's notification", async () => {
+    // A buyer of its own: the trades of this test stay pending, and the suite's buyer has few places.
+    const buyer = await trader(t);
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    const payer = '  J. Smith, Revolut <b>  ';
+    expect(await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: payer })).toEqual(
+      done('Payment marked as sent. The seller will release the coin once it arrives.'),
+    );
+    const stored = await t.app.db.one<{ payer_account: string; paid_at: Date }>('SELECT payer_account, paid_at FROM trades WHERE channel = $1', [channel]);
+    expect(stored).toEqual({ payer_account: 'J. Smith, Revolut <b>', paid_at: t.clock.now() });
+    expect((await messagesOf(channel)).at(-1)).toBe(
+      `${buyer.username} marked the payment as sent from the account "J. Smith, Revolut <b>". ${seller.username}, release the coin once it has arrived, and only if it came from that account.`,
+    );
+    const told = await t.app.db.one<{ body: string }>(
+      `SELECT body FROM notifications WHERE user_id = $1 AND kind = 'payment_marked' ORDER BY id DESC LIMIT 1`,
+      [seller.id],
+    );
+    expect(told.body).toBe(
+      `${buyer.username} says they paid 97.00 EUR from the account "J. Smith, Revolut <b>". Check that it has arrived from that account, then release 0.00100000 BTC.`,
+    );
+    const conversation = (await conversationsOf(t, seller)).body.info as Conversation[];
+    expect(conversation.find((c) => c.channel === channel)?.payer_account).toBe('J. Smith, Revolut <b>');
+  });
+
+  it('mark_paid with an empty or blank payer account states none; one over 120 characters is refused and changes nothing', async () => {
+    const buyer = await trader(t);
+    for (const payer of ['', '   ']) {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      expect((await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: payer })).status).toBe(200);
+      expect((await t.app.db.one('SELECT payer_account FROM trades WHERE channel = $1', [channel])).payer_account).toBeNull();
+      expect((await messagesOf(channel)).at(-1)).toBe(`${buyer.username} marked the payment as sent. ${seller.username}, release the coin once it has arrived.`);
+    }
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    expect(await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: 'x'.repeat(121) })).toEqual(
+      refused(400, 'payer_account: The paying account can be at most 120 characters'),
+    );
+    expect(await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: 7 })).toEqual(refused(400, 'payer_account must be text'));
+    expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
+    // Exactly 120 after trimming is fine.
+    expect((await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: ` ${'y'.repeat(120)} ` })).status).toBe(200);
+    expect((await t.app.db.one('SELECT payer_account FROM trades WHERE channel = $1', [channel])).payer_account).toBe('y'.repeat(120));
   });
 
   it('refuses every action the lifecycle chart does not allow, with one sentence each', async () => {
@@ -163,6 +222,29 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     expect(await act(t, buyer, 'cancel', "'; DROP TABLE trades; --")).toEqual(notFound);
     expect(await act(t, buyer, 'cancel', `${channel}\u0000`)).toEqual(refused(400, 'channel contains a character that is not allowed (U+0000).'));
     expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
+  });
+
+  it("counts the completion rate's concluded trades: mark_paid adds one for both parties on the escrow's slot; a cancel, a dispute and a release none", async () => {
+    const buyer = await trader(t);
+    const seller = await trader(t, { BTC: '1' });
+    const offer = await sellOffer(t, seller);
+    const cancelled = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, buyer, 'cancel', cancelled);
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 0 }, { completed: 0, concluded: 0 }]);
+    const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, buyer, 'mark_paid', channel);
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 1 }, { completed: 0, concluded: 1 }]);
+    const { escrow_slot: slot } = await t.app.db.one<{ escrow_slot: number }>('SELECT escrow_slot FROM trades WHERE channel = $1', [channel]);
+    expect(await t.app.db.query('SELECT user_id, slot, concluded FROM trader_trade_counts WHERE user_id IN ($1, $2) ORDER BY user_id', [buyer.id, seller.id])).toEqual([
+      { user_id: buyer.id, slot, concluded: 1 },
+      { user_id: seller.id, slot, concluded: 1 },
+    ]);
+    await act(t, seller, 'release_coin', channel);
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 1 }, { completed: 1, concluded: 1 }]);
+    const disputed = await openTrade(t, buyer, offer, '97', 'SEPA');
+    await act(t, buyer, 'mark_paid', disputed);
+    await act(t, seller, 'raise_dispute', disputed, 'not arrived');
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 2 }, { completed: 1, concluded: 2 }]);
   });
 
   it('refuses a dispute reason PostgreSQL cannot store, as a 400, and changes nothing', async () => {
@@ -206,6 +288,8 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
     expect(await tradeFacts(t, unpaid)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
     expect(await tradeFacts(t, paid)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
     expect(await tradeFacts(t, young)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
+    // The expiry concluded a trade on the buyer who did not pay, not on the seller; the paid one counted both at mark_paid.
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 2 }, { completed: 0, concluded: 1 }]);
     expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before.minus('0.002'))).toBe(true);
     const last = await t.app.db.one<{ text: string; cancelled_by: string | null }>(
       `SELECT m.text, tr.cancelled_by FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id DESC LIMIT 1`,

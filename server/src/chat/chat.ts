@@ -178,9 +178,14 @@ export function chatService(deps: ChatDeps) {
       if (facts) await publishConversations(facts);
     },
 
-    /** Whether `user` is a party of the trade on `channel` (channel authorization). */
-    async isParty(user: { id: string }, channel: string): Promise<boolean> {
-      return (await tradeOfParty(user, channel)) !== undefined;
+    /**
+     * Whether `user` may listen on the trade's channel: its parties, and a moderator once it was disputed (open or
+     * settled: the desk follows the chat live); a moderator sees nothing of a trade never disputed.
+     */
+    async mayListen(user: { id: string; moderator: boolean }, channel: string): Promise<boolean> {
+      const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
+      if (!trade) return false;
+      return trade.buyer_id === user.id || trade.seller_id === user.id || (user.moderator && trade.disputed_at !== null);
     },
   };
 }

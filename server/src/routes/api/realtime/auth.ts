@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { USER_CHANNEL_PREFIX, realtimeAuthRequest, realtimeAuthResponse, userChannelName } from '../../../../../contracts/chat.ts';
+import { MODERATION_CHANNEL, USER_CHANNEL_PREFIX, realtimeAuthRequest, realtimeAuthResponse, userChannelName } from '../../../../../contracts/chat.ts';
 import { z } from 'zod/mini';
 import { parseBody } from '../../../http/parse-body.ts';
 import { BEARER, sessionExpired } from '../../../plugins/auth.ts';
@@ -11,7 +11,8 @@ const PRIVATE_PREFIX = 'private-';
 /**
  * POST /api/realtime/auth/ (contract.md "Realtime"): signs a pusher-js subscription for the caller, who
  * proves who they are with their websocket token (or session token) as a bearer token. Only a trade's buyer
- * and seller get `private-<channel>`, only the trader their own `private-user-<username>`; nothing else is
+ * and seller get `private-<channel>` (and moderators, once the trade was disputed), only the trader their own
+ * `private-user-<username>`, only moderators `private-moderation` (the role as stored now); nothing else is
  * signed (public channels need no signature; the product has no presence channels). The body is form-encoded
  * as pusher-js sends it, or JSON. The answer is pusher-js's `{auth}`, not the envelope; refusals are.
  */
@@ -29,8 +30,12 @@ export default async function realtimeAuthRoute(app: FastifyInstance) {
     const channel = body.channel_name;
 
     let allowed = false;
+    const moderator = session.role === 'moderator';
     if (channel.startsWith(USER_CHANNEL_PREFIX)) allowed = channel === userChannelName(session.username);
-    else if (channel.startsWith(PRIVATE_PREFIX)) allowed = await app.chat.isParty({ id: session.userId }, channel.slice(PRIVATE_PREFIX.length));
+    else if (channel === MODERATION_CHANNEL) allowed = moderator;
+    else if (channel.startsWith(PRIVATE_PREFIX)) {
+      allowed = await app.chat.mayListen({ id: session.userId, moderator }, channel.slice(PRIVATE_PREFIX.length));
+    }
     if (!allowed) throw new NotAllowed(sentences.channelNotAllowed);
 
     return z.parse(realtimeAuthResponse, app.realtime.authorize(body.socket_id, channel));
