@@ -75,7 +75,10 @@ export interface TradesDeps {
   changed: (channel: string) => Promise<void>;
   /** Which of these traders have a live realtime connection now (the conversations' `online`). */
   online: (usernames: readonly string[]) => Promise<Set<string>>;
-  /** A trade completed (after its commit): the traders' trades counts on Browse Offers changed. */
+  /**
+   * A trade completed, or concluded without completing (marked paid; expired), after its commit: the traders'
+   * trades counts or completion rates on Browse Offers changed.
+   */
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
@@ -300,7 +303,7 @@ export function tradesService(deps: TradesDeps) {
       await publish(applied);
       // The dispute desk lists it from now on.
       if (action === 'raise_dispute') deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeRaised, { channel: trade.channel });
-      if (next.status === 'completed') await deps.completed();
+      if (next.status === 'completed' || action === 'mark_paid') await deps.completed();
       return TRADE_CHANGES[action].reply;
     },
 
@@ -355,6 +358,8 @@ export function tradesService(deps: TradesDeps) {
             await publish(applied);
           }
         }
+        // Each expiry concluded a trade for its buyer (the completion rate): one refresh for the batch.
+        if (expiredNow > 0) await deps.completed();
         expired += expiredNow;
         if (candidates.length < SWEEP_BATCH || expiredNow === 0) return expired;
       }
