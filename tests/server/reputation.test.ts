@@ -121,4 +121,22 @@ describe.each(dbTargets)('reputation on Browse Offers: the cached list, on %s', 
     await rated(t, buyer, channel, 4);
     expect(await figures()).toMatchObject({ user__rating: '4.00', user__ratings_count: 1 });
   });
+
+  it('drops its pages when a trade concludes without completing: paid, or its payment window run out', async () => {
+    const buyerFigures = async () => figuresOn((await listOffers(t, seller.token)).body.info.offers, buyer);
+    await sellOffer(t, buyer);
+    // The buyer completed the trade of the test before, and nothing else concluded: 1/1.
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '100.00' });
+    const paid = await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
+    expect(await buyerFigures()).toMatchObject({ user__completion_rate: '100.00' });
+    expect((await act(t, buyer, 'mark_paid', paid)).status).toBe(200);
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '50.00' });
+    await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
+    expect(await buyerFigures()).toMatchObject({ user__completion_rate: '50.00' });
+    t.clock.advance((t.config.paymentWindowMinutes + 1) * MINUTE);
+    expect(await t.app.trades.sweep()).toBe(1);
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '33.33' });
+    expect((await act(t, seller, 'release_coin', paid)).status).toBe(200);
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 2, user__completion_rate: '66.67' });
+  });
 });
