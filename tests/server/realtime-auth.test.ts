@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppConfig } from '../../contracts/chat.ts';
 import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
-import { openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { setUserRole } from '../../server/src/accounts/roles.ts';
+import { disputedTrade, moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 const SOCKET = '1234.5678';
 
@@ -124,6 +125,30 @@ describe('POST /api/realtime/auth/', () => {
       expect(answer.statusCode, name).toBe(403);
       expect(answer.json()).toEqual(refused);
     }
+  });
+
+  it("signs private-moderation for moderators only, and a trade's channel for a moderator once it was disputed (open or settled)", async () => {
+    const mod = await moderator(t);
+    const refused = { success: false, info: 'You may not listen on this channel.' };
+    expect((await authorize(mod.websocketToken, 'private-moderation')).json()).toEqual(sdk.authorizeChannel(SOCKET, 'private-moderation'));
+    for (const who of [buyer, seller, stranger]) {
+      const answer = await authorize(who.websocketToken, 'private-moderation');
+      expect(answer.statusCode).toBe(403);
+      expect(answer.json()).toEqual(refused);
+    }
+    // Never disputed: none of a moderator's business.
+    expect((await authorize(mod.websocketToken, `private-${channel}`)).statusCode).toBe(403);
+    const offer = await sellOffer(t, seller);
+    const disputed = await disputedTrade(t, { buyer, seller, offer });
+    expect((await authorize(mod.websocketToken, `private-${disputed}`)).json()).toEqual(sdk.authorizeChannel(SOCKET, `private-${disputed}`));
+    expect((await authorize(stranger.websocketToken, `private-${disputed}`)).statusCode).toBe(403);
+    const settled = await t.post('/api/market/moderation/', { type: 'resolve', channel: disputed, outcome: 'refund', resolution: 'No payment' }, { token: mod.token });
+    expect(settled.status).toBe(200);
+    expect((await authorize(mod.websocketToken, `private-${disputed}`)).statusCode).toBe(200);
+    // A role taken back counts at once, on a socket's credential too.
+    expect((await setUserRole(t.app.db, mod.username, 'trader')).ok).toBe(true);
+    expect((await authorize(mod.websocketToken, 'private-moderation')).statusCode).toBe(403);
+    expect((await authorize(mod.websocketToken, `private-${disputed}`)).statusCode).toBe(403);
   });
 
   it('refuses (401) without a token, with an unknown one, and once the session ended', async () => {

@@ -2,6 +2,7 @@
 import PusherClient from 'pusher-js';
 import { expect } from 'vitest';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { setUserRole } from '../../server/src/accounts/roles.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
@@ -108,4 +109,28 @@ export function realtimeClientOf(who: Trader, port: number): PusherClient {
       headers: { Authorization: `Bearer ${who.websocketToken}` },
     },
   });
+}
+
+/** A signed-up trader made a moderator as `npm run user:role` does (the role counts from their next call). */
+export async function moderator(t: TestApp): Promise<Trader> {
+  const who = await trader(t);
+  const change = await setUserRole(t.app.db, who.username, 'moderator');
+  expect(change.ok, change.sentence).toBe(true);
+  return who;
+}
+
+export const moderationCall = <T = string>(t: TestApp, who: Trader | undefined, body: unknown): Promise<CallResult<T>> =>
+  t.post<T>('/api/market/moderation/', body, who ? { token: who.token } : {});
+
+/** Opens a trade, has the buyer mark it paid and `by` (default the buyer) raise a dispute; answers the channel. */
+export async function disputedTrade(
+  t: TestApp,
+  parties: { buyer: Trader; seller: Trader; offer: number; by?: Trader },
+  amount = '97',
+  reason = 'The payment has not arrived',
+): Promise<string> {
+  const channel = await openTrade(t, parties.buyer, parties.offer, amount, 'SEPA');
+  expect((await act(t, parties.buyer, 'mark_paid', channel)).status).toBe(200);
+  expect((await act(t, parties.by ?? parties.buyer, 'raise_dispute', channel, reason)).status).toBe(200);
+  return channel;
 }
