@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Conversation } from '../../contracts/trade.ts';
 import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { completedTrade, rate, rated, TRADE_EUR } from '../support/server-reputation.ts';
@@ -50,12 +51,15 @@ describe.each(dbTargets)('POST /api/market/trade/ {type:"rate"} on %s', (target)
     expect(await totalsOf(buyer)).toEqual({ score_total: '5', ratings: 1 });
   });
 
-  it('republishes the conversation to the rater after the rating', async () => {
+  it('republishes the conversation, so the rater\'s shows their rating at once', async () => {
     const channel = await completedTrade(t, seller, buyer, offer);
     events.length = 0;
     await rated(t, buyer, channel, 3, 'Slow to release.');
-    const toBuyer = events.filter((e) => e.channel === `private-user-${buyer.username}` && e.event === 'conversation');
-    expect(toBuyer.map((e) => (e.data as { channel: string }).channel)).toEqual([channel]);
+    const conversationTo = (who: Trader) =>
+      events.filter((e) => e.channel === `private-user-${who.username}` && e.event === 'conversation').map((e) => e.data as Conversation);
+    expect(conversationTo(buyer).map((c) => [c.channel, c.my_rating])).toEqual([[channel, { score: 3, comment: 'Slow to release.' }]]);
+    // The seller's own rating of the trade: none yet.
+    expect(conversationTo(seller).map((c) => [c.channel, c.my_rating])).toEqual([[channel, null]]);
   });
 
   it('refuses a second rating of the same trade by the same party, and counts it once', async () => {
