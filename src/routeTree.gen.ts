@@ -23,6 +23,7 @@ import { Route as AppOffersIdRouteImport } from './routes/_app/offers/$id'
 import { Route as AppOffersCreateRouteImport } from './routes/_app/offers/create'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsSecurityRouteImport } from './routes/_app/settings/security'
+import { Route as AppTradersUsernameRouteImport } from './routes/_app/traders/$username'
 import { Route as AppWalletsIndexRouteImport } from './routes/_app/wallets/index'
 import { Route as AppWalletsDepositRouteImport } from './routes/_app/wallets/deposit'
 import { Route as AppWalletsTransactionsRouteImport } from './routes/_app/wallets/transactions'
@@ -96,6 +97,11 @@ const AppSettingsSecurityRoute = AppSettingsSecurityRouteImport.update({
   path: '/settings/security',
   getParentRoute: () => AppRoute,
 } as any)
+const AppTradersUsernameRoute = AppTradersUsernameRouteImport.update({
+  id: '/traders/$username',
+  path: '/traders/$username',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppWalletsIndexRoute = AppWalletsIndexRouteImport.update({
   id: '/wallets/',
   path: '/wallets/',
@@ -128,6 +134,7 @@ export interface FileRoutesByFullPath {
   '/offers/$id': typeof AppOffersIdRoute
   '/offers/create': typeof AppOffersCreateRoute
   '/settings/security': typeof AppSettingsSecurityRoute
+  '/traders/$username': typeof AppTradersUsernameRoute
   '/wallets/deposit': typeof AppWalletsDepositRoute
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
@@ -146,6 +153,7 @@ export interface FileRoutesByTo {
   '/offers/$id': typeof AppOffersIdRoute
   '/offers/create': typeof AppOffersCreateRoute
   '/settings/security': typeof AppSettingsSecurityRoute
+  '/traders/$username': typeof AppTradersUsernameRoute
   '/wallets/deposit': typeof AppWalletsDepositRoute
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
@@ -167,6 +175,7 @@ export interface FileRoutesById {
   '/_app/offers/$id': typeof AppOffersIdRoute
   '/_app/offers/create': typeof AppOffersCreateRoute
   '/_app/settings/security': typeof AppSettingsSecurityRoute
+  '/_app/traders/$username': typeof AppTradersUsernameRoute
   '/_app/wallets/deposit': typeof AppWalletsDepositRoute
   '/_app/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/_app/wallets/withdraw': typeof AppWalletsWithdrawRoute
@@ -187,6 +196,7 @@ export interface FileRouteTypes {
     | '/offers/$id'
     | '/offers/create'
     | '/settings/security'
+    | '/traders/$username'
     | '/wallets/deposit'
     | '/wallets/transactions'
     | '/wallets/withdraw'
@@ -205,6 +215,7 @@ export interface FileRouteTypes {
     | '/offers/$id'
     | '/offers/create'
     | '/settings/security'
+    | '/traders/$username'
     | '/wallets/deposit'
     | '/wallets/transactions'
     | '/wallets/withdraw'
@@ -225,6 +236,7 @@ export interface FileRouteTypes {
     | '/_app/offers/$id'
     | '/_app/offers/create'
     | '/_app/settings/security'
+    | '/_app/traders/$username'
     | '/_app/wallets/deposit'
     | '/_app/wallets/transactions'
     | '/_app/wallets/withdraw'
@@ -338,6 +350,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSettingsSecurityRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/traders/$username': {
+      id: '/_app/traders/$username'
+      path: '/traders/$username'
+      fullPath: '/traders/$username'
+      preLoaderRoute: typeof AppTradersUsernameRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/wallets/': {
       id: '/_app/wallets/'
       path: '/wallets'
@@ -377,6 +396,7 @@ interface AppRouteChildren {
   AppOffersIdRoute: typeof AppOffersIdRoute
   AppOffersCreateRoute: typeof AppOffersCreateRoute
   AppSettingsSecurityRoute: typeof AppSettingsSecurityRoute
+  AppTradersUsernameRoute: typeof AppTradersUsernameRoute
   AppWalletsDepositRoute: typeof AppWalletsDepositRoute
   AppWalletsTransactionsRoute: typeof AppWalletsTransactionsRoute
   AppWalletsWithdrawRoute: typeof AppWalletsWithdrawRoute
@@ -393,6 +413,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppOffersIdRoute: AppOffersIdRoute,
   AppOffersCreateRoute: AppOffersCreateRoute,
   AppSettingsSecurityRoute: AppSettingsSecurityRoute,
+  AppTradersUsernameRoute: AppTradersUsernameRoute,
   AppWalletsDepositRoute: AppWalletsDepositRoute,
   AppWalletsTransactionsRoute: AppWalletsTransactionsRoute,
   AppWalletsWithdrawRoute: AppWalletsWithdrawRoute,
