@@ -24,6 +24,20 @@ describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
     expect((await login(t, 'bob@peerex.test', DEMO_PASSWORD)).status).toBe(200);
   });
 
+  it('signs mod in, the demo moderator: the dispute desk answers them; no offers, no balance', async () => {
+    const answer = await login(t, 'mod', DEMO_PASSWORD);
+    expect(answer.body.info).toMatchObject({ two_factor: false, user: { username: 'mod', email: 'mod@peerex.test', role: 'moderator' } });
+    const token = (answer.body.info as LoginResponse).token;
+    expect(await t.post('/api/market/moderation/', { type: 'list' }, { token })).toEqual({ status: 200, body: { success: true, info: [] } });
+    expect(await t.app.db.one(`SELECT count(*)::int AS offers FROM offers o JOIN users u ON u.id = o.user_id WHERE u.username = 'mod'`)).toEqual({ offers: 0 });
+    expect(
+      await t.app.db.one(`SELECT count(*)::int AS accounts FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE u.username = 'mod'`),
+    ).toEqual({ accounts: 0 });
+    // Every other demo user is a trader.
+    const alice = (await login(t, 'alice', DEMO_PASSWORD)).body.info as LoginResponse;
+    expect(alice).toMatchObject({ user: { role: 'trader' } });
+  });
+
   it('signs dave in with two-factor on the fixed secret JBSWY3DPEHPK3PXP', async () => {
     const first = (await login(t, 'dave', DEMO_PASSWORD)).body.info as LoginResponse;
     expect(first).toMatchObject({ two_factor: true, user: { username: 'dave' } });

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUserRole } from '../../server/src/accounts/roles.ts';
+import { openDatabase } from '../../server/src/db/open.ts';
+import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { lastCodeFor, newTrader, signUp } from '../support/server-flows.ts';
+import { insertUser } from '../support/server-money.ts';
+import { moderationCall, trader } from '../support/server-trades.ts';
+
+const run = promisify(execFile);
+const roleOf = async (t: TestApp, username: string) =>
+  (await t.app.db.one<{ role: string }>('SELECT role FROM users WHERE username = $1', [username])).role;
+
+describe.each(dbTargets)('roles: setUserRole (npm run user:role) on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  it('grants and takes back the moderator role by username in any case, counted from the next call', async () => {
+    const who = await trader(t);
+    expect((await moderationCall(t, who, { type: 'list' })).status).toBe(403);
+    expect(await setUserRole(t.app.db, who.username.toUpperCase(), 'moderator')).toEqual({
+      ok: true,
+      sentence: `${who.username} is now a moderator: they see the dispute desk from their next request.`,
+    });
+    expect(await roleOf(t, who.username)).toBe('moderator');
+    // The same session: the lookup reads the role on every call.
+    expect((await moderationCall(t, who, { type: 'list' })).status).toBe(200);
+    expect(await setUserRole(t.app.db, who.username, 'moderator')).toEqual({ ok: true, sentence: `${who.username} already is a moderator; nothing changed.` });
+    expect(await setUserRole(t.app.db, who.username, 'trader')).toEqual({
+      ok: true,
+      sentence: `${who.username} is now a trader again: the dispute desk is closed to them from their next request.`,
+    });
+    expect((await moderationCall(t, who, { type: 'list' })).status).toBe(403);
+  });
+
+  it('refuses an unknown user or an unknown role and changes nothing', async () => {
+    const who = await trader(t);
+    expect(await setUserRole(t.app.db, 'nobody_by_this_name', 'moderator')).toEqual({ ok: false, sentence: 'There is no user named "nobody_by_this_name".' });
+    for (const role of ['admin', 'Moderator', '']) {
+      expect(await setUserRole(t.app.db, who.username, role)).toEqual({ ok: false, sentence: `Unknown role "${role}": use trader or moderator.` });
+    }
+    expect(await roleOf(t, who.username)).toBe('trader');
+  });
+
+  it('no API call changes a role: a signup is a trader whatever it sends', async () => {
+    const details = newTrader();
+    await t.post('/api/security/validate_email/', { type: 'request', email: details.email });
+    await t.post('/api/security/validate_email/', { type: 'verify', email: details.email, code: lastCodeFor(t, details.email) });
+    const registered = await t.post<{ user: { role: string } }>('/api/security/register/', {
+      email: details.email,
+      username: details.username,
+      password: details.password,
+      confirmPassword: details.password,
+      device: 'vitest',
+      role: 'moderator',
+    });
+    expect(registered.status).toBe(200);
+    expect(registered.body.info.user.role).toBe('trader');
+    expect(await roleOf(t, details.username)).toBe('trader');
+  });
+
+  it('reserves the username "Moderator" in any case at registration (400), so no trader can pose as the moderator', async () => {
+    for (const username of ['Moderator', 'moderator', 'MODERATOR']) {
+      const details = { ...newTrader(), username };
+      await t.post('/api/security/validate_email/', { type: 'request', email: details.email });
+      await t.post('/api/security/validate_email/', { type: 'verify', email: details.email, code: lastCodeFor(t, details.email) });
+      const answer = await t.post('/api/security/register/', {
+        email: details.email,
+        username,
+        password: details.password,
+        confirmPassword: details.password,
+        device: 'vitest',
+      });
+      expect(answer).toEqual({ status: 400, body: { success: false, info: 'This username is reserved. Please choose another one.' } });
+    }
+    expect(await t.app.db.one(`SELECT count(*)::int AS users FROM users WHERE lower(username) = 'moderator'`)).toEqual({ users: 0 });
+    // A name that merely contains it is a name like any other.
+    expect((await signUp(t, { ...newTrader(), username: 'moderator_fan' })).user.role).toBe('trader');
+  });
+});
+
+describe.each(dbTargets)('npm run user:role, the command, on %s', (target) => {
+  const npm = (args: string[], env: Record<string, string>) =>
+    run('npm', ['run', '--silent', 'user:role', '--', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
+      (finished) => ({ code: 0, out: finished.stdout }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+    );
+
+  it('grants, takes back, and exits 1 for an unknown user or role', async () => {
+    // PGlite: files under a DATA_DIR, closed before the command opens them (one process at a time).
+    const dataDir = await mkdtemp(join(tmpdir(), 'peerex-user-role-'));
+    const t = await createTestApp(target, target === 'pglite' ? { env: { DATA_DIR: dataDir } } : {});
+    const env: Record<string, string> = target === 'pglite' ? { DATA_DIR: dataDir } : { DATABASE_URL: t.config.databaseUrl ?? '' };
+    try {
+      const user = await insertUser(t.app.db);
+      if (target === 'pglite') await t.app.db.close();
+
+      const granted = await npm([user.username, 'moderator'], env);
+      expect(granted).toEqual({ code: 0, out: `${user.username} is now a moderator: they see the dispute desk from their next request.\n` });
+      const unknownUser = await npm(['nobody_by_this_name', 'moderator'], env);
+      expect(unknownUser.code).toBe(1);
+      expect(unknownUser.out).toContain('There is no user named "nobody_by_this_name".');
+      const unknownRole = await npm([user.username, 'admin'], env);
+      expect(unknownRole.code).toBe(1);
+      expect(unknownRole.out).toContain('Unknown role "admin": use trader or moderator.');
+      expect((await npm([user.username], env)).code).toBe(1);
+
+      const db = target === 'pglite' ? await openDatabase({ databaseUrl: undefined, dataDir }) : t.app.db;
+      expect(await db.one('SELECT role FROM users WHERE id = $1', [user.id])).toEqual({ role: 'moderator' });
+      if (target === 'pglite') await db.close();
+      expect((await npm([user.username, 'trader'], env)).code).toBe(0);
+      const after = target === 'pglite' ? await openDatabase({ databaseUrl: undefined, dataDir }) : t.app.db;
+      expect(await after.one('SELECT role FROM users WHERE id = $1', [user.id])).toEqual({ role: 'trader' });
+      if (target === 'pglite') await after.close();
+    } finally {
+      await t.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
