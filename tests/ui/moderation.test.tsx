@@ -1,5 +1,5 @@
 import { isNotFound } from '@tanstack/react-router';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
 import type { DisputeDetail, DisputeSummary } from '../../contracts/index.ts';
@@ -178,7 +178,7 @@ describe('settling', () => {
   it('the dialog needs a written resolution: Confirm is disabled while it is empty', async () => {
     const { user } = await desk({ open: disputeDetail(1) });
     await user.click(screen.getByRole('button', { name: 'Release to buyer' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Release to buyer' });
+    const dialog = await screen.findByRole('dialog', { name: 'Release to buyer' });
     expect(within(dialog).getByText('Please write the resolution')).toBeInTheDocument();
     const confirm = within(dialog).getByRole('button', { name: 'Confirm' });
     expect(confirm).toBeDisabled();
@@ -187,13 +187,13 @@ describe('settling', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Resolution' }), 'Statement shows the payment');
     expect(confirm).toBeEnabled();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('refund: "Please wait..." while it runs, then the toast and the trade shown settled with its resolution', async () => {
     const { user, calls, notices } = await desk({ open: disputeDetail(1) });
     await user.click(screen.getByRole('button', { name: 'Refund seller' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Refund seller' });
+    const dialog = await screen.findByRole('dialog', { name: 'Refund seller' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Resolution' }), 'No payment arrived');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(within(dialog).getByRole('button', { name: 'Please wait...' })).toBeDisabled();
@@ -201,7 +201,7 @@ describe('settling', () => {
     expect(calls.inputs('resolve')).toEqual([{ channel: 'trade-1', outcome: 'refund', resolution: 'No payment arrived' }]);
     await act(() => calls.answer('resolve', 'Dispute settled: the coins went back to bob.'));
     expect(notices).toEqual([{ title: 'Dispute settled', description: 'Dispute settled: the coins went back to bob.', type: 'success' }]);
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const settledNote = within(screen.getByRole('region', { name: 'Trade facts' })).getByRole('status');
     expect(settledNote).toHaveTextContent('Settled: Refunded to the seller');
     expect(settledNote).toHaveTextContent('No payment arrived');

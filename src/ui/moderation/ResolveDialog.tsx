@@ -43,7 +43,6 @@ export function ResolveDialog({ actor }: { actor: DeskRef }) {
   return (
     <Dialog.Root
       open={outcome !== null}
-      role="alertdialog"
       onOpenChange={(details) => !details.open && actor.send({ type: 'dialog.dismiss' })}
       lazyMount
       unmountOnExit
