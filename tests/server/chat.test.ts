@@ -203,6 +203,38 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
       ]);
     });
 
+    it("carries the payer's account, the dispute's time, the settlement and each party's own rating, in the list and the live entry alike", async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const entryOf = async (who: Trader) => ((await conversationsOf(t, who)).body.info as Conversation[]).find((c) => c.channel === channel);
+      expect(await entryOf(buyer)).toMatchObject({ payer_account: null, disputed_at: null, resolution: null, my_rating: null });
+      await t.post('/api/market/trade/', { type: 'mark_paid', channel, payer_account: 'J. Smith, Revolut' }, { token: buyer.token });
+      t.clock.advance(MINUTE);
+      const disputedAt = t.clock.now().toISOString();
+      events = [];
+      await act(t, seller, 'raise_dispute', channel, 'Wrong name');
+      const additions = { payer_account: 'J. Smith, Revolut', disputed_at: disputedAt, resolution: null, my_rating: null };
+      for (const who of [buyer, seller]) {
+        expect(await entryOf(who)).toMatchObject(additions);
+        expect(on(`private-user-${who.username}`, 'conversation').map((e) => e.data)).toEqual([expect.objectContaining({ channel, ...additions })]);
+      }
+      // A settlement (as the dispute desk writes it), then the buyer's rating of the seller (as market/trade/ rate writes it).
+      const id = (await t.app.db.one<{ id: string }>('SELECT id FROM trades WHERE channel = $1', [channel])).id;
+      const mod = await trader(t);
+      await t.app.db.query(`UPDATE users SET role = 'moderator' WHERE id = $1`, [mod.id]);
+      expect((await t.post('/api/market/moderation/', { type: 'resolve', channel, outcome: 'release', resolution: 'Paid in full' }, { token: mod.token })).status).toBe(200);
+      await t.app.db.query(
+        `INSERT INTO trade_ratings (trade_id, rater_id, ratee_id, score, comment, created_at) VALUES ($1, $2, $3, 4, 'Slow but fine', now())`,
+        [id, buyer.id, seller.id],
+      );
+      const resolution = { outcome: 'release', text: 'Paid in full', resolved_at: t.clock.now().toISOString() };
+      expect(await entryOf(buyer)).toMatchObject({ status: 'completed', resolution, my_rating: { score: 4, comment: 'Slow but fine' } });
+      expect(await entryOf(seller)).toMatchObject({ status: 'completed', resolution, my_rating: null });
+      events = [];
+      await t.app.chat.announce(channel);
+      expect(on(`private-user-${buyer.username}`, 'conversation').map((e) => (e.data as Conversation).my_rating)).toEqual([{ score: 4, comment: 'Slow but fine' }]);
+      expect(on(`private-user-${seller.username}`, 'conversation').map((e) => (e.data as Conversation).my_rating)).toEqual([null]);
+    });
+
     it('tells both lists when a trade opens, and when the payment window cancels one', async () => {
       events = [];
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
