@@ -1,4 +1,4 @@
-import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
+import { SimulatedClock, assign, createActor, type AnyMachineSnapshot } from 'xstate';
 import type { ChatMessage, Conversation, TradeAction, TradeFacts } from '../../contracts/index.ts';
 import { tradeConversationLogic } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import {
@@ -11,7 +11,12 @@ import {
   selectIsLoadingMessages,
   selectIsSending,
   selectMessages,
+  selectMyRating,
+  selectPayerAccountError,
+  selectPayerLine,
   selectReasonError,
+  selectReview,
+  selectShowsPayerField,
   selectTypingLine,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
 import type { TradeConversationInput } from '../../src/machines/tradeChat/tradeConversation.machine.ts';
@@ -34,13 +39,21 @@ import {
  * so the walk can fail it). Only for the walk, its report to the chat screen does nothing: `sendParent`
  * refuses to resolve without a parent. The replay records the reports instead.
  */
-const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction'] as const;
-const walked = tradeConversationLogic.provide({ actions: { reportConversation: () => {} } });
+const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction', 'tradeRating'] as const;
+/** The chart's clock, fixed, so the walk and its replay count the same minutes (the machine tests run the real one). */
+const NOW = '2026-03-05T15:00:00.000Z';
+const DISPUTED_AT = '2026-03-05T14:46:00.000Z';
+const fixedClock = { stampNow: assign({ now: NOW }) };
+const walked = tradeConversationLogic.provide({ actions: { reportConversation: () => {}, ...fixedClock } });
 
 const coolDown = afterEvent('typingDebounce', 'tradeConversation.typingNotice.cooling');
 const typingOver = afterEvent('typingVisible', 'tradeConversation.partnerTyping.visible');
+const reviewTick = afterEvent('reviewTick', 'tradeConversation.trade.pending.disputed');
+const PAYER = 'J. Smith, Revolut';
+const PAYER_TOO_LONG = 'x'.repeat(121);
+const RATED = { score: 4, comment: 'Smooth trade' };
 
-type Ctx = { conversation: Conversation; messages: ChatMessage[]; draft: string; reason: string };
+type Ctx = { conversation: Conversation; messages: ChatMessage[]; draft: string; reason: string; payerAccount: string };
 const has = (context: Ctx, id: number) => context.messages.some((message) => message.id === id);
 const matchesAny = (snapshot: AnyMachineSnapshot, values: object[]) => values.some((value) => snapshot.matches(value as never));
 
@@ -128,7 +141,21 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
     for (const name of reports) {
       list.push({ type: 'realtime.trade.changed', facts: facts[name as keyof typeof facts], message: tradeNotice[name]! });
     }
-    if (!conversation.buyer_paid) list.push({ type: 'conversation.updated', conversation: { ...conversation, ...facts.disputed } });
+    if (!conversation.buyer_paid) {
+      list.push({ type: 'conversation.updated', conversation: { ...conversation, ...facts.disputed, disputed_at: DISPUTED_AT } });
+    }
+  }
+  if (snapshot.matches({ trade: { pending: 'disputed' } })) list.push(reviewTick);
+  if (snapshot.matches({ trade: { completed: 'rating' } })) {
+    list.push(
+      { type: 'xstate.done.actor.rating', output: RATED },
+      { type: 'conversation.updated', conversation: { ...conversation, my_rating: { score: 5, comment: '' } } },
+    );
+  }
+  if (snapshot.matches({ trade: 'pending' }) && !conversation.buyer_paid && conversation.partner_type === 'seller') {
+    const { payerAccount } = snapshot.context as Ctx;
+    const next = payerAccount === '' ? PAYER : payerAccount === PAYER ? PAYER_TOO_LONG : '';
+    list.push({ type: 'payer.change', value: next });
   }
   if (snapshot.matches({ actions: 'idle' })) {
     list.push({ type: 'trade.cancel' }, { type: 'trade.markPaid' }, { type: 'trade.release' }, { type: 'trade.dispute' });
@@ -157,6 +184,12 @@ const scenarios = [
   { name: 'partner typing', events: typingEvents, input: { conversation: withBob, username: me } },
   { name: 'trade as the buyer', events: tradeEvents, input: { conversation: withBob, username: me } },
   { name: 'trade as the seller', events: tradeEvents, input: { conversation: withCarol, username: me } },
+  { name: 'a completed trade to rate', events: tradeEvents, input: { conversation: { ...withCarol, ...facts.completed }, username: me } },
+  {
+    name: 'a completed trade already rated',
+    events: tradeEvents,
+    input: { conversation: { ...withBob, ...facts.completed, my_rating: { score: 2, comment: 'Slow' } }, username: me },
+  },
 ] satisfies { name: string; events: (snapshot: AnyMachineSnapshot) => ModelEvent[]; input: TradeConversationInput }[];
 
 const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
@@ -188,6 +221,14 @@ function forward(known: TradeFacts, heard: TradeFacts): TradeFacts {
     dispute_raised: known.dispute_raised || heard.dispute_raised,
   };
 }
+/** Issue 13's additions are set once: a report without one keeps the one known. */
+const withAdditions = (known: Conversation, heard: Conversation): Conversation => ({
+  ...heard,
+  payer_account: heard.payer_account ?? known.payer_account,
+  disputed_at: heard.disputed_at ?? known.disputed_at,
+  resolution: heard.resolution ?? known.resolution,
+  my_rating: heard.my_rating ?? known.my_rating,
+});
 const factsOf = (conversation: Conversation): TradeFacts => ({
   status: conversation.status,
   buyer_paid: conversation.buyer_paid,
@@ -205,6 +246,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
       actions: {
         notify: (_, notice) => void notices.push(notice),
         reportConversation: ({ context }) => void reports.push(context.conversation),
+        ...fixedClock,
       },
     }),
     { input, clock, inspect: coverage?.inspect },
@@ -222,9 +264,14 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   type Actions = 'idle' | 'cancelling' | 'markingPaid' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
   let actions: Actions = 'idle';
   let reason = '';
+  let payerAccount = '';
+  let now: string | null = null;
   const expectedCalls: ActorCall[] = [
     { id: 'tradeChannel', input: { channel } },
     { id: 'loadMessages', input: { channel } },
+    ...(conversation.status === 'completed' && conversation.my_rating === null
+      ? [{ id: 'rating', input: { channel, partner: conversation.partner } }]
+      : []),
   ];
   const expectedNotices: Notice[] = [];
   const expectedReports: Conversation[] = [];
@@ -236,8 +283,18 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
     conversation = { ...conversation, last_message: message.text };
     return true;
   };
+  /** A completed trade not yet rated opens the rating form; a dispute starts the clock of "Under review". */
+  const entered = (before: TradeFacts) => {
+    const state = factsOf(conversation);
+    if (before.status === 'pending' && state.status === 'completed' && conversation.my_rating === null) {
+      expectedCalls.push({ id: 'rating', input: { channel, partner: conversation.partner } });
+    }
+    if (!before.dispute_raised && state.status === 'pending' && state.dispute_raised) now = NOW;
+  };
   const setFacts = (next: TradeFacts) => {
-    conversation = { ...conversation, ...forward(factsOf(conversation), next) };
+    const before = factsOf(conversation);
+    conversation = { ...conversation, ...forward(before, next) };
+    entered(before);
   };
   /** A dialog the trade no longer allows closes (a reason typed in it is forgotten). */
   const closeStaleDialogs = () => {
@@ -250,12 +307,21 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   };
   const act = (label: string, action: TradeAction, next: Actions) => {
     if (actions !== 'idle' || !allowed(partnerType, factsOf(conversation), label)) return;
+    if (action === 'mark_paid' && payerAccount.trim().length > 120) return;
     actions = next;
-    if (next === 'cancelling' || next === 'markingPaid') expectedCalls.push({ id: performers[action], input: { type: action, channel } });
+    if (next === 'cancelling') expectedCalls.push({ id: performers[action], input: { type: action, channel } });
+    if (next === 'markingPaid') {
+      const stated = payerAccount.trim();
+      expectedCalls.push({ id: performers[action], input: { type: action, channel, ...(stated ? { payer_account: stated } : {}) } });
+    }
   };
   const accepted = (action: TradeAction, output: string) => {
     expectedNotices.push({ title: 'Action Performed!', description: output, type: 'success' });
     if (action === 'raise_dispute') reason = '';
+    if (action === 'mark_paid') {
+      conversation = { ...conversation, payer_account: payerAccount.trim() || null };
+      payerAccount = '';
+    }
     setFacts(afterAction[action]);
     expectedReports.push(conversation);
     actions = 'idle';
@@ -330,9 +396,19 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           expectedReports.push(conversation);
           closeStaleDialogs();
           break;
-        case 'conversation.updated':
-          conversation = { ...event.conversation, ...forward(factsOf(conversation), factsOf(event.conversation)) };
+        case 'conversation.updated': {
+          const before = factsOf(conversation);
+          conversation = { ...withAdditions(conversation, event.conversation), ...forward(before, factsOf(event.conversation)) };
+          entered(before);
           closeStaleDialogs();
+          break;
+        }
+        case 'payer.change':
+          payerAccount = event.value;
+          break;
+        case 'xstate.done.actor.rating':
+          conversation = { ...conversation, my_rating: event.output };
+          expectedReports.push(conversation);
           break;
         case 'trade.cancel':
           act('Cancel Trade', 'cancel', 'cancelling');
@@ -418,7 +494,11 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
       expect(
         buttons.filter((button) => button.enabled).map((button) => button.label),
         'enabled only while nothing runs and no dialog is open',
-      ).toEqual(actions === 'idle' ? expectedButtons(partnerType, state) : []);
+      ).toEqual(
+        actions === 'idle'
+          ? expectedButtons(partnerType, state).filter((label) => label !== 'Mark Paid' || payerAccount.trim().length <= 120)
+          : [],
+      );
       expect(selectDialog(s)).toBe(
         actions === 'confirming' || actions === 'releasing'
           ? 'release'
@@ -432,6 +512,23 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
         expect(selectReasonError(s)).toBe(reason.trim() === '' ? 'Please enter the reason for your dispute' : undefined);
       }
       expect(matchesAny(snapshot, busyStates), 'an action call runs').toBe(busy);
+      expect(snapshot.context.payerAccount).toBe(payerAccount);
+      const buyerBeforePayment = partnerType === 'seller' && state.status === 'pending' && !state.buyer_paid && !state.dispute_raised;
+      expect(selectShowsPayerField(s), '"Paid from (optional)"').toBe(buyerBeforePayment);
+      expect(selectPayerAccountError(s)).toBe(
+        payerAccount.trim().length > 120 ? 'The paying account can be at most 120 characters' : undefined,
+      );
+      expect(selectPayerLine(s), "the seller's paying-account line").toEqual(
+        partnerType === 'buyer' && state.status === 'pending' && state.buyer_paid ? { account: conversation.payer_account } : undefined,
+      );
+      const underReview = state.status === 'pending' && state.dispute_raised;
+      expect(selectReview(s), 'Under review').toEqual(
+        underReview ? { waited: conversation.disputed_at ? '14 min' : null } : undefined,
+      );
+      expect(snapshot.context.now).toBe(now);
+      const rated = state.status === 'completed' && conversation.my_rating !== null;
+      expect(selectMyRating(s)).toEqual(rated ? conversation.my_rating : null);
+      expect(snapshot.matches({ trade: { completed: 'rating' } }), 'the rating form').toBe(state.status === 'completed' && !rated);
     },
     { clock },
   );

@@ -1,10 +1,11 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
 import type { ChatMessage, Conversation } from '../../contracts/index.ts';
 import { bindTradeChat } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import { ChatScreen } from '../../src/ui/chat/ChatScreen.tsx';
 import { chatDeps, chatMessage, conversationWith, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import { renderWithRouter } from './render.tsx';
 
 const SEARCH_DEBOUNCE = 500;
 const TYPING_VISIBLE = 1500;
@@ -25,7 +26,7 @@ async function chat({
   const actor = createActor(bindTradeChat(harness.deps), { input: { username: me, channel: null }, clock }).start();
   const onSelect = vi.fn((channel: string) => actor.send({ type: 'conversation.select', channel }));
   const onBack = vi.fn(() => actor.send({ type: 'conversation.close' }));
-  const view = render(<ChatScreen actor={actor} onSelect={onSelect} onBack={onBack} />);
+  const view = await renderWithRouter(() => <ChatScreen actor={actor} onSelect={onSelect} onBack={onBack} />, '/chat');
   await act(() => harness.calls.answer('conversations', list));
   if (open) {
     await act(async () => actor.send({ type: 'conversation.select', channel: open.channel }));
@@ -79,7 +80,7 @@ describe('/chat: the conversation list', () => {
   it('shows a spinner while the conversation asked for by ?channel= loads', async () => {
     const harness = chatDeps();
     const actor = createActor(bindTradeChat(harness.deps), { input: { username: me, channel: withCarol.channel } }).start();
-    render(<ChatScreen actor={actor} onSelect={() => {}} onBack={() => {}} />);
+    await renderWithRouter(() => <ChatScreen actor={actor} onSelect={() => {}} onBack={() => {}} />, '/chat');
     expect(screen.getByRole('status', { name: 'Loading the conversation' })).toBeInTheDocument();
     await act(() => harness.calls.answer('conversations', [withBob, withCarol]));
     expect(screen.getByRole('heading', { name: 'carol' })).toBeInTheDocument();

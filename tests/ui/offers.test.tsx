@@ -148,7 +148,7 @@ describe('Browse Offers screen', () => {
     const { answerList } = await browse('alice');
     await answerList({ offers: [offerItem(37, { user__username: 'alice', offer_type: 'buy' })], paginator: paginator(1, 1) });
     const card = within(cardOf('buy offer by alice'));
-    expect(card.getByText('alice (me)')).toBeInTheDocument();
+    expect(cardOf('buy offer by alice')).toHaveTextContent('alice (me)');
     expect(href(card.getByRole('link', { name: 'Edit offer' }))).toBe('/offers/37');
     expect(card.queryByRole('button', { name: /this (buyer|seller)/ })).not.toBeInTheDocument();
   });
