@@ -40,7 +40,8 @@ const factsColumn = css({
   borderColor: 'border',
 });
 const chatColumn = css({ display: 'flex', flexDirection: 'column', minH: '0', h: { base: '34rem', lg: 'auto' } });
-const header = css({ display: 'flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
+const header = css({ display: 'flex', alignItems: 'center', gap: '2' });
+const badges = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const back = css({
   display: { base: 'inline-flex', md: 'none' },
   alignItems: 'center',
@@ -52,7 +53,7 @@ const back = css({
   cursor: 'pointer',
   _hover: { bg: 'bg.muted' },
 });
-const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', wordBreak: 'break-word' });
+const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', overflowWrap: 'anywhere' });
 const waitingBadge = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'warning.subtle', color: 'warning' });
 const facts = css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1.5', fontSize: 'sm', '& dt': { color: 'fg.muted' } });
 const figure = css({ fontVariantNumeric: 'tabular-nums', wordBreak: 'break-word' });
@@ -68,6 +69,19 @@ const payer = css({
 const reasonBox = css({ fontSize: 'sm', '& p': { whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: '1' } });
 const label = css({ fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted', textTransform: 'uppercase', letterSpacing: '0.04em' });
 const settleRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2' });
+// On a wide screen the facts scroll in their column: the settlement stays in view at its foot. Sticky insets
+// count from inside the column's padding, so the foot reaches down over it (its 1rem) rather than float above it.
+const settleFoot = css({
+  position: { lg: 'sticky' },
+  bottom: '-1rem',
+  mt: 'auto',
+  mx: '-4',
+  mb: '-4',
+  p: '4',
+  bg: 'bg.surface',
+  borderTopWidth: '1px',
+  borderColor: 'border',
+});
 const settledBox = css({
   p: '3',
   borderRadius: 'lg',
@@ -166,9 +180,11 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
           <h2 className={title}>
             {detail.buyer} → {detail.seller}
           </h2>
+        </header>
+        <div className={badges}>
           <StatusBadge status={detail.status} />
           {settledTrade ? null : <span className={waitingBadge}>{waiting}</span>}
-        </header>
+        </div>
 
         <dl className={facts}>
           <dt>Amount</dt>
@@ -209,32 +225,34 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
           <p>{detail.reason}</p>
         </div>
 
-        {detail.resolution ? (
-          <div className={settledBox} role="status" data-outcome={detail.resolution.outcome}>
-            <strong>
-              Settled: {outcomeText[detail.resolution.outcome]} · {formatMoment(detail.resolution.resolved_at)}
-            </strong>
-            <p>{detail.resolution.text}</p>
-          </div>
-        ) : settledTrade ? (
-          <p className={closedNote} role="status">
-            This trade is {detail.status}: there is nothing to settle.
-          </p>
-        ) : (
-          <div className={settleRow} role="group" aria-label="Settle the dispute">
-            {buttons.map((button) => (
-              <Button
-                key={button.outcome}
-                variant={button.outcome === 'release' ? 'buy' : 'destructive'}
-                disabled={!button.enabled}
-                data-outcome={button.outcome}
-                onClick={() => actor.send(button.event)}
-              >
-                {button.label}
-              </Button>
-            ))}
-          </div>
-        )}
+        <div className={settleFoot}>
+          {detail.resolution ? (
+            <div className={settledBox} role="status" data-outcome={detail.resolution.outcome}>
+              <strong>
+                Settled: {outcomeText[detail.resolution.outcome]} · {formatMoment(detail.resolution.resolved_at)}
+              </strong>
+              <p>{detail.resolution.text}</p>
+            </div>
+          ) : settledTrade ? (
+            <p className={closedNote} role="status">
+              This trade is {detail.status}: there is nothing to settle.
+            </p>
+          ) : (
+            <div className={settleRow} role="group" aria-label="Settle the dispute">
+              {buttons.map((button) => (
+                <Button
+                  key={button.outcome}
+                  variant={button.outcome === 'release' ? 'buy' : 'destructive'}
+                  disabled={!button.enabled}
+                  data-outcome={button.outcome}
+                  onClick={() => actor.send(button.event)}
+                >
+                  {button.label}
+                </Button>
+              ))}
+            </div>
+          )}
+        </div>
       </section>
 
       <section className={chatColumn} aria-label="Chat">
