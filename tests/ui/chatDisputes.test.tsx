@@ -1,0 +1,179 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SimulatedClock, createActor } from 'xstate';
+import type { ChatMessage, Conversation } from '../../contracts/index.ts';
+import { bindTradeChat } from '../../src/machines/tradeChat/tradeChat.actors.ts';
+import { ChatScreen } from '../../src/ui/chat/ChatScreen.tsx';
+import { chatDeps, chatMessage, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import { renderWithRouter } from './render.tsx';
+
+const MINUTE = 60_000;
+const START = Date.parse('2026-03-05T15:00:00.000Z');
+
+/** /chat opened on `open` (as a click would), its messages loaded, over the real charts and fake services. */
+async function chatOn(open: Conversation, messages: ChatMessage[] = []) {
+  const harness = chatDeps();
+  const clock = new SimulatedClock();
+  const actor = createActor(bindTradeChat(harness.deps), { input: { username: me, channel: null }, clock }).start();
+  await renderWithRouter(() => <ChatScreen actor={actor} onSelect={() => {}} onBack={() => {}} />, '/chat');
+  await act(() => harness.calls.answer('conversations', [open]));
+  await act(async () => actor.send({ type: 'conversation.select', channel: open.channel }));
+  await act(() => harness.calls.answer('messages', messages));
+  const emit = (channel: string, event: string, data: unknown) => act(() => harness.realtime.emit(channel, event, data));
+  return { ...harness, actor, clock, emit, typist: userEvent.setup() };
+}
+
+const actionButton = (name: string) => within(screen.getByRole('group', { name: 'Trade actions' })).getByRole('button', { name });
+
+describe('/chat: the paying account', () => {
+  it('the buyer may say which account paid, sent with the one "Mark Paid" click', async () => {
+    const { typist, calls } = await chatOn(withBob);
+    const field = screen.getByRole('textbox', { name: 'Paid from (optional)' });
+    expect(screen.getByText('Name on the account and where: J. Smith, Revolut')).toBeInTheDocument();
+    await typist.type(field, '  J. Smith, Revolut ');
+    await typist.click(actionButton('Mark Paid'));
+    expect(calls.inputs('act')).toEqual([{ type: 'mark_paid', channel: withBob.channel, payer_account: 'J. Smith, Revolut' }]);
+    await act(() => calls.answer('act', 'Payment marked.'));
+    expect(screen.queryByRole('textbox', { name: 'Paid from (optional)' })).not.toBeInTheDocument();
+  });
+
+  it('left empty, "Mark Paid" sends no account; over 120 characters it says so and cannot be sent', async () => {
+    const { typist, calls } = await chatOn(withBob);
+    const field = screen.getByRole('textbox', { name: 'Paid from (optional)' });
+    await typist.click(field);
+    await typist.paste('x'.repeat(121));
+    expect(screen.getByText('The paying account can be at most 120 characters')).toBeInTheDocument();
+    expect(actionButton('Mark Paid')).toBeDisabled();
+    await typist.clear(field);
+    expect(actionButton('Mark Paid')).toBeEnabled();
+    await typist.click(actionButton('Mark Paid'));
+    expect(calls.inputs('act')).toEqual([{ type: 'mark_paid', channel: withBob.channel }]);
+  });
+
+  it('the seller reads the account beside "Release Crypto", with what to check before releasing', async () => {
+    await chatOn({ ...withCarol, ...facts.paid, payer_account: 'J. Smith, Revolut' });
+    const line = screen.getByRole('region', { name: 'Paying account' });
+    expect(line).toHaveTextContent('Paid from: J. Smith, Revolut');
+    expect(line).toHaveTextContent(/money came from an account in this name before releasing/);
+    expect(actionButton('Release Crypto')).toBeEnabled();
+    expect(screen.queryByRole('textbox', { name: 'Paid from (optional)' })).not.toBeInTheDocument();
+  });
+
+  it('tells the seller when the buyer did not say', async () => {
+    await chatOn({ ...withCarol, ...facts.paid });
+    expect(screen.getByRole('region', { name: 'Paying account' })).toHaveTextContent('The buyer did not say which account they paid from');
+  });
+
+  it('the seller hears the account live once the buyer marks paid', async () => {
+    const { emit } = await chatOn(withCarol);
+    expect(screen.queryByRole('region', { name: 'Paying account' })).not.toBeInTheDocument();
+    await emit(`private-user-${me}`, 'conversation', { ...withCarol, ...facts.paid, payer_account: 'A. Carol, Wise' });
+    expect(screen.getByRole('region', { name: 'Paying account' })).toHaveTextContent('Paid from: A. Carol, Wise');
+  });
+});
+
+describe('/chat: a dispute', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(START);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('shows "Under review" with the minutes waited, a minute more each minute, and no actions', async () => {
+    const disputedAt = new Date(START - 14 * MINUTE).toISOString();
+    const { clock } = await chatOn({ ...withBob, ...facts.disputed, disputed_at: disputedAt });
+    const banner = screen.getByRole('status', { name: 'Under review' });
+    expect(banner).toHaveTextContent('waiting 14 min');
+    expect(banner).toHaveTextContent('A moderator will look at the payment and the chat and settle the trade.');
+    expect(within(screen.getByRole('group', { name: 'Trade actions' })).queryAllByRole('button')).toEqual([]);
+
+    vi.setSystemTime(START + MINUTE);
+    act(() => clock.increment(MINUTE - 1));
+    expect(banner).toHaveTextContent('waiting 14 min');
+    act(() => clock.increment(1));
+    expect(banner).toHaveTextContent('waiting 15 min');
+  });
+
+  it("shows a moderator's message with a Moderator badge, apart from both parties", async () => {
+    const moderator = chatMessage(7, { sender: 'Moderator', recipient: 'all', text: 'Please upload the receipt.', from_moderator: true });
+    await chatOn({ ...withBob, ...facts.disputed }, [chatMessage(6, { text: 'I paid' }), moderator]);
+    const items = within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
+    expect(items[1]).toHaveAttribute('data-from', 'moderator');
+    expect(within(items[1]!).getByText('Moderator')).toBeInTheDocument();
+    expect(within(items[1]!).queryByText('@Moderator')).not.toBeInTheDocument();
+    expect(items[0]).toHaveAttribute('data-from', 'partner');
+  });
+
+  it('both traders see the settlement live: the trade completes and the settled panel shows the resolution', async () => {
+    const { emit } = await chatOn({ ...withBob, ...facts.disputed, disputed_at: new Date(START - MINUTE).toISOString() });
+    const notice = systemMessage(40, 'A moderator settled the dispute: the coins went to the buyer.');
+    await emit(`private-${withBob.channel}`, 'coin_released', { channel: withBob.channel, ...facts.completed, message: notice });
+    await emit(`private-user-${me}`, 'conversation', {
+      ...withBob,
+      ...facts.completed,
+      resolution: { outcome: 'release', text: 'The bank statement shows the payment.', resolved_at: new Date(START).toISOString() },
+    });
+    expect(screen.queryByRole('status', { name: 'Under review' })).not.toBeInTheDocument();
+    const settled = screen.getByRole('region', { name: 'Dispute settled' });
+    expect(settled).toHaveTextContent('Settled by a moderator: coins released to the buyer');
+    expect(settled).toHaveTextContent('The bank statement shows the payment.');
+    expect(screen.getByRole('article')).toHaveAttribute('data-status', 'completed');
+  });
+
+  it('a refund reads "refunded to the seller"', async () => {
+    await chatOn({
+      ...withCarol,
+      ...facts.cancelled,
+      resolution: { outcome: 'refund', text: 'No payment arrived.', resolved_at: new Date(START).toISOString() },
+    });
+    expect(screen.getByRole('region', { name: 'Dispute settled' })).toHaveTextContent('Settled by a moderator: coins refunded to the seller');
+  });
+});
+
+describe('/chat: rating the partner', () => {
+  it('on a completed trade: stars (Submit disabled until one is chosen), a comment, then "You rated bob 4/5"', async () => {
+    const { typist, calls, notices } = await chatOn({ ...withBob, ...facts.completed });
+    const form = screen.getByRole('form', { name: 'Rate bob' });
+    const submit = within(form).getByRole('button', { name: 'Submit rating' });
+    expect(within(form).getAllByRole('radio')).toHaveLength(5);
+    expect(submit).toBeDisabled();
+    await typist.click(within(form).getByRole('radio', { name: '4 stars' }));
+    expect(within(form).getByRole('radio', { name: '4 stars' })).toBeChecked();
+    await typist.type(within(form).getByRole('textbox', { name: 'Comment (optional)' }), 'Quick and polite');
+    expect(submit).toBeEnabled();
+    await typist.click(submit);
+    expect(calls.inputs('rate')).toEqual([{ channel: withBob.channel, score: 4, comment: 'Quick and polite' }]);
+    await act(() => calls.answer('rate', 'Thank you: your rating of bob is saved.'));
+    expect(notices).toContainEqual({ title: 'Rating sent', description: 'Thank you: your rating of bob is saved.', type: 'success' });
+    expect(screen.queryByRole('form', { name: 'Rate bob' })).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your rating' })).toHaveTextContent('You rated bob 4/5');
+  });
+
+  it('the arrow keys move between the stars', async () => {
+    const { typist } = await chatOn({ ...withBob, ...facts.completed });
+    await typist.click(screen.getByRole('radio', { name: '2 stars' }));
+    await typist.keyboard('{ArrowRight}');
+    expect(screen.getByRole('radio', { name: '3 stars' })).toBeChecked();
+  });
+
+  it('a refusal (already rated: 409) leaves the form as it was', async () => {
+    const { typist, calls } = await chatOn({ ...withBob, ...facts.completed });
+    await typist.click(screen.getByRole('radio', { name: '5 stars' }));
+    await typist.click(screen.getByRole('button', { name: 'Submit rating' }));
+    await act(() => calls.fail('rate', new Error('You have already rated this trade.')));
+    expect(screen.getByRole('radio', { name: '5 stars' })).toBeChecked();
+    expect(screen.getByRole('button', { name: 'Submit rating' })).toBeEnabled();
+  });
+
+  it('a trade rated before shows the rating, not the form; a cancelled trade shows neither', async () => {
+    await chatOn({ ...withBob, ...facts.completed, my_rating: { score: 3, comment: 'Slow to answer' } });
+    expect(screen.queryByRole('form', { name: 'Rate bob' })).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your rating' })).toHaveTextContent('You rated bob 3/5');
+    expect(screen.getByRole('region', { name: 'Your rating' })).toHaveTextContent('Slow to answer');
+  });
+
+  it('the partner’s name links to their profile', async () => {
+    await chatOn(withBob);
+    expect(screen.getByRole('link', { name: 'bob' })).toHaveAttribute('href', '/traders/bob');
+  });
+});
