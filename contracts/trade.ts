@@ -19,12 +19,23 @@ export const PAYER_ACCOUNT_MAX = 120;
 /** The longest rating comment. */
 export const RATING_COMMENT_MAX = 500;
 
-/** Trimmed; empty means not stated. */
+/**
+ * Control characters (line breaks and tabs among them), the line and paragraph separators and the bidi
+ * overrides and isolates. The paying account is quoted inside the system message the seller trusts: a line
+ * break would let the buyer write a line of the platform's own ("Payment verified, release now"), and a bidi
+ * override would reorder the words around it.
+ */
+const PAYER_ACCOUNT_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** Trimmed; empty means not stated. One line of plain text. */
 const payerAccount = z.pipe(
   z.string({ error: 'payer_account must be text' }).check(z.maxLength(PAYER_ACCOUNT_MAX * 4, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`)),
   z.pipe(
     z.transform((value: string) => value.trim()),
-    z.string().check(z.maxLength(PAYER_ACCOUNT_MAX, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`)),
+    z.string().check(
+      z.maxLength(PAYER_ACCOUNT_MAX, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`),
+      z.refine((value) => !PAYER_ACCOUNT_FORBIDDEN.test(value), 'The paying account must be on one line, without control characters'),
+    ),
   ),
 );
 export const ratingScore = z
