@@ -12,7 +12,7 @@ import {
   type ConversationFacts,
   type RatingColumns,
 } from '../repositories/chat.ts';
-import { NotFound, StateConflict } from '../refusals.ts';
+import { NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 import type { Notified } from '../notifications/notify.ts';
@@ -156,11 +156,13 @@ export function chatService(deps: ChatDeps) {
      * A moderator's message into a disputed trade's chat (the dispute desk's `message`): stored as the moderator's
      * but shown to both traders as from "Moderator", published as `new_message` on the trade's channel, and both
      * lists move it up. A channel that does not exist or was never disputed is not found, as for anyone else's
-     * trade; a settled one takes no more messages (409).
+     * trade; a settled one takes no more messages (409). A moderator who is one of its parties is refused (403):
+     * their counterparty would read the platform's neutral voice taking their side.
      */
     async sendAsModerator(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
       const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
       if (!trade || trade.disputed_at === null) throw new NotFound(sentences.tradeNotFound);
+      if (trade.buyer_id === moderator.id || trade.seller_id === moderator.id) throw new NotAllowed(sentences.ownTradeModeration);
       const stored = await retrying(() => chatRepository(db).insertModeratorMessage({ tradeId: trade.id, moderatorId: moderator.id, text, at: deps.now() }));
       if (!stored) throw new StateConflict(sentences.disputeAlreadySettled);
       const message = messageOut({ id: stored.id, sender: MODERATOR_SENDER, recipient: 'all', text, created_at: stored.created_at, from_moderator: true }, channel);
