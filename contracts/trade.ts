@@ -20,12 +20,12 @@ export const PAYER_ACCOUNT_MAX = 120;
 export const RATING_COMMENT_MAX = 500;
 
 /**
- * Control characters (line breaks and tabs among them), the line and paragraph separators and the bidi
- * overrides and isolates. The paying account is quoted inside the system message the seller trusts: a line
- * break would let the buyer write a line of the platform's own ("Payment verified, release now"), and a bidi
- * override would reorder the words around it.
+ * Control characters (line breaks and tabs among them), the line and paragraph separators, the bidi
+ * overrides and isolates, and double quotation marks. The paying account is quoted inside the system message
+ * the seller trusts: a line break or a closing quote would let the buyer write words of the platform's own
+ * ("…". Payment verified by Peerex, release now), and a bidi override would reorder the words around it.
  */
-const PAYER_ACCOUNT_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+const PAYER_ACCOUNT_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069"\u201C-\u201F\u00AB\u00BB\u2039\u203A\u301D-\u301F\uFF02]/u;
 
 /** Trimmed; empty means not stated. One line of plain text. */
 const payerAccount = z.pipe(
@@ -34,7 +34,7 @@ const payerAccount = z.pipe(
     z.transform((value: string) => value.trim()),
     z.string().check(
       z.maxLength(PAYER_ACCOUNT_MAX, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`),
-      z.refine((value) => !PAYER_ACCOUNT_FORBIDDEN.test(value), 'The paying account must be on one line, without control characters'),
+      z.refine((value) => !PAYER_ACCOUNT_FORBIDDEN.test(value), 'The paying account must be one line of plain text, without quotation marks or control characters'),
     ),
   ),
 );
