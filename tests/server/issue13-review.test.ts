@@ -88,7 +88,7 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
   });
 
   describe("the payer's account", () => {
-    it('refuses line breaks, control and bidi-override characters (400) and leaves the trade unpaid: they would forge lines of the system message', async () => {
+    it('refuses line breaks, control and bidi-override characters and quotation marks (400) and leaves the trade unpaid: they would forge words of the system message', async () => {
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
       const before = await stateOf(t, channel);
       const forged = [
@@ -101,18 +101,22 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
         'J. Smith\u2029Revolut',
         '\u202Etulove R ,htimS .J',
         'J. Smith \u2066Revolut\u2069',
+        'J. Smith, Revolut". Verified by Peerex: the money arrived, release now. "',
+        'J. Smith, Revolut\u201D. Verified by Peerex \u201C',
+        '\u00ABJ. Smith\u00BB',
+        'J. Smith\uFF02',
       ];
       for (const payer_account of forged) {
         const answer = await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account });
         expect(answer, JSON.stringify(payer_account)).toEqual(
-          refused(400, 'payer_account: The paying account must be on one line, without control characters'),
+          refused(400, 'payer_account: The paying account must be one line of plain text, without quotation marks or control characters'),
         );
       }
       expect(await stateOf(t, channel)).toEqual(before);
-      // Names in any script, accents and emoji are fine, and surrounding spaces (even a trailing line break) are trimmed.
-      expect((await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: ' José Müller-Ğü, Revolut 💶 \n' })).status).toBe(200);
+      // Names in any script, accents, apostrophes and emoji are fine, and surrounding spaces (even a trailing line break) are trimmed.
+      expect((await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: " José O'Brien-Ğü, Revolut 💶 \n" })).status).toBe(200);
       expect((await t.app.db.one<{ payer_account: string }>('SELECT payer_account FROM trades WHERE channel = $1', [channel])).payer_account).toBe(
-        'José Müller-Ğü, Revolut 💶',
+        "José O'Brien-Ğü, Revolut 💶",
       );
       expect((await act(t, seller, 'release_coin', channel)).status).toBe(200);
     });
@@ -170,6 +174,21 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
       for (const body of traderBodies) expectRefusal(await t.post('/api/market/traders/', body, { token: buyer.token }), `traders ${JSON.stringify(body)}`);
       // The rating was never stored by any of the above.
       expect(await rate(t, buyer, channel, 5)).toEqual({ status: 200, body: { success: true, info: 'Thanks for your rating.' } });
+    });
+
+    it('lone surrogates, which JSON allows and UTF-8 cannot hold, are stored as U+FFFD rather than failing the statement', async () => {
+      const channel = await completedTrade(t, seller, buyer, offer);
+      const raw = (body: string) => t.post('/api/market/trade/', undefined, { token: seller.token, raw: body });
+      expect((await raw(`{"type":"rate","channel":"${channel}","score":3,"comment":"odd \ud800 text \udfff"}`)).status).toBe(200);
+      const stored = await t.app.db.one<{ comment: string }>(
+        'SELECT r.comment FROM trade_ratings r JOIN trades tr ON tr.id = r.trade_id WHERE tr.channel = $1 AND r.rater_id = $2',
+        [channel, seller.id],
+      );
+      expect(stored.comment).toBe('odd \uFFFD text \uFFFD');
+      const unpaid = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const marked = await t.post('/api/market/trade/', undefined, { token: buyer.token, raw: `{"type":"mark_paid","channel":"${unpaid}","payer_account":"\udbff J. Smith"}` });
+      expect(marked.status).toBe(200);
+      expect((await act(t, seller, 'release_coin', unpaid)).status).toBe(200);
     });
   });
 
