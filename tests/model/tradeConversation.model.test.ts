@@ -43,7 +43,8 @@ const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'perf
 /** The chart's clock, fixed, so the walk and its replay count the same minutes (the machine tests run the real one). */
 const NOW = '2026-03-05T15:00:00.000Z';
 const DISPUTED_AT = '2026-03-05T14:46:00.000Z';
-const fixedClock = { stampNow: assign({ now: NOW }) };
+// `as never`: assign's context type is inferred without the chart's; the chart's own stampNow has the same shape.
+const fixedClock = { stampNow: assign({ now: NOW }) as never };
 const walked = tradeConversationLogic.provide({ actions: { reportConversation: () => {}, ...fixedClock } });
 
 const coolDown = afterEvent('typingDebounce', 'tradeConversation.typingNotice.cooling');

@@ -99,14 +99,15 @@ const meta = css({
 });
 const sender = css({ fontWeight: 'semibold' });
 const moderatorBadge = css({
+  display: 'inline-flex',
+  alignItems: 'center',
   px: '1.5',
   borderRadius: 'sm',
   bg: 'accent',
   color: 'accent.fg',
-  fontSize: '2xs',
-  fontWeight: 'bold',
-  textTransform: 'uppercase',
-  letterSpacing: 'wide',
+  fontSize: 'xs',
+  lineHeight: '1.4',
+  fontWeight: 'semibold',
 });
 const typing = css({ px: '4', minH: '5', fontSize: 'xs', color: 'fg.muted', fontStyle: 'italic' });
 const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
