@@ -76,8 +76,8 @@ export interface TradesDeps {
   /** Which of these traders have a live realtime connection now (the conversations' `online`). */
   online: (usernames: readonly string[]) => Promise<Set<string>>;
   /**
-   * A trade completed, or concluded without completing (marked paid; expired), after its commit: the traders'
-   * trades counts or completion rates on Browse Offers changed.
+   * A trade completed, or concluded without completing (expired; refunded by a moderator), after its commit:
+   * the traders' trades counts or completion rates on Browse Offers changed.
    */
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
@@ -303,7 +303,8 @@ export function tradesService(deps: TradesDeps) {
       await publish(applied);
       // The dispute desk lists it from now on.
       if (action === 'raise_dispute') deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeRaised, { channel: trade.channel });
-      if (next.status === 'completed' || action === 'mark_paid') await deps.completed();
+      // Only a change that counts moves a completion rate (TRADE_CHANGES `counts`): no refresh on the hot mark_paid.
+      if (TRADE_CHANGES[action].counts) await deps.completed();
       return TRADE_CHANGES[action].reply;
     },
 
@@ -327,7 +328,8 @@ export function tradesService(deps: TradesDeps) {
       if (!applied) throw new StateConflict(sentences.disputeAlreadySettled);
       await publish(applied);
       deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeResolved, { channel: trade.channel });
-      if (next.status === 'completed') await deps.completed();
+      // Both settlements count (a refund on the buyer): their completion rates moved.
+      if (TRADE_CHANGES[change].counts) await deps.completed();
       return outcome === 'release' ? sentences.disputeReleased(trade.buyer) : sentences.disputeRefunded(trade.seller);
     },
 
