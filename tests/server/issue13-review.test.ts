@@ -209,8 +209,8 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
         expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
         const state = await stateOf(t, channel);
         expect(state.entries.map((entry) => (entry as { reference: string }).reference.split(':')[2])).toEqual(['open', 'release']);
-        expect(await countsOf(t, seller)).toEqual({ completed: sellerBefore.completed + 1, concluded: sellerBefore.concluded });
-        expect(await countsOf(t, buyer)).toEqual({ completed: buyerBefore.completed + 1, concluded: buyerBefore.concluded });
+        expect(await countsOf(t, seller)).toEqual({ completed: sellerBefore.completed + 1, concluded: sellerBefore.concluded + 1 });
+        expect(await countsOf(t, buyer)).toEqual({ completed: buyerBefore.completed + 1, concluded: buyerBefore.concluded + 1 });
       }
       await expectLedgerClean(t.app.db);
     });

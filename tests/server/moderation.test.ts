@@ -299,8 +299,10 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         closed_at: t.clock.now(),
         cancelled_by: null,
       });
-      // A release by a moderator counts completed for both, as the seller's would; concluded counted at mark_paid.
-      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual(before.counts.map((c) => ({ ...c, completed: c.completed + 1 })));
+      // A release by a moderator counts the trade completed and concluded for both, as the seller's release would.
+      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual(
+        before.counts.map((c) => ({ completed: c.completed + 1, concluded: c.concluded + 1 })),
+      );
 
       const text = `A moderator settled the dispute: 0.00099000 BTC were released to ${buyer.username}. Trade completed. Resolution: ${resolution}`;
       const onTrade = events.filter((e) => e.channel === `private-${channel}`);
@@ -363,7 +365,9 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         cancelled_by: mod.id,
         was_paid: true,
       });
-      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual(before.counts);
+      // The buyer did not pay: concluded without completing on them alone, never on the seller they made dispute.
+      const [buyerBefore, sellerBefore] = before.counts;
+      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ ...buyerBefore, concluded: buyerBefore.concluded + 1 }, sellerBefore]);
       expect(events.filter((e) => e.channel === `private-${channel}`).map((e) => e.event)).toEqual(['trade_cancelled', 'new_message']);
       expect((await stateOf(t, channel)).messages.at(-1)).toMatchObject({
         text: `A moderator settled the dispute: 0.00200000 BTC went back to ${seller.username}. Trade cancelled. Resolution: No payment reached the seller.`,

@@ -5,7 +5,7 @@ import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/serve
 import { listOffers } from '../support/server-flows.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
 import { completedTrade, rated, TRADE_EUR } from '../support/server-reputation.ts';
-import { act, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, disputedTrade, moderationCall, moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 type Figures = Pick<OfferListItem, 'user__trades_count' | 'user__completion_rate' | 'user__rating' | 'user__ratings_count'>;
 
@@ -40,10 +40,11 @@ describe.each(dbTargets)('reputation on Browse Offers: averages and completion r
     await rated(t, alice, t1, 3);
     const t2 = await completedTrade(t, alice, carol, offer);
     await rated(t, carol, t2, 4);
-    // Paid, then disputed and left open: concluded for both, completed for neither.
-    const t3 = await openTrade(t, dave, offer, TRADE_EUR, 'SEPA');
-    expect((await act(t, dave, 'mark_paid', t3)).status).toBe(200);
-    expect((await act(t, dave, 'raise_dispute', t3, 'The coin never came.')).status).toBe(200);
+    // t3: paid, then disputed and left open: it has not ended, so it counts for nobody.
+    await disputedTrade(t, { buyer: dave, seller: alice, offer }, TRADE_EUR, 'The coin never came.');
+    // Paid, disputed by the seller, and refunded by a moderator (no payment arrived): concluded for Dave alone, not for Alice.
+    const refunded = await disputedTrade(t, { buyer: dave, seller: alice, offer, by: alice }, TRADE_EUR, 'Nothing arrived.');
+    expect((await moderationCall(t, await moderator(t), { type: 'resolve', channel: refunded, outcome: 'refund', resolution: 'No payment.' })).status).toBe(200);
     // Cancelled by the buyer before paying: counts for nobody.
     const t4 = await openTrade(t, bob, offer, TRADE_EUR, 'SEPA');
     expect((await act(t, bob, 'cancel', t4)).status).toBe(200);
@@ -65,13 +66,13 @@ describe.each(dbTargets)('reputation on Browse Offers: averages and completion r
     const answer = await listOffers(t, eve.token);
     expect(answer.status).toBe(200);
     const offers = answer.body.info.offers;
-    // Alice: completed t1, t2, t6, t8 of concluded t1, t2, t3, t6, t8 = 4/5; rated 5, 4, 4 = 13/3.
-    expect(figuresOn(offers, alice)).toEqual({ user__trades_count: 4, user__completion_rate: '80.00', user__rating: '4.33', user__ratings_count: 3 });
+    // Alice: completed t1, t2, t6, t8 of concluded t1, t2, t6, t8 = 4/4 (t3 open, the refunded one failed by its buyer); rated 5, 4, 4 = 13/3.
+    expect(figuresOn(offers, alice)).toEqual({ user__trades_count: 4, user__completion_rate: '100.00', user__rating: '4.33', user__ratings_count: 3 });
     // Bob: t1 of t1 (t4 was cancelled unpaid); rated 3 by Alice.
     expect(figuresOn(offers, bob)).toEqual({ user__trades_count: 1, user__completion_rate: '100.00', user__rating: '3.00', user__ratings_count: 1 });
     // Carol: t2 of t2 and her two expired trades = 1/3; never rated.
     expect(figuresOn(offers, carol)).toEqual({ user__trades_count: 1, user__completion_rate: '33.33', user__rating: '0.00', user__ratings_count: 0 });
-    // Dave: t6, t8 of t3 (disputed), t6, t8 = 2/3; never rated.
+    // Dave: t6, t8 of the refunded one, t6, t8 = 2/3 (t3 still open); never rated.
     expect(figuresOn(offers, dave)).toEqual({ user__trades_count: 2, user__completion_rate: '66.67', user__rating: '0.00', user__ratings_count: 0 });
     // Eve: nothing yet.
     expect(figuresOn(offers, eve)).toEqual({ user__trades_count: 0, user__completion_rate: null, user__rating: '0.00', user__ratings_count: 0 });
@@ -122,21 +123,44 @@ describe.each(dbTargets)('reputation on Browse Offers: the cached list, on %s', 
     expect(await figures()).toMatchObject({ user__rating: '4.00', user__ratings_count: 1 });
   });
 
-  it('drops its pages when a trade concludes without completing: paid, or its payment window run out', async () => {
+  it('drops its pages when a trade ends on its buyer: its payment window run out; a payment marked counts nothing until the trade ends', async () => {
     const buyerFigures = async () => figuresOn((await listOffers(t, seller.token)).body.info.offers, buyer);
     await sellOffer(t, buyer);
     // The buyer completed the trade of the test before, and nothing else concluded: 1/1.
     expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '100.00' });
     const paid = await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
-    expect(await buyerFigures()).toMatchObject({ user__completion_rate: '100.00' });
     expect((await act(t, buyer, 'mark_paid', paid)).status).toBe(200);
-    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '50.00' });
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '100.00' });
     await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
-    expect(await buyerFigures()).toMatchObject({ user__completion_rate: '50.00' });
+    expect(await buyerFigures()).toMatchObject({ user__completion_rate: '100.00' });
     t.clock.advance((t.config.paymentWindowMinutes + 1) * MINUTE);
     expect(await t.app.trades.sweep()).toBe(1);
-    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '33.33' });
+    // 1 completed of the first and the expired one.
+    expect(await buyerFigures()).toMatchObject({ user__trades_count: 1, user__completion_rate: '50.00' });
     expect((await act(t, seller, 'release_coin', paid)).status).toBe(200);
     expect(await buyerFigures()).toMatchObject({ user__trades_count: 2, user__completion_rate: '66.67' });
+  });
+
+  it("a buyer who marks paid without paying cannot lower the seller's rate: the moderator's refund counts against the buyer alone", async () => {
+    // The attack a review found when a payment marked counted for both parties: mark paid, never pay, let the
+    // seller (or yourself) dispute, and the moderator's refund charged the seller a trade that never completed.
+    const honest = await trader(t, { BTC: '1' });
+    const honestOffer = await sellOffer(t, honest);
+    const attacker = await trader(t);
+    await sellOffer(t, attacker);
+    await completedTrade(t, honest, attacker, honestOffer);
+    const figures = async () => {
+      const offers = (await listOffers(t, buyer.token)).body.info.offers;
+      return [figuresOn(offers, honest), figuresOn(offers, attacker)];
+    };
+    const clean = { user__trades_count: 1, user__completion_rate: '100.00', user__rating: '0.00', user__ratings_count: 0 };
+    expect(await figures()).toEqual([clean, clean]);
+    const channel = await disputedTrade(t, { buyer: attacker, seller: honest, offer: honestOffer }, TRADE_EUR, 'The seller will not release.');
+    expect(await figures()).toEqual([clean, clean]);
+    expect(
+      await moderationCall(t, await moderator(t), { type: 'resolve', channel, outcome: 'refund', resolution: 'No payment reached the seller.' }),
+    ).toMatchObject({ status: 200 });
+    // Read through the product's cache: the refund dropped its pages. The seller still 1/1; the buyer 1/2.
+    expect(await figures()).toEqual([clean, { ...clean, user__completion_rate: '50.00' }]);
   });
 });

@@ -224,7 +224,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     expect(await tradeFacts(t, channel)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
   });
 
-  it("counts the completion rate's concluded trades: mark_paid adds one for both parties on the escrow's slot; a cancel, a dispute and a release none", async () => {
+  it("counts a trade once it has ended: a release adds completed and concluded for both parties, in one row per party on the escrow's slot; a cancel, a payment marked and a dispute nothing", async () => {
     const buyer = await trader(t);
     const seller = await trader(t, { BTC: '1' });
     const offer = await sellOffer(t, seller);
@@ -233,18 +233,20 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 0 }, { completed: 0, concluded: 0 }]);
     const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'mark_paid', channel);
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 1 }, { completed: 0, concluded: 1 }]);
-    const { escrow_slot: slot } = await t.app.db.one<{ escrow_slot: number }>('SELECT escrow_slot FROM trades WHERE channel = $1', [channel]);
-    expect(await t.app.db.query('SELECT user_id, slot, concluded FROM trader_trade_counts WHERE user_id IN ($1, $2) ORDER BY user_id', [buyer.id, seller.id])).toEqual([
-      { user_id: buyer.id, slot, concluded: 1 },
-      { user_id: seller.id, slot, concluded: 1 },
-    ]);
+    // A payment claimed has not ended the trade: no counter row at all yet.
+    expect(await t.app.db.query('SELECT user_id FROM trader_trade_counts WHERE user_id IN ($1, $2)', [buyer.id, seller.id])).toEqual([]);
     await act(t, seller, 'release_coin', channel);
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 1 }, { completed: 1, concluded: 1 }]);
+    const { escrow_slot: slot } = await t.app.db.one<{ escrow_slot: number }>('SELECT escrow_slot FROM trades WHERE channel = $1', [channel]);
+    expect(
+      await t.app.db.query('SELECT user_id, slot, completed, concluded FROM trader_trade_counts WHERE user_id IN ($1, $2) ORDER BY user_id', [buyer.id, seller.id]),
+    ).toEqual([
+      { user_id: buyer.id, slot, completed: 1, concluded: 1 },
+      { user_id: seller.id, slot, completed: 1, concluded: 1 },
+    ]);
     const disputed = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'mark_paid', disputed);
     await act(t, seller, 'raise_dispute', disputed, 'not arrived');
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 2 }, { completed: 1, concluded: 2 }]);
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 1 }, { completed: 1, concluded: 1 }]);
   });
 
   it('refuses a dispute reason PostgreSQL cannot store, as a 400, and changes nothing', async () => {
@@ -288,8 +290,8 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
     expect(await tradeFacts(t, unpaid)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
     expect(await tradeFacts(t, paid)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
     expect(await tradeFacts(t, young)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
-    // The expiry concluded a trade on the buyer who did not pay, not on the seller; the paid one counted both at mark_paid.
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 2 }, { completed: 0, concluded: 1 }]);
+    // The expiry concluded a trade on the buyer who did not pay, not on the seller; the paid one, still pending, on nobody.
+    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 1 }, { completed: 0, concluded: 0 }]);
     expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before.minus('0.002'))).toBe(true);
     const last = await t.app.db.one<{ text: string; cancelled_by: string | null }>(
       `SELECT m.text, tr.cancelled_by FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id DESC LIMIT 1`,

@@ -46,7 +46,7 @@ describe.each(dbTargets)('POST /api/market/traders/ {type:"profile"} on %s', (ta
     expect(answer.status).toBe(200);
     expect(traderProfile.safeParse(answer.body.info).success).toBe(true);
     const { created_at: joined } = await t.app.db.one<{ created_at: Date }>('SELECT created_at FROM users WHERE id = $1', [seller.id]);
-    // 11 completed, each paid first (11 concluded); scores 1,2,3,4,5,1,2,3,4,5,1 = 31 over 11 = 2.8181… → 2.82.
+    // 11 completed (11 concluded, each as it completed); scores 1,2,3,4,5,1,2,3,4,5,1 = 31 over 11 = 2.8181… → 2.82.
     expect({ ...answer.body.info, ratings: undefined, offers: undefined }).toEqual({
       username: seller.username,
       joined: joined.toISOString(),

@@ -242,10 +242,11 @@ export function tradesRepository(db: Queryable) {
      * Writes one change of a trade (trades/actions.ts decides its effects): `setFacts` only if the trade still
      * holds its `from` facts (with the dispute's time and reason, the stated paying account, a moderator's
      * resolution), and with it the system message, the conversation's last activity and, when listed, the
-     * ledger movement and the traders' counter (completed trades, or the completion rate's concluded ones). This compare-and-set makes two
-     * racing changes end with exactly one applied: under READ COMMITTED the loser's UPDATE waits for the
-     * winner's row lock, re-reads the committed row, no longer matches and changes nothing, so it writes no
-     * message and moves no money. One statement, atomic on its own.
+     * ledger movement and the traders' counters (completed trades and the completion rate's concluded ones, one
+     * step for both, as the change's TradeCount says). This compare-and-set makes two racing changes end with
+     * exactly one applied: under READ COMMITTED the loser's UPDATE waits for the winner's row lock, re-reads the
+     * committed row, no longer matches and changes nothing, so it writes no message and moves no money. One
+     * statement, atomic on its own.
      *
      * Each step reads the rows the step before returned, so the steps run, and take their locks, in the order
      * written, whatever the planner does: the trade row, its conversation, the ledger's balance slots (in
@@ -314,15 +315,16 @@ export function tradesRepository(db: Queryable) {
       }
       let counted = '';
       if (count) {
-        // `column` and `parties` come from a closed set (trades/actions.ts TradeCount), never from a request.
-        const { column } = count;
+        // Both flags and `parties` come from a closed set (trades/actions.ts TradeCount), never from a request.
+        const completed = count.completed ? 1 : 0;
+        const concluded = count.concluded ? 1 : 0;
         const parties = count.parties === 'both' ? '(changed.buyer_id), (changed.seller_id)' : '(changed.buyer_id)';
         steps.push(`counted AS (
-           INSERT INTO trader_trade_counts (user_id, slot, ${column})
-           SELECT party.id, changed.escrow_slot, 1
+           INSERT INTO trader_trade_counts AS n (user_id, slot, completed, concluded)
+           SELECT party.id, changed.escrow_slot, ${completed}, ${concluded}
            FROM ${last}, changed CROSS JOIN LATERAL (VALUES ${parties}) AS party (id)
            ORDER BY party.id
-           ON CONFLICT (user_id, slot) DO UPDATE SET ${column} = trader_trade_counts.${column} + 1
+           ON CONFLICT (user_id, slot) DO UPDATE SET completed = n.completed + excluded.completed, concluded = n.concluded + excluded.concluded
            RETURNING user_id
          )`);
         counted = ' WHERE EXISTS (SELECT FROM counted)';

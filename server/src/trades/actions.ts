@@ -25,11 +25,14 @@ export interface SystemTextContext {
 }
 
 /**
- * A counter of trader_trade_counts a change adds 1 to, on the trade's escrow slot: `completed` (the trades count
- * on offer cards) or `concluded` (the completion rate's denominator, migration 019), for both parties or the buyer.
+ * What a change adds to trader_trade_counts, on the trade's escrow slot, in one counter step: 1 to `completed`
+ * (the trades count on offer cards) and/or to `concluded` (the completion rate's denominator, migrations 019 and
+ * 020), for both parties or the buyer alone. A trade counts only once it has ended, and only against the party
+ * who failed it (docs/rules.md "Reputation"), so completed never exceeds concluded.
  */
 export interface TradeCount {
-  column: 'completed' | 'concluded';
+  completed: boolean;
+  concluded: boolean;
   parties: 'both' | 'buyer';
 }
 
@@ -93,8 +96,14 @@ const release = (trade: TradeRow): Movement => {
   return { reference: `trade:${trade.id}:release`, postings };
 };
 
-/** A completion: both traders' completed trades. */
-const COMPLETED: TradeCount = { column: 'completed', parties: 'both' };
+/** A completion: a trade completed and concluded for both traders. */
+const COMPLETED: TradeCount = { completed: true, concluded: true, parties: 'both' };
+
+/**
+ * A trade that ended because the buyer did not pay (the window ran out, or a moderator found no payment):
+ * concluded without completing, on the buyer alone. The seller did nothing wrong.
+ */
+const BUYER_FAILED: TradeCount = { completed: false, concluded: true, parties: 'buyer' };
 
 /** Every change of a trade, one entry each: its event, its chat text, its reply, its money, its counters, its refusals. */
 export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expire' | TradeResolution, TradeChangeRule> = {
@@ -107,8 +116,9 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
           `it has arrived, and only if it came from that account.`,
     reply: sentences.paymentMarked,
     movement: () => undefined,
-    // The trade reached payment: it counts towards both parties' completion rates, whatever happens next.
-    counts: { column: 'concluded', parties: 'both' },
+    // Not yet: a payment claimed has not ended the trade, and counting it here let a buyer who never paid charge
+    // the seller a concluded trade (mark paid, dispute, refund). The end counts it, against whoever failed.
+    counts: null,
     notify: (trade, { payerAccount }) => [tradeTexts.paymentMarked(trade, payerAccount)],
     refused: { wrongRole: sentences.onlyBuyerMarksPaid, paid: sentences.paymentAlreadyMarked, unpaid: sentences.tradeChanged },
   },
@@ -127,6 +137,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (trade, { actor }) => `${actor} cancelled the trade. ${escrowOf(trade)} went back to ${trade.seller}.`,
     reply: sentences.tradeCancelled,
     movement: refund,
+    // Only before payment, by either side: a trade called off, failed by nobody.
     counts: null,
     // Both parties but whoever cancelled: that is only ever the other one.
     notify: (trade, { actor, actorId }) => [tradeTexts.cancelled(trade, otherParty(trade, actorId), actor)],
@@ -146,8 +157,8 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (trade, { paymentWindowMinutes }) =>
       `The ${paymentWindowMinutes}-minute payment window ran out, so the trade was cancelled. ${escrowOf(trade)} went back to ${trade.seller}.`,
     movement: refund,
-    // The buyer let the window run out: a trade that did not complete on them (the seller did nothing wrong).
-    counts: { column: 'concluded', parties: 'buyer' },
+    // The buyer let the window run out.
+    counts: BUYER_FAILED,
     notify: (trade, { paymentWindowMinutes }) => [
       tradeTexts.expired(trade, trade.buyer_id, paymentWindowMinutes),
       tradeTexts.expired(trade, trade.seller_id, paymentWindowMinutes),
@@ -161,7 +172,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
       `A moderator settled the dispute: ${fixed(trade.amount_crypto, trade.decimal_places)} ${trade.ticker} were released to ${trade.buyer}. ` +
       `Trade completed. Resolution: ${resolution}`,
     movement: release,
-    // Concluded already at mark_paid (a dispute needs a payment marked); now completed too.
+    // As the seller's own release would have.
     counts: COMPLETED,
     notify: (trade, { resolution }) => [
       tradeTexts.disputeResolved(trade, trade.buyer_id, 'release', resolution),
@@ -173,7 +184,8 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     systemText: (trade, { resolution }) =>
       `A moderator settled the dispute: ${escrowOf(trade)} went back to ${trade.seller}. Trade cancelled. Resolution: ${resolution}`,
     movement: refund,
-    counts: null,
+    // A moderator found the buyer did not pay: on the buyer alone, as an expiry.
+    counts: BUYER_FAILED,
     notify: (trade, { resolution }) => [
       tradeTexts.disputeResolved(trade, trade.buyer_id, 'refund', resolution),
       tradeTexts.disputeResolved(trade, trade.seller_id, 'refund', resolution),
@@ -200,7 +212,7 @@ export function refusalOf(facts: TradeFacts, action: TradeAction, role: TradeRol
 
 /**
  * What the repository writes for one change, decided here: the compare-and-set of the facts, the system
- * message, and, as the change's row says, the ledger movement, the completed-trades counters and the notifications.
+ * message, and, as the change's row says, the ledger movement, the traders' counters and the notifications.
  */
 export type TradeEffect =
   | {
