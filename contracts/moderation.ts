@@ -28,7 +28,7 @@ const resolutionText = z.pipe(
 export const moderationRequest = z.discriminatedUnion('type', [
   /** The trades under dispute now, oldest dispute first. */
   z.object({ type: z.literal('list') }),
-  /** One disputed (or settled) trade: its facts and its whole chat. */
+  /** One disputed (or settled) trade: its facts and its chat (the newest CHAT_HISTORY_LIMIT messages). */
   z.object({ type: z.literal('get'), channel }),
   /** A message into the trade's chat, shown to both traders as from "Moderator". */
   z.object({ type: z.literal('message'), channel, text: chatText }),
@@ -80,7 +80,7 @@ export const disputeDetail = z.object({
   payer_account: z.nullable(z.string()),
   /** Set once settled. */
   resolution: z.nullable(disputeResolution),
-  /** The whole chat, oldest first. */
+  /** The newest CHAT_HISTORY_LIMIT (500) messages of the chat, oldest first, as the traders' own `messages` call. */
   messages: z.array(chatMessage),
 });
 export type DisputeDetail = z.infer<typeof disputeDetail>;

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../contracts/chat.ts';
+import { CHAT_HISTORY_LIMIT, type ChatMessage } from '../../contracts/chat.ts';
 import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.ts';
 import type { Conversation } from '../../contracts/trade.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
@@ -160,7 +160,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
   });
 
   describe('get', () => {
-    it("one dispute's facts, the payer's account and when it was paid, and its whole chat oldest first", async () => {
+    it("one dispute's facts, the payer's account and when it was paid, and its chat oldest first", async () => {
       const opened = t.clock.now();
       const channel = await openTrade(t, buyer, offer, '970', 'Revolut');
       t.clock.advance(2 * MINUTE);
@@ -211,6 +211,20 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       ]);
       expect(messages.at(-1)?.text).toBe('Please both upload your statements');
       expect(messages[1]?.text).toContain('"J. Smith, Revolut"');
+    });
+
+    it('answers only the newest 500 messages of the chat, oldest first, as the traders\' own history', async () => {
+      const channel = await disputedTrade(t, { buyer, seller, offer });
+      const { id } = await t.app.db.one<{ id: string }>('SELECT id FROM trades WHERE channel = $1', [channel]);
+      // Three system messages (open, paid, disputed) and 510 of the buyer's: the newest 500 are 11 to 510.
+      await t.app.db.query(
+        `INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
+         SELECT $1, $2, 'all', 'message ' || n, now() FROM generate_series(1, 510) AS n`,
+        [id, buyer.id],
+      );
+      const { messages } = (await moderationCall<DisputeDetail>(t, mod, { type: 'get', channel })).body.info;
+      expect(messages).toHaveLength(CHAT_HISTORY_LIMIT);
+      expect([messages[0]?.text, messages[1]?.text, messages.at(-1)?.text]).toEqual(['message 11', 'message 12', 'message 510']);
     });
 
     it('answers 404 for an unknown channel and for a trade never disputed; a settled one still answers, with its resolution', async () => {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../../contracts/chat.ts';
+import { CHAT_HISTORY_LIMIT, type ChatMessage } from '../../../contracts/chat.ts';
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 import type { DisputeOutcome } from '../../../contracts/trade.ts';
 import { messageOut, type ChatService } from '../chat/chat.ts';
@@ -42,8 +42,9 @@ const summaryOf = (row: DisputeRow): DisputeSummary => ({
 
 /**
  * The dispute desk (docs/rules.md "Disputes"; POST /api/market/moderation/): the disputed trades, one trade's facts
- * and whole chat, a moderator's message into it, and the settlement. Only moderators reach it: the route refuses
- * everyone else before anything is read. A trade that was never disputed does not exist here.
+ * and chat (its newest CHAT_HISTORY_LIMIT messages), a moderator's message into it, and the settlement. Only
+ * moderators reach it: the route refuses everyone else before anything is read. A trade that was never disputed
+ * does not exist here.
  */
 export function moderationService(deps: ModerationDeps) {
   const { db } = deps;
@@ -55,7 +56,9 @@ export function moderationService(deps: ModerationDeps) {
     async get(channel: string): Promise<DisputeDetail> {
       const row = isTradeChannel(channel) ? await moderationRepository(db).disputed(channel) : undefined;
       if (!row) throw new NotFound(sentences.tradeNotFound);
-      const messages = await chatRepository(db).allMessages(row.id);
+      // Capped as the traders' own `messages` call is: a chat flooded with thousands of lines costs the desk one
+      // bounded read, and the newest lines, where a dispute is argued, are the ones kept.
+      const messages = await chatRepository(db).messages(row.id, CHAT_HISTORY_LIMIT);
       const paymentDue = new Date(row.created_at.getTime() + deps.paymentWindowMinutes * 60_000);
       return {
         ...summaryOf(row),
