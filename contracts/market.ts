@@ -92,8 +92,10 @@ export const offerListItem = z.object({
   /** How many ratings the average is over. */
   user__ratings_count: z.int(),
   /**
-   * Completed trades over trades that reached payment or expired on the trader as buyer, in percent with 2
-   * places ("96.55"); null while no trade of theirs has got that far.
+   * Completed trades over concluded ones, in percent with 2 places ("96.55"); null while none of theirs has
+   * concluded. A trade concludes once it has ended, against the party who failed it: a completion for both
+   * parties, an expiry or a moderator's refund for the buyer alone (never at mark_paid: a false payment claim
+   * must not cost the seller).
    */
   user__completion_rate: z.nullable(z.string()),
   created: z.string(),

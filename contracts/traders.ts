@@ -31,7 +31,7 @@ export const traderProfile = z.object({
   joined: z.string(),
   /** Completed trades. */
   trades_count: z.int(),
-  /** As on offers (`user__completion_rate`): percent with 2 places, or null. */
+  /** As on offers (`user__completion_rate`): completed over concluded, percent with 2 places, or null. */
   completion_rate: z.nullable(z.string()),
   /** Average, 2 places; "0.00" with no ratings. */
   rating: z.string(),
