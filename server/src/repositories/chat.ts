@@ -78,15 +78,6 @@ export function chatRepository(db: Queryable) {
         PREPARED,
       ),
 
-    /** Every message of a trade, oldest first (the dispute desk reads the whole chat). */
-    allMessages: (tradeId: string) =>
-      db.query<ChatMessageRow>(
-        `SELECT m.id, ${SENDER} AS sender, m.recipient, m.text, m.created_at, m.from_moderator
-         FROM chat_messages m LEFT JOIN users u ON u.id = m.sender_id
-         WHERE m.trade_id = $1 ORDER BY m.id`,
-        [tradeId],
-      ),
-
     /**
      * Stores a moderator's message (from_moderator, to everyone) and moves the conversation up both lists, in one
      * statement, only while the trade is pending and disputed: a settled trade's chat is closed, and a moderator
