@@ -57,7 +57,7 @@ export interface TradeChangeRule {
 
   /** The ledger movement the change makes, if any. */
   movement(trade: TradeRow): Movement | undefined;
-  /** The trader counter the change adds to, if any (a completion counts both parties' completed trades). */
+  /** The traders' counters the change adds to, if any: only a change that ends a trade counts (TradeCount). */
   counts: TradeCount | null;
   /** Who is told, and what (contract.md "Notifications and web push"); written in the change's own statement. */
   notify(trade: TradeRow, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
