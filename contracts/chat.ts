@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { writtenText } from './common.ts';
 import { tradeFacts } from './trade.ts';
 
 /** The longest chat message, after trimming (contract.md "Chat calls"). */
@@ -28,13 +29,7 @@ export type ChatMessage = z.infer<typeof chatMessage>;
 export const chatMessages = z.array(chatMessage);
 
 /** Text as the trader typed it: trimmed, 1–2,000 characters. */
-export const chatText = z.pipe(
-  z.string({ error: chatMessageEmpty }).check(z.maxLength(CHAT_TEXT_MAX * 4, chatMessageTooLong)),
-  z.pipe(
-    z.transform((value: string) => value.trim()),
-    z.string().check(z.minLength(1, chatMessageEmpty), z.maxLength(CHAT_TEXT_MAX, chatMessageTooLong)),
-  ),
-);
+export const chatText = writtenText({ max: CHAT_TEXT_MAX, tooLong: chatMessageTooLong, notText: chatMessageEmpty, empty: chatMessageEmpty });
 
 /** POST /api/market/chat/{channel}/ */
 export const chatRequest = z.discriminatedUnion('type', [

@@ -69,3 +69,29 @@ export const device = z._default(z.optional(z.string().check(z.trim(), z.maxLeng
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number'));
 
 export const emptyBody = z.looseObject({});
+
+/**
+ * Text a person writes (a chat message, a paying account, a comment, a resolution): trimmed, then at most `max`
+ * characters; with `empty`, at least one (that sentence refuses a blank one). A body over 4 × `max` is refused
+ * before it is trimmed, so a huge one costs nothing. `refine` adds a rule on the trimmed text.
+ */
+export function writtenText(options: {
+  max: number;
+  tooLong: string;
+  /** The refusal when it is not a string at all. */
+  notText: string;
+  empty?: string;
+  refine?: { test: (value: string) => boolean; message: string };
+}) {
+  const checks: z.core.$ZodCheck<string>[] = [];
+  if (options.empty !== undefined) checks.push(z.minLength(1, options.empty));
+  checks.push(z.maxLength(options.max, options.tooLong));
+  if (options.refine) checks.push(z.refine(options.refine.test, options.refine.message));
+  return z.pipe(
+    z.string({ error: options.notText }).check(z.maxLength(options.max * 4, options.tooLong)),
+    z.pipe(
+      z.transform((value: string) => value.trim()),
+      z.string().check(...checks),
+    ),
+  );
+}

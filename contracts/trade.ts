@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { decimalString } from './common.ts';
+import { decimalString, writtenText } from './common.ts';
 import { page, paginator } from './market.ts';
 import { tradeStatus } from './user.ts';
 
@@ -28,27 +28,24 @@ export const RATING_COMMENT_MAX = 500;
 const PAYER_ACCOUNT_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069"\u201C-\u201F\u00AB\u00BB\u2039\u203A\u301D-\u301F\uFF02]/u;
 
 /** Trimmed; empty means not stated. One line of plain text. */
-const payerAccount = z.pipe(
-  z.string({ error: 'payer_account must be text' }).check(z.maxLength(PAYER_ACCOUNT_MAX * 4, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`)),
-  z.pipe(
-    z.transform((value: string) => value.trim()),
-    z.string().check(
-      z.maxLength(PAYER_ACCOUNT_MAX, `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`),
-      z.refine((value) => !PAYER_ACCOUNT_FORBIDDEN.test(value), 'The paying account must be one line of plain text, without quotation marks or control characters'),
-    ),
-  ),
-);
+const payerAccount = writtenText({
+  max: PAYER_ACCOUNT_MAX,
+  tooLong: `The paying account can be at most ${PAYER_ACCOUNT_MAX} characters`,
+  notText: 'payer_account must be text',
+  refine: {
+    test: (value) => !PAYER_ACCOUNT_FORBIDDEN.test(value),
+    message: 'The paying account must be one line of plain text, without quotation marks or control characters',
+  },
+});
 export const ratingScore = z
   .int({ error: 'Please choose a rating from 1 to 5' })
   .check(z.gte(1, 'Please choose a rating from 1 to 5'), z.lte(5, 'Please choose a rating from 1 to 5'));
 /** Trimmed; empty means no comment. */
-export const ratingComment = z.pipe(
-  z.string({ error: 'comment must be text' }).check(z.maxLength(RATING_COMMENT_MAX * 4, `A comment can be at most ${RATING_COMMENT_MAX} characters`)),
-  z.pipe(
-    z.transform((value: string) => value.trim()),
-    z.string().check(z.maxLength(RATING_COMMENT_MAX, `A comment can be at most ${RATING_COMMENT_MAX} characters`)),
-  ),
-);
+export const ratingComment = writtenText({
+  max: RATING_COMMENT_MAX,
+  tooLong: `A comment can be at most ${RATING_COMMENT_MAX} characters`,
+  notText: 'comment must be text',
+});
 
 export const tradeType = z.enum(['buy', 'sell']);
 /** A party of a trade: on a sell offer the owner sells to the taker, on a buy offer the owner buys from the taker. */
