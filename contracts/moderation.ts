@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { chatMessage, chatText } from './chat.ts';
-import { decimalString } from './common.ts';
+import { decimalString, writtenText } from './common.ts';
 import { messageResponse } from './security.ts';
 import { disputeOutcome, disputeResolution, tradeFacts } from './trade.ts';
 
@@ -14,16 +14,12 @@ import { disputeOutcome, disputeResolution, tradeFacts } from './trade.ts';
 export const RESOLUTION_TEXT_MAX = 2000;
 
 const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
-const resolutionText = z.pipe(
-  z.string({ error: 'Please write the resolution' }).check(z.maxLength(RESOLUTION_TEXT_MAX * 4, `A resolution can be at most ${RESOLUTION_TEXT_MAX.toLocaleString('en-US')} characters`)),
-  z.pipe(
-    z.transform((value: string) => value.trim()),
-    z.string().check(
-      z.minLength(1, 'Please write the resolution'),
-      z.maxLength(RESOLUTION_TEXT_MAX, `A resolution can be at most ${RESOLUTION_TEXT_MAX.toLocaleString('en-US')} characters`),
-    ),
-  ),
-);
+const resolutionText = writtenText({
+  max: RESOLUTION_TEXT_MAX,
+  tooLong: `A resolution can be at most ${RESOLUTION_TEXT_MAX.toLocaleString('en-US')} characters`,
+  notText: 'Please write the resolution',
+  empty: 'Please write the resolution',
+});
 
 export const moderationRequest = z.discriminatedUnion('type', [
   /** The trades under dispute now, oldest dispute first. */
