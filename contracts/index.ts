@@ -8,5 +8,5 @@ export * from './trade.ts';
 export * from './chat.ts';
 export * from './wallet.ts';
 export * from './notifications.ts';
-export * from './moderation.ts';
-export * from './traders.ts';
+// Not re-exported: contracts/moderation.ts and contracts/traders.ts. Only pages loaded later use them (the dispute desk,
+// trader profiles), and whatever this file re-exports lands in the first page's download (bench/bundle-size.ts).

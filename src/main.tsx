@@ -8,16 +8,10 @@ import { bindSession } from './machines/session/session.actors.ts';
 import type { Notice } from './machines/shared/notify.ts';
 import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
+import { lazyService } from './services/lazy.ts';
 import { createApi } from './services/api.ts';
-import { createChatService } from './services/chat.ts';
-import { createWalletService } from './services/wallets.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
-import { createMarketService } from './services/market.ts';
-import { createModerationService } from './services/moderation.ts';
-import { createNotificationService } from './services/notifications.ts';
-import { createTraderService } from './services/traders.ts';
-import { createTradeService } from './services/trades.ts';
 import { createRealtimeService } from './services/realtime.ts';
 import { createPushService } from './services/push.ts';
 import { readStoredSession } from './services/storage.ts';
@@ -35,13 +29,14 @@ const api = createApi({
   onError: (message) => toaster.create({ title: message, type: 'error' }),
 });
 const accounts = createAccountService(api, describeDevice());
-const market = createMarketService(api);
-const trades = createTradeService(api);
-const chat = createChatService(api);
-const traders = createTraderService(api);
-const wallets = createWalletService(api);
-const notifications = createNotificationService(api);
-const moderation = createModerationService(api);
+// Only signed-in pages call these: each loads with its first call, not with /login.
+const market = lazyService(() => import('./services/market.ts').then((m) => m.createMarketService(api)));
+const trades = lazyService(() => import('./services/trades.ts').then((m) => m.createTradeService(api)));
+const chat = lazyService(() => import('./services/chat.ts').then((m) => m.createChatService(api)));
+const traders = lazyService(() => import('./services/traders.ts').then((m) => m.createTraderService(api)));
+const wallets = lazyService(() => import('./services/wallets.ts').then((m) => m.createWalletService(api)));
+const notifications = lazyService(() => import('./services/notifications.ts').then((m) => m.createNotificationService(api)));
+const moderation = lazyService(() => import('./services/moderation.ts').then((m) => m.createModerationService(api)));
 const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,

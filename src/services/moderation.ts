@@ -1,10 +1,5 @@
-import {
-  disputeDetail,
-  disputeList,
-  moderationMessageResponse,
-  resolveResponse,
-  type DisputeOutcome,
-} from '../../contracts/index.ts';
+import type { DisputeOutcome } from '../../contracts/index.ts';
+import { disputeDetail, disputeList, moderationMessageResponse, resolveResponse } from '../../contracts/moderation.ts';
 import type { Api } from './api.ts';
 
 const PATH = 'market/moderation/';

@@ -1,4 +1,4 @@
-import { traderProfile, type TraderProfile } from '../../contracts/index.ts';
+import { traderProfile, type TraderProfile } from '../../contracts/traders.ts';
 import { ApiError, type Api } from './api.ts';
 
 const NOT_FOUND = 404;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SimulatedClock, createActor } from 'xstate';
-import type { DisputeDetail, DisputeSummary } from '../../contracts/index.ts';
+import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.ts';
 import { bindModerationDesk } from '../../src/machines/moderationDesk/moderationDesk.actors.ts';
 import { moderationDeskMachine } from '../../src/machines/moderationDesk/moderationDesk.machine.ts';
 import { deskRules, isResolvable, messageProblem, resolutionProblem, settled } from '../../src/machines/moderationDesk/moderationDesk.rules.ts';

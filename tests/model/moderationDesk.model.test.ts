@@ -1,5 +1,5 @@
 import { SimulatedClock, createActor, type AnyMachineSnapshot } from 'xstate';
-import type { DisputeDetail } from '../../contracts/index.ts';
+import type { DisputeDetail } from '../../contracts/moderation.ts';
 import { bindModerationDesk } from '../../src/machines/moderationDesk/moderationDesk.actors.ts';
 import type { ModerationDeskContext, ModerationDeskInput } from '../../src/machines/moderationDesk/moderationDesk.machine.ts';
 import {

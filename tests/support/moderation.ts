@@ -2,7 +2,8 @@
  * The dispute desk's answers for the web tests (the list, one dispute, messages), shaped by the zod contracts,
  * and a fake `market/moderation/` service whose calls wait until the test answers them.
  */
-import type { ChatMessage, DisputeDetail, DisputeSummary } from '../../contracts/index.ts';
+import type { ChatMessage } from '../../contracts/index.ts';
+import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { ModerationService } from '../../src/services/moderation.ts';
 import { fakeRealtime } from './chat.ts';

@@ -1,5 +1,5 @@
 /** Trader profiles for the web tests, shaped by the contract. */
-import type { TraderProfile } from '../../contracts/index.ts';
+import type { TraderProfile } from '../../contracts/traders.ts';
 import { offerItem } from './offers.ts';
 
 export function traderProfile(overrides: Partial<TraderProfile> = {}): TraderProfile {

@@ -2,7 +2,7 @@ import { isNotFound } from '@tanstack/react-router';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
-import type { DisputeDetail, DisputeSummary } from '../../contracts/index.ts';
+import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.ts';
 import { bindModerationDesk } from '../../src/machines/moderationDesk/moderationDesk.actors.ts';
 import { bindNotifications } from '../../src/machines/notifications/notifications.actors.ts';
 import { Route as ModerationRoute } from '../../src/routes/_app/moderation.tsx';

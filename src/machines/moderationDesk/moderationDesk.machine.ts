@@ -1,5 +1,6 @@
 import { assign, fromCallback, fromPromise, not, setup, type EventObject } from 'xstate';
-import type { ChatMessage, DisputeDetail, DisputeOutcome, DisputeSummary } from '../../../contracts/index.ts';
+import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
+import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */

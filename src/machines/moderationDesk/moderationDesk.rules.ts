@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { moderationRequest, type DisputeDetail, type DisputeOutcome } from '../../../contracts/index.ts';
+import type { DisputeOutcome } from '../../../contracts/index.ts';
+import { moderationRequest, type DisputeDetail } from '../../../contracts/moderation.ts';
 import { applyAction, canResolve } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 
 /**

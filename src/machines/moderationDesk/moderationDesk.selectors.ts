@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
-import type { ChatMessage, DisputeOutcome, DisputeSummary } from '../../../contracts/index.ts';
+import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
+import type { DisputeSummary } from '../../../contracts/moderation.ts';
 import type { ModerationDeskEvent, moderationDeskMachine } from './moderationDesk.machine.ts';
 import { messageProblem, resolutionProblem } from './moderationDesk.rules.ts';
 

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { TraderProfile } from '../../../contracts/index.ts';
+import type { TraderProfile } from '../../../contracts/traders.ts';
 
 export type TraderProfileInput = { username: string };
 

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import type { TraderProfile, TraderRating } from '../../../contracts/index.ts';
+import type { TraderProfile, TraderRating } from '../../../contracts/traders.ts';
 import type { traderProfileMachine } from '../../machines/traderProfile/traderProfile.machine.ts';
 import {
   selectCanRetry,
