@@ -2,24 +2,13 @@ import type { SnapshotFrom } from 'xstate';
 import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
 import type { DisputeSummary } from '../../../contracts/moderation.ts';
 import type { ModerationDeskEvent, moderationDeskMachine } from './moderationDesk.machine.ts';
+import { waitedSince } from '../shared/waited.ts';
 import { messageProblem, resolutionProblem } from './moderationDesk.rules.ts';
 
 type DeskSnapshot = SnapshotFrom<typeof moderationDeskMachine>;
 
-const MINUTE = 60_000;
-const MINUTES_PER_HOUR = 60;
-const MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR;
-
-/** "Waiting 2 h 14 min" from when the dispute was raised to `now` (ms): days and hours past a day, whole minutes below. */
-export function waitingText(disputedAt: string, now: number): string {
-  const minutes = Math.max(0, Math.floor((now - Date.parse(disputedAt)) / MINUTE));
-  if (minutes < 1) return 'Waiting less than a minute';
-  const days = Math.floor(minutes / MINUTES_PER_DAY);
-  const hours = Math.floor((minutes % MINUTES_PER_DAY) / MINUTES_PER_HOUR);
-  const rest = minutes % MINUTES_PER_HOUR;
-  const parts = days > 0 ? [`${days} d`, hours > 0 ? `${hours} h` : ''] : [hours > 0 ? `${hours} h` : '', rest > 0 ? `${rest} min` : ''];
-  return `Waiting ${parts.filter(Boolean).join(' ')}`;
-}
+/** "Waiting 2 h 14 min" from when the dispute was raised to `now` (ms). */
+export const waitingText = (disputedAt: string, now: number): string => `Waiting ${waitedSince(disputedAt, now)}`;
 
 /** How much of the reason a list row shows before an ellipsis. */
 export const REASON_PREVIEW_LENGTH = 90;

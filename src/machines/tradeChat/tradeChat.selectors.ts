@@ -4,6 +4,7 @@ import type { tradeChatMachine } from './tradeChat.machine.ts';
 import { actionsFor, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf } from './tradeChat.rules.ts';
 import type { TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
 import type { tradeRatingMachine } from './tradeRating.machine.ts';
+import { waitedSince } from '../shared/waited.ts';
 
 type TradeChatSnapshot = SnapshotFrom<typeof tradeChatMachine>;
 type ConversationSnapshot = SnapshotFrom<typeof tradeConversationMachine>;
@@ -136,22 +137,6 @@ export const selectPayerLine = (snapshot: ConversationSnapshot): { account: stri
   return { account: conversation.payer_account };
 };
 
-const MINUTE_MS = 60_000;
-const MINUTES_PER_HOUR = 60;
-const MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR;
-
-/** "14 min", "2 h 5 min", "3 d 4 h": the time a dispute has waited, whole minutes, never negative. */
-export function formatWaited(minutes: number): string {
-  const whole = Math.max(0, Math.floor(minutes));
-  if (whole < MINUTES_PER_HOUR) return `${whole} min`;
-  if (whole < MINUTES_PER_DAY) {
-    const rest = whole % MINUTES_PER_HOUR;
-    return `${Math.floor(whole / MINUTES_PER_HOUR)} h${rest ? ` ${rest} min` : ''}`;
-  }
-  const hours = Math.floor((whole % MINUTES_PER_DAY) / MINUTES_PER_HOUR);
-  return `${Math.floor(whole / MINUTES_PER_DAY)} d${hours ? ` ${hours} h` : ''}`;
-}
-
 /**
  * The "Under review" banner while the trade is disputed: how long it has waited, counted from `disputed_at` to
  * the chart's clock (which ticks each minute); null when the server did not say when (an older trade).
@@ -160,7 +145,7 @@ export const selectReview = (snapshot: ConversationSnapshot): { waited: string |
   if (!snapshot.matches({ trade: { pending: 'disputed' } })) return undefined;
   const { conversation, now } = snapshot.context;
   if (!conversation.disputed_at || !now) return { waited: null };
-  return { waited: formatWaited((Date.parse(now) - Date.parse(conversation.disputed_at)) / MINUTE_MS) };
+  return { waited: waitedSince(conversation.disputed_at, Date.parse(now)) };
 };
 
 /** How a moderator settled the dispute, once they did. */

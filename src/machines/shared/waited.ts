@@ -1,0 +1,18 @@
+const MINUTE_MS = 60_000;
+const MINUTES_PER_HOUR = 60;
+const MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR;
+
+/**
+ * How long something has waited, from `since` (ISO 8601) to `now` (ms), as the dispute desk and the trade chat
+ * word it: "less than a minute", "14 min", "2 h 5 min", "1 d 3 h" (days and hours past a day). Never negative,
+ * whatever the clocks say.
+ */
+export function waitedSince(since: string, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / MINUTE_MS));
+  if (minutes < 1) return 'less than a minute';
+  const days = Math.floor(minutes / MINUTES_PER_DAY);
+  const hours = Math.floor((minutes % MINUTES_PER_DAY) / MINUTES_PER_HOUR);
+  const rest = minutes % MINUTES_PER_HOUR;
+  const parts = days > 0 ? [`${days} d`, hours > 0 ? `${hours} h` : ''] : [hours > 0 ? `${hours} h` : '', rest > 0 ? `${rest} min` : ''];
+  return parts.filter(Boolean).join(' ');
+}
