@@ -1,8 +1,6 @@
-import { Field } from '@ark-ui/react/field';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
-import type { FormEvent, KeyboardEvent } from 'react';
 import { css } from 'styled-system/css';
 import {
   initialOf,
@@ -21,11 +19,11 @@ import {
 import { Button } from '../primitives/Button.tsx';
 import { ArrowLeftIcon, ShieldIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
-import { fieldStyles } from '../primitives/TextField.tsx';
 import { DisputeDialog, ReleaseDialog } from './ChatDialogs.tsx';
 import { avatar } from './ConversationList.tsx';
+import { MessageComposer } from './MessageComposer.tsx';
+import { MessageList } from './MessageList.tsx';
 import { RatingPanel } from './RatingPanel.tsx';
-import { Spinner } from './Spinner.tsx';
 import { PayerField, PayerLine, ResolutionPanel, ReviewBanner } from './TradeNotes.tsx';
 
 /** The spec's reminder under the message input, to the letter. */
@@ -56,9 +54,6 @@ const online = css({
   color: 'success',
   _before: { content: '""', w: '2', h: '2', borderRadius: 'full', bg: 'success' },
 });
-// column-reverse keeps the newest message in view as messages arrive, without scripting the scroll.
-const scroller = css({ flex: '1', minH: '0', overflowY: 'auto', display: 'flex', flexDirection: 'column-reverse', px: '4', py: '3' });
-const messageList = css({ display: 'flex', flexDirection: 'column', gap: '2' });
 const bubble = css({
   maxW: '80%',
   px: '3',
@@ -112,15 +107,10 @@ const moderatorBadge = css({
 const typing = css({ px: '4', minH: '5', fontSize: 'xs', color: 'fg.muted', fontStyle: 'italic' });
 const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
 const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { display: 'none' } });
-const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
-// Doubled class: beats the field's fixed height, so the box grows with its text (field-sizing) up to maxH.
-const textarea = css({ '&&': { h: 'auto', minH: '10', maxH: '32' }, fieldSizing: 'content', py: '2', resize: 'none', flex: '1' });
-const hidden = css({ srOnly: true });
 const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted', '& svg': { flexShrink: '0' } });
 // On a phone the two badges stack rather than squeeze the partner's name.
 const badges = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
 const disputed = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'danger.subtle', color: 'danger' });
-const center = css({ display: 'flex', justifyContent: 'center', py: '6' });
 
 const variants = { cancel: 'outline', mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' } as const;
 
@@ -136,17 +126,6 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
   const draftError = useSelector(actor, selectDraftError);
   const canSend = useSelector(actor, selectCanSend);
   const sending = useSelector(actor, selectIsSending);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'message.send' });
-  };
-  // Enter sends; Shift+Enter is a new line; Enter that ends an IME composition is not a send.
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    actor.send({ type: 'message.send' });
-  };
 
   return (
     <article
@@ -186,35 +165,19 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
         </div>
       </header>
 
-      <div className={scroller}>
-        {loading && messages.length === 0 ? (
-          <div className={center}>
-            <Spinner label="Loading messages" />
-          </div>
-        ) : (
-          <ol className={messageList} aria-label="Messages">
-            {messages.map((message) => (
-              <li
-                key={message.id}
-                className={bubble}
-                data-message-id={message.id}
-                data-from={message.from}
-                data-own={message.from === 'own'}
-                data-system={message.from === 'system'}
-              >
-                {message.from === 'system' ? null : (
-                  <span className={meta}>
-                    {message.from === 'partner' ? <span className={sender}>@{message.sender}</span> : null}
-                    {message.from === 'moderator' ? <span className={moderatorBadge}>Moderator</span> : null}
-                    <time dateTime={message.created}>{formatMessageTime(message.created)}</time>
-                  </span>
-                )}
-                {message.text}
-              </li>
-            ))}
-          </ol>
+      <MessageList
+        messages={messages}
+        loading={loading}
+        bubble={bubble}
+        marks={(message) => ({ 'data-own': message.from === 'own', 'data-system': message.from === 'system' })}
+        meta={(message) => (
+          <span className={meta}>
+            {message.from === 'partner' ? <span className={sender}>@{message.sender}</span> : null}
+            {message.from === 'moderator' ? <span className={moderatorBadge}>Moderator</span> : null}
+            <time dateTime={message.created}>{formatMessageTime(message.created)}</time>
+          </span>
         )}
-      </div>
+      />
 
       <p className={typing} aria-live="polite">
         {typingLine}
@@ -242,24 +205,16 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
           ))}
         </div>
         {canWrite ? (
-          <form className={composer} onSubmit={submit} noValidate>
-            <Field.Root className={css({ flex: '1', display: 'flex', flexDirection: 'column', gap: '1' })} invalid={Boolean(draftError)}>
-              <Field.Label className={hidden}>Message</Field.Label>
-              <Field.Textarea
-                name="text"
-                rows={1}
-                placeholder="Type a message…"
-                className={`${fieldStyles.input} ${textarea}`}
-                value={draft}
-                onChange={(event) => actor.send({ type: 'message.change', value: event.currentTarget.value })}
-                onKeyDown={onKeyDown}
-              />
-              <Field.ErrorText className={fieldStyles.error}>{draftError}</Field.ErrorText>
-            </Field.Root>
-            <Button type="submit" disabled={!canSend} aria-busy={sending}>
-              Send
-            </Button>
-          </form>
+          <MessageComposer
+            label="Message"
+            placeholder="Type a message…"
+            draft={draft}
+            problem={draftError}
+            canSend={canSend}
+            sending={sending}
+            onChange={(value) => actor.send({ type: 'message.change', value })}
+            onSend={() => actor.send({ type: 'message.send' })}
+          />
         ) : null}
         <p className={reminder}>
           <ShieldIcon width={14} height={14} />

@@ -1,6 +1,4 @@
-import { Field } from '@ark-ui/react/field';
 import { useSelector } from '@xstate/react';
-import type { FormEvent, KeyboardEvent } from 'react';
 import { css } from 'styled-system/css';
 import { MODERATOR_SENDER } from '../../../contracts/index.ts';
 import {
@@ -14,10 +12,11 @@ import {
   selectMessageViews,
   selectSettlementButtons,
 } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
+import { MessageComposer } from '../chat/MessageComposer.tsx';
+import { MessageList } from '../chat/MessageList.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
-import { fieldStyles } from '../primitives/TextField.tsx';
 import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
 import { ResolveDialog } from './ResolveDialog.tsx';
 import type { DeskRef } from './types.ts';
@@ -92,9 +91,6 @@ const settledBox = css({
   '&[data-outcome=refund]': { bg: 'bg.muted' },
   '& p': { whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: '1' },
 });
-// column-reverse keeps the newest message in view as messages arrive, without scripting the scroll.
-const scroller = css({ flex: '1', minH: '0', overflowY: 'auto', display: 'flex', flexDirection: 'column-reverse', px: '4', py: '3' });
-const messageList = css({ display: 'flex', flexDirection: 'column', gap: '2' });
 const bubble = css({
   maxW: '85%',
   px: '3',
@@ -130,10 +126,6 @@ const bubble = css({
 const meta = css({ display: 'flex', gap: '2', fontSize: 'xs', opacity: 0.85, mb: '0.5' });
 const sender = css({ fontWeight: 'semibold' });
 const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4', py: '3', borderTopWidth: '1px', borderColor: 'border' });
-const composer = css({ display: 'flex', gap: '2', alignItems: 'flex-end' });
-// Doubled class: beats the field's fixed height, so the box grows with its text (field-sizing) up to maxH.
-const textarea = css({ '&&': { h: 'auto', minH: '10', maxH: '32' }, fieldSizing: 'content', py: '2', resize: 'none', flex: '1' });
-const hidden = css({ srOnly: true });
 const closedNote = css({ fontSize: 'xs', color: 'fg.muted' });
 
 /** Who a message is from, as its label reads: the moderator's and the parties' with their role. */
@@ -152,17 +144,6 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
   const canSend = useSelector(actor, selectCanSend);
   const sending = useSelector(actor, selectIsSending);
   const ticker = detail.coin__ticker;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'message.send' });
-  };
-  // Enter sends; Shift+Enter is a new line; Enter that ends an IME composition is not a send.
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    actor.send({ type: 'message.send' });
-  };
 
   return (
     <article
@@ -256,43 +237,30 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
       </section>
 
       <section className={chatColumn} aria-label="Chat">
-        <div className={scroller}>
-          <ol className={messageList} aria-label="Messages">
-            {messages.map((message) => (
-              <li key={message.id} className={bubble} data-message-id={message.id} data-from={message.from}>
-                {message.from === 'system' ? null : (
-                  <span className={meta}>
-                    <span className={sender}>{senderLabel(message.from, message.sender)}</span>
-                    <time dateTime={message.created}>{formatMoment(message.created)}</time>
-                  </span>
-                )}
-                {message.text}
-              </li>
-            ))}
-          </ol>
-        </div>
+        <MessageList
+          messages={messages}
+          bubble={bubble}
+          meta={(message) => (
+            <span className={meta}>
+              <span className={sender}>{senderLabel(message.from, message.sender)}</span>
+              <time dateTime={message.created}>{formatMoment(message.created)}</time>
+            </span>
+          )}
+        />
         <div className={footer}>
           {settledTrade ? (
             <p className={closedNote}>The chat is closed: the trade is {detail.status}.</p>
           ) : (
-            <form className={composer} onSubmit={submit} noValidate>
-              <Field.Root className={css({ flex: '1', display: 'flex', flexDirection: 'column', gap: '1' })} invalid={Boolean(draftError)}>
-                <Field.Label className={hidden}>Message as Moderator</Field.Label>
-                <Field.Textarea
-                  name="text"
-                  rows={1}
-                  placeholder="Write to both traders as Moderator…"
-                  className={`${fieldStyles.input} ${textarea}`}
-                  value={draft}
-                  onChange={(event) => actor.send({ type: 'message.change', value: event.currentTarget.value })}
-                  onKeyDown={onKeyDown}
-                />
-                <Field.ErrorText className={fieldStyles.error}>{draftError}</Field.ErrorText>
-              </Field.Root>
-              <Button type="submit" disabled={!canSend} aria-busy={sending}>
-                Send
-              </Button>
-            </form>
+            <MessageComposer
+              label="Message as Moderator"
+              placeholder="Write to both traders as Moderator…"
+              draft={draft}
+              problem={draftError}
+              canSend={canSend}
+              sending={sending}
+              onChange={(value) => actor.send({ type: 'message.change', value })}
+              onSend={() => actor.send({ type: 'message.send' })}
+            />
           )}
         </div>
       </section>
