@@ -36,20 +36,9 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function call<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${product.baseUrl}/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { success: boolean; info: T };
-  if (!answer.success) throw new Error(`${path}: ${JSON.stringify(answer.info)}`);
-  return answer.info;
-}
-
 type Wallet = { coin: { ticker: string }; balance: string };
 const btcBalance = async (token: string) =>
-  (await call<Wallet[]>('user/wallet/', { type: 'addresses' }, token)).find((wallet) => wallet.coin.ticker.toLowerCase() === 'btc')!.balance;
+  (await product.call<Wallet[]>('user/wallet/', { type: 'addresses' }, token)).find((wallet) => wallet.coin.ticker.toLowerCase() === 'btc')!.balance;
 
 /** The open conversation of the trade, as ConversationPane shows it. */
 const pane = (page: Page) => page.locator(`article[data-channel="${channel}"]`);
@@ -62,21 +51,17 @@ async function openChat(page: Page) {
 
 describe('a dispute, settled at the dispute desk', () => {
   it('bob opens a trade on alice’s BTC offer and both open its chat', async () => {
-    bobToken = (await call<{ token: string }>('security/login/', { username: 'bob', password: DEMO_PASSWORD })).token;
-    const list = await call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[]; coin__ticker: string }> }>(
+    bobToken = (await product.call<{ token: string }>('security/login/', { username: 'bob', password: DEMO_PASSWORD })).token;
+    const list = await product.call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[]; coin__ticker: string }> }>(
       'market/offers/',
       { type: 'list', page: 1, filters: { user__username__icontains: 'alice', offer_type: 'sell' } },
       bobToken,
     );
     const offer = list.offers.find((item) => item.coin__ticker.toLowerCase() === 'btc') ?? list.offers[0]!;
     const ask = { offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0] };
-    bobReceives = (await call<{ amount_crypto: string }>('market/trade/', { type: 'preview', ...ask }, bobToken)).amount_crypto;
+    bobReceives = (await product.call<{ amount_crypto: string }>('market/trade/', { type: 'preview', ...ask }, bobToken)).amount_crypto;
     bobBefore = await btcBalance(bobToken);
-    const response = await fetch(`${product.baseUrl}/api/market/trade/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${bobToken}` },
-      body: JSON.stringify({ type: 'open', ...ask, rate: offer.rate }),
-    });
+    const response = await product.post('market/trade/', { type: 'open', ...ask, rate: offer.rate }, bobToken);
     expect(response.status).toBe(200);
     channel = response.headers.get(TRADE_CHANNEL_HEADER) ?? '';
     expect(channel).not.toBe('');

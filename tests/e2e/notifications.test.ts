@@ -32,34 +32,22 @@ afterAll(async () => {
 
 const within = { timeout: 15_000 };
 
-/** A product call as another program (or another trader's tab) makes it. */
-async function call<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${product.baseUrl}/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { success: boolean; info: T };
-  if (!answer.success) throw new Error(`${path}: ${JSON.stringify(answer.info)}`);
-  return answer.info;
-}
-
 /** Signs in through the API: each sign-in is also a "new sign-in" notification for its owner. */
-const apiSignIn = async (username: string) => (await call<{ token: string }>('security/login/', { username, password: DEMO_PASSWORD })).token;
+const apiSignIn = async (username: string) => (await product.call<{ token: string }>('security/login/', { username, password: DEMO_PASSWORD })).token;
 
 /** bob opens a trade on alice's first sell offer, as the Trade Preview dialog would; answers its channel. */
 async function bobBuysFromAlice(bobToken: string): Promise<string> {
-  const list = await call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[] }> }>(
+  const list = await product.call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[] }> }>(
     'market/offers/',
     { type: 'list', page: 1, filters: { user__username__icontains: 'alice', offer_type: 'sell' } },
     bobToken,
   );
   const offer = list.offers[0]!;
-  const response = await fetch(`${product.baseUrl}/api/market/trade/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${bobToken}` },
-    body: JSON.stringify({ type: 'open', offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0], rate: offer.rate }),
-  });
+  const response = await product.post(
+    'market/trade/',
+    { type: 'open', offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0], rate: offer.rate },
+    bobToken,
+  );
   expect(response.status).toBe(200);
   // The answer's info is the spec's sentence; the new trade's channel comes in a header.
   const channel = response.headers.get(TRADE_CHANNEL_HEADER) ?? '';
@@ -84,7 +72,7 @@ describe('the bell', () => {
     const bobToken = await apiSignIn('bob');
     const channel = await bobBuysFromAlice(bobToken);
     await expect.poll(() => badge(alice.page).textContent(), within).toBe('1');
-    await call('market/trade/', { type: 'mark_paid', channel }, bobToken);
+    await product.call('market/trade/', { type: 'mark_paid', channel }, bobToken);
     await expect.poll(() => badge(alice.page).textContent(), within).toBe('2');
 
     await bell(alice.page).click();

@@ -113,10 +113,25 @@ export async function startProduct(extraEnv: Record<string, string> = {}) {
     }
   }
 
+  /** A POST to the product's API as a script (or another device, another trader's tab) makes it: the raw answer. */
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${baseUrl}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+
   return {
     baseUrl,
     mails: mailbox.mails,
     codeFor,
+    post,
+    /** The same POST, answering its envelope's info; an unsuccessful answer throws with it. */
+    async call<T>(path: string, body: unknown, token?: string): Promise<T> {
+      const envelope = (await (await post(path, body, token)).json()) as { success: boolean; info: T };
+      if (!envelope.success) throw new Error(`${path}: ${JSON.stringify(envelope.info)}`);
+      return envelope.info;
+    },
     /** Signs a demo trader in through the login page and waits for the dashboard. */
     async signIn(page: Page, username: string) {
       await page.goto(`${baseUrl}/login`);

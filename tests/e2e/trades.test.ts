@@ -74,18 +74,6 @@ describe('a trade opened from Browse Offers', () => {
   });
 });
 
-/** A call to the product's API as a script would make it (the owner editing an offer from another device). */
-async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${product.baseUrl}/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { success: boolean; info: T };
-  if (!envelope.success) throw new Error(`${path}: ${JSON.stringify(envelope.info)}`);
-  return envelope.info;
-}
-
 describe('a rate that changes while the Trade Preview is open', () => {
   it('is refused with a sentence when carol confirms, and nothing opens at the old rate', async () => {
     const carol = await newPage(browser);
@@ -107,20 +95,20 @@ describe('a rate that changes while the Trade Preview is open', () => {
     await expect.poll(() => confirm.isDisabled()).toBe(false);
 
     // Meanwhile alice re-prices that very offer from her phone.
-    const alice = await api<{ token: string }>('security/login/', { username: 'alice', password: DEMO_PASSWORD });
-    const list = await api<{ offers: Array<{ id: number }> }>(
+    const alice = await product.call<{ token: string }>('security/login/', { username: 'alice', password: DEMO_PASSWORD });
+    const list = await product.call<{ offers: Array<{ id: number }> }>(
       'market/offers/',
       { type: 'list', page: 1, filters: { offer_type: 'sell', user__username__icontains: 'alice' } },
       alice.token,
     );
     const id = list.offers[0]?.id;
-    const offer = await api<Record<string, unknown>>('market/offers/', { type: 'get', id }, alice.token);
-    await api('market/offers/', {
+    const offer = await product.call<Record<string, unknown>>('market/offers/', { type: 'get', id }, alice.token);
+    await product.call('market/offers/', {
       type: 'create', update: true, id, offer_type: offer.offer_type, coin: String(offer.coin__id), currency: offer.currency__code,
       rate: (Number(offer.rate) * 1.1).toFixed(2), min_amount: offer.min_amount, max_amount: offer.max_amount,
       payment_methods: offer.payment_methods, terms: offer.terms,
     }, alice.token);
-    const tradesBefore = await api<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
+    const tradesBefore = await product.call<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
 
     await confirm.click();
     const refusal = toast(carol.page, 'The rate of this offer has changed since you saw it.');
@@ -130,7 +118,7 @@ describe('a rate that changes while the Trade Preview is open', () => {
     // The dialog stays, with its busy state cleared; carol has opened nothing.
     expect(carol.page.url()).toBe(`${product.baseUrl}/offers`);
     await expect.poll(() => confirm.isDisabled()).toBe(false);
-    const tradesAfter = await api<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
+    const tradesAfter = await product.call<{ trades: unknown[] }>('market/trade/', { type: 'history', page: 1 }, alice.token);
     expect(tradesAfter.trades.length).toBe(tradesBefore.trades.length);
     await carol.context.close();
   });
