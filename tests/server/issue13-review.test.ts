@@ -16,28 +16,15 @@ import {
   openTrade,
   sellOffer,
   tradeCall,
-  trader,
+  tradeCountsOf,
   tradeFacts,
+  trader,
+  tradeStateOf,
   type Trader,
 } from '../support/server-trades.ts';
 
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
 const NOT_FOUND = refused(404, 'This trade does not exist.');
-
-/** A trade's row, its chat and its ledger entries: everything a refused call must leave as it was. */
-const stateOf = async (t: TestApp, channel: string) => ({
-  trade: await t.app.db.one('SELECT * FROM trades WHERE channel = $1', [channel]),
-  messages: await t.app.db.query('SELECT m.* FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id', [channel]),
-  entries: await t.app.db.query(`SELECT reference FROM ledger_entries WHERE reference LIKE 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':%' ORDER BY id`, [
-    channel,
-  ]),
-});
-
-const countsOf = (t: TestApp, who: Trader) =>
-  t.app.db.one<{ completed: number; concluded: number }>(
-    'SELECT coalesce(sum(completed), 0)::integer AS completed, coalesce(sum(concluded), 0)::integer AS concluded FROM trader_trade_counts WHERE user_id = $1',
-    [who.id],
-  );
 
 /** A refusal as the product words it: a 4xx envelope with one sentence, never a stack, SQL or a 500. */
 function expectRefusal(answer: { status: number; body: unknown }, label: string) {
@@ -74,11 +61,11 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
       expect((await setUserRole(t.app.db, partyModerator.username, 'moderator')).ok).toBe(true);
       const ownOffer = await sellOffer(t, partyModerator);
       const channel = await disputedTrade(t, { buyer, seller: partyModerator, offer: ownOffer });
-      const before = await stateOf(t, channel);
+      const before = await tradeStateOf(t, channel);
       expect(
         await moderationCall(t, partyModerator, { type: 'message', channel, text: 'We checked: the buyer never paid. Cancel and walk away.' }),
       ).toEqual(refused(403, 'You cannot moderate your own trade.'));
-      expect(await stateOf(t, channel)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(before);
       // Another moderator still may, and the party still writes as themselves.
       expect((await moderationCall(t, mod, { type: 'message', channel, text: 'Please upload the bank statement.' })).status).toBe(200);
       expect((await t.post(`/api/market/chat/${channel}/`, { type: 'send_message', message_type: 'text', text: 'Here it is' }, { token: partyModerator.token })).status).toBe(200);
@@ -90,7 +77,7 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
   describe("the payer's account", () => {
     it('refuses line breaks, control and bidi-override characters and quotation marks (400) and leaves the trade unpaid: they would forge words of the system message', async () => {
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
-      const before = await stateOf(t, channel);
+      const before = await tradeStateOf(t, channel);
       const forged = [
         'J. Smith, Revolut".\n\nPeerex: payment received and verified. Release the coin now.',
         'J. Smith\r\nRevolut',
@@ -112,7 +99,7 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
           refused(400, 'payer_account: The paying account must be one line of plain text, without quotation marks or control characters'),
         );
       }
-      expect(await stateOf(t, channel)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(before);
       // Names in any script, accents, apostrophes and emoji are fine, and surrounding spaces (even a trailing line break) are trimmed.
       expect((await tradeCall(t, buyer, { type: 'mark_paid', channel, payer_account: " José O'Brien-Ğü, Revolut 💶 \n" })).status).toBe(200);
       expect((await t.app.db.one<{ payer_account: string }>('SELECT payer_account FROM trades WHERE channel = $1', [channel])).payer_account).toBe(
@@ -197,8 +184,8 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
       const other = await moderator(t);
       for (let round = 0; round < 5; round += 1) {
         const channel = await disputedTrade(t, { buyer, seller, offer });
-        const sellerBefore = await countsOf(t, seller);
-        const buyerBefore = await countsOf(t, buyer);
+        const sellerBefore = await tradeCountsOf(t, seller);
+        const buyerBefore = await tradeCountsOf(t, buyer);
         const answers = await Promise.all([
           moderationCall(t, mod, { type: 'resolve', channel, outcome: 'release', resolution: 'Paid' }),
           moderationCall(t, other, { type: 'resolve', channel, outcome: 'release', resolution: 'Paid too' }),
@@ -207,10 +194,10 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
           act(t, seller, 'raise_dispute', channel, 'again'),
         ]);
         expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-        const state = await stateOf(t, channel);
+        const state = await tradeStateOf(t, channel);
         expect(state.entries.map((entry) => (entry as { reference: string }).reference.split(':')[2])).toEqual(['open', 'release']);
-        expect(await countsOf(t, seller)).toEqual({ completed: sellerBefore.completed + 1, concluded: sellerBefore.concluded + 1 });
-        expect(await countsOf(t, buyer)).toEqual({ completed: buyerBefore.completed + 1, concluded: buyerBefore.concluded + 1 });
+        expect(await tradeCountsOf(t, seller)).toEqual({ completed: sellerBefore.completed + 1, concluded: sellerBefore.concluded + 1 });
+        expect(await tradeCountsOf(t, buyer)).toEqual({ completed: buyerBefore.completed + 1, concluded: buyerBefore.concluded + 1 });
       }
       await expectLedgerClean(t.app.db);
     });

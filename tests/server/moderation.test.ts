@@ -16,8 +16,10 @@ import {
   openTrade,
   sellOffer,
   tradeCall,
-  trader,
+  tradeCountsOf,
   tradeFacts,
+  trader,
+  tradeStateOf,
   type Trader,
 } from '../support/server-trades.ts';
 
@@ -33,13 +35,6 @@ const feesOf = async (t: TestApp) =>
   (await t.app.db.maybe<{ balance: string }>(`SELECT balance::text AS balance FROM ledger_account_balances WHERE user_id IS NULL AND kind = 'fees' AND coin_id = $1`, [BTC]))
     ?.balance ?? '0';
 
-/** Everything a call could change about a trade: its row, its chat and the ledger's entries for it. */
-const stateOf = async (t: TestApp, channel: string) => ({
-  trade: await t.app.db.one('SELECT * FROM trades WHERE channel = $1', [channel]),
-  messages: await t.app.db.query('SELECT m.* FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id', [channel]),
-  entries: await t.app.db.query(`SELECT reference FROM ledger_entries WHERE reference LIKE 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':%' ORDER BY id`, [channel]),
-});
-
 const postingsOf = (t: TestApp, channel: string, action: string) =>
   t.app.db
     .query<{ key: string; amount: string; slot: number }>(
@@ -48,12 +43,6 @@ const postingsOf = (t: TestApp, channel: string, action: string) =>
       [channel, action],
     )
     .then((rows) => rows.map((p) => [p.key, dec(p.amount).toFixed(), p.slot]));
-
-const countsOf = (t: TestApp, who: Trader) =>
-  t.app.db.one<{ completed: number; concluded: number }>(
-    'SELECT coalesce(sum(completed), 0)::integer AS completed, coalesce(sum(concluded), 0)::integer AS concluded FROM trader_trade_counts WHERE user_id = $1',
-    [who.id],
-  );
 
 describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
   let t: TestApp;
@@ -81,7 +70,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
   describe('who may call it', () => {
     it('refuses every call by a trader (403), parties included, whatever the body, and changes nothing; without a session 401', async () => {
       const channel = await disputedTrade(t, { buyer, seller, offer });
-      const before = await stateOf(t, channel);
+      const before = await tradeStateOf(t, channel);
       const bodies = [
         { type: 'list' },
         { type: 'get', channel },
@@ -95,7 +84,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         for (const who of [buyer, seller, stranger]) expect(await moderationCall(t, who, body), JSON.stringify(body)).toEqual(MODERATORS_ONLY);
         expect(await moderationCall(t, undefined, body)).toEqual(refused(401, 'Session expired'));
       }
-      expect(await stateOf(t, channel)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(before);
     });
 
     it('answers a moderator, and refuses them (403) from the call after their role is taken back', async () => {
@@ -109,14 +98,14 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       const unpaid = await openTrade(t, buyer, offer, '97', 'SEPA');
       const disputed = await disputedTrade(t, { buyer, seller, offer });
       for (const channel of [unpaid, disputed]) {
-        const before = await stateOf(t, channel);
+        const before = await tradeStateOf(t, channel);
         for (const type of ['mark_paid', 'cancel', 'release_coin', 'raise_dispute']) {
           expect(await act(t, mod, type, channel, type === 'raise_dispute' ? 'as a moderator' : undefined), type).toEqual(NOT_FOUND);
         }
         for (const body of [{ type: 'messages' }, { type: 'send_message', message_type: 'text', text: 'hello' }, { type: 'typing' }]) {
           expect(await t.post(`/api/market/chat/${channel}/`, body, { token: mod.token }), body.type).toEqual(NOT_FOUND);
         }
-        expect(await stateOf(t, channel)).toEqual(before);
+        expect(await tradeStateOf(t, channel)).toEqual(before);
       }
       expect((await conversationsOf(t, mod)).body.info).toEqual([]);
     });
@@ -270,9 +259,9 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       const channel = await disputedTrade(t, { buyer, seller, offer });
       expect((await moderationCall(t, mod, { type: 'message', channel, text: '   ' })).status).toBe(400);
       await moderationCall(t, mod, { type: 'resolve', channel, outcome: 'refund', resolution: 'No payment arrived' });
-      const before = await stateOf(t, channel);
+      const before = await tradeStateOf(t, channel);
       expect(await moderationCall(t, mod, { type: 'message', channel, text: 'late' })).toEqual(SETTLED);
-      expect(await stateOf(t, channel)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(before);
     });
   });
 
@@ -284,7 +273,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         sellerAvailable: await balance(t.app.db, seller.id, BTC, 'available'),
         buyer: await balance(t.app.db, buyer.id, BTC, 'available'),
         fees: await feesOf(t),
-        counts: [await countsOf(t, buyer), await countsOf(t, seller)],
+        counts: [await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)],
       };
       events.length = 0;
       const resolution = 'The bank statement shows the payment <b>arrived</b> on time.';
@@ -301,7 +290,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         [`${buyer.id}:${BTC}:available`, '0.00099', 0],
         [`platform:${BTC}:fees`, '0.00001', slot],
       ]);
-      expect((await stateOf(t, channel)).entries).toEqual([{ reference: `trade:${id}:open` }, { reference: `trade:${id}:release` }]);
+      expect((await tradeStateOf(t, channel)).entries).toEqual([{ reference: `trade:${id}:open` }, { reference: `trade:${id}:release` }]);
       expect(await t.app.db.one('SELECT status, buyer_paid, dispute_raised, resolution, resolution_text, resolved_by, resolved_at, closed_at, cancelled_by FROM trades WHERE id = $1', [id])).toEqual({
         status: 'completed',
         buyer_paid: true,
@@ -314,7 +303,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         cancelled_by: null,
       });
       // A release by a moderator counts the trade completed and concluded for both, as the seller's release would.
-      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual(
+      expect([await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)]).toEqual(
         before.counts.map((c) => ({ completed: c.completed + 1, concluded: c.concluded + 1 })),
       );
 
@@ -339,12 +328,12 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       expect(conversation).toMatchObject({ status: 'completed', disputed_at: expect.any(String), resolution: settled, payer_account: null, my_rating: null });
 
       // Settled once: a second settlement, either way, and every party's action are refused, and nothing moves.
-      const after = await stateOf(t, channel);
+      const after = await tradeStateOf(t, channel);
       for (const outcome of ['release', 'refund']) expect(await moderationCall(t, mod, { type: 'resolve', channel, outcome, resolution: 'again' })).toEqual(SETTLED);
       for (const [who, type] of [[seller, 'release_coin'], [buyer, 'cancel'], [buyer, 'raise_dispute']] as const) {
         expect(await act(t, who, type, channel, type === 'raise_dispute' ? 'again' : undefined)).toEqual(refused(409, 'This trade is no longer pending.'));
       }
-      expect(await stateOf(t, channel)).toEqual(after);
+      expect(await tradeStateOf(t, channel)).toEqual(after);
       await expectLedgerClean(t.app.db);
     });
 
@@ -355,7 +344,7 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
         sellerAvailable: await balance(t.app.db, seller.id, BTC, 'available'),
         buyer: await balance(t.app.db, buyer.id, BTC, 'available'),
         fees: await feesOf(t),
-        counts: [await countsOf(t, buyer), await countsOf(t, seller)],
+        counts: [await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)],
       };
       events.length = 0;
       expect(await moderationCall(t, mod, { type: 'resolve', channel, outcome: 'refund', resolution: 'No payment reached the seller.' })).toEqual(
@@ -381,9 +370,9 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       });
       // The buyer did not pay: concluded without completing on them alone, never on the seller they made dispute.
       const [buyerBefore, sellerBefore] = before.counts;
-      expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ ...buyerBefore, concluded: buyerBefore.concluded + 1 }, sellerBefore]);
+      expect([await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)]).toEqual([{ ...buyerBefore, concluded: buyerBefore.concluded + 1 }, sellerBefore]);
       expect(events.filter((e) => e.channel === `private-${channel}`).map((e) => e.event)).toEqual(['trade_cancelled', 'new_message']);
-      expect((await stateOf(t, channel)).messages.at(-1)).toMatchObject({
+      expect((await tradeStateOf(t, channel)).messages.at(-1)).toMatchObject({
         text: `A moderator settled the dispute: 0.00200000 BTC went back to ${seller.username}. Trade cancelled. Resolution: No payment reached the seller.`,
         sender_id: null,
       });
@@ -403,13 +392,13 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
       expect((await setUserRole(t.app.db, funded.username, 'moderator')).ok).toBe(true);
       const ownOffer = await sellOffer(t, funded);
       const channel = await disputedTrade(t, { buyer, seller: funded, offer: ownOffer });
-      const before = await stateOf(t, channel);
+      const before = await tradeStateOf(t, channel);
       for (const outcome of ['release', 'refund']) {
         expect(await moderationCall(t, funded, { type: 'resolve', channel, outcome, resolution: 'Mine' })).toEqual(
           refused(403, 'You cannot settle a dispute on your own trade.'),
         );
       }
-      expect(await stateOf(t, channel)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(before);
       expect((await moderationCall(t, otherModerator, { type: 'resolve', channel, outcome: 'refund', resolution: 'Not paid' })).status).toBe(200);
       expect(await tradeFacts(t, channel)).toEqual({ status: 'cancelled', buyer_paid: false, dispute_raised: false });
     });
@@ -417,18 +406,18 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
     it('answers 404 for a trade never disputed or unknown, 400 for an unknown outcome or a blank resolution, and changes nothing', async () => {
       const undisputed = await openTrade(t, buyer, offer, '97', 'SEPA');
       await act(t, buyer, 'mark_paid', undisputed);
-      const before = await stateOf(t, undisputed);
+      const before = await tradeStateOf(t, undisputed);
       for (const outcome of ['release', 'refund']) {
         expect(await moderationCall(t, mod, { type: 'resolve', channel: undisputed, outcome, resolution: 'x' })).toEqual(NOT_FOUND);
       }
       expect(await moderationCall(t, mod, { type: 'resolve', channel: 'AAAAAAAAAAAAAAAAAAAAAA', outcome: 'refund', resolution: 'x' })).toEqual(NOT_FOUND);
       const channel = await disputedTrade(t, { buyer, seller, offer });
-      const disputed = await stateOf(t, channel);
+      const disputed = await tradeStateOf(t, channel);
       expect((await moderationCall(t, mod, { type: 'resolve', channel, outcome: 'split', resolution: 'half each' })).status).toBe(400);
       expect(await moderationCall(t, mod, { type: 'resolve', channel, outcome: 'refund', resolution: '  ' })).toEqual(refused(400, 'resolution: Please write the resolution'));
       expect((await moderationCall(t, mod, { type: 'resolve', channel, outcome: 'refund', resolution: 'x'.repeat(2001) })).status).toBe(400);
-      expect(await stateOf(t, undisputed)).toEqual(before);
-      expect(await stateOf(t, channel)).toEqual(disputed);
+      expect(await tradeStateOf(t, undisputed)).toEqual(before);
+      expect(await tradeStateOf(t, channel)).toEqual(disputed);
     });
   });
 });

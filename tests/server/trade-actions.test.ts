@@ -5,19 +5,12 @@ import { SWEEP_BATCH } from '../../server/src/trades/trades.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';
 import type { Conversation } from '../../contracts/trade.ts';
-import { act, conversationsOf, openTrade, sellOffer, tradeCall, trader, tradeFacts, type Trader } from '../support/server-trades.ts';
+import { act, conversationsOf, openTrade, sellOffer, tradeCall, tradeCountsOf, tradeFacts, trader, type Trader } from '../support/server-trades.ts';
 
 const BTC = 1;
 const dec = (value: string) => new Decimal(value);
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
 const done = (info: string) => ({ status: 200, body: { success: true, info } });
-
-/** A trader's counters (migration 010 and 019), summed over their slots. */
-const countsOf = (t: TestApp, who: Trader) =>
-  t.app.db.one<{ completed: number; concluded: number }>(
-    'SELECT coalesce(sum(completed), 0)::integer AS completed, coalesce(sum(concluded), 0)::integer AS concluded FROM trader_trade_counts WHERE user_id = $1',
-    [who.id],
-  );
 
 /** The trade events on trades' channels (not their chat messages, not the conversation lists). */
 const tradeEvents = (events: RealtimeEvent[]) =>
@@ -230,7 +223,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     const offer = await sellOffer(t, seller);
     const cancelled = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'cancel', cancelled);
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 0 }, { completed: 0, concluded: 0 }]);
+    expect([await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)]).toEqual([{ completed: 0, concluded: 0 }, { completed: 0, concluded: 0 }]);
     const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'mark_paid', channel);
     // A payment claimed has not ended the trade: no counter row at all yet.
@@ -246,7 +239,7 @@ describe.each(dbTargets)('trade actions (market/trade/ cancel, mark_paid, releas
     const disputed = await openTrade(t, buyer, offer, '97', 'SEPA');
     await act(t, buyer, 'mark_paid', disputed);
     await act(t, seller, 'raise_dispute', disputed, 'not arrived');
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 1, concluded: 1 }, { completed: 1, concluded: 1 }]);
+    expect([await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)]).toEqual([{ completed: 1, concluded: 1 }, { completed: 1, concluded: 1 }]);
   });
 
   it('refuses a dispute reason PostgreSQL cannot store, as a 400, and changes nothing', async () => {
@@ -291,7 +284,7 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
     expect(await tradeFacts(t, paid)).toEqual({ status: 'pending', buyer_paid: true, dispute_raised: false });
     expect(await tradeFacts(t, young)).toEqual({ status: 'pending', buyer_paid: false, dispute_raised: false });
     // The expiry concluded a trade on the buyer who did not pay, not on the seller; the paid one, still pending, on nobody.
-    expect([await countsOf(t, buyer), await countsOf(t, seller)]).toEqual([{ completed: 0, concluded: 1 }, { completed: 0, concluded: 0 }]);
+    expect([await tradeCountsOf(t, buyer), await tradeCountsOf(t, seller)]).toEqual([{ completed: 0, concluded: 1 }, { completed: 0, concluded: 0 }]);
     expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(before.minus('0.002'))).toBe(true);
     const last = await t.app.db.one<{ text: string; cancelled_by: string | null }>(
       `SELECT m.text, tr.cancelled_by FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id DESC LIMIT 1`,

@@ -86,6 +86,20 @@ export const tradeFacts = (t: TestApp, channel: string) =>
     [channel],
   );
 
+/** Everything a call could change about a trade: its row, its chat and the ledger's entries for it (a refused call leaves all as it was). */
+export const tradeStateOf = async (t: TestApp, channel: string) => ({
+  trade: await t.app.db.one('SELECT * FROM trades WHERE channel = $1', [channel]),
+  messages: await t.app.db.query('SELECT m.* FROM chat_messages m JOIN trades tr ON tr.id = m.trade_id WHERE tr.channel = $1 ORDER BY m.id', [channel]),
+  entries: await t.app.db.query(`SELECT reference FROM ledger_entries WHERE reference LIKE 'trade:' || (SELECT id FROM trades WHERE channel = $1) || ':%' ORDER BY id`, [channel]),
+});
+
+/** A trader's counters (migrations 010 and 019), summed over their slots. */
+export const tradeCountsOf = (t: TestApp, who: Trader) =>
+  t.app.db.one<{ completed: number; concluded: number }>(
+    'SELECT coalesce(sum(completed), 0)::integer AS completed, coalesce(sum(concluded), 0)::integer AS concluded FROM trader_trade_counts WHERE user_id = $1',
+    [who.id],
+  );
+
 /** The port a test app listens on once `app.listen({ port: 0 })` resolved. */
 export function listeningPort(t: TestApp): number {
   const address = t.app.server.address();
