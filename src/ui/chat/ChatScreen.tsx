@@ -7,39 +7,15 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { ConversationPane } from './ConversationPane.tsx';
 import { Spinner } from './Spinner.tsx';
+import { SplitView, splitPlaceholder } from './SplitView.tsx';
 
-const layout = css({
-  display: 'grid',
+const sizes = css({
   gridTemplateColumns: { base: '1fr', md: '20rem 1fr', lg: '22rem 1fr' },
-  gap: '4',
-  mt: '4',
   // The chat fills the window below the bar; its message list scrolls, the page does not.
   h: { base: 'calc(100dvh - 13rem)', md: 'calc(100dvh - 15rem)' },
   minH: '26rem',
   // The offline banner takes about 3rem above it: the chat shrinks so its input stays in the window.
   '&[data-offline]': { h: { base: 'calc(100dvh - 16rem)', md: 'calc(100dvh - 18rem)' } },
-  // Small screens show one column at a time: the list, or the conversation with a way back.
-  '&[data-view=conversation] > [data-column=list]': { display: { base: 'none', md: 'flex' } },
-  '&[data-view=list] > [data-column=conversation]': { display: { base: 'none', md: 'flex' } },
-});
-const column = css({
-  display: 'flex',
-  flexDirection: 'column',
-  minH: '0',
-  bg: 'bg.surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'xl',
-  overflow: 'hidden',
-});
-const placeholder = css({
-  flex: '1',
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  color: 'fg.muted',
-  p: '6',
-  textAlign: 'center',
 });
 const banner = css({
   mt: '4',
@@ -75,22 +51,24 @@ export function ChatScreen({
       <div role="status" className={offline ? banner : undefined} data-connection={offline ? 'offline' : 'live'}>
         {offline ? 'Reconnecting… Messages will catch up as soon as the connection is back.' : null}
       </div>
-      <div className={layout} data-view={selection === 'none' ? 'list' : 'conversation'} data-offline={offline || undefined}>
-        <div className={column} data-column="list">
-          <ConversationList actor={actor} onSelect={onSelect} />
-        </div>
-        <div className={column} data-column="conversation">
-          {selection === 'open' && conversation ? (
+      <SplitView
+        sizes={sizes}
+        view={selection === 'none' ? 'list' : 'conversation'}
+        detailName="conversation"
+        offline={offline}
+        list={<ConversationList actor={actor} onSelect={onSelect} />}
+        detail={
+          selection === 'open' && conversation ? (
             <ConversationPane key={conversation.sessionId} actor={conversation} onBack={onBack} />
           ) : selection === 'waiting' ? (
-            <div className={placeholder}>
+            <div className={splitPlaceholder}>
               <Spinner label="Loading the conversation" />
             </div>
           ) : (
-            <p className={placeholder}>Select a conversation</p>
-          )}
-        </div>
-      </div>
+            <p className={splitPlaceholder}>Select a conversation</p>
+          )
+        }
+      />
     </section>
   );
 }
