@@ -13,25 +13,10 @@ import {
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
+import { ChannelList } from './ChannelList.tsx';
 
 const searchBox = css({ p: '3', borderBottomWidth: '1px', borderColor: 'border' });
-const list = css({ flex: '1', overflowY: 'auto', minH: '0' });
-const entry = css({
-  display: 'flex',
-  gap: '3',
-  alignItems: 'center',
-  width: '100%',
-  textAlign: 'left',
-  px: '3',
-  py: '3',
-  cursor: 'pointer',
-  borderBottomWidth: '1px',
-  borderColor: 'border',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-  '&[aria-current=true]': { bg: 'accent.subtle' },
-});
+const entry = css({ display: 'flex', gap: '3', alignItems: 'center', px: '3' });
 export const avatar = css({
   flexShrink: '0',
   display: 'inline-flex',
@@ -78,36 +63,37 @@ export function ConversationList({
         />
       </div>
       {isEmpty ? <p className={empty}>{search.trim() ? 'No conversations match your search.' : 'No conversations yet.'}</p> : null}
-      <ul className={list} aria-label="Conversations" aria-busy={loading}>
-        {conversations.map((conversation) => {
-          const current = conversation.channel === selected;
-          return (
-            <li
-              key={conversation.channel}
-              data-channel={conversation.channel}
-              data-partner={conversation.partner}
-              data-status={conversation.status}
-              data-online={conversation.online}
-              data-selected={current}
-            >
-              <button type="button" className={entry} aria-current={current} onClick={() => onSelect(conversation.channel)}>
-                <span className={avatar} aria-hidden="true">
-                  {initialOf(conversation.partner)}
-                </span>
-                <span className={body}>
-                  <span className={topLine}>
-                    <span className={partnerName}>{conversation.partner}</span>
-                    <StatusBadge status={conversation.status} />
-                  </span>
-                  <span className={preview} data-preview>
-                    {previewOf(conversation.last_message)}
-                  </span>
-                </span>
-              </button>
-            </li>
-          );
+      <ChannelList
+        label="Conversations"
+        busy={loading}
+        rows={conversations}
+        selected={selected}
+        onSelect={onSelect}
+        layout={entry}
+        marks={(conversation, current) => ({
+          'data-partner': conversation.partner,
+          'data-status': conversation.status,
+          'data-online': conversation.online,
+          'data-selected': current,
         })}
-      </ul>
+      >
+        {(conversation) => (
+          <>
+            <span className={avatar} aria-hidden="true">
+              {initialOf(conversation.partner)}
+            </span>
+            <span className={body}>
+              <span className={topLine}>
+                <span className={partnerName}>{conversation.partner}</span>
+                <StatusBadge status={conversation.status} />
+              </span>
+              <span className={preview} data-preview>
+                {previewOf(conversation.last_message)}
+              </span>
+            </span>
+          </>
+        )}
+      </ChannelList>
     </>
   );
 }

@@ -6,29 +6,14 @@ import {
   selectListView,
   selectSelectedChannel,
 } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
+import { ChannelList } from '../chat/ChannelList.tsx';
 import { Spinner } from '../chat/Spinner.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { cryptoAmount, fiatAmount } from './format.ts';
 import type { DeskRef } from './types.ts';
 
 const heading = css({ px: '4', py: '3', fontSize: 'sm', fontWeight: 'semibold', borderBottomWidth: '1px', borderColor: 'border' });
-const list = css({ flex: '1', overflowY: 'auto', minH: '0' });
-const entry = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '1',
-  width: '100%',
-  textAlign: 'left',
-  px: '4',
-  py: '3',
-  cursor: 'pointer',
-  borderBottomWidth: '1px',
-  borderColor: 'border',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-  '&[aria-current=true]': { bg: 'accent.subtle' },
-});
+const entry = css({ display: 'flex', flexDirection: 'column', gap: '1', px: '4' });
 const parties = css({ fontWeight: 'semibold', fontSize: 'sm', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
 const amounts = css({ fontSize: 'sm', fontVariantNumeric: 'tabular-nums' });
 const muted = css({ fontSize: 'xs', color: 'fg.muted' });
@@ -69,28 +54,23 @@ export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (ch
       ) : view === 'empty' ? (
         <p className={placeholder}>No open disputes</p>
       ) : (
-        <ul className={list} aria-label="Disputes" aria-busy={refreshing}>
-          {rows.map((row) => {
-            const current = row.channel === selected;
-            return (
-              <li key={row.channel} data-channel={row.channel}>
-                <button type="button" className={entry} aria-current={current} onClick={() => onSelect(row.channel)}>
-                  <span className={parties}>
-                    {row.buyer} → {row.seller}
-                  </span>
-                  <span className={amounts}>
-                    {cryptoAmount(row.trading_amount_crypto, row.coin__ticker)} · {fiatAmount(row.trading_amount, row.currency__code)}
-                  </span>
-                  <span className={muted}>Raised by {row.disputed_by}</span>
-                  <span className={reason}>{row.reasonPreview}</span>
-                  <span className={waiting} data-waiting>
-                    {row.waiting}
-                  </span>
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <ChannelList label="Disputes" busy={refreshing} rows={rows} selected={selected} onSelect={onSelect} layout={entry}>
+          {(row) => (
+            <>
+              <span className={parties}>
+                {row.buyer} → {row.seller}
+              </span>
+              <span className={amounts}>
+                {cryptoAmount(row.trading_amount_crypto, row.coin__ticker)} · {fiatAmount(row.trading_amount, row.currency__code)}
+              </span>
+              <span className={muted}>Raised by {row.disputed_by}</span>
+              <span className={reason}>{row.reasonPreview}</span>
+              <span className={waiting} data-waiting>
+                {row.waiting}
+              </span>
+            </>
+          )}
+        </ChannelList>
       )}
     </>
   );
