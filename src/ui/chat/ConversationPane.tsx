@@ -17,8 +17,9 @@ import {
   type ConversationRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
-import { ArrowLeftIcon, ShieldIcon } from '../primitives/icons.tsx';
+import { ShieldIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { BackButton } from './BackButton.tsx';
 import { DisputeDialog, ReleaseDialog } from './ChatDialogs.tsx';
 import { avatar } from './ConversationList.tsx';
 import { MessageComposer } from './MessageComposer.tsx';
@@ -33,17 +34,6 @@ export const SECURITY_REMINDER = 'communicate only within this chat; payments mu
 export const formatMessageTime = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd, hh:mm a');
 
 const header = css({ display: 'flex', alignItems: 'center', gap: '3', px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'border' });
-const back = css({
-  display: { base: 'inline-flex', md: 'none' },
-  alignItems: 'center',
-  justifyContent: 'center',
-  w: '9',
-  h: '9',
-  borderRadius: 'md',
-  color: 'fg',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted' },
-});
 const title = css({ fontWeight: 'semibold', fontSize: 'md', truncate: true });
 const profileLink = css({ color: 'inherit', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'accent' } });
 const online = css({
@@ -137,9 +127,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
       data-dispute-raised={conversation.dispute_raised}
     >
       <header className={header}>
-        <button type="button" className={back} aria-label="Back to conversations" onClick={onBack}>
-          <ArrowLeftIcon />
-        </button>
+        <BackButton label="Back to conversations" onBack={onBack} />
         <span className={avatar} aria-hidden="true">
           {initialOf(conversation.partner)}
         </span>

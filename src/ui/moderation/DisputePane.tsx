@@ -12,10 +12,10 @@ import {
   selectMessageViews,
   selectSettlementButtons,
 } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
+import { BackButton } from '../chat/BackButton.tsx';
 import { MessageComposer } from '../chat/MessageComposer.tsx';
 import { MessageList } from '../chat/MessageList.tsx';
 import { Button } from '../primitives/Button.tsx';
-import { ArrowLeftIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
 import { ResolveDialog } from './ResolveDialog.tsx';
@@ -41,17 +41,6 @@ const factsColumn = css({
 const chatColumn = css({ display: 'flex', flexDirection: 'column', minH: '0', h: { base: '34rem', lg: 'auto' } });
 const header = css({ display: 'flex', alignItems: 'center', gap: '2' });
 const badges = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
-const back = css({
-  display: { base: 'inline-flex', md: 'none' },
-  alignItems: 'center',
-  justifyContent: 'center',
-  w: '9',
-  h: '9',
-  borderRadius: 'md',
-  color: 'fg',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted' },
-});
 const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', overflowWrap: 'anywhere' });
 const waitingBadge = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'warning.subtle', color: 'warning' });
 const facts = css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1.5', fontSize: 'sm', '& dt': { color: 'fg.muted' } });
@@ -155,9 +144,7 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
     >
       <section className={factsColumn} aria-label="Trade facts">
         <header className={header}>
-          <button type="button" className={back} aria-label="Back to disputes" onClick={onBack}>
-            <ArrowLeftIcon />
-          </button>
+          <BackButton label="Back to disputes" onBack={onBack} />
           <h2 className={title}>
             {detail.buyer} → {detail.seller}
           </h2>
