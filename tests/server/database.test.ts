@@ -121,3 +121,35 @@ describe.each(postgresOnly)('migrations with several processes booting at once o
     }
   });
 });
+
+describe('an embedded database directory', () => {
+  it('belongs to one process at a time: refused while a live process holds it, taken over from a dead one, freed on close', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { spawn } = await import('node:child_process');
+    const { openPglite } = await import('../../server/src/db/pglite.ts');
+    const dataDir = mkdtempSync(join(tmpdir(), 'peerex-lock-'));
+    const lockFile = join(dataDir, 'pgdata.lock');
+    // Another live process (as a running server would be) holds the directory.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lockFile, String(holder.pid));
+      await expect(openPglite({ dataDir })).rejects.toThrow(`in use by process ${holder.pid}`);
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(holder.pid));
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => (holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve)));
+    }
+    // Its holder died without closing: the next opener takes the directory over.
+    const db = await openPglite({ dataDir });
+    try {
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+      expect(await db.one<{ one: number }>('SELECT 1 AS one')).toEqual({ one: 1 });
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(lockFile)).toBe(false);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
@@ -42,20 +43,64 @@ function queryableOf(target: PGlite | Transaction): Queryable {
   );
 }
 
+/** Whether process `pid` is alive on this machine (signal 0 only asks). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite's files belong to one process at a time: a second one (a command such as `npm run user:role` or
+ * `ledger:check` while the server runs, or a second server) would write beside the first's in-memory state
+ * and corrupt the database. So the opener takes `<dataDir>/pgdata.lock` holding its pid, and refuses while a
+ * live process holds it; a lock left by a process that died is taken over. Answers the release.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = join(dataDir, 'pgdata.lock');
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${holder} (a running server?). Stop it first, or use DATABASE_URL.`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+}
+
 export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
   let location = MEMORY_DATA_DIR;
+  let unlock = () => {};
   if (dataDir !== MEMORY_DATA_DIR) {
     location = join(dataDir, 'pgdata');
     await mkdir(location, { recursive: true });
+    unlock = lockDataDir(dataDir);
   }
-  const pglite = await PGlite.create(location, {
-    parsers,
-    // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
-    extensions: { pg_trgm },
-    ...(boot.snapshot ? { loadDataDir: boot.snapshot } : {}),
-    ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
-    ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),
-  });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(location, {
+      parsers,
+      // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
+      extensions: { pg_trgm },
+      ...(boot.snapshot ? { loadDataDir: boot.snapshot } : {}),
+      ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
+      ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   return {
     kind: 'pglite',
     pglite,
@@ -66,6 +111,7 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
     // Idempotent, like the PostgreSQL pool's.
     close: async () => {
       if (!pglite.closed) await pglite.close();
+      unlock();
     },
   };
 }
