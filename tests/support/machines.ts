@@ -420,3 +420,39 @@ export const specRules = {
   password: (value: string) => (value.length >= 6 ? undefined : specMessages.password),
   confirmPassword: (value: string, password: string) => (value === password ? undefined : specMessages.confirmPassword),
 };
+
+/**
+ * A fake of a service whose every call waits until the test answers (or fails) the oldest waiting call of its
+ * name, so a test drives each request's outcome and its timing. `names` are the service's methods.
+ */
+export function scriptedService<Name extends string>(names: readonly Name[]) {
+  type Call = { name: Name; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+  const waiting: Call[] = [];
+  const made: { name: Name; input: unknown }[] = [];
+  const record = (name: Name) => (input?: unknown) => {
+    made.push({ name, input });
+    return new Promise((resolve, reject) => void waiting.push({ name, input, resolve, reject }));
+  };
+  const take = (name: Name) => {
+    const index = waiting.findIndex((call) => call.name === name);
+    if (index < 0) throw new Error(`no ${name} call is waiting`);
+    return waiting.splice(index, 1)[0]!;
+  };
+  return {
+    /** The fake itself: one method per name. */
+    methods: Object.fromEntries(names.map((name) => [name, record(name)])) as Record<Name, (input?: unknown) => Promise<unknown>>,
+    made,
+    /** How many calls of `name` were made. */
+    count: (name: Name) => made.filter((call) => call.name === name).length,
+    inputs: (name: Name) => made.filter((call) => call.name === name).map((call) => call.input),
+    waiting: (name: Name) => waiting.filter((call) => call.name === name).length,
+    async answer(name: Name, value: unknown) {
+      take(name).resolve(value);
+      await flush();
+    },
+    async fail(name: Name, error: unknown = new Error('Internet server error')) {
+      take(name).reject(error);
+      await flush();
+    },
+  };
+}

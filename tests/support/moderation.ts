@@ -7,7 +7,7 @@ import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.t
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { ModerationService } from '../../src/services/moderation.ts';
 import { fakeRealtime } from './chat.ts';
-import { flush } from './machines.ts';
+import { scriptedService } from './machines.ts';
 
 /** When the first dispute was raised; the others later, a minute apart per index. */
 export const RAISED_AT = '2026-03-05T12:00:00.000Z';
@@ -68,37 +68,10 @@ export function disputeDetail(index = 1, overrides: Partial<DisputeDetail> = {})
   };
 }
 
-type CallName = keyof ModerationService;
-type Call = { name: CallName; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
-
 /** The moderation service, each call waiting until the test answers the oldest waiting call of its name. */
 export function fakeModerationCalls() {
-  const waiting: Call[] = [];
-  const made: { name: CallName; input: unknown }[] = [];
-  const record = (name: CallName) => (input?: unknown) => {
-    made.push({ name, input });
-    return new Promise((resolve, reject) => void waiting.push({ name, input, resolve, reject }));
-  };
-  const take = (name: CallName) => {
-    const index = waiting.findIndex((call) => call.name === name);
-    if (index < 0) throw new Error(`no ${name} call is waiting`);
-    return waiting.splice(index, 1)[0]!;
-  };
-  return {
-    service: { list: record('list'), get: record('get'), message: record('message'), resolve: record('resolve') } as unknown as ModerationService,
-    made,
-    count: (name: CallName) => made.filter((call) => call.name === name).length,
-    inputs: (name: CallName) => made.filter((call) => call.name === name).map((call) => call.input),
-    waiting: (name: CallName) => waiting.filter((call) => call.name === name).length,
-    async answer(name: CallName, value: unknown) {
-      take(name).resolve(value);
-      await flush();
-    },
-    async fail(name: CallName, error: unknown = new Error('Internet server error')) {
-      take(name).reject(error);
-      await flush();
-    },
-  };
+  const calls = scriptedService<keyof ModerationService>(['list', 'get', 'message', 'resolve']);
+  return { ...calls, service: calls.methods as unknown as ModerationService };
 }
 
 /** The flow dependencies the desk binds, with the fakes above and a recorded toast list. */

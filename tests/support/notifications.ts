@@ -7,7 +7,7 @@ import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { AppPath } from '../../src/machines/shared/appPath.ts';
 import type { NotificationService } from '../../src/services/notifications.ts';
 import { fakeRealtime } from './chat.ts';
-import { flush } from './machines.ts';
+import { scriptedService } from './machines.ts';
 
 /** The signed-in trader of the notification tests. */
 export const trader = 'alice';
@@ -30,38 +30,10 @@ export function notification(id: number, overrides: Partial<NotificationItem> & 
 /** A `list` answer: the count is the fresh items unless given. */
 export const listOf = (items: NotificationItem[], count = items.filter((item) => item.fresh).length): NotificationList => ({ count, items });
 
-type CallName = keyof NotificationService;
-type Call = { name: CallName; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
-
 /** The notification service, each call waiting until the test answers the oldest waiting call of its name. */
 export function fakeNotificationCalls() {
-  const waiting: Call[] = [];
-  const made: { name: CallName; input: unknown }[] = [];
-  const record = (name: CallName) => (input?: unknown) => {
-    made.push({ name, input });
-    return new Promise((resolve, reject) => void waiting.push({ name, input, resolve, reject }));
-  };
-  const take = (name: CallName) => {
-    const index = waiting.findIndex((call) => call.name === name);
-    if (index < 0) throw new Error(`no ${name} call is waiting`);
-    return waiting.splice(index, 1)[0]!;
-  };
-  return {
-    service: { list: record('list'), openOne: record('openOne'), openAll: record('openAll') } as unknown as NotificationService,
-    made,
-    /** How many calls of `name` were made. */
-    count: (name: CallName) => made.filter((call) => call.name === name).length,
-    inputs: (name: CallName) => made.filter((call) => call.name === name).map((call) => call.input),
-    waiting: (name: CallName) => waiting.filter((call) => call.name === name).length,
-    async answer(name: CallName, value: unknown) {
-      take(name).resolve(value);
-      await flush();
-    },
-    async fail(name: CallName, error: unknown = new Error('Internet server error')) {
-      take(name).reject(error);
-      await flush();
-    },
-  };
+  const calls = scriptedService<keyof NotificationService>(['list', 'openOne', 'openAll']);
+  return { ...calls, service: calls.methods as unknown as NotificationService };
 }
 
 /** The flow dependencies the notifications chart binds, with the fakes above; visited pages recorded. */
