@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../../contracts/chat.ts';
 import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
-import type { Conversation } from '../../../contracts/trade.ts';
+import type { Conversation, DisputeResolution } from '../../../contracts/trade.ts';
 import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import type { Db } from '../db/db.ts';
 import { retrying } from '../db/retry.ts';
@@ -45,16 +45,19 @@ export const messageOut = (row: Omit<ChatMessageRow, 'from_moderator'> & { from_
 });
 
 /** A conversation's additions (issue 13) from its row, and `my_rating` from the caller's own rating of this trade. */
+/** A moderator's settlement as the API answers it (conversations, the dispute desk), or null while there is none. */
+export const resolutionOf = (row: Pick<ConversationAdditionsRow, 'resolution' | 'resolution_text' | 'resolved_at'>): DisputeResolution | null =>
+  row.resolution && row.resolution_text !== null && row.resolved_at
+    ? { outcome: row.resolution, text: row.resolution_text, resolved_at: row.resolved_at.toISOString() }
+    : null;
+
 export const conversationAdditions = (
   row: ConversationAdditionsRow,
   myRating: RatingColumns,
 ): Pick<Conversation, 'payer_account' | 'disputed_at' | 'resolution' | 'my_rating'> => ({
   payer_account: row.payer_account,
   disputed_at: row.disputed_at?.toISOString() ?? null,
-  resolution:
-    row.resolution && row.resolution_text !== null && row.resolved_at
-      ? { outcome: row.resolution, text: row.resolution_text, resolved_at: row.resolved_at.toISOString() }
-      : null,
+  resolution: resolutionOf(row),
   my_rating: myRating.score === null ? null : { score: myRating.score, comment: myRating.comment ?? '' },
 });
 

@@ -1,7 +1,7 @@
 import { CHAT_HISTORY_LIMIT, type ChatMessage } from '../../../contracts/chat.ts';
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 import type { DisputeOutcome } from '../../../contracts/trade.ts';
-import { messageOut, type ChatService } from '../chat/chat.ts';
+import { messageOut, resolutionOf, type ChatService } from '../chat/chat.ts';
 import type { Db } from '../db/db.ts';
 import { fixed } from '../lib/money.ts';
 import { formatFiat, formatRate } from '../market/offers.ts';
@@ -75,10 +75,7 @@ export function moderationService(deps: ModerationDeps) {
         payment_due: paymentDue.toISOString(),
         paid_at: row.paid_at?.toISOString() ?? null,
         payer_account: row.payer_account,
-        resolution:
-          row.resolution && row.resolution_text !== null && row.resolved_at
-            ? { outcome: row.resolution, text: row.resolution_text, resolved_at: row.resolved_at.toISOString() }
-            : null,
+        resolution: resolutionOf(row),
         messages: messages.map((message) => messageOut(message, row.channel)),
       };
     },

@@ -193,8 +193,12 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
   },
 };
 
-/** The outcome a settlement stores (trades.resolution), by the chart's event. */
-export const OUTCOME_OF: Record<TradeResolution, DisputeOutcome> = { resolve_release: 'release', resolve_refund: 'refund' };
+/** The chart's settlement for the outcome the desk asks for. */
+export const RESOLUTION_OF: Record<DisputeOutcome, TradeResolution> = { release: 'resolve_release', refund: 'resolve_refund' };
+/** The outcome a settlement stores (trades.resolution), by the chart's event: RESOLUTION_OF read backwards. */
+export const OUTCOME_OF = Object.fromEntries(
+  Object.entries(RESOLUTION_OF).map(([outcome, resolution]) => [resolution, outcome]),
+) as Record<TradeResolution, DisputeOutcome>;
 
 /**
  * The one sentence for a party's action the chart refused. The chart decides; this only words it, from the

@@ -13,7 +13,7 @@ import type {
   TradeRole,
 } from '../../../contracts/trade.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
-import { applyAction, type TradeResolution } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { conversationAdditions } from '../chat/chat.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
 import { retrying, transactionWithRetry } from '../db/retry.ts';
@@ -26,7 +26,7 @@ import { MAX_INT4 } from '../repositories/reference-data.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
-import { effectsOf, refusalOf, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
+import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { isTradeChannel, newTradeChannel } from './channels.ts';
 import { quoteTrade } from './quote.ts';
 
@@ -44,8 +44,6 @@ interface ChangeWords {
   resolution?: string;
 }
 
-/** The chart's event of a moderator's settlement, by the outcome the desk asks for. */
-const RESOLUTION_OF: Record<DisputeOutcome, TradeResolution> = { release: 'resolve_release', refund: 'resolve_refund' };
 /** Who settled, as the traders read it: never the moderator's username. */
 const MODERATOR_ACTOR = 'A moderator';
 
@@ -144,7 +142,7 @@ export function tradesService(deps: TradesDeps) {
       actor: actor.name,
       actorId: actor.id,
       reason: words.reason ?? '',
-      payerAccount: words.payerAccount?.trim() ?? '',
+      payerAccount: words.payerAccount ?? '',
       resolution: words.resolution ?? '',
       paymentWindowMinutes: deps.paymentWindowMinutes,
       at: deps.now(),
