@@ -46,12 +46,6 @@ const online = css({
 });
 const bubble = css({
   maxW: '80%',
-  px: '3',
-  py: '2',
-  borderRadius: 'lg',
-  fontSize: 'sm',
-  whiteSpace: 'pre-wrap',
-  wordBreak: 'break-word',
   '&[data-from=own]': { alignSelf: 'flex-end', bg: 'accent', color: 'accent.fg', borderBottomRightRadius: 'sm' },
   '&[data-from=partner]': { alignSelf: 'flex-start', bg: 'bg.muted', color: 'fg', borderBottomLeftRadius: 'sm' },
   // Neither party: the platform's voice, outlined in the accent so it is never taken for the partner.
@@ -62,16 +56,6 @@ const bubble = css({
     borderWidth: '1px',
     borderColor: 'accent',
     borderBottomLeftRadius: 'sm',
-  },
-  '&[data-from=system]': {
-    alignSelf: 'center',
-    maxW: '95%',
-    textAlign: 'center',
-    bg: 'warning.subtle',
-    color: 'fg',
-    fontSize: 'xs',
-    borderWidth: '1px',
-    borderColor: 'border',
   },
 });
 const meta = css({

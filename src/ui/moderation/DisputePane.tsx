@@ -82,12 +82,6 @@ const settledBox = css({
 });
 const bubble = css({
   maxW: '85%',
-  px: '3',
-  py: '2',
-  borderRadius: 'lg',
-  fontSize: 'sm',
-  whiteSpace: 'pre-wrap',
-  wordBreak: 'break-word',
   alignSelf: 'flex-start',
   bg: 'bg.muted',
   color: 'fg',
@@ -100,16 +94,6 @@ const bubble = css({
     color: 'white',
     borderWidth: '1px',
     borderColor: 'premium',
-  },
-  '&[data-from=system]': {
-    alignSelf: 'center',
-    maxW: '95%',
-    textAlign: 'center',
-    bg: 'warning.subtle',
-    color: 'fg',
-    fontSize: 'xs',
-    borderWidth: '1px',
-    borderColor: 'border',
   },
 });
 const meta = css({ display: 'flex', gap: '2', fontSize: 'xs', opacity: 0.85, mb: '0.5' });
