@@ -194,18 +194,35 @@ describe('web push from the product’s own server', () => {
       await navigator.serviceWorker.register('/service-worker.js');
       await navigator.serviceWorker.ready;
     });
+    // Under a loaded CI host the worker may still be activating when `ready` resolves, and a push delivered
+    // then can be dropped: wait until CDP reports our registration's worker activated, then deliver until
+    // a notification shows (a repeated delivery may show it twice, so what shows is compared as a set).
     const cdp = await context.newCDPSession(page);
     const registrationId = await new Promise<string>((resolve) => {
+      let ours: string | undefined;
+      const activated = new Set<string>();
+      const settle = () => ours !== undefined && activated.has(ours) && resolve(ours);
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((registration) => registration.scopeURL === `${product.baseUrl}/`);
-        if (ours) resolve(ours.registrationId);
+        ours ??= registrations.find((registration) => registration.scopeURL === `${product.baseUrl}/`)?.registrationId;
+        settle();
+      });
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        for (const version of versions) if (version.status === 'activated') activated.add(version.registrationId);
+        settle();
       });
       void cdp.send('ServiceWorker.enable');
     });
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: product.baseUrl, registrationId, data: JSON.stringify(payload) });
-    const shown = () =>
-      page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((note) => ({ title: note.title, body: note.body })));
-    await expect.poll(shown, within).toEqual([{ title: payload.notification.title, body: payload.notification.body }]);
+    const shown = async () => {
+      const notes = await page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((note) => ({ title: note.title, body: note.body })),
+      );
+      return [...new Map(notes.map((note) => [JSON.stringify(note), note])).values()];
+    };
+    for (let attempt = 1; attempt <= 3 && (await shown()).length === 0; attempt += 1) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: product.baseUrl, registrationId, data: JSON.stringify(payload) });
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && (await shown()).length === 0; ) await page.waitForTimeout(200);
+    }
+    expect(await shown()).toEqual([{ title: payload.notification.title, body: payload.notification.body }]);
     await context.close();
   });
 });
