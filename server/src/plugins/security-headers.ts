@@ -33,6 +33,15 @@ export interface SecurityHeadersOptions extends Record<string, unknown> {
   connectSources?: string[];
 }
 
+/**
+ * HSTS: a browser that reached us over https keeps to https for a year, this host and its subdomains. Sent
+ * only on answers to a request that came over TLS, to this process or (with TRUST_PROXY) to the proxy in front
+ * of it as its `X-Forwarded-Proto` says: over plain http the header means nothing to a browser, and sent
+ * there it would pin https onto a host that may not serve it (a LAN address, a development machine). No
+ * `preload`: asking to be built into browsers is the operator's decision, and hard to take back.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 export const securityHeadersPlugin = shared<SecurityHeadersOptions>('peerex-security-headers', async (app, options) => {
   const directives = {
     ...CONTENT_SECURITY_POLICY,
@@ -43,5 +52,12 @@ export const securityHeadersPlugin = shared<SecurityHeadersOptions>('peerex-secu
     frameguard: { action: 'deny' },
     // Trade channels and offer ids in URLs stay on this site.
     referrerPolicy: { policy: 'no-referrer' },
+    // helmet would send it on every answer, plain http included; see STRICT_TRANSPORT_SECURITY.
+    strictTransportSecurity: false,
+  });
+  // Fastify's `protocol` is the socket's unless the app trusts proxies (TRUST_PROXY), and only then reads
+  // X-Forwarded-Proto: a client talking to us directly cannot ask for the header.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
   });
 });
