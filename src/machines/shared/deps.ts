@@ -1,4 +1,5 @@
 import type { SessionResponse } from '../../../contracts/index.ts';
+import type { AccountProtectionService } from '../../services/accountProtections.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
@@ -23,6 +24,8 @@ export type FlowDeps = {
   notifications: NotificationService;
   /** The dispute desk's calls (/moderation; moderators only). */
   moderation: ModerationService;
+  /** Sign-in history, anti-phishing code and withdrawal allowlist (/settings/security). */
+  accountProtections: AccountProtectionService;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */
