@@ -100,6 +100,8 @@ async function serve(databaseUrl: string) {
     TRADE_OPENS_PER_HOUR: '1000000',
     MAX_OPEN_TRADES: '1000',
     CHAT_MESSAGES_PER_MINUTE: '1000000',
+    // 64 sockets from this one address, more with BENCH_PAIRS.
+    REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '0',
   });
   let sequence = 0;
   const app = await buildApp({

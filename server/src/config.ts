@@ -93,6 +93,9 @@ const envSchema = z.object({
     .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: address or an https: URL')
     .optional(),
   PUSH_ALLOWED_HOSTS: z.string().default(''),
+  REALTIME_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(10_240),
+  REALTIME_MAX_SUBSCRIPTIONS: positiveInt.default(100),
+  REALTIME_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
   BEAMS_INSTANCE_ID: optionalText,
   BEAMS_SECRET_KEY: optionalText,
 });
@@ -164,6 +167,18 @@ export interface Config {
    * made away from any request. Default `http://localhost:<PORT>`.
    */
   publicUrl: string;
+  /** The built-in realtime server's limits (server/src/realtime/server.ts); what a client meets past each is pinned there. */
+  realtimeLimits: {
+    /** REALTIME_MAX_FRAME_BYTES: the largest frame a client may send (default 10 KB, Pusher's limit on a client event). */
+    maxFrameBytes: number;
+    /** REALTIME_MAX_SUBSCRIPTIONS: channels one connection may subscribe to (default 100). */
+    maxSubscriptionsPerConnection: number;
+    /**
+     * REALTIME_MAX_CONNECTIONS_PER_ADDRESS: open sockets per client address and process, the address counted as
+     * the HTTP rate limits count it (X-Forwarded-For only with TRUST_PROXY, IPv6 by /64). Default 50; 0 = no limit.
+     */
+    maxConnectionsPerAddress: number;
+  };
   push: {
     /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: both or neither; neither means a pair generated once into DATA_DIR. */
     vapidPublicKey: string | undefined;
@@ -255,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     ),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    realtimeLimits: {
+      maxFrameBytes: e.REALTIME_MAX_FRAME_BYTES,
+      maxSubscriptionsPerConnection: e.REALTIME_MAX_SUBSCRIPTIONS,
+      maxConnectionsPerAddress: e.REALTIME_MAX_CONNECTIONS_PER_ADDRESS,
+    },
     push: {
       vapidPublicKey: e.VAPID_PUBLIC_KEY,
       vapidPrivateKey: e.VAPID_PRIVATE_KEY,

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       chainPollSeconds: 5,
       walletXpubs: {},
       publicUrl: 'http://localhost:3000',
+      realtimeLimits: { maxFrameBytes: 10_240, maxSubscriptionsPerConnection: 100, maxConnectionsPerAddress: 50 },
       push: { vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidSubject: undefined, allowedHosts: [], beams: undefined },
     });
   });

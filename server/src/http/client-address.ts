@@ -1,5 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 
 const loopback = new BlockList();
@@ -37,3 +38,14 @@ export const isDirectLocalRequest = (request: FastifyRequest): boolean =>
  * could otherwise count as 2^64 clients.
  */
 export const clientAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
+
+/**
+ * `clientAddress` for a request Fastify never wraps: a websocket upgrade (the realtime server's connections
+ * per address). With TRUST_PROXY Fastify trusts every hop, so its `request.ip` is the first address of
+ * X-Forwarded-For; without it, the socket's.
+ */
+export function upgradeClientAddress(request: IncomingMessage, trustProxy: boolean): string {
+  const header = request.headers['x-forwarded-for'];
+  const first = trustProxy && typeof header === 'string' ? header.split(',').map((part) => part.trim()).find((part) => part !== '') : undefined;
+  return normalizeIP(first ?? request.socket.remoteAddress ?? '');
+}

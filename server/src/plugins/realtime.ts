@@ -1,5 +1,6 @@
 import Pusher from 'pusher';
 import { userChannelName } from '../../../contracts/chat.ts';
+import { upgradeClientAddress } from '../http/client-address.ts';
 import { createHostedRealtime } from '../realtime/hosted.ts';
 import type { RealtimePublisher } from '../realtime/publisher.ts';
 import { createBuiltInRealtime } from '../realtime/server.ts';
@@ -48,7 +49,16 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
   const signer = new Pusher({ appId: settings.app.id, key: settings.app.key, secret: settings.app.secret, host: 'localhost' });
   let publisher: RealtimePublisher;
   if (settings.mode === 'built-in') {
-    const builtIn = await createBuiltInRealtime({ app: settings.app, redisUrl: app.config.redisUrl, log: app.log });
+    const limits = app.config.realtimeLimits;
+    const builtIn = await createBuiltInRealtime({
+      app: settings.app,
+      redisUrl: app.config.redisUrl,
+      log: app.log,
+      maxPayloadBytes: limits.maxFrameBytes,
+      maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
+      maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
+      addressOf: (req) => upgradeClientAddress(req, app.config.trustProxy),
+    });
     builtIn.attach(app.server);
     await app.register(builtIn.httpApi);
     publisher = builtIn;

@@ -44,12 +44,27 @@ export interface BuiltInRealtimeOptions {
   log: RealtimeLog;
   /** Sent in connection_established; also the period of the server's ws pings (default 30, like soketi and Reverb). */
   activityTimeoutSeconds?: number;
-  /** Largest frame a client may send (default 10 KB, Pusher's event limit); larger ones close the socket with 1009. */
+  /**
+   * Largest frame a client may send (default 10 KB, Pusher's event limit). ws closes a connection that sends a
+   * larger one with 1009 "message too big", which pusher-js takes as a plain close: it reconnects after a second,
+   * once, rather than in a loop (no 42xx, which it retries at once).
+   */
   maxPayloadBytes?: number;
-  /** Subscriptions one connection may hold (default 100). */
+  /**
+   * Subscriptions one connection may hold (default 100). One more is refused as soketi refuses a channel over a
+   * limit: `pusher:subscription_error` naming the channel, type LimitReached, status 429; the connection and its
+   * other channels stay, and pusher-js does not retry a refused subscription by itself.
+   */
   maxSubscriptionsPerConnection?: number;
-  /** Open connections per client address (default 0: no limit; behind a proxy every client has its address). */
+  /**
+   * Open connections per client address in this process (default 0: no limit; the product passes
+   * REALTIME_MAX_CONNECTIONS_PER_ADDRESS). One more gets `pusher:error` 4100 "over capacity" and a 4100 close,
+   * as soketi answers over quota: pusher-js retries after a second, without refusing for good (40xx) or
+   * retrying at once (42xx).
+   */
   maxConnectionsPerAddress?: number;
+  /** The client address an upgrade is counted under (default: its socket's); the product counts as its HTTP rate limits. */
+  addressOf?: (req: IncomingMessage) => string;
   /** Distinct users of one presence channel (default 100, Pusher's limit); 0 = no limit. */
   maxPresenceMembers?: number;
   /** Prefix of every Redis key and of the bus channel (default `peerex:rt:`). */
@@ -116,6 +131,7 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
   const activityTimeoutSeconds = options.activityTimeoutSeconds ?? DEFAULTS.activityTimeoutSeconds;
   const maxSubscriptions = options.maxSubscriptionsPerConnection ?? DEFAULTS.maxSubscriptionsPerConnection;
   const maxPerAddress = options.maxConnectionsPerAddress ?? 0;
+  const addressOf = options.addressOf ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? '');
   const maxPresenceMembers = options.maxPresenceMembers ?? DEFAULTS.maxPresenceMembers;
 
   const sockets = new Map<string, PusherSocket>();
@@ -434,7 +450,7 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     // An upgrade that was under way when close() began (never 42xx on a handshake: pusher-js would retry in a loop).
     if (closing) return socket.terminate();
     if (maxPerAddress > 0) {
-      const address = req.socket.remoteAddress ?? '';
+      const address = addressOf(req);
       const open = perAddress.get(address) ?? 0;
       if (open >= maxPerAddress) return refuseConnection(socket, CloseCode.overCapacity, 'Too many connections from this address');
       perAddress.set(address, open + 1);
