@@ -54,8 +54,11 @@ const codeList = css({
 });
 const warning = css({ color: 'warning', fontSize: 'sm', fontWeight: 'medium' });
 
-/** /settings/security: two-factor on (QR code, a confirming code, the password), off, and recovery codes. */
-export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactorMachine> }) {
+/**
+ * /settings/security: two-factor on (QR code, a confirming code, the password), off, and recovery codes;
+ * below it, `children`: the account protections (src/ui/security/).
+ */
+export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof twoFactorMachine>; children?: ReactNode }) {
   const view = useSelector(actor, selectView);
   const busy = useSelector(actor, selectIsBusy);
   const enabled = useSelector(actor, selectIsEnabled);
@@ -215,6 +218,7 @@ export function SecurityScreen({ actor }: { actor: ActorRefFrom<typeof twoFactor
               )
             : null}
         </Card>
+        {children}
       </div>
     </section>
   );

@@ -1,0 +1,123 @@
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { ANTI_PHISHING_CODE_RULES } from '../../../contracts/account-protections.ts';
+import type { AntiPhishingField, antiPhishingMachine } from '../../machines/antiPhishing/antiPhishing.machine.ts';
+import {
+  selectCanRemove,
+  selectCanSubmit,
+  selectCodeProblem,
+  selectCurrentCode,
+  selectIsBusy,
+  selectView,
+} from '../../machines/antiPhishing/antiPhishing.selectors.ts';
+import { Button } from '../primitives/Button.tsx';
+import { Card } from '../primitives/Card.tsx';
+import { PasswordField } from '../primitives/PasswordField.tsx';
+import { TextField } from '../primitives/TextField.tsx';
+import { securityStyles as s } from './styles.ts';
+
+export const antiPhishingTexts = {
+  title: 'Anti-phishing code',
+  lead: 'Every mail from Peerex will show this code. A mail without it is not from us.',
+  none: 'No code set',
+  set: 'Set a code',
+  change: 'Change code',
+  remove: 'Remove code',
+  save: 'Save code',
+  confirmRemove: 'Remove code',
+  removeLead: 'Enter your password to remove the code. Mails from Peerex will then carry no code.',
+} as const;
+
+/** The anti-phishing code: the current one, a form to set it, and its removal; each change asks for the password. */
+export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhishingMachine> }) {
+  const view = useSelector(actor, selectView);
+  const current = useSelector(actor, selectCurrentCode);
+  const busy = useSelector(actor, selectIsBusy);
+  const canSubmit = useSelector(actor, selectCanSubmit);
+  const canRemove = useSelector(actor, selectCanRemove);
+  const problem = useSelector(actor, selectCodeProblem);
+  const { draft, password } = useSelector(actor, (state) => state.context);
+  const change = (name: AntiPhishingField) => (value: string) => actor.send({ type: 'field.change', name, value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'form.submit' });
+  };
+  const cancel = (
+    <Button variant="ghost" onClick={() => actor.send({ type: 'form.cancel' })} disabled={busy}>
+      Cancel
+    </Button>
+  );
+  const passwordField = (
+    <PasswordField label="Your password" name="password" value={password} onValueChange={change('password')} autoComplete="current-password" />
+  );
+  return (
+    <Card aria-labelledby="anti-phishing-title" role="region">
+      <h2 className={s.title} id="anti-phishing-title">
+        {antiPhishingTexts.title}
+      </h2>
+      <p className={s.muted}>{antiPhishingTexts.lead}</p>
+      {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
+      {view === 'unavailable' ? (
+        <div className={s.form}>
+          <p className={s.muted}>The anti-phishing code could not be loaded.</p>
+          <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+      {view === 'showing' ? (
+        <div className={s.form}>
+          <p data-testid="anti-phishing-code">
+            {current === null ? <span className={s.muted}>{antiPhishingTexts.none}</span> : <strong className={s.mono}>{current}</strong>}
+          </p>
+          <div className={s.actions}>
+            <Button variant="outline" onClick={() => actor.send({ type: 'set.start' })}>
+              {current === null ? antiPhishingTexts.set : antiPhishingTexts.change}
+            </Button>
+            {canRemove ? (
+              <Button variant="ghost" onClick={() => actor.send({ type: 'clear.start' })}>
+                {antiPhishingTexts.remove}
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+      {view === 'setting' ? (
+        <form className={s.form} onSubmit={submit} noValidate>
+          <TextField
+            label="Anti-phishing code"
+            name="anti_phishing_code"
+            value={draft}
+            onValueChange={change('antiPhishingCode')}
+            maxLength={ANTI_PHISHING_CODE_RULES.max}
+            autoComplete="off"
+            spellCheck={false}
+            error={problem}
+            helperText={`${ANTI_PHISHING_CODE_RULES.min} to ${ANTI_PHISHING_CODE_RULES.max} letters, digits, spaces, - or _`}
+            autoFocus
+          />
+          {passwordField}
+          <div className={s.actions}>
+            <Button type="submit" disabled={!canSubmit || busy} aria-busy={busy}>
+              {busy ? 'Please wait...' : antiPhishingTexts.save}
+            </Button>
+            {cancel}
+          </div>
+        </form>
+      ) : null}
+      {view === 'removing' ? (
+        <form className={s.form} onSubmit={submit} noValidate>
+          <p className={s.muted}>{antiPhishingTexts.removeLead}</p>
+          {passwordField}
+          <div className={s.actions}>
+            <Button type="submit" variant="destructive" disabled={!canSubmit || busy} aria-busy={busy}>
+              {busy ? 'Please wait...' : antiPhishingTexts.confirmRemove}
+            </Button>
+            {cancel}
+          </div>
+        </form>
+      ) : null}
+    </Card>
+  );
+}

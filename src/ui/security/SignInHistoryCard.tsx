@@ -1,0 +1,116 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { SignInEntry } from '../../../contracts/account-protections.ts';
+import type { signInHistoryMachine } from '../../machines/signInHistory/signInHistory.machine.ts';
+import {
+  selectCanConfirm,
+  selectCanSignOutOthers,
+  selectIsBusy,
+  selectIsDialogOpen,
+  selectMessage,
+  selectSessions,
+  selectView,
+} from '../../machines/signInHistory/signInHistory.selectors.ts';
+import { ChartDialog, DialogActions } from '../chat/ChartDialog.tsx';
+import { Button } from '../primitives/Button.tsx';
+import { Card } from '../primitives/Card.tsx';
+import { securityStyles as s } from './styles.ts';
+import { RelativeTime } from './time.tsx';
+
+export const signInHistoryTexts = {
+  title: 'Sign-in history',
+  lead: 'Where and when your account was signed in. If you do not recognise one, sign out everywhere else and change your password.',
+  signOutOthers: 'Sign out everywhere else',
+  confirmTitle: 'Sign out everywhere else?',
+  confirmText: 'Every other browser and device signed in to your account is signed out. This one stays signed in.',
+  unknownAddress: 'unknown address',
+  unknownDevice: 'Unknown device',
+  current: 'This is you',
+  active: 'Active',
+  signedOut: 'Signed out',
+} as const;
+
+/** The sign-in history (newest first) and "Sign out everywhere else" with its confirmation. */
+export function SignInHistoryCard({ actor }: { actor: ActorRefFrom<typeof signInHistoryMachine> }) {
+  const view = useSelector(actor, selectView);
+  const sessions = useSelector(actor, selectSessions);
+  const message = useSelector(actor, selectMessage);
+  const busy = useSelector(actor, selectIsBusy);
+  const open = useSelector(actor, selectIsDialogOpen);
+  const canSignOutOthers = useSelector(actor, selectCanSignOutOthers);
+  const canConfirm = useSelector(actor, selectCanConfirm);
+  return (
+    <Card aria-labelledby="sign-in-history-title" role="region">
+      <div className={s.head}>
+        <div>
+          <h2 className={s.title} id="sign-in-history-title">
+            {signInHistoryTexts.title}
+          </h2>
+          <p className={s.muted}>{signInHistoryTexts.lead}</p>
+        </div>
+        {view === 'list' ? (
+          <Button variant="outline" onClick={() => actor.send({ type: 'signOutOthers.start' })} disabled={!canSignOutOthers}>
+            {signInHistoryTexts.signOutOthers}
+          </Button>
+        ) : null}
+      </div>
+      {message ? (
+        <p className={s.notice} role="status">
+          {message}
+        </p>
+      ) : null}
+      {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
+      {view === 'unavailable' ? (
+        <div className={s.form}>
+          <p className={s.muted}>The sign-in history could not be loaded.</p>
+          <Button variant="outline" onClick={() => actor.send({ type: 'history.retry' })}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+      {view === 'list' ? (
+        <ul className={s.list} aria-label="Sign-ins" aria-busy={busy}>
+          {sessions.map((entry) => (
+            <SignInRow key={entry.id} entry={entry} />
+          ))}
+        </ul>
+      ) : null}
+      <ChartDialog
+        open={open}
+        role="alertdialog"
+        onDismiss={() => actor.send({ type: 'dialog.dismiss' })}
+        heading={signInHistoryTexts.confirmTitle}
+        text={signInHistoryTexts.confirmText}
+      >
+        <DialogActions busy={busy} onCancel={() => actor.send({ type: 'dialog.dismiss' })}>
+          <Button variant="destructive" onClick={() => actor.send({ type: 'signOutOthers.confirm' })} disabled={!canConfirm} aria-busy={busy}>
+            {busy ? 'Please wait...' : signInHistoryTexts.signOutOthers}
+          </Button>
+        </DialogActions>
+      </ChartDialog>
+    </Card>
+  );
+}
+
+function SignInRow({ entry }: { entry: SignInEntry }) {
+  return (
+    <li className={s.row} data-current={entry.current} data-active={entry.active}>
+      <div className={s.rowMain}>
+        <span className={s.rowTitle}>{entry.device || signInHistoryTexts.unknownDevice}</span>
+        <span className={s.muted}>
+          <RelativeTime iso={entry.created} /> · {entry.ip || signInHistoryTexts.unknownAddress}
+        </span>
+      </div>
+      <div className={s.badges}>
+        {entry.current ? (
+          <span className={s.badge} data-tone="info">
+            {signInHistoryTexts.current}
+          </span>
+        ) : null}
+        <span className={s.badge} data-tone={entry.active ? 'success' : 'muted'}>
+          {entry.active ? signInHistoryTexts.active : signInHistoryTexts.signedOut}
+        </span>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,40 @@
+import { css } from 'styled-system/css';
+
+/** The look the security page's protection cards share with its two-factor card. */
+export const securityStyles = {
+  head: css({ display: 'flex', gap: '3', alignItems: 'flex-start', justifyContent: 'space-between', flexWrap: 'wrap' }),
+  title: css({ fontSize: 'lg', fontWeight: 'semibold' }),
+  muted: css({ color: 'fg.muted', fontSize: 'sm' }),
+  form: css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxW: 'sm' }),
+  actions: css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' }),
+  /** A sentence the server answered, kept on the card. */
+  notice: css({ mt: '3', fontSize: 'sm', bg: 'success.subtle', color: 'fg', px: '3', py: '2', borderRadius: 'md' }),
+  list: css({ listStyle: 'none', mt: '4', display: 'flex', flexDirection: 'column', borderTopWidth: '1px', borderColor: 'border' }),
+  row: css({
+    display: 'flex',
+    gap: '3',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    flexWrap: 'wrap',
+    py: '3',
+    borderBottomWidth: '1px',
+    borderColor: 'border',
+  }),
+  rowMain: css({ display: 'flex', flexDirection: 'column', gap: '0.5', minW: '0', flex: '1 1 16rem' }),
+  rowTitle: css({ fontWeight: 'medium', fontSize: 'sm', overflowWrap: 'anywhere' }),
+  mono: css({ fontFamily: 'mono', fontSize: 'sm', overflowWrap: 'anywhere' }),
+  badges: css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' }),
+  badge: css({
+    display: 'inline-flex',
+    px: '2',
+    py: '0.5',
+    borderRadius: 'full',
+    fontSize: 'xs',
+    fontWeight: 'semibold',
+    whiteSpace: 'nowrap',
+    '&[data-tone=success]': { bg: 'success.subtle', color: 'success' },
+    '&[data-tone=muted]': { bg: 'bg.muted', color: 'fg.muted' },
+    '&[data-tone=info]': { bg: 'bg.muted', color: 'fg' },
+    '&[data-tone=warning]': { bg: 'warning.subtle', color: 'warning' },
+  }),
+};
