@@ -67,9 +67,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // The contracts every page parses with, and zod, as one chunk; the desk's and profiles' contracts
-            // stay in their own pages' chunks (contracts/index.ts does not re-export them).
-            { name: 'contracts', test: /\/contracts\/(?!moderation|traders)|\/node_modules\/zod\// },
+            // The contracts every page parses with, and zod, as one chunk; the desk's, profiles' and account protections'
+            // contracts stay in their own pages' chunks (contracts/index.ts does not re-export them).
+            { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)|\/node_modules\/zod\// },
           ],
         },
       },

@@ -37,9 +37,6 @@ const traders = lazyService(() => import('./services/traders.ts').then((m) => m.
 const wallets = lazyService(() => import('./services/wallets.ts').then((m) => m.createWalletService(api)));
 const notifications = lazyService(() => import('./services/notifications.ts').then((m) => m.createNotificationService(api)));
 const moderation = lazyService(() => import('./services/moderation.ts').then((m) => m.createModerationService(api)));
-const accountProtections = lazyService(() =>
-  import('./services/accountProtections.ts').then((m) => m.createAccountProtectionService(api)),
-);
 const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
@@ -63,7 +60,7 @@ const router = createAppRouter({
     wallets,
     notifications,
     moderation,
-    accountProtections,
+    api,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),

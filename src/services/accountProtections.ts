@@ -11,7 +11,8 @@ type AllowlistAddition = Omit<Extract<AllowlistRequest, { type: 'add' }>, 'type'
 
 /**
  * The account protections of /settings/security (contracts/account-protections.ts), one function each.
- * Loaded with the first call (main.tsx, lazyService): the contract's schemas stay out of /login's download.
+ * It comes in the settings page's chunk, made there from the shared API client, not
+ * in main.tsx: even a lazyService's loader there would put /login's first visit over its budget.
  */
 export function createAccountProtectionService(api: Api) {
   return {
@@ -34,3 +35,4 @@ export function createAccountProtectionService(api: Api) {
 }
 
 export type AccountProtectionService = ReturnType<typeof createAccountProtectionService>;
+

@@ -1,6 +1,6 @@
 import type { SessionResponse } from '../../../contracts/index.ts';
-import type { AccountProtectionService } from '../../services/accountProtections.ts';
 import type { AccountService } from '../../services/accounts.ts';
+import type { Api } from '../../services/api.ts';
 import type { ChatService } from '../../services/chat.ts';
 import type { MarketService } from '../../services/market.ts';
 import type { ModerationService } from '../../services/moderation.ts';
@@ -24,8 +24,12 @@ export type FlowDeps = {
   notifications: NotificationService;
   /** The dispute desk's calls (/moderation; moderators only). */
   moderation: ModerationService;
-  /** Sign-in history, anti-phishing code and withdrawal allowlist (/settings/security). */
-  accountProtections: AccountProtectionService;
+  /**
+   * The HTTP client itself, for a service a page brings in its own chunk (the account protections of
+   * /settings/security): naming it here would put its loader in the first page's download, which has no room
+   * left (bench/bundle-size.ts).
+   */
+  api: Api;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */

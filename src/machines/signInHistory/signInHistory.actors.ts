@@ -1,11 +1,14 @@
 import { fromPromise } from 'xstate';
+import { createAccountProtectionService } from '../../services/accountProtections.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { signInHistoryMachine } from './signInHistory.machine.ts';
 
-export const bindSignInHistory = (deps: FlowDeps) =>
-  signInHistoryMachine.provide({
+export const bindSignInHistory = (deps: FlowDeps) => {
+  const protections = createAccountProtectionService(deps.api);
+  return signInHistoryMachine.provide({
     actors: {
-      loadHistory: fromPromise(() => deps.accountProtections.signInHistory()),
-      signOutOthers: fromPromise(() => deps.accountProtections.signOutOthers()),
+      loadHistory: fromPromise(() => protections.signInHistory()),
+      signOutOthers: fromPromise(() => protections.signOutOthers()),
     },
   });
+};

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { createAccountProtectionService } from '../../services/accountProtections.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { withdrawalAllowlistMachine } from './withdrawalAllowlist.machine.ts';
 import { allowlistRules } from './withdrawalAllowlist.rules.ts';
@@ -6,15 +7,17 @@ import { allowlistRules } from './withdrawalAllowlist.rules.ts';
 /** The allowlist chart with the contract's rules for a new address: what every use of it, tests included, starts from. */
 export const withdrawalAllowlistLogic = withdrawalAllowlistMachine.provide({ guards: allowlistRules });
 
-export const bindWithdrawalAllowlist = (deps: FlowDeps) =>
-  withdrawalAllowlistLogic.provide({
+export const bindWithdrawalAllowlist = (deps: FlowDeps) => {
+  const protections = createAccountProtectionService(deps.api);
+  return withdrawalAllowlistLogic.provide({
     actors: {
-      loadStatus: fromPromise(() => deps.accountProtections.allowlistStatus()),
-      enable: fromPromise(() => deps.accountProtections.enableAllowlist()),
-      disable: fromPromise(({ input }) => deps.accountProtections.disableAllowlist(input)),
+      loadStatus: fromPromise(() => protections.allowlistStatus()),
+      enable: fromPromise(() => protections.enableAllowlist()),
+      disable: fromPromise(({ input }) => protections.disableAllowlist(input)),
       // The chart's guard has checked the addition against the contract, network key included.
-      addAddress: fromPromise(({ input }) => deps.accountProtections.addAllowlistAddress(input as never)),
-      removeAddress: fromPromise(({ input }) => deps.accountProtections.removeAllowlistAddress(input)),
+      addAddress: fromPromise(({ input }) => protections.addAllowlistAddress(input as never)),
+      removeAddress: fromPromise(({ input }) => protections.removeAllowlistAddress(input)),
     },
     actions: { notify: (_, params) => deps.notify(params) },
   });
+};
