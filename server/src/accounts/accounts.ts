@@ -165,7 +165,7 @@ export function accountsService(deps: AccountsDeps) {
 
       await loginGuard.clear(attempt);
       const { session, notified } = await db.transaction(async (tx) => ({
-        session: await deps.sessions.open(tx, user, ask.device),
+        session: await deps.sessions.open(tx, user, ask.device, client),
         notified: await notify(tx, [securityTexts.signIn(user.id, ask.device, client)], deps.now()),
       }));
       await deps.announce(notified);
@@ -204,7 +204,7 @@ export function accountsService(deps: AccountsDeps) {
         if (outcome.ok) {
           await challenges.close(challenge.id, now);
           const device = ask.device || challenge.device;
-          const session = await deps.sessions.open(tx, user, device);
+          const session = await deps.sessions.open(tx, user, device, client);
           const notified = await notify(tx, [securityTexts.signIn(user.id, device, client)], now);
           const left = outcome.kind === 'recovery' ? await recoveryCodesRepository(tx).left(user.id) : undefined;
           return { kind: 'signedIn', session, notified, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
@@ -246,8 +246,8 @@ export function accountsService(deps: AccountsDeps) {
       return sentences.emailVerified;
     },
 
-    /** Creates the account on a freshly verified email and signs it in. */
-    async register(ask: RegisterAsk): Promise<SessionResponse> {
+    /** Creates the account on a freshly verified email and signs it in from `client` (clientAddress). */
+    async register(ask: RegisterAsk, client: string): Promise<SessionResponse> {
       const now = deps.now();
       const users = usersRepository(db);
       // The chat shows a moderator's messages as from "Moderator": no trader may take that name.
@@ -265,7 +265,7 @@ export function accountsService(deps: AccountsDeps) {
         return await db.transaction(async (tx) => {
           const user = await usersRepository(tx).insert({ username: ask.username, email: ask.email, passwordHash, now });
           await emailCodesRepository(tx).consumeVerification(ask.email);
-          return deps.sessions.open(tx, user, ask.device);
+          return deps.sessions.open(tx, user, ask.device, client);
         });
       } catch (error) {
         // Two registrations racing past the checks above: the unique indexes decide, with the same sentences.

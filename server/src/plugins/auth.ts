@@ -20,9 +20,15 @@ export interface AuthSession {
 export interface Sessions {
   /**
    * Signs a user in on a device. The bearer token and websocket token exist in clear only in the
-   * returned payload; the database keeps their hashes. Takes the transaction the caller is in.
+   * returned payload; the database keeps their hashes. Takes the transaction the caller is in. `client` is the
+   * address the sign-in came from (clientAddress), shown in the sign-in history.
    */
-  open(tx: Queryable, user: { id: string; username: string; email: string; role: UserRole }, device: string): Promise<SessionResponse>;
+  open(
+    tx: Queryable,
+    user: { id: string; username: string; email: string; role: UserRole },
+    device: string,
+    client: string,
+  ): Promise<SessionResponse>;
   /** The live session behind a bearer token, or undefined (unknown, revoked or idle too long). */
   resolve(token: string): Promise<AuthSession | undefined>;
   /**
@@ -48,6 +54,9 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+/** Sessions last used at or before this are idle-expired: no token of theirs signs in any more. */
+export const idleLimitOf = (now: Date, sessionIdleDays: number): Date => new Date(now.getTime() - sessionIdleDays * DAY_MS);
+
 export const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
 
 export const sessionExpired = () => new NotSignedIn(sentences.sessionExpired);
@@ -69,7 +78,7 @@ const sessionOf = (found: SessionLookup): AuthSession => ({
 /** Tier 2: sessions — opaque tokens, stored hashed, with device, last use and revocation. */
 export const authPlugin = shared('peerex-auth', async (app) => {
   const sessions: Sessions = {
-    async open(tx, user, device) {
+    async open(tx, user, device, client) {
       const token = newToken();
       const websocketToken = newToken();
       await sessionsRepository(tx).insert({
@@ -77,6 +86,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
         tokenHash: hashToken(token),
         websocketTokenHash: hashToken(websocketToken),
         device,
+        clientAddress: client,
         now: app.now(),
       });
       return { token, user: { username: user.username, email: user.email, websocket_token: websocketToken, role: user.role } };
@@ -87,7 +97,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
       const found = await repo.findLive(hashToken(token));
       if (!found) return undefined;
       const now = app.now();
-      const idleLimit = new Date(now.getTime() - app.config.sessionIdleDays * DAY_MS);
+      const idleLimit = idleLimitOf(now, app.config.sessionIdleDays);
       if (found.last_used_at <= idleLimit) return undefined;
       if (now.getTime() - found.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
         await repo.touch(found.session_id, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
@@ -98,7 +108,7 @@ export const authPlugin = shared('peerex-auth', async (app) => {
     async resolveRealtime(token) {
       const found = await sessionsRepository(app.db).findLiveByWebsocketToken(hashToken(token));
       if (!found) return sessions.resolve(token);
-      const idleLimit = new Date(app.now().getTime() - app.config.sessionIdleDays * DAY_MS);
+      const idleLimit = idleLimitOf(app.now(), app.config.sessionIdleDays);
       if (found.last_used_at <= idleLimit) return undefined;
       return sessionOf(found);
     },

@@ -11,6 +11,18 @@ export interface SessionLookup {
   last_used_at: Date;
 }
 
+/** migrations/021: the column holds 64 characters; clientAddress() answers an IP or an IPv6 /64, far shorter. */
+const CLIENT_ADDRESS_LENGTH = 64;
+
+export interface SessionHistoryRow {
+  id: string;
+  device: string;
+  client_address: string;
+  created_at: Date;
+  last_used_at: Date;
+  revoked_at: Date | null;
+}
+
 export function sessionsRepository(db: Queryable) {
   const findLiveBy = (column: 'token_hash' | 'websocket_token_hash', hash: string) =>
     db.maybe<SessionLookup>(
@@ -23,12 +35,34 @@ export function sessionsRepository(db: Queryable) {
     );
 
   return {
-    insert: (session: { userId: string; tokenHash: string; websocketTokenHash: string; device: string; now: Date }) =>
+    /** `clientAddress` as clientAddress() computes it, for the sign-in history (migration 021). */
+    insert: (session: { userId: string; tokenHash: string; websocketTokenHash: string; device: string; clientAddress: string; now: Date }) =>
       db.one<{ id: string }>(
-        `INSERT INTO sessions (user_id, token_hash, websocket_token_hash, device, created_at, last_used_at)
-         VALUES ($1, $2, $3, $4, $5, $5) RETURNING id`,
-        [session.userId, session.tokenHash, session.websocketTokenHash, session.device, session.now],
+        `INSERT INTO sessions (user_id, token_hash, websocket_token_hash, device, client_address, created_at, last_used_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+        [session.userId, session.tokenHash, session.websocketTokenHash, session.device, session.clientAddress.slice(0, CLIENT_ADDRESS_LENGTH), session.now],
       ),
+
+    /** The user's newest sessions, live and ended, for the sign-in history. */
+    newestOfUser: (userId: string, limit: number) =>
+      db.query<SessionHistoryRow>(
+        `SELECT id, device, client_address, created_at, last_used_at, revoked_at
+         FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [userId, limit],
+      ),
+
+    /**
+     * Ends every live session of the user but one ("Sign out everywhere else"); answers how many it ended.
+     * Idle-expired ones are no longer live (`idleBefore`), so they are not counted as signed out now.
+     */
+    revokeOthersOfUser: async (userId: string, keepSessionId: string, now: Date, idleBefore: Date) =>
+      (
+        await db.query<{ id: string }>(
+          `UPDATE sessions SET revoked_at = $3
+           WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL AND last_used_at > $4 RETURNING id`,
+          [userId, keepSessionId, now, idleBefore],
+        )
+      ).length,
 
     /** The live (not revoked) session behind a token hash, with its user. Idle expiry is the caller's rule. */
     findLive: (tokenHash: string) => findLiveBy('token_hash', tokenHash),
