@@ -52,8 +52,8 @@ function queryableOf(target: PGlite | Transaction): Queryable {
  * fdatasync is a no-op. A power cut or a kernel crash could then lose acknowledged trades and, with data pages
  * written in any order, leave a database that no longer recovers. So the server's database runs with fsync on,
  * `wal_sync_method=fsync` (the only method that reaches the file system's fsync), and NODEFS's fsync made the
- * real one. It costs one fsync of the WAL per commit (~3 ms on this project's CI machine) and the fsyncs of a
- * checkpoint. `relaxedDurability` plays no part here: it only skips waiting for a browser store's sync.
+ * real one. It costs one fsync of the WAL per commit (about 3 ms on the 2-vCPU development machine) and the
+ * fsyncs of a checkpoint. `relaxedDurability` plays no part here: it only skips waiting for a browser store's sync.
  */
 const DURABLE_START_PARAMS = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
 
