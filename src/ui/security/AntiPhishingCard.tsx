@@ -86,7 +86,7 @@ export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhi
       {view === 'setting' ? (
         <form className={s.form} onSubmit={submit} noValidate>
           <TextField
-            label="Anti-phishing code"
+            label="New anti-phishing code"
             name="anti_phishing_code"
             value={draft}
             onValueChange={change('antiPhishingCode')}
