@@ -62,6 +62,9 @@ import registerRoute from './routes/api/security/register.ts';
 import resetPasswordRoute from './routes/api/security/reset-password.ts';
 import twoFactorLoginRoute from './routes/api/security/two-factor-login.ts';
 import twoFactorRoute from './routes/api/security/two-factor.ts';
+import sessionsRoute from './routes/api/security/sessions.ts';
+import antiPhishingRoute from './routes/api/security/anti-phishing.ts';
+import withdrawalAllowlistRoute from './routes/api/security/withdrawal-allowlist.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
 import walletRoute from './routes/api/user/wallet.ts';
@@ -119,6 +122,20 @@ function sentenceForFastifyError(error: FastifyError): { status: number; sentenc
   return undefined;
 }
 
+/**
+ * What Fastify answers before any route or hook runs: a path that is not valid percent-encoding (`%ED%A0%80`,
+ * a lone surrogate) or a parameter over the router's length. Fastify's own answer was its error object without
+ * the envelope or the security headers, since the hooks that set them have not run; these are set here.
+ */
+function handleFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .code(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .send({ success: false, info: sentences.badAddress });
+}
+
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof Refusal) {
     // A refusal caused by something broken (the mail server down) is worth a line in the log.
@@ -161,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: handleFrameworkError,
     // Opening PGlite, migrating and seeding (argon2id hashes) can outlast Fastify's 10 s default on a
     // busy 2-core machine; a database that never opens still fails, through its own connect error.
     pluginTimeout: 120_000,
@@ -257,6 +275,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         signedInScope.addHook('preHandler', app.requireSession);
         await signedInScope.register(logoutRoute);
         await signedInScope.register(twoFactorRoute);
+        await signedInScope.register(sessionsRoute);
+        await signedInScope.register(antiPhishingRoute);
+        await signedInScope.register(withdrawalAllowlistRoute);
         await signedInScope.register(overviewRoute);
         await signedInScope.register(coinsRoute);
         await signedInScope.register(offersRoute);

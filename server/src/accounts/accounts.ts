@@ -71,6 +71,21 @@ const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'repl
 };
 
 /**
+ * The password again before a change a stolen session must not make (two-factor, the account protections); a
+ * wrong one is refused before any code is looked at (or spent) and counts towards the sign-in lockout, so a
+ * session cannot grind passwords.
+ */
+export function passwordCheck({ loginGuard, passwords }: Pick<AccountsDeps, 'loginGuard' | 'passwords'>) {
+  return async (user: UserRow, password: string, attempt: SignInAttempt): Promise<void> => {
+    await loginGuard.assertOpen(attempt);
+    if (!(await passwords.verify(user.password_hash, password))) {
+      await loginGuard.recordFailure(attempt);
+      throw new InvalidInput(sentences.wrongPassword);
+    }
+  };
+}
+
+/**
  * The account rules (docs/rules.md "Accounts"): sign-in with its lockouts and second factor, signup, password
  * reset and the two-factor settings. It decides and refuses in its own terms (refusals.ts); the routes only
  * parse, call and reply.
@@ -87,17 +102,7 @@ export function accountsService(deps: AccountsDeps) {
     return user;
   }
 
-  /**
-   * The password again before a change a stolen session must not make; a wrong one is refused before any
-   * code is looked at (or spent) and counts towards the sign-in lockout, so a session cannot grind passwords.
-   */
-  async function assertPassword(user: UserRow, password: string, attempt: SignInAttempt): Promise<void> {
-    await loginGuard.assertOpen(attempt);
-    if (!(await deps.passwords.verify(user.password_hash, password))) {
-      await loginGuard.recordFailure(attempt);
-      throw new InvalidInput(sentences.wrongPassword);
-    }
-  }
+  const assertPassword = passwordCheck(deps);
 
   /**
    * A change to an account with two-factor on, made only with the password again and a second factor of

@@ -11,6 +11,8 @@ export interface SentMail {
   to: string;
   subject: string;
   text: string;
+  /** Kept for tests of what the HTML part says; the dev outbox answers the text only (contracts/system.ts). */
+  html: string;
   /** ISO timestamp. */
   created: string;
 }
@@ -53,8 +55,8 @@ export function memoryOutbox(options: { print?: (mail: SentMail) => void; now?: 
   const mails: SentMail[] = [];
   const now = options.now ?? (() => new Date());
   return {
-    async deliver({ to, subject, text }) {
-      const sent = { to, subject, text, created: now().toISOString() };
+    async deliver({ to, subject, text, html }) {
+      const sent = { to, subject, text, html, created: now().toISOString() };
       mails.unshift(sent);
       mails.length = Math.min(mails.length, OUTBOX_CAPACITY);
       options.print?.(sent);
@@ -70,6 +72,26 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const htmlPage = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">${body}</body></html>`;
+
+/** The line that proves a mail is ours (docs/rules.md "Account protections"), as both parts print it. */
+export const antiPhishingLine = (code: string) => `Your anti-phishing code: ${code}`;
+
+/**
+ * The mail with the recipient's anti-phishing code as its first line, in the text and in the HTML part, where
+ * the trader looks before anything else. The mailer stamps every mail to an account that has a code, so no
+ * mail builder can forget it. The contract's alphabet keeps the code plain text; it is escaped all the same.
+ */
+export function withAntiPhishingCode(mail: Mail, code: string): Mail {
+  const banner =
+    `<p style="margin:0 0 16px;padding:8px 12px;border:1px solid #999;border-radius:6px;font-weight:600">` +
+    `${escapeHtml(antiPhishingLine(code))}</p>`;
+  const bodyOpen = /<body\b[^>]*>/i;
+  return {
+    ...mail,
+    text: `${antiPhishingLine(code)}\n\n${mail.text}`,
+    html: bodyOpen.test(mail.html) ? mail.html.replace(bodyOpen, (tag) => `${tag}${banner}`) : `${banner}${mail.html}`,
+  };
+}
 
 /** The mail that carries an email code: the code in the subject (signup), in plain text and in simple HTML. */
 export function codeMail(purpose: CodePurpose, to: string, code: string, validMinutes: number): Mail {

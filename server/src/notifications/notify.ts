@@ -24,6 +24,10 @@ export const NOTIFICATION_KINDS = [
   'sign_in',
   'password_changed',
   'two_factor_changed',
+  // Account protections (issue 14).
+  'signed_out_elsewhere',
+  'anti_phishing_code_changed',
+  'withdrawal_allowlist_changed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

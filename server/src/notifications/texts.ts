@@ -160,6 +160,14 @@ export const walletTexts = {
 
 const ifNotYou = 'If this was not you, reset your password now and turn on two-factor authentication.';
 
+/**
+ * A moment a wait ends, as notifications and refusals print it: in UTC to the minute, rounded up so that the
+ * time it names is never still inside the wait.
+ */
+export const utcMinuteUp = (at: Date): string =>
+  `${new Date(Math.ceil(at.getTime() / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const utc = utcMinuteUp;
+
 export const securityTexts = {
   /** `device` as the sign-in named it (may be empty), `client` the address it came from (may be empty). */
   signIn(userId: string, device: string, client: string): NotificationDraft {
@@ -192,4 +200,69 @@ export const securityTexts = {
           `Signing in no longer asks for an authenticator code. ${ifNotYou}`,
           SECURITY_LINK,
         ),
+
+  /** "Sign out everywhere else": `count` other sessions ended. */
+  signedOutElsewhere: (userId: string, count: number): NotificationDraft =>
+    draft(
+      userId,
+      'signed_out_elsewhere',
+      'Signed out everywhere else',
+      `${count === 1 ? '1 other session was' : `${count} other sessions were`} signed out; only the device that asked is still signed in. ${ifNotYou}`,
+      SECURITY_LINK,
+    ),
+
+  antiPhishingCodeChanged: (userId: string, set: boolean): NotificationDraft =>
+    set
+      ? draft(
+          userId,
+          'anti_phishing_code_changed',
+          'Anti-phishing code set',
+          `Every email from Peerex now starts with your anti-phishing code. An email without it is not from us: do not click its links. ${ifNotYou}`,
+          SECURITY_LINK,
+        )
+      : draft(
+          userId,
+          'anti_phishing_code_changed',
+          'Anti-phishing code removed',
+          `Emails from Peerex no longer carry an anti-phishing code. ${ifNotYou}`,
+          SECURITY_LINK,
+        ),
+
+  withdrawalAllowlistOn: (userId: string): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_allowlist_changed',
+      'Withdrawal allowlist on',
+      'Withdrawals now go only to the addresses on your allowlist, once their wait is over.',
+      SECURITY_LINK,
+    ),
+
+  /** `enforcedUntil`: the end of the wait after turning it off. */
+  withdrawalAllowlistOff: (userId: string, enforcedUntil: Date): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_allowlist_changed',
+      'Withdrawal allowlist off',
+      `Your withdrawal allowlist was turned off. It still applies until ${utc(enforcedUntil)}; after that, withdrawals may go to any address. ${ifNotYou}`,
+      SECURITY_LINK,
+    ),
+
+  withdrawalAddressAdded: (userId: string, network: string, address: string, usableFrom: Date): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_allowlist_changed',
+      'Withdrawal address added',
+      `${address} (${network}) was added to your withdrawal allowlist. Withdrawals can go to it from ${utc(usableFrom)}. ` +
+        `If this was not you, remove it now, then reset your password.`,
+      SECURITY_LINK,
+    ),
+
+  withdrawalAddressRemoved: (userId: string, network: string, address: string): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_allowlist_changed',
+      'Withdrawal address removed',
+      `${address} (${network}) was removed from your withdrawal allowlist. Withdrawals can no longer go to it while the list applies.`,
+      SECURITY_LINK,
+    ),
 };

@@ -1,14 +1,20 @@
-import { accountsService, type AccountsService } from '../accounts/accounts.ts';
+import { accountsService, type AccountsDeps, type AccountsService } from '../accounts/accounts.ts';
+import { protectionsService, type ProtectionsService } from '../accounts/protections.ts';
 import { shared } from './shared.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AccountsService;
+    /** The account protections of /settings/security (sign-in history, anti-phishing code, withdrawal allowlist). */
+    protections: ProtectionsService;
   }
 }
 
 /** Tier 2 (after sessions, lockouts, codes and two-factor): the account rules the security calls use. */
 export const accountsPlugin = shared('peerex-accounts', async (app) => {
+  // Decorated later (tier 3, after realtime and push); reached only when a request runs.
+  const announce: AccountsDeps['announce'] = (rows) =>
+    app.notifications.announce(rows);
   app.decorate(
     'accounts',
     accountsService({
@@ -21,8 +27,18 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
       loginGuard: app.loginGuard,
       emailCodes: app.emailCodes,
       twoFactor: app.twoFactor,
-      // Decorated later (tier 3, after realtime and push); reached only when a request runs.
-      announce: (rows) => app.notifications.announce(rows),
+      announce,
+    }),
+  );
+  app.decorate(
+    'protections',
+    protectionsService({
+      db: app.db,
+      now: app.now,
+      passwords: app.passwords,
+      loginGuard: app.loginGuard,
+      sessionIdleDays: app.config.sessionIdleDays,
+      announce,
     }),
   );
 });

@@ -1,4 +1,5 @@
-import { memoryOutbox, smtpTransport, type Mail, type MailTransport, type MemoryOutbox } from '../lib/mail.ts';
+import { memoryOutbox, smtpTransport, withAntiPhishingCode, type Mail, type MailTransport, type MemoryOutbox } from '../lib/mail.ts';
+import { userProtectionsRepository } from '../repositories/users.ts';
 import { shared } from './shared.ts';
 
 export interface Mailer {
@@ -28,7 +29,11 @@ export interface MailPluginOptions extends Record<string, unknown> {
 
 const isOutbox = (transport: MailTransport): transport is MemoryOutbox => 'recent' in transport;
 
-/** Tier 1: mail through SMTP, or into the dev outbox printed on the console. */
+/**
+ * Tier 1 (after the database): mail through SMTP, or into the dev outbox printed on the console. Every mail
+ * to an address whose account has an anti-phishing code carries it (docs/rules.md "Account protections"):
+ * looked up here, at the one door every mail goes through, so a new mail cannot forget it.
+ */
 export const mailPlugin = shared<MailPluginOptions>('peerex-mail', async (app, { transport: injected }) => {
   const transport =
     injected ??
@@ -42,11 +47,15 @@ export const mailPlugin = shared<MailPluginOptions>('peerex-mail', async (app, {
   const from = app.config.mailFrom;
   const inFlight = new Set<Promise<void>>();
 
+  async function deliver(mail: Mail): Promise<void> {
+    const code = await userProtectionsRepository(app.db).antiPhishingCodeOf(mail.to);
+    await transport.deliver({ ...(code === undefined ? mail : withAntiPhishingCode(mail, code)), from });
+  }
+
   const mailer: Mailer = {
-    send: (mail) => transport.deliver({ ...mail, from }),
+    send: deliver,
     sendInBackground(mail) {
-      const sending = transport
-        .deliver({ ...mail, from })
+      const sending = deliver(mail)
         .catch((error: unknown) => app.log.error({ err: error, subject: mail.subject }, 'background mail failed'))
         .finally(() => inFlight.delete(sending));
       inFlight.add(sending);

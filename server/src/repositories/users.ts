@@ -94,4 +94,39 @@ export function usersRepository(db: Queryable) {
   };
 }
 
+/** A user's account protections (migration 021), as the security settings show them. */
+export interface ProtectionsRow {
+  anti_phishing_code: string | null;
+  withdrawal_allowlist: boolean;
+  withdrawal_allowlist_enforced_until: Date | null;
+}
+
+/** The account protections' columns of users (migration 021). */
+export function userProtectionsRepository(db: Queryable) {
+  return {
+    /** Undefined for an unknown user. `lock` holds the row until the caller's transaction ends (allowlist changes). */
+    find: (userId: string, lock = false) =>
+      db.maybe<ProtectionsRow>(
+        `SELECT anti_phishing_code, withdrawal_allowlist, withdrawal_allowlist_enforced_until FROM users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+        [userId],
+      ),
+
+    /** The code every mail to this address carries, or undefined (no code, or no account). */
+    antiPhishingCodeOf: async (email: string) =>
+      (await db.maybe<{ anti_phishing_code: string }>('SELECT anti_phishing_code FROM users WHERE email = $1 AND anti_phishing_code IS NOT NULL', [email]))
+        ?.anti_phishing_code,
+
+    setAntiPhishingCode: (userId: string, code: string | null) =>
+      db.query('UPDATE users SET anti_phishing_code = $2 WHERE id = $1', [userId, code]),
+
+    /** On: enforced from now, and any wait left over from an earlier "off" no longer matters. */
+    enableAllowlist: (userId: string) =>
+      db.query('UPDATE users SET withdrawal_allowlist = true, withdrawal_allowlist_enforced_until = NULL WHERE id = $1', [userId]),
+
+    /** Off, yet still enforced until `enforcedUntil` (the wait after turning it off). */
+    disableAllowlist: (userId: string, enforcedUntil: Date) =>
+      db.query('UPDATE users SET withdrawal_allowlist = false, withdrawal_allowlist_enforced_until = $2 WHERE id = $1', [userId, enforcedUntil]),
+  };
+}
+
 export type UsersRepository = ReturnType<typeof usersRepository>;

@@ -11,9 +11,10 @@ import { transactionWithRetry } from '../db/retry.ts';
 import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../lib/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
-import { walletTexts } from '../notifications/texts.ts';
+import { utcMinuteUp, walletTexts } from '../notifications/texts.ts';
 import { InvalidInput, Refusal, StateConflict } from '../refusals.ts';
 import { withdrawalsRepository, type Route } from '../repositories/withdrawals.ts';
+import { allowlistRefusal } from '../accounts/protections.ts';
 import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';
 import { walletSentences as sentences } from './sentences.ts';
 
@@ -45,15 +46,14 @@ export const withdrawalReferences = {
  */
 export function withdrawalLockEnd(changedAt: Date): { at: Date; text: string } {
   const at = new Date(changedAt.getTime() + WITHDRAWAL_LOCK_HOURS * HOUR_MS);
-  const shown = new Date(Math.ceil(at.getTime() / 60_000) * 60_000);
-  return { at, text: `${shown.toISOString().slice(0, 16).replace('T', ' ')} UTC` };
+  return { at, text: utcMinuteUp(at) };
 }
 
 /** What confirm did inside its transaction; refusals that must keep what it wrote (a deleted expired preview) come back as values. */
 type Confirmed =
   | { kind: 'external' }
   | { kind: 'internal'; notified: Notified[] }
-  | { kind: 'refused'; refusal: StateConflict };
+  | { kind: 'refused'; refusal: Refusal };
 
 /** `preview_withdrawal` and `confirm_withdrawal` (contract.md "Wallets"). */
 export function withdrawals(deps: WithdrawalsDeps) {
@@ -103,6 +103,8 @@ export function withdrawals(deps: WithdrawalsDeps) {
     const route = await routeOf(ask.ticker, ask.network);
     const recipient = CHAIN_NETWORKS[route.key].parseAddress(ask.recipient);
     if (recipient === undefined) throw new InvalidInput(sentences.invalidRecipient(route.network_name));
+    const notAllowed = await allowlistRefusal(db, userId, route.key, recipient, deps.now());
+    if (notAllowed) throw notAllowed;
     const owner = await repository.depositAddressOwner(route.key, recipient);
     if (owner === userId) throw new InvalidInput(sentences.ownDepositAddress);
     const scope: WalletTransactionScope = owner === undefined ? 'external' : 'internal';
@@ -156,6 +158,9 @@ export function withdrawals(deps: WithdrawalsDeps) {
     if (!preview || preview.expires_at <= now) return { kind: 'refused', refusal: new StateConflict(sentences.noWithdrawalToConfirm) };
     const locked = await lockRefusal(tx, userId);
     if (locked) return { kind: 'refused', refusal: locked };
+    // The allowlist again, in this transaction: an address removed (or the list turned on) since the preview counts.
+    const notAllowed = await allowlistRefusal(tx, userId, preview.network, preview.recipient, now);
+    if (notAllowed) return { kind: 'refused', refusal: notAllowed };
 
     const figures = {
       coinId: preview.coin_id,

@@ -1,0 +1,233 @@
+import {
+  ALLOWLIST_MAX_ADDRESSES,
+  ALLOWLIST_WAIT_HOURS,
+  SIGN_IN_HISTORY_LIMIT,
+  type AllowlistRequest,
+  type AllowlistStatus,
+  type AntiPhishingStatus,
+  type SignInHistory,
+  type SignOutOthersResponse,
+} from '../../../contracts/account-protections.ts';
+import type { NetworkKey } from '../../../contracts/wallet.ts';
+import type { Queryable } from '../db/db.ts';
+import { notify } from '../notifications/notify.ts';
+import { securityTexts, utcMinuteUp } from '../notifications/texts.ts';
+import { idleLimitOf } from '../plugins/auth.ts';
+import { accountKey } from '../plugins/login-guard.ts';
+import { InvalidInput, NotFound, NotSignedIn, StateConflict, type Refusal } from '../refusals.ts';
+import { sessionsRepository } from '../repositories/sessions.ts';
+import { usersRepository, userProtectionsRepository, type UserRow } from '../repositories/users.ts';
+import { withdrawalAllowlistRepository, type AllowlistRow } from '../repositories/withdrawal-allowlist.ts';
+import { sentences } from '../sentences.ts';
+import { CHAIN_NETWORKS } from '../wallets/networks.ts';
+import { walletSentences } from '../wallets/sentences.ts';
+import { passwordCheck, type AccountsDeps } from './accounts.ts';
+import { ALLOWLIST_NETWORK_NAMES, protectionSentences } from './protections-sentences.ts';
+
+const HOUR_MS = 3_600_000;
+const ALLOWLIST_WAIT_MS = ALLOWLIST_WAIT_HOURS * HOUR_MS;
+
+export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce'> & {
+  /** SESSION_IDLE_DAYS: a session unused this long is no longer signed in (plugins/auth.ts). */
+  sessionIdleDays: number;
+};
+
+/** The signed-in caller: their session, and the address they call from (for the password's lockout). */
+export interface Caller {
+  sessionId: string;
+  userId: string;
+  client: string;
+}
+
+type AddAsk = Extract<AllowlistRequest, { type: 'add' }>;
+
+const entryOf = (row: AllowlistRow) => ({
+  id: Number(row.id),
+  network: row.network,
+  address: row.address,
+  label: row.label,
+  created: row.created_at.toISOString(),
+  usable_from: row.usable_from.toISOString(),
+});
+
+/** Whether the allowlist binds withdrawals now: switched on, or switched off less than the wait ago. */
+const isEnforced = (row: { withdrawal_allowlist: boolean; withdrawal_allowlist_enforced_until: Date | null }, now: Date) =>
+  row.withdrawal_allowlist || (row.withdrawal_allowlist_enforced_until !== null && row.withdrawal_allowlist_enforced_until > now);
+
+/**
+ * Why a withdrawal to `recipient` (as the network writes it) must not go while the user's allowlist applies,
+ * or undefined when it may. Read with `q`, so confirm re-checks inside its own transaction: a list changed
+ * since the preview counts.
+ */
+export async function allowlistRefusal(q: Queryable, userId: string, network: NetworkKey, recipient: string, now: Date): Promise<Refusal | undefined> {
+  const protections = await userProtectionsRepository(q).find(userId);
+  if (!protections || !isEnforced(protections, now)) return undefined;
+  const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient);
+  if (!entry) return new InvalidInput(protectionSentences.recipientNotListed(ALLOWLIST_NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS));
+  if (entry.usable_from > now) return new StateConflict(protectionSentences.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from)));
+  return undefined;
+}
+
+/**
+ * The account protections of /settings/security (docs/rules.md "Account protections"): the sign-in history
+ * with "Sign out everywhere else", the anti-phishing code and the withdrawal allowlist. Each change is also a
+ * security notification; a change a stolen session must not make asks for the password again, which counts
+ * towards the sign-in lockout like two-factor's.
+ */
+export function protectionsService(deps: ProtectionsDeps) {
+  const { db } = deps;
+  const assertPassword = passwordCheck(deps);
+
+  async function ownerRow(userId: string): Promise<UserRow> {
+    const user = await usersRepository(db).findById(userId);
+    if (!user) throw new NotSignedIn(sentences.sessionExpired);
+    return user;
+  }
+
+  async function confirmPassword(caller: Caller, password: string): Promise<UserRow> {
+    const user = await ownerRow(caller.userId);
+    await assertPassword(user, password, { key: accountKey(user, user.username), client: caller.client });
+    return user;
+  }
+
+  /** Writes a change and its notification in one transaction, then announces the notification. */
+  async function changeAndTell<T>(change: (tx: Queryable, now: Date) => Promise<{ result: T; tell: Parameters<typeof notify>[1] }>): Promise<T> {
+    const { result, notified } = await db.transaction(async (tx) => {
+      const now = deps.now();
+      const { result, tell } = await change(tx, now);
+      return { result, notified: tell.length === 0 ? [] : await notify(tx, tell, now) };
+    });
+    await deps.announce(notified);
+    return result;
+  }
+
+  async function allowlistStatus(q: Queryable, userId: string): Promise<AllowlistStatus> {
+    const protections = await userProtectionsRepository(q).find(userId);
+    if (!protections) throw new NotSignedIn(sentences.sessionExpired);
+    const until = protections.withdrawal_allowlist_enforced_until;
+    return {
+      enabled: protections.withdrawal_allowlist,
+      // A wait that is over means nothing any more: "enforced exactly while enabled".
+      enforced_until: !protections.withdrawal_allowlist && until !== null && until > deps.now() ? until.toISOString() : null,
+      addresses: (await withdrawalAllowlistRepository(q).listOfUser(userId)).map(entryOf),
+    };
+  }
+
+  return {
+    /** The newest SIGN_IN_HISTORY_LIMIT sessions of the caller's account, live and ended, the caller's marked. */
+    async signInHistory(caller: Caller): Promise<SignInHistory> {
+      const idleBefore = idleLimitOf(deps.now(), deps.sessionIdleDays);
+      const rows = await sessionsRepository(db).newestOfUser(caller.userId, SIGN_IN_HISTORY_LIMIT);
+      return {
+        sessions: rows.map((row) => ({
+          id: Number(row.id),
+          created: row.created_at.toISOString(),
+          last_used: row.last_used_at.toISOString(),
+          device: row.device,
+          ip: row.client_address,
+          current: row.id === caller.sessionId,
+          active: row.revoked_at === null && row.last_used_at > idleBefore,
+        })),
+      };
+    },
+
+    /** Ends every other live session of the account; the calling one stays. */
+    async signOutOthers(caller: Caller): Promise<SignOutOthersResponse> {
+      const count = await changeAndTell(async (tx, now) => {
+        const ended = await sessionsRepository(tx).revokeOthersOfUser(caller.userId, caller.sessionId, now, idleLimitOf(now, deps.sessionIdleDays));
+        return { result: ended, tell: ended === 0 ? [] : [securityTexts.signedOutElsewhere(caller.userId, ended)] };
+      });
+      return { message: protectionSentences.signedOutOthers(count), signed_out: count };
+    },
+
+    async antiPhishingStatus(userId: string): Promise<AntiPhishingStatus> {
+      const protections = await userProtectionsRepository(db).find(userId);
+      if (!protections) throw new NotSignedIn(sentences.sessionExpired);
+      return { anti_phishing_code: protections.anti_phishing_code };
+    },
+
+    async setAntiPhishingCode(caller: Caller, code: string, password: string): Promise<AntiPhishingStatus> {
+      await confirmPassword(caller, password);
+      return changeAndTell(async (tx) => {
+        await userProtectionsRepository(tx).setAntiPhishingCode(caller.userId, code);
+        return { result: { anti_phishing_code: code }, tell: [securityTexts.antiPhishingCodeChanged(caller.userId, true)] };
+      });
+    },
+
+    /** Clearing a code that is not set changes nothing and tells nobody. */
+    async clearAntiPhishingCode(caller: Caller, password: string): Promise<AntiPhishingStatus> {
+      await confirmPassword(caller, password);
+      return changeAndTell(async (tx) => {
+        const before = await userProtectionsRepository(tx).find(caller.userId, true);
+        if (before?.anti_phishing_code == null) return { result: { anti_phishing_code: null }, tell: [] };
+        await userProtectionsRepository(tx).setAntiPhishingCode(caller.userId, null);
+        return { result: { anti_phishing_code: null }, tell: [securityTexts.antiPhishingCodeChanged(caller.userId, false)] };
+      });
+    },
+
+    allowlistStatus: (userId: string) => allowlistStatus(db, userId),
+
+    /** On at once (it only narrows where coins may go); a wait left from turning it off ends. Already on: nothing changes. */
+    async enableAllowlist(userId: string): Promise<AllowlistStatus> {
+      return changeAndTell(async (tx) => {
+        const before = await userProtectionsRepository(tx).find(userId, true);
+        if (!before) throw new NotSignedIn(sentences.sessionExpired);
+        if (before.withdrawal_allowlist) return { result: await allowlistStatus(tx, userId), tell: [] };
+        await userProtectionsRepository(tx).enableAllowlist(userId);
+        return { result: await allowlistStatus(tx, userId), tell: [securityTexts.withdrawalAllowlistOn(userId)] };
+      });
+    },
+
+    /** Off, with the password; it still applies for ALLOWLIST_WAIT_HOURS, so a thief cannot switch it off and withdraw at once. */
+    async disableAllowlist(caller: Caller, password: string): Promise<AllowlistStatus> {
+      await confirmPassword(caller, password);
+      return changeAndTell(async (tx, now) => {
+        const before = await userProtectionsRepository(tx).find(caller.userId, true);
+        if (!before?.withdrawal_allowlist) throw new StateConflict(protectionSentences.allowlistAlreadyOff);
+        const until = new Date(now.getTime() + ALLOWLIST_WAIT_MS);
+        await userProtectionsRepository(tx).disableAllowlist(caller.userId, until);
+        return { result: await allowlistStatus(tx, caller.userId), tell: [securityTexts.withdrawalAllowlistOff(caller.userId, until)] };
+      });
+    },
+
+    /**
+     * A new address, checked as the Withdraw screen checks a recipient and stored as the network writes it
+     * (so the withdrawal's recipient matches it exactly), usable after ALLOWLIST_WAIT_HOURS.
+     */
+    async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
+      const address = CHAIN_NETWORKS[ask.network].parseAddress(ask.address);
+      if (address === undefined) throw new InvalidInput(walletSentences.invalidRecipient(ALLOWLIST_NETWORK_NAMES[ask.network]));
+      await confirmPassword(caller, ask.password);
+      return changeAndTell(async (tx, now) => {
+        // The owner's row lock makes the count and the insert one step: two adds racing cannot pass the limit.
+        await userProtectionsRepository(tx).find(caller.userId, true);
+        const list = withdrawalAllowlistRepository(tx);
+        if (await list.find(caller.userId, ask.network, address)) throw new StateConflict(protectionSentences.addressAlreadyListed);
+        if ((await list.countOfUser(caller.userId)) >= ALLOWLIST_MAX_ADDRESSES) {
+          throw new StateConflict(protectionSentences.allowlistFull(ALLOWLIST_MAX_ADDRESSES));
+        }
+        const usableFrom = new Date(now.getTime() + ALLOWLIST_WAIT_MS);
+        const added = await list.insert({ userId: caller.userId, network: ask.network, address, label: ask.label, now, usableFrom });
+        if (!added) throw new StateConflict(protectionSentences.addressAlreadyListed);
+        return {
+          result: await allowlistStatus(tx, caller.userId),
+          tell: [securityTexts.withdrawalAddressAdded(caller.userId, ALLOWLIST_NETWORK_NAMES[ask.network], address, usableFrom)],
+        };
+      });
+    },
+
+    /** Removing only narrows where coins may go: at once, no password. Another trader's id is as unknown as a made-up one. */
+    async removeFromAllowlist(userId: string, id: number): Promise<AllowlistStatus> {
+      return changeAndTell(async (tx) => {
+        const removed = await withdrawalAllowlistRepository(tx).remove(userId, id);
+        if (!removed) throw new NotFound(protectionSentences.addressNotListedToRemove);
+        return {
+          result: await allowlistStatus(tx, userId),
+          tell: [securityTexts.withdrawalAddressRemoved(userId, ALLOWLIST_NETWORK_NAMES[removed.network], removed.address)],
+        };
+      });
+    },
+  };
+}
+
+export type ProtectionsService = ReturnType<typeof protectionsService>;
