@@ -4,6 +4,8 @@ import { WalletKeyError } from './wallets/keys.ts';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often, while shutting down, connections that finished their last request are ended. */
+const IDLE_SWEEP_MS = 100;
 
 /** A configuration problem is the operator's to fix: say what it is, without a stack trace. */
 function configOrExit(): Config {
@@ -38,6 +40,11 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
+    // The HTTP server's close ends only the keep-alive connections idle at that moment. One whose request was
+    // still running goes idle when its answer is sent, and would then hold the close (and the process) until
+    // its keep-alive timeout, far past the grace: end such connections as soon as they are idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweep.unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
