@@ -37,6 +37,8 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 /** Channel authorizations per client address and minute: a few tabs reconnecting with a dozen channels each. */
 const REALTIME_AUTHS_PER_MINUTE = 300;
+/** The longest a request waits on Redis for its count; a healthy Redis answers in well under a millisecond. */
+const COUNT_TIMEOUT_MS = 500;
 
 /**
  * Tier 2: per-IP rate limits. In memory by default; with REDIS_URL the counters live in Redis so that
@@ -45,8 +47,16 @@ const REALTIME_AUTHS_PER_MINUTE = 300;
 export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
   let redis: Redis | undefined;
   if (app.config.redisUrl) {
-    // Fail fast at boot when Redis is unreachable instead of queueing commands forever.
-    redis = new Redis(app.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    // Fail fast at boot when Redis is unreachable instead of queueing commands forever. Later, while Redis is
+    // away or stops answering, a count fails at once (no offline queue) or after COUNT_TIMEOUT_MS, never
+    // holding a request for the seconds a reconnect takes.
+    redis = new Redis(app.config.redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: COUNT_TIMEOUT_MS,
+    });
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate limits: Redis unavailable; limits not counted meanwhile'));
     await redis.connect();
     const client = redis;
     app.addHook('onClose', async () => {
@@ -57,7 +67,12 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'peerex:rate-limit:' } : {}),
-    // Should Redis fail mid-flight, serve the request rather than lock everyone out.
+    // Redis down (or gone quiet) mid-flight: the request is served uncounted (fail open) rather than refused
+    // (fail closed). Refusing would turn a cache outage into a whole-marketplace outage, every sign-in, trade
+    // and message a 429, while what these limits guard is held elsewhere too: the ledger and its row locks
+    // keep every balance, MAX_OPEN_TRADES and the seller's escrow bound what opening can lock, and the login
+    // guard (login-guard.ts) counts failed passwords per account in the database. What is lost for the
+    // outage is the per-address and per-trader pacing; each process logs the Redis failure as it happens.
     skipOnError: true,
   });
 

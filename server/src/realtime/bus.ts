@@ -18,6 +18,15 @@ import { memberAddedFrame, memberRemovedFrame, type PresenceMember } from './pro
  *   deadline passed takes that node's presence sockets out (publishing member_removed for users it was the
  *   last to hold) and drops its counts, in one script, so exactly one node does it.
  *
+ * - Gaps: an event published while Redis was away, or by a node that died between its commit and its publish,
+ *   never reaches the other nodes' sockets, and those sockets stay open, so their clients would not know to
+ *   refetch. So whenever events may have been lost, the nodes concerned are told (`onGap`) and end their
+ *   sockets with 4200: pusher-js reconnects at once and the web app refetches on reconnect. That is: a node
+ *   whose bus subscription was interrupted (it missed what was published meanwhile); every node, when a node
+ *   whose command connection was interrupted is back (its publishes failed meanwhile); every node, when a
+ *   node is reaped (it may have committed something it never published). Each is rare; a reconnect of every
+ *   client at such a moment is the price of nobody showing a trade's state that is no longer true.
+ *
  * Every key starts with `prefix` (default `peerex:rt:`). Scripts build key names from it, so this needs one
  * Redis (or a primary with replicas), not Redis Cluster.
  */
@@ -47,6 +56,8 @@ export interface RedisBusOptions {
   maxPresenceMembers: number;
   log: RealtimeLog;
   onFrame: BusFrameHandler;
+  /** Events meant for this node's sockets may have been lost: their clients must reconnect and refetch. */
+  onGap: () => void;
   localState: LocalState;
 }
 
@@ -72,6 +83,12 @@ export interface RealtimeBus {
   /** Takes this node's presence sockets out (member_removed where due), unregisters it, quits Redis. */
   close(): Promise<void>;
 }
+
+/**
+ * On the bus instead of a frame: events may have been lost (see Gaps above). Node ids are hex, so no
+ * message from a node starts with `*`; after the notice comes the id of the node that sends it, if any.
+ */
+const GAP_NOTICE = '*gap';
 
 // ---------------------------------------------------------------------------------------------------------
 // Lua. ARGV[1] is always the key prefix, ARGV[2] the bus channel.
@@ -138,12 +155,15 @@ return leave(ARGV[1], ARGV[2], ARGV[4], ARGV[5])
 
 /** ARGV: prefix, bus, node, timeout ms. Returns {was this node registered, nodes reaped}. */
 const HEARTBEAT = `${LEAVE_FUNCTION}
+local GAP_NOTICE = '${GAP_NOTICE}'
 local prefix, bus, node = ARGV[1], ARGV[2], ARGV[3]
 local now = now_ms()
 local known = redis.call('ZSCORE', prefix .. 'nodes', node)
 redis.call('ZADD', prefix .. 'nodes', now + tonumber(ARGV[4]), node)
 local dead = redis.call('ZRANGEBYSCORE', prefix .. 'nodes', '-inf', '(' .. now)
 for _, other in ipairs(dead) do reap(prefix, bus, other) end
+-- A node that died may have committed changes it never published: every node's clients refetch.
+if #dead > 0 then redis.call('PUBLISH', bus, GAP_NOTICE) end
 return {known and 1 or 0, #dead}
 `;
 
@@ -244,6 +264,10 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
   subscriber.on('error', (error: Error) => log.warn({ err: error }, 'realtime: Redis bus subscription failed'));
 
   subscriber.on('message', (_channel: string, message: string) => {
+    if (message.startsWith(GAP_NOTICE)) {
+      if (message !== `${GAP_NOTICE}\n${nodeId}`) gap('another node may have published while Redis could not carry it');
+      return;
+    }
     const a = message.indexOf('\n');
     // The publisher already delivered to its own sockets; presence events (origin '') go to every node.
     if (a < 0 || message.slice(0, a) === nodeId) return;
@@ -256,6 +280,24 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
 
   await Promise.all([commands.connect(), subscriber.connect()]);
   await subscriber.subscribe(busChannel);
+
+  let closed = false;
+  function gap(why: string) {
+    if (closed) return;
+    log.warn({ why }, 'realtime: events may have been lost; ending this node\'s sockets so that their clients refetch');
+    options.onGap();
+  }
+  // Set when a connection drops, read once it is back: the first 'ready' (boot) is no gap.
+  let subscriberInterrupted = false;
+  let commandsInterrupted = false;
+  subscriber.on('close', () => (subscriberInterrupted = true));
+  commands.on('close', () => (commandsInterrupted = true));
+  // ioredis subscribes again before 'ready': from here on nothing more is missed, so the refetch comes after the hole.
+  subscriber.on('ready', () => {
+    if (!subscriberInterrupted) return;
+    subscriberInterrupted = false;
+    gap('the bus subscription was interrupted');
+  });
 
   // Occupancy writes, batched: every change of this tick in one round trip.
   let dirty = new Map<string, number>();
@@ -314,7 +356,6 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
     for (const { channel, socketId, member } of options.localState.presence()) await join(channel, socketId, member);
   }
 
-  let closed = false;
   /** `rewrite`: write this node's state again even if Redis still knew it (after a reconnect it may be stale). */
   async function heartbeat(rewrite = false) {
     const [known, reaped] = (await scripts.heartbeat.run(commands, [...base, options.nodeTimeoutMs])) as [number, number];
@@ -330,9 +371,15 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
     Math.max(50, Math.floor(options.nodeTimeoutMs / 3)),
   );
   beat.unref();
-  // After a reconnect Redis may have restarted empty, or lost writes made while it was away.
+  // After a reconnect Redis may have restarted empty, or lost writes made while it was away; and this node's
+  // publishes failed meanwhile, so the other nodes' clients must refetch.
   commands.on('ready', () => {
-    if (!closed) void heartbeat(true).catch((error: unknown) => log.warn({ err: error }, 'realtime: cannot write this node to Redis again'));
+    if (closed) return;
+    if (commandsInterrupted) {
+      commandsInterrupted = false;
+      commands.publish(busChannel, `${GAP_NOTICE}\n${nodeId}`).catch((error: unknown) => log.warn({ err: error }, 'realtime: could not tell the other nodes of a gap'));
+    }
+    void heartbeat(true).catch((error: unknown) => log.warn({ err: error }, 'realtime: cannot write this node to Redis again'));
   });
 
   async function inSlices<T>(channels: readonly string[], ask: (slice: readonly string[]) => Promise<T[]>): Promise<T[]> {

@@ -177,6 +177,10 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
         log,
         localState,
         onFrame: (channel, frame, except, seq) => deliver(channel, frame, except ? sockets.get(except) : undefined, seq),
+        // 4200: pusher-js reconnects at once (to whichever process), and the web app refetches on reconnect.
+        onGap: () => {
+          for (const socket of sockets.values()) socket.close(CloseCode.reconnectNow, 'Events may have been missed');
+        },
       })
     : undefined;
 
@@ -561,7 +565,13 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
         else unknown.push(name);
       }
       if (bus && unknown.length) {
-        const counts = await bus.remoteCounts(unknown);
+        // Asked on the way of a chat message (is the recipient told by the bell?) and of the conversation list:
+        // while Redis is away, the other processes' sockets are unknown and taken as absent (an extra bell at
+        // worst) rather than failing a call whose real work is in the database.
+        const counts = await bus.remoteCounts(unknown).catch((error: unknown) => {
+          log.warn({ err: error }, 'realtime: other processes\' subscribers unknown (Redis unavailable); counted as none');
+          return unknown.map(() => 0);
+        });
         unknown.forEach((name, i) => counts[i] > 0 && out.add(name));
       }
       return out;
