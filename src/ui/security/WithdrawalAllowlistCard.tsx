@@ -197,21 +197,21 @@ function AddressRow({ entry, removing, canRemove, onRemove }: { entry: Allowlist
           {entry.label ? ` · ${entry.label}` : ''}
         </span>
         <span className={s.mono}>{entry.address}</span>
+        <span className={s.badges}>
+          {waiting ? (
+            <span className={s.badge} data-tone="warning">
+              usable from {exactTime(entry.usable_from)}
+            </span>
+          ) : (
+            <span className={s.badge} data-tone="success">
+              Usable
+            </span>
+          )}
+        </span>
       </div>
-      <div className={s.badges}>
-        {waiting ? (
-          <span className={s.badge} data-tone="warning">
-            usable from {exactTime(entry.usable_from)}
-          </span>
-        ) : (
-          <span className={s.badge} data-tone="success">
-            Usable
-          </span>
-        )}
-        <Button variant="ghost" size="sm" onClick={onRemove} disabled={!canRemove} aria-label={`Remove ${entry.address}`}>
-          {removing ? 'Removing...' : allowlistTexts.remove}
-        </Button>
-      </div>
+      <Button variant="ghost" size="sm" onClick={onRemove} disabled={!canRemove} aria-label={`Remove ${entry.address}`}>
+        {removing ? 'Removing...' : allowlistTexts.remove}
+      </Button>
     </li>
   );
 }
