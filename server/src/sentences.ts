@@ -67,6 +67,7 @@ export const sentences = {
   bodyTooLarge: 'The request body is too large.',
   bodyNotObject: 'The request body must be a JSON object.',
   noSuchCall: 'There is no such API call.',
+  badAddress: 'The address of this call is not valid.',
   databaseUnavailable: 'The database is not available.',
   internalError: 'Something went wrong on our side. Please try again.',
 } as const;

@@ -73,7 +73,7 @@ function pathTo(node: Walked): string[] {
  * nest thirty thousand levels deep. Each value keeps a link to its parent rather than a copy of its path: copies
  * cost the square of the depth, and twenty thousand nested lists (40 KB) held the server for 20 seconds.
  */
-function pathOfNul(value: unknown): string[] | undefined {
+export function pathOfNul(value: unknown): string[] | undefined {
   const pending: Walked[] = [{ value }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value === 'string') {

@@ -141,7 +141,10 @@ function parseEvent(body: unknown, where = ''): EventRequest {
   if (list.length > HTTP_API_LIMITS.channelsPerEvent) {
     throw new ApiError(400, `${where}At most ${HTTP_API_LIMITS.channelsPerEvent} channels per event`);
   }
-  for (const name of list) if (!isValidChannelName(name)) throw new ApiError(400, `${where}Invalid channel name: ${String(name)}`);
+  for (const name of list) {
+    // Only a string is named back: String() of a list nested 20,000 deep overflows the stack (it was a 500).
+    if (!isValidChannelName(name)) throw new ApiError(400, `${where}Invalid channel name: ${typeof name === 'string' ? name.slice(0, 200) : `a ${typeof name}, not a string`}`);
+  }
   if (socketId !== undefined && socketId !== null && !isValidSocketId(socketId)) throw new ApiError(400, `${where}Invalid socket_id`);
   return {
     name,

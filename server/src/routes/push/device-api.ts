@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod/mini';
 import { INTEREST_MAX_LENGTH, INTEREST_PATTERN, INTERESTS_PER_DEVICE } from '../../../../contracts/notifications.ts';
 import { statusOf } from '../../http/errors.ts';
+import { pathOfNul } from '../../http/parse-body.ts';
+import { sentences } from '../../sentences.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { BUILT_IN_PUSH_INSTANCE } from '../../push/instance.ts';
 import { isSubscriptionProblem, parseDeviceToken } from '../../push/subscription.ts';
@@ -94,6 +96,9 @@ function checkInterest(interest: string): string {
 }
 
 function parse<S extends z.core.$ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  // PostgreSQL text cannot hold U+0000 (an sdkVersion holding one was a 500); refused by name, as everywhere.
+  const nulAt = pathOfNul(body);
+  if (nulAt) throw badRequest(sentences.nulCharacter(nulAt.join('.')));
   const parsed = z.safeParse(schema, body);
   if (!parsed.success) throw badRequest(`The body must be ${what}`);
   return parsed.data;
@@ -146,6 +151,8 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
   /** The device of the path, seen now; 404 for an unknown one (or one of another instance). */
   const deviceOf = async (params: DeviceParams) => {
     checkInstance(params.instanceId);
+    // No device id holds U+0000, and PostgreSQL cannot compare text holding it (a `%00` id was a 500).
+    if (params.deviceId.includes('\u0000')) throw deviceNotFound();
     const device = await repository.touchDevice(params.instanceId, params.deviceId, app.now());
     if (!device) throw deviceNotFound();
     return device;
@@ -255,3 +262,6 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
     return reply.code(204).send();
   });
 }
+
+/** The request schemas, for the hostile-input table (tests/server/hostile-input.test.ts), which fuzzes each call's own. */
+export { registration as deviceRegistration, metadataBody as deviceMetadataBody, interestsBody as deviceInterestsBody };
