@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor, fromPromise } from 'xstate';
-import type { AllowlistEntry, AllowlistStatus, SignInEntry } from '../../contracts/account-protections.ts';
+import type { AllowlistEntry, AllowlistStatus, AntiPhishingStatus, SignInEntry } from '../../contracts/account-protections.ts';
 import { antiPhishingLogic } from '../../src/machines/antiPhishing/antiPhishing.actors.ts';
 import { signInHistoryMachine } from '../../src/machines/signInHistory/signInHistory.machine.ts';
 import { withdrawalAllowlistLogic } from '../../src/machines/withdrawalAllowlist/withdrawalAllowlist.actors.ts';
@@ -60,10 +60,12 @@ describe('SignInHistoryCard', () => {
 
 describe('AntiPhishingCard', () => {
   it('explains the code, shows none, sets one with the password, then shows it', async () => {
-    const setCode = vi.fn(async ({ input }: { input: { anti_phishing_code: string; password: string } }) => ({ anti_phishing_code: input.anti_phishing_code }));
+    const setCode = vi.fn(
+      async ({ input }: { input: { anti_phishing_code: string; password: string } }): Promise<AntiPhishingStatus> => ({ anti_phishing_code: input.anti_phishing_code }),
+    );
     const actor = createActor(
       antiPhishingLogic.provide({
-        actors: { loadStatus: fromPromise(async () => ({ anti_phishing_code: null })), setCode: fromPromise(setCode) },
+        actors: { loadStatus: fromPromise(async (): Promise<AntiPhishingStatus> => ({ anti_phishing_code: null })), setCode: fromPromise(setCode) },
       }),
     ).start();
     await renderWithRouter(() => <AntiPhishingCard actor={actor} />);
