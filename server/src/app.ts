@@ -179,6 +179,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: handleFrameworkError,
+    // Fastify's own 503 while closing is written raw, without the envelope or the security headers; the
+    // onRequest hook below answers it instead.
+    return503OnClosing: false,
     // Opening PGlite, migrating and seeding (argon2id hashes) can outlast Fastify's 10 s default on a
     // busy 2-core machine; a database that never opens still fails, through its own connect error.
     pluginTimeout: 120_000,
@@ -199,6 +202,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const beamsOrigin = config.push.beams ? beamsIssuer(config.push.beams.instanceId) : undefined;
   await app.register(securityHeadersPlugin, { connectSources: [socketOrigin, beamsOrigin].filter((origin): origin is string => origin !== undefined) });
   app.setErrorHandler(handleError);
+  // A request that arrives on a kept-alive connection once shutdown has begun (main.ts drains on SIGTERM) is
+  // refused with the envelope; Fastify has already set `Connection: close`, so the client reconnects elsewhere.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
+  });
   const webApp = hasWebApp(config.webDist);
   app.setNotFoundHandler((request, reply) => {
     if (webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && isPagePath(request.url)) {
