@@ -14,7 +14,9 @@ import { createScratchDatabase, type ScratchDatabase } from '../support/server.t
  * The slow request is a real call held by a real lock: the test holds the trade's row (SELECT … FOR UPDATE
  * in a transaction of its own), so the buyer's mark_paid waits in PostgreSQL until the test lets it go.
  */
-const onPostgres = process.env.DATABASE_URL ? ['PostgreSQL'] : [];
+// The held request needs a second PostgreSQL connection (PGlite has one). Without DATABASE_URL the suite is
+// reported as skipped: an empty `describe.each([])` would fail the file as having no tests at all.
+const withoutPostgres = !process.env.DATABASE_URL;
 
 /** How long the test keeps the row locked after SIGTERM: the drain must wait for the request meanwhile. */
 const HELD_AFTER_SIGTERM_MS = 1_500;
@@ -50,7 +52,7 @@ function realtimeAccepted(port: number): Promise<boolean> {
   );
 }
 
-describe.each(onPostgres)('SIGTERM on %s', () => {
+describe.skipIf(withoutPostgres)('SIGTERM on PostgreSQL', () => {
   let database: ScratchDatabase;
   let server: ChaosServer;
   let db: Db;
