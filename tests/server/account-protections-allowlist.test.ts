@@ -275,6 +275,44 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     expect(await preview(t, who, stranger)).toEqual({ status: 400, body: { success: false, info: NOT_LISTED } });
   });
 
+  it('mails the owner when an address is added or the list is turned off: a stolen session can mark the bell read, not the inbox', async () => {
+    const who = await member(t);
+    const address = outsider('bitcoin', 'mailed');
+    const mailsTo = () => t.outbox.recent().filter((mail) => mail.to === who.email);
+    const before = mailsTo().length;
+
+    const addedAt = t.clock.now().getTime();
+    expect((await add(t, who, address)).status).toBe(200);
+    // What a thief holding the session does next: the bell shows nothing new.
+    expect((await t.post('/api/user/notifications/', { type: 'open_all' }, { token: who.token })).body).toEqual({ success: true, info: 0 });
+    await t.app.mailer.settled();
+    const [added] = mailsTo();
+    expect(mailsTo()).toHaveLength(before + 1);
+    expect(added?.subject).toBe('A withdrawal address was added to your allowlist');
+    expect(added?.text).toContain(`${address} (Bitcoin) was added to your Peerex withdrawal allowlist at `);
+    expect(added?.text).toContain(`Withdrawals can go to it from ${utc(addedAt + 24 * HOUR)}.`);
+
+    // Narrowing changes (on, remove) widen nothing: no mail.
+    expect((await allowlist(t, who, { type: 'enable' })).status).toBe(200);
+    const id = (await status(t, who)).addresses[0]?.id;
+    expect((await allowlist(t, who, { type: 'remove', id })).status).toBe(200);
+    await t.app.mailer.settled();
+    expect(mailsTo()).toHaveLength(before + 1);
+
+    const offAt = t.clock.now().getTime();
+    expect((await allowlist(t, who, { type: 'disable', password: who.password })).status).toBe(200);
+    await t.app.mailer.settled();
+    const [off] = mailsTo();
+    expect(mailsTo()).toHaveLength(before + 2);
+    expect(off?.subject).toBe('Your withdrawal allowlist was turned off');
+    expect(off?.text).toContain(`It still applies until ${utc(offAt + 24 * HOUR)}; after that, withdrawals may go to any address.`);
+
+    // Refused changes mail nothing.
+    expect(await add(t, who, outsider('bitcoin', 'refused'), { password: 'nope' })).toEqual(WRONG_PASSWORD);
+    await t.app.mailer.settled();
+    expect(mailsTo()).toHaveLength(before + 2);
+  });
+
   it('does not touch the withdrawals of a trader whose list is off', async () => {
     const who = await member(t);
     expect((await add(t, who, outsider('bitcoin', 'just-listed'))).status).toBe(200);

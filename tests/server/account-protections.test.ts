@@ -248,6 +248,33 @@ describe.each(dbTargets)('account protections on %s', (target) => {
       ]);
     });
 
+    it('mails the owner when the code is set or removed: a stolen session can mark the bell read, not the inbox', async () => {
+      const owner = await member(t);
+      const mailsTo = () => t.outbox.recent().filter((mail) => mail.to === owner.email);
+      const before = mailsTo().length;
+
+      expect(await antiPhishing(t, owner.token, { type: 'set', anti_phishing_code: 'Wrong Pass', password: 'not-it' })).toEqual(WRONG_PASSWORD);
+      expect((await antiPhishing(t, owner.token, { type: 'set', anti_phishing_code: 'Grey Wagtail', password: owner.password })).status).toBe(200);
+      await t.app.mailer.settled();
+      const [set] = mailsTo();
+      expect(mailsTo()).toHaveLength(before + 1);
+      expect(set?.subject).toBe('Your anti-phishing code was set');
+      // Sent after the change: it carries the new code on top, as every mail from now on will.
+      expect(set?.text.startsWith('Your anti-phishing code: Grey Wagtail\n\n'), set?.text).toBe(true);
+
+      expect((await antiPhishing(t, owner.token, { type: 'clear', password: owner.password })).status).toBe(200);
+      await t.app.mailer.settled();
+      const [cleared] = mailsTo();
+      expect(mailsTo()).toHaveLength(before + 2);
+      expect(cleared?.subject).toBe('Your anti-phishing code was removed');
+      expect(cleared?.text).not.toContain('Grey Wagtail');
+
+      // Clearing none changes nothing: no mail.
+      expect((await antiPhishing(t, owner.token, { type: 'clear', password: owner.password })).status).toBe(200);
+      await t.app.mailer.settled();
+      expect(mailsTo()).toHaveLength(before + 2);
+    });
+
     it('counts wrong passwords towards the sign-in lockout, as two-factor does', async () => {
       const owner = await member(t);
       const ip = '203.0.113.99';
@@ -310,6 +337,10 @@ describe.each(dbTargets)('account protections on %s', (target) => {
         { kind: 'recoveryCodesRenewed' },
         { kind: 'recoveryCodeUsed', left: 3 },
         { kind: 'signInsPaused', failures: 100 },
+        { kind: 'withdrawalAddressAdded', network: 'Bitcoin', address: 'bc1qexample', usableFrom: '2030-01-02 03:04 UTC' },
+        { kind: 'withdrawalAllowlistOff', enforcedUntil: '2030-01-02 03:04 UTC' },
+        { kind: 'antiPhishingCodeSet' },
+        { kind: 'antiPhishingCodeRemoved' },
       ];
       it.each(events)('every security mail kind through the mailer ($kind), sent or in the background', async (event) => {
         await t.app.mailer.send(securityMail(owner, event, t.clock.now()));

@@ -10,6 +10,7 @@ import {
 } from '../../../contracts/account-protections.ts';
 import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { Queryable } from '../db/db.ts';
+import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
 import { notify } from '../notifications/notify.ts';
 import { securityTexts, utcMinuteUp } from '../notifications/texts.ts';
 import { idleLimitOf } from '../plugins/auth.ts';
@@ -27,7 +28,7 @@ import { ALLOWLIST_NETWORK_NAMES, protectionSentences } from './protections-sent
 const HOUR_MS = 3_600_000;
 const ALLOWLIST_WAIT_MS = ALLOWLIST_WAIT_HOURS * HOUR_MS;
 
-export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce'> & {
+export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce' | 'mailer'> & {
   /** SESSION_IDLE_DAYS: a session unused this long is no longer signed in (plugins/auth.ts). */
   sessionIdleDays: number;
 };
@@ -77,6 +78,12 @@ export async function allowlistRefusal(q: Queryable, userId: string, network: Ne
 export function protectionsService(deps: ProtectionsDeps) {
   const { db } = deps;
   const assertPassword = passwordCheck(deps);
+  /**
+   * A change made with the password is mailed as well as notified: the session that made it can mark the bell's
+   * notification read, but cannot reach the owner's inbox. Sent after the change commits, so the mail carries
+   * the anti-phishing code now in force.
+   */
+  const tellOwner = (owner: UserRow, event: SecurityEvent) => deps.mailer.sendInBackground(securityMail(owner, event, deps.now()));
 
   async function ownerRow(userId: string): Promise<UserRow> {
     const user = await usersRepository(db).findById(userId);
@@ -147,22 +154,26 @@ export function protectionsService(deps: ProtectionsDeps) {
     },
 
     async setAntiPhishingCode(caller: Caller, code: string, password: string): Promise<AntiPhishingStatus> {
-      await confirmPassword(caller, password);
-      return changeAndTell(async (tx) => {
+      const owner = await confirmPassword(caller, password);
+      const status = await changeAndTell(async (tx) => {
         await userProtectionsRepository(tx).setAntiPhishingCode(caller.userId, code);
         return { result: { anti_phishing_code: code }, tell: [securityTexts.antiPhishingCodeChanged(caller.userId, true)] };
       });
+      tellOwner(owner, { kind: 'antiPhishingCodeSet' });
+      return status;
     },
 
     /** Clearing a code that is not set changes nothing and tells nobody. */
     async clearAntiPhishingCode(caller: Caller, password: string): Promise<AntiPhishingStatus> {
-      await confirmPassword(caller, password);
-      return changeAndTell(async (tx) => {
+      const owner = await confirmPassword(caller, password);
+      const cleared = await changeAndTell(async (tx) => {
         const before = await userProtectionsRepository(tx).find(caller.userId, true);
-        if (before?.anti_phishing_code == null) return { result: { anti_phishing_code: null }, tell: [] };
+        if (before?.anti_phishing_code == null) return { result: false, tell: [] };
         await userProtectionsRepository(tx).setAntiPhishingCode(caller.userId, null);
-        return { result: { anti_phishing_code: null }, tell: [securityTexts.antiPhishingCodeChanged(caller.userId, false)] };
+        return { result: true, tell: [securityTexts.antiPhishingCodeChanged(caller.userId, false)] };
       });
+      if (cleared) tellOwner(owner, { kind: 'antiPhishingCodeRemoved' });
+      return { anti_phishing_code: null };
     },
 
     allowlistStatus: (userId: string) => allowlistStatus(db, userId),
@@ -180,14 +191,16 @@ export function protectionsService(deps: ProtectionsDeps) {
 
     /** Off, with the password; it still applies for ALLOWLIST_WAIT_HOURS, so a thief cannot switch it off and withdraw at once. */
     async disableAllowlist(caller: Caller, password: string): Promise<AllowlistStatus> {
-      await confirmPassword(caller, password);
-      return changeAndTell(async (tx, now) => {
+      const owner = await confirmPassword(caller, password);
+      const { status, until } = await changeAndTell(async (tx, now) => {
         const before = await userProtectionsRepository(tx).find(caller.userId, true);
         if (!before?.withdrawal_allowlist) throw new StateConflict(protectionSentences.allowlistAlreadyOff);
         const until = new Date(now.getTime() + ALLOWLIST_WAIT_MS);
         await userProtectionsRepository(tx).disableAllowlist(caller.userId, until);
-        return { result: await allowlistStatus(tx, caller.userId), tell: [securityTexts.withdrawalAllowlistOff(caller.userId, until)] };
+        return { result: { status: await allowlistStatus(tx, caller.userId), until }, tell: [securityTexts.withdrawalAllowlistOff(caller.userId, until)] };
       });
+      tellOwner(owner, { kind: 'withdrawalAllowlistOff', enforcedUntil: utcMinuteUp(until) });
+      return status;
     },
 
     /**
@@ -197,8 +210,8 @@ export function protectionsService(deps: ProtectionsDeps) {
     async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
       const address = CHAIN_NETWORKS[ask.network].parseAddress(ask.address);
       if (address === undefined) throw new InvalidInput(walletSentences.invalidRecipient(ALLOWLIST_NETWORK_NAMES[ask.network]));
-      await confirmPassword(caller, ask.password);
-      return changeAndTell(async (tx, now) => {
+      const owner = await confirmPassword(caller, ask.password);
+      const { status, usableFrom } = await changeAndTell(async (tx, now) => {
         // The owner's row lock makes the count and the insert one step: two adds racing cannot pass the limit.
         await userProtectionsRepository(tx).find(caller.userId, true);
         const list = withdrawalAllowlistRepository(tx);
@@ -210,10 +223,12 @@ export function protectionsService(deps: ProtectionsDeps) {
         const added = await list.insert({ userId: caller.userId, network: ask.network, address, label: ask.label, now, usableFrom });
         if (!added) throw new StateConflict(protectionSentences.addressAlreadyListed);
         return {
-          result: await allowlistStatus(tx, caller.userId),
+          result: { status: await allowlistStatus(tx, caller.userId), usableFrom },
           tell: [securityTexts.withdrawalAddressAdded(caller.userId, ALLOWLIST_NETWORK_NAMES[ask.network], address, usableFrom)],
         };
       });
+      tellOwner(owner, { kind: 'withdrawalAddressAdded', network: ALLOWLIST_NETWORK_NAMES[ask.network], address, usableFrom: utcMinuteUp(usableFrom) });
+      return status;
     },
 
     /** Removing only narrows where coins may go: at once, no password. Another trader's id is as unknown as a made-up one. */

@@ -9,7 +9,13 @@ export type SecurityEvent =
   | { kind: 'twoFactorOff' }
   | { kind: 'recoveryCodesRenewed' }
   | { kind: 'recoveryCodeUsed'; left: number }
-  | { kind: 'signInsPaused'; failures: number };
+  | { kind: 'signInsPaused'; failures: number }
+  // The account protections' changes a thief would make (docs/rules.md "Account protections"). The bell's
+  // notification alone is not enough: the session that made the change can mark it read before the owner looks.
+  | { kind: 'withdrawalAddressAdded'; network: string; address: string; usableFrom: string }
+  | { kind: 'withdrawalAllowlistOff'; enforcedUntil: string }
+  | { kind: 'antiPhishingCodeSet' }
+  | { kind: 'antiPhishingCodeRemoved' };
 
 const notYou =
   'If this was not you, someone else has your password and a way into your account: choose a new password now with ' +
@@ -55,6 +61,34 @@ export function securityMail(owner: { email: string; username: string }, event: 
           'Someone may be trying to guess your password, so signing in is paused for one hour, with the right password too.',
         'If these attempts were not yours, choose a new password now with "Forgot password?" on the sign-in page: ' +
           'a password reset lifts the pause at once and ends every session of your account.',
+      ]);
+    case 'withdrawalAddressAdded':
+      return noticeMail(owner.email, 'A withdrawal address was added to your allowlist', [
+        hello,
+        `${event.address} (${event.network}) was added to your Peerex withdrawal allowlist at ${when}. ` +
+          `Withdrawals can go to it from ${event.usableFrom}.`,
+        'If this was not you, remove it on the Security page before then.',
+        notYou,
+      ]);
+    case 'withdrawalAllowlistOff':
+      return noticeMail(owner.email, 'Your withdrawal allowlist was turned off', [
+        hello,
+        `Your Peerex withdrawal allowlist was turned off at ${when}. ` +
+          `It still applies until ${event.enforcedUntil}; after that, withdrawals may go to any address.`,
+        'If this was not you, turn it on again on the Security page before then: it applies again at once.',
+        notYou,
+      ]);
+    case 'antiPhishingCodeSet':
+      return noticeMail(owner.email, 'Your anti-phishing code was set', [
+        hello,
+        `The anti-phishing code of your Peerex account was set at ${when}. Every email from us now starts with it, as this one does.`,
+        notYou,
+      ]);
+    case 'antiPhishingCodeRemoved':
+      return noticeMail(owner.email, 'Your anti-phishing code was removed', [
+        hello,
+        `The anti-phishing code of your Peerex account was removed at ${when}. Emails from us no longer carry one.`,
+        notYou,
       ]);
   }
 }

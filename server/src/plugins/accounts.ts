@@ -37,6 +37,7 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
       now: app.now,
       passwords: app.passwords,
       loginGuard: app.loginGuard,
+      mailer: app.mailer,
       sessionIdleDays: app.config.sessionIdleDays,
       announce,
     }),
