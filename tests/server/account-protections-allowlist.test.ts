@@ -313,6 +313,37 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     expect(mailsTo()).toHaveLength(before + 2);
   });
 
+  it('matches a recipient however its case is written, and only on the network it was listed for', async () => {
+    const who = await member(t);
+    await deposit(t.app.db, who.id, (await coinByTicker(t.app.db, 'USDT')).id, '100');
+    const checksummed = outsider('ethereum', 'aliases');
+    const usdt = (recipient: string, network: NetworkKey) =>
+      t.post<unknown>(
+        '/api/user/wallet/',
+        { type: 'preview_withdrawal', amount: '50', mode: 'crypto', recipient, ticker: 'USDT', network },
+        { token: who.token },
+      );
+    expect((await allowlist(t, who, { type: 'enable' })).status).toBe(200);
+    // Listed in lower case (no checksum), with spaces around it: stored as the network writes it.
+    expect((await add(t, who, `  ${checksummed.toLowerCase()} `, { network: 'ethereum' })).body.info.addresses.map((row) => row.address)).toEqual([
+      checksummed,
+    ]);
+    t.clock.advance(24 * HOUR);
+    for (const written of [checksummed, checksummed.toLowerCase(), `0x${checksummed.slice(2).toUpperCase()}`, ` ${checksummed}\t`]) {
+      expect((await usdt(written, 'ethereum')).status, written).toBe(200);
+    }
+    // The same key's Tron address is another destination: not listed.
+    const sameKeyOnTron = CHAIN_NETWORKS.tron.addressOf(secp256k1.getPublicKey(sha256(new TextEncoder().encode('ethereum:aliases')), true));
+    expect(await usdt(sameKeyOnTron, 'tron')).toEqual({
+      status: 400,
+      body: { success: false, info: expect.stringContaining('this Tron address is not on it') },
+    });
+    // A checksum with one letter's case flipped is not that address at all.
+    const flipAt = [...checksummed].findIndex((char, index) => index > 1 && /[a-f]/i.test(char));
+    const broken = checksummed.slice(0, flipAt) + (checksummed[flipAt] === checksummed[flipAt]?.toLowerCase() ? checksummed[flipAt]?.toUpperCase() : checksummed[flipAt]?.toLowerCase()) + checksummed.slice(flipAt + 1);
+    expect((await usdt(broken, 'ethereum')).status).toBe(400);
+  });
+
   it('does not touch the withdrawals of a trader whose list is off', async () => {
     const who = await member(t);
     expect((await add(t, who, outsider('bitcoin', 'just-listed'))).status).toBe(200);
