@@ -16,29 +16,17 @@ import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { CodeEntryField, useIsCodeComplete } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { securityStyles as s } from '../security/styles.ts';
 
 const section = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
 const head = css({ display: 'flex', gap: '3', alignItems: 'flex-start' });
-const title = css({ fontSize: 'lg', fontWeight: 'semibold' });
-const muted = css({ color: 'fg.muted', fontSize: 'sm' });
-const badge = css({
-  display: 'inline-flex',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'semibold',
-  '&[data-enabled=true]': { bg: 'success.subtle', color: 'success' },
-  '&[data-enabled=false]': { bg: 'bg.muted', color: 'fg.muted' },
-});
 const enrol = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'auto 1fr' }, gap: '5', mt: '4', alignItems: 'start' });
 const qr = css({ bg: 'white', p: '3', borderRadius: 'lg', borderWidth: '1px', borderColor: 'border', justifySelf: 'start' });
 const secret = css({ fontFamily: 'mono', fontSize: 'sm', bg: 'bg.muted', px: '2', py: '1', borderRadius: 'md', wordBreak: 'break-all' });
-const form = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxW: 'sm' });
-const actions = css({ display: 'flex', gap: '2', flexWrap: 'wrap' });
 const codeList = css({
   display: 'grid',
   gridTemplateColumns: { base: '1fr 1fr', sm: 'repeat(2, max-content)' },
@@ -78,8 +66,8 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
   );
   /** The form of a change made with a code of the account's own (off, new recovery codes). */
   const proofForm = (lead: string, submitLabel: string, cancel: () => void, variant: 'destructive' | 'default'): ReactNode => (
-    <form onSubmit={submit} className={form}>
-      <p className={muted}>{lead}</p>
+    <form onSubmit={submit} className={s.form}>
+      <p className={s.muted}>{lead}</p>
       <TextField
         label="Authentication or recovery code"
         name="code"
@@ -91,7 +79,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
         autoFocus
       />
       {passwordField}
-      <div className={actions}>
+      <div className={s.actions}>
         <Button type="submit" variant={variant} disabled={!canSubmit || busy}>
           {busy ? 'Please wait...' : submitLabel}
         </Button>
@@ -110,22 +98,20 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
           <div className={head}>
             <ShieldIcon width={24} height={24} />
             <div>
-              <h2 className={title}>
+              <h2 className={s.title}>
                 Two-factor authentication{' '}
                 {view === 'loading' || view === 'unavailable' ? null : (
-                  <span className={badge} data-enabled={enabled}>
-                    {enabled ? 'On' : 'Off'}
-                  </span>
+                  <Badge tone={enabled ? 'success' : 'neutral'}>{enabled ? 'On' : 'Off'}</Badge>
                 )}
               </h2>
-              <p className={muted}>Every login also asks for a 6-digit code from an authenticator app.</p>
+              <p className={s.muted}>Every login also asks for a 6-digit code from an authenticator app.</p>
             </div>
           </div>
 
-          {view === 'loading' ? <p className={muted}>Loading...</p> : null}
+          {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
           {view === 'unavailable' ? (
-            <div className={form}>
-              <p className={muted}>The two-factor status could not be loaded.</p>
+            <div className={s.form}>
+              <p className={s.muted}>The two-factor status could not be loaded.</p>
               <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
                 Try again
               </Button>
@@ -133,7 +119,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
           ) : null}
 
           {view === 'off' ? (
-            <div className={form}>
+            <div className={s.form}>
               <Button onClick={() => actor.send({ type: 'setup.start' })} disabled={busy}>
                 {busy ? 'Please wait...' : 'Enable two-factor'}
               </Button>
@@ -146,7 +132,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
                 <QRCodeSVG value={otpauthUrl} size={165} level="M" title="Two-factor QR code" />
               </div>
               <form onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
-                <p className={muted}>
+                <p className={s.muted}>
                   Scan the code with your authenticator app, or enter this key by hand:
                 </p>
                 <code className={secret} data-testid="totp-secret">
@@ -154,7 +140,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
                 </code>
                 <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
                 {passwordField}
-                <div className={actions}>
+                <div className={s.actions}>
                   <EnableButton entry={codeEntry} canSubmit={canSubmit} busy={busy} />
                   <Button variant="ghost" onClick={() => actor.send({ type: 'setup.cancel' })} disabled={busy}>
                     Cancel
@@ -165,9 +151,9 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
           ) : null}
 
           {view === 'recoveryCodes' && recoveryCodes ? (
-            <div className={form}>
+            <div className={s.form}>
               <h3 className={css({ fontWeight: 'semibold' })}>Save your recovery codes</h3>
-              <p className={muted}>
+              <p className={s.muted}>
                 If you lose your phone, each of these codes signs you in once instead of the authenticator app. Write them
                 down or store them in a password manager.
               </p>
@@ -177,19 +163,19 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
                   <li key={recovery}>{recovery}</li>
                 ))}
               </ol>
-              <div className={actions}>
+              <div className={s.actions}>
                 <Button onClick={() => actor.send({ type: 'recoveryCodes.acknowledge' })}>I have saved my recovery codes</Button>
               </div>
             </div>
           ) : null}
 
           {view === 'on' ? (
-            <div className={form}>
-              <p className={muted}>
+            <div className={s.form}>
+              <p className={s.muted}>
                 Recovery codes left: <strong>{recoveryCodesLeft}</strong>
                 {recoveryCodesLeft <= 3 ? ' — make a new set before you run out.' : ''}
               </p>
-              <div className={actions}>
+              <div className={s.actions}>
                 <Button variant="outline" onClick={() => actor.send({ type: 'recoveryCodes.start' })}>
                   New recovery codes
                 </Button>

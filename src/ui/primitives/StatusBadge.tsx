@@ -1,4 +1,7 @@
-import { css } from 'styled-system/css';
+import type { ReactNode } from 'react';
+import { css, cx } from 'styled-system/css';
+
+export type BadgeTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 
 const badge = css({
   display: 'inline-flex',
@@ -7,19 +10,33 @@ const badge = css({
   borderRadius: 'full',
   fontSize: 'xs',
   fontWeight: 'semibold',
-  textTransform: 'capitalize',
-  '&[data-status=completed]': { bg: 'success.subtle', color: 'success' },
-  '&[data-status=pending]': { bg: 'warning.subtle', color: 'warning' },
-  '&[data-status=cancelled]': { bg: 'danger.subtle', color: 'danger' },
+  whiteSpace: 'nowrap',
+  bg: 'bg.muted',
+  color: 'fg.muted',
+  '&[data-tone=info]': { color: 'fg' },
+  '&[data-tone=success]': { bg: 'success.subtle', color: 'success' },
+  '&[data-tone=warning]': { bg: 'warning.subtle', color: 'warning' },
+  '&[data-tone=danger]': { bg: 'danger.subtle', color: 'danger' },
 });
+const capitalized = css({ textTransform: 'capitalize' });
 
-const STYLED = new Set(['completed', 'pending', 'cancelled']);
+/** A short label in a pill, coloured by what it means: neutral (muted) unless told otherwise. */
+export function Badge({ tone = 'neutral', className, children }: { tone?: BadgeTone; className?: string; children: ReactNode }) {
+  return (
+    <span className={cx(badge, className)} data-tone={tone}>
+      {children}
+    </span>
+  );
+}
+
+const TONES: Record<string, BadgeTone> = { completed: 'success', pending: 'warning', cancelled: 'danger' };
 
 /** Trade status badges: completed success, pending warning, cancelled danger, anything else no badge. */
 export function StatusBadge({ status }: { status: string }) {
-  if (!STYLED.has(status)) return null;
+  const tone = TONES[status];
+  if (!tone) return null;
   return (
-    <span className={badge} data-status={status}>
+    <span className={cx(badge, capitalized)} data-tone={tone} data-status={status}>
       {status}
     </span>
   );

@@ -14,6 +14,7 @@ import {
 import { ChartDialog, DialogActions } from '../chat/ChartDialog.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { securityStyles as s } from './styles.ts';
 import { RelativeTime } from './time.tsx';
 
@@ -102,14 +103,8 @@ function SignInRow({ entry }: { entry: SignInEntry }) {
         </span>
       </div>
       <div className={s.badges}>
-        {entry.current ? (
-          <span className={s.badge} data-tone="info">
-            {signInHistoryTexts.current}
-          </span>
-        ) : null}
-        <span className={s.badge} data-tone={entry.active ? 'success' : 'muted'}>
-          {entry.active ? signInHistoryTexts.active : signInHistoryTexts.signedOut}
-        </span>
+        {entry.current ? <Badge tone="info">{signInHistoryTexts.current}</Badge> : null}
+        <Badge tone={entry.active ? 'success' : 'neutral'}>{entry.active ? signInHistoryTexts.active : signInHistoryTexts.signedOut}</Badge>
       </div>
     </li>
   );

@@ -20,6 +20,7 @@ import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { securityStyles as s } from './styles.ts';
 import { exactTime } from './time.tsx';
@@ -198,15 +199,7 @@ function AddressRow({ entry, removing, canRemove, onRemove }: { entry: Allowlist
         </span>
         <span className={s.mono}>{entry.address}</span>
         <span className={s.badges}>
-          {waiting ? (
-            <span className={s.badge} data-tone="warning">
-              usable from {exactTime(entry.usable_from)}
-            </span>
-          ) : (
-            <span className={s.badge} data-tone="success">
-              Usable
-            </span>
-          )}
+          {waiting ? <Badge tone="warning">usable from {exactTime(entry.usable_from)}</Badge> : <Badge tone="success">Usable</Badge>}
         </span>
       </div>
       <Button variant="ghost" size="sm" onClick={onRemove} disabled={!canRemove} aria-label={`Remove ${entry.address}`}>

@@ -1,6 +1,6 @@
 import { css } from 'styled-system/css';
 
-/** The look the security page's protection cards share with its two-factor card. */
+/** The look the security page's protection cards share with its two-factor card (SecurityScreen); badges are the Badge primitive. */
 export const securityStyles = {
   head: css({ display: 'flex', gap: '3', alignItems: 'flex-start', justifyContent: 'space-between', flexWrap: 'wrap' }),
   title: css({ fontSize: 'lg', fontWeight: 'semibold' }),
@@ -24,17 +24,4 @@ export const securityStyles = {
   rowTitle: css({ fontWeight: 'medium', fontSize: 'sm', overflowWrap: 'anywhere' }),
   mono: css({ fontFamily: 'mono', fontSize: 'sm', overflowWrap: 'anywhere' }),
   badges: css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' }),
-  badge: css({
-    display: 'inline-flex',
-    px: '2',
-    py: '0.5',
-    borderRadius: 'full',
-    fontSize: 'xs',
-    fontWeight: 'semibold',
-    whiteSpace: 'nowrap',
-    '&[data-tone=success]': { bg: 'success.subtle', color: 'success' },
-    '&[data-tone=muted]': { bg: 'bg.muted', color: 'fg.muted' },
-    '&[data-tone=info]': { bg: 'bg.muted', color: 'fg' },
-    '&[data-tone=warning]': { bg: 'warning.subtle', color: 'warning' },
-  }),
 };
