@@ -1,5 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWLIST_MAX_ADDRESSES, type AllowlistStatus } from '../../contracts/account-protections.ts';
 import type { NetworkKey } from '../../contracts/wallet.ts';
@@ -342,6 +343,40 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const flipAt = [...checksummed].findIndex((char, index) => index > 1 && /[a-f]/i.test(char));
     const broken = checksummed.slice(0, flipAt) + (checksummed[flipAt] === checksummed[flipAt]?.toLowerCase() ? checksummed[flipAt]?.toUpperCase() : checksummed[flipAt]?.toLowerCase()) + checksummed.slice(flipAt + 1);
     expect((await usdt(broken, 'ethereum')).status).toBe(400);
+  });
+
+  // Two connections at once: PostgreSQL only (PGlite has one).
+  if (target === 'postgres') it('confirm waits for a removal in progress and then refuses, so no removal answers before a withdrawal it should stop (PostgreSQL)', async () => {
+    const who = await member(t);
+    const listed = outsider('bitcoin', 'race');
+    expect((await allowlist(t, who, { type: 'enable' })).status).toBe(200);
+    const [entry] = (await add(t, who, listed)).body.info.addresses;
+    t.clock.advance(24 * HOUR);
+    expect((await preview(t, who, listed)).status).toBe(200);
+
+    // The owner's removal, caught between its delete and its commit; the thief's confirm arrives meanwhile.
+    const remover = new pg.Client({ connectionString: t.config.databaseUrl });
+    await remover.connect();
+    try {
+      await remover.query('BEGIN');
+      await remover.query('DELETE FROM withdrawal_allowlist WHERE id = $1', [entry?.id]);
+      let answered: Awaited<ReturnType<typeof confirm>> | undefined;
+      const confirming = confirm(t, who).then((answer) => (answered = answer));
+      // Confirm must wait for the removal to decide, not go by the row as it was before it.
+      await expect
+        .poll(
+          async () =>
+            answered ??
+            (await remover.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await remover.query('COMMIT');
+      expect(await confirming).toEqual({ status: 400, body: { success: false, info: NOT_LISTED } });
+      expect(await withdrawalsOf(t, who)).toEqual([]);
+    } finally {
+      await remover.end();
+    }
   });
 
   it('does not touch the withdrawals of a trader whose list is off', async () => {

@@ -58,12 +58,21 @@ const isEnforced = (row: { withdrawal_allowlist: boolean; withdrawal_allowlist_e
 /**
  * Why a withdrawal to `recipient` (as the network writes it) must not go while the user's allowlist applies,
  * or undefined when it may. Read with `q`, so confirm re-checks inside its own transaction: a list changed
- * since the preview counts.
+ * since the preview counts. `hold` (confirm) share-locks what it read until that transaction ends: a removal
+ * or "on" in progress is waited for and counts, and one that comes later waits, so none answers before a
+ * withdrawal it should have stopped commits.
  */
-export async function allowlistRefusal(q: Queryable, userId: string, network: NetworkKey, recipient: string, now: Date): Promise<Refusal | undefined> {
-  const protections = await userProtectionsRepository(q).find(userId);
+export async function allowlistRefusal(
+  q: Queryable,
+  userId: string,
+  network: NetworkKey,
+  recipient: string,
+  now: Date,
+  hold = false,
+): Promise<Refusal | undefined> {
+  const protections = await userProtectionsRepository(q).find(userId, hold && 'share');
   if (!protections || !isEnforced(protections, now)) return undefined;
-  const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient);
+  const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient, hold);
   if (!entry) return new InvalidInput(protectionSentences.recipientNotListed(ALLOWLIST_NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS));
   if (entry.usable_from > now) return new StateConflict(protectionSentences.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from)));
   return undefined;

@@ -104,10 +104,15 @@ export interface ProtectionsRow {
 /** The account protections' columns of users (migration 021). */
 export function userProtectionsRepository(db: Queryable) {
   return {
-    /** Undefined for an unknown user. `lock` holds the row until the caller's transaction ends (allowlist changes). */
-    find: (userId: string, lock = false) =>
+    /**
+     * Undefined for an unknown user. `lock` holds the row until the caller's transaction ends: `true` to change
+     * it (allowlist changes), `'share'` to act on it (a withdrawal's confirm: a change waits for it, or it for the change).
+     */
+    find: (userId: string, lock: boolean | 'share' = false) =>
       db.maybe<ProtectionsRow>(
-        `SELECT anti_phishing_code, withdrawal_allowlist, withdrawal_allowlist_enforced_until FROM users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+        `SELECT anti_phishing_code, withdrawal_allowlist, withdrawal_allowlist_enforced_until FROM users WHERE id = $1${
+          lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : ''
+        }`,
         [userId],
       ),
 

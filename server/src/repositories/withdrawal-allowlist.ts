@@ -35,12 +35,14 @@ export function withdrawalAllowlistRepository(db: Queryable) {
     remove: (userId: string, id: number) =>
       db.maybe<AllowlistRow>(`DELETE FROM withdrawal_allowlist WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId]),
 
-    /** The entry for this recipient, as the network writes it, or undefined when it is not on the list. */
-    find: (userId: string, network: NetworkKey, address: string) =>
-      db.maybe<AllowlistRow>(`SELECT ${COLUMNS} FROM withdrawal_allowlist WHERE user_id = $1 AND network = $2 AND address = $3`, [
-        userId,
-        network,
-        address,
-      ]),
+    /**
+     * The entry for this recipient, as the network writes it, or undefined when it is not on the list. `share`
+     * holds it until the caller's transaction ends: a removal in progress is waited for, one to come waits.
+     */
+    find: (userId: string, network: NetworkKey, address: string, share = false) =>
+      db.maybe<AllowlistRow>(
+        `SELECT ${COLUMNS} FROM withdrawal_allowlist WHERE user_id = $1 AND network = $2 AND address = $3${share ? ' FOR SHARE' : ''}`,
+        [userId, network, address],
+      ),
   };
 }

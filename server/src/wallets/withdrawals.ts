@@ -158,8 +158,9 @@ export function withdrawals(deps: WithdrawalsDeps) {
     if (!preview || preview.expires_at <= now) return { kind: 'refused', refusal: new StateConflict(sentences.noWithdrawalToConfirm) };
     const locked = await lockRefusal(tx, userId);
     if (locked) return { kind: 'refused', refusal: locked };
-    // The allowlist again, in this transaction: an address removed (or the list turned on) since the preview counts.
-    const notAllowed = await allowlistRefusal(tx, userId, preview.network, preview.recipient, now);
+    // The allowlist again, in this transaction and held to its end: an address removed (or the list turned on)
+    // since the preview, or being removed now, counts.
+    const notAllowed = await allowlistRefusal(tx, userId, preview.network, preview.recipient, now, true);
     if (notAllowed) return { kind: 'refused', refusal: notAllowed };
 
     const figures = {
