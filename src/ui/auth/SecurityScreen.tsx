@@ -15,11 +15,11 @@ import {
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
-import { PasswordField } from '../primitives/PasswordField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { CodeEntryField, useIsCodeComplete } from './fields.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { CurrentPasswordField, FormButtons, LoadingOrRetry } from '../security/parts.tsx';
 import { securityStyles as s } from '../security/styles.ts';
 
 const section = css({ mt: '6', maxW: '2xl', display: 'flex', flexDirection: 'column', gap: '4' });
@@ -61,9 +61,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
     actor.send({ type: 'form.submit' });
   };
   const change = (name: 'code' | 'password') => (value: string) => actor.send({ type: 'field.change', name, value });
-  const passwordField = (
-    <PasswordField label="Your password" name="password" value={password} onValueChange={change('password')} autoComplete="current-password" />
-  );
+  const passwordField = <CurrentPasswordField value={password} onValueChange={change('password')} />;
   /** The form of a change made with a code of the account's own (off, new recovery codes). */
   const proofForm = (lead: string, submitLabel: string, cancel: () => void, variant: 'destructive' | 'default'): ReactNode => (
     <form onSubmit={submit} className={s.form}>
@@ -79,14 +77,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
         autoFocus
       />
       {passwordField}
-      <div className={s.actions}>
-        <Button type="submit" variant={variant} disabled={!canSubmit || busy}>
-          {busy ? 'Please wait...' : submitLabel}
-        </Button>
-        <Button variant="ghost" onClick={cancel} disabled={busy}>
-          Cancel
-        </Button>
-      </div>
+      <FormButtons submitLabel={submitLabel} variant={variant} canSubmit={canSubmit} busy={busy} onCancel={cancel} />
     </form>
   );
 
@@ -108,15 +99,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
             </div>
           </div>
 
-          {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
-          {view === 'unavailable' ? (
-            <div className={s.form}>
-              <p className={s.muted}>The two-factor status could not be loaded.</p>
-              <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
-                Try again
-              </Button>
-            </div>
-          ) : null}
+          <LoadingOrRetry view={view} failure="The two-factor status could not be loaded." onRetry={() => actor.send({ type: 'status.retry' })} />
 
           {view === 'off' ? (
             <div className={s.form}>

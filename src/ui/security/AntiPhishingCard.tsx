@@ -13,8 +13,8 @@ import {
 } from '../../machines/antiPhishing/antiPhishing.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
-import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
+import { CurrentPasswordField, FormButtons, LoadingOrRetry, PasswordConfirmForm } from './parts.tsx';
 import { securityStyles as s } from './styles.ts';
 
 export const antiPhishingTexts = {
@@ -43,29 +43,14 @@ export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhi
     event.preventDefault();
     actor.send({ type: 'form.submit' });
   };
-  const cancel = (
-    <Button variant="ghost" onClick={() => actor.send({ type: 'form.cancel' })} disabled={busy}>
-      Cancel
-    </Button>
-  );
-  const passwordField = (
-    <PasswordField label="Your password" name="password" value={password} onValueChange={change('password')} autoComplete="current-password" />
-  );
+  const cancel = () => actor.send({ type: 'form.cancel' });
   return (
     <Card aria-labelledby="anti-phishing-title" role="region">
       <h2 className={s.title} id="anti-phishing-title">
         {antiPhishingTexts.title}
       </h2>
       <p className={s.muted}>{antiPhishingTexts.lead}</p>
-      {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
-      {view === 'unavailable' ? (
-        <div className={s.form}>
-          <p className={s.muted}>The anti-phishing code could not be loaded.</p>
-          <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
-            Try again
-          </Button>
-        </div>
-      ) : null}
+      <LoadingOrRetry view={view} failure="The anti-phishing code could not be loaded." onRetry={() => actor.send({ type: 'status.retry' })} />
       {view === 'showing' ? (
         <div className={s.form}>
           <p data-testid="anti-phishing-code">
@@ -97,26 +82,22 @@ export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhi
             helperText={`${ANTI_PHISHING_CODE_RULES.min} to ${ANTI_PHISHING_CODE_RULES.max} letters, digits, spaces, - or _`}
             autoFocus
           />
-          {passwordField}
-          <div className={s.actions}>
-            <Button type="submit" disabled={!canSubmit || busy} aria-busy={busy}>
-              {busy ? 'Please wait...' : antiPhishingTexts.save}
-            </Button>
-            {cancel}
-          </div>
+          <CurrentPasswordField value={password} onValueChange={change('password')} />
+          <FormButtons submitLabel={antiPhishingTexts.save} canSubmit={canSubmit} busy={busy} onCancel={cancel} />
         </form>
       ) : null}
       {view === 'removing' ? (
-        <form className={s.form} onSubmit={submit} noValidate>
-          <p className={s.muted}>{antiPhishingTexts.removeLead}</p>
-          {passwordField}
-          <div className={s.actions}>
-            <Button type="submit" variant="destructive" disabled={!canSubmit || busy} aria-busy={busy}>
-              {busy ? 'Please wait...' : antiPhishingTexts.confirmRemove}
-            </Button>
-            {cancel}
-          </div>
-        </form>
+        <PasswordConfirmForm
+          lead={antiPhishingTexts.removeLead}
+          password={password}
+          onPasswordChange={change('password')}
+          onSubmit={submit}
+          submitLabel={antiPhishingTexts.confirmRemove}
+          variant="destructive"
+          canSubmit={canSubmit}
+          busy={busy}
+          onCancel={cancel}
+        />
       ) : null}
     </Card>
   );

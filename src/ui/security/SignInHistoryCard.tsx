@@ -15,6 +15,7 @@ import { ChartDialog, DialogActions } from '../chat/ChartDialog.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
+import { LoadingOrRetry } from './parts.tsx';
 import { securityStyles as s } from './styles.ts';
 import { RelativeTime } from './time.tsx';
 
@@ -60,15 +61,7 @@ export function SignInHistoryCard({ actor }: { actor: ActorRefFrom<typeof signIn
           {message}
         </p>
       ) : null}
-      {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
-      {view === 'unavailable' ? (
-        <div className={s.form}>
-          <p className={s.muted}>The sign-in history could not be loaded.</p>
-          <Button variant="outline" onClick={() => actor.send({ type: 'history.retry' })}>
-            Try again
-          </Button>
-        </div>
-      ) : null}
+      <LoadingOrRetry view={view} failure="The sign-in history could not be loaded." onRetry={() => actor.send({ type: 'history.retry' })} />
       {view === 'list' ? (
         <ul className={s.list} aria-label="Sign-ins" aria-busy={busy}>
           {sessions.map((entry) => (

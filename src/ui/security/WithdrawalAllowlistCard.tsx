@@ -18,10 +18,10 @@ import {
 } from '../../machines/withdrawalAllowlist/withdrawalAllowlist.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
-import { PasswordField } from '../primitives/PasswordField.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
+import { CurrentPasswordField, FormButtons, LoadingOrRetry, PasswordConfirmForm } from './parts.tsx';
 import { securityStyles as s } from './styles.ts';
 import { exactTime } from './time.tsx';
 
@@ -81,14 +81,7 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
     event.preventDefault();
     actor.send({ type: 'form.submit' });
   };
-  const cancel = (
-    <Button variant="ghost" onClick={() => actor.send({ type: 'form.cancel' })} disabled={busy}>
-      Cancel
-    </Button>
-  );
-  const passwordField = (
-    <PasswordField label="Your password" name="password" value={password} onValueChange={change('password')} autoComplete="current-password" />
-  );
+  const cancel = () => actor.send({ type: 'form.cancel' });
   const loaded = view !== 'loading' && view !== 'unavailable';
   return (
     <Card aria-labelledby="allowlist-title" role="region">
@@ -96,15 +89,7 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
         {allowlistTexts.title}
       </h2>
       <p className={s.muted}>{allowlistTexts.lead}</p>
-      {view === 'loading' ? <p className={s.muted}>Loading...</p> : null}
-      {view === 'unavailable' ? (
-        <div className={s.form}>
-          <p className={s.muted}>The withdrawal allowlist could not be loaded.</p>
-          <Button variant="outline" onClick={() => actor.send({ type: 'status.retry' })}>
-            Try again
-          </Button>
-        </div>
-      ) : null}
+      <LoadingOrRetry view={view} failure="The withdrawal allowlist could not be loaded." onRetry={() => actor.send({ type: 'status.retry' })} />
       {loaded ? (
         <>
           <Switch.Root
@@ -127,16 +112,17 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
         </>
       ) : null}
       {view === 'disabling' ? (
-        <form className={s.form} onSubmit={submit} noValidate>
-          <p className={s.muted}>{allowlistTexts.disableLead}</p>
-          {passwordField}
-          <div className={s.actions}>
-            <Button type="submit" variant="destructive" disabled={!canSubmit || busy} aria-busy={busy}>
-              {busy ? 'Please wait...' : allowlistTexts.confirmDisable}
-            </Button>
-            {cancel}
-          </div>
-        </form>
+        <PasswordConfirmForm
+          lead={allowlistTexts.disableLead}
+          password={password}
+          onPasswordChange={change('password')}
+          onSubmit={submit}
+          submitLabel={allowlistTexts.confirmDisable}
+          variant="destructive"
+          canSubmit={canSubmit}
+          busy={busy}
+          onCancel={cancel}
+        />
       ) : null}
       {loaded ? (
         addresses.length === 0 ? (
@@ -174,14 +160,9 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
           />
           <TextField label="Address" name="address" value={address} onValueChange={change('address')} autoComplete="off" spellCheck={false} autoFocus />
           <TextField label="Label (optional)" name="label" value={label} onValueChange={change('label')} autoComplete="off" error={labelProblem} />
-          {passwordField}
+          <CurrentPasswordField value={password} onValueChange={change('password')} />
           <p className={s.muted}>This address can be used {ALLOWLIST_WAIT_HOURS} hours after you save it.</p>
-          <div className={s.actions}>
-            <Button type="submit" disabled={!canSubmit || busy} aria-busy={busy}>
-              {busy ? 'Please wait...' : allowlistTexts.save}
-            </Button>
-            {cancel}
-          </div>
+          <FormButtons submitLabel={allowlistTexts.save} canSubmit={canSubmit} busy={busy} onCancel={cancel} />
         </form>
       ) : null}
     </Card>
