@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { currentPassword } from './common.ts';
-import { networkKey } from './wallet.ts';
+import { NETWORK_KEYS, networkKey, type NetworkKey } from './wallet.ts';
 
 /**
  * The account protections of /settings/security (issue 14; none of them in the spec): the sign-in history with
@@ -75,6 +75,16 @@ export type AntiPhishingStatus = z.infer<typeof antiPhishingStatus>;
 /** A new address on the list, and the list turned off, wait this long before they widen where coins may go. */
 export const ALLOWLIST_WAIT_HOURS = 24;
 export const ALLOWLIST_MAX_ADDRESSES = 50;
+
+/** The chains as the allowlist names them, on the Security page and in its sentences (a network key may carry several coins: ETH and USDT on ethereum). */
+export const NETWORK_NAMES: Readonly<Record<NetworkKey, string>> = {
+  bitcoin: 'Bitcoin',
+  ethereum: 'Ethereum',
+  tron: 'Tron',
+  litecoin: 'Litecoin',
+};
+/** Every chain with its name, in the contract's order: the allowlist's network choices. */
+export const NETWORK_CHOICES = NETWORK_KEYS.map((key) => ({ value: key, label: NETWORK_NAMES[key] }));
 
 const allowlistAddress = z
   .string({ error: 'address is required' })

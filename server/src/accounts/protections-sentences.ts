@@ -1,13 +1,3 @@
-import type { NetworkKey } from '../../../contracts/wallet.ts';
-
-/** The chains as the allowlist names them (a network key may carry several coins: ETH and USDT on ethereum). */
-export const ALLOWLIST_NETWORK_NAMES: Readonly<Record<NetworkKey, string>> = {
-  bitcoin: 'Bitcoin',
-  ethereum: 'Ethereum',
-  tron: 'Tron',
-  litecoin: 'Litecoin',
-};
-
 /**
  * What the account protections (docs/rules.md "Account protections") answer, for the person on the Security
  * page or at the Withdraw screen: what happened or what is wrong, and what to do instead.

@@ -1,6 +1,7 @@
 import {
   ALLOWLIST_MAX_ADDRESSES,
   ALLOWLIST_WAIT_HOURS,
+  NETWORK_NAMES,
   SIGN_IN_HISTORY_LIMIT,
   type AllowlistRequest,
   type AllowlistStatus,
@@ -23,7 +24,7 @@ import { sentences } from '../sentences.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
 import { walletSentences } from '../wallets/sentences.ts';
 import { passwordCheck, type AccountsDeps } from './accounts.ts';
-import { ALLOWLIST_NETWORK_NAMES, protectionSentences } from './protections-sentences.ts';
+import { protectionSentences } from './protections-sentences.ts';
 
 const HOUR_MS = 3_600_000;
 const ALLOWLIST_WAIT_MS = ALLOWLIST_WAIT_HOURS * HOUR_MS;
@@ -73,7 +74,7 @@ export async function allowlistRefusal(
   const protections = await userProtectionsRepository(q).find(userId, hold && 'share');
   if (!protections || !isEnforced(protections, now)) return undefined;
   const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient, hold);
-  if (!entry) return new InvalidInput(protectionSentences.recipientNotListed(ALLOWLIST_NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS));
+  if (!entry) return new InvalidInput(protectionSentences.recipientNotListed(NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS));
   if (entry.usable_from > now) return new StateConflict(protectionSentences.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from)));
   return undefined;
 }
@@ -218,7 +219,7 @@ export function protectionsService(deps: ProtectionsDeps) {
      */
     async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
       const address = CHAIN_NETWORKS[ask.network].parseAddress(ask.address);
-      if (address === undefined) throw new InvalidInput(walletSentences.invalidRecipient(ALLOWLIST_NETWORK_NAMES[ask.network]));
+      if (address === undefined) throw new InvalidInput(walletSentences.invalidRecipient(NETWORK_NAMES[ask.network]));
       const owner = await confirmPassword(caller, ask.password);
       const { status, usableFrom } = await changeAndTell(async (tx, now) => {
         // The owner's row lock makes the count and the insert one step: two adds racing cannot pass the limit.
@@ -233,10 +234,10 @@ export function protectionsService(deps: ProtectionsDeps) {
         if (!added) throw new StateConflict(protectionSentences.addressAlreadyListed);
         return {
           result: { status: await allowlistStatus(tx, caller.userId), usableFrom },
-          tell: [securityTexts.withdrawalAddressAdded(caller.userId, ALLOWLIST_NETWORK_NAMES[ask.network], address, usableFrom)],
+          tell: [securityTexts.withdrawalAddressAdded(caller.userId, NETWORK_NAMES[ask.network], address, usableFrom)],
         };
       });
-      tellOwner(owner, { kind: 'withdrawalAddressAdded', network: ALLOWLIST_NETWORK_NAMES[ask.network], address, usableFrom: utcMinuteUp(usableFrom) });
+      tellOwner(owner, { kind: 'withdrawalAddressAdded', network: NETWORK_NAMES[ask.network], address, usableFrom: utcMinuteUp(usableFrom) });
       return status;
     },
 
@@ -247,7 +248,7 @@ export function protectionsService(deps: ProtectionsDeps) {
         if (!removed) throw new NotFound(protectionSentences.addressNotListedToRemove);
         return {
           result: await allowlistStatus(tx, userId),
-          tell: [securityTexts.withdrawalAddressRemoved(userId, ALLOWLIST_NETWORK_NAMES[removed.network], removed.address)],
+          tell: [securityTexts.withdrawalAddressRemoved(userId, NETWORK_NAMES[removed.network], removed.address)],
         };
       });
     },

@@ -3,8 +3,7 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import { ALLOWLIST_WAIT_HOURS, type AllowlistEntry } from '../../../contracts/account-protections.ts';
-import { NETWORK_KEYS } from '../../../contracts/index.ts';
+import { ALLOWLIST_WAIT_HOURS, NETWORK_CHOICES, NETWORK_NAMES, type AllowlistEntry } from '../../../contracts/account-protections.ts';
 import type { AllowlistField, withdrawalAllowlistMachine } from '../../machines/withdrawalAllowlist/withdrawalAllowlist.machine.ts';
 import {
   isWaiting,
@@ -37,8 +36,6 @@ export const allowlistTexts = {
   remove: 'Remove',
 } as const;
 
-const networkOptions = NETWORK_KEYS.map((key) => ({ value: key, label: key.charAt(0).toUpperCase() + key.slice(1) }));
-const networkName = (key: string) => networkOptions.find((option) => option.value === key)?.label ?? key;
 
 const switchRoot = css({ display: 'inline-flex', alignItems: 'center', gap: '3', mt: '4', cursor: 'pointer', _disabled: { cursor: 'default', opacity: 0.6 } });
 const switchControl = css({
@@ -153,7 +150,7 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
           <SelectField
             label="Network"
             name="network"
-            options={networkOptions}
+            options={NETWORK_CHOICES}
             value={[network]}
             onValueChange={(value) => value[0] && change('network')(value[0])}
             placeholder="Choose a network"
@@ -175,7 +172,7 @@ function AddressRow({ entry, removing, canRemove, onRemove }: { entry: Allowlist
     <li className={s.row} data-waiting={waiting}>
       <div className={s.rowMain}>
         <span className={s.rowTitle}>
-          {networkName(entry.network)}
+          {NETWORK_NAMES[entry.network]}
           {entry.label ? ` · ${entry.label}` : ''}
         </span>
         <span className={s.mono}>{entry.address}</span>
