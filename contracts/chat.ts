@@ -115,5 +115,10 @@ export const webAppConfig = z.object({
     /** The built-in device API's base (`<origin>/push`); null: hosted Beams. */
     endpoint: z.nullable(z.string()),
   }),
+  /**
+   * The flow atlas (/flows): who may open it (everyone in development or with FLOW_ATLAS=on, else moderators
+   * only) and whether the pages broadcast their charts' live states to it (development only).
+   */
+  flow_atlas: z.object({ open_to: z.enum(['everyone', 'moderators']), live: z.boolean() }),
 });
 export type WebAppConfig = z.infer<typeof webAppConfig>;

@@ -61,6 +61,7 @@ const router = createAppRouter({
     notifications,
     moderation,
     api,
+    appConfig: config,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),

@@ -56,6 +56,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   SESSION_IDLE_DAYS: positiveInt.default(30),
   TRUST_PROXY: flag.default(false),
+  FLOW_ATLAS: flag.default(false),
   WEB_DIST: z.string().default('./dist'),
   PRICE_SOURCE: z
     .enum(PRICE_SOURCE_NAMES, { error: `must be one of: ${PRICE_SOURCE_NAMES.join(', ')}` })
@@ -132,6 +133,8 @@ export interface Config {
   /** A session that has not been used for this many days is expired. */
   sessionIdleDays: number;
   trustProxy: boolean;
+  /** FLOW_ATLAS: /flows open to everyone in production too (in development it always is). */
+  flowAtlas: boolean;
   webDist: string;
   /** Where coin prices come from (server/src/prices/adapters.ts); an unknown name fails at boot. */
   priceSource: PriceSourceName;
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
     trustProxy: e.TRUST_PROXY,
+    flowAtlas: e.FLOW_ATLAS,
     webDist: e.WEB_DIST,
     priceSource: e.PRICE_SOURCE,
     priceTickSeconds: e.PRICE_TICK_SECONDS,

@@ -2,7 +2,8 @@ import Pusher from 'pusher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppConfig } from '../../contracts/chat.ts';
 import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
-import { createTestApp, type TestApp } from '../support/server.ts';
+import { createTestApp, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
+import { TEST_VAPID_KEYS } from '../support/push.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import { disputedTrade, moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
@@ -25,8 +26,21 @@ describe('GET /api/config', () => {
       info: {
         realtime: { key: BUILT_IN_KEY, cluster: null, ws_host: null, ws_port: null, force_tls: false },
         push: { instance_id: 'peerex', endpoint: 'http://peerex.example:3000/push' },
+        flow_atlas: { open_to: 'everyone', live: true },
       },
     });
+  });
+
+  it('opens the flow atlas to moderators only in production, to everyone with FLOW_ATLAS=on, and live nowhere there', async () => {
+    const production = { NODE_ENV: 'production', ...TEST_WALLET_XPUBS, ...TEST_VAPID_KEYS };
+    const closed = await createTestApp('pglite', { env: production });
+    const open = await createTestApp('pglite', { env: { ...production, FLOW_ATLAS: 'on' } });
+    try {
+      expect((await closed.get<{ flow_atlas: unknown }>('/api/config')).body.info.flow_atlas).toEqual({ open_to: 'moderators', live: false });
+      expect((await open.get<{ flow_atlas: unknown }>('/api/config')).body.info.flow_atlas).toEqual({ open_to: 'everyone', live: false });
+    } finally {
+      await Promise.all([closed.close(), open.close()]);
+    }
   });
 
   it('names an external server when PUSHER_HOST is set, and hosted Pusher by its cluster', async () => {

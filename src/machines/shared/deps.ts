@@ -1,4 +1,4 @@
-import type { SessionResponse } from '../../../contracts/index.ts';
+import type { SessionResponse, WebAppConfig } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { Api } from '../../services/api.ts';
 import type { ChatService } from '../../services/chat.ts';
@@ -30,6 +30,8 @@ export type FlowDeps = {
    * left (bench/bundle-size.ts).
    */
   api: Api;
+  /** GET /api/config as read at boot (null when it could not be read); the flow atlas asks who may open it. */
+  appConfig: Promise<WebAppConfig | null>;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */

@@ -17,6 +17,11 @@ export default async function configRoute(app: FastifyInstance) {
         instance_id: app.push.instanceId,
         endpoint: app.push.hosted ? null : `${request.protocol}://${request.host}${PUSH_BASE_PATH}`,
       },
+      flow_atlas: {
+        open_to: app.config.nodeEnv !== 'production' || app.config.flowAtlas ? 'everyone' : 'moderators',
+        // Live mode has every page post its charts' states to the atlas tab: a development aid, not for traders.
+        live: app.config.nodeEnv !== 'production',
+      },
     }),
   );
 }
