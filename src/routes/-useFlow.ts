@@ -1,12 +1,16 @@
 import { useRouteContext } from '@tanstack/react-router';
+import { useActorRef } from '@xstate/react';
 import { useMemo } from 'react';
+import type { Actor, ActorOptions, AnyActorLogic } from 'xstate';
 import type { FlowDeps } from '../machines/shared/deps.ts';
 
 /**
- * A flow's chart with its services bound. Binding happens in the route's own chunk, so a screen's
- * chart is downloaded with the screen rather than on the first visit to any page.
+ * A route's actor for its flow: the chart bound to its services — in the route's own chunk, so a screen's chart is
+ * downloaded with the screen rather than on the first visit to any page — started with the page, and reporting its
+ * states to the flow atlas when live mode is on (deps.inspect, development only).
  */
-export function useFlow<Logic>(bind: (deps: FlowDeps) => Logic): Logic {
+export function useFlowActor<Logic extends AnyActorLogic>(bind: (deps: FlowDeps) => Logic, options?: Omit<ActorOptions<Logic>, 'inspect'>): Actor<Logic> {
   const { deps } = useRouteContext({ from: '__root__' });
-  return useMemo(() => bind(deps), [bind, deps]);
+  const logic = useMemo(() => bind(deps), [bind, deps]);
+  return useActorRef(logic, { ...options, inspect: deps.inspect } as ActorOptions<Logic>);
 }

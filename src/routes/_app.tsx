@@ -1,10 +1,10 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
 import { css } from 'styled-system/css';
 import { selectInitial, selectUser } from '../machines/session/session.selectors.ts';
 import { RETURN_TO_PARAM, returnTo } from './-returnTo.ts';
-import { useFlow } from './-useFlow.ts';
+import { useFlowActor } from './-useFlow.ts';
 
 const main = css({ maxW: '7xl', mx: 'auto', px: { base: '4', md: '6' }, py: { base: '6', md: '8' } });
 
@@ -41,7 +41,7 @@ function SignedInLayout({ username }: { username: string }) {
   const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
   const initial = useSelector(session, selectInitial);
   const moderator = useSelector(session, (snapshot) => selectUser(snapshot)?.role === 'moderator');
-  const notifications = useActorRef(useFlow(bindNotifications), { input: { username } });
+  const notifications = useFlowActor(bindNotifications, { input: { username } });
   return (
     <>
       <SignedInNav initial={initial} moderator={moderator} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />

@@ -1,3 +1,4 @@
+import type { InspectionEvent } from 'xstate';
 import type { SessionResponse, WebAppConfig } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
 import type { Api } from '../../services/api.ts';
@@ -32,6 +33,8 @@ export type FlowDeps = {
   api: Api;
   /** GET /api/config as read at boot (null when it could not be read); the flow atlas asks who may open it. */
   appConfig: Promise<WebAppConfig | null>;
+  /** Live mode of the flow atlas (development): every flow's actor reports its states here (services/flowLive.ts). */
+  inspect?: (event: InspectionEvent) => void;
   /** The tab's pusher-js connection; charts invoke subscriptions on it as `fromCallback` actors. */
   realtime: RealtimeService;
   /** Who is signed in (the chat tells own messages from the partner's). */

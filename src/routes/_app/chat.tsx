@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { z } from 'zod/mini';
 import { selectUser } from '../../machines/session/session.selectors.ts';
 import { bindTradeChat } from '../../machines/tradeChat/tradeChat.actors.ts';
 import { ChatScreen } from '../../ui/chat/ChatScreen.tsx';
-import { useFlow } from '../-useFlow.ts';
+import { useFlowActor } from '../-useFlow.ts';
 
 /** `?channel=` opens one conversation (where "Trade Opened!" lands); anything else there is ignored. */
 const chatSearch = z.object({
@@ -21,7 +21,7 @@ function ChatRoute() {
   const username = useSelector(session, selectUser)?.username ?? '';
   const { channel } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const chat = useActorRef(useFlow(bindTradeChat), { input: { username, channel: channel ?? null } });
+  const chat = useFlowActor(bindTradeChat, { input: { username, channel: channel ?? null } });
   return (
     <ChatScreen
       actor={chat}

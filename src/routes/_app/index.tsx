@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { bindDashboard } from '../../machines/dashboard/dashboard.actors.ts';
-import { useFlow } from '../-useFlow.ts';
+import { useFlowActor } from '../-useFlow.ts';
 import { selectUser } from '../../machines/session/session.selectors.ts';
 import { DashboardScreen } from '../../ui/dashboard/DashboardScreen.tsx';
 
@@ -10,5 +10,5 @@ export const Route = createFileRoute('/_app/')({ component: DashboardRoute });
 function DashboardRoute() {
   const { session } = Route.useRouteContext();
   const user = useSelector(session, selectUser);
-  return <DashboardScreen actor={useActorRef(useFlow(bindDashboard))} username={user?.username ?? ''} />;
+  return <DashboardScreen actor={useFlowActor(bindDashboard)} username={user?.username ?? ''} />;
 }

@@ -1,9 +1,8 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { z } from 'zod/mini';
 import { bindModerationDesk } from '../../machines/moderationDesk/moderationDesk.actors.ts';
 import { ModerationScreen } from '../../ui/moderation/ModerationScreen.tsx';
-import { useFlow } from '../-useFlow.ts';
+import { useFlowActor } from '../-useFlow.ts';
 
 /** `?channel=` opens one dispute; anything else there is ignored. */
 const moderationSearch = z.object({
@@ -23,7 +22,7 @@ export const Route = createFileRoute('/_app/moderation')({
 function ModerationRoute() {
   const { channel } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const desk = useActorRef(useFlow(bindModerationDesk), { input: { channel: channel ?? null } });
+  const desk = useFlowActor(bindModerationDesk, { input: { channel: channel ?? null } });
   return (
     <ModerationScreen
       actor={desk}

@@ -1,11 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { bindPasswordReset } from '../../machines/passwordReset/passwordReset.actors.ts';
-import { useFlow } from '../-useFlow.ts';
+import { useFlowActor } from '../-useFlow.ts';
 import { ForgotPasswordScreen } from '../../ui/auth/ForgotPasswordScreen.tsx';
 
 export const Route = createFileRoute('/_public/forgot-password')({ component: ForgotPasswordRoute });
 
 function ForgotPasswordRoute() {
-  return <ForgotPasswordScreen actor={useActorRef(useFlow(bindPasswordReset))} />;
+  return <ForgotPasswordScreen actor={useFlowActor(bindPasswordReset)} />;
 }

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { bindLogin } from '../../machines/login/login.actors.ts';
-import { useFlow } from '../-useFlow.ts';
+import { useFlowActor } from '../-useFlow.ts';
 import { RETURN_TO_PARAM, returnTo } from '../-returnTo.ts';
 import { LoginScreen } from '../../ui/auth/LoginScreen.tsx';
 
@@ -15,5 +14,5 @@ export const Route = createFileRoute('/_public/login')({
 });
 
 function LoginRoute() {
-  return <LoginScreen actor={useActorRef(useFlow(bindLogin))} />;
+  return <LoginScreen actor={useFlowActor(bindLogin)} />;
 }

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { bindOfferForm } from '../../../machines/offerForm/offerForm.actors.ts';
-import { useFlow } from '../../-useFlow.ts';
+import { useFlowActor } from '../../-useFlow.ts';
 import { OfferFormScreen } from '../../../ui/offers/OfferFormScreen.tsx';
 
 export const Route = createFileRoute('/_app/offers/$id')({ component: EditOfferRoute });
@@ -10,5 +9,5 @@ function EditOfferRoute() {
   const { id } = Route.useParams();
   // A non-numeric id can name no offer; the machine's load fails and it returns to /offers.
   const offerId = /^\d{1,9}$/.test(id) ? Number(id) : 0;
-  return <OfferFormScreen key={id} actor={useActorRef(useFlow(bindOfferForm), { input: { offerId } })} />;
+  return <OfferFormScreen key={id} actor={useFlowActor(bindOfferForm, { input: { offerId } })} />;
 }

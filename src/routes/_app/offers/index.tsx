@@ -1,19 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { bindOfferBrowser } from '../../../machines/offerBrowser/offerBrowser.actors.ts';
 import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindTradeDialog } from '../../../machines/tradeDialog/tradeDialog.actors.ts';
 import { OffersScreen } from '../../../ui/offers/OffersScreen.tsx';
 import { TradeDialog } from '../../../ui/trades/TradeDialog.tsx';
-import { useFlow } from '../../-useFlow.ts';
+import { useFlowActor } from '../../-useFlow.ts';
 
 export const Route = createFileRoute('/_app/offers/')({ component: OffersRoute });
 
 function OffersRoute() {
   const { session } = Route.useRouteContext();
   const user = useSelector(session, selectUser);
-  const browser = useActorRef(useFlow(bindOfferBrowser));
-  const dialog = useActorRef(useFlow(bindTradeDialog));
+  const browser = useFlowActor(bindOfferBrowser);
+  const dialog = useFlowActor(bindTradeDialog);
   return (
     <>
       <OffersScreen

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindTraderProfile } from '../../../machines/traderProfile/traderProfile.actors.ts';
 import { TraderProfileScreen } from '../../../ui/traders/TraderProfileScreen.tsx';
-import { useFlow } from '../../-useFlow.ts';
+import { useFlowActor } from '../../-useFlow.ts';
 
 export const Route = createFileRoute('/_app/traders/$username')({ component: TraderProfileRoute });
 
@@ -16,6 +16,6 @@ function TraderProfileRoute() {
 function TraderProfile({ username }: { username: string }) {
   const { session } = Route.useRouteContext();
   const me = useSelector(session, selectUser)?.username ?? '';
-  const actor = useActorRef(useFlow(bindTraderProfile), { input: { username } });
+  const actor = useFlowActor(bindTraderProfile, { input: { username } });
   return <TraderProfileScreen actor={actor} currentUsername={me} />;
 }

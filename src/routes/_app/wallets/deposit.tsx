@@ -1,9 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { z } from 'zod/mini';
 import { bindDeposit } from '../../../machines/deposit/deposit.actors.ts';
 import { DepositScreen } from '../../../ui/wallets/DepositScreen.tsx';
-import { useFlow } from '../../-useFlow.ts';
+import { useFlowActor } from '../../-useFlow.ts';
 
 /** `?coin=<TICKER>` preselects a coin (the wallet cards link so); anything that is not a ticker is ignored. */
 const depositSearch = z.object({
@@ -18,7 +17,7 @@ export const Route = createFileRoute('/_app/wallets/deposit')({
 function DepositRoute() {
   const { coin } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const deposit = useActorRef(useFlow(bindDeposit), { input: { coin: coin ?? null } });
+  const deposit = useFlowActor(bindDeposit, { input: { coin: coin ?? null } });
   return (
     <DepositScreen
       actor={deposit}

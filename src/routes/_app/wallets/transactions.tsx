@@ -1,11 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import { bindWalletHistory } from '../../../machines/walletHistory/walletHistory.actors.ts';
 import { TransactionsScreen } from '../../../ui/wallets/TransactionsScreen.tsx';
-import { useFlow } from '../../-useFlow.ts';
+import { useFlowActor } from '../../-useFlow.ts';
 
 export const Route = createFileRoute('/_app/wallets/transactions')({ component: TransactionsRoute });
 
 function TransactionsRoute() {
-  return <TransactionsScreen actor={useActorRef(useFlow(bindWalletHistory))} />;
+  return <TransactionsScreen actor={useFlowActor(bindWalletHistory)} />;
 }
