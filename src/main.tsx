@@ -1,7 +1,7 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createActor } from 'xstate';
+import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
 import './index.css';
 import { webConfig } from './config.ts';
 import { bindSession } from './machines/session/session.actors.ts';
@@ -47,7 +47,30 @@ const push = createPushService({
   tokenUrl: `${webConfig.apiBaseUrl}push/beams-auth/`,
   getToken: () => session.getSnapshot().context.token,
 });
-const session = createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() } }).start();
+// Live mode of the flow atlas (development): the pages' actors are only noted until an atlas tab answers; then the
+// inspector loads (its own chunk) and announces them, so no page downloads it before anyone is watching.
+let inspectLive: ((event: InspectionEvent) => void) | undefined;
+let watched: Set<ActorRefLike> | null = new Set();
+void config.then((loaded) => {
+  if (!loaded?.flow_atlas.live) return void (watched = null);
+  const hello = new BroadcastChannel('peerex-flow-atlas');
+  hello.onmessage = ({ data }) => {
+    if (data?.kind !== 'hello') return;
+    hello.close();
+    void import('./services/flowLive.ts').then((live) => {
+      inspectLive = live.createLiveInspector();
+      for (const actorRef of watched ?? []) inspectLive({ type: '@xstate.actor', actorRef, rootId: actorRef.sessionId } as InspectionEvent);
+      watched = null;
+    });
+  };
+  hello.postMessage({ kind: 'page' });
+});
+const inspect = (event: InspectionEvent) => {
+  if (inspectLive) return inspectLive(event);
+  if (event.type === '@xstate.snapshot' && (event.snapshot as { status?: string }).status !== 'active') watched?.delete(event.actorRef);
+  else watched?.add(event.actorRef);
+};
+const session = createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
 
 const router = createAppRouter({
   session,
@@ -62,6 +85,7 @@ const router = createAppRouter({
     moderation,
     api,
     appConfig: config,
+    inspect,
     realtime,
     currentUsername: () => session.getSnapshot().context.user?.username ?? null,
     signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
