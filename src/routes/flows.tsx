@@ -16,7 +16,7 @@ function FlowsRoute() {
   const navigate = Route.useNavigate();
   const chart = typeof search.chart === 'string' ? search.chart : null;
   const logic = useMemo(() => bindFlowAtlas(deps, () => session.getSnapshot().context.user?.role ?? null), [deps, session]);
-  const actor = useActorRef(logic, { input: { charts: atlasChartSummaries, chart }, inspect: deps.inspect });
+  const actor = useActorRef(logic, { input: { charts: atlasChartSummaries, chart } });
   const refused = useSelector(actor, selectIsRefused);
   const checking = useSelector(actor, selectIsCheckingAccess);
   // Refused: the product's page-not-found, as /moderation is to a trader.

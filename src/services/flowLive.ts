@@ -19,6 +19,7 @@ type LiveMessage = { kind: 'hello' } | { kind: 'page' } | { kind: 'actor'; actor
 
 /** Same origin, same browser: the atlas in one tab, the product in another. */
 export const LIVE_CHANNEL = 'peerex-flow-atlas';
+const ATLAS_PATH = '/flows';
 
 const isText = (value: unknown, max = 500): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
 
@@ -88,6 +89,9 @@ export function createLiveInspector(channel: BroadcastChannel = new BroadcastCha
     running.clear();
   });
   return (event: InspectionEvent) => {
+    // The atlas's own tab is not a page to watch: its actors' events would come back to it as live events, and
+    // each would make another.
+    if (page().startsWith(ATLAS_PATH)) return;
     // An inspected ref is the actor itself (xstate's Actor), which knows its logic.
     const actor = event.actorRef as unknown as AnyActor;
     if (!isMachine(actor.logic)) return;

@@ -89,3 +89,18 @@ describe('live mode of the flow atlas', () => {
     });
   });
 });
+
+describe('the atlas tab itself', () => {
+  it('posts nothing about its own actors, which would feed its live list back to itself', async () => {
+    const { open, raw, close } = channels();
+    const inspect = createLiveInspector(open(), () => '/flows');
+    const dialog = createActor(tradeDialogMachine, { inspect }).start();
+    dialog.send({ type: 'dialog.close' });
+    // A page elsewhere is heard on the same channel, so the silence above is not the channel's.
+    createActor(tradeDialogMachine, { inspect: createLiveInspector(open(), () => '/offers') }).start();
+    await until(() => raw.length > 0);
+    expect(raw.every((message) => JSON.stringify(message).includes('/offers') || (message as { kind: string }).kind !== 'actor')).toBe(true);
+    expect(raw.filter((message) => (message as { kind: string }).kind === 'event').every((message) => !JSON.stringify(message).includes('dialog.close'))).toBe(true);
+    close();
+  });
+});

@@ -28,7 +28,7 @@ import { atlasCharts } from './atlasCharts.ts';
 type AtlasActor = ActorRefFrom<typeof flowAtlasMachine>;
 
 const page = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '18rem 1fr' }, gap: '5', p: { base: '3', md: '6' }, maxW: '100rem', mx: 'auto' });
-const list = css({ display: 'flex', flexDirection: 'column', gap: '1', maxH: { lg: 'calc(100vh - 8rem)' }, overflowY: 'auto', p: '2!' });
+const list = css({ display: 'flex', flexDirection: 'column', gap: '1', maxH: { base: '40vh', lg: 'calc(100vh - 8rem)' }, overflowY: 'auto', p: '2!' });
 const chartButton = css({
   textAlign: 'left',
   p: '2',
@@ -66,7 +66,7 @@ const toggle = css({
   fontWeight: 'medium',
   cursor: 'pointer',
   color: 'fg',
-  _hover: { bg: 'bg.muted' },
+  '&:hover:not([aria-pressed=true])': { bg: 'bg.muted' },
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
   '&[aria-pressed=true]': { bg: 'accent', color: 'accent.fg', borderColor: 'accent' },
 });
