@@ -88,7 +88,7 @@ export function AtlasScreen({ actor, onChoose }: { actor: AtlasActor; onChoose: 
             aria-current={chart.id === chartId ? 'page' : undefined}
             onClick={() => onChoose(chart.id)}
           >
-            <span className={chartName}>{chart.id}</span>
+            <span className={chartName}>{chart.id}</span>{' '}
             <span className={chartText}>{chart.description}</span>
           </button>
         ))}
