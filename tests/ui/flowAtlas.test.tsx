@@ -1,10 +1,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import { flowAtlasMachine, type FlowAtlasEvent } from '../../src/machines/flowAtlas/flowAtlas.machine.ts';
+import { flowAtlasMachine, type AtlasAccess, type FlowAtlasEvent } from '../../src/machines/flowAtlas/flowAtlas.machine.ts';
 import { atlasChartSummaries } from '../../src/machines/flowAtlas/flowAtlas.actors.ts';
 import { atlasCharts } from '../../src/ui/flows/atlasCharts.ts';
 import { AtlasScreen } from '../../src/ui/flows/AtlasScreen.tsx';
 import { chartGraph } from '../../src/ui/flows/graph.ts';
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { layoutChart } from '../../src/ui/flows/layout.ts';
 
 async function renderAtlas(live = true) {
@@ -12,9 +13,9 @@ async function renderAtlas(live = true) {
   const actor = createActor(
     flowAtlasMachine.provide({
       actors: {
-        checkAccess: fromPromise(async () => ({ open: true, live })),
+        checkAccess: fromPromise<AtlasAccess>(async () => ({ open: true, live })),
         layoutChart: fromPromise(async ({ input }: { input: { chart: string } }) =>
-          layoutChart(chartGraph(atlasCharts.find((chart) => chart.id === input.chart)!.machine)),
+          layoutChart(chartGraph(atlasCharts.find((chart) => chart.id === input.chart)!.machine), new ELK()),
         ),
         liveFeed: fromCallback<FlowAtlasEvent>(({ sendBack }) => {
           feed = sendBack;

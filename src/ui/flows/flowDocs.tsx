@@ -1,3 +1,4 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Chart } from './charts.ts';
 import { FlowDiagram } from './FlowDiagram.tsx';
@@ -66,8 +67,9 @@ function chartMarkdown(chart: Chart, layout: ChartLayout): string {
 /** Every file of docs/flows: each chart's SVG and Markdown page, and the index. */
 export async function flowDocs(charts: Chart[]): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  const elk = new ELK();
   for (const chart of charts) {
-    const layout = await layoutChart(chartGraph(chart.machine));
+    const layout = await layoutChart(chartGraph(chart.machine), elk);
     files.set(`${chart.id}.svg`, chartSvg(layout));
     files.set(`${chart.id}.md`, chartMarkdown(chart, layout));
   }

@@ -1,4 +1,4 @@
-import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { ChartEdge, ChartGraph, ChartNode } from './graph.ts';
 
 /**
@@ -24,6 +24,9 @@ export type PlacedEdge = ChartEdge & {
   text: string;
   labelBox: { x: number; y: number; width: number; height: number } | null;
 };
+/** An ELK instance: elkjs's bundled one in Node (the export, the tests), a web worker in the browser (elkWorker.ts). */
+export type Elk = { layout: (graph: ElkNode) => Promise<ElkNode> };
+
 export type ChartLayout = { id: string; description: string; width: number; height: number; nodes: PlacedNode[]; edges: PlacedEdge[] };
 
 const textWidth = (text: string, size: number) => text.length * size * DIAGRAM_FONT.em;
@@ -70,7 +73,7 @@ function containerOf(edge: ChartEdge, parents: Map<string, string | null>): stri
  */
 const TOP = '(top)';
 
-export async function layoutChart(graph: ChartGraph): Promise<ChartLayout> {
+export async function layoutChart(graph: ChartGraph, elk: Elk): Promise<ChartLayout> {
   const parents = new Map<string, string | null>(graph.nodes.map((node) => [node.id, node.parent ?? TOP]));
   const children = new Map<string, ChartNode[]>();
   for (const node of graph.nodes) if (node.parent) children.set(node.parent, [...(children.get(node.parent) ?? []), node]);
@@ -113,7 +116,7 @@ export async function layoutChart(graph: ChartGraph): Promise<ChartLayout> {
     };
     elkNodes.get(containerOf(edge, parents))!.edges!.push(elkEdge);
   }
-  const laid = await new ELK().layout(top);
+  const laid = await elk.layout(top);
 
   const placed = new Map<string, ElkNode & { depth: number }>();
   const collect = (node: ElkNode, depth: number) => {

@@ -6,6 +6,7 @@ import { atlasCharts } from '../../../src/ui/flows/atlasCharts.ts';
 import { exportDiagramClasses } from '../../../src/ui/flows/exportDiagram.ts';
 import { FlowDiagram } from '../../../src/ui/flows/FlowDiagram.tsx';
 import { chartGraph } from '../../../src/ui/flows/graph.ts';
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { layoutChart } from '../../../src/ui/flows/layout.ts';
 import { chartFiles, staleFlowDocs } from '../../../scripts/flows-export.ts';
 
@@ -42,7 +43,7 @@ describe('a diagram has one box per state and one arrow per transition', () => {
     expect(graph.edges).toHaveLength(transitions.length);
     expect(new Set(graph.edges.map((edge) => edge.id)).size).toBe(transitions.length);
 
-    const layout = await layoutChart(graph);
+    const layout = await layoutChart(graph, new ELK());
     for (const node of layout.nodes) expect(node.width * node.height, node.id).toBeGreaterThan(0);
     for (const edge of layout.edges) expect(edge.points.length, edge.id).toBeGreaterThanOrEqual(2);
 
