@@ -13,7 +13,6 @@ import { createApi } from './services/api.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createRealtimeService } from './services/realtime.ts';
-import { createPushService } from './services/push.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
@@ -42,11 +41,18 @@ const realtime = createRealtimeService({
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
   getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
 });
-const push = createPushService({
-  config: config.then((loaded) => loaded?.push ?? null),
-  tokenUrl: `${webConfig.apiBaseUrl}push/beams-auth/`,
-  getToken: () => session.getSnapshot().context.token,
-});
+// Only a signed-in trader's device registers for web push: the service loads with the registration's first call.
+const push = lazyService(() =>
+  import('./services/push.ts').then(({ createPushService }) => {
+    const service = createPushService({
+      config: config.then((loaded) => loaded?.push ?? null),
+      tokenUrl: `${webConfig.apiBaseUrl}push/beams-auth/`,
+      getToken: () => session.getSnapshot().context.token,
+    });
+    // Every call of a lazy service answers a promise; the service's methods use no `this`.
+    return { ...service, permission: async () => service.permission() };
+  }),
+);
 // Live mode of the flow atlas (development): the pages' actors are only noted until an atlas tab answers; then the
 // inspector loads (its own chunk) and announces them, so no page downloads it before anyone is watching.
 let inspectLive: ((event: InspectionEvent) => void) | undefined;
@@ -58,8 +64,7 @@ void config.then((loaded) => {
     if (data?.kind !== 'hello') return;
     hello.close();
     void import('./services/flowLive.ts').then((live) => {
-      inspectLive = live.createLiveInspector();
-      for (const actorRef of watched ?? []) inspectLive({ type: '@xstate.actor', actorRef, rootId: actorRef.sessionId } as InspectionEvent);
+      inspectLive = live.createLiveInspector(watched ?? []);
       watched = null;
     });
   };

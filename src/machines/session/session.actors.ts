@@ -1,13 +1,12 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { userChannelName } from '../../../contracts/index.ts';
 import type { AccountService } from '../../services/accounts.ts';
-import type { PushService } from '../../services/push.ts';
 import type { RealtimeService } from '../../services/realtime.ts';
 import { clearStoredSession, writeStoredSession } from '../../services/storage.ts';
-import { bindPushRegistration } from '../pushRegistration/pushRegistration.actors.ts';
+import { bindPushRegistration, type DevicePush } from '../pushRegistration/pushRegistration.actors.ts';
 import { sessionMachine } from './session.machine.ts';
 
-export const bindSession = (accounts: AccountService, realtime?: RealtimeService, push?: PushService) =>
+export const bindSession = (accounts: AccountService, realtime?: RealtimeService, push?: DevicePush) =>
   sessionMachine.provide({
     actors: {
       logout: fromPromise(() => accounts.logout()),
