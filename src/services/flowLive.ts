@@ -1,4 +1,4 @@
-import type { AnyActor, AnyStateMachine, InspectionEvent, StateValue } from 'xstate';
+import type { ActorRefLike, AnyActor, AnyStateMachine, InspectionEvent, StateValue } from 'xstate';
 
 /** One running actor of a chart, in a page of this browser (another tab or window of the same origin). */
 export type LiveActor = {
@@ -66,7 +66,12 @@ export function activeStateIds(machine: AnyStateMachine, value: StateValue): str
  * Page side: an XState `inspect` callback that tells the atlas where each machine actor of this page is. Only
  * state ids and event types leave the actor; context and payloads never do.
  */
-export function createLiveInspector(channel: BroadcastChannel = new BroadcastChannel(LIVE_CHANNEL), page = () => location.pathname) {
+export function createLiveInspector(
+  /** Actors that started before the inspector loaded (main.tsx notes them until an atlas answers). */
+  known: Iterable<ActorRefLike> = [],
+  channel: BroadcastChannel = new BroadcastChannel(LIVE_CHANNEL),
+  page = () => location.pathname,
+) {
   const pageId = Math.random().toString(36).slice(2, 10);
   const running = new Map<string, AnyActor>();
   const post = (message: LiveMessage) => channel.postMessage(message);
@@ -88,7 +93,7 @@ export function createLiveInspector(channel: BroadcastChannel = new BroadcastCha
     for (const key of running.keys()) post({ kind: 'gone', key });
     running.clear();
   });
-  return (event: InspectionEvent) => {
+  const inspect = (event: InspectionEvent) => {
     // The atlas's own tab is not a page to watch: its actors' events would come back to it as live events, and
     // each would make another.
     if (page().startsWith(ATLAS_PATH)) return;
@@ -109,6 +114,8 @@ export function createLiveInspector(channel: BroadcastChannel = new BroadcastCha
       post({ kind: 'event', event: { key: keyOf(actor), chart: (actor.logic as AnyStateMachine).id, type: event.event.type, at: new Date().toISOString() } });
     }
   };
+  for (const actorRef of known) inspect({ type: '@xstate.actor', actorRef, rootId: '' } as InspectionEvent);
+  return inspect;
 }
 
 /** Atlas side: listens, and first asks every page to announce its running actors again. Returns the unsubscribe. */

@@ -38,7 +38,7 @@ describe('live mode of the flow atlas', () => {
   it('shows where an actor of the page is, the types of its events, and when it is gone', async () => {
     const { open, close } = channels();
     const watcher = atlas(open);
-    const inspect = createLiveInspector(open(), () => '/offers');
+    const inspect = createLiveInspector([], open(), () => '/offers');
     const dialog = createActor(tradeDialogMachine, { inspect }).start();
     await until(() => [...watcher.actors.values()].some((actor) => actor.chart === 'tradeDialog'));
     const key = [...watcher.actors.keys()][0]!;
@@ -53,7 +53,7 @@ describe('live mode of the flow atlas', () => {
 
   it('announces the running actors again when an atlas opens later', async () => {
     const { open, close } = channels();
-    const inspect = createLiveInspector(open(), () => '/offers');
+    const inspect = createLiveInspector([], open(), () => '/offers');
     createActor(tradeDialogMachine, { inspect }).start();
     const late = atlas(open);
     await until(() => late.actors.size === 1);
@@ -64,7 +64,7 @@ describe('live mode of the flow atlas', () => {
   it('never posts what the trader typed: event types only, no context', async () => {
     const { open, raw, close } = channels();
     const watcher = atlas(open);
-    const inspect = createLiveInspector(open(), () => '/login');
+    const inspect = createLiveInspector([], open(), () => '/login');
     const login = createActor(bindLogin({ notify: () => {}, signIn: () => {} } as unknown as FlowDeps), { inspect }).start();
     login.send({ type: 'field.change', name: 'password', value: 'correct horse battery staple' });
     login.send({ type: 'field.change', name: 'username', value: 'alice' });
@@ -93,11 +93,11 @@ describe('live mode of the flow atlas', () => {
 describe('the atlas tab itself', () => {
   it('posts nothing about its own actors, which would feed its live list back to itself', async () => {
     const { open, raw, close } = channels();
-    const inspect = createLiveInspector(open(), () => '/flows');
+    const inspect = createLiveInspector([], open(), () => '/flows');
     const dialog = createActor(tradeDialogMachine, { inspect }).start();
     dialog.send({ type: 'dialog.close' });
     // A page elsewhere is heard on the same channel, so the silence above is not the channel's.
-    createActor(tradeDialogMachine, { inspect: createLiveInspector(open(), () => '/offers') }).start();
+    createActor(tradeDialogMachine, { inspect: createLiveInspector([], open(), () => '/offers') }).start();
     await until(() => raw.length > 0);
     expect(raw.every((message) => JSON.stringify(message).includes('/offers') || (message as { kind: string }).kind !== 'actor')).toBe(true);
     expect(raw.filter((message) => (message as { kind: string }).kind === 'event').every((message) => !JSON.stringify(message).includes('dialog.close'))).toBe(true);

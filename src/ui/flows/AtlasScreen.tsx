@@ -17,7 +17,6 @@ import {
   selectSelected,
   selectView,
 } from '../../machines/flowAtlas/flowAtlas.selectors.ts';
-import { cardStyle } from '../primitives/Card.tsx';
 import { atlasDiagramClasses } from './diagramClasses.ts';
 import { FlowDiagram, stateSummary, transitionSummary } from './FlowDiagram.tsx';
 import { chartGraph } from './graph.ts';
@@ -27,6 +26,9 @@ import { atlasCharts } from './atlasCharts.ts';
 
 type AtlasActor = ActorRefFrom<typeof flowAtlasMachine>;
 
+// The product's card look, written here: importing primitives/Card.tsx into the atlas's chunk made the bundler split
+// Panda's `cx` out of the first page's entry into a chunk of its own (bench/bundle-size.ts).
+const cardStyle = css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border', borderRadius: 'xl', p: { base: '4', md: '6' }, boxShadow: 'xs' });
 const page = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '18rem 1fr' }, gap: '5', p: { base: '3', md: '6' }, maxW: '100rem', mx: 'auto' });
 const list = css({ display: 'flex', flexDirection: 'column', gap: '1', maxH: { base: '40vh', lg: 'calc(100vh - 8rem)' }, overflowY: 'auto', p: '2!' });
 const chartButton = css({
