@@ -51,7 +51,7 @@ const model = walk(flowAtlasMachine, { events, input: { charts, chart: null } })
 
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['checkAccess', 'layoutChart']);
-  const actor = createActor(flowAtlasMachine.provide({ actors: { ...fakes.actors, liveFeed: fromCallback(() => () => {}) } }), {
+  const actor = createActor(flowAtlasMachine.provide({ actors: { ...fakes.actors, liveFeed: fromCallback(() => () => {}) } as never }), {
     input: { charts, chart: null },
     inspect: coverage?.inspect,
   }).start();
