@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 60,
       sessionIdleDays: 30,
       trustProxy: false,
+      flowAtlas: false,
       webDist: './dist',
       priceSource: 'simulated',
       priceTickSeconds: 5,
