@@ -1,4 +1,8 @@
 /// <reference types="vitest/config" />
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -48,8 +52,53 @@ function serviceWorker(): Plugin {
   };
 }
 
+/** Files worth compressing: text. Images other than SVG, fonts and source maps (read only by developer tools) are not. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
+/** A file smaller than this gains less than a packet from compression. */
+const PRECOMPRESS_MIN_BYTES = 512;
+const brotli = promisify(brotliCompress);
+const gzipFile = promisify(gzip);
+
+/**
+ * Every compressible file of the build beside a `.br` (brotli at its best quality) and a `.gz` (gzip level 9)
+ * copy, made once here, so the server sends them with no compression work per request (@fastify/static's
+ * `preCompressed`, server/src/plugins/web-app.ts). A copy that would not be smaller is not written.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'peerex-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+        .map((entry) => join(entry.parentPath, entry.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const content = await readFile(file);
+          if (content.length < PRECOMPRESS_MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: {
+                [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+            gzipFile(content, { level: 9 }),
+          ]);
+          if (br.length < content.length) await writeFile(`${file}.br`, br);
+          if (gz.length < content.length) await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker()],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), precompress()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },

@@ -7,6 +7,17 @@ export const healthResponse = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponse>;
 
+/**
+ * GET /api/ready — for load balancers: 200 only while this process can serve calls, its database and (with
+ * REDIS_URL) Redis answering; 503 otherwise, and while it shuts down.
+ */
+export const readyResponse = z.object({
+  status: z.literal('ready'),
+  database: z.enum(['pglite', 'postgres']),
+  redis: z.enum(['ok', 'not configured']),
+});
+export type ReadyResponse = z.infer<typeof readyResponse>;
+
 /** POST /api/dev/outbox/ — development only (no SMTP_URL, NODE_ENV not production): the latest mails, newest first. */
 export const devOutboxResponse = z.array(
   z.object({

@@ -15,6 +15,10 @@ const flag = z
   })
   .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
 
+/** pino's levels, most to least severe; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const positiveInt = z.coerce.number().int().positive();
 const optionalText = z.string().trim().min(1).optional();
 
@@ -99,10 +103,15 @@ const envSchema = z.object({
   REALTIME_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
   BEAMS_INSTANCE_ID: optionalText,
   BEAMS_SECRET_KEY: optionalText,
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of: ${LOG_LEVELS.join(', ')}` })
+    .optional(),
 });
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
+  /** LOG_LEVEL; default `info` (`warn` under NODE_ENV=test). Every request is logged at `debug`. */
+  logLevel: LogLevel;
   port: number;
   /** The interface to listen on; the default, 127.0.0.1, serves this machine only. */
   host: string;
@@ -230,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

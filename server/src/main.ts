@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loggerOptions, startupLine } from './lib/logging.ts';
 import { WalletKeyError } from './wallets/keys.ts';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
@@ -23,11 +24,7 @@ async function main() {
 
   const app = await buildApp({
     config,
-    logger: {
-      level: config.nodeEnv === 'test' ? 'warn' : 'info',
-      // Bearer tokens must never reach a log line.
-      redact: ['req.headers.authorization'],
-    },
+    logger: loggerOptions(config),
   });
 
   let closing = false;
@@ -56,8 +53,8 @@ async function main() {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 
-  const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Peerex is up on ${address} (database: ${app.db.kind})`);
+  // Instead of Fastify's "listening" line, the one that says where the product is, its database and where mail goes.
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => startupLine(config, address) });
 }
 
 main().catch((error: unknown) => {

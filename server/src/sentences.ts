@@ -69,6 +69,7 @@ export const sentences = {
   noSuchCall: 'There is no such API call.',
   badAddress: 'The address of this call is not valid.',
   databaseUnavailable: 'The database is not available.',
+  redisUnavailable: 'Redis is not available.',
   internalError: 'Something went wrong on our side. Please try again.',
   /** A request that reached a process already shutting down (SIGTERM): the load balancer sends the retry elsewhere. */
   shuttingDown: 'This server is restarting. Please try again in a moment.',

@@ -24,12 +24,13 @@ describe('a request reaching a process that is shutting down', () => {
     const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
 
     // The first request is in flight (its headers are in, its body is not) when shutdown begins; a second one
-    // is pipelined behind it, so it reaches the router only after shutdown has begun.
+    // is pipelined behind it, so it reaches the router only after shutdown has begun. That one asks for readiness,
+    // as a load balancer does: it must be told this process is leaving.
     const arrived = new Promise<void>((resolve) => app.server.once('request', () => resolve()));
     socket.write('POST /api/health HTTP/1.1\r\nHost: peerex\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
     await arrived;
     const closed = app.close();
-    socket.write('{}GET /api/health HTTP/1.1\r\nHost: peerex\r\n\r\n');
+    socket.write('{}GET /api/ready HTTP/1.1\r\nHost: peerex\r\n\r\n');
     await ended;
     await closed;
 

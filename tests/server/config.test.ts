@@ -5,6 +5,7 @@ describe('loadConfig', () => {
   it('works with no environment at all', () => {
     expect(loadConfig({})).toEqual({
       nodeEnv: 'development',
+      logLevel: 'info',
       port: 3000,
       host: '127.0.0.1',
       databaseUrl: undefined,
@@ -90,9 +91,11 @@ describe('loadConfig', () => {
       TRADE_SWEEP_SECONDS: '10',
       OFFER_LIST_CACHE_SECONDS: '30',
       WITHDRAWAL_CALLS_PER_MINUTE: '10',
+      LOG_LEVEL: 'debug',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
+      logLevel: 'debug',
       port: 8080,
       host: '0.0.0.0',
       databaseUrl: 'postgres://peerex@db:5432/peerex',
@@ -113,6 +116,12 @@ describe('loadConfig', () => {
       offerListCacheSeconds: 30,
       withdrawalCallsPerMinute: 10,
     });
+  });
+
+  it('logs at info by default, at warn under tests, and refuses a level pino does not know', () => {
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' }).logLevel).toBe('info');
+    expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('warn');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL: must be one of: fatal, error, warn, info, debug, trace, silent/);
   });
 
   it('refuses a trade fee, payment window or sweep interval that makes no sense', () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 
@@ -33,6 +34,48 @@ describe.each(dbTargets)('GET/POST /api/health on %s', (target) => {
     expect(answer).toEqual({ status: 503, body: { success: false, info: 'The database is not available.' } });
     // app.close() closes the database a second time, which must be harmless.
     await broken.close();
+  });
+});
+
+describe.each(dbTargets)('GET /api/ready on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  it('answers ready, naming the database, with no Redis configured', async () => {
+    expect(await t.get('/api/ready')).toEqual({
+      status: 200,
+      body: { success: true, info: { status: 'ready', database: target, redis: 'not configured' } },
+    });
+  });
+
+  it('answers 503 with a sentence when the database is gone', async () => {
+    const broken = await createTestApp(target);
+    await broken.app.db.close();
+    expect(await broken.get('/api/ready')).toEqual({ status: 503, body: { success: false, info: 'The database is not available.' } });
+    await broken.close();
+  });
+});
+
+/** With REDIS_URL set (CI), readiness also asks Redis. */
+const redisUrls = process.env.REDIS_URL ? [process.env.REDIS_URL] : [];
+describe.each(redisUrls)('GET /api/ready with Redis at %s', (redisUrl) => {
+  it('answers ready while Redis answers, 503 once it does not, and ready again when it is back', async () => {
+    const t = await createTestApp('pglite', { env: { REDIS_URL: redisUrl } });
+    try {
+      expect((await t.get('/api/ready')).body).toEqual({ success: true, info: { status: 'ready', database: 'pglite', redis: 'ok' } });
+      const redis = t.app.sharedRedis!;
+      redis.disconnect(true);
+      expect(await t.get('/api/ready')).toEqual({ status: 503, body: { success: false, info: 'Redis is not available.' } });
+      // Health stays about this process and its database: a Redis outage does not make it fail.
+      expect((await t.get('/api/health')).status).toBe(200);
+      await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+      expect((await t.get('/api/ready')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -69,6 +112,10 @@ describe('the built web app', () => {
     await mkdir(join(dist, 'assets'));
     await writeFile(join(dist, 'index.html'), '<!doctype html><title>Peerex</title><div id="root"></div>');
     await writeFile(join(dist, 'assets', 'index-abc123.js'), 'console.log("peerex")');
+    // What the build's precompress step writes beside each file (vite.config.ts).
+    await writeFile(join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("peerex")'));
+    await writeFile(join(dist, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("peerex")'));
+    await writeFile(join(dist, 'index.html.br'), brotliCompressSync('<!doctype html><title>Peerex</title><div id="root"></div>'));
     await mkdir(join(dist, 'coins'));
     await writeFile(join(dist, 'coins', 'btc.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp('pglite', { env: { WEB_DIST: dist } });
@@ -95,6 +142,29 @@ describe('the built web app', () => {
     expect(coin.statusCode).toBe(200);
     expect(coin.headers['content-type']).toMatch(/image\/svg\+xml/);
     expect(coin.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the compressed copy the browser accepts, as it was built, varying on Accept-Encoding', async () => {
+    const url = '/assets/index-abc123.js';
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload).toEqual(brotliCompressSync('console.log("peerex")'));
+    const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("peerex")');
+    // A page path gets index.html the same way, revalidated on every visit.
+    const page = await t.app.inject({ method: 'GET', url: '/offers', headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    // A file the build did not compress (too small) is sent as it is.
+    const coin = await t.app.inject({ method: 'GET', url: '/coins/btc.svg', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(coin.statusCode).toBe(200);
+    expect(coin.headers['content-encoding']).toBeUndefined();
   });
 
   it('keeps missing files and API paths as 404s, not index.html', async () => {

@@ -143,6 +143,7 @@ const CALLS: Call[] = [
   { method: 'GET', route: '/api/health', url: () => '/api/health', access: 'public', answers: 'envelope', readOnly: true },
   { method: 'POST', route: '/api/health', url: () => '/api/health', access: 'public', answers: 'envelope', readOnly: true },
   { method: 'GET', route: '/api/config', url: () => '/api/config', access: 'public', answers: 'envelope', readOnly: true },
+  { method: 'GET', route: '/api/ready', url: () => '/api/ready', access: 'public', answers: 'envelope', readOnly: true },
   { method: 'POST', route: '/api/security/login', url: api('/security/login'), access: 'public', answers: 'envelope', schema: loginRequest },
   { method: 'POST', route: '/api/security/two_factor_login', url: api('/security/two_factor_login'), access: 'public', answers: 'envelope', schema: twoFactorLoginRequest },
   { method: 'POST', route: '/api/security/validate_email', url: api('/security/validate_email'), access: 'public', answers: 'envelope', schema: validateEmailRequest },

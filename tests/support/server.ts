@@ -189,6 +189,8 @@ export interface TestAppOptions {
   chainAdapter?: ChainAdapter;
   /** The web push worker's options (BuildAppOptions.push): its timer, a test CA's agent, a fake Beams. */
   push?: BuildAppOptions['push'];
+  /** Default: no logger. A test of log lines passes one writing to a stream it reads. */
+  logger?: BuildAppOptions['logger'];
 }
 
 /**
@@ -225,6 +227,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     priceFeed: options.priceFeed,
     chainAdapter: options.chainAdapter,
     push: options.push,
+    logger: options.logger,
   };
   let app: FastifyInstance;
   try {

@@ -9,6 +9,11 @@ import { walletSentences } from '../wallets/sentences.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /**
+     * The shared counters' Redis connection (REDIS_URL), or undefined without one. /api/ready pings it: when the
+     * counters cannot reach Redis, neither can the other processes' offer caches or realtime bus.
+     */
+    sharedRedis: Redis | undefined;
     /** Per-IP limit shared by every security call (one budget, not one per endpoint). */
     securityRateLimit: onRequestAsyncHookHandler;
     /**
@@ -63,6 +68,8 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       await client.quit();
     });
   }
+
+  app.decorate('sharedRedis', redis);
 
   await app.register(rateLimit, {
     global: false,

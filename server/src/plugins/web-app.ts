@@ -17,6 +17,9 @@ export async function webAppPlugin(app: FastifyInstance, { root }: { root: strin
   await app.register(fastifyStatic, {
     root: resolve(root),
     index: 'index.html',
+    // The build writes a .br and a .gz beside each text file (vite.config.ts): the one the browser accepts is
+    // sent, with `Vary: Accept-Encoding`, and nothing is compressed per request.
+    preCompressed: true,
     // index.html must be revalidated so a new deployment is picked up at once; so must /service-worker.js (the
     // push worker, realtime.md 6.1), which browsers would otherwise keep running in its old version.
     cacheControl: false,

@@ -3,6 +3,7 @@ import { z } from 'zod/mini';
 import { beamsTokenResponse } from '../../../../../contracts/notifications.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 import { InvalidInput, NotAllowed } from '../../../refusals.ts';
+import { SECRET_ANSWER } from '../../../plugins/api-compression.ts';
 
 /**
  * GET /api/push/beams-auth/?user_id=<username> (signed-in; contract.md "Notifications and web push"): the
@@ -11,7 +12,7 @@ import { InvalidInput, NotAllowed } from '../../../refusals.ts';
  * token for someone else would let this browser receive their notifications.
  */
 export default async function beamsAuthRoute(app: FastifyInstance) {
-  app.get<{ Querystring: { user_id?: string | string[] } }>('/push/beams-auth/', async (request) => {
+  app.get<{ Querystring: { user_id?: string | string[] } }>('/push/beams-auth/', SECRET_ANSWER, async (request) => {
     const session = signedIn(request);
     const userId = request.query.user_id;
     if (typeof userId !== 'string' || userId === '') throw new InvalidInput('user_id is required');

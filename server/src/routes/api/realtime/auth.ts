@@ -5,6 +5,7 @@ import { parseBody } from '../../../http/parse-body.ts';
 import { BEARER, sessionExpired } from '../../../plugins/auth.ts';
 import { NotAllowed } from '../../../refusals.ts';
 import { sentences } from '../../../sentences.ts';
+import { SECRET_ANSWER } from '../../../plugins/api-compression.ts';
 
 const PRIVATE_PREFIX = 'private-';
 
@@ -22,7 +23,7 @@ export default async function realtimeAuthRoute(app: FastifyInstance) {
     done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
   });
 
-  app.post('/realtime/auth/', { onRequest: app.realtimeAuthRateLimit }, async (request) => {
+  app.post('/realtime/auth/', { onRequest: app.realtimeAuthRateLimit, ...SECRET_ANSWER }, async (request) => {
     const match = BEARER.exec(request.headers.authorization ?? '');
     const session = match?.[1] ? await app.sessions.resolveRealtime(match[1]) : undefined;
     if (!session) throw sessionExpired();
