@@ -51,6 +51,7 @@ import coinsRoute from './routes/api/base/coins.ts';
 import healthRoutes from './routes/api/health.ts';
 import chatRoute from './routes/api/market/chat.ts';
 import configRoute from './routes/api/config.ts';
+import docsRoutes from './routes/api/docs.ts';
 import realtimeAuthRoute from './routes/api/realtime/auth.ts';
 import beamsAuthRoute from './routes/api/push/beams-auth.ts';
 import pushDeviceApiRoutes from './routes/push/device-api.ts';
@@ -272,6 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(async (open) => {
         await open.register(healthRoutes);
         await open.register(configRoute);
+        await open.register(docsRoutes);
         // Its own token check: the websocket token, which the session hook does not know.
         await open.register(realtimeAuthRoute);
         await open.register(loginRoute);

@@ -90,7 +90,8 @@ type Access =
   /** Pusher's HTTP API: a request signed with the app secret. */
   | 'signed';
 
-type AnswerShape = 'envelope' | 'device-api' | 'trigger-api';
+/** `document`: a success is not JSON in the envelope (the OpenAPI document, the API reference page and its scripts); a refusal is. */
+type AnswerShape = 'envelope' | 'document' | 'device-api' | 'trigger-api';
 
 interface Call {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -144,6 +145,10 @@ const CALLS: Call[] = [
   { method: 'POST', route: '/api/health', url: () => '/api/health', access: 'public', answers: 'envelope', readOnly: true },
   { method: 'GET', route: '/api/config', url: () => '/api/config', access: 'public', answers: 'envelope', readOnly: true },
   { method: 'GET', route: '/api/ready', url: () => '/api/ready', access: 'public', answers: 'envelope', readOnly: true },
+  { method: 'GET', route: '/api/openapi.json', url: () => '/api/openapi.json', access: 'public', answers: 'document', readOnly: true },
+  { method: 'GET', route: '/api/docs', url: () => '/api/docs', access: 'public', answers: 'document', readOnly: true },
+  { method: 'GET', route: '/api/docs/init.js', url: () => '/api/docs/init.js', access: 'public', answers: 'document', readOnly: true },
+  { method: 'GET', route: '/api/docs/scalar.js', url: () => '/api/docs/scalar.js', access: 'public', answers: 'document', readOnly: true },
   { method: 'POST', route: '/api/security/login', url: api('/security/login'), access: 'public', answers: 'envelope', schema: loginRequest },
   { method: 'POST', route: '/api/security/two_factor_login', url: api('/security/two_factor_login'), access: 'public', answers: 'envelope', schema: twoFactorLoginRequest },
   { method: 'POST', route: '/api/security/validate_email', url: api('/security/validate_email'), access: 'public', answers: 'envelope', schema: validateEmailRequest },
@@ -293,6 +298,12 @@ function expectAnswer(call: Call, response: LightMyRequestResponse, context: str
         expect(body, where).toEqual({ token: expect.any(String) });
       } else {
         expect(body, where).toMatchObject({ success: true });
+      }
+      break;
+    case 'document':
+      if (refused) {
+        expect(body, where).toEqual({ success: false, info: expect.any(String) });
+        expect((body as { info: string }).info, where).not.toMatch(INTERNALS);
       }
       break;
     case 'device-api':

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { buildOpenApiDocument, productVersion } from '../../openapi/document.ts';
+import { CONTENT_SECURITY_POLICY } from '../../plugins/security-headers.ts';
+
+/**
+ * GET /api/openapi.json, the OpenAPI document of every call (server/src/openapi/), and GET /api/docs, the same
+ * as a page: Scalar's standalone bundle, served from the installed package rather than a CDN, started by a
+ * script of ours because the Content-Security-Policy allows no inline script.
+ */
+
+/** Scalar's standalone browser bundle; the package's exports do not name it, so it is found next to its entry. */
+export const SCALAR_BUNDLE = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+
+/**
+ * Nothing from any other site: system fonts instead of Scalar's font CDN, no telemetry, no request proxy, and
+ * neither the API client nor the AI agent or MCP buttons, which would call out (connect-src is 'self' anyway).
+ */
+export const SCALAR_CONFIGURATION = {
+  url: '/api/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: true,
+  hideTestRequestButton: true,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json',
+  metaData: { title: 'Peerex API reference' },
+} as const;
+
+const INIT_SCRIPT = `Scalar.createApiReference('#api-reference-app', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Peerex API reference</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <div id="api-reference-app"></div>
+    <script src="/api/docs/scalar.js"></script>
+    <script src="/api/docs/init.js"></script>
+  </body>
+</html>
+`;
+
+/**
+ * The product's policy, except that Scalar adds its stylesheet as a `<style>` element: inline styles are allowed on
+ * this page only. Scripts stay 'self' without 'unsafe-inline'.
+ */
+const PAGE_CSP = Object.entries({ ...CONTENT_SECURITY_POLICY, 'style-src': [...CONTENT_SECURITY_POLICY['style-src'], "'unsafe-inline'"] })
+  .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+  .join(';');
+
+export default async function docsRoutes(app: FastifyInstance) {
+  // Once, at start-up: the catalogue does not change while the server runs.
+  const document = JSON.stringify(buildOpenApiDocument({ version: productVersion() }));
+
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(PAGE));
+  app.get('/docs/init.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(INIT_SCRIPT));
+  app.get('/docs/scalar.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(createReadStream(SCALAR_BUNDLE)));
+}
