@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, defineConfig, type Plugin } from 'vite';
@@ -97,8 +97,83 @@ function precompress(): Plugin {
   };
 }
 
+const ROUTES_DIR = new URL('./src/routes/', import.meta.url).pathname;
+/** Where the pages and their index go in the build; the server reads PAGES_INDEX (server/src/plugins/web-app.ts). */
+const PAGES_DIR = 'pages';
+const PAGES_INDEX = `${PAGES_DIR}/pages.json`;
+
+/** `_app/offers/$id` → `/offers/$id`: pathless layouts (`_x`) and `index` add no segment. */
+const routePathOf = (routeId: string) =>
+  `/${routeId
+    .split('/')
+    .filter((segment) => !segment.startsWith('_') && segment !== 'index')
+    .join('/')}`;
+
+/**
+ * One copy of index.html per page route (`pages/_app.offers.$id.html`), each with `modulepreload` links for the
+ * chunks that route's components need (its own, its layouts', and what they import statically), and an index of
+ * route paths to pages for the server. The first visit then fetches the route's code together with the entry
+ * instead of after it has run: one round trip less before the page shows, and nothing preloaded that the page
+ * does not use.
+ */
+function routePages(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'peerex-route-pages',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async writeBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (files: string[], into = new Set<string>()) => {
+        for (const file of files) {
+          if (into.has(file)) continue;
+          into.add(file);
+          closure(byFile.get(file)?.imports ?? [], into);
+        }
+        return into;
+      };
+      const entries = chunks.filter((chunk) => chunk.isEntry);
+      if (entries.length !== 1) throw new Error(`route pages: expected the one entry (index.html), found ${entries.length}`);
+      const loadedByEntry = closure([entries[0]!.fileName]);
+      // Route id (`_public/login`, `__root`) → the chunks holding its split-off parts (component, pending, error).
+      const routeChunks = new Map<string, string[]>();
+      for (const chunk of chunks) {
+        for (const id of chunk.moduleIds) {
+          const [file, query] = id.split('?');
+          if (!query?.includes('tsr-split') || !file?.startsWith(ROUTES_DIR)) continue;
+          const routeId = relative(ROUTES_DIR, file).replace(/\.tsx?$/, '');
+          routeChunks.set(routeId, [...(routeChunks.get(routeId) ?? []), chunk.fileName]);
+        }
+      }
+      const leaves = (await readdir(ROUTES_DIR, { recursive: true }))
+        .filter((file) => /\.tsx$/.test(file) && !file.split('/').some((part) => part.startsWith('-')))
+        .map((file) => file.replace(/\.tsx$/, ''))
+        .filter((routeId) => routeId !== '__root' && !/^_[^/]+$/.test(routeId));
+      const html = await readFile(join(outDir, 'index.html'), 'utf8');
+      const pages: { path: string; page: string }[] = [];
+      await mkdir(join(outDir, PAGES_DIR), { recursive: true });
+      for (const leaf of leaves) {
+        const parts = leaf.split('/');
+        const layouts = ['__root', ...parts.slice(0, -1).map((_part, index) => parts.slice(0, index + 1).join('/'))];
+        const needed = closure([...layouts, leaf].flatMap((routeId) => routeChunks.get(routeId) ?? []));
+        const preloads = [...needed]
+          .filter((file) => !loadedByEntry.has(file))
+          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
+          .join('');
+        const page = `${PAGES_DIR}/${leaf.replaceAll('/', '.')}.html`;
+        await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloads}$1</head>`));
+        pages.push({ path: routePathOf(leaf), page });
+      }
+      await writeFile(join(outDir, PAGES_INDEX), `${JSON.stringify(pages, null, 2)}\n`);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), precompress()],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), routePages(), precompress()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
@@ -121,6 +196,10 @@ export default defineConfig({
         chunkFileNames: 'assets/[name]-[hash:7].js',
         codeSplitting: {
           groups: [
+            // Everything the entry imports statically, in the entry: the first visit downloads one script (and the
+            // route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's six
+            // connections, and each import of a chunk name the entry no longer carries is bytes saved.
+            { name: 'initial', tags: ['$initial'], priority: 2 },
             // The contracts every page parses with, and zod, as one chunk; the desk's, profiles' and account protections'
             // contracts stay in their own pages' chunks (contracts/index.ts does not re-export them).
             { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)|\/node_modules\/zod\// },

@@ -41,7 +41,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { apiCompressionPlugin } from './plugins/api-compression.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { twoFactorPlugin } from './plugins/two-factor.ts';
-import { hasWebApp, webAppPlugin } from './plugins/web-app.ts';
+import { hasWebApp, pageFinder, webAppPlugin } from './plugins/web-app.ts';
 import { NotFound, Refusal } from './refusals.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './realtime/settings.ts';
@@ -229,10 +229,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
   });
   const webApp = hasWebApp(config.webDist);
+  const pageFor = webApp ? pageFinder(config.webDist) : () => 'index.html';
   app.setNotFoundHandler((request, reply) => {
     if (webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && isPagePath(request.url)) {
       // History fallback: the web app's router owns every page path.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile(pageFor(request.url));
     }
     return reply.code(404).send({ success: false, info: sentences.noSuchCall });
   });
@@ -329,7 +330,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Hosted Beams has its own, so this server has none.
   if (!config.push.beams) await app.register(pushDeviceApiRoutes, { prefix: PUSH_BASE_PATH });
 
-  if (webApp) await app.register(webAppPlugin, { root: config.webDist });
+  if (webApp) await app.register(webAppPlugin, { root: config.webDist, pageFor });
 
   await app.ready();
   return app;

@@ -116,6 +116,13 @@ describe('the built web app', () => {
     await writeFile(join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("peerex")'));
     await writeFile(join(dist, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("peerex")'));
     await writeFile(join(dist, 'index.html.br'), brotliCompressSync('<!doctype html><title>Peerex</title><div id="root"></div>'));
+    // The build's route pages (vite.config.ts routePages): each page route's copy of index.html.
+    await mkdir(join(dist, 'pages'));
+    const routes = { '/': '_app.index', '/offers/create': '_app.offers.create', '/offers/$id': '_app.offers.$id', '/login': '_public.login' };
+    for (const name of Object.values(routes)) {
+      await writeFile(join(dist, 'pages', `${name}.html`), `<!doctype html><title>Peerex</title><meta name="page" content="${name}"><div id="root"></div>`);
+    }
+    await writeFile(join(dist, 'pages', 'pages.json'), JSON.stringify(Object.entries(routes).map(([path, name]) => ({ path, page: `pages/${name}.html` }))));
     await mkdir(join(dist, 'coins'));
     await writeFile(join(dist, 'coins', 'btc.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp('pglite', { env: { WEB_DIST: dist } });
@@ -165,6 +172,22 @@ describe('the built web app', () => {
     const coin = await t.app.inject({ method: 'GET', url: '/coins/btc.svg', headers: { 'accept-encoding': 'br, gzip' } });
     expect(coin.statusCode).toBe(200);
     expect(coin.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers each page path with its route\'s page, a literal segment before a parameter, and others with index.html', async () => {
+    const pageOf = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      return /<meta name="page" content="([^"]+)">/.exec(response.body)?.[1] ?? 'index.html';
+    };
+    expect(await pageOf('/')).toBe('_app.index');
+    expect(await pageOf('/login')).toBe('_public.login');
+    expect(await pageOf('/login/?next=%2Foffers')).toBe('_public.login');
+    expect(await pageOf('/offers/create')).toBe('_app.offers.create');
+    expect(await pageOf('/offers/42')).toBe('_app.offers.$id');
+    expect(await pageOf('/offers/42/more')).toBe('index.html');
+    expect(await pageOf('/no-such-page')).toBe('index.html');
   });
 
   it('keeps missing files and API paths as 404s, not index.html', async () => {

@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** True when a built web app (WEB_DIST/index.html) is there to serve. */
@@ -9,19 +9,55 @@ export const hasWebApp = (webDist: string): boolean => existsSync(join(webDist, 
 /** Vite puts content-hashed files under /assets/: a new build gets new names, so they can be cached for good. */
 const HASHED_ASSETS = /[\\/]assets[\\/]/;
 
+/** Written by the build (vite.config.ts `routePages`): each page route's path pattern and its copy of index.html. */
+const PAGES_INDEX = 'pages/pages.json';
+
+interface RoutePage {
+  /** `/offers/$id`: a `$` segment matches any one segment. */
+  segments: string[];
+  page: string;
+  params: number;
+}
+
 /**
- * The built web app at /. Unknown paths reach the app's not-found handler, which answers GETs for
- * pages (not /api/*, not files) with index.html so the client router can take over.
+ * The page to answer a page path with: the copy of index.html made for its route, which preloads that route's
+ * code, or index.html itself for a path no route has (the web app shows its not-found page) and for a build
+ * without the index. A path with a literal segment wins over one with a parameter (`/offers/create`, `/offers/$id`).
  */
-export async function webAppPlugin(app: FastifyInstance, { root }: { root: string }) {
+export function pageFinder(webDist: string): (url: string) => string {
+  const indexFile = join(webDist, PAGES_INDEX);
+  if (!existsSync(indexFile)) return () => 'index.html';
+  const routes: RoutePage[] = (JSON.parse(readFileSync(indexFile, 'utf8')) as { path: string; page: string }[])
+    .map(({ path, page }) => {
+      const segments = path.split('/').filter(Boolean);
+      return { segments, page, params: segments.filter((segment) => segment.startsWith('$')).length };
+    })
+    .sort((a, b) => a.params - b.params);
+  return (url) => {
+    const segments = (url.split('?', 1)[0] ?? '').split('/').filter(Boolean);
+    const route = routes.find(
+      (candidate) =>
+        candidate.segments.length === segments.length &&
+        candidate.segments.every((segment, index) => segment.startsWith('$') || segment === segments[index]),
+    );
+    return route?.page ?? 'index.html';
+  };
+}
+
+/**
+ * The built web app at /. Other page paths reach the app's not-found handler, which answers GETs for pages (not
+ * /api/*, not files) the same way, with the route's page (`pageFinder`), so the client router can take over.
+ */
+export async function webAppPlugin(app: FastifyInstance, { root, pageFor }: { root: string; pageFor: (url: string) => string }) {
   await app.register(fastifyStatic, {
     root: resolve(root),
-    index: 'index.html',
+    // No directory answers with an index file: `/` is a page like the others (below).
+    index: false,
     // The build writes a .br and a .gz beside each text file (vite.config.ts): the one the browser accepts is
     // sent, with `Vary: Accept-Encoding`, and nothing is compressed per request.
     preCompressed: true,
-    // index.html must be revalidated so a new deployment is picked up at once; so must /service-worker.js (the
-    // push worker, realtime.md 6.1), which browsers would otherwise keep running in its old version.
+    // Pages must be revalidated so a new deployment is picked up at once; so must /service-worker.js (the push
+    // worker, realtime.md 6.1), which browsers would otherwise keep running in its old version.
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header(
@@ -30,4 +66,6 @@ export async function webAppPlugin(app: FastifyInstance, { root }: { root: strin
       );
     },
   });
+  // The dashboard's page, with its preloads, rather than the bare index.html.
+  app.get('/', (request, reply) => reply.header('cache-control', 'no-cache').sendFile(pageFor(request.url)));
 }

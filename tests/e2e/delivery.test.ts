@@ -1,0 +1,78 @@
+/**
+ * How the built product is delivered (issue 16): compressed as built, and each page preloading exactly the code
+ * its route runs, so the route's chunks arrive with the entry instead of after it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, startProduct, type Product } from './support.ts';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** The module scripts a page's HTML names: its entry and its modulepreloads. */
+async function scriptsNamedBy(path: string): Promise<{ entry: string; preloads: string[] }> {
+  const html = await (await fetch(`${product.baseUrl}${path}`)).text();
+  const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+  expect(entry, html).toBeDefined();
+  return { entry: entry!, preloads: [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!) };
+}
+
+/** The scripts a browser downloads opening `path`, until the page shows `ready`. */
+async function scriptsLoaded(path: string, ready: string, signIn?: string): Promise<string[]> {
+  const { context, page } = await newPage(browser);
+  if (signIn) await product.signIn(page, signIn);
+  const fresh = await context.newPage();
+  const scripts = new Set<string>();
+  fresh.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
+  });
+  // The HTTP cache is per context: the page above warmed it, so it is cleared for the visit measured.
+  const cdp = await context.newCDPSession(fresh);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await fresh.goto(`${product.baseUrl}${path}`);
+  await fresh.getByText(ready).first().waitFor();
+  await context.close();
+  return [...scripts];
+}
+
+describe('pages', () => {
+  it('are sent compressed as the build made them, and revalidated', async () => {
+    const response = await fetch(`${product.baseUrl}/login`, { headers: { 'accept-encoding': 'br' } });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+  });
+
+  it('/login preloads its route\'s chunks, every one of which the page loads, and loads none it did not preload', async () => {
+    const { entry, preloads } = await scriptsNamedBy('/login');
+    expect(preloads.length).toBeGreaterThan(1);
+    for (const file of preloads) expect(existsSync(join('dist', file)), file).toBe(true);
+    const loaded = await scriptsLoaded('/login', 'Welcome back');
+    // Nothing fetched late: every script the page ran was named by its HTML...
+    expect(loaded.filter((script) => script !== entry && !preloads.includes(script))).toEqual([]);
+    // ...and nothing named that it did not run.
+    expect(preloads.filter((file) => !loaded.includes(file))).toEqual([]);
+  });
+
+  it('/offers preloads what Browse Offers needs, different from /login\'s, and a path with a parameter gets its route\'s page', async () => {
+    const offers = await scriptsNamedBy('/offers');
+    const login = await scriptsNamedBy('/login');
+    expect(offers.entry).toBe(login.entry);
+    expect(offers.preloads).not.toEqual(login.preloads);
+    const loaded = await scriptsLoaded('/offers', 'Browse Offers', 'alice');
+    expect(offers.preloads.filter((file) => !loaded.includes(file))).toEqual([]);
+    // /offers/create is its own route; /offers/42 is the offer route's page.
+    expect((await scriptsNamedBy('/offers/create')).preloads).not.toEqual((await scriptsNamedBy('/offers/42')).preloads);
+  });
+});
