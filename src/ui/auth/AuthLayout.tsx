@@ -35,8 +35,9 @@ export function AuthCard({
     event.preventDefault();
     onSubmit();
   };
+  // The page's main landmark: the signed-out pages have no shell around them to hold one.
   return (
-    <div className={page}>
+    <main className={page}>
       <div className={`${cardStyle} ${card}`}>
         <div>
           <h1 className={heading}>{title}</h1>
@@ -47,6 +48,6 @@ export function AuthCard({
         </form>
         {footer ? <div className={footerStyle}>{footer}</div> : null}
       </div>
-    </div>
+    </main>
   );
 }

@@ -23,8 +23,9 @@ const typeBadge = css({
   fontWeight: 'bold',
   textTransform: 'uppercase',
   color: 'white',
-  '&[data-type=buy]': { bg: 'buy' },
-  '&[data-type=sell]': { bg: 'sell' },
+  // The buttons' shades (panda.config.ts), in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
+  '&[data-type=buy]': { bg: 'emerald.700' },
+  '&[data-type=sell]': { bg: 'rose.700' },
 });
 const trader = css({ display: 'flex', flexWrap: 'wrap', columnGap: '1.5', rowGap: '0.5', fontSize: 'sm', color: 'fg.muted' });
 const traderName = css({ color: 'fg', fontWeight: 'medium', _hover: { textDecoration: 'underline' } });

@@ -67,8 +67,9 @@ const typeBadge = css({
   fontWeight: 'bold',
   textTransform: 'uppercase',
   color: 'white',
-  '&[data-type=buy]': { bg: 'buy' },
-  '&[data-type=sell]': { bg: 'sell' },
+  // The buttons' shades (panda.config.ts), in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
+  '&[data-type=buy]': { bg: 'emerald.700' },
+  '&[data-type=sell]': { bg: 'rose.700' },
 });
 const terms = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word', textAlign: 'right' });
 const pauseBox = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' });
