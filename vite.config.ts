@@ -1,9 +1,10 @@
 /// <reference types="vitest/config" />
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 
@@ -109,12 +110,32 @@ const routePathOf = (routeId: string) =>
     .filter((segment) => !segment.startsWith('_') && segment !== 'index')
     .join('/')}`;
 
+const EMPTY_ROOT = '<div id="root"></div>';
+const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
+/** The signed-out pages (login, signup, forgot password): the same for every visitor, so their HTML is made here. */
+const PRERENDERED_LAYOUT = '_public';
+
+/** src/prerender.tsx, loaded through Vite's own SSR module loader (no second bundle to build). */
+async function startPrerenderer() {
+  const server = await createServer({
+    configFile: false,
+    root: new URL('.', import.meta.url).pathname,
+    plugins: [react()],
+    resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    logLevel: 'warn',
+  });
+  const module = (await server.ssrLoadModule('/src/prerender.tsx')) as typeof import('./src/prerender.tsx');
+  return { render: module.prerender, close: () => server.close() };
+}
+
 /**
  * One copy of index.html per page route (`pages/_app.offers.$id.html`), each with `modulepreload` links for the
  * chunks that route's components need (its own, its layouts', and what they import statically), and an index of
  * route paths to pages for the server. The first visit then fetches the route's code together with the entry
  * instead of after it has run: one round trip less before the page shows, and nothing preloaded that the page
- * does not use.
+ * does not use. The signed-out pages also carry their HTML (src/prerender.tsx), so they show before any script runs.
  */
 function routePages(): Plugin {
   let outDir = 'dist';
@@ -153,20 +174,49 @@ function routePages(): Plugin {
         .map((file) => file.replace(/\.tsx$/, ''))
         .filter((routeId) => routeId !== '__root' && !/^_[^/]+$/.test(routeId));
       const html = await readFile(join(outDir, 'index.html'), 'utf8');
+      if (!html.includes(EMPTY_ROOT)) throw new Error(`route pages: index.html has no ${EMPTY_ROOT}`);
+      const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+      if (!entryTag) throw new Error('route pages: index.html has no module script');
+      const entrySrc = entryTag[1]!;
+      const entryPreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]!);
+      const afterPaintSource = await readFile(AFTER_PAINT_SOURCE);
+      const afterPaint = `assets/after-paint-${createHash('sha256').update(afterPaintSource).digest('base64url').slice(0, 8)}.js`;
+      await writeFile(join(outDir, afterPaint), afterPaintSource);
+      const prerenderer = await startPrerenderer();
+      const prerendered = async (path: string) => {
+        // Shown before the app runs, and only to be looked at: inert, its fields and buttons disabled, so nothing
+        // typed or clicked there is lost when the live page takes its place. Without the router's scroll-restoring
+        // script and the toaster's style attribute: the pages' CSP allows no inline script or style, and neither
+        // does anything before the app runs.
+        const markup = (await prerenderer.render(path))
+          .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+          .replace(/ style="[^"]*"/g, '')
+          .replace(/<(input|button|select|textarea)\b/g, '<$1 disabled');
+        return `<div id="root"><div inert>${markup}</div></div>`;
+      };
       const pages: { path: string; page: string }[] = [];
       await mkdir(join(outDir, PAGES_DIR), { recursive: true });
       for (const leaf of leaves) {
         const parts = leaf.split('/');
         const layouts = ['__root', ...parts.slice(0, -1).map((_part, index) => parts.slice(0, index + 1).join('/'))];
         const needed = closure([...layouts, leaf].flatMap((routeId) => routeChunks.get(routeId) ?? []));
-        const preloads = [...needed]
-          .filter((file) => !loadedByEntry.has(file))
-          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
-          .join('');
+        const routeScripts = [...needed].filter((file) => !loadedByEntry.has(file)).map((file) => `/${file}`);
         const page = `${PAGES_DIR}/${leaf.replaceAll('/', '.')}.html`;
-        await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloads}$1</head>`));
+        if (!leaf.startsWith(`${PRERENDERED_LAYOUT}/`)) {
+          const preloads = routeScripts.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
+          await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloads}$1</head>`));
+        } else {
+          // The page's HTML, and its scripts (the entry's preloads and the route's) started by the after-paint loader.
+          const loader = `<script defer src="/${afterPaint}" data-entry="${entrySrc}" data-preloads="${[...entryPreloads, ...routeScripts].join(' ')}"></script>`;
+          const prerenderedPage = html
+            .replace(entryTag[0], loader)
+            .replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')
+            .replace(EMPTY_ROOT, await prerendered(routePathOf(leaf)));
+          await writeFile(join(outDir, page), prerenderedPage);
+        }
         pages.push({ path: routePathOf(leaf), page });
       }
+      await prerenderer.close();
       await writeFile(join(outDir, PAGES_INDEX), `${JSON.stringify(pages, null, 2)}\n`);
     },
   };

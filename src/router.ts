@@ -1,4 +1,4 @@
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { ActorRefFrom } from 'xstate';
 import type { FlowDeps } from './machines/shared/deps.ts';
 import type { sessionMachine } from './machines/session/session.machine.ts';
@@ -10,8 +10,9 @@ export type RouterContext = {
   deps: FlowDeps;
 };
 
-export function createAppRouter(context: RouterContext) {
-  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true });
+/** `history`: the browser's by default; the build's prerender (src/prerender.tsx) passes a memory history. */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({ routeTree, context, history, defaultPreload: 'intent', scrollRestoration: true });
 }
 
 declare module '@tanstack/react-router' {

@@ -19,12 +19,17 @@ afterAll(async () => {
   await product?.stop();
 });
 
-/** The module scripts a page's HTML names: its entry and its modulepreloads. */
-async function scriptsNamedBy(path: string): Promise<{ entry: string; preloads: string[] }> {
+/**
+ * The module scripts a page's HTML names: its entry and its modulepreloads, or, on a prerendered page, what its
+ * after-paint loader will start.
+ */
+async function scriptsNamedBy(path: string): Promise<{ entry: string; preloads: string[]; html: string }> {
   const html = await (await fetch(`${product.baseUrl}${path}`)).text();
+  const loader = /<script defer src="\/assets\/after-paint-[^"]+\.js" data-entry="([^"]+)" data-preloads="([^"]*)"><\/script>/.exec(html);
+  if (loader) return { entry: loader[1]!, preloads: loader[2]!.split(' ').filter(Boolean), html };
   const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
   expect(entry, html).toBeDefined();
-  return { entry: entry!, preloads: [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!) };
+  return { entry: entry!, preloads: [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!), html };
 }
 
 /** The scripts a browser downloads opening `path`, until the page shows `ready`. */
@@ -54,15 +59,35 @@ describe('pages', () => {
     expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
   });
 
-  it('/login preloads its route\'s chunks, every one of which the page loads, and loads none it did not preload', async () => {
+  it('/login starts its route\'s chunks with the entry, every one of which the page loads, and loads none it did not name', async () => {
     const { entry, preloads } = await scriptsNamedBy('/login');
     expect(preloads.length).toBeGreaterThan(1);
     for (const file of preloads) expect(existsSync(join('dist', file)), file).toBe(true);
     const loaded = await scriptsLoaded('/login', 'Welcome back');
     // Nothing fetched late: every script the page ran was named by its HTML...
-    expect(loaded.filter((script) => script !== entry && !preloads.includes(script))).toEqual([]);
+    expect(loaded.filter((script) => script !== entry && !preloads.includes(script) && !script.startsWith('/assets/after-paint-'))).toEqual([]);
     // ...and nothing named that it did not run.
     expect(preloads.filter((file) => !loaded.includes(file))).toEqual([]);
+  });
+
+  it('/login arrives as HTML that shows the page, inert until the live page takes its place', async () => {
+    const { html } = await scriptsNamedBy('/login');
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toMatch(/^<div id="root"><div inert>/);
+    expect(root).toContain('Welcome back');
+    // Nothing in it can be typed into or pressed, and it brings no script of its own (the CSP allows none inline).
+    expect(root.match(/<(input|button)\b(?! disabled)/g)).toBeNull();
+    expect(root).not.toContain('<script');
+
+    const { page } = await newPage(browser);
+    await page.goto(`${product.baseUrl}/login`);
+    const username = page.getByLabel('Username');
+    await username.fill('alice');
+    // The live page: one of each, typed into, and nothing inert left.
+    await expect.poll(() => page.locator('[inert]').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Welcome back' }).count()).toBe(1);
+    expect(await username.inputValue()).toBe('alice');
+    await page.context().close();
   });
 
   it('/offers preloads what Browse Offers needs, different from /login\'s, and a path with a parameter gets its route\'s page', async () => {

@@ -1,0 +1,31 @@
+// A prerendered page's loader (vite.config.ts routePages): the page is already on screen from its HTML, so its
+// scripts (data-entry, data-preloads) start once it has painted, not while the stylesheet is still arriving: on a slow
+// network a hundred-odd kilobytes of script fetched beside the stylesheet delay the first paint by seconds. A classic
+// script (document.currentScript), since a module script cannot see its own element.
+(function () {
+  var script = document.currentScript;
+  var entry = script.getAttribute('data-entry');
+  var preloads = (script.getAttribute('data-preloads') || '').split(' ').filter(Boolean);
+  var started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    preloads.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.appendChild(link);
+    });
+    var app = document.createElement('script');
+    app.type = 'module';
+    app.crossOrigin = '';
+    app.src = entry;
+    document.head.appendChild(app);
+  }
+  // After the next frame is painted; a tab opened in the background paints no frame until shown, so a timer too.
+  requestAnimationFrame(function () {
+    setTimeout(start, 0);
+  });
+  setTimeout(start, 250);
+})();
