@@ -13,7 +13,8 @@ import {
   selectWallets,
 } from '../../machines/dashboard/dashboard.selectors.ts';
 import { selectIsLive, selectPrices, type LivePrices } from '../../machines/livePrices/livePrices.selectors.ts';
-import { formatCrypto, formatRelative, formatUsd } from '../format/money.ts';
+import { formatCrypto, formatUsd } from '../format/money.ts';
+import { formatRelative } from '../format/relative.ts';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ChatIcon, CheckIcon, TagIcon, WalletIcon } from '../primitives/icons.tsx';

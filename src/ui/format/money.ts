@@ -1,5 +1,3 @@
-import { DateTime } from 'luxon';
-
 /**
  * Amounts arrive as decimal strings; Intl formats such strings exactly (no float round trip),
  * so "0.30000000000000001" never turns into "0.3" by accident.
@@ -20,11 +18,6 @@ export function formatCrypto(value: string, decimalPlaces: number, ticker: strin
     asDecimal(value),
   );
   return `${amount} ${ticker.toUpperCase()}`;
-}
-
-/** "5 minutes ago" style, as the dashboard's recent trades show it. */
-export function formatRelative(iso: string, now: DateTime = DateTime.now()): string {
-  return DateTime.fromISO(iso).toRelative({ base: now }) ?? '';
 }
 
 /** Offer amounts: exactly 2 decimals with en-US grouping ("1,500.00"), whatever the fiat currency. */

@@ -11,7 +11,7 @@ import {
   selectProfileView,
 } from '../../machines/traderProfile/traderProfile.selectors.ts';
 import { Spinner } from '../chat/Spinner.tsx';
-import { formatRelative } from '../format/money.ts';
+import { formatRelative } from '../format/relative.ts';
 import { OfferCard } from '../offers/OfferCard.tsx';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
