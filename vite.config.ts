@@ -159,14 +159,24 @@ function routePages(): Plugin {
       const entries = chunks.filter((chunk) => chunk.isEntry);
       if (entries.length !== 1) throw new Error(`route pages: expected the one entry (index.html), found ${entries.length}`);
       const loadedByEntry = closure([entries[0]!.fileName]);
-      // Route id (`_public/login`, `__root`) → the chunks holding its split-off parts (component, pending, error).
+      const chunkOfModule = new Map(chunks.flatMap((chunk) => chunk.moduleIds.map((id) => [id, chunk.fileName] as const)));
+      // Route id (`_public/login`, `__root`) → the chunks holding its split-off parts (component, pending, error)...
       const routeChunks = new Map<string, string[]>();
+      const addRouteChunk = (routeId: string, file: string) => routeChunks.set(routeId, [...(routeChunks.get(routeId) ?? []), file]);
       for (const chunk of chunks) {
         for (const id of chunk.moduleIds) {
           const [file, query] = id.split('?');
           if (!query?.includes('tsr-split') || !file?.startsWith(ROUTES_DIR)) continue;
-          const routeId = relative(ROUTES_DIR, file).replace(/\.tsx?$/, '');
-          routeChunks.set(routeId, [...(routeChunks.get(routeId) ?? []), chunk.fileName]);
+          addRouteChunk(relative(ROUTES_DIR, file).replace(/\.tsx?$/, ''), chunk.fileName);
+        }
+      }
+      // ...and the chunks its own module imports dynamically: what a route's `beforeLoad` awaits before anything
+      // renders (the signed-in layout's top bar), which would otherwise be fetched only once the entry has run.
+      for (const id of this.getModuleIds()) {
+        if (id.includes('?') || !id.startsWith(ROUTES_DIR) || !/\.tsx$/.test(id)) continue;
+        for (const imported of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) {
+          const file = chunkOfModule.get(imported);
+          if (file && !imported.includes('?tsr-split')) addRouteChunk(relative(ROUTES_DIR, id).replace(/\.tsx$/, ''), file);
         }
       }
       const leaves = (await readdir(ROUTES_DIR, { recursive: true }))
