@@ -183,11 +183,11 @@ describe('Browse Offers screen', () => {
 
   it('Previous and Next are disabled as the paginator says, and move by its pages', async () => {
     const { answerList, loads, typist } = await browse();
-    const pages = within(screen.getByRole('navigation', { name: 'Pages' }));
-    expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
+    // Nothing to page through before the first page arrives (drawn then, the list would push it down).
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
 
     await answerList(offerPage(1, 3));
+    const pages = within(screen.getByRole('navigation', { name: 'Pages' }));
     expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
     expect(pages.getByRole('button', { name: 'Next' })).toBeEnabled();
     await typist.click(pages.getByRole('button', { name: 'Next' }));

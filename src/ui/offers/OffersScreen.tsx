@@ -157,12 +157,15 @@ export function OffersScreen({
         </div>
       )}
 
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
+      {/* Once a page has arrived: drawn before, the list would push it down as it arrives (a layout shift). */}
+      {loaded ? (
+        <Pager
+          canPrevious={canPrevious}
+          canNext={canNext}
+          onPrevious={() => actor.send({ type: 'page.previous' })}
+          onNext={() => actor.send({ type: 'page.next' })}
+        />
+      ) : null}
     </section>
   );
 }
