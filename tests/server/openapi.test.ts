@@ -3,6 +3,7 @@
  * generated from the contracts, with every call the server registers and no call it does not, and a page that
  * runs under the product's Content-Security-Policy without inline script.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { refusal } from '../../contracts/common.ts';
@@ -245,6 +246,21 @@ describe('OpenAPI document and API reference page', () => {
       expect(response.headers['content-type']).toMatch(/^text\/javascript/);
       expect(response.body.length).toBeGreaterThan(1_000_000);
       expect(response.body).toContain('createApiReference');
+    });
+
+    it('sends the bundle compressed as the client accepts, compressed once rather than per request', async () => {
+      const get = (acceptEncoding: string) => t.app.inject({ method: 'GET', url: '/api/docs/scalar.js', headers: { 'accept-encoding': acceptEncoding } });
+      const plain = await get('identity');
+      const [first, second] = [await get('gzip, deflate, br'), await get('br')];
+      expect(first.headers['content-encoding']).toBe('br');
+      expect(first.headers.vary).toMatch(/accept-encoding/i);
+      // The same buffer each time: nothing is compressed again.
+      expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+      expect(brotliDecompressSync(first.rawPayload).equals(plain.rawPayload)).toBe(true);
+      const gz = await get('br;q=0, gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(plain.headers['content-encoding']).toBeUndefined();
     });
   });
 });
