@@ -3,13 +3,8 @@ import { DateTime } from 'luxon';
 import { css } from 'styled-system/css';
 import type { NotificationItem } from '../../../contracts/index.ts';
 import { Button } from '../primitives/Button.tsx';
+import { notificationTexts } from './texts.ts';
 
-/** The spec's texts (section 2, "Notifications dropdown"). */
-export const notificationTexts = {
-  title: 'Notifications',
-  markAllRead: 'Mark all read',
-  empty: 'No notifications yet',
-} as const;
 
 /** "5 minutes ago", by luxon, against the time it is now (each opening of the panel renders it again). */
 export const relativeTime = (created: string) => DateTime.fromISO(created).toRelative() ?? '';
