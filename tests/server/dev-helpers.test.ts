@@ -103,7 +103,7 @@ async function startServer(env: Record<string, string>) {
   const url = await new Promise<URL>((resolve, reject) => {
     const deadline = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 90_000);
     const poll = setInterval(() => {
-      const found = /Peerex is up on (http:\/\/\S+) /.exec(output)?.[1];
+      const found = /Peerex is running at (http:\/\/\S+) /.exec(output)?.[1];
       if (found || child.exitCode !== null) {
         clearInterval(poll);
         clearTimeout(deadline);

@@ -60,7 +60,7 @@ async function startServer(dataDir: string): Promise<Server> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = await new Promise<string>((resolve, reject) => {
     const poll = setInterval(() => {
-      const found = /Peerex is up on (http:\/\/\S+) /.exec(output)?.[1];
+      const found = /Peerex is running at (http:\/\/\S+) /.exec(output)?.[1];
       if (found || child.exitCode !== null || child.signalCode !== null) {
         clearInterval(poll);
         if (found) resolve(found);
