@@ -275,6 +275,18 @@ describe('DashboardScreen', () => {
     expect(screen.getByRole('link', { name: 'View All Trades' })).toHaveAttribute('href', '/trades');
   });
 
+  it('shows dashes and "Loading trades…" while the first overview is on its way, never 0s', async () => {
+    const actor = createActor(
+      dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(() => new Promise(() => {})) } }),
+    ).start();
+    await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
+    expect(await screen.findByText('Loading trades…')).toBeInTheDocument();
+    expect(screen.getAllByText('—')).toHaveLength(4);
+    expect(screen.queryByText('$0.00')).toBeNull();
+    expect(screen.queryByText('You have no trades yet.')).toBeNull();
+    actor.stop();
+  });
+
   it('shows 0s and "You have no trades yet." when the overview failed (null)', async () => {
     const actor = createActor(
       dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(async () => null) } }),

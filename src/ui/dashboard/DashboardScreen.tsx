@@ -133,6 +133,9 @@ function LivePricesPanel({
   );
 }
 
+/** A figure whose first overview is still on its way: a dash, never a zero the trader could take for theirs. */
+const NOT_YET = '—';
+
 export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeof dashboardMachine>; username: string }) {
   const overview = useSelector(actor, selectOverview);
   const loading = useSelector(actor, selectIsLoading);
@@ -141,17 +144,20 @@ export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeo
   const livePrices = useSelector(actor, selectLivePrices);
   const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
   const live = useSelector(livePrices, (snapshot) => snapshot !== undefined && selectIsLive(snapshot));
+  const totalBalance = liveTotalBalance(overview, wallets, prices);
+  // The first overview is on its way (a failed one shows 0s, as the chart says).
+  const pending = overview === null && loading;
   const cards = [
-    { label: 'Total Balance', value: formatUsd(liveTotalBalance(overview, wallets, prices)), icon: <WalletIcon /> },
-    { label: 'Active Offers', value: String(overview?.active_offers ?? 0), icon: <TagIcon /> },
-    { label: 'Completed Trades', value: String(overview?.completed_trades ?? 0), icon: <CheckIcon /> },
-    { label: 'Open Chats', value: String(overview?.open_chats ?? 0), icon: <ChatIcon /> },
+    { label: 'Total Balance', value: pending && totalBalance === null ? NOT_YET : formatUsd(totalBalance), icon: <WalletIcon /> },
+    { label: 'Active Offers', value: pending ? NOT_YET : String(overview?.active_offers ?? 0), icon: <TagIcon /> },
+    { label: 'Completed Trades', value: pending ? NOT_YET : String(overview?.completed_trades ?? 0), icon: <CheckIcon /> },
+    { label: 'Open Chats', value: pending ? NOT_YET : String(overview?.open_chats ?? 0), icon: <ChatIcon /> },
   ];
   const trades = overview?.recent_trades ?? [];
 
   return (
     <section aria-busy={loading}>
-      <h1 className={greeting}>Welcome back, {username}</h1>
+      <h1 className={greeting}>{username ? `Welcome back, ${username}` : 'Welcome back'}</h1>
       <p className={sub}>Here is what is happening with your trading today.</p>
 
       <div className={stats}>
@@ -192,7 +198,9 @@ export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeo
               View All Trades
             </Link>
           </div>
-          {trades.length === 0 ? (
+          {pending ? (
+            <p className={empty}>Loading trades…</p>
+          ) : trades.length === 0 ? (
             <p className={empty}>You have no trades yet.</p>
           ) : (
             <ul className={list}>
