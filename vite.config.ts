@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, createServer, defineConfig, type Plugin } from 'vite';
+import type { PrerenderAudience } from './src/prerender.tsx';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 
@@ -111,9 +112,10 @@ const routePathOf = (routeId: string) =>
     .join('/')}`;
 
 const EMPTY_ROOT = '<div id="root"></div>';
+/** Who a route's page is drawn for at build time: the signed-out pages' visitors, or the product's signed-in traders. */
+const audienceOf = (routeId: string): PrerenderAudience | undefined =>
+  routeId.startsWith('_public/') ? 'signed-out' : routeId.startsWith('_app/') ? 'signed-in' : undefined;
 const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
-/** The signed-out pages (login, signup, forgot password): the same for every visitor, so their HTML is made here. */
-const PRERENDERED_LAYOUT = '_public';
 
 /** src/prerender.tsx, loaded through Vite's own SSR module loader (no second bundle to build). */
 async function startPrerenderer() {
@@ -135,7 +137,8 @@ async function startPrerenderer() {
  * chunks that route's components need (its own, its layouts', and what they import statically), and an index of
  * route paths to pages for the server. The first visit then fetches the route's code together with the entry
  * instead of after it has run: one round trip less before the page shows, and nothing preloaded that the page
- * does not use. The signed-out pages also carry their HTML (src/prerender.tsx), so they show before any script runs.
+ * does not use. Pages without a parameter also carry their HTML (src/prerender.tsx), so they show before any
+ * script runs: the signed-out pages as they are, the signed-in ones as the product looks before the trader's data.
  */
 function routePages(): Plugin {
   let outDir = 'dist';
@@ -193,16 +196,20 @@ function routePages(): Plugin {
       const afterPaint = `assets/after-paint-${createHash('sha256').update(afterPaintSource).digest('base64url').slice(0, 8)}.js`;
       await writeFile(join(outDir, afterPaint), afterPaintSource);
       const prerenderer = await startPrerenderer();
-      const prerendered = async (path: string) => {
+      /** The page's markup inside #root, or undefined when the page is not drawn at build time for that audience. */
+      const prerendered = async (path: string, audience: PrerenderAudience) => {
+        const rendered = await prerenderer.render(path, audience);
+        if (rendered === undefined) return undefined;
         // Shown before the app runs, and only to be looked at: inert, its fields and buttons disabled, so nothing
         // typed or clicked there is lost when the live page takes its place. Without the router's scroll-restoring
         // script and the toaster's style attribute: the pages' CSP allows no inline script or style, and neither
-        // does anything before the app runs.
-        const markup = (await prerenderer.render(path))
+        // does anything before the app runs. A signed-in page is shown only to a browser that holds a session
+        // (src/index.css, src/boot/after-paint.js): anyone else is on their way to /login.
+        const markup = rendered
           .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
           .replace(/ style="[^"]*"/g, '')
           .replace(/<(input|button|select|textarea)\b/g, '<$1 disabled');
-        return `<div id="root"><div inert>${markup}</div></div>`;
+        return `<div id="root"><div inert data-prerendered="${audience}">${markup}</div></div>`;
       };
       const pages: { path: string; page: string }[] = [];
       await mkdir(join(outDir, PAGES_DIR), { recursive: true });
@@ -212,7 +219,11 @@ function routePages(): Plugin {
         const needed = closure([...layouts, leaf].flatMap((routeId) => routeChunks.get(routeId) ?? []));
         const routeScripts = [...needed].filter((file) => !loadedByEntry.has(file)).map((file) => `/${file}`);
         const page = `${PAGES_DIR}/${leaf.replaceAll('/', '.')}.html`;
-        if (!leaf.startsWith(`${PRERENDERED_LAYOUT}/`)) {
+        const path = routePathOf(leaf);
+        // Pages with a parameter (an offer, a trader) are not drawn ahead: what they show is the parameter's.
+        const audience = audienceOf(leaf);
+        const root = audience && !path.includes('$') ? await prerendered(path, audience) : undefined;
+        if (root === undefined) {
           const preloads = routeScripts.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
           await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloads}$1</head>`));
         } else {
@@ -221,7 +232,7 @@ function routePages(): Plugin {
           const prerenderedPage = html
             .replace(entryTag[0], loader)
             .replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')
-            .replace(EMPTY_ROOT, await prerendered(routePathOf(leaf)));
+            .replace(EMPTY_ROOT, root);
           await writeFile(join(outDir, page), prerenderedPage);
         }
         pages.push({ path: routePathOf(leaf), page });

@@ -3,6 +3,13 @@
 // network a hundred-odd kilobytes of script fetched beside the stylesheet delay the first paint by seconds. A classic
 // script (document.currentScript), since a module script cannot see its own element.
 (function () {
+  // A prerendered signed-in page shows only in a browser that holds a session (src/index.css); another visitor
+  // sees nothing until the app has sent them to /login, as without prerendering.
+  try {
+    if (localStorage.getItem('authToken')) document.documentElement.setAttribute('data-stored-session', '');
+  } catch (error) {
+    // Storage refused (a privacy mode): the app decides, once it runs.
+  }
   var script = document.currentScript;
   var entry = script.getAttribute('data-entry');
   var preloads = (script.getAttribute('data-preloads') || '').split(' ').filter(Boolean);

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, startProduct, type Product } from './support.ts';
 
@@ -46,7 +46,10 @@ async function scriptsLoaded(path: string, ready: string, signIn?: string): Prom
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await fresh.goto(`${product.baseUrl}${path}`);
+  // The live page: a prerendered one shows its text before any script has run.
   await fresh.getByText(ready).first().waitFor();
+  await expect.poll(() => fresh.locator('[inert]').count()).toBe(0);
+  await fresh.waitForLoadState('networkidle');
   await context.close();
   return [...scripts];
 }
@@ -73,7 +76,7 @@ describe('pages', () => {
   it('/login arrives as HTML that shows the page, inert until the live page takes its place', async () => {
     const { html } = await scriptsNamedBy('/login');
     const root = html.slice(html.indexOf('<div id="root">'));
-    expect(root).toMatch(/^<div id="root"><div inert>/);
+    expect(root).toMatch(/^<div id="root"><div inert data-prerendered="signed-out">/);
     expect(root).toContain('Welcome back');
     // Nothing in it can be typed into or pressed, and it brings no script of its own (the CSP allows none inline).
     expect(root.match(/<(input|button)\b(?! disabled)/g)).toBeNull();
@@ -88,6 +91,39 @@ describe('pages', () => {
     expect(await page.getByRole('heading', { name: 'Welcome back' }).count()).toBe(1);
     expect(await username.inputValue()).toBe('alice');
     await page.context().close();
+  });
+
+  it('a signed-in page arrives drawn as the product looks before the trader\'s data, shown only where a session is kept', async () => {
+    const { html } = await scriptsNamedBy('/');
+    expect(html).toContain('<div id="root"><div inert data-prerendered="signed-in">');
+    expect(html).toContain('Here is what is happening with your trading today.');
+    // No figure of anybody's: dashes until the trader's own arrive.
+    expect(html).not.toContain('$0.00');
+    const slowScripts = (page: Page) =>
+      page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+    const visibilityOfDrawnPage = (page: Page) => page.locator('[data-prerendered]').evaluate((element) => getComputedStyle(element).visibility);
+
+    // A visitor without a session sees nothing of it while the app sends them to /login.
+    const visitor = await newPage(browser);
+    await slowScripts(visitor.page);
+    await visitor.page.goto(`${product.baseUrl}/`, { waitUntil: 'domcontentloaded' });
+    expect(await visibilityOfDrawnPage(visitor.page)).toBe('hidden');
+    await visitor.page.waitForURL(/\/login/);
+    await visitor.context.close();
+
+    // alice sees it at once, then her own page.
+    const { context, page } = await newPage(browser);
+    await product.signIn(page, 'alice');
+    const fresh = await context.newPage();
+    await slowScripts(fresh);
+    await fresh.goto(`${product.baseUrl}/`, { waitUntil: 'domcontentloaded' });
+    expect(await visibilityOfDrawnPage(fresh)).toBe('visible');
+    await fresh.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
+    expect(await fresh.locator('[data-prerendered]').count()).toBe(0);
+    await context.close();
   });
 
   it('/offers preloads what Browse Offers needs, different from /login\'s, and a path with a parameter gets its route\'s page', async () => {
