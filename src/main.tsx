@@ -1,5 +1,5 @@
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
 import './index.css';
@@ -113,8 +113,13 @@ session.subscribe((snapshot) => {
   void router.invalidate();
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
+// The first render as a transition: React renders in slices of a few milliseconds, yielding between them, instead
+// of in one long task that holds the page (it is still the page drawn from HTML meanwhile, see src/prerender.tsx).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  ),
 );
