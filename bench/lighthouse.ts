@@ -57,6 +57,8 @@ interface Run {
   failed: string[];
 }
 
+class RecordingFailed extends Error {}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -104,7 +106,18 @@ try {
   const cdp = await context.newCDPSession(helper);
   await helper.goto(`${product.baseUrl}/api/health`);
 
-  async function measure(url: string, preset: Preset, signedIn: boolean): Promise<Run> {
+  /** Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP): that run is taken again, twice at most. */
+  async function measure(url: string, preset: Preset, signedIn: boolean, attempt = 1): Promise<Run> {
+    try {
+      return await measureOnce(url, preset, signedIn);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof RecordingFailed)) throw error;
+      console.log(`  (${preset} ${url}: ${error.message}; again)`);
+      return measure(url, preset, signedIn, attempt + 1);
+    }
+  }
+
+  async function measureOnce(url: string, preset: Preset, signedIn: boolean): Promise<Run> {
     if (url.startsWith(product.baseUrl)) {
       // Signed in or out as the page asks, whatever the run before left (Lighthouse's own reset is not relied on).
       await helper.evaluate(
@@ -129,7 +142,7 @@ try {
     const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
     const lhr: Result | undefined = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
-    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) throw new RecordingFailed(`${lhr.runtimeError.code}`);
     // A signed-in page that fell back to /login, or /login that moved on to the dashboard, measured the wrong page.
     if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`${url}: ended at ${lhr.finalDisplayedUrl}`);
     const items = ((lhr.audits['network-requests']?.details as { items?: { transferSize?: number; resourceType?: string }[] } | undefined)?.items ?? []);
