@@ -7,33 +7,12 @@ import Fastify from 'fastify';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_COMPRESSION_THRESHOLD_BYTES, apiCompressionPlugin, SECRET_ANSWER } from '../../server/src/plugins/api-compression.ts';
+import { routeTreeOf } from '../support/route-tree.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { publishOffer } from '../support/server-flows.ts';
 import { trader, type Trader } from '../support/server-trades.ts';
 
 const LIST = { type: 'list', filters: {} };
-
-/**
- * `POST /api/...` → the route's onSend hooks as Fastify prints them, from its route tree (the tree splits
- * paths at shared prefixes, as in tests/server/hostile-input.test.ts's `registeredRoutes`).
- */
-function onSendHooksByRoute(t: TestApp): Map<string, string> {
-  const found = new Map<string, string>();
-  const prefixes: string[] = [];
-  let last: string[] = [];
-  for (const line of t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n')) {
-    const route = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (route) {
-      const depth = (route[1] ?? '').length / 4;
-      const path = `${depth === 0 ? '' : prefixes[depth - 1]}${route[2]}`;
-      prefixes[depth] = path;
-      last = (route[3] ?? '').split(', ').filter((method) => method !== '' && method !== 'HEAD').map((method) => `${method} ${path.replace(/\/+$/, '')}`);
-      continue;
-    }
-    if (line.includes('• (onSend)')) for (const key of last) found.set(key, line.slice(line.indexOf('[')));
-  }
-  return found;
-}
 
 describe('API answers', () => {
   let t: TestApp;
@@ -90,7 +69,7 @@ describe('API answers', () => {
 
   it('leaves out every call whose answer carries a secret (tokens, TOTP secret, channel signature)', () => {
     // @fastify/compress adds its `onSend` hook to each route it compresses; SECRET_ANSWER keeps it off.
-    const hooks = onSendHooksByRoute(t);
+    const hooks = new Map(routeTreeOf(t.app).map((route) => [route.call, route.onSend]));
     expect(hooks.size).toBeGreaterThan(20);
     const hooksOf = (path: string) => {
       expect(hooks.has(path), path).toBe(true);

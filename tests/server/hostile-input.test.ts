@@ -35,6 +35,7 @@ import { stringToSign } from '../../server/src/realtime/http-api.ts';
 import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../server/src/routes/push/device-api.ts';
 import { benchmarkAddress, bodiesOf, brokenBodiesOf, type BrokenBody, type JsonSchema } from '../support/hostile-arbitraries.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
+import { normaliseRoute, registeredRoutes } from '../support/route-tree.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { login, newTrader } from '../support/server-flows.ts';
 import { moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
@@ -234,28 +235,6 @@ const CALLS: Call[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------------------
-// The routes the app registered, from its own route tree.
-
-const normaliseRoute = (route: string) => route.replace(/\/\*$/, '*').replace(/\/+$/, '');
-
-/** `METHOD path` of every registered route (HEAD, which Fastify adds to each GET, left out). */
-function registeredRoutes(t: TestApp): string[] {
-  const found: string[] = [];
-  const prefixes: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    const path = `${depth === 0 ? '' : prefixes[depth - 1]}${match[2]}`;
-    prefixes[depth] = path;
-    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
-      if (method !== 'HEAD') found.push(`${method} ${normaliseRoute(path)}`);
-    }
-  }
-  return found.sort();
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Checks every answer gets.
 
 function expectSecurityHeaders(call: Call, response: LightMyRequestResponse, context: string) {
@@ -428,7 +407,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
   it('has an entry for every route the server registers, and no entry for a route it does not', () => {
     const table = CALLS.map((call) => `${call.method} ${normaliseRoute(call.route)}`).sort();
     expect(new Set(table).size, 'one entry per route').toBe(table.length);
-    expect(table).toEqual(registeredRoutes(t));
+    expect(table).toEqual(registeredRoutes(t.app));
   });
 
   describe('without a session', () => {

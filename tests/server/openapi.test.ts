@@ -12,6 +12,7 @@ import { loginRequest, recoveryCodesResponse, twoFactorRequest } from '../../con
 import { tradeRequest } from '../../contracts/trade.ts';
 import { walletRequest } from '../../contracts/wallet.ts';
 import { deviceRegistration } from '../../server/src/routes/push/device-api.ts';
+import { registeredRoutes } from '../support/route-tree.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 
 type Json = Record<string, unknown>;
@@ -44,27 +45,6 @@ function refsIn(node: unknown, found: string[] = []): string[] {
     }
   }
   return found;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The routes the app registered, from its own route tree (as tests/server/hostile-input.test.ts reads them).
-
-const normaliseRoute = (route: string) => route.replace(/\/\*$/, '*').replace(/\/+$/, '');
-
-function registeredRoutes(t: TestApp): string[] {
-  const found: string[] = [];
-  const prefixes: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    const path = `${depth === 0 ? '' : prefixes[depth - 1]}${match[2]}`;
-    prefixes[depth] = path;
-    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
-      if (method !== 'HEAD') found.push(`${method} ${normaliseRoute(path)}`);
-    }
-  }
-  return found.sort();
 }
 
 /** A route and a documented path alike, parameters and wildcards as `{}`: `/api/market/chat/:channel/` → `/api/market/chat/{}`. */
@@ -153,7 +133,7 @@ describe('OpenAPI document and API reference page', () => {
 
     it('has every route the server registers, and no call the server does not have', () => {
       const documented = documentedOperations(document).map(({ key }) => key).sort();
-      const registered = registeredRoutes(t).map((route) => {
+      const registered = registeredRoutes(t.app).map((route) => {
         const [method = '', path = ''] = route.split(' ');
         return `${method} ${shapeOf(path)}`;
       });
