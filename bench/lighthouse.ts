@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { DEMO_PASSWORD, startProduct } from '../tests/e2e/support.ts';
+import { CHROMIUM_FLAGS, DEMO_PASSWORD, startProduct } from '../tests/e2e/support.ts';
 
 // The package's "exports" hide its package.json; read from disk.
 const lighthouseVersion = (JSON.parse(readFileSync(new URL('../node_modules/lighthouse/package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -88,16 +88,7 @@ const debuggingPort = 9300 + Math.floor(Math.random() * 500);
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROME_PATH,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--remote-debugging-port=${debuggingPort}`,
-  ],
+  args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${debuggingPort}`],
 });
 
 try {

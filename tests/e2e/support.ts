@@ -8,7 +8,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { SMTPServer } from 'smtp-server';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
+/** The flags every Chromium here starts with (the browser tests', the benchmarks'). */
+export const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
