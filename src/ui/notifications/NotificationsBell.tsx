@@ -1,7 +1,7 @@
 import { Popover } from '@ark-ui/react/popover';
 import { Portal } from '@ark-ui/react/portal';
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, type SVGProps } from 'react';
+import { useId, type SVGProps } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import type { NotificationsLogic } from '../../machines/notifications/notifications.machine.ts';
@@ -13,17 +13,14 @@ import {
   selectItems,
   selectUnreadCount,
 } from '../../machines/notifications/notifications.selectors.ts';
+import { useLoadedLater } from '../primitives/useLoadedLater.ts';
 import { notificationTexts } from './texts.ts';
 
 /**
  * The dropdown (and luxon, for its times) is fetched once the bar has been drawn: every signed-in page shows the
  * bell at once, but its panel only when opened, so the panel is not in the code a page waits for.
  */
-let NotificationsPanel: typeof import('./NotificationsPanel.tsx').NotificationsPanel | undefined;
-const loadPanel = () =>
-  import('./NotificationsPanel.tsx').then((module) => {
-    NotificationsPanel = module.NotificationsPanel;
-  });
+const loadPanel = () => import('./NotificationsPanel.tsx').then((module) => module.NotificationsPanel);
 
 export type NotificationsRef = ActorRefFrom<NotificationsLogic>;
 
@@ -81,8 +78,7 @@ export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
   const shown = badgeText(count);
   // Named here: Ark finds the title only if it is in the page when the popover starts, and the panel mounts on open.
   const titleId = useId();
-  // Right after the first drawing, so that the first opening finds it.
-  useEffect(() => void loadPanel(), []);
+  const panel = useLoadedLater(loadPanel);
   return (
     <Popover.Root
       ids={{ title: titleId }}
@@ -90,7 +86,7 @@ export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
       // Opens once the panel's code is here (at once, but for a click in the first moments): the popover moves the
       // focus into its content as it opens, which must then exist.
       onOpenChange={(details) =>
-        details.open ? void loadPanel().then(() => actor.send({ type: 'panel.open' })) : actor.send({ type: 'panel.close' })
+        details.open ? void panel.ready().then(() => actor.send({ type: 'panel.open' })) : actor.send({ type: 'panel.close' })
       }
       positioning={{ placement: 'bottom-end', gutter: 8 }}
       lazyMount
@@ -106,8 +102,8 @@ export function NotificationsBell({ actor }: { actor: NotificationsRef }) {
       </Popover.Trigger>
       <Portal>
         <Popover.Positioner>
-          {NotificationsPanel ? (
-            <NotificationsPanel
+          {panel.View ? (
+            <panel.View
               titleId={titleId}
               items={items}
               loading={loading}
