@@ -1,3 +1,4 @@
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -62,17 +63,6 @@ const PAGE_CSP = Object.entries({ ...CONTENT_SECURITY_POLICY, 'style-src': [...C
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** The encodings a request's Accept-Encoding allows (`br;q=0` refuses brotli). */
-function acceptedEncodings(header: string | undefined): Set<string> {
-  return new Set(
-    (header ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, ...params]) => !params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param)))
-      .map(([name]) => (name ?? '').toLowerCase()),
-  );
-}
-
 /**
  * Scalar's bundle (4.3 MB) read and compressed once, at the first request for it: compressed per request, this
  * public call would cost a tenth of a second of CPU each, which anyone could ask for in a loop.
@@ -99,10 +89,9 @@ export default async function docsRoutes(app: FastifyInstance) {
   // Not through the API's per-request compression (plugins/api-compression.ts): sent as compressed once.
   app.get('/docs/scalar.js', { compress: false }, async (request, reply) => {
     const copies = await scalarBundle();
-    const accepted = acceptedEncodings(request.headers['accept-encoding']);
+    // The client's preference among ours, as @fastify/static and @fastify/compress read it (`br;q=0` refuses brotli).
+    const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
     reply.type('text/javascript; charset=utf-8').header('vary', 'accept-encoding');
-    if (accepted.has('br')) return reply.header('content-encoding', 'br').send(copies.br);
-    if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(copies.gzip);
-    return reply.send(copies.raw);
+    return encoding ? reply.header('content-encoding', encoding).send(copies[encoding]) : reply.send(copies.raw);
   });
 }
