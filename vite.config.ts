@@ -99,6 +99,8 @@ function precompress(): Plugin {
   };
 }
 
+/** Panda's generated runtime (`styled-system/css`), for the app's build and the prerender's module loader alike. */
+const STYLED_SYSTEM_ALIAS = { 'styled-system': new URL('./styled-system', import.meta.url).pathname };
 const ROUTES_DIR = new URL('./src/routes/', import.meta.url).pathname;
 /** Where the pages and their index go in the build; the server reads PAGES_INDEX (server/src/plugins/web-app.ts). */
 const PAGES_DIR = 'pages';
@@ -123,7 +125,7 @@ async function startPrerenderer() {
     configFile: false,
     root: new URL('.', import.meta.url).pathname,
     plugins: [react()],
-    resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
+    resolve: { alias: STYLED_SYSTEM_ALIAS },
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: 'custom',
     logLevel: 'warn',
@@ -247,7 +249,7 @@ export default defineConfig({
   plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), routePages(), precompress()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
-  resolve: { alias: { 'styled-system': new URL('./styled-system', import.meta.url).pathname } },
+  resolve: { alias: STYLED_SYSTEM_ALIAS },
   server: { port: 5173, proxy: { '/api': apiTarget, '/app': { target: apiTarget, ws: true } } },
   preview: { proxy: { '/api': apiTarget } },
   build: {

@@ -229,7 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
   });
   const webApp = hasWebApp(config.webDist);
-  const pageFor = webApp ? pageFinder(config.webDist) : () => 'index.html';
+  const pageFor = pageFinder(config.webDist);
   app.setNotFoundHandler((request, reply) => {
     if (webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && isPagePath(request.url)) {
       // History fallback: the web app's router owns every page path.
