@@ -14,11 +14,12 @@
  * the login page does) and clear the HTTP cache themselves, since Lighthouse's reset would sign her out.
  *
  * Run: npm run build && node --import tsx bench/lighthouse.ts
- * Knobs: BENCH_RUNS (3), BENCH_PAGES (comma list of /login,/,/offers), BENCH_PRESETS (mobile,desktop).
+ * Knobs: BENCH_RUNS (3), BENCH_PAGES (comma list of /login,/,/offers), BENCH_PRESETS (mobile,desktop),
+ * BENCH_REPORTS (a folder: each run's full Lighthouse report is written there as JSON, to read its long tasks).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -32,6 +33,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PAGES = (process.env.BENCH_PAGES ?? '/login,/,/offers').split(',');
 const PRESETS = (process.env.BENCH_PRESETS ?? 'mobile,desktop').split(',') as Preset[];
+const REPORTS = process.env.BENCH_REPORTS;
 const SIGNED_IN_PAGES = new Set(['/', '/offers']);
 const TARGETS = { mobile: 95, desktop: 100, accessibility: 100, 'best-practices': 100 };
 
@@ -134,6 +136,11 @@ try {
     const lhr: Result | undefined = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
     if (lhr.runtimeError) throw new RecordingFailed(`${lhr.runtimeError.code}`);
+    if (REPORTS) {
+      mkdirSync(REPORTS, { recursive: true });
+      const name = `${preset}${new URL(url).pathname.replaceAll('/', '_')}-${Date.now()}.json`;
+      writeFileSync(join(REPORTS, name), JSON.stringify(lhr));
+    }
     // A signed-in page that fell back to /login, or /login that moved on to the dashboard, measured the wrong page.
     if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`${url}: ended at ${lhr.finalDisplayedUrl}`);
     const items = ((lhr.audits['network-requests']?.details as { items?: { transferSize?: number; resourceType?: string }[] } | undefined)?.items ?? []);
