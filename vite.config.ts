@@ -163,7 +163,9 @@ function routePages(): Plugin {
       };
       const entries = chunks.filter((chunk) => chunk.isEntry);
       if (entries.length !== 1) throw new Error(`route pages: expected the one entry (index.html), found ${entries.length}`);
-      const loadedByEntry = closure([entries[0]!.fileName]);
+      // The entry and its stages (src/main.tsx), which it imports dynamically: every page preloads them all.
+      const entry = entries[0]!;
+      const loadedByEntry = closure([entry.fileName, ...entry.dynamicImports]);
       const chunkOfModule = new Map(chunks.flatMap((chunk) => chunk.moduleIds.map((id) => [id, chunk.fileName] as const)));
       // Route id (`_public/login`, `__root`) → the chunks holding its split-off parts (component, pending, error)...
       const routeChunks = new Map<string, string[]>();
@@ -193,7 +195,12 @@ function routePages(): Plugin {
       const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
       if (!entryTag) throw new Error('route pages: index.html has no module script');
       const entrySrc = entryTag[1]!;
-      const entryPreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]!);
+      const staticPreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]!);
+      const stagePreloads = [...loadedByEntry].map((file) => `/${file}`).filter((src) => src !== entrySrc && !staticPreloads.includes(src));
+      const entryPreloads = [...staticPreloads, ...stagePreloads];
+      const preloadLinks = (srcs: string[]) => srcs.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
+      // index.html (what the server answers for a path no route has) preloads the stages too.
+      await writeFile(join(outDir, 'index.html'), html.replace(/^(\s*)<\/head>/m, `${preloadLinks(stagePreloads)}$1</head>`));
       const afterPaintSource = await readFile(AFTER_PAINT_SOURCE);
       const afterPaint = `assets/after-paint-${createHash('sha256').update(afterPaintSource).digest('base64url').slice(0, 8)}.js`;
       await writeFile(join(outDir, afterPaint), afterPaintSource);
@@ -226,8 +233,7 @@ function routePages(): Plugin {
         const audience = audienceOf(leaf);
         const root = audience && !path.includes('$') ? await prerendered(path, audience) : undefined;
         if (root === undefined) {
-          const preloads = routeScripts.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
-          await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloads}$1</head>`));
+          await writeFile(join(outDir, page), html.replace(/^(\s*)<\/head>/m, `${preloadLinks([...stagePreloads, ...routeScripts])}$1</head>`));
         } else {
           // The page's HTML, and its scripts (the entry's preloads and the route's) started by the after-paint loader.
           const loader = `<script defer src="/${afterPaint}" data-entry="${entrySrc}" data-preloads="${[...entryPreloads, ...routeScripts].join(' ')}"></script>`;
@@ -269,13 +275,18 @@ export default defineConfig({
         chunkFileNames: 'assets/[name]-[hash:7].js',
         codeSplitting: {
           groups: [
-            // Everything the entry imports statically, in the entry: the first visit downloads one script (and the
-            // route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's six
-            // connections, and each import of a chunk name the entry no longer carries is bytes saved.
-            { name: 'initial', tags: ['$initial'], priority: 2 },
+            // The entry's stages (src/main.tsx), each one chunk with everything it imports statically that an earlier
+            // stage did not: the first visit downloads three scripts (and the route's, preloaded by its page, see
+            // routePages) instead of a dozen small shared chunks over HTTP/1.1's six connections.
+            // Vite's preload helper, which the entry's imports go through: in no stage's chunk, which the entry would then
+            // import statically and evaluate at once.
+            { name: 'preload', test: /vite\/preload-helper/, priority: 5 },
+            { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
             // The contracts every page parses with, and zod, as one chunk; the desk's, profiles' and account protections'
             // contracts stay in their own pages' chunks (contracts/index.ts does not re-export them).
-            { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)|\/node_modules\/zod\// },
+            { name: 'zod', test: /\/node_modules\/zod\//, priority: 4 },
+            { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)/, priority: 3 },
+            { name: 'app', test: /\/src\/app\.tsx$/, priority: 2 },
           ],
         },
       },

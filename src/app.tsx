@@ -2,7 +2,6 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
-import './index.css';
 import { webConfig } from './config.ts';
 import { bindSession } from './machines/session/session.actors.ts';
 import type { Notice } from './machines/shared/notify.ts';
@@ -16,7 +15,7 @@ import { createRealtimeService } from './services/realtime.ts';
 import { readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
-// Composition root: config -> services -> session actor -> router -> render.
+// Composition root: config -> services -> session actor -> router -> render. Loaded by src/main.tsx, in stages.
 // Read now, awaited only by what needs it (the realtime connection), so the first page does not wait.
 const config = loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
 const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
@@ -113,13 +112,24 @@ session.subscribe((snapshot) => {
   void router.invalidate();
 });
 
-// The first render as a transition: React renders in slices of a few milliseconds, yielding between them, instead
-// of in one long task that holds the page (it is still the page drawn from HTML meanwhile, see src/prerender.tsx).
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  ),
-);
+/**
+ * Draws the app in place of the page drawn from HTML (src/prerender.tsx). Called by src/main.tsx once this module
+ * has been evaluated: the route's chunks import this module's own, so loading the route from this module's top level
+ * would wait for itself.
+ *
+ * The route is loaded first (its chunks, its guards): loaded during the first render, it would change the router's
+ * store, and a store's change is drawn at once, in one task (useSyncExternalStore), the whole page included. The
+ * router, mounted on a location it has already loaded, does not load it again (Transitioner). The first render is
+ * then a transition: React renders in slices of a few milliseconds, yielding between them.
+ */
+export async function startApp() {
+  await router.load().catch((error: unknown) => console.error(error));
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    ),
+  );
+}

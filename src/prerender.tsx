@@ -1,7 +1,7 @@
 /**
  * The pages rendered to HTML at build time (vite.config.ts `routePages`), so that a phone on a slow network shows
  * the page as soon as the HTML and the stylesheet arrive, not only once the app's JavaScript has downloaded and
- * run. The same routes and components as in the browser; `src/main.tsx` then renders the live page in its place
+ * run. The same routes and components as in the browser; `src/app.tsx` then renders the live page in its place
  * (createRoot replaces what #root holds). Nothing here is called: services exist only for the charts the
  * components bind, which are not started in a server render.
  */

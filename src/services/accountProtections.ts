@@ -12,7 +12,7 @@ type AllowlistAddition = Omit<Extract<AllowlistRequest, { type: 'add' }>, 'type'
 /**
  * The account protections of /settings/security (contracts/account-protections.ts), one function each.
  * It comes in the settings page's chunk, made there from the shared API client, not
- * in main.tsx: even a lazyService's loader there would put /login's first visit over its budget.
+ * in app.tsx: even a lazyService's loader there would put /login's first visit over its budget.
  */
 export function createAccountProtectionService(api: Api) {
   return {

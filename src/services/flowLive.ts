@@ -67,7 +67,7 @@ export function activeStateIds(machine: AnyStateMachine, value: StateValue): str
  * state ids and event types leave the actor; context and payloads never do.
  */
 export function createLiveInspector(
-  /** Actors that started before the inspector loaded (main.tsx notes them until an atlas answers). */
+  /** Actors that started before the inspector loaded (app.tsx notes them until an atlas answers). */
   known: Iterable<ActorRefLike> = [],
   channel: BroadcastChannel = new BroadcastChannel(LIVE_CHANNEL),
   page = () => location.pathname,
@@ -103,7 +103,7 @@ export function createLiveInspector(
     if (event.type === '@xstate.snapshot') announce(actor, event.snapshot as Parameters<typeof announce>[1]);
     else if (event.type === '@xstate.actor') {
       // Reported while the actor initialises (its first snapshot follows), or for an actor that ran before the
-      // inspector loaded (main.tsx), whose snapshot can be read.
+      // inspector loaded (app.tsx), whose snapshot can be read.
       try {
         announce(actor, actor.getSnapshot());
       } catch {

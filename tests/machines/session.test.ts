@@ -28,7 +28,7 @@ function pendingLogout() {
   return { logout, answer: () => answer };
 }
 
-/** The session actor exactly as main.tsx builds it: bound to real local storage. */
+/** The session actor exactly as app.tsx builds it: bound to real local storage. */
 function startSession(accounts: Partial<AccountService>) {
   return createActor(bindSession(accounts as AccountService), { input: { stored: readStoredSession() } }).start();
 }

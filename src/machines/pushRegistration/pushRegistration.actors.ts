@@ -4,7 +4,7 @@ import { pushRegistrationMachine } from './pushRegistration.machine.ts';
 
 /**
  * The calls of the push service the device's registration makes; `permission` may answer a promise, so the service
- * can be one that loads on its first call (main.tsx: only a signed-in trader's device registers).
+ * can be one that loads on its first call (app.tsx: only a signed-in trader's device registers).
  */
 export type DevicePush = Pick<PushService, 'support' | 'requestPermission' | 'register' | 'reset'> & {
   permission: () => PushPermission | Promise<PushPermission>;
