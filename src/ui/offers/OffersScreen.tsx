@@ -1,8 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
+import type { LivePrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import type { offerBrowserMachine } from '../../machines/offerBrowser/offerBrowser.machine.ts';
 import {
   selectCanNext,
@@ -50,16 +51,16 @@ export function OffersScreen({
   /** Opens the Trade Preview dialog for someone else's offer. */
   onTrade?: (offer: OfferListItem) => void;
 }) {
-  const showFilters = useSelector(actor, selectShowFilters);
-  const components = useSelector(actor, selectComponents);
   const filters = useSelector(actor, selectFilters);
-  const offers = useSelector(actor, selectOffers);
-  const livePrices = useSelector(actor, selectLivePrices);
-  const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
   const loading = useSelector(actor, selectIsLoading);
-  const loaded = useSelector(actor, selectHasLoaded);
-  const canNext = useSelector(actor, selectCanNext);
-  const canPrevious = useSelector(actor, selectCanPrevious);
+  // What the server sends (the page of offers, the filters' choices) is drawn as a transition, in slices that leave
+  // the page answering taps: a snapshot's change alone is drawn at once, in one task (useSyncExternalStore), and on a
+  // phone a page of offers with its filters takes longer than a tap may wait. The fields' values stay as they are
+  // now, so what is typed or picked shows at once.
+  const arrived = useDeferredValue(useSelector(actor, (snapshot) => snapshot));
+  const livePrices = useSelector(actor, selectLivePrices);
+  const prices = useDeferredValue(useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot)));
+  const components = selectComponents(arrived);
 
   const options = useMemo(
     () => ({
@@ -87,55 +88,104 @@ export function OffersScreen({
         subtitle="Find the best crypto trading opportunities"
         actions={<ButtonLink to="/offers/create">Create Offer</ButtonLink>}
       />
+      {selectShowFilters(arrived) ? <Filters actor={actor} filters={filters} options={options} /> : null}
+      <OfferList
+        actor={actor}
+        offers={selectOffers(arrived)}
+        loaded={selectHasLoaded(arrived)}
+        canPrevious={selectCanPrevious(arrived)}
+        canNext={selectCanNext(arrived)}
+        prices={prices}
+        username={username}
+        onTrade={onTrade}
+      />
+    </section>
+  );
+}
 
-      {showFilters ? (
-        <div className={`${cardStyle} ${filtersBox}`} role="search">
-          <TextField
-            label="Search trader"
-            name="search"
-            placeholder="Username"
-            value={filters.search}
-            onValueChange={(value) => actor.send({ type: 'filter.search', value })}
-          />
-          <SelectField
-            label="Payment methods"
-            name="payment_method"
-            multiple
-            placeholder="All payment methods"
-            options={options.methods}
-            value={filters.paymentMethods}
-            onValueChange={(value) => actor.send({ type: 'filter.paymentMethods', value })}
-          />
-          <SelectField
-            label="Offer type"
-            name="offer_type"
-            placeholder="Buy or sell"
-            options={options.types}
-            value={filters.offerType ? [filters.offerType] : []}
-            onValueChange={([value]) => actor.send({ type: 'filter.offerType', value: value === 'buy' || value === 'sell' ? value : '' })}
-          />
-          <SelectField
-            label="Cryptocurrency"
-            name="coin"
-            placeholder="All Cryptocurrencies"
-            options={options.coins}
-            value={[filters.coinId]}
-            onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
-          />
-          <SelectField
-            label="Fiat currency"
-            name="currency"
-            placeholder="All fiat currencies"
-            options={options.currencies}
-            value={[filters.currencyCode]}
-            onValueChange={([value]) => actor.send({ type: 'filter.currency', value: value ?? '' })}
-          />
-          <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
-            Clear All
-          </Button>
-        </div>
-      ) : null}
+type Option = { value: string; label: string; image?: string };
 
+/** The filters: drawn again only when what they show changes (memo), not with every snapshot of the list. */
+const Filters = memo(function Filters({
+  actor,
+  filters,
+  options,
+}: {
+  actor: ActorRefFrom<typeof offerBrowserMachine>;
+  filters: ReturnType<typeof selectFilters>;
+  options: { methods: Option[]; types: Option[]; coins: Option[]; currencies: Option[] };
+}) {
+  return (
+    <div className={`${cardStyle} ${filtersBox}`} role="search">
+      <TextField
+        label="Search trader"
+        name="search"
+        placeholder="Username"
+        value={filters.search}
+        onValueChange={(value) => actor.send({ type: 'filter.search', value })}
+      />
+      <SelectField
+        label="Payment methods"
+        name="payment_method"
+        multiple
+        placeholder="All payment methods"
+        options={options.methods}
+        value={filters.paymentMethods}
+        onValueChange={(value) => actor.send({ type: 'filter.paymentMethods', value })}
+      />
+      <SelectField
+        label="Offer type"
+        name="offer_type"
+        placeholder="Buy or sell"
+        options={options.types}
+        value={filters.offerType ? [filters.offerType] : []}
+        onValueChange={([value]) => actor.send({ type: 'filter.offerType', value: value === 'buy' || value === 'sell' ? value : '' })}
+      />
+      <SelectField
+        label="Cryptocurrency"
+        name="coin"
+        placeholder="All Cryptocurrencies"
+        options={options.coins}
+        value={[filters.coinId]}
+        onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
+      />
+      <SelectField
+        label="Fiat currency"
+        name="currency"
+        placeholder="All fiat currencies"
+        options={options.currencies}
+        value={[filters.currencyCode]}
+        onValueChange={([value]) => actor.send({ type: 'filter.currency', value: value ?? '' })}
+      />
+      <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
+        Clear All
+      </Button>
+    </div>
+  );
+});
+
+/** The page of offers and its pager: drawn again only when the page, the prices or the trader change (memo). */
+const OfferList = memo(function OfferList({
+  actor,
+  offers,
+  loaded,
+  canPrevious,
+  canNext,
+  prices,
+  username,
+  onTrade,
+}: {
+  actor: ActorRefFrom<typeof offerBrowserMachine>;
+  offers: OfferListItem[];
+  loaded: boolean;
+  canPrevious: boolean;
+  canNext: boolean;
+  prices: LivePrices | undefined;
+  username: string;
+  onTrade?: (offer: OfferListItem) => void;
+}) {
+  return (
+    <>
       {loaded && offers.length === 0 ? (
         <div className={`${cardStyle} ${empty}`}>
           <p>No offers found matching your criteria.</p>
@@ -166,6 +216,6 @@ export function OffersScreen({
           onNext={() => actor.send({ type: 'page.next' })}
         />
       ) : null}
-    </section>
+    </>
   );
-}
+});
