@@ -32,12 +32,32 @@ const deps = new Proxy({} as FlowDeps, {
 /**
  * Who a page is drawn for: a signed-out visitor (login, signup, forgot password), or a signed-in trader not yet
  * known, for whom the product's layout and the page are drawn as they look before anything of theirs has loaded
- * (the top bar with the placeholder initial, the page's heading, its empty lists), which the app then fills.
+ * (the top bar, the page's heading, its empty lists; their name filled in by the page's loader), which the app then
+ * fills.
  */
 export type PrerenderAudience = 'signed-out' | 'signed-in';
 
-/** The trader a signed-in page is drawn for before the app knows who it is: no name, no token, nothing of theirs. */
-const NOT_YET_KNOWN = { username: '', email: '', websocket_token: '' };
+/**
+ * The trader a signed-in page is drawn for before the app knows who it is: nothing of theirs, and in place of their
+ * name two characters of Unicode's private use area that no page text holds, so that where the name (and its first
+ * letter, the avatar's) ends up in the markup can be found and left as a slot (storedUserSlots).
+ */
+const NAME_MARK = '\uE000\uE001';
+const INITIAL_MARK = NAME_MARK.charAt(0).toUpperCase();
+const NOT_YET_KNOWN = { username: NAME_MARK, email: '', websocket_token: '' };
+
+/**
+ * The name and initial left as empty `data-stored-user` slots, which the page's loader fills from the session the
+ * browser keeps (src/boot/after-paint.js) before the page shows: the trader's page is drawn with their name from the
+ * first paint, and the live page then draws the same text over it (no larger paint, so the largest stays the first).
+ * In attribute values (labels the inert page does not offer anyway) the marks are only removed.
+ */
+function storedUserSlots(html: string): string {
+  return html
+    .replace(/="[^"]*"/g, (attribute) => attribute.replaceAll(NAME_MARK, '').replaceAll(INITIAL_MARK, ''))
+    .replaceAll(NAME_MARK, '<span data-stored-user="username"></span>')
+    .replaceAll(INITIAL_MARK, '<span data-stored-user="initial"></span>');
+}
 
 /** The HTML of `url`'s page as its audience first sees it; undefined when a route guard sends that audience elsewhere. */
 export async function prerender(url: string, audience: PrerenderAudience): Promise<string | undefined> {
@@ -47,10 +67,12 @@ export async function prerender(url: string, audience: PrerenderAudience): Promi
     const router = createAppRouter({ session, deps }, createMemoryHistory({ initialEntries: [url] }));
     await router.load();
     if (router.state.location.pathname !== url || router.state.matches.some((match) => match.status !== 'success')) return undefined;
-    return renderToString(
-      <StrictMode>
-        <RouterProvider router={router} />
-      </StrictMode>,
+    return storedUserSlots(
+      renderToString(
+        <StrictMode>
+          <RouterProvider router={router} />
+        </StrictMode>,
+      ),
     );
   } finally {
     session.stop();

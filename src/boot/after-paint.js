@@ -6,9 +6,21 @@
   // A prerendered signed-in page shows only in a browser that holds a session (src/index.css); another visitor
   // sees nothing until the app has sent them to /login, as without prerendering.
   try {
-    if (localStorage.getItem('authToken')) document.documentElement.setAttribute('data-stored-session', '');
+    if (localStorage.getItem('authToken')) {
+      document.documentElement.setAttribute('data-stored-session', '');
+      // The trader's name and initial where the page drawn at build time left them a slot (src/prerender.tsx), as
+      // text: the stored user is whatever this browser's storage holds.
+      var user = JSON.parse(localStorage.getItem('user') || 'null');
+      var name = user && typeof user.username === 'string' ? user.username : '';
+      document.querySelectorAll('[data-stored-user="username"]').forEach(function (slot) {
+        slot.textContent = name;
+      });
+      document.querySelectorAll('[data-stored-user="initial"]').forEach(function (slot) {
+        slot.textContent = name.charAt(0).toUpperCase() || 'U';
+      });
+    }
   } catch (error) {
-    // Storage refused (a privacy mode): the app decides, once it runs.
+    // Storage refused (a privacy mode), or what it holds is not a user: the app decides, once it runs.
   }
   var script = document.currentScript;
   var entry = script.getAttribute('data-entry');

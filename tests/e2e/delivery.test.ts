@@ -97,6 +97,8 @@ describe('pages', () => {
     const { html } = await scriptsNamedBy('/');
     expect(html).toContain('<div id="root"><div inert data-prerendered="signed-in">');
     expect(html).toContain('Here is what is happening with your trading today.');
+    // The trader's name is a slot the page's loader fills, not a placeholder's.
+    expect(html).toContain('Welcome back, <span data-stored-user="username"></span>');
     // No figure of anybody's: dashes until the trader's own arrive.
     expect(html).not.toContain('$0.00');
     const slowScripts = (page: Page) =>
@@ -121,8 +123,12 @@ describe('pages', () => {
     await slowScripts(fresh);
     await fresh.goto(`${product.baseUrl}/`, { waitUntil: 'domcontentloaded' });
     expect(await visibilityOfDrawnPage(fresh)).toBe('visible');
+    // Drawn with her name and initial, from the session her browser keeps, before the app has run.
+    expect(await fresh.locator('[data-prerendered] h1').textContent()).toBe('Welcome back, alice');
+    expect(await fresh.locator('[data-prerendered] [data-stored-user="initial"]').textContent()).toBe('A');
+    // Then the live page in its place (the drawn heading already reads the same, so wait for the drawn page to go).
+    await expect.poll(() => fresh.locator('[data-prerendered]').count(), { timeout: 15_000 }).toBe(0);
     await fresh.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
-    expect(await fresh.locator('[data-prerendered]').count()).toBe(0);
     await context.close();
   });
 
