@@ -9,12 +9,7 @@ import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
 import { chosenOffers, components, editable, noOffers, offerItem, offerPage, paginator } from '../support/offers.ts';
 import { renderWithRouter } from './render.tsx';
-
-/** Picks `option` in the Ark select labelled `label`: open the trigger, click the option (it lives in a portal). */
-async function choose(typist: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
-  await typist.click(screen.getByRole('combobox', { name: label }));
-  await typist.click(await screen.findByRole('option', { name: option }));
-}
+import { choose } from '../support/select.ts';
 
 const href = (element: HTMLElement) => element.getAttribute('href');
 

@@ -12,14 +12,9 @@ import { scriptedActors } from '../support/machines.ts';
 import { paginator } from '../support/offers.ts';
 import { buyOffer, chosenTrades, coins, noTrades, opened, openedText, preview100, sellOffer, tradePage, tradeRow } from '../support/trades.ts';
 import { renderWithRouter } from './render.tsx';
+import { choose } from '../support/select.ts';
 
 const DEBOUNCE_MS = 400;
-
-/** Picks `option` in the Ark select labelled `label`: open the trigger, click the option. */
-async function choose(typist: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
-  await typist.click(screen.getByRole('combobox', { name: label }));
-  await typist.click(await screen.findByRole('option', { name: option }));
-}
 
 async function dialog(offer: OfferListItem = sellOffer) {
   const fakes = scriptedActors(['previewTrade', 'openTrade']);

@@ -17,15 +17,10 @@ import {
   transactionRow,
 } from '../support/transaction-fixtures.ts';
 import { renderWithRouter } from './render.tsx';
+import { choose } from '../support/select.ts';
 
 /** The spec's refresh period for a page with a pending row. */
 const REFRESH_MS = 5000;
-
-/** Picks `option` in the Ark select labelled `label`: open the trigger, click the option. */
-async function choose(typist: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
-  await typist.click(screen.getByRole('combobox', { name: label }));
-  await typist.click(await screen.findByRole('option', { name: option }));
-}
 
 /** The screen on its chart with the calls faked, its refresh on a simulated clock, and the real toaster. */
 async function transactions() {

@@ -16,6 +16,7 @@ import { fakeRealtime } from '../support/chat.ts';
 import { flush } from '../support/machines.ts';
 import { addressEntries, addresses, creditedList, walletList } from '../support/wallet-fixtures.ts';
 import { renderWithRouter } from './render.tsx';
+import { choose } from '../support/select.ts';
 
 const REFRESH_MS = 15_000;
 const DOTS = '••••••';
@@ -140,12 +141,6 @@ describe('My Wallets', () => {
 // ---------------------------------------------------------------------------------------------------
 // Deposit
 // ---------------------------------------------------------------------------------------------------
-
-/** Picks `option` in the Ark select labelled `label`: open the trigger, click the option. */
-async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
-  await user.click(screen.getByRole('combobox', { name: label }));
-  await user.click(await screen.findByRole('option', { name: option }));
-}
 
 /** Deposit bound as the route binds it: the addresses call and the clipboard faked, toasts on the real toaster. */
 async function showDeposit(options: { copy?: (text: string) => Promise<void>; coin?: string; answer?: () => Promise<WalletAddressEntry[]> } = {}) {

@@ -8,14 +8,9 @@ import { ApiError } from '../../src/services/api.ts';
 import { WithdrawScreen } from '../../src/ui/wallets/WithdrawScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
 import { btcPreview, btcRecipient, confirmedText, tronRecipient, usdtPreview, withdrawalCoins } from '../support/withdrawal-fixtures.ts';
+import { choose } from '../support/select.ts';
 
 const DEBOUNCE_MS = 500;
-
-/** Picks `option` in the Ark select labelled `label`: open the trigger, click the option. */
-async function choose(typist: ReturnType<typeof userEvent.setup>, label: string, option: string | RegExp) {
-  await typist.click(screen.getByRole('combobox', { name: label }));
-  await typist.click(await screen.findByRole('option', { name: option }));
-}
 
 /** The Withdraw screen on a chart whose calls are faked, the coins loaded. */
 async function withdrawScreen() {
