@@ -275,15 +275,14 @@ export default defineConfig({
         chunkFileNames: 'assets/[name]-[hash:7].js',
         codeSplitting: {
           groups: [
-            // The entry's stages (src/main.tsx), each one chunk with everything it imports statically that an earlier
-            // stage did not: the first visit downloads three scripts (and the route's, preloaded by its page, see
-            // routePages) instead of a dozen small shared chunks over HTTP/1.1's six connections.
-            // Vite's preload helper, which the entry's imports go through: in no stage's chunk, which the entry would then
-            // import statically and evaluate at once.
+            // The entry's stages (src/main.tsx), one chunk each: React DOM; zod; the contracts every page parses with (the
+            // desk's, profiles' and account protections' stay in their own pages' chunks: contracts/index.ts does not
+            // re-export them); the app, with everything else it imports statically. A few scripts on a first visit (and
+            // the route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's
+            // six connections. Vite's preload helper, which the entry's imports go through, is in none of them: the
+            // entry would import that stage statically and evaluate it at once.
             { name: 'preload', test: /vite\/preload-helper/, priority: 5 },
             { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
-            // The contracts every page parses with, and zod, as one chunk; the desk's, profiles' and account protections'
-            // contracts stay in their own pages' chunks (contracts/index.ts does not re-export them).
             { name: 'zod', test: /\/node_modules\/zod\//, priority: 4 },
             { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)/, priority: 3 },
             { name: 'app', test: /\/src\/app\.tsx$/, priority: 2 },

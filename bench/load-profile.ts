@@ -1,16 +1,16 @@
 /**
  * Where a page's load spends the main thread, task by task (issue 16): what bench/lighthouse.ts counts as total
  * blocking time, taken apart. Starts the built product as `npm start` does, signs alice in (her session in local
- * storage, as the login page keeps it), slows Chromium's CPU 4× as Lighthouse's mobile preset assumes, records a
- * trace of loading the page until it has been quiet for two seconds, and maps every sample through the
- * build's source maps to the package or source file it ran in.
- *
- * It records a Chromium trace (the renderer's tasks and the CPU profile on one clock); each task of the page's main
- * thread longer than 50 ms (the part beyond 50 ms is what Lighthouse adds to total blocking time) is printed with
- * the modules its samples ran in, then the whole load's totals. Times are from the document's parsing.
+ * storage, as the login page keeps it), slows Chromium's CPU 4× as Lighthouse's mobile preset assumes, and records
+ * a Chromium trace (the renderer's tasks and the CPU profile on one clock) of loading the page until the network has
+ * been idle and two more seconds have passed. Every sample is mapped through the build's source maps to the package
+ * or source file it ran in. Each task of the page's main thread longer than 50 ms (the part beyond 50 ms is what
+ * Lighthouse adds to total blocking time) is printed with the modules its samples ran in and the project's functions
+ * they ran under, then the whole load's totals. Times are from the document's parsing.
  *
  * Run: npm run build && node --import tsx bench/load-profile.ts
- * Knobs: BENCH_PAGE (/offers), BENCH_SIGNED_OUT (set for a signed-out page), BENCH_CPU (4).
+ * Knobs: BENCH_PAGE (/offers), BENCH_SIGNED_OUT (set for a signed-out page), BENCH_CPU (4), BENCH_OWN (a pattern of
+ * source paths whose functions are listed under each long task; default the project's own: src, contracts, domain).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,8 +37,8 @@ interface TraceEvent {
   id?: string;
   args?: { data?: Record<string, unknown>; beginData?: Record<string, unknown> };
 }
-type Task = { start: number; end: number; byModule: Map<string, number>; byOwnCode: Map<string, number>; byOwnFunction: Map<string, number> };
-/** The project's own code, as the source maps name it: where a sample's nearest own caller is looked for. */
+type Task = { start: number; end: number; byModule: Map<string, number>; byOwnFunction: Map<string, number> };
+/** The project's own code, as the source maps name it (BENCH_OWN, a pattern, to look under a package instead). */
 const OWN_CODE = process.env.BENCH_OWN ? new RegExp(process.env.BENCH_OWN) : /^(src|contracts|domain|styled-system)\//;
 const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
 
@@ -104,7 +104,7 @@ try {
   const onMainThread = (event: TraceEvent) => event.pid === parse.pid && event.tid === parse.tid;
   const tasks: Task[] = events
     .filter((event) => event.name === 'RunTask' && event.ph === 'X' && onMainThread(event) && (event.dur ?? 0) > 0)
-    .map((event) => ({ start: event.ts, end: event.ts + event.dur!, byModule: new Map(), byOwnCode: new Map(), byOwnFunction: new Map() }))
+    .map((event) => ({ start: event.ts, end: event.ts + event.dur!, byModule: new Map(), byOwnFunction: new Map() }))
     .sort((a, b) => a.start - b.start);
 
   // The CPU profile arrives in chunks: nodes and samples with time deltas, on the trace's clock.
@@ -126,16 +126,6 @@ try {
   const moduleOfSample = (id: number) => {
     if (!moduleOfNode.has(id)) moduleOfNode.set(id, nodes.has(id) ? moduleOf(nodes.get(id)!.callFrame) : '(unknown)');
     return moduleOfNode.get(id)!;
-  };
-  // The nearest frame of the project's own code on a sample's stack: what called into the library that ran.
-  const ownCallerOfNode = new Map<number, string>();
-  const ownCallerOf = (id: number): string => {
-    if (!ownCallerOfNode.has(id)) {
-      const node = nodes.get(id);
-      const module = moduleOfSample(id);
-      ownCallerOfNode.set(id, OWN_CODE.test(module) || !node ? module : node.parent === undefined ? module : ownCallerOf(node.parent));
-    }
-    return ownCallerOfNode.get(id)!;
   };
   // Every function of the project's own code on a sample's stack (inclusive time): which component or actor a task
   // spent its time under. Names come from the source maps where the build minified them.
@@ -162,8 +152,6 @@ try {
     const task = tasks[taskIndex];
     if (task && task.start <= at) {
       task.byModule.set(module, (task.byModule.get(module) ?? 0) + length);
-      const caller = ownCallerOf(node);
-      task.byOwnCode.set(caller, (task.byOwnCode.get(caller) ?? 0) + length);
       for (const name of ownFunctionsOf(node)) task.byOwnFunction.set(name, (task.byOwnFunction.get(name) ?? 0) + length);
     }
   }
@@ -181,7 +169,6 @@ try {
   const longest = [...tasks].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, Math.max(long.length, 8));
   for (const task of longest.sort((a, b) => a.start - b.start)) {
     console.log(`  at ${ms(task.start - parse.ts).toFixed(0).padStart(6)} ms, ${ms(task.end - task.start).toFixed(0).padStart(4)} ms: ${top(task.byModule, 8)}`);
-    console.log(`${' '.repeat(26)}called from: ${top(task.byOwnCode, 8)}`);
     console.log(`${' '.repeat(26)}under: ${top(task.byOwnFunction, 10)}`);
   }
   console.log(`\nThe whole load, ms of CPU by module: ${top(totals, 25)}`);
