@@ -30,6 +30,7 @@ import {
   twoFactorRequest,
   validateEmailRequest,
 } from '../../contracts/security.ts';
+import type { Access } from '../../server/src/openapi/catalogue.ts';
 import { parseBody, pathOfNul } from '../../server/src/http/parse-body.ts';
 import { stringToSign } from '../../server/src/realtime/http-api.ts';
 import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../server/src/routes/push/device-api.ts';
@@ -76,20 +77,6 @@ interface World {
   sellerDevice: string;
   realtime: { id: string; key: string; secret: string };
 }
-
-type Access =
-  /** No credentials. */
-  | 'public'
-  /** A session token (the private scope's hook). */
-  | 'session'
-  /** A moderator's session. */
-  | 'moderator'
-  /** The websocket token, as pusher-js sends it. */
-  | 'websocket'
-  /** The Beams-compatible device API: the device id in the path is the credential. */
-  | 'device'
-  /** Pusher's HTTP API: a request signed with the app secret. */
-  | 'signed';
 
 /** `document`: a success is not JSON in the envelope (the OpenAPI document, the API reference page and its scripts); a refusal is. */
 type AnswerShape = 'envelope' | 'document' | 'device-api' | 'trigger-api';

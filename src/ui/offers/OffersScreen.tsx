@@ -21,7 +21,7 @@ import { selectPrices } from '../../machines/livePrices/livePrices.selectors.ts'
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
+import { SelectField, type SelectOption } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { OfferCard } from './OfferCard.tsx';
@@ -103,8 +103,6 @@ export function OffersScreen({
   );
 }
 
-type Option = { value: string; label: string; image?: string };
-
 /** The filters: drawn again only when what they show changes (memo), not with every snapshot of the list. */
 const Filters = memo(function Filters({
   actor,
@@ -113,7 +111,7 @@ const Filters = memo(function Filters({
 }: {
   actor: ActorRefFrom<typeof offerBrowserMachine>;
   filters: ReturnType<typeof selectFilters>;
-  options: { methods: Option[]; types: Option[]; coins: Option[]; currencies: Option[] };
+  options: { methods: SelectOption[]; types: SelectOption[]; coins: SelectOption[]; currencies: SelectOption[] };
 }) {
   return (
     <div className={`${cardStyle} ${filtersBox}`} role="search">
