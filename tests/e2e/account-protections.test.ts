@@ -1,17 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product, toast } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, newPage, screenshot, type Product, toast } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
 let browser: Browser;
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 const ALICE_EMAIL = 'alice@peerex.test';
 const SAVED_ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';

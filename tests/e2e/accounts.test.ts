@@ -1,27 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DAVE_SECRET,
   DEMO_PASSWORD,
   createAuthenticator,
-  launchBrowser,
   newPage,
   screenshot,
-  startProduct,
   toast,
   type Product,
 } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
 let browser: Browser;
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 async function login(page: Page, username: string, password: string) {
   await page.goto(`${product.baseUrl}/login`);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, standingStill, startProduct, type Product, toast } from './support.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newPage, screenshot, standingStill, type Product, toast } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 /**
  * Issue 10, "Realtime and the trade chat": traders in their own browser contexts carry whole trades through
@@ -27,13 +28,9 @@ const MOBILE = { width: 390, height: 844 };
 /** Live updates arrive within this, on a loaded 2-core machine too. */
 const within = { timeout: 10_000 };
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 afterAll(async () => {
   for (const trader of traders) await trader.context.close();
-  await browser?.close();
-  await product?.stop();
 });
 
 const signIn = (page: Page, username: string) => product.signIn(page, username);

@@ -5,19 +5,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, startProduct, type Product } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { newPage, type Product } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
 let browser: Browser;
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 /**
  * The module scripts a page's HTML names: its entry and its modulepreloads, or, on a prerendered page, what its

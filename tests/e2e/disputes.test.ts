@@ -1,8 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
 import { Money } from '../../server/src/lib/money.ts';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, toast, type Product } from './support.ts';
+import { DEMO_PASSWORD, newPage, screenshot, toast, type Product } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 /**
  * Issue 13, "Disputes that end, and reputation": bob pays alice and disputes the trade in his browser, the demo
@@ -28,13 +29,7 @@ const MODERATOR_ASK = 'Please both send a screenshot of the bank transfer.';
 const RESOLUTION = 'The bank statement shows the transfer arrived in full. Released to the buyer.';
 const COMMENT = 'Paid promptly; the moderator sorted it out.';
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 type Wallet = { coin: { ticker: string }; balance: string };
 const btcBalance = async (token: string) =>

@@ -1,17 +1,12 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, type Product } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
 let browser: Browser;
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 describe('the flow atlas', () => {
   it('draws the trade dialog, and in live mode follows the dialog of a page beside it', async () => {

@@ -1,7 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { DEMO_PASSWORD, newPage, screenshot, type Product } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 /**
  * Issue 14, "Hostile input" in the browser: what traders write (chat messages, offer terms, dispute reasons)
@@ -24,14 +25,10 @@ let aliceToken = '';
 let channel = '';
 const within = { timeout: 15_000 };
 
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
   bobToken = (await product.call<{ token: string }>('security/login/', { username: 'bob', password: DEMO_PASSWORD })).token;
   aliceToken = (await product.call<{ token: string }>('security/login/', { username: 'alice', password: DEMO_PASSWORD })).token;
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
 });
 
 /** A message of the list whose text ends with `text` (the bubble starts with its sender and time). */

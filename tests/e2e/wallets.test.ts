@@ -1,19 +1,14 @@
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, startProduct, type Product, toast } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, type Product, toast } from './support.ts';
+import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
 let browser: Browser;
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 const signIn = (page: Page, username: string) => product.signIn(page, username);
 
