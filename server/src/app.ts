@@ -113,6 +113,8 @@ class RequestLinesAtDebug extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(_error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    // Built only when it will be written: at the default level this runs for every request and writes nothing.
+    if (request.log.level !== 'debug' && request.log.level !== 'trace') return;
     // The path only: a query string may carry what a log need not keep. Errors have their own line (handleError).
     request.log.debug(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
   }
