@@ -157,7 +157,8 @@ export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeo
 
   return (
     <section aria-busy={loading}>
-      <h1 className={greeting}>{username ? `Welcome back, ${username}` : 'Welcome back'}</h1>
+      {/* One text node: the page drawn at build time leaves the name as a slot inside it (src/prerender.tsx). */}
+      <h1 className={greeting}>{`Welcome back, ${username}`}</h1>
       <p className={sub}>Here is what is happening with your trading today.</p>
 
       <div className={stats}>
