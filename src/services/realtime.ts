@@ -12,7 +12,10 @@ export type SubscriptionCallbacks = {
   events: EventHandlers;
   /** The server accepted the subscription (again after each reconnect). */
   onSubscribed?: () => void;
-  /** The auth endpoint or the server refused it (HTTP status when the auth call answered). */
+  /**
+   * The auth endpoint or the server refused it (HTTP status when the auth call answered). A refusal that may
+   * pass (`refusalMayPass`) is asked again by the service itself; `onSubscribed` follows when it succeeds.
+   */
   onRefused?: (status: number | undefined) => void;
 };
 
@@ -33,6 +36,17 @@ export type RealtimeServiceOptions = {
   /** The page's location: where the built-in server lives when `ws_host` is null. */
   location?: { hostname: string; port: string; protocol: string };
 };
+
+/**
+ * Whether a refused subscription may be accepted if asked again: the auth call did not get through (no
+ * status: a process going down, the network) or the server was busy. pusher-js asks again only after its next
+ * reconnect, which may never come, so the service asks again itself. A 401 or 403 is an answer, not a hiccup.
+ */
+export const refusalMayPass = (status: number | undefined) => !status || status === 408 || status === 429 || status >= 500;
+
+/** The first pause before asking again after a refusal that may pass; it doubles up to the last. */
+export const RESUBSCRIBE_FIRST_MS = 1_000;
+const RESUBSCRIBE_LAST_MS = 30_000;
 
 const stateOf = (pusherState: string): ConnectionState =>
   pusherState === 'connected' ? 'connected' : pusherState === 'connecting' || pusherState === 'initialized' ? 'connecting' : 'offline';
@@ -63,6 +77,8 @@ export function pusherOptions(config: WebAppConfig['realtime'], location: { host
 export function createRealtimeService(options: RealtimeServiceOptions) {
   let client: Promise<Pusher | undefined> | undefined;
   const wanted = new Map<string, number>();
+  /** Per wanted channel: stops its asking again (the pending pause, the bindings). */
+  const resubscribing = new Map<string, () => void>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let state: ConnectionState = 'offline';
 
@@ -94,6 +110,29 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
 
   const connection = () => (client ??= open().catch(() => undefined));
 
+  /** Asks for `channel` again after each refusal that may pass, pausing longer each time until one succeeds. */
+  function resubscribeWhenRefused(pusher: Pusher, channel: Channel, channelName: string): () => void {
+    let pause = RESUBSCRIBE_FIRST_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onRefused = (error: { status?: number } | undefined) => {
+      if (!refusalMayPass(error?.status)) return;
+      clearTimeout(timer);
+      // pusher-js asks the auth endpoint at once when connected, else with every channel once it reconnects.
+      timer = setTimeout(() => pusher.subscribe(channelName), pause);
+      pause = Math.min(pause * 2, RESUBSCRIBE_LAST_MS);
+    };
+    const onSubscribed = () => {
+      pause = RESUBSCRIBE_FIRST_MS;
+    };
+    channel.bind('pusher:subscription_error', onRefused);
+    channel.bind('pusher:subscription_succeeded', onSubscribed);
+    return () => {
+      clearTimeout(timer);
+      channel.unbind('pusher:subscription_error', onRefused);
+      channel.unbind('pusher:subscription_succeeded', onSubscribed);
+    };
+  }
+
   return {
     /** Listens on `channel` until the returned function is called. */
     subscribe(channelName: string, callbacks: SubscriptionCallbacks): () => void {
@@ -105,6 +144,7 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
         if (done || !pusher || client !== current) return;
         const channel: Channel = pusher.subscribe(channelName);
         wanted.set(channelName, (wanted.get(channelName) ?? 0) + 1);
+        if (!resubscribing.has(channelName)) resubscribing.set(channelName, resubscribeWhenRefused(pusher, channel, channelName));
         const onEvent = (event: string, data: unknown) => callbacks.events[event]?.(data);
         const onSubscribed = () => callbacks.onSubscribed?.();
         const onRefused = (error: { status?: number } | undefined) => callbacks.onRefused?.(error?.status);
@@ -121,6 +161,8 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
           if (left > 0) wanted.set(channelName, left);
           else {
             wanted.delete(channelName);
+            resubscribing.get(channelName)?.();
+            resubscribing.delete(channelName);
             pusher.unsubscribe(channelName);
           }
         };
@@ -144,6 +186,8 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
       const closing = client;
       client = undefined;
       wanted.clear();
+      for (const stop of resubscribing.values()) stop();
+      resubscribing.clear();
       setState('offline');
       void closing?.then((pusher) => pusher?.disconnect());
     },

@@ -1,7 +1,7 @@
 import type Pusher from 'pusher-js';
 import type { Options } from 'pusher-js';
 import { describe, expect, it, vi } from 'vitest';
-import { createRealtimeService, pusherOptions, type ConnectionState } from '../../src/services/realtime.ts';
+import { createRealtimeService, pusherOptions, RESUBSCRIBE_FIRST_MS, type ConnectionState } from '../../src/services/realtime.ts';
 
 const builtIn = { key: 'peerex', cluster: null, ws_host: null, ws_port: null, force_tls: false };
 const page = { hostname: 'peerex.example', port: '3000', protocol: 'http:' };
@@ -12,12 +12,15 @@ function fakePusher() {
   const channels = new Map<string, { subscribed: boolean; bindings: Map<string, Set<Handler>>; globals: Set<Handler> }>();
   const stateHandlers = new Set<(change: { current: string }) => void>();
   const unsubscribed: string[] = [];
+  /** Every pusher.subscribe call, by channel name, in order. */
+  const subscribeCalls: string[] = [];
   const pusher = {
     connection: {
       state: 'connecting',
       bind: (_event: string, handler: (change: { current: string }) => void) => stateHandlers.add(handler),
     },
     subscribe(name: string) {
+      subscribeCalls.push(name);
       let channel = channels.get(name);
       if (!channel) {
         const created = { subscribed: false, bindings: new Map<string, Set<Handler>>(), globals: new Set<Handler>() };
@@ -44,6 +47,7 @@ function fakePusher() {
   return {
     pusher: pusher as unknown as Pusher,
     unsubscribed,
+    subscribeCalls,
     disconnect: pusher.disconnect,
     emit(channelName: string, event: string, data: unknown) {
       const channel = channels.get(channelName);
@@ -136,6 +140,55 @@ describe('the realtime service', () => {
     expect(late).toHaveBeenCalledTimes(1);
     fake.emit('private-abc', 'pusher:subscription_error', { status: 403 });
     expect(refused).toHaveBeenCalledWith(403);
+  });
+
+  it('asks again by itself after a refusal that may pass, pausing longer each time, until the channel is accepted', async () => {
+    vi.useFakeTimers();
+    try {
+      const { service, fake } = serviceWith();
+      const subscribed = vi.fn();
+      service.subscribe('private-user-bob', { events: {}, onSubscribed: subscribed });
+      await vi.advanceTimersByTimeAsync(0);
+      const asked = () => fake.subscribeCalls.filter((name) => name === 'private-user-bob').length;
+      expect(asked()).toBe(1);
+      // The auth call did not get through (a process going down): pusher-js says status 0 and gives up.
+      fake.emit('private-user-bob', 'pusher:subscription_error', { type: 'AuthError', status: 0 });
+      await vi.advanceTimersByTimeAsync(RESUBSCRIBE_FIRST_MS - 1);
+      expect(asked()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(asked()).toBe(2);
+      // Busy again: the next pause is twice as long.
+      fake.emit('private-user-bob', 'pusher:subscription_error', { type: 'AuthError', status: 503 });
+      await vi.advanceTimersByTimeAsync(2 * RESUBSCRIBE_FIRST_MS - 1);
+      expect(asked()).toBe(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(asked()).toBe(3);
+      fake.succeed('private-user-bob');
+      expect(subscribed).toHaveBeenCalledTimes(1);
+      // Accepted: the pauses start again from the first.
+      fake.emit('private-user-bob', 'pusher:subscription_error', { type: 'AuthError', status: 429 });
+      await vi.advanceTimersByTimeAsync(RESUBSCRIBE_FIRST_MS);
+      expect(asked()).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not ask again after a refusal that is an answer (401, 403), nor for a channel nobody wants any more', async () => {
+    vi.useFakeTimers();
+    try {
+      const { service, fake } = serviceWith();
+      service.subscribe('private-abc', { events: {} });
+      const leave = service.subscribe('private-def', { events: {} });
+      await vi.advanceTimersByTimeAsync(0);
+      fake.emit('private-abc', 'pusher:subscription_error', { type: 'AuthError', status: 403 });
+      fake.emit('private-def', 'pusher:subscription_error', { type: 'AuthError', status: 0 });
+      leave();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fake.subscribeCalls).toEqual(['private-abc', 'private-def']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('follows the connection: connecting, connected, offline when unavailable, and offline after disconnect', async () => {
