@@ -43,6 +43,7 @@ export function formatChaosReport(report: ChaosReport): string {
     ['server SIGKILLs', report.kills.server],
     ['Redis SIGKILLs', report.kills.redis],
     ['socket reconnects', report.reconnects],
+    ['subscriptions refused', report.refusedSubscriptions],
     ['refetches', report.refetches],
     ['realtime events received', report.events],
     ['checked: opens / actions / messages', `${report.checked.opens} / ${report.checked.actions} / ${report.checked.messages}`],
@@ -60,6 +61,6 @@ console.log(`\n${formatChaosReport(report)}\n\nledger:check:\n${report.ledger}\n
 if (report.violations.length > 0) {
   console.log(`\n${report.violations.length} violation(s):`);
   for (const violation of report.violations.slice(0, 100)) console.log(`  - ${violation}`);
-  console.log(`Server logs: ${report.logs}`);
+  console.log(`\n${report.diagnosis.join('\n')}\nServer logs: ${report.logs}`);
   process.exitCode = 1;
 }

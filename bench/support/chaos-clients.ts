@@ -3,13 +3,14 @@
  * when nothing listens there, the other one (what a load balancer does with a process that is down). A call
  * whose connection broke or that answered 5xx may or may not have been applied: the caller finds out by
  * refetching, never by sending it again blindly. What the client knows of each of its trades grows from the
- * answers it got, the realtime events it received and the refetch it makes whenever its socket reconnects;
- * the run compares that with the database at the end.
+ * answers it got, the realtime events it received and the refetch it makes whenever its user channel is
+ * subscribed again after a reconnect; the run compares that with the database at the end.
  */
-import PusherClient from 'pusher-js';
+import PusherClient, { type Channel } from 'pusher-js';
 import { TRADE_EVENTS, realtimeEvents, tradeEvent, type ChatMessage } from '../../contracts/chat.ts';
 import { conversation, TRADE_CHANNEL_HEADER, type Conversation, type TradeFacts } from '../../contracts/trade.ts';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { refusalMayPass, RESUBSCRIBE_FIRST_MS } from '../../src/services/realtime.ts';
 import type { ChaosServer } from './chaos-cluster.ts';
 
 /** A call that takes longer than this hangs: an outage must be answered with an envelope, not a wait. */
@@ -69,6 +70,12 @@ export class ChaosClient {
   readonly connectedAt: number[] = [];
   events = 0;
   refetches = 0;
+  refusedSubscriptions = 0;
+  /**
+   * What happened to this client's socket and subscriptions, each with its time: a run whose clients end up
+   * not knowing what the database knows is explained from here (with the servers' logs).
+   */
+  readonly timeline: Array<{ at: number; what: string }> = [];
   private readonly pusher: PusherClient;
   private readonly init: ChaosClientInit;
 
@@ -90,12 +97,19 @@ export class ChaosClient {
       },
     });
     this.pusher.connection.bind('state_change', ({ current }: { current: string }) => {
-      if (current !== 'connected') return;
-      this.connectedAt.push(Date.now());
-      // Whatever happened while the socket was away is only in the database: read it again, as the web app does.
-      if (this.connectedAt.length > 1) void this.refetchAll();
+      this.note(`socket ${current}`);
+      if (current === 'connected') this.connectedAt.push(Date.now());
     });
     const user = this.pusher.subscribe(`private-user-${init.username}`);
+    this.watchSubscription(user);
+    // Whatever happened while the socket was away is only in the database: once the channel is live again, it
+    // is read again, as the web app's chat list does. Not as soon as the socket is back: what was published
+    // between that read and the channel's subscription would be missed for good.
+    let userSubscriptions = 0;
+    user.bind('pusher:subscription_succeeded', () => {
+      userSubscriptions += 1;
+      if (userSubscriptions > 1) void this.refetchAll();
+    });
     user.bind(realtimeEvents.conversation, (data: unknown) => {
       this.events += 1;
       const parsed = conversation.safeParse(data);
@@ -117,6 +131,7 @@ export class ChaosClient {
   /** Listens to a trade's channel while the trade is live. */
   follow(channel: string) {
     const subscription = this.pusher.subscribe(`private-${channel}`);
+    this.watchSubscription(subscription);
     for (const event of TRADE_EVENTS) {
       subscription.bind(event, (data: unknown) => {
         this.events += 1;
@@ -126,6 +141,27 @@ export class ChaosClient {
       });
     }
     subscription.bind(realtimeEvents.newMessage, () => void (this.events += 1));
+  }
+
+  private note(what: string) {
+    this.timeline.push({ at: Date.now(), what });
+  }
+
+  /** Notes what becomes of a subscription, and asks again after a refusal that may pass, as the web app does. */
+  private watchSubscription(channel: Channel) {
+    let pause = RESUBSCRIBE_FIRST_MS;
+    channel.bind('pusher:subscription_succeeded', () => {
+      pause = RESUBSCRIBE_FIRST_MS;
+      this.note(`subscribed ${channel.name}`);
+    });
+    channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {
+      this.refusedSubscriptions += 1;
+      this.note(`subscription to ${channel.name} refused: ${error?.status ?? ''} ${error?.error ?? JSON.stringify(error)}`);
+      if (!refusalMayPass(error?.status)) return;
+      // Unless the trade was unfollowed meanwhile (pusher-js then no longer holds the channel).
+      setTimeout(() => this.pusher.channel(channel.name) === channel && this.pusher.subscribe(channel.name), pause);
+      pause *= 2;
+    });
   }
 
   unfollow(channel: string) {
@@ -206,7 +242,10 @@ export class ChaosClient {
   }
 
   refetchAll = () =>
-    this.conversations().catch((error: unknown) => this.init.violations.push(`${this.username}: refetch after reconnecting failed: ${describe(error)}`));
+    this.conversations().then(
+      (list) => this.note(`read again after resubscribing: ${list.length} trades`),
+      (error: unknown) => this.init.violations.push(`${this.username}: refetch after reconnecting failed: ${describe(error)}`),
+    );
 
   messages = (channel: string) => this.read<ChatMessage[]>(`/api/market/chat/${channel}/`, { type: 'messages' });
 

@@ -46,12 +46,19 @@ export interface ChaosReport {
   trips: { completed: number; cancelled: number };
   kills: { server: number; redis: number };
   reconnects: number;
+  /** Channel subscriptions the auth endpoint or the server refused (pusher-js does not ask again by itself). */
+  refusedSubscriptions: number;
   refetches: number;
   events: number;
   messages: number;
   ledger: string;
   checked: { opens: number; actions: number; messages: number; trades: number; knownStates: number };
   violations: string[];
+  /**
+   * When something is violated: the faults and, for each client that does not know what the database knows,
+   * its socket's and subscriptions' timeline, in seconds from the start of trading; empty otherwise.
+   */
+  diagnosis: string[];
   logs: string;
 }
 
@@ -79,7 +86,12 @@ interface Lane {
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const log = options.log ?? (() => undefined);
+  // Every progress line is kept with its time, for the diagnosis of a failed run.
+  const progress: Array<{ at: number; what: string }> = [];
+  const log = (line: string) => {
+    progress.push({ at: Date.now(), what: line.trim() });
+    options.log?.(line);
+  };
   const violations: string[] = [];
   const logs = logDirectory();
   const database = await (options.database ?? benchDatabase)();
@@ -114,6 +126,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     await settle(clients, db, violations);
     const checked = await check(db, lanes, servers, violations);
+    const atTheEnd = await tradeFacts(db);
+    const behind = clients.filter((client) => differences(client, atTheEnd).length > 0);
     const ledger = await checkLedger(db);
     if (!ledger.clean) violations.push(`ledger:check is not clean:\n${formatLedgerReport(ledger)}`);
     for (const server of servers) violations.push(...server.unexpectedExits);
@@ -129,12 +143,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       trips: { completed: lanes.reduce((t, l) => t + l.completed, 0), cancelled: lanes.reduce((t, l) => t + l.cancelled, 0) },
       kills: { server: servers.reduce((t, s) => t + s.killedAt.length, 0), redis: options.redisKills },
       reconnects: sum((c) => c.connectedAt.length - 1),
+      refusedSubscriptions: sum((c) => c.refusedSubscriptions),
       refetches: sum((c) => c.refetches),
       events: sum((c) => c.events),
       messages: sum((c) => c.acknowledged.filter((a) => a.kind === 'message').length),
       ledger: formatLedgerReport(ledger),
       checked,
       violations,
+      diagnosis: violations.length ? diagnose(started, progress, behind) : [],
       logs,
     };
   } finally {
@@ -382,6 +398,18 @@ function differences(client: ChaosClient, database: Map<string, DatabaseTrade>):
     }
   }
   return out;
+}
+
+function diagnose(started: number, progress: Array<{ at: number; what: string }>, behind: ChaosClient[]): string[] {
+  const time = (at: number) => `${((at - started) / 1000).toFixed(1).padStart(6)} s`;
+  const lines = progress.filter((entry) => entry.at >= started).map((entry) => `${time(entry.at)}  ${entry.what}`);
+  for (const client of behind) {
+    lines.push(`${client.username} (home ${client.home.name}, ${client.events} events received), which does not know what the database knows:`);
+    // Trade channels come and go every trip: only their refusals say something.
+    const telling = client.timeline.filter(({ what }) => !what.startsWith('subscribed private-') || what.startsWith('subscribed private-user-'));
+    lines.push(...telling.map((entry) => `${time(entry.at)}    ${entry.what}`));
+  }
+  return lines;
 }
 
 async function check(db: Db, lanes: Lane[], servers: ChaosServer[], violations: string[]): Promise<ChaosReport['checked']> {

@@ -56,7 +56,8 @@ describe.each(withRedisServer)('the realtime bus when Redis goes away (%s)', () 
 describe.each(withPostgresAndRedis)('chaos, short form (%s)', () => {
   it('keeps every acknowledged call, applies nothing twice, and every client ends up knowing what the database knows', async () => {
     const report = await runChaos({ clients: 8, seconds: 20, serverKills: 2, redisKills: 1, database: createScratchDatabase });
-    expect(report.violations).toEqual([]);
+    // A failed run explains itself: the faults, and what the clients that fell behind saw of their sockets.
+    expect(report.violations, `${report.diagnosis.join('\n')}\nserver logs: ${report.logs}`).toEqual([]);
     expect(report.kills.server).toBe(2);
     // The run did what it is for: calls failed under the faults, were resolved, and the socket came back.
     expect(report.calls.acknowledged).toBeGreaterThan(0);
