@@ -10,7 +10,7 @@ import PusherClient, { type Channel } from 'pusher-js';
 import { TRADE_EVENTS, realtimeEvents, tradeEvent, type ChatMessage } from '../../contracts/chat.ts';
 import { conversation, TRADE_CHANNEL_HEADER, type Conversation, type TradeFacts } from '../../contracts/trade.ts';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
-import { refusalMayPass, RESUBSCRIBE_FIRST_MS } from '../../src/services/realtime.ts';
+import { refusalMayPass, RESUBSCRIBE_FIRST_MS, RESUBSCRIBE_LAST_MS } from '../../src/services/realtime.ts';
 import type { ChaosServer } from './chaos-cluster.ts';
 
 /** A call that takes longer than this hangs: an outage must be answered with an envelope, not a wait. */
@@ -160,7 +160,7 @@ export class ChaosClient {
       if (!refusalMayPass(error?.status)) return;
       // Unless the trade was unfollowed meanwhile (pusher-js then no longer holds the channel).
       setTimeout(() => this.pusher.channel(channel.name) === channel && this.pusher.subscribe(channel.name), pause);
-      pause *= 2;
+      pause = Math.min(pause * 2, RESUBSCRIBE_LAST_MS);
     });
   }
 

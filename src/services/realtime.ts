@@ -46,7 +46,7 @@ export const refusalMayPass = (status: number | undefined) => !status || status 
 
 /** The first pause before asking again after a refusal that may pass; it doubles up to the last. */
 export const RESUBSCRIBE_FIRST_MS = 1_000;
-const RESUBSCRIBE_LAST_MS = 30_000;
+export const RESUBSCRIBE_LAST_MS = 30_000;
 
 const stateOf = (pusherState: string): ConnectionState =>
   pusherState === 'connected' ? 'connected' : pusherState === 'connecting' || pusherState === 'initialized' ? 'connecting' : 'offline';
