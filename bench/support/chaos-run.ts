@@ -125,9 +125,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`Trading stopped after ${((Date.now() - started) / 1000).toFixed(1)} s; waiting for every client to be connected and up to date`);
 
     await settle(clients, db, violations);
-    const checked = await check(db, lanes, servers, violations);
-    const atTheEnd = await tradeFacts(db);
-    const behind = clients.filter((client) => differences(client, atTheEnd).length > 0);
+    const { checked, behind } = await check(db, lanes, servers, violations);
     const ledger = await checkLedger(db);
     if (!ledger.clean) violations.push(`ledger:check is not clean:\n${formatLedgerReport(ledger)}`);
     for (const server of servers) violations.push(...server.unexpectedExits);
@@ -402,7 +400,8 @@ function differences(client: ChaosClient, database: Map<string, DatabaseTrade>):
 
 function diagnose(started: number, progress: Array<{ at: number; what: string }>, behind: ChaosClient[]): string[] {
   const time = (at: number) => `${((at - started) / 1000).toFixed(1).padStart(6)} s`;
-  const lines = progress.filter((entry) => entry.at >= started).map((entry) => `${time(entry.at)}  ${entry.what}`);
+  // The fault lines carry their own time already ("4.4 s: SIGKILL server-a"): one time per line.
+  const lines = progress.filter((entry) => entry.at >= started).map((entry) => `${time(entry.at)}  ${entry.what.replace(/^[\d.]+ s: /, '')}`);
   for (const client of behind) {
     lines.push(`${client.username} (home ${client.home.name}, ${client.events} events received), which does not know what the database knows:`);
     // Trade channels come and go every trip: only their refusals say something.
@@ -412,7 +411,13 @@ function diagnose(started: number, progress: Array<{ at: number; what: string }>
   return lines;
 }
 
-async function check(db: Db, lanes: Lane[], servers: ChaosServer[], violations: string[]): Promise<ChaosReport['checked']> {
+/** Checks the database against what the clients were told; answers the counts and the clients that fell behind. */
+async function check(
+  db: Db,
+  lanes: Lane[],
+  servers: ChaosServer[],
+  violations: string[],
+): Promise<{ checked: ChaosReport['checked']; behind: ChaosClient[] }> {
   const database = await tradeFacts(db);
   const clients = lanes.flatMap((lane) => [lane.buyer, lane.seller]);
   const checked = { opens: 0, actions: 0, messages: 0, trades: database.size, knownStates: 0 };
@@ -467,10 +472,12 @@ async function check(db: Db, lanes: Lane[], servers: ChaosServer[], violations: 
   }
 
   // Every client reconnected after each kill of its process, and knows what the database knows.
+  const behind: ChaosClient[] = [];
   for (const client of clients) {
     const diff = differences(client, database);
     checked.knownStates += [...database.values()].filter((t) => t.buyer_id === client.id || t.seller_id === client.id).length;
     violations.push(...diff);
+    if (diff.length) behind.push(client);
   }
   for (const server of servers) {
     for (const client of clients.filter((c) => c.home === server)) {
@@ -479,5 +486,5 @@ async function check(db: Db, lanes: Lane[], servers: ChaosServer[], violations: 
       }
     }
   }
-  return checked;
+  return { checked, behind };
 }
