@@ -66,6 +66,33 @@ describe.each(dbTargets)('the database layer on %s', (target) => {
     expect(await db.query('SELECT id FROM tx_probe ORDER BY id')).toEqual([{ id: 1 }]);
   });
 
+  it('hears committed NOTIFYs on a channel it listens to, its own included, and none of a rolled-back transaction', async () => {
+    const heard: string[] = [];
+    const stop = await db.listen('peerex_listen_probe', (payload) => heard.push(payload));
+    await db.query(`SELECT pg_notify('peerex_listen_probe', 'alone')`);
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_notify('peerex_listen_probe', 'committed')`);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`SELECT pg_notify('peerex_listen_probe', 'rolled back')`);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await db.query(`SELECT pg_notify('peerex_other_channel', 'elsewhere')`);
+    await db.query(`SELECT pg_notify('peerex_listen_probe', 'last')`);
+    await expect.poll(() => heard.at(-1)).toBe('last');
+    expect(heard).toEqual(['alone', 'committed', 'last']);
+    await stop();
+    // Another listener hears what the stopped one no longer does.
+    const still: string[] = [];
+    const stopStill = await db.listen('peerex_listen_probe', (payload) => still.push(payload));
+    await db.query(`SELECT pg_notify('peerex_listen_probe', 'after the stop')`);
+    await expect.poll(() => still).toEqual(['after the stop']);
+    expect(heard).toEqual(['alone', 'committed', 'last']);
+    await stopStill();
+  });
+
   it('names the index a unique violation tripped on, on both drivers', async () => {
     const insert = (username: string, email: string) =>
       db.query(
@@ -117,6 +144,32 @@ describe.each(postgresOnly)('migrations with several processes booting at once o
       );
     } finally {
       await Promise.all(pools.map((pool) => pool.close()));
+      await scratch.drop();
+    }
+  });
+});
+
+describe.each(postgresOnly)('a LISTEN connection that is lost, on %s', () => {
+  it('is opened again, and says when it was lost so that the listener catches up', async () => {
+    const scratch = await createScratchDatabase();
+    const db = await openPostgres({ url: scratch.url, poolSize: 2 });
+    try {
+      const heard: string[] = [];
+      const resumed: Date[] = [];
+      const errors: Error[] = [];
+      await db.listen('peerex_listen_probe', (payload) => heard.push(payload), { onResume: (lostAt) => void resumed.push(lostAt), onError: (error) => void errors.push(error) });
+      const before = new Date();
+      const listening = `SELECT pid FROM pg_stat_activity WHERE application_name = 'peerex-listen' AND datname = current_database()`;
+      expect(await db.query(`SELECT pg_terminate_backend(pid) FROM (${listening}) l`)).toHaveLength(1);
+      await expect.poll(async () => (await db.query(listening)).length, { interval: 5 }).toBe(0);
+      await db.query(`SELECT pg_notify('peerex_listen_probe', 'while away')`);
+      await expect.poll(() => resumed.length, { timeout: 10_000 }).toBe(1);
+      expect(resumed[0]!.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(errors.length).toBeGreaterThan(0);
+      await db.query(`SELECT pg_notify('peerex_listen_probe', 'back')`);
+      await expect.poll(() => heard).toEqual(['back']);
+    } finally {
+      await db.close();
       await scratch.drop();
     }
   });

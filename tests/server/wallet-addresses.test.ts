@@ -217,6 +217,7 @@ describe.each(dbTargets)('watching new deposit addresses on %s', (target) => {
         transactions += 1;
         return t.app.db.transaction(work);
       },
+      listen: (...args) => t.app.db.listen(...args),
       close: () => t.app.db.close(),
     };
     const service = depositAddresses({ db: counting, keys: t.app.walletKeys, now: t.clock.now, watch: async () => undefined, log: { error: vi.fn() } });

@@ -46,8 +46,28 @@ export interface Db extends Queryable {
   readonly kind: DatabaseKind;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Hears every `NOTIFY` on `channel` once its transaction commits, whoever raised it: this process, another
+   * one, or a command against the same database. Resolves once listening; answers the stop.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export interface ListenOptions {
+  /**
+   * PostgreSQL: a connection of its own listens, and is opened again when it is lost (1 s, doubling up to 30 s).
+   * What was notified while it was away is gone, so this runs after each reconnection, with when the connection
+   * was lost (this machine's clock), for the caller to catch up. PGlite never loses it.
+   */
+  onResume?: (lostAt: Date) => Promise<void> | void;
+  /** A lost connection or a failed reconnection or catch-up, for the log. */
+  onError?: (error: Error) => void;
+}
+
+/** The first pause before a lost LISTEN connection is opened again; it doubles up to the last. */
+export const LISTEN_RETRY_FIRST_MS = 1_000;
+export const LISTEN_RETRY_LAST_MS = 30_000;
 
 /** Builds `one`/`maybe` on top of a driver's `query`, so each driver only implements the essentials. */
 export function withHelpers(

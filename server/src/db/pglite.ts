@@ -144,6 +144,13 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
     // PGlite is one connection: a transaction holds it and every other query waits, so there is no
     // concurrency to guard here; row locks and advisory locks are still honoured, they just never contend.
     transaction: (work) => pglite.transaction((tx) => work(queryableOf(tx))),
+    // One connection inside this process: it hears its own NOTIFYs, after their commit, and is never lost.
+    async listen(channel, onNotify) {
+      const stop = await pglite.listen(channel, onNotify);
+      return async () => {
+        if (!pglite.closed) await stop();
+      };
+    },
     // Idempotent, like the PostgreSQL pool's.
     close: async () => {
       if (!pglite.closed) await pglite.close();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { withHelpers, type Db, type QueryOptions, type SqlParam } from './db.ts';
+import { LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_LAST_MS, withHelpers, type Db, type ListenOptions, type QueryOptions, type SqlParam } from './db.ts';
 
 const statementNames = new Map<string, string>();
 /**
@@ -40,6 +40,8 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
       },
     );
 
+  const listeners = new Set<{ stop(): Promise<void> }>();
+
   return {
     kind: 'postgres',
     ...run(pool),
@@ -57,9 +59,102 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
         client.release();
       }
     },
+    listen: async (channel, onNotify, options) => {
+      const listener = await listenOn(url, channel, onNotify, options);
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
     // Idempotent: a second close (shutdown racing a failed boot) must not throw.
     close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      listeners.clear();
       if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries, and its LISTEN with it),
+ * opened again whenever it is lost, until stopped. Resolves once the first LISTEN is in place.
+ */
+async function listenOn(url: string, channel: string, onNotify: (payload: string) => void, options: ListenOptions = {}) {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let pause = LISTEN_RETRY_FIRST_MS;
+  /** Set while notifications may have been missed: from the first loss until a catch-up succeeded. */
+  let lostSince: Date | undefined;
+
+  const connect = async (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString: url, application_name: 'peerex-listen' });
+    let ready = false;
+    let lost = false;
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    const lose = (error?: Error) => {
+      if (!ready || lost || stopped) return;
+      lost = true;
+      lostSince ??= new Date();
+      if (client === next) client = undefined;
+      if (error) options.onError?.(error);
+      void next.end().catch(() => undefined);
+      schedule();
+    };
+    // Before connecting: a client that emits 'error' with nobody listening would crash the process.
+    next.on('error', lose);
+    next.on('end', () => lose());
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    ready = true;
+    return next;
+  };
+
+  const schedule = () => {
+    retry = setTimeout(async () => {
+      retry = undefined;
+      if (stopped) return;
+      let next: pg.Client;
+      try {
+        next = await connect();
+      } catch (error) {
+        options.onError?.(error as Error);
+        pause = Math.min(pause * 2, LISTEN_RETRY_LAST_MS);
+        return schedule();
+      }
+      if (stopped) return void (await next.end().catch(() => undefined));
+      client = next;
+      try {
+        await options.onResume?.(lostSince ?? new Date());
+        lostSince = undefined;
+        pause = LISTEN_RETRY_FIRST_MS;
+      } catch (error) {
+        // Listening, but without having caught up: start over (the loss keeps its first moment).
+        options.onError?.(error as Error);
+        pause = Math.min(pause * 2, LISTEN_RETRY_LAST_MS);
+        await next.end().catch(() => undefined);
+      }
+    }, pause);
+    // Listening alone must not keep a process alive that is otherwise done.
+    retry.unref();
+  };
+
+  client = await connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
     },
   };
 }
