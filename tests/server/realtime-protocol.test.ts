@@ -192,6 +192,79 @@ describe('private channels', () => {
   });
 });
 
+describe('sessions named in a private subscription (the product ties each socket to the session that signed it)', () => {
+  /** Close codes pusher-js reports for a client. */
+  const closesOf = (pusher: PusherClient) => {
+    const codes: number[] = [];
+    pusher.connection.bind('error', (error: PusherError & { type?: string }) => {
+      const code = errorCode(error);
+      if (error.type === 'PusherError' && code !== undefined) codes.push(code);
+    });
+    return codes;
+  };
+
+  it('closes the sockets of an ended session with 4009, and pusher-js stays away; other sockets, and sockets signed with no session, stay', async () => {
+    const thief = track(pusherClient({ port: server.port, session: 'session-1' }));
+    const owner = track(pusherClient({ port: server.port, session: 'session-2' }));
+    const integrator = client();
+    const thiefCloses = closesOf(thief);
+    const [{ channel: onThief }, { channel: onOwner }, { channel: onIntegrator }] = await Promise.all(
+      [thief, owner, integrator].map((pusher) => subscribed(pusher, 'private-user-victim')),
+    );
+    expect(server.realtime.sessions().sort()).toEqual(['session-1', 'session-2']);
+    const thiefHeard: unknown[] = [];
+    onThief.bind('notification', (data: unknown) => thiefHeard.push(data));
+
+    expect(server.realtime.endSessions(['session-1', 'nobody'])).toBe(1);
+    await eventually(() => thiefCloses.includes(4009), 2000, 'the 4009 close');
+    await eventually(() => thief.connection.state === 'disconnected', 2000, 'pusher-js disconnected');
+    const heard = Promise.all([nextEvent(onOwner, 'notification'), nextEvent(onIntegrator, 'notification')]);
+    await server.realtime.trigger('private-user-victim', 'notification', { title: 'After' });
+    expect(await heard).toEqual([{ title: 'After' }, { title: 'After' }]);
+    expect(thiefHeard).toEqual([]);
+    // pusher-js takes 4009 as "refused": it does not come back by itself.
+    await delay(1500);
+    expect(thief.connection.state).toBe('disconnected');
+    expect(server.realtime.sessions()).toEqual(['session-2']);
+  });
+
+  it('refuses (401) channel_data the signature does not cover, and a signature whose channel_data was dropped', async () => {
+    const { socket, socketId } = await rawConnected();
+    const sdk = serverSdk(server.port);
+    const channel = 'private-user-dave';
+    const signed = sdk.authorizeChannel(socketId, channel, { session: 'session-3' } as never);
+    const bare = sdk.authorizeChannel(socketId, channel);
+    for (const data of [
+      { auth: signed.auth, channel_data: '{"session":"session-4"}' },
+      { auth: signed.auth },
+      { auth: bare.auth, channel_data: signed.channel_data },
+      { auth: signed.auth, channel_data: { session: 'session-3' } },
+    ]) {
+      const from = socket.messages.length;
+      socket.send({ event: 'pusher:subscribe', data: { channel, ...data } });
+      expect(await socket.next('pusher:subscription_error', from)).toMatchObject({ channel, data: { type: 'AuthError', status: 401 } });
+    }
+    expect(server.realtime.sessions()).not.toContain('session-3');
+    const from = socket.messages.length;
+    socket.send({ event: 'pusher:subscribe', data: { channel, ...signed } });
+    expect(await socket.next('pusher_internal:subscription_succeeded', from)).toMatchObject({ channel });
+    expect(server.realtime.sessions()).toContain('session-3');
+  });
+
+  it('closes a socket open when its session ended that subscribes with a signature held since; a later socket is not concerned', async () => {
+    const { socket, socketId } = await rawConnected();
+    const held = serverSdk(server.port).authorizeChannel(socketId, 'private-user-erin', { session: 'session-5' } as never);
+    expect(server.realtime.endSessions(['session-5'])).toBe(0);
+    socket.send({ event: 'pusher:subscribe', data: { channel: 'private-user-erin', ...held } });
+    expect((await socket.closed).code).toBe(4009);
+    // A socket opened after the end holds no signature from before it: a new one naming the session subscribes
+    // (only the product's auth endpoint decides whether to sign one, and it signs none for an ended session).
+    const { socket: later, socketId: laterId } = await rawConnected();
+    later.send({ event: 'pusher:subscribe', data: { channel: 'private-user-erin', ...serverSdk(server.port).authorizeChannel(laterId, 'private-user-erin', { session: 'session-5' } as never) } });
+    expect(await later.next('pusher_internal:subscription_succeeded')).toMatchObject({ channel: 'private-user-erin' });
+  });
+});
+
 describe('presence channels', () => {
   type Members = { count: number; me: { id: string; info: unknown }; each(callback: (member: { id: string; info: unknown }) => void): void };
   const ids = (members: Members) => {

@@ -9,6 +9,8 @@ export interface RealtimeNode {
   process: ChildProcess;
   trigger(channels: string[], event: string, data: unknown, options?: { socketId?: string }): Promise<void>;
   occupied(channels: string[]): Promise<Set<string>>;
+  /** `endSessions(ids, {everywhere: true})` on this node: answers how many of its own sockets it closed. */
+  endSessions(ids: string[]): Promise<number>;
   /** A graceful close (what a deploy does). */
   close(): Promise<void>;
   /** A crash: SIGKILL, no clean-up of any kind. */
@@ -51,6 +53,7 @@ export async function startNode(prefix: string, nodeTimeoutMs = 15_000): Promise
     process: child,
     trigger: async (channels, event, data, options) => void (await call('trigger', channels, event, data, options)),
     occupied: async (channels) => new Set((await call('occupied', channels)) as string[]),
+    endSessions: async (ids) => (await call('endSessions', ids)) as number,
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       await call('close');

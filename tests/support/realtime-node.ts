@@ -2,7 +2,7 @@
  * One built-in realtime server in a process of its own, for tests/server/realtime-scale.test.ts:
  * `fork('tests/support/realtime-node.ts', { execArgv: ['--import', 'tsx'] })` with REDIS_URL, REALTIME_PREFIX and
  * NODE_TIMEOUT_MS in its environment. It says `{ready, port}`, then answers `{id, op, args}` messages
- * (`trigger`, `occupied`, `close`) with `{id, result}` or `{id, error}`.
+ * (`trigger`, `occupied`, `endSessions` everywhere, `close`) with `{id, result}` or `{id, error}`.
  */
 import { startRealtime } from './realtime.ts';
 
@@ -13,7 +13,7 @@ const server = await startRealtime({
 });
 process.send!({ ready: true, port: server.port });
 
-type Request = { id: number; op: 'trigger' | 'occupied' | 'close'; args: unknown[] };
+type Request = { id: number; op: 'trigger' | 'occupied' | 'endSessions' | 'close'; args: unknown[] };
 
 process.on('message', async ({ id, op, args }: Request) => {
   try {
@@ -23,6 +23,8 @@ process.on('message', async ({ id, op, args }: Request) => {
       process.send!({ id, result: null });
     } else if (op === 'occupied') {
       process.send!({ id, result: [...(await server.realtime.occupied(args[0] as string[]))] });
+    } else if (op === 'endSessions') {
+      process.send!({ id, result: server.realtime.endSessions(args[0] as string[], { everywhere: true }) });
     } else {
       await server.close();
       process.send!({ id, result: null }, () => process.exit(0));

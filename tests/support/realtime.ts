@@ -49,13 +49,15 @@ export interface ClientOptions {
   /** Signs with another secret (a refused subscription). */
   secret?: string;
   key?: string;
+  /** Private channels are signed with channel_data naming this session, as the product's auth endpoint signs them. */
+  session?: string;
 }
 
 /**
  * Unmodified pusher-js (its Node build) against a built-in server; channel authorization is signed locally
  * with the SDK's `authorizeChannel`, as the product's auth endpoint does.
  */
-export function pusherClient({ port, user, secret, key = TEST_APP.key }: ClientOptions): PusherClient {
+export function pusherClient({ port, user, secret, key = TEST_APP.key, session }: ClientOptions): PusherClient {
   const signer = serverSdk(port, secret);
   return new PusherClient(key, {
     cluster: 'x',
@@ -69,7 +71,8 @@ export function pusherClient({ port, user, secret, key = TEST_APP.key }: ClientO
       customHandler: ({ socketId, channelName }, callback) => {
         try {
           const presence = channelName.startsWith('presence-') && user ? { user_id: user.id, user_info: { name: user.name } } : undefined;
-          callback(null, signer.authorizeChannel(socketId, channelName, presence));
+          const tied = channelName.startsWith('private-') && session ? ({ session } as unknown as Pusher.PresenceChannelData) : undefined;
+          callback(null, signer.authorizeChannel(socketId, channelName, presence ?? tied));
         } catch (error) {
           callback(error as Error, null);
         }

@@ -27,6 +27,10 @@ import { memberAddedFrame, memberRemovedFrame, type PresenceMember } from './pro
  *   node is reaped (it may have committed something it never published). Each is rare; a reconnect of every
  *   client at such a moment is the price of nobody showing a trade's state that is no longer true.
  *
+ * - Ended sessions: the node where a session ended closes its sockets and says so on the bus, ahead of what it
+ *   publishes next, so no event published after the end reaches that session's sockets on another node (each
+ *   node also hears every ending from the database, but not in order with the bus).
+ *
  * Every key starts with `prefix` (default `peerex:rt:`). Scripts build key names from it, so this needs one
  * Redis (or a primary with replicas), not Redis Cluster.
  */
@@ -58,6 +62,8 @@ export interface RedisBusOptions {
   onFrame: BusFrameHandler;
   /** Events meant for this node's sockets may have been lost: their clients must reconnect and refetch. */
   onGap: () => void;
+  /** Another node says these sessions ended (`sessionsEnded`), before anything it publishes after. */
+  onSessionsEnded: (sessionIds: string[]) => void;
   localState: LocalState;
 }
 
@@ -69,6 +75,11 @@ export interface RealtimeBus {
   readonly nodeId: string;
   /** Puts a frame on the bus for the other nodes' sockets. */
   publish(channel: string, frame: string, except: string | undefined): Promise<void>;
+  /**
+   * Tells the other nodes that these sessions ended, on the bus itself: a frame this node publishes afterwards
+   * reaches them after it, so after they closed those sessions' sockets.
+   */
+  sessionsEnded(sessionIds: readonly string[]): Promise<void>;
   /** Records this node's subscriber count of a channel; writes are batched per tick. Resolves once written. */
   setLocalCount(channel: string, subscribers: number): Promise<void>;
   join(channel: string, socketId: string, member: PresenceMember): Promise<JoinResult>;
@@ -89,6 +100,8 @@ export interface RealtimeBus {
  * message from a node starts with `*`; after the notice comes the id of the node that sends it, if any.
  */
 const GAP_NOTICE = '*gap';
+/** On the bus: `*ended \n <node id> \n <session id>,<session id>…` (session ids hold no comma: the product's are digits). */
+const SESSIONS_ENDED = '*ended';
 
 // ---------------------------------------------------------------------------------------------------------
 // Lua. ARGV[1] is always the key prefix, ARGV[2] the bus channel.
@@ -264,6 +277,11 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
   subscriber.on('error', (error: Error) => log.warn({ err: error }, 'realtime: Redis bus subscription failed'));
 
   subscriber.on('message', (_channel: string, message: string) => {
+    if (message.startsWith(`${SESSIONS_ENDED}\n`)) {
+      const [, origin, ids = ''] = message.split('\n', 3);
+      if (origin !== nodeId && ids !== '') options.onSessionsEnded(ids.split(','));
+      return;
+    }
     if (message.startsWith(GAP_NOTICE)) {
       if (message !== `${GAP_NOTICE}\n${nodeId}`) gap('another node may have published while Redis could not carry it');
       return;
@@ -392,6 +410,9 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
     nodeId,
     async publish(channel, frame, except) {
       await commands.publish(busChannel, `${nodeId}\n${channel}\n${except ?? ''}\n0\n${frame}`);
+    },
+    async sessionsEnded(sessionIds) {
+      if (sessionIds.length > 0) await commands.publish(busChannel, `${SESSIONS_ENDED}\n${nodeId}\n${sessionIds.join(',')}`);
     },
     setLocalCount,
     join,

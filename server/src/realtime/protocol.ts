@@ -45,7 +45,8 @@ export function signatureMatches(secret: string, text: string, given: unknown): 
 
 /**
  * Checks a subscription's `auth` (`"{key}:{hex}"`) against `{socket_id}:{channel}` (private) or
- * `{socket_id}:{channel}:{channel_data}` (presence), realtime.md 2.4.
+ * `{socket_id}:{channel}:{channel_data}` (presence, and a private subscription that carries channel_data),
+ * realtime.md 2.4.
  */
 export function channelAuthMatches(
   app: { key: string; secret: string },
@@ -80,6 +81,26 @@ export function parseChannelData(channelData: string): PresenceMember | undefine
   const userId = typeof id === 'number' && Number.isFinite(id) ? String(id) : id;
   if (typeof userId !== 'string' || userId === '') return undefined;
   return { userId, infoJson: JSON.stringify(info ?? null) };
+}
+
+/** A session id a private subscription's `channel_data` may name: short, and no separator of the Redis bus's. */
+const SESSION_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+export const isSessionId = (id: unknown): id is string => typeof id === 'string' && SESSION_ID.test(id);
+
+/**
+ * The session a private subscription's `channel_data` names (`{"session":"<id>"}`, signed by the auth endpoint
+ * with the socket and the channel), or undefined when it names none: the socket then ends with that session.
+ */
+export function sessionOfChannelData(channelData: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(channelData);
+  } catch {
+    return undefined;
+  }
+  const session = parsed && typeof parsed === 'object' ? (parsed as { session?: unknown }).session : undefined;
+  return isSessionId(session) ? session : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -139,6 +160,11 @@ export const CloseCode = {
   unsupportedProtocol: 4007,
   /** No `protocol`: refused. */
   noProtocol: 4008,
+  /**
+   * The session that authorized the socket ended (pusher-js: "refused", so it stays disconnected rather than
+   * reconnect with the same credentials). Never for a shutdown, whose clients must come back (4200).
+   */
+  sessionEnded: 4009,
   /** Too many connections from one address: pusher-js retries after a second, without growing backoff. */
   overCapacity: 4100,
   /** Server going away (shutdown, deploy): pusher-js reconnects at once, to whichever node answers. */

@@ -11,6 +11,7 @@ import {
   connectionEstablishedFrame,
   errorFrame,
   eventFrame,
+  isSessionId,
   isValidChannelName,
   MAX_EVENT_NAME_LENGTH,
   memberAddedFrame,
@@ -19,6 +20,7 @@ import {
   parseChannelData,
   PONG_FRAME,
   presenceSucceededFrame,
+  sessionOfChannelData,
   subscriptionErrorFrame,
   subscriptionSucceededFrame,
   type PresenceMember,
@@ -78,6 +80,15 @@ export interface BuiltInRealtimeOptions {
 export interface BuiltInRealtime extends RealtimePublisher {
   /** Takes over websocket upgrades of `/app/…` on this server; other paths are left to other listeners, or refused 400. */
   attach(server: HttpServer): void;
+  /**
+   * These sessions ended: this process's sockets that a private subscription tied to one of them (its signed
+   * `channel_data` `{"session": id}`) are closed with 4009, and a signature naming one that a socket open now
+   * still holds is refused the same way. `everywhere`: the other processes are told through Redis too, ahead of
+   * what this one publishes next (the process where the sessions ended). Answers how many sockets it closed here.
+   */
+  endSessions(ids: readonly string[], options?: { everywhere?: boolean }): number;
+  /** The sessions this process's sockets are tied to (to ask which of them ended while nobody told this process). */
+  sessions(): string[];
   /** The HTTP API (`/apps/:id/events`, `batch_events`, `channels`, `channels/:channel`, `channels/:channel/users`); register at the root. */
   httpApi: FastifyPluginAsync;
   /** Live counts of this process. */
@@ -107,6 +118,10 @@ const TEXT = { binary: false } as const;
 /** One connection: ws's socket plus what the protocol needs to know about it. */
 class PusherSocket extends WebSocket {
   socketId = '';
+  /** Order of arrival in this process: a socket opened after a session ended cannot hold a signature naming it. */
+  serial = 0;
+  /** The sessions its private subscriptions named; null until one did. */
+  sessions: Set<string> | null = null;
   /** Answered our last ping, or sent anything, since the last keepalive round. */
   alive = true;
   /** channel → the presence member it joined as (null on other channels); null until the first subscription. */
@@ -134,8 +149,18 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
   const addressOf = options.addressOf ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? '');
   const maxPresenceMembers = options.maxPresenceMembers ?? DEFAULTS.maxPresenceMembers;
 
+  /** Open sockets by socket id, in order of arrival (so the first is the oldest). */
   const sockets = new Map<string, PusherSocket>();
+  let lastSerial = 0;
   const channels = new Map<string, LocalChannel>();
+  /** The sockets tied to each session, for closing them when it ends. */
+  const sessionSockets = new Map<string, Set<PusherSocket>>();
+  /**
+   * Sessions ended while sockets opened before were still open, each with the last serial then: one of those
+   * sockets may hold a signature naming it, asked for before it ended but not used yet. Kept, oldest first, until
+   * the last such socket is gone.
+   */
+  const endedSessions = new Map<string, number>();
   const perAddress = new Map<string, number>();
   const attached = new Map<HttpServer, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
   let closing = false;
@@ -181,6 +206,7 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
         onGap: () => {
           for (const socket of sockets.values()) socket.close(CloseCode.reconnectNow, 'Events may have been missed');
         },
+        onSessionsEnded: (ids) => endSessions(ids),
       })
     : undefined;
 
@@ -247,10 +273,21 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     }
     const kind = channelKind(name);
     if (kind === 'public' || kind === 'private') {
-      if (kind === 'private' && !channelAuthMatches(app, socket.socketId, name, auth)) {
-        return refuse(socket, name, 'AuthError', `Invalid signature: expected the HMAC-SHA256 hex digest of "${socket.socketId}:${name}"`, 401);
+      let session: string | undefined;
+      if (kind === 'private') {
+        // A private subscription may carry channel_data too (the product's names the session that authorized it):
+        // then the signature covers it, so nobody can name another session, or drop the one named.
+        const data = channelData ?? undefined;
+        if (data !== undefined && typeof data !== 'string') return refuse(socket, name, 'AuthError', 'channel_data must be a JSON string', 401);
+        if (!channelAuthMatches(app, socket.socketId, name, auth, data)) {
+          const signed = data === undefined ? `${socket.socketId}:${name}` : `${socket.socketId}:${name}:{channel_data}`;
+          return refuse(socket, name, 'AuthError', `Invalid signature: expected the HMAC-SHA256 hex digest of "${signed}"`, 401);
+        }
+        session = data === undefined ? undefined : sessionOfChannelData(data);
+        if (session !== undefined && socket.serial <= (endedSessions.get(session) ?? 0)) return endSocket(socket);
       }
       subscriptions.set(name, null);
+      if (session !== undefined) tieToSession(socket, session);
       channelFor(name).sockets.add(socket);
       const written = countChanged(name);
       // With Redis, answered once the count is written: a subscribed client is then occupancy on every node.
@@ -327,6 +364,47 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
         refuse(socket, name, 'ServerError', 'Presence is unavailable right now; try again', 503);
       },
     );
+  }
+
+  function tieToSession(socket: PusherSocket, session: string) {
+    (socket.sessions ??= new Set()).add(session);
+    let tied = sessionSockets.get(session);
+    if (!tied) sessionSockets.set(session, (tied = new Set()));
+    tied.add(socket);
+  }
+
+  /** 4009: pusher-js stays disconnected rather than reconnect with a session that no longer signs anything. */
+  function endSocket(socket: PusherSocket) {
+    // A closing socket is sent nothing more (ws drops what is sent after close), whatever its client does.
+    if (socket.readyState === WebSocket.OPEN) socket.close(CloseCode.sessionEnded, 'Session ended');
+  }
+
+  function endSessions(ids: readonly string[], endOptions: { everywhere?: boolean } = {}): number {
+    if (endOptions.everywhere && bus) {
+      // Only an id a socket can be tied to matters, and only such ids keep the bus message's separators apart.
+      bus.sessionsEnded(ids.filter(isSessionId)).catch((error: unknown) => log.warn({ err: error }, 'realtime: ended sessions not told to the other processes (they hear it from the database)'));
+    }
+    let closed = 0;
+    for (const id of ids) {
+      // A socket is signed for by its id, so only sockets open now can hold an unused signature naming this session.
+      if (sockets.size > 0 && !endedSessions.has(id)) endedSessions.set(id, lastSerial);
+      for (const socket of sessionSockets.get(id) ?? []) {
+        if (socket.readyState !== WebSocket.OPEN) continue;
+        endSocket(socket);
+        closed++;
+      }
+    }
+    forgetEndedSessions();
+    return closed;
+  }
+
+  /** Drops the ended sessions no open socket is old enough to hold a signature for. */
+  function forgetEndedSessions() {
+    const oldest = sockets.values().next().value?.serial ?? Number.POSITIVE_INFINITY;
+    for (const [id, lastSerialThen] of endedSessions) {
+      if (lastSerialThen >= oldest) return;
+      endedSessions.delete(id);
+    }
   }
 
   function resendSucceeded(socket: PusherSocket, name: string) {
@@ -427,6 +505,11 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     const subscriptions = socket.subscriptions;
     socket.subscriptions = null;
     if (subscriptions) for (const [name, member] of subscriptions) leave(socket, name, member);
+    for (const session of socket.sessions ?? []) {
+      const tied = sessionSockets.get(session);
+      if (tied?.delete(socket) && tied.size === 0) sessionSockets.delete(session);
+    }
+    socket.sessions = null;
   }
 
   function ignoreError() {
@@ -463,6 +546,7 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     let socketId = newSocketId();
     while (sockets.has(socketId)) socketId = newSocketId();
     socket.socketId = socketId;
+    socket.serial = ++lastSerial;
     sockets.set(socketId, socket);
     socket.on('message', onMessage);
     socket.on('pong', onPong);
@@ -478,6 +562,7 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
   let sweep = sockets.values();
   const keepalive = setInterval(
     () => {
+      forgetEndedSessions();
       for (let quota = Math.ceil(sockets.size / KEEPALIVE_SLICES); quota > 0; quota--) {
         const next = sweep.next();
         if (next.done) {
@@ -578,6 +663,10 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
     },
 
     stats: () => ({ connections: sockets.size, channels: channels.size }),
+
+    endSessions,
+
+    sessions: () => [...sessionSockets.keys()],
 
     close() {
       closed ??= (async () => {
