@@ -38,7 +38,7 @@ import { benchmarkAddress, bodiesOf, brokenBodiesOf, type BrokenBody, type JsonS
 import { beamsSdk, browserSubscription } from '../support/push.ts';
 import { normaliseRoute, registeredRoutes } from '../support/route-tree.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { login, newTrader } from '../support/server-flows.ts';
+import { login, newTrader, sessionIdOf } from '../support/server-flows.ts';
 import { moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** Seeded, so a failure reproduces; HOSTILE_SEED=<n> replays one. */
@@ -259,7 +259,8 @@ function expectAnswer(call: Call, response: LightMyRequestResponse, context: str
         expect(body, where).toEqual({ success: false, info: expect.any(String) });
         expect((body as { info: string }).info, where).not.toMatch(INTERNALS);
       } else if (call.route === '/api/realtime/auth') {
-        expect(body, where).toEqual({ auth: expect.any(String) });
+        // Every channel the product signs is private: the signature covers channel_data naming the session.
+        expect(body, where).toEqual({ auth: expect.any(String), channel_data: expect.stringMatching(/^\{"session":"\d+"\}$/) });
       } else if (call.route === '/api/push/beams-auth') {
         expect(body, where).toEqual({ token: expect.any(String) });
       } else {
@@ -329,7 +330,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       if (call.access === 'moderator') headers.authorization = `Bearer ${await sessionOf({ username: w.mod.username, password: newTrader().password })}`;
       if (call.access === 'websocket') headers.authorization = `Bearer ${w.me.websocketToken}`;
       if (call.access === 'signed') url = signedUrl(call.method, url, raw ?? '');
-      if (call.route.endsWith('/user') && call.access === 'device') headers.authorization = `Bearer ${await t.app.push.tokens.issue(w.me.username)}`;
+      if (call.route.endsWith('/user') && call.access === 'device') headers.authorization = `Bearer ${await t.app.push.tokens.issue(w.me.username, await sessionIdOf(t, await sessionOf(w.me)))}`;
     }
     return { method: call.method, url, headers, remoteAddress: benchmarkAddress(), ...(raw !== undefined ? { payload: raw } : {}) };
   }
@@ -363,7 +364,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       const registered = await sdk.registerDevice(browserSubscription(`${FCM}-${name}`).token);
       expect(registered.status).toBe(200);
       const id = (registered.body as { id: string }).id;
-      expect((await sdk.setUserId(id, await t.app.push.tokens.issue(who.username))).status).toBe(200);
+      expect((await sdk.setUserId(id, await t.app.push.tokens.issue(who.username, await sessionIdOf(t, who.token)))).status).toBe(200);
       return id;
     };
     const sellerAddress = (

@@ -15,6 +15,7 @@ import {
   moderator,
   openTrade,
   sellOffer,
+  signedInAgain,
   tradeCall,
   tradeCountsOf,
   tradeFacts,
@@ -57,8 +58,10 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
   describe('a moderator who is a party', () => {
     it('may not write as "Moderator" into their own dispute (403, nothing stored): the counterparty would read a neutral voice', async () => {
       // A moderator who also trades: sells on an offer of their own, and the buyer disputes.
-      const partyModerator = await trader(t, { BTC: '0.1' });
-      expect((await setUserRole(t.app.db, partyModerator.username, 'moderator')).ok).toBe(true);
+      const trading = await trader(t, { BTC: '0.1' });
+      expect((await setUserRole(t.app.db, trading.username, 'moderator')).ok).toBe(true);
+      // The role change ended their sessions: signed in again.
+      const partyModerator = await signedInAgain(t, trading);
       const ownOffer = await sellOffer(t, partyModerator);
       const channel = await disputedTrade(t, { buyer, seller: partyModerator, offer: ownOffer });
       const before = await tradeStateOf(t, channel);

@@ -9,7 +9,7 @@ import { openDatabase } from '../../server/src/db/open.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { lastCodeFor, newTrader, signUp } from '../support/server-flows.ts';
 import { insertUser } from '../support/server-money.ts';
-import { moderationCall, trader } from '../support/server-trades.ts';
+import { moderationCall, signedInAgain, trader } from '../support/server-trades.ts';
 
 const run = promisify(execFile);
 const roleOf = async (t: TestApp, username: string) =>
@@ -22,22 +22,30 @@ describe.each(dbTargets)('roles: setUserRole (npm run user:role) on %s', (target
   });
   afterAll(() => t.close());
 
-  it('grants and takes back the moderator role by username in any case, counted from the next call', async () => {
+  it('grants and takes back the moderator role by username in any case, ending every session of theirs each time', async () => {
     const who = await trader(t);
+    const elsewhere = await signedInAgain(t, who);
+    const bystander = await trader(t);
     expect((await moderationCall(t, who, { type: 'list' })).status).toBe(403);
     expect(await setUserRole(t.app.db, who.username.toUpperCase(), 'moderator')).toEqual({
       ok: true,
-      sentence: `${who.username} is now a moderator: they see the dispute desk from their next request.`,
+      sentence: `${who.username} is now a moderator: they are signed out everywhere and see the dispute desk once they sign in again.`,
     });
     expect(await roleOf(t, who.username)).toBe('moderator');
-    // The same session: the lookup reads the role on every call.
-    expect((await moderationCall(t, who, { type: 'list' })).status).toBe(200);
+    // Every session of theirs ended (each device signs in again under the new role); nobody else's did.
+    for (const session of [who, elsewhere]) expect((await moderationCall(t, session, { type: 'list' })).status).toBe(401);
+    expect((await t.post('/api/user/overview/', {}, { token: bystander.token })).status).toBe(200);
+    const asModerator = await signedInAgain(t, who);
+    expect((await moderationCall(t, asModerator, { type: 'list' })).status).toBe(200);
+    // Nothing changes, nothing ends.
     expect(await setUserRole(t.app.db, who.username, 'moderator')).toEqual({ ok: true, sentence: `${who.username} already is a moderator; nothing changed.` });
+    expect((await moderationCall(t, asModerator, { type: 'list' })).status).toBe(200);
     expect(await setUserRole(t.app.db, who.username, 'trader')).toEqual({
       ok: true,
-      sentence: `${who.username} is now a trader again: the dispute desk is closed to them from their next request.`,
+      sentence: `${who.username} is now a trader again: they are signed out everywhere and the dispute desk is closed to them.`,
     });
-    expect((await moderationCall(t, who, { type: 'list' })).status).toBe(403);
+    expect((await moderationCall(t, asModerator, { type: 'list' })).status).toBe(401);
+    expect((await moderationCall(t, await signedInAgain(t, who), { type: 'list' })).status).toBe(403);
   });
 
   it('refuses an unknown user or an unknown role and changes nothing', async () => {
@@ -103,7 +111,10 @@ describe.each(dbTargets)('npm run user:role, the command, on %s', (target) => {
       if (target === 'pglite') await t.app.db.close();
 
       const granted = await npm([user.username, 'moderator'], env);
-      expect(granted).toEqual({ code: 0, out: `${user.username} is now a moderator: they see the dispute desk from their next request.\n` });
+      expect(granted).toEqual({
+        code: 0,
+        out: `${user.username} is now a moderator: they are signed out everywhere and see the dispute desk once they sign in again.\n`,
+      });
       const unknownUser = await npm(['nobody_by_this_name', 'moderator'], env);
       expect(unknownUser.code).toBe(1);
       expect(unknownUser.out).toContain('There is no user named "nobody_by_this_name".');

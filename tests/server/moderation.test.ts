@@ -15,6 +15,7 @@ import {
   moderator,
   openTrade,
   sellOffer,
+  signedInAgain,
   tradeCall,
   tradeCountsOf,
   tradeFacts,
@@ -388,8 +389,10 @@ describe.each(dbTargets)('POST /api/market/moderation/ on %s', (target) => {
     it('a moderator who is a party of the trade may not settle it (403); another moderator may', async () => {
       const otherModerator = await moderator(t);
       // A moderator who also trades: sells on an offer of their own, and the buyer disputes.
-      const funded = await trader(t, { BTC: '0.1' });
-      expect((await setUserRole(t.app.db, funded.username, 'moderator')).ok).toBe(true);
+      const trading = await trader(t, { BTC: '0.1' });
+      expect((await setUserRole(t.app.db, trading.username, 'moderator')).ok).toBe(true);
+      // The role change ended their sessions: signed in again.
+      const funded = await signedInAgain(t, trading);
       const ownOffer = await sellOffer(t, funded);
       const channel = await disputedTrade(t, { buyer, seller: funded, offer: ownOffer });
       const before = await tradeStateOf(t, channel);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERESTS_PER_DEVICE } from '../../contracts/notifications.ts';
 import { UNBOUND_DEVICE_LIFETIME_MS } from '../../server/src/push/worker.ts';
 import { DEVICE_REGISTRATIONS_PER_HOUR } from '../../server/src/routes/push/device-api.ts';
-import { signUp } from '../support/server-flows.ts';
+import { sessionIdOf, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, TEST_APP_SECRET, type TestApp } from '../support/server.ts';
 import { BROWSER_USER_AGENT, SDK_VERSION, beamsSdk, browserSubscription, tokenOf } from '../support/push.ts';
 
@@ -16,11 +16,11 @@ const beamsAuth = (t: TestApp, token: string | undefined, userId?: string) =>
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
 
-/** A Beams token as the built-in instance would sign it, but with claims the test chooses. */
-async function forgedToken(claims: { sub: string; iss?: string; iat?: number; exp?: number }, secret?: Uint8Array) {
+/** A Beams token as the built-in instance would sign it, but with claims the test chooses (`sid`: the session it names). */
+async function forgedToken(claims: { sub: string; sid?: string; iss?: string; iat?: number; exp?: number }, secret?: Uint8Array) {
   const key = secret ?? new Uint8Array(hkdfSync('sha256', TEST_APP_SECRET, 'peerex', 'beams token secret', 32));
   const iat = claims.iat ?? Math.floor(Date.now() / 1000);
-  return new SignJWT({})
+  return new SignJWT(claims.sid === undefined ? {} : { sid: claims.sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuer(claims.iss ?? 'https://peerex.pushnotifications.pusher.com')
@@ -200,15 +200,18 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       const { token } = auth.json<{ token: string }>();
       const { payload, protectedHeader } = await jwtVerify(token, new Uint8Array(hkdfSync('sha256', TEST_APP_SECRET, 'peerex', 'beams token secret', 32)));
       expect(protectedHeader.alg).toBe('HS256');
-      expect(payload).toMatchObject({ sub: trader.username, iss: 'https://peerex.pushnotifications.pusher.com' });
+      expect(payload).toMatchObject({ sub: trader.username, iss: 'https://peerex.pushnotifications.pusher.com', sid: await sessionIdOf(t, trader.token) });
       expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(24 * 3600);
 
       const { sdk, id } = await registered();
       expect((await sdk.setUserId(id, token)).status).toBe(200);
       // Again with the same user: still theirs.
       expect((await sdk.setUserId(id, token)).status).toBe(200);
-      const stored = await t.app.db.one<{ username: string }>('SELECT u.username FROM push_devices d JOIN users u ON u.id = d.user_id WHERE d.id = $1', [id]);
-      expect(stored.username).toBe(trader.username);
+      const stored = await t.app.db.one<{ username: string; session_id: string }>(
+        'SELECT u.username, d.session_id FROM push_devices d JOIN users u ON u.id = d.user_id WHERE d.id = $1',
+        [id],
+      );
+      expect(stored).toEqual({ username: trader.username, session_id: await sessionIdOf(t, trader.token) });
     });
 
     it("refuses beams-auth for another user's id (403), without user_id (400), without a session (401)", async () => {
@@ -221,16 +224,23 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       expect((await beamsAuth(t, undefined, trader.username)).statusCode).toBe(401);
     });
 
-    it('refuses an expired token, a bad signature, another issuer, an unknown user and no token with 401', async () => {
+    it('refuses an expired token, a bad signature, another issuer, an unknown user, no session or another one, and no token with 401', async () => {
       const trader = await signUp(t);
+      const other = await signUp(t);
+      const sid = await sessionIdOf(t, trader.token);
       const { sdk, id } = await registered();
       const now = Math.floor(Date.now() / 1000);
       const refused = [
-        await forgedToken({ sub: trader.username, iat: now - 2 * 86400, exp: now - 86400 }),
-        await forgedToken({ sub: trader.username }, new TextEncoder().encode('not-the-secret-of-this-server')),
-        await forgedToken({ sub: trader.username, iss: 'https://other.pushnotifications.pusher.com' }),
-        await forgedToken({ sub: 'nobody-by-this-name' }),
-        await forgedToken({ sub: 'x'.repeat(165) }),
+        await forgedToken({ sub: trader.username, sid, iat: now - 2 * 86400, exp: now - 86400 }),
+        await forgedToken({ sub: trader.username, sid }, new TextEncoder().encode('not-the-secret-of-this-server')),
+        await forgedToken({ sub: trader.username, sid, iss: 'https://other.pushnotifications.pusher.com' }),
+        await forgedToken({ sub: 'nobody-by-this-name', sid }),
+        await forgedToken({ sub: 'x'.repeat(165), sid }),
+        // A token that names no session, or another account's, or something that is no session id.
+        await forgedToken({ sub: trader.username }),
+        await forgedToken({ sub: trader.username, sid: await sessionIdOf(t, other.token) }),
+        await forgedToken({ sub: trader.username, sid: '999999999' }),
+        await forgedToken({ sub: trader.username, sid: `${sid} OR 1=1` }),
       ];
       for (const token of refused) {
         const answer = await sdk.setUserId(id, token);
@@ -240,15 +250,15 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       expect((await sdk.request('PUT', `/devices/web/${id}/user`)).status).toBe(401);
       expect((await t.app.db.one<{ user_id: string | null }>('SELECT user_id FROM push_devices WHERE id = $1', [id])).user_id).toBeNull();
       // The forged token's checks are the only difference: the same claims, well signed, bind.
-      expect((await sdk.setUserId(id, await forgedToken({ sub: trader.username }))).status).toBe(200);
+      expect((await sdk.setUserId(id, await forgedToken({ sub: trader.username, sid }))).status).toBe(200);
     });
 
     it('refuses to bind a device already bound to another user (409)', async () => {
       const first = await signUp(t);
       const second = await signUp(t);
       const { sdk, id } = await registered();
-      expect((await sdk.setUserId(id, await forgedToken({ sub: first.username }))).status).toBe(200);
-      const refused = await sdk.setUserId(id, await forgedToken({ sub: second.username }));
+      expect((await sdk.setUserId(id, await forgedToken({ sub: first.username, sid: await sessionIdOf(t, first.token) }))).status).toBe(200);
+      const refused = await sdk.setUserId(id, await forgedToken({ sub: second.username, sid: await sessionIdOf(t, second.token) }));
       expect(refused.status).toBe(409);
       const owner = await t.app.db.one<{ username: string }>('SELECT u.username FROM push_devices d JOIN users u ON u.id = d.user_id WHERE d.id = $1', [id]);
       expect(owner.username).toBe(first.username);

@@ -58,8 +58,11 @@ describe('Beams tokens', () => {
   it('issues HS256 tokens with the Beams claims and verifies only its own, unexpired ones', async () => {
     const clock = new TestClock();
     const tokens = beamsTokens(configOf({}), clock.now);
-    const token = await tokens.issue('alice');
+    const token = await tokens.issue('alice', '42');
     expect(await tokens.verify(token)).toBe('alice');
+    // The session it was issued to is named in it (`sid`), and a token naming none binds nothing.
+    expect(await tokens.verifyIssued(token)).toEqual({ username: 'alice', issuedAt: new Date(Math.floor(clock.now().getTime() / 1000) * 1000), sessionId: '42' });
+    expect(await tokens.verifyIssued(await tokens.issue('alice', ''))).toBeUndefined();
     expect(await beamsTokens(configOf({ APP_SECRET: 'another-secret-of-at-least-16' }), clock.now).verify(token)).toBeUndefined();
     expect(await tokens.verify(`${token}x`)).toBeUndefined();
     expect(await tokens.verify('not.a.jwt')).toBeUndefined();
@@ -69,7 +72,7 @@ describe('Beams tokens', () => {
 
   it('with hosted Beams, signs with BEAMS_SECRET_KEY through the server SDK', async () => {
     const tokens = beamsTokens(configOf({ BEAMS_INSTANCE_ID: 'inst', BEAMS_SECRET_KEY: 'beams-secret' }), () => new Date());
-    const { payload } = await jwtVerify(await tokens.issue('bob'), new TextEncoder().encode('beams-secret'), { issuer: 'https://inst.pushnotifications.pusher.com' });
+    const { payload } = await jwtVerify(await tokens.issue('bob', '42'), new TextEncoder().encode('beams-secret'), { issuer: 'https://inst.pushnotifications.pusher.com' });
     expect(payload.sub).toBe('bob');
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(24 * 3600);
   });

@@ -5,6 +5,7 @@ import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/realtime/setting
 import { createTestApp, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { TEST_VAPID_KEYS } from '../support/push.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
+import { sessionIdOf } from '../support/server-flows.ts';
 import { disputedTrade, moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 const SOCKET = '1234.5678';
@@ -105,9 +106,19 @@ describe('POST /api/realtime/auth/', () => {
           : JSON.stringify({ socket_id: SOCKET, channel_name: channelName }),
     });
 
+  /**
+   * What the pusher SDK signs for `who`'s session: `socket_id:channel:channel_data`, channel_data naming the session,
+   * so that the built-in server ties the socket to it and closes it when the session ends.
+   */
+  const signedFor = async (who: Trader, name: string) => {
+    const signed = sdk.authorizeChannel(SOCKET, name, { session: await sessionIdOf(t, who.token) } as unknown as Pusher.PresenceChannelData);
+    expect(signed.channel_data).toMatch(/^\{"session":"\d+"\}$/);
+    return signed;
+  };
+
   it("signs a trade's channel for its buyer and its seller, form-encoded or JSON, as the pusher SDK would", async () => {
-    const expected = sdk.authorizeChannel(SOCKET, `private-${channel}`);
     for (const who of [buyer, seller]) {
+      const expected = await signedFor(who, `private-${channel}`);
       for (const as of ['form', 'json'] as const) {
         const answer = await authorize(who.websocketToken, `private-${channel}`, as);
         expect(answer.statusCode).toBe(200);
@@ -119,7 +130,7 @@ describe('POST /api/realtime/auth/', () => {
   it("signs a trader's own user channel, with the websocket token or the session token", async () => {
     for (const token of [buyer.websocketToken, buyer.token]) {
       const answer = await authorize(token, `private-user-${buyer.username}`);
-      expect(answer.json()).toEqual(sdk.authorizeChannel(SOCKET, `private-user-${buyer.username}`));
+      expect(answer.json()).toEqual(await signedFor(buyer, `private-user-${buyer.username}`));
     }
   });
 
@@ -144,7 +155,7 @@ describe('POST /api/realtime/auth/', () => {
   it("signs private-moderation for moderators only, and a trade's channel for a moderator once it was disputed (open or settled)", async () => {
     const mod = await moderator(t);
     const refused = { success: false, info: 'You may not listen on this channel.' };
-    expect((await authorize(mod.websocketToken, 'private-moderation')).json()).toEqual(sdk.authorizeChannel(SOCKET, 'private-moderation'));
+    expect((await authorize(mod.websocketToken, 'private-moderation')).json()).toEqual(await signedFor(mod, 'private-moderation'));
     for (const who of [buyer, seller, stranger]) {
       const answer = await authorize(who.websocketToken, 'private-moderation');
       expect(answer.statusCode).toBe(403);
@@ -154,15 +165,15 @@ describe('POST /api/realtime/auth/', () => {
     expect((await authorize(mod.websocketToken, `private-${channel}`)).statusCode).toBe(403);
     const offer = await sellOffer(t, seller);
     const disputed = await disputedTrade(t, { buyer, seller, offer });
-    expect((await authorize(mod.websocketToken, `private-${disputed}`)).json()).toEqual(sdk.authorizeChannel(SOCKET, `private-${disputed}`));
+    expect((await authorize(mod.websocketToken, `private-${disputed}`)).json()).toEqual(await signedFor(mod, `private-${disputed}`));
     expect((await authorize(stranger.websocketToken, `private-${disputed}`)).statusCode).toBe(403);
     const settled = await t.post('/api/market/moderation/', { type: 'resolve', channel: disputed, outcome: 'refund', resolution: 'No payment' }, { token: mod.token });
     expect(settled.status).toBe(200);
     expect((await authorize(mod.websocketToken, `private-${disputed}`)).statusCode).toBe(200);
-    // A role taken back counts at once, on a socket's credential too.
+    // A role taken back ends the session, so its socket credential signs nothing more.
     expect((await setUserRole(t.app.db, mod.username, 'trader')).ok).toBe(true);
-    expect((await authorize(mod.websocketToken, 'private-moderation')).statusCode).toBe(403);
-    expect((await authorize(mod.websocketToken, `private-${disputed}`)).statusCode).toBe(403);
+    expect((await authorize(mod.websocketToken, 'private-moderation')).statusCode).toBe(401);
+    expect((await authorize(mod.websocketToken, `private-${disputed}`)).statusCode).toBe(401);
   });
 
   it('refuses (401) without a token, with an unknown one, and once the session ended', async () => {
@@ -191,7 +202,26 @@ describe('POST /api/realtime/auth/', () => {
   });
 });
 
-describe('the pages of a deployment with an external realtime server', () => {
+describe('a deployment with an external realtime server', () => {
+  it('signs private channels as Pusher checks them, without channel_data (the external server closes no session\'s sockets)', async () => {
+    const secret = 'secret-of-the-external-server';
+    const t = await createTestApp('pglite', { env: { PUSHER_APP_ID: 'app', PUSHER_KEY: 'k', PUSHER_SECRET: secret, PUSHER_HOST: 'soketi.example' } });
+    try {
+      const who = await trader(t);
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/realtime/auth/',
+        headers: { authorization: `Bearer ${who.websocketToken}`, 'content-type': 'application/json' },
+        payload: { socket_id: SOCKET, channel_name: `private-user-${who.username}` },
+      });
+      const external = new Pusher({ appId: 'app', key: 'k', secret, host: 'soketi.example' });
+      expect(answer.json()).toEqual(external.authorizeChannel(SOCKET, `private-user-${who.username}`));
+      expect(answer.json()).not.toHaveProperty('channel_data');
+    } finally {
+      await t.close();
+    }
+  });
+
   it("may open sockets to that server's origin, and only to it besides their own", async () => {
     const t = await createTestApp('pglite', {
       env: { PUSHER_APP_ID: 'app', PUSHER_KEY: 'k', PUSHER_SECRET: 's', PUSHER_HOST: 'soketi.example', PUSHER_PORT: '443' },

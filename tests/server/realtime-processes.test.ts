@@ -2,7 +2,18 @@ import PusherClient from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contracts/chat.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
-import { conversationsOf, listeningPort, openTrade, realtimeClientOf, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { setUserRole } from '../../server/src/accounts/roles.ts';
+import {
+  conversationsOf,
+  listeningPort,
+  moderator,
+  openTrade,
+  realtimeClientOf,
+  sellOffer,
+  signedInAgain,
+  trader,
+  type Trader,
+} from '../support/server-trades.ts';
 
 /** Two server processes need one database and one Redis: checked whenever both are given (CI has them). */
 const shared = process.env.REDIS_URL && process.env.DATABASE_URL ? [process.env.REDIS_URL] : [];
@@ -60,6 +71,38 @@ describe.each(shared)('two server processes behind one Redis (%s) behave as one 
     // Nothing more arrives: the first process's own copy is not delivered a second time.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received).toHaveLength(1);
+  });
+
+  /** A socket on the second process listening on its user channel, with what it heard and how it was closed. */
+  const listening = async (who: Trader) => {
+    const client = realtimeClientOf(who, secondPort);
+    clients.push(client);
+    const heard: string[] = [];
+    const closes: number[] = [];
+    client.connection.bind('error', (error: { type?: string; data?: { code?: unknown } }) => {
+      if (error.type === 'PusherError' && typeof error.data?.code === 'number') closes.push(error.data.code);
+    });
+    const channel = await subscribed(client, `private-user-${who.username}`);
+    channel.bind('notification', (item: { title: string }) => heard.push(item.title));
+    return { client, heard, closes };
+  };
+
+  it("closes the thief's socket on the second process when the owner signs out everywhere else on the first, before he hears of it", async () => {
+    const owner = await trader(first);
+    const thief = await signedInAgain(first, owner);
+    const [ownerSocket, thiefSocket] = [await listening(owner), await listening(thief)];
+    expect((await first.post('/api/security/sessions/', { type: 'sign_out_others' }, { token: owner.token })).status).toBe(200);
+    await expect.poll(() => thiefSocket.closes, { timeout: 2000, interval: 20 }).toContain(4009);
+    await expect.poll(() => ownerSocket.heard).toContain('Signed out everywhere else');
+    expect(thiefSocket.heard).toEqual([]);
+    expect(ownerSocket.client.connection.state).toBe('connected');
+  });
+
+  it("closes a moderator's sockets on every process when the command line takes the role back", async () => {
+    const mod = await moderator(first);
+    const socket = await listening(mod);
+    expect((await setUserRole(first.app.db, mod.username, 'trader')).ok).toBe(true);
+    await expect.poll(() => socket.closes, { timeout: 2000, interval: 20 }).toContain(4009);
   });
 
   it("knows on the first process that the buyer is online on the second, and when they leave", async () => {

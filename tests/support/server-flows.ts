@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { OfferList } from '../../contracts/market.ts';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
+import { hashToken } from '../../server/src/lib/secrets.ts';
 import { totpCode } from '../../server/src/lib/totp.ts';
 import type { TestApp } from './server.ts';
 
@@ -50,6 +51,11 @@ export function login(t: TestApp, username: string, password: string, extra: { i
     { username, password, device: 'vitest' },
     extra.ip ? { ip: extra.ip } : {},
   );
+}
+
+/** The id of the session behind a bearer token (what a Beams token names, and a socket is tied to). */
+export async function sessionIdOf(t: TestApp, token: string): Promise<string> {
+  return (await t.app.db.one<{ id: string }>('SELECT id FROM sessions WHERE token_hash = $1', [hashToken(token)])).id;
 }
 
 /** The authenticator code for the app's current time, shifted by whole 30-second steps. */

@@ -3,6 +3,7 @@ import PusherClient from 'pusher-js';
 import { expect } from 'vitest';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
+import type { UserRole } from '../../contracts/security.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
@@ -125,12 +126,22 @@ export function realtimeClientOf(who: Trader, port: number): PusherClient {
   });
 }
 
-/** A signed-up trader made a moderator as `npm run user:role` does (the role counts from their next call). */
+/**
+ * A signed-up trader made a moderator as `npm run user:role` does, which ends their sessions, and signed in
+ * again (a session opened as the login call opens one, without the "New sign-in" notification of a login).
+ */
 export async function moderator(t: TestApp): Promise<Trader> {
   const who = await trader(t);
   const change = await setUserRole(t.app.db, who.username, 'moderator');
   expect(change.ok, change.sentence).toBe(true);
-  return who;
+  return signedInAgain(t, who);
+}
+
+/** A new session of `who` (their old ones ended by a role change, say), opened as a sign-in opens one. */
+export async function signedInAgain(t: TestApp, who: Trader): Promise<Trader> {
+  const user = await t.app.db.one<{ id: string; username: string; email: string; role: UserRole }>('SELECT id, username, email, role FROM users WHERE id = $1', [who.id]);
+  const session = await t.app.sessions.open(t.app.db, user, 'vitest', '127.0.0.1');
+  return { ...who, token: session.token, websocketToken: session.user.websocket_token };
 }
 
 export const moderationCall = <T = string>(t: TestApp, who: Trader | undefined, body: unknown): Promise<CallResult<T>> =>

@@ -302,16 +302,18 @@ export function accountsService(deps: AccountsDeps) {
 
       const passwordHash = await deps.passwords.hash(ask.password);
       const now = deps.now();
-      const notified = await db.transaction(async (tx) => {
+      const { notified, ended } = await db.transaction(async (tx) => {
         await usersRepository(tx).replacePassword(userId, passwordHash, now);
         // Whoever held the old password may hold a session or be halfway through two-factor: end both.
-        await sessionsRepository(tx).revokeAllOfUser(userId, now);
+        const endedSessions = await sessionsRepository(tx).revokeAllOfUser(userId, now);
         await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
         // …and may have bound their own browser to the account's web pushes: unbind every one (the owner's
         // browsers bind again at their next sign-in; the tokens issued before now bind nothing, device-api.ts).
         await pushRepository(tx).unbindUser(userId);
-        return notify(tx, [securityTexts.passwordChanged(userId)], now);
+        return { notified: await notify(tx, [securityTexts.passwordChanged(userId)], now), ended: endedSessions };
       });
+      // The ended sessions' sockets close before "Password changed" is published, so only the new password hears it.
+      deps.sessions.ended(ended);
       await deps.announce(notified);
       // The owner proved control of the mailbox: earlier failed sign-ins no longer count against them.
       await loginGuard.forgive(accountKey({ id: userId }, ''));

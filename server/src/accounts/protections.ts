@@ -29,7 +29,7 @@ import { protectionSentences } from './protections-sentences.ts';
 const HOUR_MS = 3_600_000;
 const ALLOWLIST_WAIT_MS = ALLOWLIST_WAIT_HOURS * HOUR_MS;
 
-export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce' | 'mailer'> & {
+export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce' | 'mailer' | 'sessions'> & {
   /** SESSION_IDLE_DAYS: a session unused this long is no longer signed in (plugins/auth.ts). */
   sessionIdleDays: number;
 };
@@ -107,13 +107,19 @@ export function protectionsService(deps: ProtectionsDeps) {
     return user;
   }
 
-  /** Writes a change and its notification in one transaction, then announces the notification. */
-  async function changeAndTell<T>(change: (tx: Queryable, now: Date) => Promise<{ result: T; tell: Parameters<typeof notify>[1] }>): Promise<T> {
-    const { result, notified } = await db.transaction(async (tx) => {
+  /**
+   * Writes a change and its notification in one transaction, then announces the notification, after the sessions
+   * the change ended (`ended`) are said to have ended: their sockets close before the announcement could reach them.
+   */
+  async function changeAndTell<T>(
+    change: (tx: Queryable, now: Date) => Promise<{ result: T; tell: Parameters<typeof notify>[1]; ended?: string[] }>,
+  ): Promise<T> {
+    const { result, notified, ended } = await db.transaction(async (tx) => {
       const now = deps.now();
-      const { result, tell } = await change(tx, now);
-      return { result, notified: tell.length === 0 ? [] : await notify(tx, tell, now) };
+      const { result, tell, ended } = await change(tx, now);
+      return { result, ended, notified: tell.length === 0 ? [] : await notify(tx, tell, now) };
     });
+    if (ended) deps.sessions.ended(ended);
     await deps.announce(notified);
     return result;
   }
@@ -151,8 +157,8 @@ export function protectionsService(deps: ProtectionsDeps) {
     /** Ends every other live session of the account; the calling one stays. */
     async signOutOthers(caller: Caller): Promise<SignOutOthersResponse> {
       const count = await changeAndTell(async (tx, now) => {
-        const ended = await sessionsRepository(tx).revokeOthersOfUser(caller.userId, caller.sessionId, now, idleLimitOf(now, deps.sessionIdleDays));
-        return { result: ended, tell: ended === 0 ? [] : [securityTexts.signedOutElsewhere(caller.userId, ended)] };
+        const { ids, live } = await sessionsRepository(tx).revokeOthersOfUser(caller.userId, caller.sessionId, now, idleLimitOf(now, deps.sessionIdleDays));
+        return { result: live, ended: ids, tell: live === 0 ? [] : [securityTexts.signedOutElsewhere(caller.userId, live)] };
       });
       return { message: protectionSentences.signedOutOthers(count), signed_out: count };
     },

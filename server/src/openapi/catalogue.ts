@@ -575,7 +575,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Realtime',
     summary: 'Channel authorization (pusher-js)',
     description:
-      'Form-encoded as pusher-js sends it, or JSON, with `Authorization: Bearer <websocket_token>` (the session token works too) → `{"auth":"key:signature"}`, not enveloped: pusher-js reads it as it is. 401 "Session expired" without a live session; 403 "You may not listen on this channel."; at most 300 a minute per address (429).',
+      'Form-encoded as pusher-js sends it, or JSON, with `Authorization: Bearer <websocket_token>` (the session token works too) → `{"auth":"key:signature","channel_data":"{\\"session\\":\\"<id>\\"}"}`, not enveloped: pusher-js reads it as it is and sends channel_data back with the subscription. The signature covers `socket_id:channel:channel_data`, so the built-in server ties the socket to that session and closes it (4009) when the session ends; with an external server (`PUSHER_HOST`, `PUSHER_CLUSTER`) the answer is `{"auth"}` alone. 401 "Session expired" without a live session; 403 "You may not listen on this channel."; at most 300 a minute per address (429).',
     access: 'websocket',
     request: { ...named('RealtimeAuthRequest', realtimeAuthRequest), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
     answer: json('RealtimeAuth', realtimeAuthResponse),
@@ -588,7 +588,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Web push',
     summary: 'Beams token (TokenProvider)',
     description:
-      '→ `{"token": "<JWT>"}`, not enveloped, as Beams\' `TokenProvider` expects: HS256, `sub` the username, valid 24 hours. Another user\'s id → 403; none → 400.',
+      '→ `{"token": "<JWT>"}`, not enveloped, as Beams\' `TokenProvider` expects: HS256, `sub` the username, `sid` the calling session (the device it binds goes when that session ends), valid 24 hours. Another user\'s id → 403; none → 400.',
     access: 'session',
     query: { user_id: { description: "The caller's own username.", required: true } },
     answer: json('BeamsToken', beamsTokenResponse),
@@ -729,7 +729,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Push device API (Beams)',
     summary: 'Bind a device to its user',
     description:
-      'With `Authorization: Bearer <beams JWT>` (GET /api/push/beams-auth/): the device now belongs to the JWT\'s user. A bad signature, an expired token, another issuer or an unknown user → 401; a device bound to another user → 409.',
+      'With `Authorization: Bearer <beams JWT>` (GET /api/push/beams-auth/): the device now belongs to the JWT\'s user, and to its session (`sid`) until that session ends. A bad signature, an expired token, another issuer, an unknown user, a token issued before a password reset or two-factor change, or one whose session has ended (signed out, idle) → 401; a device bound to another user → 409.',
     access: 'device',
     credential: 'beamsToken',
     answer: { kind: 'json', body: nothingAnswer },

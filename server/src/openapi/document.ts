@@ -36,7 +36,7 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'The token GET /api/push/beams-auth/ answers (HS256, 24 hours).',
+    description: 'The token GET /api/push/beams-auth/ answers (HS256, 24 hours, naming the session it was issued to).',
   },
   pusherSignature: {
     type: 'apiKey',

@@ -38,6 +38,7 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
       passwords: app.passwords,
       loginGuard: app.loginGuard,
       mailer: app.mailer,
+      sessions: app.sessions,
       sessionIdleDays: app.config.sessionIdleDays,
       announce,
     }),

@@ -36,7 +36,16 @@ export interface Sessions {
    * (contract.md "Realtime"). Does not count as use of the session.
    */
   resolveRealtime(token: string): Promise<AuthSession | undefined>;
+  /** Ends one session (logout), and says so (`ended`). */
   revoke(sessionId: string): Promise<void>;
+  /**
+   * These sessions just ended: called right after the commit that ended them, before anything else is published,
+   * so that what they held in this process (the realtime sockets tied to them) is gone before another event could
+   * reach it. Every process also hears of every ending, the command line's too, from the database (migration 022).
+   */
+  ended(sessionIds: readonly string[]): void;
+  /** Listens to `ended` (the realtime server). */
+  onEnded(listener: (sessionIds: readonly string[]) => void): void;
 }
 
 declare module 'fastify' {
@@ -77,6 +86,7 @@ const sessionOf = (found: SessionLookup): AuthSession => ({
 
 /** Tier 2: sessions — opaque tokens, stored hashed, with device, last use and revocation. */
 export const authPlugin = shared('peerex-auth', async (app) => {
+  const endedListeners = new Set<(sessionIds: readonly string[]) => void>();
   const sessions: Sessions = {
     async open(tx, user, device, client) {
       const token = newToken();
@@ -114,7 +124,23 @@ export const authPlugin = shared('peerex-auth', async (app) => {
     },
 
     async revoke(sessionId) {
-      await sessionsRepository(app.db).revoke(sessionId, app.now());
+      if (await sessionsRepository(app.db).revoke(sessionId, app.now())) sessions.ended([sessionId]);
+    },
+
+    ended(sessionIds) {
+      if (sessionIds.length === 0) return;
+      for (const listener of endedListeners) {
+        try {
+          listener(sessionIds);
+        } catch (error) {
+          // The session has ended whatever a listener does; the database's NOTIFY reaches it too.
+          app.log.error({ err: error }, 'a listener of ended sessions failed');
+        }
+      }
+    },
+
+    onEnded(listener) {
+      endedListeners.add(listener);
     },
   };
 

@@ -3,9 +3,19 @@ import { userChannelName } from '../../../contracts/chat.ts';
 import { upgradeClientAddress } from '../http/client-address.ts';
 import { createHostedRealtime } from '../realtime/hosted.ts';
 import type { RealtimePublisher } from '../realtime/publisher.ts';
-import { createBuiltInRealtime } from '../realtime/server.ts';
+import { channelKind } from '../realtime/protocol.ts';
+import { createBuiltInRealtime, type BuiltInRealtime } from '../realtime/server.ts';
 import { realtimeSettings, type RealtimeSettings } from '../realtime/settings.ts';
+import { sessionsRepository } from '../repositories/sessions.ts';
 import { shared } from './shared.ts';
+
+/** What migration 022's trigger NOTIFYs, with the session's id, when a session ends. */
+export const SESSION_ENDED_CHANNEL = 'peerex_session_ended';
+/**
+ * How far before a lost LISTEN connection a process looks for ended sessions once back: sessions are ended with
+ * the clock of whoever ended them (another machine, the `user:role` command), which may run this much behind.
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /** One event on one channel, as subscribers receive it. */
 export interface RealtimeEvent {
@@ -27,8 +37,12 @@ export interface Realtime {
   publish(channel: string, event: string, data: unknown): void;
   /** Which of these traders have a live connection right now, on any process (their user channel is occupied). */
   online(usernames: readonly string[]): Promise<Set<string>>;
-  /** Signs a subscription for pusher-js (realtime.md 2.4); the caller decides whether the user may join. */
-  authorize(socketId: string, channelName: string): { auth: string };
+  /**
+   * Signs a subscription for pusher-js (realtime.md 2.4); the caller decides whether the user may join. With the
+   * built-in server a private channel's signature also covers `channel_data` naming `sessionId`, the session
+   * that asked, so the socket is closed when that session ends.
+   */
+  authorize(socketId: string, channelName: string, sessionId: string): { auth: string; channel_data?: string };
   /** In-process listeners (tests, benchmarks). Returns the unsubscribe. */
   subscribe(listener: RealtimeListener): () => void;
 }
@@ -42,7 +56,8 @@ declare module 'fastify' {
 /**
  * Tier 3: the realtime publisher. Built in, it also takes over websocket upgrades of `/app/{key}` on this
  * server and serves the trigger API at `/apps/{id}/…`; on close it ends every socket with 4200 so clients
- * reconnect at once to another process.
+ * reconnect at once to another process. Built in, it also closes the sockets of every session that ends, on
+ * whichever process or command it ended (docs/rules.md "Sessions"); hosted Pusher has no per-session close.
  */
 export const realtimePlugin = shared('peerex-realtime', async (app) => {
   const settings = realtimeSettings(app.config, app.keys.realtimeSecret);
@@ -62,9 +77,30 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
     builtIn.attach(app.server);
     await app.register(builtIn.httpApi);
     publisher = builtIn;
+    await endSocketsWithTheirSessions(builtIn);
   } else {
     publisher = createHostedRealtime(settings);
     app.log.info({ host: settings.host, cluster: settings.cluster }, 'realtime events go to an external Pusher-compatible server');
+  }
+
+  /**
+   * Every ended session's sockets close at once: the process that ended it closes its own and tells the others
+   * through Redis, in order with what it publishes next (`sessions.ended`); and the trigger of migration 022
+   * tells every process, whoever ended it (the `user:role` command too), and this one listens.
+   */
+  async function endSocketsWithTheirSessions(builtIn: BuiltInRealtime) {
+    app.sessions.onEnded((ids) => builtIn.endSessions(ids, { everywhere: true }));
+    const stop = await app.db.listen(SESSION_ENDED_CHANNEL, (id) => builtIn.endSessions([id]), {
+      // Told nothing while the connection was lost: ask which of its sockets' sessions, or which at all, ended meanwhile.
+      async onResume(lostAt) {
+        const since = new Date(lostAt.getTime() - CATCH_UP_MARGIN_MS);
+        const ended = await sessionsRepository(app.db).endedAmongOrSince(builtIn.sessions(), since);
+        const closed = builtIn.endSessions(ended);
+        app.log.warn({ since, ended: ended.length, closed }, 'realtime: listening for ended sessions again; caught up');
+      },
+      onError: (error) => app.log.warn({ err: error }, 'realtime: the connection that listens for ended sessions failed; reconnecting'),
+    });
+    app.addHook('onClose', stop);
   }
 
   const listeners = new Set<RealtimeListener>();
@@ -106,8 +142,10 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
       const occupied = await publisher.occupied(usernames.map(userChannelName));
       return new Set(usernames.filter((name) => occupied.has(userChannelName(name))));
     },
-    authorize(socketId, channelName) {
-      return signer.authorizeChannel(socketId, channelName);
+    authorize(socketId, channelName, sessionId) {
+      if (settings.mode !== 'built-in' || channelKind(channelName) !== 'private') return signer.authorizeChannel(socketId, channelName);
+      // The SDK signs `socket_id:channel:channel_data` and answers the channel_data, which pusher-js sends back as is.
+      return signer.authorizeChannel(socketId, channelName, { session: sessionId } as unknown as Pusher.PresenceChannelData);
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -106,16 +106,23 @@ export async function loadVapidKeys(config: Pick<Config, 'nodeEnv' | 'dataDir' |
   return { publicKey: stored.publicKey, privateKey: stored.privateKey, subject, source: `the development VAPID key pair in ${path}` };
 }
 
-/** Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (realtime.md 5.3). */
+/**
+ * Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (realtime.md 5.3). The built-in
+ * instance's also name the session they were issued to (`sid`, the JWT claim for a session id): the device
+ * belongs to that session, and goes when it ends.
+ */
 export interface BeamsTokens {
   readonly instanceId: string;
-  /** A token for `username`, valid for a day, as Beams' TokenProvider expects it. */
-  issue(username: string): Promise<string>;
+  /** A token for `username`, issued to session `sessionId`, valid for a day, as Beams' TokenProvider expects it. */
+  issue(username: string, sessionId: string): Promise<string>;
   /** The username a token was issued for, or undefined: bad signature, expired, another issuer, no subject. */
   verify(token: string): Promise<string | undefined>;
-  /** `verify`, with when the token was issued (its `iat`), or undefined also when it names none. */
-  verifyIssued(token: string): Promise<{ username: string; issuedAt: Date } | undefined>;
+  /** `verify`, with when the token was issued (its `iat`) and to which session, or undefined also when it names neither. */
+  verifyIssued(token: string): Promise<{ username: string; issuedAt: Date; sessionId: string } | undefined>;
 }
+
+/** Session ids are bigints: their digits. */
+const SESSION_ID = /^[1-9][0-9]{0,17}$/;
 
 /** Beams tokens live a day (the server SDK's `expiresIn: '24h'`). */
 const BEAMS_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -142,7 +149,8 @@ export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () 
       });
       const subject = payload.sub;
       if (!subject || subject.length > PUSH_USER_ID_MAX_LENGTH) return undefined;
-      return { username: subject, issuedAt: new Date((payload.iat ?? 0) * 1000) };
+      const sessionId = typeof payload.sid === 'string' && SESSION_ID.test(payload.sid) ? payload.sid : '';
+      return { username: subject, issuedAt: new Date((payload.iat ?? 0) * 1000), sessionId };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;
@@ -150,10 +158,11 @@ export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () 
   };
   return {
     instanceId,
-    async issue(username) {
+    async issue(username, sessionId) {
+      // Hosted Beams's own tokens name no session: Pusher binds the devices, and keeps them (docs/rules.md "Sessions").
       if (sdk) return sdk.generateToken(username).token;
       const iat = Math.floor(now().getTime() / 1000);
-      return new SignJWT({})
+      return new SignJWT({ sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(username)
         .setIssuer(issuer)
@@ -165,7 +174,8 @@ export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () 
       return (await verifyClaims(token, false))?.username;
     },
     async verifyIssued(token) {
-      return verifyClaims(token, true);
+      const claims = await verifyClaims(token, true);
+      return claims?.sessionId ? claims : undefined;
     },
   };
 }

@@ -82,9 +82,26 @@ export function pushRepository(db: Queryable) {
         userAgent,
       ]),
 
-    /** Binds the device to the user unless it is bound to another; answers whether it is now theirs. */
-    bindUser: async (id: string, userId: string) =>
-      (await db.query('UPDATE push_devices SET user_id = $2 WHERE id = $1 AND (user_id IS NULL OR user_id = $2) RETURNING id', [id, userId])).length === 1,
+    /**
+     * Binds the device to the user and to the session its Beams token was issued to (which it then goes with,
+     * migration 022), unless that session is no longer live (`ended`: revoked, or last used at or before
+     * `idleBefore`) or the device is bound to another user (`taken`). The session's row is locked for share, so a
+     * session ending meanwhile either waits for the binding, and then unbinds it, or is seen ended here.
+     */
+    bindToSession: async (id: string, userId: string, sessionId: string, idleBefore: Date): Promise<'bound' | 'ended' | 'taken'> => {
+      const outcome = await db.one<{ live: boolean; bound: boolean }>(
+        `WITH live AS (
+           SELECT id, user_id FROM sessions
+           WHERE id = $3 AND user_id = $2 AND revoked_at IS NULL AND last_used_at > $4 FOR SHARE
+         ), bound AS (
+           UPDATE push_devices d SET user_id = live.user_id, session_id = live.id FROM live
+           WHERE d.id = $1 AND (d.user_id IS NULL OR d.user_id = live.user_id) RETURNING d.id
+         )
+         SELECT EXISTS (SELECT FROM live) AS live, EXISTS (SELECT FROM bound) AS bound`,
+        [id, userId, sessionId, idleBefore],
+      );
+      return outcome.bound ? 'bound' : outcome.live ? 'taken' : 'ended';
+    },
 
     /** Interests, devices and deliveries go with it (ON DELETE CASCADE). */
     deleteDevice: (id: string) => db.query('DELETE FROM push_devices WHERE id = $1', [id]),
@@ -110,7 +127,7 @@ export function pushRepository(db: Queryable) {
      */
     unbindUser: (userId: string) =>
       db.query(
-        `WITH unbound AS (UPDATE push_devices SET user_id = NULL WHERE user_id = $1 RETURNING id)
+        `WITH unbound AS (UPDATE push_devices SET user_id = NULL, session_id = NULL WHERE user_id = $1 RETURNING id)
          DELETE FROM push_deliveries WHERE device_id IN (SELECT id FROM unbound)`,
         [userId],
       ),

@@ -11,6 +11,9 @@ export interface SessionLookup {
   last_used_at: Date;
 }
 
+/** A bigint's digits (up to 18, so any fits): anything else is no session id. */
+const SESSION_ID = /^[1-9][0-9]{0,17}$/;
+
 /** migrations/021: the column holds 64 characters; clientAddress() answers an IP or an IPv6 /64, far shorter. */
 const CLIENT_ADDRESS_LENGTH = 64;
 
@@ -52,17 +55,19 @@ export function sessionsRepository(db: Queryable) {
       ),
 
     /**
-     * Ends every live session of the user but one ("Sign out everywhere else"); answers how many it ended.
-     * Idle-expired ones are no longer live (`idleBefore`), so they are not counted as signed out now.
+     * Ends every session of the user but one ("Sign out everywhere else"); answers their ids, and how many of them
+     * were live.
+     * Idle-expired ones (`idleBefore`) end too, since what they still hold (a socket, a bound push device,
+     * migration 022) goes only with their end, but they are not counted: they were signed out already.
      */
-    revokeOthersOfUser: async (userId: string, keepSessionId: string, now: Date, idleBefore: Date) =>
-      (
-        await db.query<{ id: string }>(
-          `UPDATE sessions SET revoked_at = $3
-           WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL AND last_used_at > $4 RETURNING id`,
-          [userId, keepSessionId, now, idleBefore],
-        )
-      ).length,
+    revokeOthersOfUser: async (userId: string, keepSessionId: string, now: Date, idleBefore: Date) => {
+      const ended = await db.query<{ id: string; live: boolean }>(
+        `UPDATE sessions SET revoked_at = $3
+         WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id, last_used_at > $4 AS live`,
+        [userId, keepSessionId, now, idleBefore],
+      );
+      return { ids: ended.map((row) => row.id), live: ended.filter((row) => row.live).length };
+    },
 
     /** The live (not revoked) session behind a token hash, with its user. Idle expiry is the caller's rule. */
     findLive: (tokenHash: string) => findLiveBy('token_hash', tokenHash),
@@ -78,11 +83,27 @@ export function sessionsRepository(db: Queryable) {
         staleBefore,
       ]),
 
-    revoke: (sessionId: string, now: Date) =>
-      db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, now]),
+    /**
+     * Which of `ids` ended, and every session that ended at or after `since`: what a process that was not told
+     * for a while (its LISTEN connection lost) may have missed. Ids that are not session ids are not sessions.
+     */
+    endedAmongOrSince: async (ids: readonly string[], since: Date) =>
+      (
+        await db.query<{ id: string }>(
+          `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND (id = ANY($1::bigint[]) OR revoked_at >= $2)`,
+          [ids.filter((id) => SESSION_ID.test(id)), since],
+        )
+      ).map((row) => row.id),
 
-    revokeAllOfUser: (userId: string, now: Date) =>
-      db.query('UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, now]),
+    /** Ends the session; answers whether this ended it (false: it had ended already). */
+    revoke: async (sessionId: string, now: Date) =>
+      (await db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id', [sessionId, now])).length === 1,
+
+    /** Ends every session of the user not ended yet; answers their ids. */
+    revokeAllOfUser: async (userId: string, now: Date) =>
+      (await db.query<{ id: string }>('UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING id', [userId, now])).map(
+        (row) => row.id,
+      ),
   };
 }
 

@@ -46,9 +46,9 @@ export function usersRepository(db: Queryable) {
      * Answers the user as they are now and the role they had, or undefined for an unknown username.
      */
     setRole: (username: string, role: UserRole) =>
-      db.maybe<{ username: string; role: UserRole; previous: UserRole }>(
+      db.maybe<{ id: string; username: string; role: UserRole; previous: UserRole }>(
         `UPDATE users SET role = $2 FROM (SELECT id, role AS previous FROM users WHERE lower(username) = lower($1) FOR UPDATE) old
-         WHERE users.id = old.id RETURNING users.username, users.role, old.previous`,
+         WHERE users.id = old.id RETURNING users.id, users.username, users.role, old.previous`,
         [username, role],
       ),
 

@@ -8,6 +8,7 @@ import { sentences } from '../../sentences.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { BUILT_IN_PUSH_INSTANCE } from '../../push/instance.ts';
 import { isSubscriptionProblem, parseDeviceToken } from '../../push/subscription.ts';
+import { idleLimitOf } from '../../plugins/auth.ts';
 import { pushRepository } from '../../repositories/push.ts';
 import { Refusal, TooMany } from '../../refusals.ts';
 
@@ -249,10 +250,12 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
     const claims = match?.[1] ? await app.push.tokens.verifyIssued(match[1]) : undefined;
     // A token issued before the user's password reset (or two-factor change) binds nothing: it may be the ended session's.
     const userId = claims === undefined ? undefined : await repository.bindableUserId(claims.username, claims.issuedAt);
-    if (!userId) throw new DeviceApiError(401, 'The Beams token is missing, expired or not valid for this instance');
-    if (!(await repository.bindUser(device.id, userId))) {
-      throw new DeviceApiError(409, 'This device belongs to another user; stop and start again to register it anew');
-    }
+    if (!claims || !userId) throw new DeviceApiError(401, 'The Beams token is missing, expired or not valid for this instance');
+    // Nor does one whose session ended since (signed out, everywhere else, idle): the device would outlive it.
+    const idleBefore = idleLimitOf(app.now(), app.config.sessionIdleDays);
+    const outcome = await repository.bindToSession(device.id, userId, claims.sessionId, idleBefore);
+    if (outcome === 'ended') throw new DeviceApiError(401, 'The session this Beams token was issued to has ended; sign in again');
+    if (outcome === 'taken') throw new DeviceApiError(409, 'This device belongs to another user; stop and start again to register it anew');
     return {};
   });
 

@@ -9,7 +9,8 @@ import { SECRET_ANSWER } from '../../../plugins/api-compression.ts';
  * GET /api/push/beams-auth/?user_id=<username> (signed-in; contract.md "Notifications and web push"): the
  * Beams token that binds this browser's device to the caller (realtime.md 5.3). The answer is Beams'
  * TokenProvider's `{token}`, not the envelope; refusals are. Only the caller's own username gets one: a
- * token for someone else would let this browser receive their notifications.
+ * token for someone else would let this browser receive their notifications. The token names the calling
+ * session too: the device it binds goes when that session ends.
  */
 export default async function beamsAuthRoute(app: FastifyInstance) {
   app.get<{ Querystring: { user_id?: string | string[] } }>('/push/beams-auth/', SECRET_ANSWER, async (request) => {
@@ -17,6 +18,6 @@ export default async function beamsAuthRoute(app: FastifyInstance) {
     const userId = request.query.user_id;
     if (typeof userId !== 'string' || userId === '') throw new InvalidInput('user_id is required');
     if (userId !== session.username) throw new NotAllowed('You can only register this browser for your own notifications.');
-    return z.parse(beamsTokenResponse, { token: await app.push.tokens.issue(session.username) });
+    return z.parse(beamsTokenResponse, { token: await app.push.tokens.issue(session.username, session.id) });
   });
 }

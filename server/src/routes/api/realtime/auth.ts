@@ -15,7 +15,9 @@ const PRIVATE_PREFIX = 'private-';
  * and seller get `private-<channel>` (and moderators, once the trade was disputed), only the trader their own
  * `private-user-<username>`, only moderators `private-moderation` (the role as stored now); nothing else is
  * signed (public channels need no signature; the product has no presence channels). The body is form-encoded
- * as pusher-js sends it, or JSON. The answer is pusher-js's `{auth}`, not the envelope; refusals are.
+ * as pusher-js sends it, or JSON. The answer is pusher-js's `{auth}`, not the envelope; refusals are. With the
+ * built-in server it also carries `channel_data` naming the session, which the signature covers: the socket is
+ * tied to that session and closed when it ends.
  */
 export default async function realtimeAuthRoute(app: FastifyInstance) {
   // Only in this route's scope: every other call stays JSON only.
@@ -39,6 +41,6 @@ export default async function realtimeAuthRoute(app: FastifyInstance) {
     }
     if (!allowed) throw new NotAllowed(sentences.channelNotAllowed);
 
-    return z.parse(realtimeAuthResponse, app.realtime.authorize(body.socket_id, channel));
+    return z.parse(realtimeAuthResponse, app.realtime.authorize(body.socket_id, channel, session.id));
   });
 }
