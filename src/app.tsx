@@ -39,6 +39,8 @@ const realtime = createRealtimeService({
   config: config.then((loaded) => loaded?.realtime ?? null),
   authEndpoint: `${webConfig.apiBaseUrl}realtime/auth/`,
   getToken: () => session.getSnapshot().context.user?.websocket_token ?? null,
+  // The socket's session ended: one quiet signed-in call, whose 401 signs this tab out as any call's would.
+  onSessionEnded: () => void accounts.overview(),
 });
 // Only a signed-in trader's device registers for web push: the service loads with the registration's first call.
 const push = lazyService(() =>

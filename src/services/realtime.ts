@@ -35,6 +35,22 @@ export type RealtimeServiceOptions = {
   createClient?: (key: string, options: Options) => Pusher | Promise<Pusher>;
   /** The page's location: where the built-in server lives when `ws_host` is null. */
   location?: { hostname: string; port: string; protocol: string };
+  /**
+   * The server closed the socket because the session that authorized it ended (signed out here or everywhere
+   * else, a password reset, a role change): pusher-js stays disconnected, and the caller asks the server, whose
+   * 401 signs the trader out.
+   */
+  onSessionEnded?: () => void;
+};
+
+/** The close code of a socket whose session ended (pusher-js takes it as "refused" and does not reconnect). */
+export const SESSION_ENDED_CLOSE_CODE = 4009;
+
+/** The close code in a pusher-js connection error: its own (`PusherError`), or the one it wraps (`WebSocketError`). */
+const closeCodeOf = (error: unknown): number | undefined => {
+  const { data, error: inner } = (error ?? {}) as { data?: { code?: unknown }; error?: { data?: { code?: unknown } } };
+  const code = data?.code ?? inner?.data?.code;
+  return typeof code === 'number' ? code : undefined;
 };
 
 /**
@@ -104,6 +120,13 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
       ? await options.createClient(config.key, settings)
       : new (await import('pusher-js')).default(config.key, settings);
     pusher.connection.bind('state_change', ({ current }: { current: string }) => setState(stateOf(current)));
+    // pusher-js reports one close twice (the close, then the action it took): the caller hears it once.
+    let ended = false;
+    pusher.connection.bind('error', (error: unknown) => {
+      if (ended || closeCodeOf(error) !== SESSION_ENDED_CLOSE_CODE) return;
+      ended = true;
+      options.onSessionEnded?.();
+    });
     setState(stateOf(pusher.connection.state));
     return pusher;
   }

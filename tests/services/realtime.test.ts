@@ -11,14 +11,19 @@ function fakePusher() {
   type Handler = (...args: never[]) => void;
   const channels = new Map<string, { subscribed: boolean; bindings: Map<string, Set<Handler>>; globals: Set<Handler> }>();
   const stateHandlers = new Set<(change: { current: string }) => void>();
+  const errorHandlers = new Set<(error: unknown) => void>();
   const unsubscribed: string[] = [];
   /** Every pusher.subscribe call, by channel name, in order. */
   const subscribeCalls: string[] = [];
   const pusher = {
     connection: {
       state: 'connecting',
-      bind: (_event: string, handler: (change: { current: string }) => void) => stateHandlers.add(handler),
+      bind: (event: string, handler: (argument: never) => void) => {
+        if (event === 'state_change') stateHandlers.add(handler as (change: { current: string }) => void);
+        if (event === 'error') errorHandlers.add(handler as (error: unknown) => void);
+      },
     },
+    connect: vi.fn(),
     subscribe(name: string) {
       subscribeCalls.push(name);
       let channel = channels.get(name);
@@ -49,6 +54,7 @@ function fakePusher() {
     unsubscribed,
     subscribeCalls,
     disconnect: pusher.disconnect,
+    connect: pusher.connect,
     emit(channelName: string, event: string, data: unknown) {
       const channel = channels.get(channelName);
       for (const handler of channel?.globals ?? []) (handler as (e: string, d: unknown) => void)(event, data);
@@ -64,24 +70,31 @@ function fakePusher() {
       pusher.connection.state = current;
       for (const handler of stateHandlers) handler({ current });
     },
+    /** What pusher-js 8 emits when the server closes the socket with `code`: the close, then the action it took. */
+    closedWith(code: number) {
+      const close = { type: 'PusherError', data: { code, message: 'closed' } };
+      for (const handler of errorHandlers) handler(close);
+      for (const handler of errorHandlers) handler({ type: 'WebSocketError', error: close });
+    },
   };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function serviceWith(fake = fakePusher(), config: typeof builtIn | null = builtIn) {
+function serviceWith(fake = fakePusher(), config: typeof builtIn | null = builtIn, onSessionEnded = vi.fn()) {
   const created: Array<{ key: string; options: Options }> = [];
   const service = createRealtimeService({
     config: Promise.resolve(config),
     authEndpoint: '/api/realtime/auth/',
     getToken: () => 'ws-token',
     location: page,
+    onSessionEnded,
     createClient: (key, options) => {
       created.push({ key, options });
       return fake.pusher;
     },
   });
-  return { service, fake, created };
+  return { service, fake, created, onSessionEnded };
 }
 
 describe('the realtime service', () => {
@@ -205,6 +218,32 @@ describe('the realtime service', () => {
     await settle();
     expect(states).toEqual(['offline', 'connecting', 'connected', 'offline', 'connecting', 'connected', 'offline']);
     expect(fake.disconnect).toHaveBeenCalled();
+  });
+
+  it('when the server ends the socket because its session ended (4009), says so once, stays offline and connects no more', async () => {
+    const { service, fake, created, onSessionEnded } = serviceWith();
+    const states: ConnectionState[] = [];
+    service.watchConnection((state) => states.push(state));
+    service.subscribe('private-user-bob', { events: {} });
+    await settle();
+    fake.moveTo('connected');
+    fake.closedWith(4009);
+    // pusher-js takes 4009 as "refused": it goes disconnected and stays there.
+    fake.moveTo('disconnected');
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    service.subscribe('coin_price', { events: {} });
+    await settle();
+    expect(created).toHaveLength(1);
+    expect(fake.connect).not.toHaveBeenCalled();
+    expect(states.at(-1)).toBe('offline');
+  });
+
+  it('does not take any other close for an ended session (a deploy\'s 4200, a dropped network)', async () => {
+    const { service, fake, onSessionEnded } = serviceWith();
+    service.subscribe('coin_price', { events: {} });
+    await settle();
+    for (const code of [4200, 4100, 1006, 4001]) fake.closedWith(code);
+    expect(onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('stays offline and joins nothing when the configuration could not be read', async () => {
