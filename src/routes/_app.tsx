@@ -33,6 +33,9 @@ export const Route = createFileRoute('/_app')({
 function AppLayout() {
   const { session } = Route.useRouteContext();
   const username = useSelector(session, (snapshot) => selectUser(snapshot)?.username ?? '');
+  // Signed out, the redirect to /login on its way: no chart, whose channel would be nobody's and would open a
+  // socket for it after the sign-out closed the trader's.
+  if (!username) return null;
   // One notifications chart per signed-in trader: it lives as long as this layout (and its channel with it).
   return <SignedInLayout key={username} username={username} />;
 }
