@@ -11,7 +11,7 @@ import type { LoginResponse } from '../../contracts/security.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
 import { RawClient } from '../support/realtime.ts';
-import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
+import { createTestApp, dbTargets, MINUTE, type DbTarget, type TestApp } from '../support/server.ts';
 import { lastCodeFor, login, sessionIdOf, signUp } from '../support/server-flows.ts';
 import { listeningPort, moderator, realtimeClientOf, signedInAgain, trader, type Trader } from '../support/server-trades.ts';
 
@@ -36,15 +36,19 @@ async function account(t: TestApp) {
   return { owner, email: signedUp.email, password: signedUp.password };
 }
 
-describe.each(dbTargets)('ending a session on %s', (target) => {
-  let t: TestApp;
-  let port: number;
+/**
+ * An app listening on a port (pusher-js needs one) for the describe block that calls this, handed to `started`;
+ * answers the opener of live sockets on it, which are closed with it.
+ */
+function appPerBlock(target: DbTarget, started: (t: TestApp) => void) {
+  let t: TestApp | undefined;
+  let port = 0;
   const clients: PusherClient[] = [];
-
   beforeAll(async () => {
     t = await createTestApp(target);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = listeningPort(t);
+    started(t);
   });
   afterAll(async () => {
     for (const client of clients) client.disconnect();
@@ -52,7 +56,7 @@ describe.each(dbTargets)('ending a session on %s', (target) => {
   });
 
   /** A browser of `who` listening on `channel` (default: their own user channel) through unmodified pusher-js. */
-  async function liveSocket(who: Trader, channel = userChannelName(who.username)): Promise<LiveSocket> {
+  return async function liveSocket(who: Trader, channel = userChannelName(who.username)): Promise<LiveSocket> {
     const client = realtimeClientOf(who, port);
     clients.push(client);
     const socket: LiveSocket = { client, heard: [], closes: [] };
@@ -66,7 +70,32 @@ describe.each(dbTargets)('ending a session on %s', (target) => {
       subscription.bind('pusher:subscription_error', reject);
     });
     return socket;
-  }
+  };
+}
+
+/** A raw websocket on the app's realtime server, past connection_established, with its socket id. */
+async function rawSocket(t: TestApp) {
+  const port = listeningPort(t);
+  const raw = RawClient.connect(port, `/app/${t.app.realtime.settings.app.key}?protocol=7&client=js&version=8.6.0&flash=false`);
+  const established = await raw.next('pusher:connection_established');
+  return { raw, socketId: (JSON.parse(established.data as string) as { socket_id: string }).socket_id };
+}
+
+/** What /api/realtime/auth/ signs for `who` on `socketId`: the signature and the channel_data naming their session. */
+async function signed(t: TestApp, who: Trader, socketId: string, channel: string) {
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: '/api/realtime/auth/',
+    headers: { authorization: `Bearer ${who.websocketToken}` },
+    payload: { socket_id: socketId, channel_name: channel },
+  });
+  expect(answer.statusCode).toBe(200);
+  return answer.json<{ auth: string; channel_data: string }>();
+}
+
+describe.each(dbTargets)('ending a session on %s', (target) => {
+  let t: TestApp;
+  const liveSocket = appPerBlock(target, (started) => (t = started));
 
   /** A notification on `username`'s channel, as the bell publishes one. */
   const notifyLive = (username: string, title: string) =>
@@ -153,18 +182,9 @@ describe.each(dbTargets)('ending a session on %s', (target) => {
   it('a signature asked for before the session ended but used after it subscribes nothing: the socket is closed', async () => {
     const { owner } = await account(t);
     const thief = await signedInAgain(t, owner);
-    const raw = RawClient.connect(port, `/app/${t.app.realtime.settings.app.key}?protocol=7&client=js&version=8.6.0&flash=false`);
-    const established = await raw.next('pusher:connection_established');
-    const socketId = (JSON.parse(established.data as string) as { socket_id: string }).socket_id;
+    const { raw, socketId } = await rawSocket(t);
     const channel = userChannelName(owner.username);
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/api/realtime/auth/',
-      headers: { authorization: `Bearer ${thief.websocketToken}` },
-      payload: { socket_id: socketId, channel_name: channel },
-    });
-    expect(signed.statusCode).toBe(200);
-    const { auth, channel_data: channelData } = signed.json<{ auth: string; channel_data: string }>();
+    const { auth, channel_data: channelData } = await signed(t, thief, socketId, channel);
     expect(JSON.parse(channelData)).toEqual({ session: await sessionIdOf(t, thief.token) });
 
     expect((await t.post('/api/security/sessions/', { type: 'sign_out_others' }, { token: owner.token })).status).toBe(200);
@@ -176,18 +196,15 @@ describe.each(dbTargets)('ending a session on %s', (target) => {
   it('a subscription whose channel_data was altered, added or dropped is refused (401), the socket staying', async () => {
     const { owner } = await account(t);
     const other = await account(t);
-    const raw = RawClient.connect(port, `/app/${t.app.realtime.settings.app.key}?protocol=7&client=js&version=8.6.0&flash=false`);
-    const socketId = (JSON.parse((await raw.next('pusher:connection_established')).data as string) as { socket_id: string }).socket_id;
+    const { raw, socketId } = await rawSocket(t);
     const channel = userChannelName(owner.username);
-    const signed = (
-      await t.app.inject({ method: 'POST', url: '/api/realtime/auth/', headers: { authorization: `Bearer ${owner.websocketToken}` }, payload: { socket_id: socketId, channel_name: channel } })
-    ).json<{ auth: string; channel_data: string }>();
+    const genuine = await signed(t, owner, socketId, channel);
     const otherSession = await sessionIdOf(t, other.owner.token);
     const forged = [
-      { auth: signed.auth, channel_data: JSON.stringify({ session: otherSession }) },
-      { auth: signed.auth, channel_data: `${signed.channel_data} ` },
-      { auth: signed.auth },
-      { auth: signed.auth, channel_data: JSON.parse(signed.channel_data) as unknown },
+      { auth: genuine.auth, channel_data: JSON.stringify({ session: otherSession }) },
+      { auth: genuine.auth, channel_data: `${genuine.channel_data} ` },
+      { auth: genuine.auth },
+      { auth: genuine.auth, channel_data: JSON.parse(genuine.channel_data) as unknown },
     ];
     for (const [i, data] of forged.entries()) {
       const from = raw.messages.length;
@@ -197,7 +214,7 @@ describe.each(dbTargets)('ending a session on %s', (target) => {
       expect(refused.data).toMatchObject({ type: 'AuthError', status: 401 });
     }
     const from = raw.messages.length;
-    raw.send({ event: 'pusher:subscribe', data: { channel, ...signed } });
+    raw.send({ event: 'pusher:subscribe', data: { channel, ...genuine } });
     expect((await raw.next('pusher_internal:subscription_succeeded', from)).channel).toBe(channel);
     await raw.close();
   });
@@ -299,62 +316,34 @@ const onPostgres = process.env.DATABASE_URL ? ['postgres' as const] : [];
 
 describe.each(onPostgres)('a process whose LISTEN connection was lost, on %s', (target) => {
   let t: TestApp;
-  let port: number;
-  const clients: PusherClient[] = [];
-  beforeAll(async () => {
-    t = await createTestApp(target);
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = listeningPort(t);
-  });
-  afterAll(async () => {
-    for (const client of clients) client.disconnect();
-    await t?.close();
-  });
+  const liveSocket = appPerBlock(target, (started) => (t = started));
 
   it('asks once back which sessions ended meanwhile: their sockets close, and an unused signature for one is refused', async () => {
     const { owner } = await account(t);
     const thief = await signedInAgain(t, owner);
     const holder = await signedInAgain(t, owner);
-    const client = realtimeClientOf(thief, port);
-    clients.push(client);
-    const closes: number[] = [];
-    client.connection.bind('error', (error: { type?: string; data?: { code?: unknown } }) => {
-      if (error.type === 'PusherError' && typeof error.data?.code === 'number') closes.push(error.data.code);
-    });
-    const subscription = client.subscribe(userChannelName(owner.username));
-    await new Promise((resolve) => subscription.bind('pusher:subscription_succeeded', resolve));
+    const thiefSocket = await liveSocket(thief, userChannelName(owner.username));
     // Another socket holds a signature for the holder's session, not used yet.
-    const raw = RawClient.connect(port, `/app/${t.app.realtime.settings.app.key}?protocol=7&client=js&version=8.6.0&flash=false`);
-    const socketId = (JSON.parse((await raw.next('pusher:connection_established')).data as string) as { socket_id: string }).socket_id;
-    const held = (
-      await t.app.inject({ method: 'POST', url: '/api/realtime/auth/', headers: { authorization: `Bearer ${holder.websocketToken}` }, payload: { socket_id: socketId, channel_name: userChannelName(owner.username) } })
-    ).json<{ auth: string; channel_data: string }>();
+    const { raw, socketId } = await rawSocket(t);
+    const held = await signed(t, holder, socketId, userChannelName(owner.username));
 
     // The listening connection dies, and both sessions end behind this process's back (no call to it) while
     // nobody listens: their NOTIFYs reach no one.
     const listening = `SELECT pid FROM pg_stat_activity WHERE application_name = 'peerex-listen' AND datname = current_database()`;
     expect(await t.app.db.query(`SELECT pg_terminate_backend(pid) FROM (${listening}) l`)).toHaveLength(1);
     await expect.poll(async () => (await t.app.db.query(listening)).length, { interval: 5 }).toBe(0);
-    await t.app.db.query('UPDATE sessions SET revoked_at = $2 WHERE id = ANY($1::bigint[])', [
-      [await sessionIdOf(t, thief.token), await sessionIdOf(t, holder.token)],
-      t.clock.now(),
-    ]);
+    const endBehindItsBack = async (...who: Trader[]) =>
+      t.app.db.query('UPDATE sessions SET revoked_at = $2 WHERE id = ANY($1::bigint[])', [await Promise.all(who.map((one) => sessionIdOf(t, one.token))), t.clock.now()]);
+    await endBehindItsBack(thief, holder);
     // Back a second later, it catches up: the thief's socket is closed…
-    await expect.poll(() => closes, { timeout: 10_000, interval: 50 }).toContain(SESSION_ENDED);
+    await expect.poll(() => thiefSocket.closes, { timeout: 10_000, interval: 50 }).toContain(SESSION_ENDED);
     // …and the signature held for the other ended session subscribes nothing.
     raw.send({ event: 'pusher:subscribe', data: { channel: userChannelName(owner.username), ...held } });
     expect((await raw.closed).code).toBe(SESSION_ENDED);
     // Listening again: an ending now is heard at once.
     const later = await signedInAgain(t, owner);
-    const laterClient = realtimeClientOf(later, port);
-    clients.push(laterClient);
-    const laterCloses: number[] = [];
-    laterClient.connection.bind('error', (error: { type?: string; data?: { code?: unknown } }) => {
-      if (error.type === 'PusherError' && typeof error.data?.code === 'number') laterCloses.push(error.data.code);
-    });
-    const laterSubscription = laterClient.subscribe(userChannelName(owner.username));
-    await new Promise((resolve) => laterSubscription.bind('pusher:subscription_succeeded', resolve));
-    await t.app.db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1', [await sessionIdOf(t, later.token), t.clock.now()]);
-    await expect.poll(() => laterCloses, { timeout: CLOSED_WITHIN_MS, interval: 20 }).toContain(SESSION_ENDED);
+    const laterSocket = await liveSocket(later, userChannelName(owner.username));
+    await endBehindItsBack(later);
+    await expect.poll(() => laterSocket.closes, { timeout: CLOSED_WITHIN_MS, interval: 20 }).toContain(SESSION_ENDED);
   });
 });

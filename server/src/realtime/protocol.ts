@@ -69,15 +69,21 @@ export interface PresenceMember {
   infoJson: string;
 }
 
-export function parseChannelData(channelData: string): PresenceMember | undefined {
+/** `channel_data`'s fields, or undefined when it is not a JSON object. */
+function fieldsOf(channelData: string): Record<string, unknown> | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(channelData);
   } catch {
     return undefined;
   }
-  if (!parsed || typeof parsed !== 'object') return undefined;
-  const { user_id: id, user_info: info } = parsed as { user_id?: unknown; user_info?: unknown };
+  return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+}
+
+export function parseChannelData(channelData: string): PresenceMember | undefined {
+  const fields = fieldsOf(channelData);
+  if (!fields) return undefined;
+  const { user_id: id, user_info: info } = fields;
   const userId = typeof id === 'number' && Number.isFinite(id) ? String(id) : id;
   if (typeof userId !== 'string' || userId === '') return undefined;
   return { userId, infoJson: JSON.stringify(info ?? null) };
@@ -93,13 +99,7 @@ export const isSessionId = (id: unknown): id is string => typeof id === 'string'
  * with the socket and the channel), or undefined when it names none: the socket then ends with that session.
  */
 export function sessionOfChannelData(channelData: string): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(channelData);
-  } catch {
-    return undefined;
-  }
-  const session = parsed && typeof parsed === 'object' ? (parsed as { session?: unknown }).session : undefined;
+  const session = fieldsOf(channelData)?.session;
   return isSessionId(session) ? session : undefined;
 }
 
