@@ -56,6 +56,8 @@ export const sentences = {
   minAboveMax: 'The minimum amount cannot be greater than the maximum amount.',
   nulCharacter: (field: string) =>
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
+  loneSurrogate: (field: string) =>
+    `${field === '' ? 'The request body' : field} contains text that is not valid Unicode (a lone surrogate).`,
   ...tradeSentences,
   ...walletSentences,
   ...notificationSentences,
