@@ -22,7 +22,7 @@ export const sentences = {
   wrongPassword: 'The password is not correct.',
   emailTaken: 'An account with this email already exists.',
   usernameTaken: 'This username is already taken.',
-  usernameReserved: 'This username is reserved. Please choose another one.',
+  usernameReserved: 'This username is not available',
   emailNotVerified: 'Please verify your email address first.',
   codeSent: (email: string) => `A verification code has been sent to ${email}`,
   resetCodeSent: (email: string) => `If an account exists for ${email}, a password reset code has been sent to it.`,
