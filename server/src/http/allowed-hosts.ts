@@ -45,11 +45,12 @@ const SCHEMES = new Set(['http:', 'https:']);
 
 export function hostRules(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): HostRules {
   const publicUrl = new URL(config.publicUrl);
-  const publicHost: HostEntry = { name: publicUrl.hostname.toLowerCase(), port: undefined };
+  // PUBLIC_URL's name on any port: what rebinding needs is a name the attacker holds, whatever the port.
+  const publicName = publicUrl.hostname.toLowerCase();
   const listed = config.allowedHosts.map(parseHost).filter((entry): entry is HostEntry => entry !== undefined);
   const known = (entry: HostEntry): boolean =>
     LOOPBACK_NAMES.has(entry.name) ||
-    entry.name === publicHost.name ||
+    entry.name === publicName ||
     listed.some((allowed) => allowed.name === entry.name && (allowed.port === undefined || allowed.port === entry.port));
   const checksHost = isLoopbackHost(config.host);
 
