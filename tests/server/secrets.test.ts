@@ -105,7 +105,8 @@ describe.each(dbTargets)('a server started without APP_SECRET, against values ma
     });
     expect(auth.statusCode).toBe(200);
     const from = client.messages.length;
-    client.send({ event: 'pusher:subscribe', data: { channel, auth: auth.json<{ auth: string }>().auth } });
+    // As pusher-js sends it: the auth answer whole (with `channel_data` where the server adds one).
+    client.send({ event: 'pusher:subscribe', data: { channel, ...auth.json<{ auth: string; channel_data?: string }>() } });
     expect((await client.next('pusher_internal:subscription_succeeded', from)).channel).toBe(channel);
   });
 
@@ -118,7 +119,7 @@ describe.each(dbTargets)('a server started without APP_SECRET, against values ma
       headers: { authorization: `Bearer ${victim.user.websocket_token}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ socket_id: socketId, channel_name: `private-user-${victim.username}` }),
     });
-    client.send({ event: 'pusher:subscribe', data: { channel: `private-user-${victim.username}`, auth: auth.json<{ auth: string }>().auth } });
+    client.send({ event: 'pusher:subscribe', data: { channel: `private-user-${victim.username}`, ...auth.json<{ auth: string; channel_data?: string }>() } });
     await client.next('pusher_internal:subscription_succeeded');
 
     const phishing = JSON.stringify({
