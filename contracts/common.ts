@@ -62,8 +62,23 @@ export const password = z
   .string({ error: messages.passwordRequired })
   .check(z.minLength(6, messages.passwordTooShort), z.maxLength(128, messages.passwordTooLong));
 
-/** Free text describing the browser and OS; informative only, never trusted. */
-export const device = z._default(z.optional(z.string().check(z.trim(), z.maxLength(200))), '');
+/** The longest device label kept: the sign-in history, "New sign-in" notifications and pushes show it. */
+export const DEVICE_LABEL_MAX_LENGTH = 100;
+/**
+ * Control characters (C0 with CR and LF, DEL, C1), line and paragraph separators and bidirectional controls:
+ * nothing a label needs, and each could forge a line or reorder the text of a notification that quotes it.
+ */
+const LABEL_CONTROLS = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+
+/** A device label as it is stored: controls become spaces, spaces are collapsed, then at most 100 characters. */
+export function deviceLabel(text: string): string {
+  const clean = text.replace(LABEL_CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  // By code points, so a cut never leaves half a surrogate pair.
+  return Array.from(clean).slice(0, DEVICE_LABEL_MAX_LENGTH).join('').trim();
+}
+
+/** Free text describing the browser and OS; informative only, never trusted, stored as `deviceLabel` makes it. */
+export const device = z._default(z.optional(z.pipe(z.string().check(z.maxLength(200)), z.transform(deviceLabel))), '');
 
 /** Money crosses the wire as decimal strings, never as floats. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number'));

@@ -122,8 +122,9 @@ export function fleetEnvironment(databaseUrl: string, redisUrl: string | undefin
     SEED_DEMO: 'false',
     WEB_DIST: '/nonexistent',
     // Each client sends its own X-Forwarded-For, as clients behind a load balancer arrive, so the per-address
-    // limits count each client by itself rather than everyone as 127.0.0.1.
-    TRUST_PROXY: 'true',
+    // limits count each client by itself rather than everyone as 127.0.0.1: the clients' own socket plays the one
+    // trusted hop, and the address they write is the one it would have appended.
+    TRUST_PROXY: '1',
     RATE_LIMIT_PER_MINUTE: '100000',
     TRADE_OPENS_PER_HOUR: '100000000',
     CHAT_MESSAGES_PER_MINUTE: '100000',

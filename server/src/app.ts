@@ -9,7 +9,8 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './db/pglite.ts';
-import { isDirectLocalRequest, isLoopbackHost } from './http/client-address.ts';
+import { hostRules } from './http/allowed-hosts.ts';
+import { isDirectLocalRequest, isLoopbackHost, proxyTrust } from './http/client-address.ts';
 import { statusOf } from './http/errors.ts';
 import { sentences } from './sentences.ts';
 import type { MailTransport } from './lib/mail.ts';
@@ -194,7 +195,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new RequestLinesAtDebug(),
-    trustProxy: config.trustProxy,
+    // A trust function, never Fastify's `true` or a bare number (client-address.ts `proxyTrust`).
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: handleFrameworkError,
@@ -230,6 +232,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
   });
+  // DNS rebinding (http/allowed-hosts.ts): on a loopback HOST, a request for a name this server does not answer to
+  // gets 403 before any route runs: the API, the development helpers, the device and trigger APIs and static files.
+  const hosts = hostRules(config);
+  if (hosts.checksHost) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!hosts.hostAllowed(request.headers.host)) {
+        return reply.code(403).header('cache-control', 'no-store').send({ success: false, info: sentences.hostNotAllowed });
+      }
+    });
+  }
   const webApp = hasWebApp(config.webDist);
   const pageFor = pageFinder(config.webDist);
   app.setNotFoundHandler((request, reply) => {
@@ -286,12 +298,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await open.register(resetPasswordRoute);
       });
       const devHelpers = devHelpersOf(config);
+      // Browsers' sockets are refused from any other origin (http/allowed-hosts.ts): say which they must use.
+      const realtimeOrigins =
+        realtimeSettings(config, '').mode === 'built-in'
+          ? `Browsers must open it through PUBLIC_URL (${config.publicUrl}) or a host in ALLOWED_HOSTS ` +
+            `(${config.allowedHosts.length > 0 ? config.allowedHosts.join(', ') : 'none set'}): the realtime socket refuses pages from any other origin (403).`
+          : undefined;
       if (devHelpers === 'off-on-reachable-host') {
         app.log.warn(
           `HOST is ${config.host}, so other machines can reach this server: the development helpers (/api/dev/*) are off. ` +
             'Mails still appear on this console. Anyone who can reach the server can sign in to the demo accounts ' +
-            '(password peerex-demo) unless the database was created with SEED_DEMO=off.',
+            `(password peerex-demo) unless the database was created with SEED_DEMO=off.${realtimeOrigins ? ` ${realtimeOrigins}` : ''}`,
         );
+      } else if (!isLoopbackHost(config.host) && realtimeOrigins) {
+        app.log.warn(`HOST is ${config.host}, so other machines can reach this server. ${realtimeOrigins}`);
       }
       if (devHelpers === 'on') {
         // Even on a loopback HOST, only a request straight from this machine gets an answer: one that came

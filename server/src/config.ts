@@ -1,13 +1,67 @@
 import { z } from 'zod';
+import proxyAddr from '@fastify/proxy-addr';
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { NETWORK_KEYS, type NetworkKey } from '../../contracts/wallet.ts';
 import { CHAIN_SOURCE_NAMES, type ChainSourceName } from './chain/adapter.ts';
 import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
 
 /**
- * The development secret is public (it is in this file), so codes and two-factor secrets protected by it
- * are only as safe as a demo needs. Production refuses it (see `loadConfig`).
+ * The SHA-256 of the APP_SECRET earlier versions fell back to when none was set. That value was public (it
+ * was written in their source), so production refuses it; the hash, not the value, is kept here, so nothing
+ * in this source can sign anything (an unset APP_SECRET is generated into DATA_DIR, lib/secrets.ts).
  */
-export const DEVELOPMENT_APP_SECRET = 'peerex-development-secret-do-not-use-in-production';
+const PUBLISHED_APP_SECRET_SHA256 = '12b6f6777fd89a05336567a1c7f19f6ef4070a6c46274588826dde6c6540dfb5';
+
+/** Whether APP_SECRET is the value earlier versions published as their development default. */
+export const isPublishedAppSecret = (secret: string): boolean =>
+  createHash('sha256').update(secret, 'utf8').digest('hex') === PUBLISHED_APP_SECRET_SHA256;
+
+/**
+ * TRUST_PROXY (docs/rules.md "Abuse and bad input"): how many proxies stand in front of the server, or which
+ * addresses they have. The client is the right-most X-Forwarded-For entry that no trusted proxy added, so an
+ * entry the client wrote itself (further left) changes nothing.
+ */
+export type TrustProxy =
+  | { kind: 'none' }
+  /** `1` behind one load balancer: the socket's peer and the `hops - 1` entries before it are proxies. */
+  | { kind: 'hops'; hops: number }
+  /** The proxies' addresses or CIDRs (and proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). */
+  | { kind: 'addresses'; addresses: string[] };
+
+const TRUST_PROXY_FORMS =
+  'must be a number of proxy hops (`1` behind one load balancer) or a comma-separated list of the proxies\' addresses or CIDRs ' +
+  '(`10.0.0.0/8,fd00::/8`); `true` is refused because it would take the client\'s address from whatever X-Forwarded-For the client writes';
+
+/** proxy-addr's names for address ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Beyond any real chain of proxies: a larger number is a typo. */
+const MAX_PROXY_HOPS = 10;
+
+/** TRUST_PROXY as written, or undefined when it is neither form. `false`, `0` and unset mean no proxy. */
+export function parseTrustProxy(raw: string | undefined): TrustProxy | undefined {
+  const text = raw?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return { kind: 'none' };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= MAX_PROXY_HOPS ? { kind: 'hops', hops } : undefined;
+  }
+  const addresses = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  // Written out in full (proxy-addr would also read `1.5` as 1.0.0.5), with an optional prefix length, or one of its names.
+  const written = (entry: string) => PROXY_NAMES.has(entry) || (isIP(entry.replace(/\/\d{1,3}$/, '')) !== 0 && !entry.startsWith('/'));
+  if (addresses.length === 0 || !addresses.every(written)) return undefined;
+  try {
+    // proxy-addr's own parser: what it accepts is what Fastify and the realtime server will trust.
+    proxyAddr.compile(addresses);
+  } catch {
+    return undefined;
+  }
+  return { kind: 'addresses', addresses };
+}
+
+/** `host` or `host:port`, a name or an address (`[::1]` for IPv6), as ALLOWED_HOSTS and Host headers write them. */
+export const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)(:\d{1,5})?$/i;
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
@@ -53,13 +107,20 @@ const envSchema = z.object({
   PUSHER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PUSHER_CLUSTER: optionalText,
   SEED_DEMO: flag.optional(),
-  APP_SECRET: z.string().min(16, 'must be at least 16 characters').default(DEVELOPMENT_APP_SECRET),
+  APP_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   LOGIN_LOCKOUT_FAILURES: positiveInt.default(10),
   LOGIN_LOCKOUT_MINUTES: positiveInt.default(15),
   LOGIN_ACCOUNT_FAILURES_PER_HOUR: positiveInt.default(100),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   SESSION_IDLE_DAYS: positiveInt.default(30),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z.string().refine((value) => parseTrustProxy(value) !== undefined, TRUST_PROXY_FORMS).optional(),
+  ALLOWED_HOSTS: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((part) => part.trim() === '' || HOST_PATTERN.test(part.trim())),
+      'must be a comma-separated list of host names or addresses, each with an optional port (`peerex.lan,192.168.1.20:3000`)',
+    )
+    .default(''),
   FLOW_ATLAS: flag.default(false),
   WEB_DIST: z.string().default('./dist'),
   PRICE_SOURCE: z
@@ -131,7 +192,12 @@ export interface Config {
     cluster: string | undefined;
   };
   seedDemo: boolean;
-  appSecret: string;
+  /**
+   * APP_SECRET: the key of code hashes, sealed two-factor secrets and, unless PUSHER_SECRET is set, the built-in
+   * realtime and Beams token secrets. Unset (never in production), the server generates one into DATA_DIR at
+   * boot (lib/secrets.ts `loadAppSecret`); the running app reads it from `ServerConfig`.
+   */
+  appSecret: string | undefined;
   /** Failed sign-ins of one account from one client address within `loginLockoutMinutes` that lock that pair as long. */
   loginLockoutFailures: number;
   loginLockoutMinutes: number;
@@ -141,7 +207,13 @@ export interface Config {
   rateLimitPerMinute: number;
   /** A session that has not been used for this many days is expired. */
   sessionIdleDays: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /**
+   * ALLOWED_HOSTS: host names (optionally `:port`) this server answers to besides localhost, 127.0.0.1, [::1] and
+   * PUBLIC_URL's; lower-cased. On a loopback HOST other Host headers get 403 (DNS rebinding), and on any HOST a
+   * websocket upgrade from a page of another origin gets 403 (server/src/http/allowed-hosts.ts).
+   */
+  allowedHosts: string[];
   /** FLOW_ATLAS: /flows open to everyone in production too (in development it always is). */
   flowAtlas: boolean;
   webDist: string;
@@ -175,8 +247,9 @@ export interface Config {
   /** WALLET_XPUB_<NETWORK>: each network's account-level extended public key; production needs all of them. */
   walletXpubs: Partial<Record<NetworkKey, string>>;
   /**
-   * PUBLIC_URL: the origin traders open (`https://peerex.example`), for the links in web pushes, which are
-   * made away from any request. Default `http://localhost:<PORT>`.
+   * PUBLIC_URL: the origin traders open (`https://peerex.example`): the links in web pushes (made away from any
+   * request), the push endpoint GET /api/config names, and a host and origin the server answers to.
+   * Default `http://localhost:<PORT>`.
    */
   publicUrl: string;
   /** The built-in realtime server's limits (server/src/realtime/server.ts); what a client meets past each is pinned there. */
@@ -187,7 +260,7 @@ export interface Config {
     maxSubscriptionsPerConnection: number;
     /**
      * REALTIME_MAX_CONNECTIONS_PER_ADDRESS: open sockets per client address and process, the address counted as
-     * the HTTP rate limits count it (X-Forwarded-For only with TRUST_PROXY, IPv6 by /64). Default 50; 0 = no limit.
+     * the HTTP rate limits count it (X-Forwarded-For as TRUST_PROXY says, IPv6 by /64). Default 50; 0 = no limit.
      */
     maxConnectionsPerAddress: number;
   };
@@ -204,6 +277,9 @@ export interface Config {
   };
 }
 
+/** The configuration the app runs with: the environment's, with APP_SECRET resolved (lib/secrets.ts `loadAppSecret`). */
+export type ServerConfig = Config & { appSecret: string };
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -217,9 +293,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  if (production && e.APP_SECRET === DEVELOPMENT_APP_SECRET) {
+  if (production && e.APP_SECRET === undefined) {
     throw new ConfigError(
-      'Refusing to start: NODE_ENV=production but APP_SECRET is the built-in development secret. ' +
+      'Refusing to start: NODE_ENV=production needs APP_SECRET, a long random value that every server process shares ' +
+        '(for example `openssl rand -base64 48`); without it each process would make a secret of its own.',
+    );
+  }
+  if (production && isPublishedAppSecret(e.APP_SECRET ?? '')) {
+    throw new ConfigError(
+      'Refusing to start: NODE_ENV=production but APP_SECRET is the development secret earlier versions published in their source. ' +
         'Set APP_SECRET to a long random value (for example `openssl rand -base64 48`).',
     );
   }
@@ -262,7 +344,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAccountFailuresPerHour: e.LOGIN_ACCOUNT_FAILURES_PER_HOUR,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionIdleDays: e.SESSION_IDLE_DAYS,
-    trustProxy: e.TRUST_PROXY,
+    // The schema refused what parseTrustProxy cannot read.
+    trustProxy: parseTrustProxy(e.TRUST_PROXY) ?? { kind: 'none' },
+    allowedHosts: e.ALLOWED_HOSTS.split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== ''),
     flowAtlas: e.FLOW_ATLAS,
     webDist: e.WEB_DIST,
     priceSource: e.PRICE_SOURCE,

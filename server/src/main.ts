@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { loggerOptions, startupLine } from './lib/logging.ts';
+import { AppSecretError } from './lib/secrets.ts';
 import { WalletKeyError } from './wallets/keys.ts';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
@@ -58,8 +59,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  // Like a configuration problem, a wallet key that is missing or wrong is the operator's to fix.
-  if (error instanceof WalletKeyError) {
+  // Like a configuration problem, a wallet key or a secret file that is missing or wrong is the operator's to fix.
+  if (error instanceof WalletKeyError || error instanceof AppSecretError) {
     console.error(error.message);
     process.exit(1);
   }

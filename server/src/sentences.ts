@@ -22,7 +22,7 @@ export const sentences = {
   wrongPassword: 'The password is not correct.',
   emailTaken: 'An account with this email already exists.',
   usernameTaken: 'This username is already taken.',
-  usernameReserved: 'This username is reserved. Please choose another one.',
+  usernameReserved: 'This username is not available',
   emailNotVerified: 'Please verify your email address first.',
   codeSent: (email: string) => `A verification code has been sent to ${email}`,
   resetCodeSent: (email: string) => `If an account exists for ${email}, a password reset code has been sent to it.`,
@@ -41,6 +41,8 @@ export const sentences = {
   twoFactorEnabled: 'Two-factor authentication is now on.',
   twoFactorDisabled: 'Two-factor authentication is now off.',
   recoveryCodesRenewed: 'New recovery codes are ready. The old ones no longer work.',
+  /** A sealed two-factor secret that this server's APP_SECRET does not open (plugins/two-factor.ts). */
+  twoFactorSecretUnreadable: "This account's two-factor codes cannot be checked on this server right now. Please contact its operator.",
   offerPublished: 'Offer published successfully.',
   offerUpdated: 'Offer updated successfully.',
   offerPaused: 'Offer paused.',
@@ -54,6 +56,8 @@ export const sentences = {
   minAboveMax: 'The minimum amount cannot be greater than the maximum amount.',
   nulCharacter: (field: string) =>
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
+  loneSurrogate: (field: string) =>
+    `${field === '' ? 'The request body' : field} contains text that is not valid Unicode (a lone surrogate).`,
   ...tradeSentences,
   ...walletSentences,
   ...notificationSentences,
@@ -67,6 +71,8 @@ export const sentences = {
   bodyTooLarge: 'The request body is too large.',
   bodyNotObject: 'The request body must be a JSON object.',
   noSuchCall: 'There is no such API call.',
+  /** A Host header this server does not answer to, on a loopback HOST (DNS rebinding; http/allowed-hosts.ts). */
+  hostNotAllowed: 'This server does not answer requests for this host name.',
   badAddress: 'The address of this call is not valid.',
   databaseUnavailable: 'The database is not available.',
   redisUnavailable: 'Redis is not available.',

@@ -77,6 +77,8 @@ export async function startProduct(extraEnv: Record<string, string> = {}) {
     env: productEnv({
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The address the browsers below open: the push service GET /api/config names is PUBLIC_URL's.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
       SEED_DEMO: 'true',

@@ -137,23 +137,29 @@ const TEXT_FIELDS: ReadonlyArray<{ path: string; signedIn: boolean; body: Record
   { path: '/api/user/wallet/', signedIn: true, body: { type: 'list' } },
 ];
 
-/** Every path to a string in a JSON value, with a copy of the value where that string holds a U+0000. */
-function poisoned(value: unknown, path: string[] = []): Array<{ field: string; body: unknown }> {
-  if (typeof value === 'string') return [{ field: path.join('.'), body: `${value.slice(0, 2)}\u0000${value.slice(2)}` }];
+/** Text no field may hold: U+0000, which PostgreSQL text cannot store, and half a surrogate pair, which UTF-8 cannot. */
+const BAD_TEXT = [
+  { name: 'U+0000', inserted: '\u0000', sentence: (field: string) => `${field} contains a character that is not allowed (U+0000).` },
+  { name: 'a lone surrogate', inserted: '\ud800', sentence: (field: string) => `${field} contains text that is not valid Unicode (a lone surrogate).` },
+] as const;
+
+/** Every path to a string in a JSON value, with a copy of the value where that string holds `inserted`. */
+function poisoned(value: unknown, inserted: string, path: string[] = []): Array<{ field: string; body: unknown }> {
+  if (typeof value === 'string') return [{ field: path.join('.'), body: `${value.slice(0, 2)}${inserted}${value.slice(2)}` }];
   if (Array.isArray(value)) {
     return value.flatMap((item, index) =>
-      poisoned(item, [...path, String(index)]).map(({ field, body }) => ({ field, body: value.map((other, at) => (at === index ? body : other)) })),
+      poisoned(item, inserted, [...path, String(index)]).map(({ field, body }) => ({ field, body: value.map((other, at) => (at === index ? body : other)) })),
     );
   }
   if (typeof value === 'object' && value !== null) {
     return Object.entries(value).flatMap(([key, item]) =>
-      poisoned(item, [...path, key]).map(({ field, body }) => ({ field, body: { ...value, [key]: body } })),
+      poisoned(item, inserted, [...path, key]).map(({ field, body }) => ({ field, body: { ...value, [key]: body } })),
     );
   }
   return [];
 }
 
-describe.each(dbTargets)('text holding U+0000 on %s', (target) => {
+describe.each(dbTargets)('text holding U+0000 or a lone surrogate on %s', (target) => {
   let t: TestApp;
   let trader: Awaited<ReturnType<typeof signUp>>;
   beforeAll(async () => {
@@ -162,32 +168,48 @@ describe.each(dbTargets)('text holding U+0000 on %s', (target) => {
   });
   afterAll(() => t.close());
 
-  for (const call of TEXT_FIELDS) {
-    for (const { field, body } of poisoned(call.body)) {
-      const type = typeof call.body.type === 'string' ? ` ${call.body.type}` : '';
-      it(`${call.path}${type}: ${field} is refused with 400, by name`, async () => {
-        const answer = await t.post(call.path, body, call.signedIn ? { token: trader.token } : {});
-        expect(answer).toEqual({ status: 400, body: { success: false, info: `${field} contains a character that is not allowed (U+0000).` } });
-      });
+  for (const bad of BAD_TEXT) {
+    for (const call of TEXT_FIELDS) {
+      for (const { field, body } of poisoned(call.body, bad.inserted)) {
+        const type = typeof call.body.type === 'string' ? ` ${call.body.type}` : '';
+        it(`${call.path}${type}: ${field} holding ${bad.name} is refused with 400, by name`, async () => {
+          const answer = await t.post(call.path, body, call.signedIn ? { token: trader.token } : {});
+          expect(answer).toEqual({ status: 400, body: { success: false, info: bad.sentence(field) } });
+        });
+      }
     }
   }
 
   it('changes nothing: no account from a poisoned signup, no sign-in failure counted, the session still works', async () => {
     const users = () => t.app.db.one<{ count: number }>('SELECT count(*)::int AS count FROM users');
     const before = (await users()).count;
-    await t.post('/api/security/register/', { email: 'nul@b.co', device: 'x', username: 'nul\u0000nul', password: 'secret1', confirmPassword: 'secret1' });
+    for (const bad of BAD_TEXT) {
+      await t.post('/api/security/register/', { email: 'nul@b.co', device: 'x', username: `nul${bad.inserted}nul`, password: 'secret1', confirmPassword: 'secret1' });
+    }
     expect((await users()).count).toBe(before);
     for (let attempt = 0; attempt < 12; attempt += 1) {
-      await t.post('/api/security/login/', { username: trader.username, password: `wrong\u0000${attempt}` });
+      await t.post('/api/security/login/', { username: trader.username, password: `wrong${BAD_TEXT[attempt % 2]?.inserted ?? ''}${attempt}` });
     }
     expect((await login(t, trader.username, trader.password)).status).toBe(200);
     expect((await t.post('/api/user/overview/', {}, { token: trader.token })).status).toBe(200);
   });
 
-  it('names the body itself when the body is a string holding U+0000', async () => {
+  it('names the body itself when the body is a string holding one', async () => {
     expect(await t.post('/api/security/login/', 'a\u0000b')).toEqual({
       status: 400,
       body: { success: false, info: 'The request body contains a character that is not allowed (U+0000).' },
     });
+    expect(await t.post('/api/security/login/', 'a\udc00b')).toEqual({
+      status: 400,
+      body: { success: false, info: 'The request body contains text that is not valid Unicode (a lone surrogate).' },
+    });
+  });
+
+  it('takes a well-formed surrogate pair (an emoji) and U+FFFD as the text they are', async () => {
+    const offer = await t.post('/api/market/offers/', {
+      type: 'create', update: false, offer_type: 'sell', coin: '1', currency: 'EUR', rate: '1', min_amount: '1', max_amount: '2', payment_methods: ['SEPA'], terms: 'Fast 💶 \uFFFD',
+    }, { token: trader.token });
+    expect(offer.status).toBe(200);
+    expect(await t.app.db.one('SELECT terms FROM offers ORDER BY id DESC LIMIT 1')).toEqual({ terms: 'Fast 💶 \uFFFD' });
   });
 });

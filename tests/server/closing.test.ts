@@ -27,10 +27,10 @@ describe('a request reaching a process that is shutting down', () => {
     // is pipelined behind it, so it reaches the router only after shutdown has begun. That one asks for readiness,
     // as a load balancer does: it must be told this process is leaving.
     const arrived = new Promise<void>((resolve) => app.server.once('request', () => resolve()));
-    socket.write('POST /api/health HTTP/1.1\r\nHost: peerex\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    socket.write('POST /api/health HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
     await arrived;
     const closed = app.close();
-    socket.write('{}GET /api/ready HTTP/1.1\r\nHost: peerex\r\n\r\n');
+    socket.write('{}GET /api/ready HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await ended;
     await closed;
 

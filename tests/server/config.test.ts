@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_APP_SECRET, loadConfig } from '../../server/src/config.ts';
+import { ConfigError, loadConfig } from '../../server/src/config.ts';
 
 describe('loadConfig', () => {
   it('works with no environment at all', () => {
@@ -15,13 +15,14 @@ describe('loadConfig', () => {
       mailFrom: 'Peerex <no-reply@peerex.local>',
       pusher: { appId: undefined, key: undefined, secret: undefined, host: undefined, port: undefined, cluster: undefined },
       seedDemo: true,
-      appSecret: DEVELOPMENT_APP_SECRET,
+      appSecret: undefined,
       loginLockoutFailures: 10,
       loginLockoutMinutes: 15,
       loginAccountFailuresPerHour: 100,
       rateLimitPerMinute: 60,
       sessionIdleDays: 30,
-      trustProxy: false,
+      trustProxy: { kind: 'none' },
+      allowedHosts: [],
       flowAtlas: false,
       webDist: './dist',
       priceSource: 'simulated',
@@ -79,7 +80,8 @@ describe('loadConfig', () => {
       LOGIN_LOCKOUT_MINUTES: '30',
       RATE_LIMIT_PER_MINUTE: '120',
       SESSION_IDLE_DAYS: '7',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
+      ALLOWED_HOSTS: ' Peerex.LAN , 192.168.1.20:3000 ,',
       WEB_DIST: '/srv/web',
       PRICE_SOURCE: 'simulated',
       PRICE_TICK_SECONDS: '2.5',
@@ -104,7 +106,8 @@ describe('loadConfig', () => {
       loginLockoutFailures: 5,
       rateLimitPerMinute: 120,
       sessionIdleDays: 7,
-      trustProxy: true,
+      trustProxy: { kind: 'hops', hops: 2 },
+      allowedHosts: ['peerex.lan', '192.168.1.20:3000'],
       priceSource: 'simulated',
       priceTickSeconds: 2.5,
       tradeFeePercent: '0.75',
@@ -149,10 +152,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' }).seedDemo).toBe(false);
   });
 
-  it('refuses to start in production with the development secret, saying why', () => {
-    for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', APP_SECRET: DEVELOPMENT_APP_SECRET }]) {
-      expect(() => loadConfig(env)).toThrow(ConfigError);
-      expect(() => loadConfig(env)).toThrow(/NODE_ENV=production but APP_SECRET is the built-in development secret/);
+  it('refuses to start in production without APP_SECRET, or with the one earlier versions published, saying why', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/NODE_ENV=production needs APP_SECRET, a long random value that every server process shares/);
+    // The value earlier versions fell back to, public since it was in their source.
+    const published = 'peerex-development-secret-do-not-use-in-production';
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: published })).toThrow(/APP_SECRET is the development secret earlier versions published/);
+    // Outside production it is allowed (knowingly, to read an old database): the app warns at boot.
+    expect(loadConfig({ APP_SECRET: published }).appSecret).toBe(published);
+  });
+
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses `true` with a sentence naming both forms', () => {
+    for (const off of ['false', '0', ' ']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy, off).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' }).trustProxy).toEqual({
+      kind: 'addresses',
+      addresses: ['10.0.0.0/8', 'fd00::/8', '192.0.2.7'],
+    });
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual({ kind: 'addresses', addresses: ['loopback'] });
+    for (const bad of ['true', 'TRUE', 'yes', 'on', '1.5', '-1', '11', '10.0.0.0/33', '10.0.0.1,nginx', 'proxy.internal']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: must be a number of proxy hops \(`1` behind one load balancer\) or a comma-separated list of the proxies' addresses or CIDRs/,
+      );
+    }
+  });
+
+  it('reads ALLOWED_HOSTS as host names with optional ports, and refuses anything else', () => {
+    expect(loadConfig({ ALLOWED_HOSTS: 'peerex.lan,[fd00::1]:3000' }).allowedHosts).toEqual(['peerex.lan', '[fd00::1]:3000']);
+    for (const bad of ['http://peerex.lan', 'peerex.lan/path', 'a b', 'peerex.lan:port']) {
+      expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(/ALLOWED_HOSTS: must be a comma-separated list of host names/);
     }
   });
 

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devHelpersOf } from '../../server/src/app.ts';
 import { isLoopbackHost } from '../../server/src/http/client-address.ts';
+import { APP_SECRET_FILE } from '../../server/src/lib/secrets.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { newTrader, signUp } from '../support/server-flows.ts';
 
@@ -14,7 +17,7 @@ const NO_SUCH_CALL = { status: 404, body: { success: false, info: 'There is no s
 describe('the development helpers (/api/dev/*) on a loopback HOST in development', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp('pglite', { env: { NODE_ENV: 'development', TRUST_PROXY: 'true' } });
+    t = await createTestApp('pglite', { env: { NODE_ENV: 'development', TRUST_PROXY: '1' } });
   });
   afterAll(() => t.close());
 
@@ -114,6 +117,7 @@ async function startServer(env: Record<string, string>) {
   });
   return {
     url,
+    dataDir,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');
@@ -121,6 +125,20 @@ async function startServer(env: Record<string, string>) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A POST of `{}` to 127.0.0.1:port with the Host header given (fetch may not set Host). */
+function postWithHost(port: number, path: string, host: string) {
+  return new Promise<{ status: number; body: string; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { host, 'content-type': 'application/json' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+    });
+    request.on('error', reject);
+    request.end('{}');
+  });
 }
 
 /** Whether a TCP connection to host:port is accepted. */
@@ -147,6 +165,22 @@ describe('a default start (no HOST, NODE_ENV unset: development with demo data)'
       const outside = externalAddress();
       expect(outside, 'this machine has a non-loopback address to try').toBeDefined();
       expect(await accepts(outside ?? '', port)).toBe(false);
+
+      // DNS rebinding: a page on another name, resolved to 127.0.0.1, reaches this port; its Host gives it away.
+      // `curl -H 'Host: rebind.attacker.example:<port>' -d '{}' http://127.0.0.1:<port>/api/dev/outbox/`
+      const rebound = await postWithHost(port, '/api/dev/outbox/', `rebind.attacker.example:${port}`);
+      expect(rebound.status).toBe(403);
+      expect(JSON.parse(rebound.body)).toEqual({ success: false, info: 'This server does not answer requests for this host name.' });
+      expect(rebound.headers['x-content-type-options']).toBe('nosniff');
+      // The developer's own path: this machine, by any of its loopback names.
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+        expect((await postWithHost(port, '/api/dev/outbox/', host)).status, host).toBe(200);
+      }
+
+      // No APP_SECRET: one was generated into DATA_DIR, readable by its owner only.
+      const secretFile = join(server.dataDir, APP_SECRET_FILE);
+      expect((await readFile(secretFile, 'utf8')).trim()).toMatch(/^[0-9a-f]{64}$/);
+      expect((await stat(secretFile)).mode & 0o777).toBe(0o600);
     } finally {
       await server.stop();
     }
@@ -156,6 +190,10 @@ describe('a default start (no HOST, NODE_ENV unset: development with demo data)'
     const server = await startServer({ HOST: '0.0.0.0', SEED_DEMO: 'off' });
     try {
       expect(server.output()).toContain('the development helpers (/api/dev/*) are off');
+      // PORT=0 here, so PUBLIC_URL's default names port 0.
+      expect(server.output()).toContain(
+        'Browsers must open it through PUBLIC_URL (http://localhost:0) or a host in ALLOWED_HOSTS (none set): the realtime socket refuses pages from any other origin (403).',
+      );
       const answer = await fetch(new URL(`http://127.0.0.1:${server.url.port}/api/dev/outbox/`), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -31,7 +31,7 @@ import {
   validateEmailRequest,
 } from '../../contracts/security.ts';
 import type { Access } from '../../server/src/openapi/catalogue.ts';
-import { parseBody, pathOfNul } from '../../server/src/http/parse-body.ts';
+import { findBadText, parseBody } from '../../server/src/http/parse-body.ts';
 import { stringToSign } from '../../server/src/realtime/http-api.ts';
 import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../server/src/routes/push/device-api.ts';
 import { benchmarkAddress, bodiesOf, brokenBodiesOf, type BrokenBody, type JsonSchema } from '../support/hostile-arbitraries.ts';
@@ -107,8 +107,8 @@ const refusedBy = (schema: z.core.$ZodType) => (body: unknown) => {
     return true;
   }
 };
-/** The device API parses with zod directly, after the product's NUL rule. */
-const deviceRefuses = (schema: z.core.$ZodType) => (body: unknown) => pathOfNul(body) !== undefined || !z.safeParse(schema, body).success;
+/** The device API parses with zod directly, after the product's rule on NUL and lone surrogates. */
+const deviceRefuses = (schema: z.core.$ZodType) => (body: unknown) => findBadText(body) !== undefined || !z.safeParse(schema, body).success;
 
 /** Pusher's event body (realtime.md 3.3): the trigger API parses it by hand, so its shape is written here. */
 const pusherEvent: JsonSchema = {

@@ -166,18 +166,25 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
       expect(await rate(t, buyer, channel, 5)).toEqual({ status: 200, body: { success: true, info: 'Thanks for your rating.' } });
     });
 
-    it('lone surrogates, which JSON allows and UTF-8 cannot hold, are stored as U+FFFD rather than failing the statement', async () => {
+    it('lone surrogates, which JSON allows and UTF-8 cannot hold, are refused naming the field; U+FFFD itself is text like any other', async () => {
       const channel = await completedTrade(t, seller, buyer, offer);
       const raw = (body: string) => t.post('/api/market/trade/', undefined, { token: seller.token, raw: body });
-      expect((await raw(`{"type":"rate","channel":"${channel}","score":3,"comment":"odd \ud800 text \udfff"}`)).status).toBe(200);
-      const stored = await t.app.db.one<{ comment: string }>(
-        'SELECT r.comment FROM trade_ratings r JOIN trades tr ON tr.id = r.trade_id WHERE tr.channel = $1 AND r.rater_id = $2',
-        [channel, seller.id],
+      const ratingOf = () =>
+        t.app.db.maybe<{ comment: string }>(
+          'SELECT r.comment FROM trade_ratings r JOIN trades tr ON tr.id = r.trade_id WHERE tr.channel = $1 AND r.rater_id = $2',
+          [channel, seller.id],
+        );
+      // Escaped in the JSON text, as JSON.stringify writes a lone surrogate: the server would have stored U+FFFD instead.
+      expect(await raw(`{"type":"rate","channel":"${channel}","score":3,"comment":"odd \\ud800 text \\udfff"}`)).toEqual(
+        refused(400, 'comment contains text that is not valid Unicode (a lone surrogate).'),
       );
-      expect(stored.comment).toBe('odd \uFFFD text \uFFFD');
+      expect(await ratingOf()).toBeUndefined();
+      expect((await raw(`{"type":"rate","channel":"${channel}","score":3,"comment":"odd \uFFFD text"}`)).status).toBe(200);
+      expect((await ratingOf())?.comment).toBe('odd \uFFFD text');
       const unpaid = await openTrade(t, buyer, offer, '97', 'SEPA');
-      const marked = await t.post('/api/market/trade/', undefined, { token: buyer.token, raw: `{"type":"mark_paid","channel":"${unpaid}","payer_account":"\udbff J. Smith"}` });
-      expect(marked.status).toBe(200);
+      const markPaid = (payer: string) => tradeCall(t, buyer, { type: 'mark_paid', channel: unpaid, payer_account: payer });
+      expect(await markPaid('\udbff J. Smith')).toEqual(refused(400, 'payer_account contains text that is not valid Unicode (a lone surrogate).'));
+      expect((await markPaid('J. Smith')).status).toBe(200);
       expect((await act(t, seller, 'release_coin', unpaid)).status).toBe(200);
     });
   });

@@ -17,9 +17,9 @@ describe('the logger', () => {
     expect(production).toMatchObject({ redact: ['req.headers.authorization'] });
   });
 
-  it('says in one line where the product is, its database and where mail goes, without credentials', () => {
+  it('says in one line where the product is, where browsers open it, its database and where mail goes, without credentials', () => {
     expect(startupLine(loadConfig({}), 'http://127.0.0.1:3000')).toBe(
-      'Peerex is running at http://127.0.0.1:3000 — embedded PGlite in ./.data/pgdata; mail printed on this console (no SMTP_URL)',
+      'Peerex is running at http://127.0.0.1:3000 (browsers open http://localhost:3000) — embedded PGlite in ./.data/pgdata; mail printed on this console (no SMTP_URL)',
     );
     const line = startupLine(
       loadConfig({
@@ -27,11 +27,12 @@ describe('the logger', () => {
         DATABASE_URL: 'postgres://peerex:db-password@db:5432/peerex',
         SMTP_URL: 'smtps://mailer:mail-password@smtp.example:465',
         REDIS_URL: 'redis://:redis-password@cache:6379',
+        PUBLIC_URL: 'https://peerex.example',
       }),
       'http://0.0.0.0:8080',
     );
     expect(line).toBe(
-      'Peerex is running at http://0.0.0.0:8080 — PostgreSQL at postgres://peerex@db:5432/peerex; mail through smtps://smtp.example:465; Redis at cache:6379',
+      'Peerex is running at http://0.0.0.0:8080 (browsers open https://peerex.example) — PostgreSQL at postgres://peerex@db:5432/peerex; mail through smtps://smtp.example:465; Redis at cache:6379',
     );
     expect(line).not.toMatch(/password/);
   });

@@ -9,7 +9,7 @@ import { openDatabase } from '../../server/src/db/open.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { lastCodeFor, newTrader, signUp } from '../support/server-flows.ts';
 import { insertUser } from '../support/server-money.ts';
-import { moderationCall, signedInAgain, trader } from '../support/server-trades.ts';
+import { moderationCall, moderator, signedInAgain, trader } from '../support/server-trades.ts';
 
 const run = promisify(execFile);
 const roleOf = async (t: TestApp, username: string) =>
@@ -86,11 +86,47 @@ describe.each(dbTargets)('roles: setUserRole (npm run user:role) on %s', (target
         confirmPassword: details.password,
         device: 'vitest',
       });
-      expect(answer).toEqual({ status: 400, body: { success: false, info: 'This username is reserved. Please choose another one.' } });
+      expect(answer).toEqual({ status: 400, body: { success: false, info: 'This username is not available' } });
     }
     expect(await t.app.db.one(`SELECT count(*)::int AS users FROM users WHERE lower(username) = 'moderator'`)).toEqual({ users: 0 });
-    // A name that merely contains it is a name like any other.
-    expect((await signUp(t, { ...newTrader(), username: 'moderator_fan' })).user.role).toBe('trader');
+    // A name that merely holds the word inside it is a name like any other (look-alike names: tests/server/usernames.test.ts).
+    expect((await signUp(t, { ...newTrader(), username: 'the_moderators_fan' })).user.role).toBe('trader');
+  });
+});
+
+describe.each(dbTargets)('the dispute desk refuses by role before it reads the body, on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  const send = (token: string | undefined, payload: string, contentType = 'application/json') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/market/moderation/',
+      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      payload,
+    });
+
+  it("answers a trader's body 403 for the role whatever it is: not JSON, not even the right type; without a session 401", async () => {
+    const who = await trader(t);
+    for (const [payload, contentType] of [['{"type":', undefined], ['type=list', 'text/plain'], ['{"type":"list"}', 'application/x-www-form-urlencoded'], ['{"__proto__":{"role":"moderator"}}', undefined], ['x'.repeat(70_000), undefined]] as const) {
+      const refused = await send(who.token, payload, contentType);
+      expect({ status: refused.statusCode, body: refused.json() }, payload.slice(0, 40)).toEqual({
+        status: 403,
+        body: { success: false, info: 'Only moderators can use the dispute desk.' },
+      });
+      const nobody = await send(undefined, payload, contentType);
+      expect({ status: nobody.statusCode, body: nobody.json() }).toEqual({ status: 401, body: { success: false, info: 'Session expired' } });
+    }
+  });
+
+  it("reads a moderator's body: bad JSON is named as such, a good one answered", async () => {
+    const mod = await moderator(t);
+    const bad = await send(mod.token, '{"type":');
+    expect({ status: bad.statusCode, body: bad.json() }).toEqual({ status: 400, body: { success: false, info: 'The request body is not valid JSON.' } });
+    expect((await send(mod.token, '{"type":"list"}')).statusCode).toBe(200);
   });
 });
 

@@ -10,7 +10,11 @@ import { absoluteLink } from '../../server/src/push/payload.ts';
 import { isAllowedEndpoint } from '../../server/src/push/subscription.ts';
 import { TEST_APP_SECRET, TestClock } from '../support/server.ts';
 
-const configOf = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'development', DATA_DIR: 'memory://', APP_SECRET: TEST_APP_SECRET, ...env });
+/** The configuration as the app runs with it (ServerConfig): APP_SECRET is always set here. */
+const configOf = (env: Record<string, string>) => {
+  const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: 'memory://', APP_SECRET: TEST_APP_SECRET, ...env });
+  return { ...config, appSecret: config.appSecret ?? TEST_APP_SECRET };
+};
 
 describe('VAPID keys', () => {
   const dirs: string[] = [];

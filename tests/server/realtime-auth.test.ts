@@ -13,23 +13,30 @@ const SOCKET = '1234.5678';
 describe('GET /api/config', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp('pglite');
+    // Behind one trusted proxy, so Fastify would believe the proxy's X-Forwarded-Host: the endpoint must not.
+    t = await createTestApp('pglite', { env: { PUBLIC_URL: 'https://peerex.example', TRUST_PROXY: '1' } });
   });
   afterAll(() => t.close());
 
-  it('tells the web app, without a session, that the socket is the built-in one on this origin', async () => {
-    const answer = await t.app.inject({ method: 'GET', url: '/api/config', headers: { host: 'peerex.example:3000' } });
-    expect(answer.statusCode).toBe(200);
-    const body = answer.json();
-    expect(webAppConfig.safeParse(body.info).success).toBe(true);
-    expect(body).toEqual({
-      success: true,
-      info: {
-        realtime: { key: BUILT_IN_KEY, cluster: null, ws_host: null, ws_port: null, force_tls: false },
-        push: { instance_id: 'peerex', endpoint: 'http://peerex.example:3000/push' },
-        flow_atlas: { open_to: 'everyone', live: true },
-      },
-    });
+  it('tells the web app, without a session, that the socket is the built-in one on this origin, and that the push service is at PUBLIC_URL', async () => {
+    for (const headers of [
+      { host: 'peerex.example' },
+      { host: 'localhost:3000', 'x-forwarded-host': 'phish.example', 'x-forwarded-proto': 'http' },
+      { host: '127.0.0.1:9999', 'x-forwarded-host': 'phish.example:8443' },
+    ]) {
+      const answer = await t.app.inject({ method: 'GET', url: '/api/config', headers });
+      expect(answer.statusCode).toBe(200);
+      const body = answer.json();
+      expect(webAppConfig.safeParse(body.info).success).toBe(true);
+      expect(body, JSON.stringify(headers)).toEqual({
+        success: true,
+        info: {
+          realtime: { key: BUILT_IN_KEY, cluster: null, ws_host: null, ws_port: null, force_tls: false },
+          push: { instance_id: 'peerex', endpoint: 'https://peerex.example/push' },
+          flow_atlas: { open_to: 'everyone', live: true },
+        },
+      });
+    }
   });
 
   it('opens the flow atlas to moderators only in production, to everyone with FLOW_ATLAS=on, and live nowhere there', async () => {

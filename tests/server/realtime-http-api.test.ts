@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import type PusherClient from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commonPrefix, createHostedRealtime } from '../../server/src/realtime/hosted.ts';
-import { parseSignedQuery, stringToSign } from '../../server/src/realtime/http-api.ts';
-import { sign } from '../../server/src/realtime/protocol.ts';
+import { EVENT_BODY_BYTES, parseSignedQuery, stringToSign } from '../../server/src/realtime/http-api.ts';
+import { MAX_EVENT_DATA_BYTES, sign } from '../../server/src/realtime/protocol.ts';
 import {
   connected,
   eventually,
@@ -119,6 +120,73 @@ describe('request signing (realtime.md 3.2)', () => {
   it('answers 404 for an unknown app id', async () => {
     const other = new (await import('pusher')).default({ appId: '4', key: TEST_APP.key, secret: TEST_APP.secret, host: '127.0.0.1', port: String(server.port), useTLS: false });
     expect(await refusal(other.trigger('x', 'e', {}))).toEqual({ status: 404, body: { error: expect.any(String) } });
+  });
+});
+
+describe('what an unsigned caller can make the trigger API do', () => {
+  const path = '/apps/3/events';
+  const body = JSON.stringify({ name: 'e', channels: ['x'], data: '{}' });
+  /** The SDK's own signed query for `body`, with any parameters replaced afterwards. */
+  const query = (replace: Record<string, string> = {}) => {
+    const params = new URLSearchParams(serverSdk(server.port).createSignedQueryString({ method: 'POST', path, body }));
+    for (const [key, value] of Object.entries(replace)) params.set(key, value);
+    return params.toString();
+  };
+  const post = (search: string, text = body) =>
+    fetch(`http://127.0.0.1:${server.port}${path}?${search}`, { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+
+  it('refuses before reading the body: a request that announces 1 MB and never sends it is answered 401 at once', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write(
+          `POST ${path}?${query({ auth_signature: '0'.repeat(64) })} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n`,
+        );
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+        if (received.includes('\r\n\r\n') && received.includes('}')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer).toContain('Invalid signature');
+  });
+
+  it('checks the cheap things first: key, version and timestamp before the signature, the signature before the body', async () => {
+    const stale = String(Math.floor(Date.now() / 1000) - 3600);
+    const refusedWith = async (search: string, text?: string) => {
+      const response = await post(search, text);
+      return { status: response.status, error: ((await response.json()) as { error: string }).error };
+    };
+    // Each carries a wrong signature and a wrong body too: the first check that fails is the one named.
+    const broken = { auth_signature: 'f'.repeat(64), body_md5: '0'.repeat(32) };
+    expect(await refusedWith(query({ ...broken, auth_key: 'another-key' }))).toEqual({ status: 401, error: 'Unknown auth_key' });
+    expect(await refusedWith(query({ ...broken, auth_version: '2.0' }))).toEqual({ status: 401, error: 'auth_version must be 1.0' });
+    expect(await refusedWith(query({ ...broken, auth_timestamp: stale }))).toEqual({ status: 401, error: expect.stringContaining('Timestamp expired') });
+    expect(await refusedWith(query(broken))).toEqual({ status: 401, error: expect.stringContaining('Invalid signature') });
+    expect(await refusedWith(query(), body.replace('"e"', '"f"'))).toEqual({ status: 401, error: 'body_md5 does not match the body' });
+  });
+
+  it("answers 401s with Cache-Control: no-store and without the server's clock", async () => {
+    const stale = await post(query({ auth_timestamp: '1353088179' }));
+    expect(stale.status).toBe(401);
+    expect(stale.headers.get('cache-control')).toBe('no-store');
+    const error = ((await stale.json()) as { error: string }).error;
+    expect(error).toContain('Timestamp expired');
+    expect(error).not.toMatch(/\d{9,}/);
+    expect((await post(query({ auth_signature: '0'.repeat(64) }))).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('caps a signed body at what one event of 10 KB needs (413 past it); a full 10 KB event still publishes', async () => {
+    const huge = JSON.stringify({ name: 'e', channels: ['x'], data: '{}', padding: 'p'.repeat(EVENT_BODY_BYTES) });
+    expect(await signedCall('POST', path, JSON.parse(huge))).toEqual({ status: 413, body: { error: expect.any(String) } });
+    // Data of JSON text, every character escaped again inside the body: the largest a real event's body gets.
+    const quoted = `"${'"'.repeat(MAX_EVENT_DATA_BYTES - 2)}"`;
+    expect((await serverSdk(server.port).trigger('x', 'e', quoted)).status).toBe(200);
   });
 });
 

@@ -4,7 +4,7 @@ import PusherClient from 'pusher-js';
 import { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/src/config.ts';
-import { clientAddress, upgradeClientAddress } from '../../server/src/http/client-address.ts';
+import { clientAddress, proxyTrust, upgradeClientAddress } from '../../server/src/http/client-address.ts';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { dataOf, eventually, nextEvent } from '../support/realtime.ts';
 import { listeningPort } from '../support/server-trades.ts';
@@ -117,7 +117,7 @@ describe('configuration', () => {
 });
 
 describe('the client address of a websocket upgrade', () => {
-  it('is the one the HTTP rate limits count, with and without TRUST_PROXY', async () => {
+  it('is the one the HTTP rate limits count, without TRUST_PROXY, with a hop count and with a list of proxies', async () => {
     const cases = [
       { socket: '127.0.0.1', forwardedFor: undefined },
       { socket: '127.0.0.1', forwardedFor: '203.0.113.9' },
@@ -126,15 +126,17 @@ describe('the client address of a websocket upgrade', () => {
       { socket: '::ffff:127.0.0.1', forwardedFor: undefined },
       { socket: '127.0.0.1', forwardedFor: '2001:db8:1:2:aaaa::1' },
       { socket: '2001:db8:1:2:bbbb::7', forwardedFor: undefined },
+      { socket: '192.0.2.50', forwardedFor: '203.0.113.9' },
     ];
-    for (const trustProxy of [false, true]) {
-      const http = Fastify({ trustProxy });
+    for (const trustProxy of ['', '1', '2', '127.0.0.1,10.0.0.0/8']) {
+      const trust = proxyTrust(loadConfig({ TRUST_PROXY: trustProxy }).trustProxy);
+      const http = Fastify({ trustProxy: trust });
       http.get('/', async (request) => clientAddress(request));
       for (const { socket, forwardedFor } of cases) {
         const headers: Record<string, string> = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
         const answer = await http.inject({ method: 'GET', url: '/', remoteAddress: socket, headers });
         const upgrade = { headers, socket: { remoteAddress: socket } } as unknown as IncomingMessage;
-        expect(upgradeClientAddress(upgrade, trustProxy), `${socket} ${forwardedFor} trustProxy=${trustProxy}`).toBe(answer.body);
+        expect(upgradeClientAddress(upgrade, trust), `${socket} ${forwardedFor} TRUST_PROXY=${trustProxy}`).toBe(answer.body);
       }
       await http.close();
     }
@@ -246,7 +248,7 @@ describe('connections per address behind TRUST_PROXY', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await createTestApp('pglite', { env: { TRUST_PROXY: 'true', REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '1' } });
+    t = await createTestApp('pglite', { env: { TRUST_PROXY: '1', REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '1' } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = listeningPort(t);
   });
@@ -255,12 +257,14 @@ describe('connections per address behind TRUST_PROXY', () => {
     await t.close();
   });
 
-  it("counts each client by the proxy's X-Forwarded-For, an IPv6 client by its /64", async () => {
+  it("counts each client by the address the proxy added (X-Forwarded-For's right-most), an IPv6 client by its /64", async () => {
+    // This test's sockets play the load balancer (the one trusted hop): what it appends is the client's address.
     const from = (forwardedFor: string) => open(port, { 'x-forwarded-for': forwardedFor });
     await from('203.0.113.1').established();
-    await from('203.0.113.2, 10.0.0.1').established();
+    await from('203.0.113.1, 203.0.113.2').established();
     expect((await from('203.0.113.1').closed).code).toBe(4100);
-    expect((await from('203.0.113.1, 10.0.0.2').closed).code).toBe(4100);
+    // A client writing other addresses in front of its own is still itself.
+    expect((await from('10.9.9.9, 198.51.100.7, 203.0.113.1').closed).code).toBe(4100);
 
     await from('2001:db8:1:2::1').established();
     expect((await from('2001:db8:1:2:ffff::9').closed).code).toBe(4100);

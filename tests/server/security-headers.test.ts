@@ -104,7 +104,7 @@ describe('Strict-Transport-Security', () => {
     writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Peerex</title>');
     writeFileSync(join(webDist, 'assets', 'index-abc123.js'), 'console.log("peerex")');
     direct = await createTestApp('pglite', { env: { WEB_DIST: webDist } });
-    proxied = await createTestApp('pglite', { env: { WEB_DIST: webDist, TRUST_PROXY: 'true' } });
+    proxied = await createTestApp('pglite', { env: { WEB_DIST: webDist, TRUST_PROXY: '1' } });
     // The product answering on a TLS socket of its own: the same app, its requests arriving over TLS.
     tls = createHttpsServer(localhostCertificate(), (req, res) => direct.app.routing(req, res));
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));

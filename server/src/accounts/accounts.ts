@@ -255,7 +255,8 @@ export function accountsService(deps: AccountsDeps) {
     async register(ask: RegisterAsk, client: string): Promise<SessionResponse> {
       const now = deps.now();
       const users = usersRepository(db);
-      // The chat shows a moderator's messages as from "Moderator": no trader may take that name.
+      // The chat shows a moderator's messages as from "Moderator", and lists show names without a badge: no trader
+      // may take a name that reads as staff (docs/rules.md "Look-alike names").
       if (isReservedUsername(ask.username)) throw new InvalidInput(sentences.usernameReserved);
       const verifiedSince = new Date(now.getTime() - EMAIL_VERIFICATION_VALID_MS);
       if (!(await emailCodesRepository(db).isVerifiedSince(ask.email, verifiedSince))) {

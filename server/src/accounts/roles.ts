@@ -4,8 +4,39 @@ import type { Db } from '../db/db.ts';
 import { sessionsRepository } from '../repositories/sessions.ts';
 import { usersRepository } from '../repositories/users.ts';
 
-/** Names no trader may register: the sender a moderator's chat messages carry, in any case. */
-export const isReservedUsername = (username: string): boolean => username.toLowerCase() === MODERATOR_SENDER.toLowerCase();
+/** Digits and letters that pass for others in a name: `M0derator`, `Adm1n`, `5upport`. */
+const LOOK_ALIKES: Record<string, string> = { '0': 'o', '1': 'i', l: 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
+/** Separators a reader skips: `Peerex_Support` reads as `peerexsupport`. */
+const SKIPPED = /[_.-]/g;
+
+/**
+ * What a name looks like to a reader (docs/rules.md "Look-alike names"): NFKC, case-folded, with the look-alike
+ * digits and letters above mapped and the separators dropped.
+ */
+export function usernameSkeleton(username: string): string {
+  return username
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(SKIPPED, '')
+    .replace(/[013457l]/g, (character) => LOOK_ALIKES[character] ?? character);
+}
+
+/** Skeletons that are exactly a staff name. */
+const STAFF_NAMES = new Set(['mod', 'ops']);
+/** Words a skeleton may neither start nor end with: `moderator_fan`, `peerex_support`, `theadmin`. */
+const STAFF_WORDS = ['moderator', 'admin', 'support', 'peerex', 'system'];
+
+/**
+ * Names no trader may register, because lists, profiles and notifications would show them as staff: the
+ * sender a moderator's chat messages carry ("Moderator", MODERATOR_SENDER) and every name that looks like a
+ * staff name once its look-alikes are read as what they pass for. Names that exist are not touched (the demo's
+ * `mod` and `ops` are made by the seed, not by signup).
+ */
+export function isReservedUsername(username: string): boolean {
+  const skeleton = usernameSkeleton(username);
+  if (skeleton === usernameSkeleton(MODERATOR_SENDER) || STAFF_NAMES.has(skeleton)) return true;
+  return STAFF_WORDS.some((word) => skeleton.startsWith(word) || skeleton.endsWith(word));
+}
 
 /** What `npm run user:role` did: `ok` false for an unknown user or role (the script then exits 1), with the sentence it prints. */
 export interface RoleChange {

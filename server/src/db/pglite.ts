@@ -1,4 +1,4 @@
-import { fsyncSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, fsyncSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
@@ -116,11 +116,14 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
   let location = MEMORY_DATA_DIR;
   let unlock = () => {};
   let files = {};
+  // A snapshot only seeds a new data directory; one that holds a database already (a second boot) opens as it is.
+  let snapshot = boot.snapshot;
   if (dataDir !== MEMORY_DATA_DIR) {
     location = join(dataDir, 'pgdata');
     await mkdir(location, { recursive: true });
     unlock = lockDataDir(dataDir);
     files = { fs: new DurableNodeFS(location), startParams: DURABLE_START_PARAMS };
+    if (existsSync(join(location, 'PG_VERSION'))) snapshot = undefined;
   }
   let pglite: PGlite;
   try {
@@ -129,7 +132,7 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
       parsers,
       // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
       extensions: { pg_trgm },
-      ...(boot.snapshot ? { loadDataDir: boot.snapshot } : {}),
+      ...(snapshot ? { loadDataDir: snapshot } : {}),
       ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
       ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),
     });

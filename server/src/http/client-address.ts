@@ -1,7 +1,9 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
+import type { TrustProxy } from '../config.ts';
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -32,20 +34,39 @@ export function hasProxyHeader(request: FastifyRequest): boolean {
 export const isDirectLocalRequest = (request: FastifyRequest): boolean =>
   isLoopbackAddress(request.socket.remoteAddress) && !hasProxyHeader(request);
 
+/** Whether the address at `hop` (0 = the socket's peer, 1 = the right-most X-Forwarded-For entry, …) is a proxy of ours. */
+export type ProxyTrust = (address: string, hop: number) => boolean;
+
 /**
- * The client as counted by rate limits and sign-in failures: its IP (from X-Forwarded-For only with
- * TRUST_PROXY), with an IPv6 address reduced to its /64, because one home or server gets a whole /64 and
- * could otherwise count as 2^64 clients.
+ * TRUST_PROXY as the function Fastify and proxy-addr take, or false for no proxy. A hop count trusts the peer and
+ * the entries it and the proxies before it added, and nothing further left; Fastify given the bare number trusts no
+ * hop at all (its request.js: "hop-count-only trust ... fail closed"), so every client would be the load balancer.
+ */
+export function proxyTrust(trust: TrustProxy): ProxyTrust | false {
+  switch (trust.kind) {
+    case 'none':
+      return false;
+    case 'hops': {
+      const { hops } = trust;
+      return (_address, hop) => hop < hops;
+    }
+    case 'addresses':
+      return proxyAddr.compile(trust.addresses);
+  }
+}
+
+/**
+ * The client as counted by rate limits and sign-in failures: its IP (the right-most X-Forwarded-For entry no
+ * trusted proxy added, per TRUST_PROXY; else the socket's), with an IPv6 address reduced to its /64, because one
+ * home or server gets a whole /64 and could otherwise count as 2^64 clients.
  */
 export const clientAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
 
 /**
  * `clientAddress` for a request Fastify never wraps: a websocket upgrade (the realtime server's connections
- * per address). With TRUST_PROXY Fastify trusts every hop, so its `request.ip` is the first address of
- * X-Forwarded-For; without it, the socket's.
+ * per address), with the same trust as Fastify's `request.ip`.
  */
-export function upgradeClientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  const header = request.headers['x-forwarded-for'];
-  const first = trustProxy && typeof header === 'string' ? header.split(',').map((part) => part.trim()).find((part) => part !== '') : undefined;
-  return normalizeIP(first ?? request.socket.remoteAddress ?? '');
+export function upgradeClientAddress(request: IncomingMessage, trust: ProxyTrust | false): string {
+  const address = trust ? proxyAddr(request, trust) : request.socket.remoteAddress;
+  return normalizeIP(address ?? '');
 }

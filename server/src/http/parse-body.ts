@@ -52,6 +52,12 @@ function sentenceFor(issue: z.core.$ZodIssue): string {
 }
 
 const NUL = '\u0000';
+/**
+ * Half of a UTF-16 surrogate pair standing alone (`"ab\ud800cd"`, which JSON allows): not a character at all. UTF-8
+ * cannot hold it, so PostgreSQL would store U+FFFD instead, and the answer showing the stored text would not be
+ * what was stored. With the `u` flag a well-formed pair is one code point and does not match.
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /** A value met while walking a body, with the key it was found under and the value holding it. */
 interface Walked {
@@ -67,17 +73,24 @@ function pathTo(node: Walked): string[] {
   return path.reverse();
 }
 
+/** Text no field may hold, and where the first such string is. */
+export interface BadText {
+  kind: 'nul' | 'lone-surrogate';
+  path: string[];
+}
+
 /**
- * The path of the first string in a JSON value that holds U+0000, or undefined. PostgreSQL text cannot store
- * the character, and nothing a person types contains it. Walked with a stack, not recursion: a 64 KB body can
+ * The first string in a JSON value that holds U+0000 or a lone surrogate, or undefined. PostgreSQL text cannot
+ * store either, and nothing a person types contains them. Walked with a stack, not recursion: a 64 KB body can
  * nest thirty thousand levels deep. Each value keeps a link to its parent rather than a copy of its path: copies
  * cost the square of the depth, and twenty thousand nested lists (40 KB) held the server for 20 seconds.
  */
-export function pathOfNul(value: unknown): string[] | undefined {
+export function findBadText(value: unknown): BadText | undefined {
   const pending: Walked[] = [{ value }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value === 'string') {
-      if (next.value.includes(NUL)) return pathTo(next);
+      if (next.value.includes(NUL)) return { kind: 'nul', path: pathTo(next) };
+      if (LONE_SURROGATE.test(next.value)) return { kind: 'lone-surrogate', path: pathTo(next) };
     } else if (typeof next.value === 'object' && next.value !== null) {
       const entries = Object.entries(next.value);
       // Reversed onto the stack, so the first field in the body is the one named.
@@ -90,14 +103,22 @@ export function pathOfNul(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The sentence refusing a body with bad text (it names the field), or undefined when there is none. */
+export function badTextSentence(value: unknown): string | undefined {
+  const found = findBadText(value);
+  if (!found) return undefined;
+  const field = found.path.join('.');
+  return found.kind === 'nul' ? sentences.nulCharacter(field) : sentences.loneSurrogate(field);
+}
+
 /**
  * Every request body goes through its contract schema before anything else looks at it. A missing body
  * counts as `{}` so that the answer names the first missing field instead of complaining about the body.
- * Before the schema, any text holding U+0000 is refused by name, in every field of every call.
+ * Before the schema, any text holding U+0000 or a lone surrogate is refused by name, in every field of every call.
  */
 export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
-  const nulAt = pathOfNul(body);
-  if (nulAt) throw new InvalidInput(sentences.nulCharacter(nulAt.join('.')));
+  const badText = badTextSentence(body);
+  if (badText) throw new InvalidInput(badText);
   const result = z.safeParse(schema, body === undefined ? {} : body, { error: wordIssue });
   if (result.success) return result.data;
   const [first] = result.error.issues;

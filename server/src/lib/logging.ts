@@ -39,8 +39,9 @@ function databaseOf(databaseUrl: string): string {
 }
 
 /**
- * The one line an operator reads to know the product started: where it answers, which database it uses
- * and where mail goes. Credentials in the URLs are left out.
+ * The one line an operator reads to know the product started: where it answers, where browsers open it
+ * (PUBLIC_URL: the push service and the realtime socket answer pages of that origin, docs/rules.md "Hosts and
+ * origins"), which database it uses and where mail goes. Credentials in the URLs are left out.
  */
 export function startupLine(config: Config, address: string): string {
   const database = config.databaseUrl
@@ -48,5 +49,5 @@ export function startupLine(config: Config, address: string): string {
     : `embedded PGlite in ${config.dataDir === 'memory://' ? 'memory (nothing is kept)' : `${config.dataDir}/pgdata`}`;
   const mail = config.smtpUrl ? `mail through ${smtpServerOf(config.smtpUrl)}` : 'mail printed on this console (no SMTP_URL)';
   const redis = config.redisUrl ? `; Redis at ${new URL(config.redisUrl).host}` : '';
-  return `Peerex is running at ${address} — ${database}; ${mail}${redis}`;
+  return `Peerex is running at ${address} (browsers open ${config.publicUrl}) — ${database}; ${mail}${redis}`;
 }

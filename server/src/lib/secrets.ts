@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH } from '../../../contracts/common.ts';
+import type { Config } from '../config.ts';
 
 /** 256 bits: guessing a live token is hopeless however many sessions exist. */
 const TOKEN_BYTES = 32;
@@ -34,6 +37,67 @@ export function newRecoveryCodes(count = RECOVERY_CODE_COUNT): string[] {
     const half = RECOVERY_CODE_LENGTH / 2;
     return `${symbols.slice(0, half).join('')}-${symbols.slice(half).join('')}`;
   });
+}
+
+/** The file a generated APP_SECRET lives in, under DATA_DIR. */
+export const APP_SECRET_FILE = 'app-secret.txt';
+/** 256 random bits, as 64 hex digits. */
+const GENERATED_SECRET_BYTES = 32;
+/** What a secret file must hold at least: a shorter one was not written by this server. */
+const MIN_STORED_SECRET_LENGTH = 32;
+
+export class AppSecretError extends Error {
+  override name = 'AppSecretError';
+}
+
+export interface AppSecret {
+  value: string;
+  /** Where it came from, for the boot line. */
+  source: string;
+}
+
+/**
+ * Writes `content` to `path` only if nothing is there, atomically: the content goes to a file of this process's
+ * own and is then hard-linked into place, which fails if the name exists. Another process starting at the same
+ * moment therefore either wins (and this one reads its file, already complete) or loses; nobody reads half a
+ * file, as a plain exclusive create followed by a write would let them.
+ */
+async function createOnce(path: string, content: string): Promise<void> {
+  const own = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(own, content, { flag: 'wx', mode: 0o600 });
+  try {
+    await link(own, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(own);
+  }
+}
+
+/**
+ * APP_SECRET, else a random secret generated once into DATA_DIR (mode 0600, created atomically, so processes
+ * sharing DATA_DIR that start together end with the same one) and read again on every later start; with
+ * DATA_DIR=memory:// nothing is kept, so each process makes its own (tests that run two servers set
+ * APP_SECRET). loadConfig refuses NODE_ENV=production without APP_SECRET: a fleet must share one.
+ * Nothing written in the source ever signs: a value from an earlier version's source is refused everywhere
+ * it is checked (realtime signatures, the trigger API, Beams tokens, sealed two-factor secrets).
+ */
+export async function loadAppSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Promise<AppSecret> {
+  if (config.appSecret !== undefined) return { value: config.appSecret, source: 'APP_SECRET' };
+  if (config.dataDir.startsWith('memory://')) {
+    return { value: randomBytes(GENERATED_SECRET_BYTES).toString('hex'), source: 'a random secret of this process (DATA_DIR=memory://)' };
+  }
+  const path = join(config.dataDir, APP_SECRET_FILE);
+  await mkdir(config.dataDir, { recursive: true });
+  await createOnce(path, `${randomBytes(GENERATED_SECRET_BYTES).toString('hex')}\n`);
+  const value = (await readFile(path, 'utf8')).trim();
+  if (value.length < MIN_STORED_SECRET_LENGTH || /\s/.test(value)) {
+    throw new AppSecretError(
+      `${path} does not hold a secret of at least ${MIN_STORED_SECRET_LENGTH} characters. Restore it, or delete it to have a new one made ` +
+        '(two-factor set-ups sealed under the old one then stop working: README "Secrets").',
+    );
+  }
+  return { value, source: `the secret generated in ${path}` };
 }
 
 /**

@@ -107,9 +107,9 @@ export interface Call {
 
 /** What each status means (docs/api.md "Status codes"). */
 export const STATUS_MEANINGS: Readonly<Record<number, string>> = {
-  400: 'The request is wrong: malformed JSON, a body that fails its schema (the sentence names the field), U+0000 in any text, a wrong password or code, an unknown coin, an amount out of range.',
+  400: 'The request is wrong: malformed JSON, a body that fails its schema (the sentence names the field), U+0000 or a lone surrogate in any text, a wrong password or code, an unknown coin, an amount out of range.',
   401: 'No live session: "Session expired". No token, or an unknown, revoked or idle token, or an interim two-factor token sent to a product call.',
-  403: 'The caller may not do this.',
+  403: 'The caller may not do this; or, on a server listening on a loopback HOST, the request names a Host it does not answer to ("This server does not answer requests for this host name.").',
   404: 'No such thing, as far as the caller may know (unknown or someone else\'s).',
   409: 'The state does not allow it now (a race lost, a trade no longer pending, a sign-in attempt that is over).',
   413: 'The body is too large.',
@@ -221,7 +221,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'System',
     summary: 'Browser configuration',
     description:
-      'What the web app needs at boot, so one build serves every deployment. `ws_host`/`ws_port` null mean this page\'s origin (the built-in server); `cluster` is set only for hosted Pusher. `push.endpoint` is this origin\'s `/push`, the built-in Beams-compatible device API (null with hosted Beams). `flow_atlas` says who may open `/flows` and whether pages post their charts\' live states.',
+      'What the web app needs at boot, so one build serves every deployment. `ws_host`/`ws_port` null mean this page\'s origin (the built-in server); `cluster` is set only for hosted Pusher. `push.endpoint` is `PUBLIC_URL`\'s `/push`, the built-in Beams-compatible device API (null with hosted Beams); never taken from the request\'s Host or X-Forwarded-Host. `flow_atlas` says who may open `/flows` and whether pages post their charts\' live states.',
     access: 'public',
     answer: envelope(info(named('WebAppConfig', webAppConfig))),
     refusal: 'envelope',
@@ -756,7 +756,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Realtime trigger API (Pusher)',
     summary: 'Trigger an event',
     description:
-      'What the `pusher` Node SDK calls to publish into the built-in server. Each subscriber of each channel gets `{event, channel, data}`, except `socket_id`. Answers `{}`, or the channels\' attributes when `info` is given. 413 for data over 10 KB.',
+      'What the `pusher` Node SDK calls to publish into the built-in server. Each subscriber of each channel gets `{event, channel, data}`, except `socket_id`. Answers `{}`, or the channels\' attributes when `info` is given. 413 for data over 10 KB, or a body larger than one such event needs. The key, `auth_version`, timestamp and signature are checked before the body is read; `body_md5` after.',
     access: 'signed',
     query: signedQuery,
     request: pusherEventSchema,

@@ -1,6 +1,7 @@
 import Pusher from 'pusher';
 import { userChannelName } from '../../../contracts/chat.ts';
-import { upgradeClientAddress } from '../http/client-address.ts';
+import { hostRules } from '../http/allowed-hosts.ts';
+import { proxyTrust, upgradeClientAddress } from '../http/client-address.ts';
 import { createHostedRealtime } from '../realtime/hosted.ts';
 import type { RealtimePublisher } from '../realtime/publisher.ts';
 import { channelKind } from '../realtime/protocol.ts';
@@ -55,7 +56,8 @@ declare module 'fastify' {
 
 /**
  * Tier 3: the realtime publisher. Built in, it also takes over websocket upgrades of `/app/{key}` on this
- * server and serves the trigger API at `/apps/{id}/…`; on close it ends every socket with 4200 so clients
+ * server (refusing pages of other origins, and on a loopback HOST other Host names: http/allowed-hosts.ts) and
+ * serves the trigger API at `/apps/{id}/…`; on close it ends every socket with 4200 so clients
  * reconnect at once to another process. Built in, it also closes the sockets of every session that ends, on
  * whichever process or command it ended (docs/rules.md "Sessions"); hosted Pusher has no per-session close.
  */
@@ -65,6 +67,8 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
   let publisher: RealtimePublisher;
   if (settings.mode === 'built-in') {
     const limits = app.config.realtimeLimits;
+    const trust = proxyTrust(app.config.trustProxy);
+    const hosts = hostRules(app.config);
     const builtIn = await createBuiltInRealtime({
       app: settings.app,
       redisUrl: app.config.redisUrl,
@@ -72,7 +76,8 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
       maxPayloadBytes: limits.maxFrameBytes,
       maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
       maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
-      addressOf: (req) => upgradeClientAddress(req, app.config.trustProxy),
+      addressOf: (req) => upgradeClientAddress(req, trust),
+      admits: (req) => hosts.upgradeAllowed(req),
     });
     builtIn.attach(app.server);
     await app.register(builtIn.httpApi);

@@ -4,6 +4,8 @@ import { newRecoveryCodes } from '../lib/secrets.ts';
 import { totpStep } from '../lib/totp.ts';
 import { recoveryCodesRepository } from '../repositories/recovery-codes.ts';
 import { usersRepository } from '../repositories/users.ts';
+import { Unavailable } from '../refusals.ts';
+import { sentences } from '../sentences.ts';
 import { shared } from './shared.ts';
 
 export type TotpOutcome = { ok: true; step: number } | { ok: false; reason: 'invalid' | 'replayed' };
@@ -38,8 +40,26 @@ declare module 'fastify' {
 
 /** Tier 2: TOTP (RFC 6238) checks with replay protection, and recovery codes; secrets are stored sealed with APP_SECRET. */
 export const twoFactorPlugin = shared('peerex-two-factor', async (app) => {
+  /**
+   * A secret sealed under another APP_SECRET does not open (AES-GCM's tag fails): typically an install upgraded
+   * from the development secret earlier versions published, whose database was seeded under it. Nobody can check
+   * that account's codes, so the answer says so (503) instead of a 500, and the log tells the operator what to do.
+   */
+  const openSecret = (sealedSecret: string): string => {
+    try {
+      return app.keys.open(sealedSecret);
+    } catch (error) {
+      app.log.warn(
+        { err: error },
+        'A stored two-factor secret does not open with this APP_SECRET: it was sealed under another one (an install upgraded from ' +
+          'the development secret earlier versions published?). Start on a fresh DATA_DIR, or set APP_SECRET to the old value ' +
+          'knowingly (README "Secrets").',
+      );
+      throw new Unavailable(sentences.twoFactorSecretUnreadable);
+    }
+  };
   const check: TwoFactor['check'] = async (sealedSecret, code) => {
-    const step = await totpStep(app.keys.open(sealedSecret), code, app.now());
+    const step = await totpStep(openSecret(sealedSecret), code, app.now());
     return step === undefined ? { ok: false, reason: 'invalid' } : { ok: true, step };
   };
   app.decorate('twoFactor', {

@@ -1,7 +1,8 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { sentences } from '../sentences.ts';
 
 /** True when a built web app (WEB_DIST/index.html) is there to serve. */
 export const hasWebApp = (webDist: string): boolean => existsSync(join(webDist, 'index.html'));
@@ -49,6 +50,18 @@ export function pageFinder(webDist: string): (url: string) => string {
  * /api/*, not files) the same way, with the route's page (`pageFinder`), so the client router can take over.
  */
 export async function webAppPlugin(app: FastifyInstance, { root, pageFor }: { root: string; pageFor: (url: string) => string }) {
+  // What @fastify/static refuses itself (a directory such as /assets/ or /assets//, a path that climbs out of the
+  // root) comes as an error with a 4xx status: answered as the missing file it is, not as the server's 500 with a
+  // stack in the error log, which anyone could flood. Anything else is still a bug.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.debug({ status, code: error.code }, 'static file refused');
+      return reply.code(404).send({ success: false, info: sentences.noSuchCall });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ success: false, info: sentences.internalError });
+  });
   await app.register(fastifyStatic, {
     root: resolve(root),
     // No directory answers with an index file: `/` is a page like the others (below).

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import webpush from 'web-push';
 import { PUSH_USER_ID_MAX_LENGTH } from '../../../contracts/notifications.ts';
-import type { Config } from '../config.ts';
+import type { Config, ServerConfig } from '../config.ts';
 import { BUILT_IN_PUSH_INSTANCE, beamsIssuer } from './instance.ts';
 
 /**
@@ -70,7 +70,7 @@ export function newVapidEnvironment(): { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE
  * refuses to generate one: several processes behind a load balancer must share one pair, and a lost pair
  * makes every browser's subscription useless.
  */
-export async function loadVapidKeys(config: Pick<Config, 'nodeEnv' | 'dataDir' | 'appSecret' | 'mailFrom' | 'push'>): Promise<VapidKeys> {
+export async function loadVapidKeys(config: Pick<ServerConfig, 'nodeEnv' | 'dataDir' | 'appSecret' | 'mailFrom' | 'push'>): Promise<VapidKeys> {
   const subject = vapidSubjectOf(config);
   if (config.push.vapidPublicKey && config.push.vapidPrivateKey) {
     const pair = { publicKey: config.push.vapidPublicKey, privateKey: config.push.vapidPrivateKey };
@@ -131,7 +131,7 @@ const BEAMS_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
  * The built-in instance signs with a key derived from APP_SECRET for this purpose only, so a token is
  * worthless anywhere else; hosted Beams signs with BEAMS_SECRET_KEY through its own SDK, and Pusher checks it.
  */
-export function beamsTokens(config: Pick<Config, 'appSecret' | 'push'>, now: () => Date): BeamsTokens {
+export function beamsTokens(config: Pick<ServerConfig, 'appSecret' | 'push'>, now: () => Date): BeamsTokens {
   const hosted = config.push.beams;
   const instanceId = hosted?.instanceId ?? BUILT_IN_PUSH_INSTANCE;
   const secret = hosted

@@ -5,6 +5,7 @@ import {
   isPresenceChannel,
   isValidChannelName,
   isValidSocketId,
+  MAX_CHANNEL_NAME_LENGTH,
   MAX_EVENT_DATA_BYTES,
   MAX_EVENT_NAME_LENGTH,
   signatureMatches,
@@ -40,9 +41,19 @@ export const HTTP_API_LIMITS = {
   channelsPerEvent: 100,
   eventsPerBatch: 10,
   timestampSkewSeconds: 600,
-  /** Ten events of 10 KB, escaped, and their channel lists fit well within it. */
-  bodyBytes: 1_048_576,
 } as const;
+
+/**
+ * The largest body of one event: Pusher's 10 KB of data, escaped once more inside the body (at most twice its
+ * size: the SDK sends JSON text as a string), its channel names and the rest. Bodies are read only for requests
+ * whose signature holds (the query is checked first), so a stranger's body is never read, let alone hashed.
+ */
+export const EVENT_BODY_BYTES = 2 * MAX_EVENT_DATA_BYTES + HTTP_API_LIMITS.channelsPerEvent * (MAX_CHANNEL_NAME_LENGTH + 3) + 1024;
+/** The largest body of a batch: its events, each at most as large as one event's body. */
+export const BATCH_BODY_BYTES = HTTP_API_LIMITS.eventsPerBatch * EVENT_BODY_BYTES;
+
+/** The version of Pusher's signing scheme (realtime.md 3.2); the SDKs send `auth_version=1.0`. */
+const AUTH_VERSION = '1.0';
 
 class ApiError extends Error {
   constructor(
@@ -76,29 +87,33 @@ export function parseSignedQuery(search: string): Map<string, string> {
   return query;
 }
 
-/** Checks a request's signature, key, body hash and timestamp; throws a 401 ApiError when one is wrong. */
-export function verifySignedRequest(
-  app: RealtimeApp,
-  request: { method: string; url: string; rawBody: string },
-  nowMs: number,
-): Map<string, string> {
+/**
+ * Checks a request's query, cheapest first: key, version, timestamp window, then the signature, which covers
+ * `body_md5`. The body plays no part, so this runs before it is read (`verifyBodyHash` then checks it). Throws
+ * a 401 ApiError; none of them tells the server's clock.
+ */
+export function verifySignedQuery(app: RealtimeApp, request: { method: string; url: string }, nowMs: number): Map<string, string> {
   const mark = request.url.indexOf('?');
   const path = mark < 0 ? request.url : request.url.slice(0, mark);
   const query = parseSignedQuery(mark < 0 ? '' : request.url.slice(mark + 1));
   if (query.get('auth_key') !== app.key) throw new ApiError(401, 'Unknown auth_key');
+  if (query.get('auth_version') !== AUTH_VERSION) throw new ApiError(401, `auth_version must be ${AUTH_VERSION}`);
   const timestamp = Number(query.get('auth_timestamp'));
   if (!query.get('auth_timestamp') || !Number.isFinite(timestamp)) throw new ApiError(401, 'Missing auth_timestamp');
   if (Math.abs(nowMs / 1000 - timestamp) >= HTTP_API_LIMITS.timestampSkewSeconds) {
-    throw new ApiError(401, `Timestamp expired: the server's time is ${Math.round(nowMs / 1000)}`);
-  }
-  const bodyMd5 = query.get('body_md5');
-  if (request.rawBody !== '' || bodyMd5 !== undefined) {
-    if (createHash('md5').update(request.rawBody, 'utf8').digest('hex') !== bodyMd5) throw new ApiError(401, 'body_md5 does not match the body');
+    throw new ApiError(401, `Timestamp expired: auth_timestamp must be within ${HTTP_API_LIMITS.timestampSkewSeconds} seconds of the current time`);
   }
   if (!signatureMatches(app.secret, stringToSign(request.method, path, query), query.get('auth_signature'))) {
     throw new ApiError(401, 'Invalid signature: expected the HMAC-SHA256 hex digest of METHOD\\nPATH\\nSORTED_QUERY');
   }
   return query;
+}
+
+/** The body against the `body_md5` a verified signature covered; a 401 ApiError when they differ. */
+export function verifyBodyHash(query: ReadonlyMap<string, string>, rawBody: string): void {
+  const bodyMd5 = query.get('body_md5');
+  if (rawBody === '' && bodyMd5 === undefined) return;
+  if (createHash('md5').update(rawBody, 'utf8').digest('hex') !== bodyMd5) throw new ApiError(401, 'body_md5 does not match the body');
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,11 +202,9 @@ export function createRealtimeHttpApi(options: RealtimeHttpApiOptions): FastifyP
   const now = options.now ?? Date.now;
 
   return async (api) => {
-    // The raw body, whatever its content type: body_md5 is the hash of these exact bytes.
+    // The raw body, whatever its content type: body_md5 is the hash of these exact bytes. Its limit is each route's.
     api.removeAllContentTypeParsers();
-    api.addContentTypeParser('*', { parseAs: 'string', bodyLimit: HTTP_API_LIMITS.bodyBytes }, (_request, body, done) =>
-      done(null, body),
-    );
+    api.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
     api.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -199,19 +212,31 @@ export function createRealtimeHttpApi(options: RealtimeHttpApiOptions): FastifyP
       return reply.code(status).send({ error: status === 500 ? 'Internal server error' : error.message });
     });
 
-    api.addHook('preHandler', async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply) => {
-      if (request.params.appId !== app.id) return reply.code(404).send({ error: `Unknown app: ${request.params.appId}` });
-      const rawBody = typeof request.body === 'string' ? request.body : '';
-      verifySignedRequest(app, { method: request.method, url: request.url, rawBody }, now());
+    // Answers (refusals above all) are about this moment and this caller: no cache keeps one.
+    api.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
     });
 
-    api.post('/apps/:appId/events', async (request) => {
+    // Before the body is read: an unsigned request costs a lookup and one HMAC of its query, whatever it sends.
+    const signedQueries = new WeakMap<FastifyRequest, Map<string, string>>();
+    api.addHook('onRequest', async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply) => {
+      if (request.params.appId !== app.id) return reply.code(404).send({ error: `Unknown app: ${request.params.appId}` });
+      signedQueries.set(request, verifySignedQuery(app, { method: request.method, url: request.url }, now()));
+    });
+
+    api.addHook('preHandler', async (request) => {
+      const query = signedQueries.get(request);
+      if (!query) throw new ApiError(401, 'Unsigned request');
+      verifyBodyHash(query, typeof request.body === 'string' ? request.body : '');
+    });
+
+    api.post('/apps/:appId/events', { bodyLimit: EVENT_BODY_BYTES }, async (request) => {
       const event = parseEvent(parseJsonBody(request.body as string));
       await backend.publish(event.channels, event.name, event.data, event.socketId);
       return event.info.size ? { channels: await channelAttributes(backend, event.channels, event.info) } : {};
     });
 
-    api.post('/apps/:appId/batch_events', async (request) => {
+    api.post('/apps/:appId/batch_events', { bodyLimit: BATCH_BODY_BYTES }, async (request) => {
       const body = parseJsonBody(request.body as string) as { batch?: unknown };
       if (!body || !Array.isArray(body.batch)) throw new ApiError(400, 'batch must be an array');
       if (body.batch.length > HTTP_API_LIMITS.eventsPerBatch) throw new ApiError(400, `At most ${HTTP_API_LIMITS.eventsPerBatch} events per batch`);

@@ -67,6 +67,11 @@ export interface BuiltInRealtimeOptions {
   maxConnectionsPerAddress?: number;
   /** The client address an upgrade is counted under (default: its socket's); the product counts as its HTTP rate limits. */
   addressOf?: (req: IncomingMessage) => string;
+  /**
+   * Whether an upgrade may open a socket at all (default: every one). One it refuses is answered a plain HTTP 403
+   * before the websocket handshake; the product refuses pages of other origins (server/src/http/allowed-hosts.ts).
+   */
+  admits?: (req: IncomingMessage) => boolean;
   /** Distinct users of one presence channel (default 100, Pusher's limit); 0 = no limit. */
   maxPresenceMembers?: number;
   /** Prefix of every Redis key and of the bus channel (default `peerex:rt:`). */
@@ -114,6 +119,11 @@ const CLOSE_GRACE_MS = 2000;
 const PROTOCOLS = { min: 5, max: 7 };
 
 const TEXT = { binary: false } as const;
+
+const FORBIDDEN_TEXT = 'This server does not accept websockets from this origin.';
+const FORBIDDEN_UPGRADE =
+  'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n' +
+  `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(FORBIDDEN_TEXT)}\r\n\r\n${FORBIDDEN_TEXT}`;
 
 /** One connection: ws's socket plus what the protocol needs to know about it. */
 class PusherSocket extends WebSocket {
@@ -625,6 +635,10 @@ export async function createBuiltInRealtime(options: BuiltInRealtimeOptions): Pr
           // Someone else's websocket (another listener will answer it), or nobody's.
           if (server.listenerCount('upgrade') > 1) return;
           socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
+        if (options.admits && !options.admits(req)) {
+          socket.end(FORBIDDEN_UPGRADE);
           return;
         }
         wss.handleUpgrade(req, socket, head, (ws) => accept(ws as PusherSocket, req, path, mark < 0 ? '' : url.slice(mark + 1)));

@@ -6,16 +6,17 @@ import { browserRealtimeConfig } from '../../realtime/settings.ts';
 
 /**
  * GET /api/config (public): what the web app needs at boot (contract.md "Browser configuration"), so one
- * build serves the built-in servers and hosted Pusher alike. The push base is this origin's `/push`, where
- * the Beams-compatible device API lives, or null with hosted Beams (the SDK's own default base).
+ * build serves the built-in servers and hosted Pusher alike. The push base is PUBLIC_URL's `/push`, where the
+ * Beams-compatible device API lives, or null with hosted Beams (the SDK's own default base). Never the request's
+ * Host or X-Forwarded-Host: whoever writes those would choose where a browser registers its push subscription.
  */
 export default async function configRoute(app: FastifyInstance) {
-  app.get('/config', async (request) =>
+  app.get('/config', async () =>
     ok(webAppConfig, {
       realtime: browserRealtimeConfig(app.realtime.settings),
       push: {
         instance_id: app.push.instanceId,
-        endpoint: app.push.hosted ? null : `${request.protocol}://${request.host}${PUSH_BASE_PATH}`,
+        endpoint: app.push.hosted ? null : `${app.config.publicUrl}${PUSH_BASE_PATH}`,
       },
       flow_atlas: {
         open_to: app.config.nodeEnv !== 'production' || app.config.flowAtlas ? 'everyone' : 'moderators',

@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod/mini';
 import { INTEREST_MAX_LENGTH, INTEREST_PATTERN, INTERESTS_PER_DEVICE } from '../../../../contracts/notifications.ts';
 import { statusOf } from '../../http/errors.ts';
-import { pathOfNul } from '../../http/parse-body.ts';
-import { sentences } from '../../sentences.ts';
+import { badTextSentence } from '../../http/parse-body.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { BUILT_IN_PUSH_INSTANCE } from '../../push/instance.ts';
 import { isSubscriptionProblem, parseDeviceToken } from '../../push/subscription.ts';
@@ -97,9 +96,9 @@ function checkInterest(interest: string): string {
 }
 
 function parse<S extends z.core.$ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  // PostgreSQL text cannot hold U+0000 (an sdkVersion holding one was a 500); refused by name, as everywhere.
-  const nulAt = pathOfNul(body);
-  if (nulAt) throw badRequest(sentences.nulCharacter(nulAt.join('.')));
+  // PostgreSQL text cannot hold U+0000 (an sdkVersion holding one was a 500) or a lone surrogate; refused by name, as everywhere.
+  const badText = badTextSentence(body);
+  if (badText) throw badRequest(badText);
   const parsed = z.safeParse(schema, body);
   if (!parsed.success) throw badRequest(`The body must be ${what}`);
   return parsed.data;

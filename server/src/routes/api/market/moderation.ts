@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { disputeDetail, disputeList, moderationMessageResponse, moderationRequest, resolveResponse } from '../../../../../contracts/moderation.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
@@ -8,14 +8,19 @@ import { sentences } from '../../../sentences.ts';
 
 /**
  * POST /api/market/moderation/ (signed in, moderators only; docs/api.md "Moderation"): the dispute desk's `list`,
- * `get`, `message` and `resolve`. Anyone else is refused (403) before the body is even read, so a trader learns
- * nothing here, not even which bodies would be valid.
+ * `get`, `message` and `resolve`. Anyone else is refused (401 without a session, 403 for a trader) before the body
+ * is even read, so a trader learns nothing here, not even which bodies would be valid or whether theirs is JSON.
  */
 export default async function moderationRoute(app: FastifyInstance) {
-  app.post('/market/moderation/', async (request, reply) => {
-    const session = signedIn(request);
+  // onRequest runs before Fastify reads and parses the body; the scope's session hook (a preHandler) runs later.
+  const moderatorsOnly: onRequestAsyncHookHandler = async function (request, reply) {
+    await app.requireSession.call(app, request, reply);
     // The role as stored now (the session lookup reads it on every call): one taken back counts at once.
-    if (session.role !== 'moderator') throw new NotAllowed(sentences.moderatorsOnly);
+    if (signedIn(request).role !== 'moderator') throw new NotAllowed(sentences.moderatorsOnly);
+  };
+
+  app.post('/market/moderation/', { onRequest: moderatorsOnly }, async (request, reply) => {
+    const session = signedIn(request);
     const body = parseBody(moderationRequest, request.body);
     const moderator = { id: session.userId };
 
