@@ -79,14 +79,6 @@ export function sessionsRepository(db: Queryable) {
     /** The live session whose websocket token hashes to this (channel authorization). */
     findLiveByWebsocketToken: (websocketTokenHash: string) => findLiveBy('websocket_token_hash', websocketTokenHash),
 
-    /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
-    touch: (sessionId: string, now: Date, staleBefore: Date) =>
-      db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at <= $3', [
-        sessionId,
-        now,
-        staleBefore,
-      ]),
-
     /** A live session's release window and its user's proofs (accounts/confirmation.ts); read before every release: kept prepared. */
     confirmation: (sessionId: string) =>
       db.maybe<ConfirmationRow>(
@@ -100,6 +92,14 @@ export function sessionsRepository(db: Queryable) {
     /** A proof succeeded: the session's releases need none until `until`. */
     confirmRelease: (sessionId: string, until: Date) =>
       db.query('UPDATE sessions SET release_confirmed_until = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, until]),
+
+    /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
+    touch: (sessionId: string, now: Date, staleBefore: Date) =>
+      db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at <= $3', [
+        sessionId,
+        now,
+        staleBefore,
+      ]),
 
     revoke: (sessionId: string, now: Date) =>
       db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, now]),
