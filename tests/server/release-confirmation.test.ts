@@ -266,7 +266,7 @@ describe.each(dbTargets)('release confirmation and the security hold on %s', (ta
     }
 
     /** Every selling path refused, every buying path open; 24 hours on, selling again. */
-    async function expectHeld({ seller, offer, channel }: { seller: Trader; offer: number; channel: string }, proof: () => Promise<Record<string, string>>) {
+    async function expectHeld({ seller, offer, channel }: { seller: Trader; offer: number; channel: string }, proof: () => Promise<{ password?: string; code?: string }>) {
       const buyer = await trader(t);
       const buyOffer = await publishOffer(t, buyer.token, { offer_type: 'buy', rate: '1', min_amount: '1', max_amount: '1000' });
       // Open as the seller (taking a buy offer), preview included.

@@ -14,12 +14,12 @@ export interface Trader {
   token: string;
   /** The session's realtime credential (channel authorization). */
   websocketToken: string;
-  /** The account's password: a release's second proof (docs/rules.md "Trades"). */
-  password: string;
+  /** The account's password: a release's second proof (docs/rules.md "Trades"); `trader()` always sets it. */
+  password?: string;
 }
 
 /** A signed-up trader holding `balances` (ticker → amount) in available, deposited through the ledger. */
-export async function trader(t: TestApp, balances: Record<string, string> = {}): Promise<Trader> {
+export async function trader(t: TestApp, balances: Record<string, string> = {}): Promise<Trader & { password: string }> {
   const session = await signUp(t);
   const { id } = await t.app.db.one<{ id: string }>('SELECT id FROM users WHERE username = $1', [session.username]);
   for (const [ticker, amount] of Object.entries(balances)) {
@@ -47,7 +47,7 @@ const offerRate = async (t: TestApp, offer: number) =>
 
 /** A party's action as the web app sends it: a release carries the password, its second proof, as the chat asks for it. */
 export const act = (t: TestApp, who: Trader, type: string, channel: string, reason?: string) =>
-  tradeCall<string>(t, who, { type, channel, ...(reason === undefined ? {} : { reason }), ...(type === 'release_coin' ? { password: who.password } : {}) });
+  tradeCall<string>(t, who, { type, channel, ...(reason === undefined ? {} : { reason }), ...(type === 'release_coin' && who.password !== undefined ? { password: who.password } : {}) });
 
 /** A release with exactly the proof given (none: `{}`), for the tests of the proof itself. */
 export const release = (t: TestApp, who: Trader, channel: string, proof: { password?: string; code?: string } = {}) =>
