@@ -99,3 +99,19 @@ export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 
 /** A message answer: `info` is a sentence to show. */
 export const messageResponse = z.string();
+
+// ---- security/confirmation/ (signed in) ---------------------------------------------------------------------
+
+/**
+ * The second proof releasing escrow asks for (docs/rules.md "Trades"): the account's password, or, with
+ * two-factor on, a current authenticator code.
+ */
+export const confirmationProof = z.enum(['password', 'code']);
+export type ConfirmationProof = z.infer<typeof confirmationProof>;
+export const confirmationRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('status') })]);
+/**
+ * `status`: what a release by this session asks for now, so the web app asks only when needed: `proof` is null
+ * while the session's confirmation window is open (a proof given in the last 10 minutes).
+ */
+export const confirmationStatus = z.object({ proof: z.nullable(confirmationProof) });
+export type ConfirmationStatus = z.infer<typeof confirmationStatus>;

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { decimalString, writtenText } from './common.ts';
+import { messages } from './messages.ts';
 import { page, paginator } from './market.ts';
 import { tradeStatus } from './user.ts';
 
@@ -79,7 +80,17 @@ export const tradeRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel'), channel }),
   /** `payer_account` (an addition): who paid and from where ("J. Smith, Revolut"), shown to the seller and a moderator. */
   z.object({ type: z.literal('mark_paid'), channel, payer_account: z.optional(payerAccount) }),
-  z.object({ type: z.literal('release_coin'), channel }),
+  /**
+   * `password`, or with two-factor on `code` (a current authenticator code): the second proof (docs/api.md "Trade
+   * actions"), not needed while the session's confirmation window is open. Any text is taken: a wrong one is refused
+   * as wrong (403), never as malformed.
+   */
+  z.object({
+    type: z.literal('release_coin'),
+    channel,
+    password: z.optional(z.string({ error: 'password must be text' }).check(z.maxLength(128, messages.passwordTooLong))),
+    code: z.optional(z.string({ error: 'code must be text' }).check(z.maxLength(20, 'code must be a 6-digit authenticator code'))),
+  }),
   z.object({
     type: z.literal('raise_dispute'),
     channel,
@@ -98,6 +109,8 @@ export type TradeRequest = z.infer<typeof tradeRequest>;
 export type TradeAsk = Omit<Extract<TradeRequest, { type: 'preview' }>, 'type'>;
 /** What opens a trade (`open`): the ask and the offer's rate as the taker saw it. */
 export type TradeOpenAsk = Omit<Extract<TradeRequest, { type: 'open' }>, 'type'>;
+/** The second proof a `release_coin` carries (either, both or neither given). */
+export type ReleaseProof = Pick<Extract<TradeRequest, { type: 'release_coin' }>, 'password' | 'code'>;
 /** What the `history` call asks for: a page, and the trade type and filters that are set. */
 export type TradeHistoryAsk = Omit<Extract<TradeRequest, { type: 'history' }>, 'type'>;
 

@@ -69,6 +69,7 @@ import twoFactorRoute from './routes/api/security/two-factor.ts';
 import sessionsRoute from './routes/api/security/sessions.ts';
 import antiPhishingRoute from './routes/api/security/anti-phishing.ts';
 import withdrawalAllowlistRoute from './routes/api/security/withdrawal-allowlist.ts';
+import confirmationRoute from './routes/api/security/confirmation.ts';
 import validateEmailRoute from './routes/api/security/validate-email.ts';
 import overviewRoute from './routes/api/user/overview.ts';
 import walletRoute from './routes/api/user/wallet.ts';
@@ -332,6 +333,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await signedInScope.register(sessionsRoute);
         await signedInScope.register(antiPhishingRoute);
         await signedInScope.register(withdrawalAllowlistRoute);
+        await signedInScope.register(confirmationRoute);
         await signedInScope.register(overviewRoute);
         await signedInScope.register(coinsRoute);
         await signedInScope.register(offersRoute);

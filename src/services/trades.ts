@@ -1,5 +1,6 @@
 import {
   TRADE_CHANNEL_HEADER,
+  confirmationStatus,
   messageResponse,
   tradeHistory,
   tradePreview,
@@ -36,6 +37,9 @@ export function historyQuery(page: number, filters: TradeHistoryFilters): TradeH
  */
 export type TradeActionRequest = Extract<TradeRequest, { type: TradeAction }>;
 
+/** `release_coin` with its second proof, the password or (two-factor on) the code, when one is asked (docs/api.md "Trade actions"). */
+export type ReleaseRequest = Extract<TradeRequest, { type: 'release_coin' }>;
+
 /** A party's rating of the other after a completed trade (docs/api.md "Ratings"): 1–5 and an optional comment. */
 export type TradeRatingRequest = Omit<Extract<TradeRequest, { type: 'rate' }>, 'type'>;
 
@@ -58,6 +62,13 @@ export function createTradeService(api: Api) {
     history: (input: { page: number; filters: TradeHistoryFilters }) =>
       api.read('market/trade/', { type: 'history', ...historyQuery(input.page, input.filters) }, tradeHistory),
     act: (input: TradeActionRequest) => api.write('market/trade/', input, messageResponse),
+    /**
+     * What the next release of this session must carry (docs/api.md "Release confirmation"): 'password', 'code', or
+     * null while a proof given in the last 10 minutes covers it. Quiet: the release dialog goes on without it.
+     */
+    releaseProof: () => api.read('security/confirmation/', { type: 'status' }, confirmationStatus, { noToast: true }).then((status) => status.proof),
+    /** A release, refused quietly: the release dialog shows the server's sentence itself (a wrong password, the security hold). */
+    release: (input: ReleaseRequest) => api.write('market/trade/', input, messageResponse, { noToast: true }),
     /** Answers the sentence of the toast; a second rating or a trade that cannot be rated is refused (409, a toast). */
     rate: (input: TradeRatingRequest) => api.write('market/trade/', { type: 'rate', ...input }, messageResponse),
   };

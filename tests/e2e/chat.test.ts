@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newPage, screenshot, standingStill, type Product, toast } from './support.ts';
+import { DEMO_PASSWORD, newPage, screenshot, standingStill, type Product, toast } from './support.ts';
 import { productAndBrowserPerFile } from './per-file.ts';
 
 /**
@@ -275,19 +275,33 @@ describe('the trade chat, live between two traders', () => {
     expect(await notReloaded(alice.page)).toBe(true);
   });
 
-  it('alice releases after confirming: both see the trade completed without reloading, and bob’s /trades says so', async () => {
+  it('alice releases after confirming with her password: both see the trade completed without reloading, and bob’s /trades says so', async () => {
     const atAlice = pane(alice.page, firstChannel);
     const atBob = pane(bob.page, firstChannel);
     await actions(atAlice).getByRole('button', { name: 'Release Crypto' }).click();
     const dialog = alice.page.getByRole('alertdialog', { name: 'Release Crypto' });
     await dialog.waitFor();
     await dialog.getByText('Release the crypto to bob only once their payment has arrived. It cannot be undone.').waitFor();
+    // The second proof (docs/rules.md "Trades"): her password, asked in the dialog.
+    const password = dialog.getByRole('textbox', { name: 'Your password' });
+    await password.waitFor();
+    expect(await password.getAttribute('name')).toBe('password');
+    expect(await dialog.getByRole('button', { name: 'Confirm Release' }).isDisabled()).toBe(true);
     await shoot(alice, 'release-confirm', ['dark', 'light', 'mobile-dark', 'mobile-light']);
-    // Cancel leaves everything as it was; asking again and confirming releases.
+    // Cancel leaves everything as it was.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await atAlice.getAttribute('data-status')).toBe('pending');
+    // A wrong password: the server's sentence in the dialog, which stays open with the input emptied.
     await actions(atAlice).getByRole('button', { name: 'Release Crypto' }).click();
+    await password.fill('not-her-password');
+    await dialog.getByRole('button', { name: 'Confirm Release' }).click();
+    await dialog.getByRole('alert').getByText('Please confirm the release with your password.').waitFor(within);
+    await expect.poll(() => password.inputValue(), within).toBe('');
+    expect(await atAlice.getAttribute('data-status')).toBe('pending');
+    await shoot(alice, 'release-refused', ['dark', 'mobile-light']);
+    // The right one releases.
+    await password.fill(DEMO_PASSWORD);
     await dialog.getByRole('button', { name: 'Confirm Release' }).click();
     await dialog.waitFor({ state: 'detached', ...within });
     await toast(alice.page, 'Action Performed!').waitFor(within);

@@ -14,10 +14,13 @@ import {
   selectConversations,
   selectDialog,
   selectDraft,
+  selectIsCheckingRelease,
   selectIsListEmpty,
   selectIsOffline,
   selectMessages,
   selectReasonError,
+  selectReleaseProblem,
+  selectReleaseProof,
   selectSelection,
   selectTypingLine,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
@@ -328,25 +331,122 @@ describe('a conversation: the trade actions', () => {
     expect(selectCanWrite(snapshot())).toBe(false);
   });
 
-  it('"Release Crypto" asks once; dismissing releases nothing, confirming releases and completes the trade', async () => {
+  it('"Release Crypto" asks once, with the password the server asks for; dismissing releases nothing, confirming completes the trade', async () => {
     const { send, calls, snapshot, notices } = await openConversation({ ...withCarol, ...facts.paid });
     send({ type: 'trade.release' });
     expect(selectDialog(snapshot())).toBe('release');
-    expect(calls.inputs('act')).toEqual([]);
+    expect(calls.made.filter((call) => call.name === 'releaseProof'), 'asks what the release needs').toHaveLength(1);
+    expect(selectIsCheckingRelease(snapshot())).toBe(true);
+    expect(selectCanConfirmRelease(snapshot()), 'nothing to confirm before the answer').toBe(false);
     send({ type: 'dialog.dismiss' });
     expect(selectDialog(snapshot())).toBeNull();
-    expect(calls.inputs('act')).toEqual([]);
+    expect(calls.inputs('release')).toEqual([]);
 
     send({ type: 'trade.release' });
+    await calls.answerLatest('releaseProof', 'password');
+    expect(selectReleaseProof(snapshot())).toBe('password');
+    expect(selectCanConfirmRelease(snapshot()), 'not without the password').toBe(false);
+    send({ type: 'release.confirm' });
+    expect(calls.inputs('release')).toEqual([]);
+    send({ type: 'proof.change', value: 'correct-horse-9' });
     expect(selectCanConfirmRelease(snapshot())).toBe(true);
     send({ type: 'release.confirm' });
-    expect(calls.inputs('act')).toEqual([{ type: 'release_coin', channel: withCarol.channel }]);
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel, password: 'correct-horse-9' }]);
+    expect(calls.inputs('act'), 'a release is not a quiet action').toEqual([]);
     send({ type: 'dialog.dismiss' });
     expect(selectDialog(snapshot()), 'not while the release runs').toBe('release');
-    await calls.answer('act', 'Coin released. The trade is completed.');
+    await calls.answer('release', 'Coin released. The trade is completed.');
     expect(selectDialog(snapshot())).toBeNull();
+    expect(snapshot().context.proof, 'the password is forgotten').toBe('');
     expect(snapshot().matches({ trade: 'completed' })).toBe(true);
     expect(notices).toEqual([{ title: 'Action Performed!', description: 'Coin released. The trade is completed.', type: 'success' }]);
+  });
+
+  it('asks for the authenticator code with two-factor on (six digits, spaces aside), and for nothing while the window is open', async () => {
+    const twoFactor = await openConversation({ ...withCarol, ...facts.paid });
+    twoFactor.send({ type: 'trade.release' });
+    await twoFactor.calls.answer('releaseProof', 'code');
+    expect(selectReleaseProof(twoFactor.snapshot())).toBe('code');
+    for (const value of ['12345', '1234567', 'abcdef']) {
+      twoFactor.send({ type: 'proof.change', value });
+      expect(selectCanConfirmRelease(twoFactor.snapshot()), value).toBe(false);
+    }
+    twoFactor.send({ type: 'proof.change', value: ' 123 456 ' });
+    twoFactor.send({ type: 'release.confirm' });
+    expect(twoFactor.calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel, code: '123456' }]);
+
+    const inWindow = await openConversation({ ...withCarol, ...facts.paid });
+    inWindow.send({ type: 'trade.release' });
+    await inWindow.calls.answer('releaseProof', null);
+    expect(selectReleaseProof(inWindow.snapshot()), 'no input').toBeNull();
+    expect(selectCanConfirmRelease(inWindow.snapshot())).toBe(true);
+    inWindow.send({ type: 'release.confirm' });
+    expect(inWindow.calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel }]);
+  });
+
+  it('a wrong password shows the server’s sentence in the dialog, keeps it open and asks again', async () => {
+    const { send, calls, snapshot, notices } = await openConversation({ ...withCarol, ...facts.paid });
+    send({ type: 'trade.release' });
+    await calls.answer('releaseProof', 'password');
+    send({ type: 'proof.change', value: 'wrong-one' });
+    send({ type: 'release.confirm' });
+    await calls.fail('release', new ApiError('Please confirm the release with your password.', 403));
+    expect(selectDialog(snapshot())).toBe('release');
+    expect(selectReleaseProblem(snapshot())).toBe('Please confirm the release with your password.');
+    expect(snapshot().context.proof, 'typed again').toBe('');
+    expect(calls.made.filter((call) => call.name === 'releaseProof'), 'asks again what the server wants now').toHaveLength(2);
+    await calls.answer('releaseProof', 'password');
+    expect(selectReleaseProof(snapshot())).toBe('password');
+    expect(selectReleaseProblem(snapshot()), 'still said').toBe('Please confirm the release with your password.');
+    send({ type: 'proof.change', value: 'correct-horse-9' });
+    send({ type: 'release.confirm' });
+    expect(selectReleaseProblem(snapshot()), 'gone once it is tried again').toBeNull();
+    await calls.answer('release', 'Coin released. The trade is completed.');
+    expect(snapshot().matches({ trade: 'completed' })).toBe(true);
+    expect(notices).toHaveLength(1);
+  });
+
+  it('a window that closed meanwhile: the release sent without a proof is refused, and the dialog asks for the password', async () => {
+    const { send, calls, snapshot } = await openConversation({ ...withCarol, ...facts.paid });
+    send({ type: 'trade.release' });
+    await calls.answer('releaseProof', null);
+    send({ type: 'release.confirm' });
+    await calls.fail('release', new ApiError('Please confirm the release with your password.', 403));
+    await calls.answer('releaseProof', 'password');
+    expect(selectReleaseProof(snapshot())).toBe('password');
+    expect(selectReleaseProblem(snapshot())).toBe('Please confirm the release with your password.');
+  });
+
+  it('the security hold and a lockout show their sentence in the dialog; the dialog stays until closed, and forgets it', async () => {
+    const { send, calls, snapshot, notices } = await openConversation({ ...withCarol, ...facts.paid });
+    send({ type: 'trade.release' });
+    await calls.answer('releaseProof', 'password');
+    send({ type: 'proof.change', value: 'correct-horse-9' });
+    send({ type: 'release.confirm' });
+    await calls.fail('release', new ApiError('Selling is paused for 24 hours after a security change.', 409));
+    expect(selectDialog(snapshot())).toBe('release');
+    expect(selectReleaseProblem(snapshot())).toBe('Selling is paused for 24 hours after a security change.');
+    expect(selectReleaseProof(snapshot()), 'the input stays').toBe('password');
+    expect(snapshot().context.proof).toBe('');
+    expect(calls.made.filter((call) => call.name === 'releaseProof')).toHaveLength(1);
+    send({ type: 'proof.change', value: 'correct-horse-9' });
+    send({ type: 'release.confirm' });
+    await calls.fail('release', new ApiError('Too many failed sign-in attempts. Please try again in 15 minutes.', 429));
+    expect(selectReleaseProblem(snapshot())).toBe('Too many failed sign-in attempts. Please try again in 15 minutes.');
+    expect(notices, 'no toast besides').toEqual([]);
+    send({ type: 'dialog.dismiss' });
+    expect(selectDialog(snapshot())).toBeNull();
+    send({ type: 'trade.release' });
+    expect(selectReleaseProblem(snapshot()), 'a new question starts clean').toBeNull();
+  });
+
+  it('when the server cannot say what the release needs, it is sent without a proof and the server decides', async () => {
+    const { send, calls, snapshot } = await openConversation({ ...withCarol, ...facts.paid });
+    send({ type: 'trade.release' });
+    await calls.fail('releaseProof', new ApiError('An unknown error occurred', 0));
+    expect(selectReleaseProof(snapshot())).toBeNull();
+    send({ type: 'release.confirm' });
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel }]);
   });
 
   it('"Raise Dispute" opens the dialog; Submit refuses a blank reason and sends the reason trimmed', async () => {

@@ -1,8 +1,9 @@
 import { SimulatedClock, assign, createActor, type AnyMachineSnapshot } from 'xstate';
-import type { ChatMessage, Conversation, TradeAction, TradeFacts } from '../../contracts/index.ts';
+import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts } from '../../contracts/index.ts';
 import { tradeConversationLogic } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import {
   selectActionButtons,
+  selectCanConfirmRelease,
   selectCanSend,
   selectCanWrite,
   selectConversation,
@@ -15,12 +16,15 @@ import {
   selectPayerAccountError,
   selectPayerLine,
   selectReasonError,
+  selectReleaseProblem,
+  selectReleaseProof,
   selectReview,
   selectShowsPayerField,
   selectTypingLine,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
 import type { TradeConversationInput } from '../../src/machines/tradeChat/tradeConversation.machine.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
+import { ApiError } from '../../src/services/api.ts';
 import { chatMessage, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
 import {
   Coverage,
@@ -39,7 +43,7 @@ import {
  * so the walk can fail it). Only for the walk, its report to the chat screen does nothing: `sendParent`
  * refuses to resolve without a parent. The replay records the reports instead.
  */
-const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction', 'tradeRating'] as const;
+const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction', 'releaseProof', 'releaseCoin', 'tradeRating'] as const;
 /** The chart's clock, fixed, so the walk and its replay count the same minutes (the machine tests run the real one). */
 const NOW = '2026-03-05T15:00:00.000Z';
 const DISPUTED_AT = '2026-03-05T14:46:00.000Z';
@@ -54,7 +58,20 @@ const PAYER = 'J. Smith, Revolut';
 const PAYER_TOO_LONG = 'x'.repeat(121);
 const RATED = { score: 4, comment: 'Smooth trade' };
 
-type Ctx = { conversation: Conversation; messages: ChatMessage[]; draft: string; reason: string; payerAccount: string };
+type Ctx = {
+  conversation: Conversation;
+  messages: ChatMessage[];
+  draft: string;
+  reason: string;
+  payerAccount: string;
+  releaseProof: ConfirmationProof | null;
+  proof: string;
+};
+/** What the server answers a release with a missing or wrong proof (403), and with the seller under the security hold (409). */
+const WRONG_PROOF = 'Please confirm the release with your password.';
+const HELD = 'Selling is paused for 24 hours after a security change.';
+/** What the seller types in the release dialog, in turn: nothing, then too little, then a proof the chat would send. */
+const proofTyped: Record<ConfirmationProof, string[]> = { password: ['', 'correct-horse-9'], code: ['', '12', '123456'] };
 const has = (context: Ctx, id: number) => context.messages.some((message) => message.id === id);
 const matchesAny = (snapshot: AnyMachineSnapshot, values: object[]) => values.some((value) => snapshot.matches(value as never));
 
@@ -161,7 +178,27 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   if (snapshot.matches({ actions: 'idle' })) {
     list.push({ type: 'trade.cancel' }, { type: 'trade.markPaid' }, { type: 'trade.release' }, { type: 'trade.dispute' });
   }
-  if (snapshot.matches({ actions: 'releasing' })) list.push({ type: 'release.confirm' }, { type: 'dialog.dismiss' });
+  if (snapshot.matches({ actions: { releasing: 'checking' } })) {
+    list.push(
+      ...(['password', 'code', null] as const).map((output) => ({ type: 'xstate.done.actor.releaseProof', output })),
+      { type: 'xstate.error.actor.releaseProof', error: new ApiError('An unknown error occurred', 0) },
+      { type: 'dialog.dismiss' },
+    );
+  }
+  if (snapshot.matches({ actions: { releasing: 'confirming' } })) {
+    const { releaseProof, proof } = snapshot.context as Ctx;
+    if (releaseProof !== null) {
+      const typed = proofTyped[releaseProof];
+      list.push({ type: 'proof.change', value: typed[(typed.indexOf(proof) + 1) % typed.length]! });
+    }
+    list.push({ type: 'release.confirm' }, { type: 'dialog.dismiss' });
+  }
+  if (snapshot.matches({ actions: { releasing: 'submitting' } })) {
+    list.push(
+      { type: 'xstate.error.actor.releaseCoin', error: new ApiError(WRONG_PROOF, 403) },
+      { type: 'xstate.error.actor.releaseCoin', error: new ApiError(HELD, 409) },
+    );
+  }
   if (snapshot.matches({ actions: 'disputing' })) {
     list.push(
       { type: 'dispute.submit' },
@@ -171,10 +208,11 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
   for (const [action, id] of Object.entries(performers)) {
     if (!snapshot.matches(busyStates[Object.keys(performers).indexOf(action)] as never)) continue;
-    list.push(
-      { type: `xstate.done.actor.${id}`, output: `${action} accepted.` },
-      { type: `xstate.error.actor.${id}`, error: new Error('This trade has just changed. Please reload it and try again.') },
-    );
+    list.push({ type: `xstate.done.actor.${id}`, output: `${action} accepted.` });
+    // A release's refusals are its own (above): they show in its dialog.
+    if (action !== 'release_coin') {
+      list.push({ type: `xstate.error.actor.${id}`, error: new Error('This trade has just changed. Please reload it and try again.') });
+    }
   }
   return list;
 }
@@ -262,8 +300,23 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   let sending = false;
   let cooling = false;
   let typist: string | null = null;
-  type Actions = 'idle' | 'cancelling' | 'markingPaid' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
+  type Actions = 'idle' | 'cancelling' | 'markingPaid' | 'checkingRelease' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
   let actions: Actions = 'idle';
+  // The release dialog (docs/rules.md "Trades"): what the server asked for, what was typed, the last refusal.
+  let asked: ConfirmationProof | null = null;
+  let proof = '';
+  let problem: string | null = null;
+  const forgetRelease = () => {
+    asked = null;
+    proof = '';
+    problem = null;
+  };
+  /** A password typed, six digits (spaces aside), or nothing asked. */
+  const ready = () => (asked === null ? true : asked === 'password' ? proof !== '' : /^\d{6}$/.test(proof.replace(/\s/g, '')));
+  const askWhatReleaseNeeds = () => {
+    actions = 'checkingRelease';
+    expectedCalls.push({ id: 'releaseProof', input: undefined });
+  };
   let reason = '';
   let payerAccount = '';
   let now: string | null = null;
@@ -297,10 +350,13 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
     conversation = { ...conversation, ...forward(before, next) };
     entered(before);
   };
-  /** A dialog the trade no longer allows closes (a reason typed in it is forgotten). */
+  /** A dialog the trade no longer allows closes (a reason or a password typed in it is forgotten). */
   const closeStaleDialogs = () => {
     const state = factsOf(conversation);
-    if (actions === 'confirming' && !allowed(partnerType, state, 'Release Crypto')) actions = 'idle';
+    if ((actions === 'checkingRelease' || actions === 'confirming') && !allowed(partnerType, state, 'Release Crypto')) {
+      actions = 'idle';
+      forgetRelease();
+    }
     if (actions === 'disputing' && !allowed(partnerType, state, 'Raise Dispute')) {
       actions = 'idle';
       reason = '';
@@ -309,6 +365,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   const act = (label: string, action: TradeAction, next: Actions) => {
     if (actions !== 'idle' || !allowed(partnerType, factsOf(conversation), label)) return;
     if (action === 'mark_paid' && payerAccount.trim().length > 120) return;
+    if (next === 'checkingRelease') return askWhatReleaseNeeds();
     actions = next;
     if (next === 'cancelling') expectedCalls.push({ id: performers[action], input: { type: action, channel } });
     if (next === 'markingPaid') {
@@ -319,6 +376,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   const accepted = (action: TradeAction, output: string) => {
     expectedNotices.push({ title: 'Action Performed!', description: output, type: 'success' });
     if (action === 'raise_dispute') reason = '';
+    if (action === 'release_coin') forgetRelease();
     if (action === 'mark_paid') {
       conversation = { ...conversation, payer_account: payerAccount.trim() || null };
       payerAccount = '';
@@ -418,17 +476,42 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           act('Mark Paid', 'mark_paid', 'markingPaid');
           break;
         case 'trade.release':
-          act('Release Crypto', 'release_coin', 'confirming');
+          act('Release Crypto', 'release_coin', 'checkingRelease');
           break;
         case 'trade.dispute':
           act('Raise Dispute', 'raise_dispute', 'disputing');
           break;
+        case 'xstate.done.actor.releaseProof':
+          actions = 'confirming';
+          asked = event.output as ConfirmationProof | null;
+          break;
+        case 'xstate.error.actor.releaseProof':
+          // Not known: nothing is asked, and the server says what it wants.
+          actions = 'confirming';
+          asked = null;
+          break;
+        case 'proof.change':
+          if (actions === 'confirming') proof = event.value;
+          break;
         case 'release.confirm':
-          if (actions === 'confirming') {
+          if (actions === 'confirming' && ready()) {
             actions = 'releasing';
-            expectedCalls.push({ id: 'releaseCoin', input: { type: 'release_coin', channel } });
+            problem = null;
+            const typed = asked === 'password' ? { password: proof } : asked === 'code' ? { code: proof.replace(/\s/g, '') } : {};
+            expectedCalls.push({ id: 'releaseCoin', input: { type: 'release_coin', channel, ...typed } });
           }
           break;
+        case 'xstate.error.actor.releaseCoin': {
+          // The sentence shows in the dialog and what was typed is typed again; a missing or wrong proof asks again.
+          const refusal = (step.event as unknown as { error: ApiError }).error;
+          problem = refusal.message;
+          proof = '';
+          const stillAllowed = allowed(partnerType, factsOf(conversation), 'Release Crypto');
+          if (refusal.status === 403 && stillAllowed) askWhatReleaseNeeds();
+          else actions = 'confirming';
+          closeStaleDialogs();
+          break;
+        }
         case 'dispute.reason.change':
           if (actions === 'disputing') reason = event.value;
           break;
@@ -439,7 +522,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           }
           break;
         case 'dialog.dismiss':
-          if (actions === 'confirming') actions = 'idle';
+          if (actions === 'checkingRelease' || actions === 'confirming') {
+            actions = 'idle';
+            forgetRelease();
+          }
           if (actions === 'disputing') {
             actions = 'idle';
             reason = '';
@@ -459,7 +545,6 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           break;
         case 'xstate.error.actor.cancelTrade':
         case 'xstate.error.actor.markPaid':
-        case 'xstate.error.actor.releaseCoin':
           actions = 'idle';
           break;
         case 'xstate.error.actor.raiseDispute':
@@ -501,13 +586,17 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           : [],
       );
       expect(selectDialog(s)).toBe(
-        actions === 'confirming' || actions === 'releasing'
+        actions === 'checkingRelease' || actions === 'confirming' || actions === 'releasing'
           ? 'release'
           : actions === 'disputing' || actions === 'submittingDispute'
             ? 'dispute'
             : null,
       );
       expect(snapshot.hasTag('busy'), 'busy').toBe(busy);
+      expect(selectReleaseProof(s), 'the input the release dialog shows').toBe(actions === 'confirming' || actions === 'releasing' ? asked : null);
+      expect(selectReleaseProblem(s), 'the refusal in the release dialog').toBe(problem);
+      expect(snapshot.context.proof).toBe(proof);
+      expect(selectCanConfirmRelease(s), '"Confirm Release" enabled').toBe(actions === 'confirming' && ready());
       expect(snapshot.context.reason).toBe(reason);
       if (actions === 'disputing') {
         expect(selectReasonError(s)).toBe(reason.trim() === '' ? 'Please enter the reason for your dispute' : undefined);
@@ -561,6 +650,8 @@ describe('tradeConversation: every path through the chart', () => {
         'tradeConversation.typingNotice.cooling —xstate.after.typingDebounce.tradeConversation.typingNotice.cooling#0→ tradeConversation.typingNotice.ready',
         'tradeConversation.partnerTyping.visible —xstate.after.typingVisible.tradeConversation.partnerTyping.visible#0→ tradeConversation.partnerTyping.hidden',
         'tradeConversation.actions.releasing.confirming —always#0→ tradeConversation.actions.idle',
+        'tradeConversation.actions.releasing.checking —always#0→ tradeConversation.actions.idle',
+        'tradeConversation.actions.releasing.submitting —xstate.error.actor.releaseCoin#0→ tradeConversation.actions.releasing.checking',
       ]),
     );
     expect(coverage.missingStates()).toEqual([]);
@@ -574,16 +665,23 @@ describe('tradeConversation: every path through the chart', () => {
       for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, input, coverage);
     expect(coverage.missingStates()).toEqual([
       'tradeConversation.actions.releasing',
+      'tradeConversation.actions.releasing.checking',
       'tradeConversation.actions.releasing.confirming',
       'tradeConversation.actions.releasing.submitting',
     ]);
     expect(coverage.missingTransitions()).toEqual([
       'tradeConversation.actions.idle —trade.release#0→ tradeConversation.actions.releasing',
+      'tradeConversation.actions.releasing.checking —dialog.dismiss#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.checking —xstate.done.actor.releaseProof#0→ tradeConversation.actions.releasing.confirming',
+      'tradeConversation.actions.releasing.checking —xstate.error.actor.releaseProof#0→ tradeConversation.actions.releasing.confirming',
+      'tradeConversation.actions.releasing.checking —always#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.confirming —proof.change#0→ (stays)',
       'tradeConversation.actions.releasing.confirming —release.confirm#0→ tradeConversation.actions.releasing.submitting',
       'tradeConversation.actions.releasing.confirming —dialog.dismiss#0→ tradeConversation.actions.idle',
       'tradeConversation.actions.releasing.confirming —always#0→ tradeConversation.actions.idle',
       'tradeConversation.actions.releasing.submitting —xstate.done.actor.releaseCoin#0→ tradeConversation.actions.idle',
-      'tradeConversation.actions.releasing.submitting —xstate.error.actor.releaseCoin#0→ tradeConversation.actions.idle',
+      'tradeConversation.actions.releasing.submitting —xstate.error.actor.releaseCoin#0→ tradeConversation.actions.releasing.checking',
+      'tradeConversation.actions.releasing.submitting —xstate.error.actor.releaseCoin#1→ tradeConversation.actions.releasing.confirming',
     ]);
   });
 });

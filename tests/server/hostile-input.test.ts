@@ -22,6 +22,7 @@ import { devChainRequest, walletRequest } from '../../contracts/wallet.ts';
 import { emptyBody } from '../../contracts/common.ts';
 import { allowlistRequest, antiPhishingRequest, sessionsRequest } from '../../contracts/account-protections.ts';
 import {
+  confirmationRequest,
   loginRequest,
   logoutRequest,
   registerRequest,
@@ -147,6 +148,7 @@ const CALLS: Call[] = [
   { method: 'POST', route: '/api/security/sessions', url: api('/security/sessions'), access: 'session', answers: 'envelope', schema: sessionsRequest },
   { method: 'POST', route: '/api/security/anti_phishing', url: api('/security/anti_phishing'), access: 'session', answers: 'envelope', schema: antiPhishingRequest },
   { method: 'POST', route: '/api/security/withdrawal_allowlist', url: api('/security/withdrawal_allowlist'), access: 'session', answers: 'envelope', schema: allowlistRequest },
+  { method: 'POST', route: '/api/security/confirmation', url: api('/security/confirmation'), access: 'session', answers: 'envelope', schema: confirmationRequest, readOnly: true },
   { method: 'POST', route: '/api/user/overview', url: api('/user/overview'), access: 'session', answers: 'envelope', schema: emptyBody, readOnly: true },
   { method: 'POST', route: '/api/user/wallet', url: api('/user/wallet'), access: 'session', answers: 'envelope', schema: walletRequest },
   { method: 'POST', route: '/api/user/notifications', url: api('/user/notifications'), access: 'session', answers: 'envelope', schema: notificationsRequest },
@@ -406,6 +408,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       '/api/security/sessions': { type: 'list' },
       '/api/security/anti_phishing': { type: 'status' },
       '/api/security/withdrawal_allowlist': { type: 'status' },
+      '/api/security/confirmation': { type: 'status' },
       '/api/user/overview': {},
       '/api/user/wallet': { type: 'list' },
       '/api/user/notifications': { type: 'list' },

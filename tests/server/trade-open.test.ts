@@ -295,7 +295,7 @@ describe.each(dbTargets)('trade fee from config (TRADE_FEE_PERCENT) on %s', (tar
         expect((await preview(t, buyer, offer, '97', 'SEPA')).body.info).toMatchObject(expected);
         const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
         expect((await tradeCall(t, buyer, { type: 'mark_paid', channel })).status).toBe(200);
-        expect((await tradeCall(t, seller, { type: 'release_coin', channel })).status).toBe(200);
+        expect((await tradeCall(t, seller, { type: 'release_coin', channel, password: seller.password })).status).toBe(200);
         expect(dec(await balance(t.app.db, buyer.id, BTC, 'available')).eq(expected.amount_crypto)).toBe(true);
         await expectLedgerClean(t.app.db);
       } finally {
@@ -339,7 +339,7 @@ describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', 
     expect((await act(attacker, 'mark_paid', channels[0] ?? '')).status).toBe(200);
     expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(409);
     expect((await act(attacker, 'cancel', channels[1] ?? '')).status).toBe(200);
-    expect((await act(seller, 'release_coin', channels[0] ?? '')).status).toBe(200);
+    expect((await tradeCall(t, seller, { type: 'release_coin', channel: channels[0] ?? '', password: seller.password })).status).toBe(200);
     expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(200);
     expect((await open(t, attacker, offer, '97', 'SEPA')).status).toBe(200);
     expect((await open(t, attacker, offer, '97', 'SEPA')).body).toEqual({ success: false, info: TOO_MANY });

@@ -138,4 +138,26 @@ describe('createTradeService: open and the trade actions (docs/api.md "market/tr
       { how: 'write', path: 'market/trade/', body: request, options: undefined },
     ]);
   });
+
+  it('release writes release_coin with its proof as it is, quietly: the release dialog shows a refusal itself', async () => {
+    const server = fakeServer(refused('Please confirm the release with your password.', 403), ok('Coin released. The trade is completed.'));
+    const { api, onError } = apiWith(server);
+    const trades = createTradeService(api);
+    const request = { type: 'release_coin', channel: 'c1', password: 'correct-horse-9' } as const;
+    await expect(trades.release(request)).rejects.toMatchObject({ message: 'Please confirm the release with your password.', status: 403 });
+    expect(onError, 'no toast').not.toHaveBeenCalled();
+    await expect(trades.release(request)).resolves.toBe('Coin released. The trade is completed.');
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, quiet: noToast(sent) }))).toEqual([
+      { url: '/api/market/trade/', body: request, quiet: true },
+      { url: '/api/market/trade/', body: request, quiet: true },
+    ]);
+  });
+
+  it.each([['password'], ['code'], [null]] as const)('releaseProof asks security/confirmation/ for the status, quietly, and answers %j', async (proof) => {
+    const server = fakeServer(ok({ proof }));
+    await expect(createTradeService(apiWith(server).api).releaseProof()).resolves.toBe(proof);
+    expect(server.sent.map((sent) => ({ url: sent.url, body: sent.body, quiet: noToast(sent) }))).toEqual([
+      { url: '/api/security/confirmation/', body: { type: 'status' }, quiet: true },
+    ]);
+  });
 });

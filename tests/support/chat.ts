@@ -57,7 +57,7 @@ export const systemMessage = (id: number, text: string, channel = withBob.channe
 
 // ---- Fake services ---------------------------------------------------------------------------------
 
-type Call = { name: keyof ChatService | 'act' | 'rate'; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Call = { name: keyof ChatService | 'act' | 'rate' | 'releaseProof' | 'release'; input: unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 /**
  * The chat service and the trade actions, each call waiting until the test answers it. `answer` settles the
@@ -85,7 +85,7 @@ export function fakeCalls() {
       send: tracking('send'),
       typing: tracking('typing'),
     } as unknown as ChatService,
-    trades: { act: tracking('act'), rate: tracking('rate') } as unknown as TradeService,
+    trades: { act: tracking('act'), rate: tracking('rate'), releaseProof: tracking('releaseProof'), release: tracking('release') } as unknown as TradeService,
     /** Every call made so far, answered or not, in order. */
     made,
     /** The inputs of the calls named `name`. */

@@ -15,17 +15,19 @@ export interface Trader {
   token: string;
   /** The session's realtime credential (channel authorization). */
   websocketToken: string;
+  /** The account's password: a release's second proof (docs/rules.md "Trades"); `trader()` always sets it. */
+  password?: string;
 }
 
 /** A signed-up trader holding `balances` (ticker → amount) in available, deposited through the ledger. */
-export async function trader(t: TestApp, balances: Record<string, string> = {}): Promise<Trader> {
+export async function trader(t: TestApp, balances: Record<string, string> = {}): Promise<Trader & { password: string }> {
   const session = await signUp(t);
   const { id } = await t.app.db.one<{ id: string }>('SELECT id FROM users WHERE username = $1', [session.username]);
   for (const [ticker, amount] of Object.entries(balances)) {
     const coin = await coinByTicker(t.app.db, ticker);
     await deposit(t.app.db, id, coin.id, amount);
   }
-  return { id, username: session.username, token: session.token, websocketToken: session.user.websocket_token };
+  return { id, username: session.username, token: session.token, websocketToken: session.user.websocket_token, password: session.password };
 }
 
 export type TradeBody = Record<string, unknown>;
@@ -44,8 +46,13 @@ export const open = async (t: TestApp, who: Trader, offer: number, amount: strin
 const offerRate = async (t: TestApp, offer: number) =>
   (await t.app.db.maybe<{ rate: string }>('SELECT rate::text AS rate FROM offers WHERE id = $1', [offer]))?.rate ?? '1';
 
+/** A party's action as the web app sends it: a release carries the password, its second proof, as the chat asks for it. */
 export const act = (t: TestApp, who: Trader, type: string, channel: string, reason?: string) =>
-  tradeCall<string>(t, who, reason === undefined ? { type, channel } : { type, channel, reason });
+  tradeCall<string>(t, who, { type, channel, ...(reason === undefined ? {} : { reason }), ...(type === 'release_coin' && who.password !== undefined ? { password: who.password } : {}) });
+
+/** A release with exactly the proof given (none: `{}`), for the tests of the proof itself. */
+export const release = (t: TestApp, who: Trader, channel: string, proof: { password?: string; code?: string } = {}) =>
+  tradeCall<string>(t, who, { type: 'release_coin', channel, ...proof });
 
 export const history = (t: TestApp, who: Trader, body: TradeBody = {}) =>
   tradeCall<TradeHistory>(t, who, { type: 'history', ...body });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
 import type { ChatMessage, Conversation } from '../../contracts/index.ts';
 import { bindTradeChat } from '../../src/machines/tradeChat/tradeChat.actors.ts';
+import { ApiError } from '../../src/services/api.ts';
 import { ChatScreen } from '../../src/ui/chat/ChatScreen.tsx';
 import { chatDeps, chatMessage, conversationWith, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
 import { renderWithRouter } from './render.tsx';
@@ -248,25 +249,84 @@ describe('/chat: a conversation', () => {
     expect(actionNames()).toEqual([]);
   });
 
-  it('"Release Crypto" asks for confirmation first; Cancel releases nothing', async () => {
+  it('"Release Crypto" asks for confirmation first, with the password; Cancel releases nothing', async () => {
     const paid = { ...withCarol, ...facts.paid };
     const { typist, calls, notices } = await chat({ list: [paid], open: paid });
     await typist.click(screen.getByRole('button', { name: 'Release Crypto' }));
     const question = await screen.findByRole('alertdialog', { name: 'Release Crypto' });
     expect(within(question).getByText(/cannot be undone/)).toBeInTheDocument();
+    expect(within(question).getByRole('button', { name: 'Confirm Release' }), 'not before the server said what it needs').toBeDisabled();
     await typist.click(within(question).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
-    expect(calls.inputs('act')).toEqual([]);
+    expect(calls.inputs('release')).toEqual([]);
 
     await typist.click(screen.getByRole('button', { name: 'Release Crypto' }));
-    await typist.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirm Release' }));
-    expect(calls.inputs('act')).toEqual([{ type: 'release_coin', channel: withCarol.channel }]);
+    await act(() => calls.answerLatest('releaseProof', 'password'));
+    const dialog = await screen.findByRole('alertdialog');
+    const password = within(dialog).getByLabelText('Your password');
+    expect(password).toHaveAttribute('name', 'password');
+    expect(password).toHaveAttribute('type', 'password');
+    expect(within(dialog).getByRole('button', { name: 'Confirm Release' }), 'not without the password').toBeDisabled();
+    await typist.type(password, 'correct-horse-9');
+    await typist.click(within(dialog).getByRole('button', { name: 'Confirm Release' }));
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel, password: 'correct-horse-9' }]);
     expect(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Please wait...' })).toBeDisabled();
-    await act(() => calls.answer('act', 'Coin released. The trade is completed.'));
+    expect(within(screen.getByRole('alertdialog')).queryByRole('button', { name: 'Cancel' }), 'no closing while it runs').not.toBeInTheDocument();
+    await typist.keyboard('{Escape}');
+    expect(screen.getByRole('alertdialog'), 'Escape does not close it either').toBeInTheDocument();
+    await act(() => calls.answer('release', 'Coin released. The trade is completed.'));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(notices).toEqual([{ title: 'Action Performed!', description: 'Coin released. The trade is completed.', type: 'success' }]);
     expect(pane()).toHaveAttribute('data-status', 'completed');
     expect(screen.queryByRole('textbox', { name: 'Message' })).not.toBeInTheDocument();
+  });
+
+  it('a wrong password shows the server’s sentence in the dialog, which stays open with the input', async () => {
+    const paid = { ...withCarol, ...facts.paid };
+    const { typist, calls, notices } = await chat({ list: [paid], open: paid });
+    await typist.click(screen.getByRole('button', { name: 'Release Crypto' }));
+    await act(() => calls.answer('releaseProof', 'password'));
+    const dialog = await screen.findByRole('alertdialog');
+    await typist.type(within(dialog).getByLabelText('Your password'), 'not-it');
+    await typist.keyboard('{Enter}');
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel, password: 'not-it' }]);
+    await act(() => calls.fail('release', new ApiError('Please confirm the release with your password.', 403)));
+    await act(() => calls.answer('releaseProof', 'password'));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please confirm the release with your password.');
+    expect(within(dialog).getByLabelText('Your password')).toHaveValue('');
+    expect(notices, 'no toast: the dialog says it').toEqual([]);
+    // Behind the open dialog the conversation is hidden from the accessibility tree.
+    expect(screen.getByRole('article', { hidden: true })).toHaveAttribute('data-status', 'pending');
+  });
+
+  it('asks for the authenticator code with two-factor on; the security hold shows its sentence', async () => {
+    const paid = { ...withCarol, ...facts.paid };
+    const { typist, calls } = await chat({ list: [paid], open: paid });
+    await typist.click(screen.getByRole('button', { name: 'Release Crypto' }));
+    await act(() => calls.answer('releaseProof', 'code'));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).queryByLabelText('Your password')).not.toBeInTheDocument();
+    const code = within(dialog).getByRole('textbox', { name: 'Authenticator code' });
+    expect(code).toHaveAttribute('name', 'code');
+    await typist.type(code, '123456');
+    await typist.click(within(dialog).getByRole('button', { name: 'Confirm Release' }));
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel, code: '123456' }]);
+    await act(() => calls.fail('release', new ApiError('Selling is paused for 24 hours after a security change.', 409)));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Selling is paused for 24 hours after a security change.');
+    await typist.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
+  it('asks for nothing while a proof given in the last 10 minutes covers this session', async () => {
+    const paid = { ...withCarol, ...facts.paid };
+    const { typist, calls } = await chat({ list: [paid], open: paid });
+    await typist.click(screen.getByRole('button', { name: 'Release Crypto' }));
+    await act(() => calls.answer('releaseProof', null));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).queryByRole('textbox')).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('Your password')).not.toBeInTheDocument();
+    await typist.click(within(dialog).getByRole('button', { name: 'Confirm Release' }));
+    expect(calls.inputs('release')).toEqual([{ type: 'release_coin', channel: withCarol.channel }]);
   });
 
   it('on a small screen shows one column at a time, with a way back to the list', async () => {

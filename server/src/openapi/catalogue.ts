@@ -6,6 +6,8 @@ import { coinsResponse, editableOffer, offerComponents, offerList, offersRequest
 import { disputeDetail, disputeList, moderationRequest } from '../../../contracts/moderation.ts';
 import { beamsTokenResponse, INTEREST_MAX_LENGTH, notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
 import {
+  confirmationRequest,
+  confirmationStatus,
   loginRequest,
   loginResponse,
   logoutRequest,
@@ -407,6 +409,19 @@ export const CATALOGUE: readonly Call[] = [
     refusal: 'envelope',
     refusals: [404, 409, 429],
   },
+  {
+    method: 'post',
+    path: '/api/security/confirmation/',
+    tag: 'Security',
+    summary: 'Release confirmation',
+    description:
+      '`status` → `{proof}`: what a `release_coin` by this session must carry now, `"password"`, `"code"` (an authenticator code, two-factor on) or null while the session\'s 10-minute confirmation window is open (a proof given with a release in the last 10 minutes).',
+    access: 'session',
+    request: named('ConfirmationRequest', confirmationRequest),
+    answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
+    refusal: 'envelope',
+    refusals: [429],
+  },
 
   // ---- User ------------------------------------------------------------------------------------------------
   {
@@ -493,7 +508,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Market',
     summary: 'Trades',
     description:
-      '`preview` → the figures of a trade on an offer. `open` (with `rate`, the offer\'s rate as the taker saw it) → one sentence; the header `X-Trade-Channel` names the new trade\'s channel. `history` → `{trades, paginator}`, newest first, 10 a page. `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade\'s `channel`, and `rate` after a completed trade → one sentence. 403 the wrong party or one\'s own offer; 404 an unknown trade or offer; 409 for the trade\'s state, a changed rate or too many open trades; 429 opening trades too fast.',
+      '`preview` → the figures of a trade on an offer. `open` (with `rate`, the offer\'s rate as the taker saw it) → one sentence; the header `X-Trade-Channel` names the new trade\'s channel. `history` → `{trades, paginator}`, newest first, 10 a page. `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade\'s `channel`, and `rate` after a completed trade → one sentence. `release_coin` carries the second proof, `password` or (two-factor on) `code`, unless the session\'s confirmation window is open: 403 "Please confirm the release with your password." / "…with your authenticator code." when it is missing or wrong (counted towards the sign-in lockout, 429). 409 "Selling is paused for 24 hours after a security change." for `open` as the seller and `release_coin` after a password reset, a two-factor change or a new allowlist address. 403 the wrong party or one\'s own offer; 404 an unknown trade or offer; 409 for the trade\'s state, a changed rate, too many open trades or a seller under the security hold; 429 opening trades too fast.',
     access: 'session',
     request: named('TradeRequest', tradeRequest),
     answer: {

@@ -1,4 +1,5 @@
 import { accountsService, type AccountsDeps, type AccountsService } from '../accounts/accounts.ts';
+import { confirmationService, type ConfirmationService } from '../accounts/confirmation.ts';
 import { protectionsService, type ProtectionsService } from '../accounts/protections.ts';
 import { shared } from './shared.ts';
 
@@ -7,6 +8,8 @@ declare module 'fastify' {
     accounts: AccountsService;
     /** The account protections of /settings/security (sign-in history, anti-phishing code, withdrawal allowlist). */
     protections: ProtectionsService;
+    /** The second proof before releasing escrow, and the window one proof opens for its session. */
+    confirmation: ConfirmationService;
   }
 }
 
@@ -42,5 +45,9 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
       sessionIdleDays: app.config.sessionIdleDays,
       announce,
     }),
+  );
+  app.decorate(
+    'confirmation',
+    confirmationService({ db: app.db, now: app.now, passwords: app.passwords, loginGuard: app.loginGuard, twoFactor: app.twoFactor }),
   );
 });

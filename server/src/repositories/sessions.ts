@@ -26,6 +26,15 @@ export interface SessionHistoryRow {
   revoked_at: Date | null;
 }
 
+/** A session's release confirmation (migration 023) with what checking a proof needs of its user. */
+export interface ConfirmationRow {
+  user_id: string;
+  username: string;
+  password_hash: string;
+  totp_secret: string | null;
+  release_confirmed_until: Date | null;
+}
+
 export function sessionsRepository(db: Queryable) {
   const findLiveBy = (column: 'token_hash' | 'websocket_token_hash', hash: string) =>
     db.maybe<SessionLookup>(
@@ -74,6 +83,20 @@ export function sessionsRepository(db: Queryable) {
 
     /** The live session whose websocket token hashes to this (channel authorization). */
     findLiveByWebsocketToken: (websocketTokenHash: string) => findLiveBy('websocket_token_hash', websocketTokenHash),
+
+    /** A live session's release window and its user's proofs (accounts/confirmation.ts); read before every release: kept prepared. */
+    confirmation: (sessionId: string) =>
+      db.maybe<ConfirmationRow>(
+        `SELECT u.id AS user_id, u.username, u.password_hash, u.totp_secret, s.release_confirmed_until
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id = $1 AND s.revoked_at IS NULL`,
+        [sessionId],
+        PREPARED,
+      ),
+
+    /** A proof succeeded: the session's releases need none until `until`. */
+    confirmRelease: (sessionId: string, until: Date) =>
+      db.query('UPDATE sessions SET release_confirmed_until = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, until]),
 
     /** Moves last use forward only if it is at or before `staleBefore`, so a busy client costs one write a minute. */
     touch: (sessionId: string, now: Date, staleBefore: Date) =>

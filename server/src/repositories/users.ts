@@ -1,5 +1,5 @@
 import type { UserRole } from '../../../contracts/security.ts';
-import type { Queryable } from '../db/db.ts';
+import { PREPARED, type Queryable } from '../db/db.ts';
 
 export interface UserRow {
   /** INT8 arrives as text from both drivers. */
@@ -120,6 +120,20 @@ export function userProtectionsRepository(db: Queryable) {
     antiPhishingCodeOf: async (email: string) =>
       (await db.maybe<{ anti_phishing_code: string }>('SELECT anti_phishing_code FROM users WHERE email = $1 AND anti_phishing_code IS NOT NULL', [email]))
         ?.anti_phishing_code,
+
+    /**
+     * The changes the security hold counts from (accounts/security-hold.ts): the last credentials change and the
+     * newest allowlist address. Read before every open as the seller and every release: kept prepared.
+     */
+    securityChanges: async (userId: string) => {
+      const row = await db.maybe<{ credentials_changed_at: Date | null; allowlist_added_at: Date | null }>(
+        `SELECT u.credentials_changed_at, (SELECT max(a.created_at) FROM withdrawal_allowlist a WHERE a.user_id = u.id) AS allowlist_added_at
+         FROM users u WHERE u.id = $1`,
+        [userId],
+        PREPARED,
+      );
+      return { credentialsChangedAt: row?.credentials_changed_at ?? null, allowlistAddedAt: row?.allowlist_added_at ?? null };
+    },
 
     setAntiPhishingCode: (userId: string, code: string | null) =>
       db.query('UPDATE users SET anti_phishing_code = $2 WHERE id = $1', [userId, code]),

@@ -27,7 +27,7 @@ export interface KeptPreview {
   expires_at: Date;
 }
 
-/** The SQL of withdrawals (wallets/withdrawals.ts): routes, the kept preview, the lock, the history rows. */
+/** The SQL of withdrawals (wallets/withdrawals.ts): routes, the kept preview, the history rows (the lock: accounts/security-hold.ts). */
 export function withdrawalsRepository(db: Queryable) {
   return {
     /** Every network of the coin with this ticker (none: no such coin), in the order base/coins/ lists them. */
@@ -40,9 +40,6 @@ export function withdrawalsRepository(db: Queryable) {
          ORDER BY n.id`,
         [ticker],
       ),
-
-    credentialsChangedAt: async (userId: string) =>
-      (await db.one<{ at: Date | null }>('SELECT credentials_changed_at AS at FROM users WHERE id = $1', [userId])).at,
 
     /** Who a deposit address on this network belongs to, if it is one of the product's. */
     depositAddressOwner: async (network: NetworkKey, address: string) =>

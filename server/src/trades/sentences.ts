@@ -28,6 +28,13 @@ export const tradeSentences = {
   disputeBeforePayment: 'A dispute can only be raised after the payment has been marked.',
   onlyBuyerMarksPaid: 'Only the buyer can mark the payment.',
   onlySellerReleases: 'Only the seller can release the coin.',
+  /** The second proof a release needs (docs/rules.md "Trades"): missing or wrong, worded for the proof the account uses. */
+  confirmReleaseWithPassword: 'Please confirm the release with your password.',
+  confirmReleaseWithCode: 'Please confirm the release with your authenticator code.',
+  /** The security hold (accounts/security-hold.ts), to the trader it holds: opening as the seller, releasing. */
+  sellingPaused: (hours: number) => `Selling is paused for ${hours} hours after a security change.`,
+  /** The security hold of a sell offer's owner, to the taker who would have paid them. */
+  offerSellerPaused: "This offer's seller cannot sell right now. Please choose another offer or try again later.",
   tradeChanged: 'This trade has just changed. Please reload it and try again.',
   paymentMarked: 'Payment marked as sent. The seller will release the coin once it arrives.',
   coinReleased: 'Coin released. The trade is completed.',

@@ -10,6 +10,7 @@ import type {
   TradeHistoryAsk,
   TradeOpenAsk,
   TradePreview,
+  ReleaseProof,
   TradeRole,
 } from '../../../contracts/trade.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
@@ -25,6 +26,8 @@ import { likeContains, paginator } from '../market/offers.ts';
 import { MAX_INT4 } from '../repositories/reference-data.ts';
 import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
+import type { Confirmer } from '../accounts/confirmation.ts';
+import { isSellingPaused, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
 import { sentences } from '../sentences.ts';
 import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { isTradeChannel, newTradeChannel } from './channels.ts';
@@ -80,6 +83,24 @@ export interface TradesDeps {
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /**
+   * The second proof a release needs (accounts/confirmation.ts): passes while the session's window is open or the
+   * proof holds; refuses (403, or the lockout's 429) otherwise.
+   */
+  confirmRelease: (who: Confirmer, proof: ReleaseProof) => Promise<void>;
+}
+
+/** A trader calling a trade action: who they are, and the session and address a release's proof is checked for. */
+export interface TradeCaller extends Confirmer {
+  id: string;
+  username: string;
+}
+
+/** What a party says with an action: a dispute's reason, mark_paid's paying account, a release's second proof. */
+export interface ActionWords {
+  reason?: string;
+  payerAccount?: string;
+  proof?: ReleaseProof;
 }
 
 
@@ -177,6 +198,15 @@ export function tradesService(deps: TradesDeps) {
     await deps.announce(applied.notified);
   };
 
+  /**
+   * The security hold on the trade's seller (accounts/security-hold.ts), worded for whoever asked: a taker who
+   * would sell, or a taker who would pay a seller who could not release.
+   */
+  async function assertSellerMaySell(sellerId: string, takerId: string): Promise<void> {
+    if (!(await isSellingPaused(db, sellerId, deps.now()))) return;
+    throw new StateConflict(sellerId === takerId ? sentences.sellingPaused(SECURITY_HOLD_HOURS) : sentences.offerSellerPaused);
+  }
+
   /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
   const tooManyOpenTrades = (takerIsBuyer: boolean) =>
     new StateConflict(takerIsBuyer ? sentences.tooManyOpenTrades(deps.maxOpenTrades) : sentences.buyerHasTooManyOpenTrades);
@@ -186,6 +216,7 @@ export function tradesService(deps: TradesDeps) {
     async preview(userId: string, input: TradeAsk): Promise<TradePreview> {
       const trades = tradesRepository(db);
       const { offer, quote, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      await assertSellerMaySell(sellerId, userId);
       if ((await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) throw tooManyOpenTrades(buyerId === userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
       if (new Money(available).lt(quote.trading_amount_crypto)) throw new StateConflict(sentences.sellerBalanceTooLow);
@@ -204,6 +235,7 @@ export function tradesService(deps: TradesDeps) {
       const userId = user.id;
       const trades = tradesRepository(db);
       const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      await assertSellerMaySell(sellerId, userId);
       const at = deps.now();
       const channel = newTradeChannel();
       // Spreads a seller's open trades over their escrow account's balance slots (ledger.ts).
@@ -280,10 +312,12 @@ export function tradesService(deps: TradesDeps) {
     /**
      * The four actions, addressed by channel. A channel the caller is no party to answers exactly like an
      * unknown one (404), so nobody can learn which channels exist (a moderator included: they settle disputes
-     * through the desk, never act as a party). The chart decides; the transition applies with a compare-and-set;
-     * the loser of a race is refused by the facts the winner wrote. `payerAccount` goes with mark_paid only.
+     * through the desk, never act as a party). The chart decides; a release then waits on the seller's security
+     * hold and needs its second proof (docs/rules.md "Trades", in that order, so a held seller's password is never
+     * asked for); the transition applies with a compare-and-set; the loser of a race is refused by the facts the
+     * winner wrote. `payerAccount` goes with mark_paid only, `reason` with raise_dispute, `proof` with release_coin.
      */
-    async act(user: { id: string; username: string }, action: TradeAction, channel: string, reason?: string, payerAccount?: string): Promise<string> {
+    async act(user: TradeCaller, action: TradeAction, channel: string, said: ActionWords = {}): Promise<string> {
       const trades = tradesRepository(db);
       // Not a channel this server could have made: no need to ask the database.
       const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
@@ -292,7 +326,11 @@ export function tradesService(deps: TradesDeps) {
       const facts = storedFacts(trade);
       const next = applyAction(facts, action, role);
       if (!next) throw refusalOf(facts, action, role);
-      const words = action === 'mark_paid' ? { payerAccount } : { reason };
+      if (action === 'release_coin') {
+        await assertSellerMaySell(user.id, user.id);
+        await deps.confirmRelease(user, said.proof ?? {});
+      }
+      const words = action === 'mark_paid' ? { payerAccount: said.payerAccount } : { reason: said.reason };
       const applied = await transition(trade, action, next, { id: user.id, name: user.username }, words);
       if (!applied) {
         const now = await trades.currentFacts(trade.id);

@@ -15,6 +15,7 @@ import { utcMinuteUp, walletTexts } from '../notifications/texts.ts';
 import { InvalidInput, Refusal, StateConflict } from '../refusals.ts';
 import { withdrawalsRepository, type Route } from '../repositories/withdrawals.ts';
 import { allowlistRefusal } from '../accounts/protections.ts';
+import { holdEnd, securityChangesOf } from '../accounts/security-hold.ts';
 import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';
 import { walletSentences as sentences } from './sentences.ts';
 
@@ -26,8 +27,6 @@ export interface WithdrawalsDeps {
   /** After an internal transfer's commit: the recipient's notification, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
 }
-
-const HOUR_MS = 3_600_000;
 
 /** The ledger references migration 015 pins for a withdrawal (the chain watcher posts `:sent` and `:refund`). */
 export const withdrawalReferences = {
@@ -41,11 +40,11 @@ export const withdrawalReferences = {
 };
 
 /**
- * When withdrawals open again after a credentials change, as the refusal prints it: in UTC to the minute,
- * rounded up so that the time it names is never still inside the lock.
+ * When withdrawals open again after a credentials change (the security hold's end, accounts/security-hold.ts),
+ * as the refusal prints it: in UTC to the minute, rounded up so that the time it names is never still inside the lock.
  */
 export function withdrawalLockEnd(changedAt: Date): { at: Date; text: string } {
-  const at = new Date(changedAt.getTime() + WITHDRAWAL_LOCK_HOURS * HOUR_MS);
+  const at = holdEnd(changedAt);
   return { at, text: utcMinuteUp(at) };
 }
 
@@ -59,9 +58,12 @@ type Confirmed =
 export function withdrawals(deps: WithdrawalsDeps) {
   const { db } = deps;
 
-  /** The lock after a credentials change (migration 015, contract.md): the refusal while it lasts. */
+  /**
+   * The security hold after a credentials change (migration 015, accounts/security-hold.ts): the refusal while it
+   * lasts. A new allowlist address holds selling but not withdrawals: the address itself waits (allowlistRefusal).
+   */
   async function lockRefusal(q: Queryable, userId: string): Promise<StateConflict | undefined> {
-    const changedAt = await withdrawalsRepository(q).credentialsChangedAt(userId);
+    const changedAt = (await securityChangesOf(q, userId)).credentialsChangedAt;
     if (changedAt === null) return undefined;
     const end = withdrawalLockEnd(changedAt);
     return end.at > deps.now() ? new StateConflict(sentences.withdrawalsLocked(WITHDRAWAL_LOCK_HOURS, end.text)) : undefined;

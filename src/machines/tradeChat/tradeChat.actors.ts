@@ -65,6 +65,8 @@ export const bindTradeConversation = (deps: FlowDeps) =>
       sendMessage: fromPromise(({ input }) => deps.chat.send(input)),
       sendTyping: fromPromise(({ input }) => deps.chat.typing(input)),
       performAction: fromPromise(({ input }) => deps.trades.act(input)),
+      releaseProof: fromPromise(() => deps.trades.releaseProof()),
+      releaseCoin: fromPromise(({ input }) => deps.trades.release(input)),
       tradeRating: bindTradeRating(deps),
     },
     actions: { notify: (_, params) => deps.notify(params) },

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import {
   chatRequest,
   tradeRequest,
+  type ConfirmationProof,
   type Conversation,
   type TradeAction,
   type TradeFacts,
@@ -41,6 +42,13 @@ export const ratingProblem = (score: number | null, comment: string) =>
 /** "Please enter the reason for your dispute" while the reason is blank (or its length limit), or undefined. */
 export const reasonProblem = (reason: string) => firstIssue(z.safeParse(tradeRequest, { type: 'raise_dispute', channel: 'any', reason }));
 
+/**
+ * Whether "Confirm Release" may go with what was typed: the password the server asked for (anything but nothing),
+ * its authenticator code (six digits, spaces aside), or nothing when none is asked.
+ */
+export const isProofReady = (proof: ConfirmationProof | null, value: string) =>
+  proof === null ? true : proof === 'password' ? value !== '' : /^\d{6}$/.test(value.replace(/\s/g, ''));
+
 export const chatRules = {
   canTakeAction: ({ context }: { context: { conversation: Conversation } }, params: { action: TradeAction }) =>
     canTakeAction(context.conversation, params.action, roleOf(context.conversation)),
@@ -49,6 +57,7 @@ export const chatRules = {
     params.status === 'pending' && messageProblem(params.text) === undefined,
   isReasonGiven: (_: unknown, params: { reason: string }) => reasonProblem(params.reason) === undefined,
   isPayerAccountValid: ({ context }: { context: { payerAccount: string } }) => payerAccountProblem(context.payerAccount) === undefined,
+  isProofReady: (_: unknown, params: { proof: ConfirmationProof | null; value: string }) => isProofReady(params.proof, params.value),
 };
 
 /** The rating form's rule (tradeRating.machine.ts), from the same contract the server checks. */

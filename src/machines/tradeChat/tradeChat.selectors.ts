@@ -118,6 +118,17 @@ export const selectReason = (snapshot: ConversationSnapshot) => snapshot.context
 export const selectReasonError = (snapshot: ConversationSnapshot) => reasonProblem(snapshot.context.reason);
 export const selectCanSubmitDispute = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'dispute.submit' });
 export const selectCanConfirmRelease = (snapshot: ConversationSnapshot) => snapshot.can({ type: 'release.confirm' });
+/**
+ * The input the release dialog shows: 'password', 'code' (two-factor on), or null when the server asks for none
+ * (a proof in the last 10 minutes covers this session) and while it is being asked.
+ */
+export const selectReleaseProof = (snapshot: ConversationSnapshot) =>
+  snapshot.matches({ actions: { releasing: 'checking' } }) ? null : snapshot.context.releaseProof;
+/** The dialog is asking the server what the release needs: nothing to confirm yet. */
+export const selectIsCheckingRelease = (snapshot: ConversationSnapshot) => snapshot.matches({ actions: { releasing: 'checking' } });
+export const selectProof = (snapshot: ConversationSnapshot) => snapshot.context.proof;
+/** The server's sentence for the last refused release (a wrong password, the security hold), or null. */
+export const selectReleaseProblem = (snapshot: ConversationSnapshot) => snapshot.context.releaseProblem;
 
 // ---- Issue 13: the paying account, the dispute under review, the settlement, the rating -------------------
 

@@ -1,6 +1,6 @@
 import { and, assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
-import type { ChatMessage, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
-import type { TradeActionRequest } from '../../services/trades.ts';
+import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
+import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
 
@@ -21,6 +21,15 @@ export type TradeConversationContext = {
   payerAccount: string;
   /** When the "Under review" banner last counted the time waited (ISO 8601); null before a dispute. */
   now: string | null;
+  /**
+   * What "Confirm Release" must carry, as the server last said (security/confirmation/): the password, the
+   * authenticator code (two-factor on), or nothing (null: a proof given in the last 10 minutes covers this session).
+   */
+  releaseProof: ConfirmationProof | null;
+  /** The password or code as typed in the release dialog; forgotten once the dialog closes or the server answers. */
+  proof: string;
+  /** The server's sentence for the last refused release (a wrong password, the security hold), shown in the dialog. */
+  releaseProblem: string | null;
 };
 
 /** What the trade's channel hands over, parsed against the contracts (tradeChat.actors.ts). */
@@ -43,6 +52,7 @@ export type TradeConversationEvent =
   | { type: 'payer.change'; value: string }
   | { type: 'trade.release' }
   | { type: 'trade.dispute' }
+  | { type: 'proof.change'; value: string }
   | { type: 'release.confirm' }
   | { type: 'dispute.reason.change'; value: string }
   | { type: 'dispute.submit' }
@@ -104,8 +114,18 @@ const actionPerformed = {
   }),
 } as const;
 const actionInput =
-  (type: 'cancel' | 'release_coin') =>
+  (type: 'cancel') =>
   ({ context }: { context: TradeConversationContext }) => ({ type, channel: context.conversation.channel });
+
+/** `release_coin` with the proof the server asked for, as typed (a code without spaces: "123 456" is pasted too). */
+const releaseInput = ({ context }: { context: TradeConversationContext }): ReleaseRequest => {
+  const { channel } = context.conversation;
+  if (context.releaseProof === 'password') return { type: 'release_coin', channel, password: context.proof };
+  if (context.releaseProof === 'code') return { type: 'release_coin', channel, code: context.proof.replace(/\s/g, '') };
+  return { type: 'release_coin', channel };
+};
+/** A refused release: the server's sentence shows in the dialog, and what was typed is typed again. */
+const refuseRelease = { type: 'refuseRelease', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } as const;
 
 /** One trade's conversation in /chat, invoked by the chat screen (tradeChat.machine.ts) for the selected trade. */
 export const tradeConversationMachine = setup({
@@ -121,6 +141,10 @@ export const tradeConversationMachine = setup({
     sendTyping: fromPromise<unknown, { channel: string }>(async () => stub('sendTyping')()),
     /** Answers the sentence shown as "Action Performed!". */
     performAction: fromPromise<string, TradeActionRequest>(async () => stub('performAction')()),
+    /** What the next release of this session must carry (security/confirmation/ `status`). */
+    releaseProof: fromPromise<ConfirmationProof | null>(async () => stub('releaseProof')()),
+    /** `release_coin` with its proof; refused quietly, since the dialog shows the sentence. */
+    releaseCoin: fromPromise<string, ReleaseRequest>(async () => stub('releaseCoin')()),
     // The rating form (tradeRating.machine.ts), declared by its type: this file stands alone.
     tradeRating: fromPromise(stub('tradeRating')) as unknown as TradeRatingLogic,
   },
@@ -160,6 +184,15 @@ export const tradeConversationMachine = setup({
     clearTypist: assign({ typist: null }),
     setReason: assign((_, params: { value: string }) => ({ reason: params.value })),
     clearReason: assign({ reason: '' }),
+    keepReleaseProof: assign((_, params: { proof: ConfirmationProof | null }) => ({ releaseProof: params.proof })),
+    setProof: assign((_, params: { value: string }) => ({ proof: params.value })),
+    refuseRelease: assign((_, params: { error: unknown }) => ({
+      proof: '',
+      releaseProblem: params.error instanceof Error && params.error.message !== '' ? params.error.message : 'The release did not go through. Please try again.',
+    })),
+    clearReleaseProblem: assign({ releaseProblem: null }),
+    /** Nothing typed or said in the release dialog outlives it. */
+    forgetRelease: assign({ releaseProof: null, proof: '', releaseProblem: null }),
     reportConversation: sendParent(
       ({ context }): ConversationReport => ({ type: 'conversation.changed', conversation: context.conversation }),
     ),
@@ -185,6 +218,11 @@ export const tradeConversationMachine = setup({
     isReasonGiven: boundRule<{ reason: string }>('isReasonGiven'),
     /** Blank (not stated) or at most 120 characters. */
     isPayerAccountValid: boundRule<undefined>('isPayerAccountValid'),
+    /** The proof the server asked for is typed (a password, or six digits), or none is asked. */
+    isProofReady: boundRule<{ proof: ConfirmationProof | null; value: string }>('isProofReady'),
+    /** 403: the proof was missing or wrong (the server's other 403, "Only the seller…", cannot reach a seller's dialog). */
+    isProofRefused: (_, params: { error: unknown }) =>
+      typeof params.error === 'object' && params.error !== null && 'status' in params.error && params.error.status === 403,
   },
 }).createMachine({
   id: 'tradeConversation',
@@ -199,6 +237,9 @@ export const tradeConversationMachine = setup({
     reason: '',
     payerAccount: '',
     now: null,
+    releaseProof: null,
+    proof: '',
+    releaseProblem: null,
   }),
   invoke: {
     id: 'tradeChannel',
@@ -392,7 +433,7 @@ export const tradeConversationMachine = setup({
               target: 'markingPaid',
               description: 'One click, with the paying account if the buyer stated one (at most 120 characters).',
             },
-            'trade.release': { guard: takeAction('release_coin'), target: 'releasing', description: 'It cannot be undone: asked once.' },
+            'trade.release': { guard: takeAction('release_coin'), target: 'releasing', description: 'It cannot be undone: asked once, with a second proof.' },
             'trade.dispute': { guard: takeAction('raise_dispute'), target: 'disputing', description: '"Raise Dispute" opens the dialog.' },
           },
         },
@@ -425,16 +466,44 @@ export const tradeConversationMachine = setup({
         },
         releasing: {
           tags: ['open'],
-          initial: 'confirming',
+          description: 'Releasing cannot be undone: asked once, with the second proof the server asks for (docs/rules.md "Trades").',
+          initial: 'checking',
+          exit: 'forgetRelease',
           states: {
+            checking: {
+              description:
+                'Asks what the release must carry: the password, the authenticator code (two-factor on), or nothing while a proof given in the last 10 minutes covers this session.',
+              invoke: {
+                id: 'releaseProof',
+                src: 'releaseProof',
+                onDone: { target: 'confirming', actions: { type: 'keepReleaseProof', params: ({ event }) => ({ proof: event.output }) } },
+                onError: {
+                  target: 'confirming',
+                  description: 'Unknown: the release goes without a proof; if one is needed the server refuses it (403) and the dialog asks again.',
+                  actions: { type: 'keepReleaseProof', params: { proof: null } },
+                },
+              },
+              always: {
+                guard: not(takeAction('release_coin')),
+                target: '#tradeConversation.actions.idle',
+                description: 'The trade changed under the question.',
+              },
+              on: { 'dialog.dismiss': { target: '#tradeConversation.actions.idle' } },
+            },
             confirming: {
+              description: 'The question, with the password or code input when one is asked, and the last refusal if any.',
               always: {
                 guard: not(takeAction('release_coin')),
                 target: '#tradeConversation.actions.idle',
                 description: 'The trade changed under the question.',
               },
               on: {
-                'release.confirm': { target: 'submitting' },
+                'proof.change': { actions: { type: 'setProof', params: ({ event }) => ({ value: event.value }) } },
+                'release.confirm': {
+                  guard: { type: 'isProofReady', params: ({ context }) => ({ proof: context.releaseProof, value: context.proof }) },
+                  target: 'submitting',
+                  actions: 'clearReleaseProblem',
+                },
                 'dialog.dismiss': { target: '#tradeConversation.actions.idle' },
               },
             },
@@ -443,13 +512,26 @@ export const tradeConversationMachine = setup({
               description: 'Closing is refused while the release runs.',
               invoke: {
                 id: 'releaseCoin',
-                src: 'performAction',
-                input: actionInput('release_coin'),
+                src: 'releaseCoin',
+                input: releaseInput,
                 onDone: {
                   target: '#tradeConversation.actions.idle',
                   actions: [actionPerformed, { type: 'keepFacts', params: after.release_coin }, 'reportConversation'],
                 },
-                onError: { target: '#tradeConversation.actions.idle' },
+                onError: [
+                  {
+                    guard: { type: 'isProofRefused', params: ({ event }) => ({ error: event.error }) },
+                    target: 'checking',
+                    description:
+                      'A missing or wrong proof (403): its sentence shows, and the dialog asks again for what the server asks now (the window may have closed meanwhile).',
+                    actions: refuseRelease,
+                  },
+                  {
+                    target: 'confirming',
+                    description: 'Any other refusal (the security hold, a sign-in lockout, the trade changed): its sentence shows in the dialog.',
+                    actions: refuseRelease,
+                  },
+                ],
               },
             },
           },

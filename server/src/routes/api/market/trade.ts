@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { messageResponse } from '../../../../../contracts/security.ts';
 import { TRADE_CHANNEL_HEADER, tradeHistory, tradePreview, tradeRequest } from '../../../../../contracts/trade.ts';
+import { clientAddress } from '../../../http/client-address.ts';
 import { parseBody } from '../../../http/parse-body.ts';
 import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
@@ -8,13 +9,14 @@ import { signedIn } from '../../../plugins/auth.ts';
 /**
  * POST /api/market/trade/ (signed in; docs/api.md "market/trade preview and open", "market/trade history",
  * "Trade actions"): `preview` and `open` on an offer, the caller's `history`, and the actions `cancel`,
- * `mark_paid`, `release_coin`, `raise_dispute` on a trade's channel.
+ * `mark_paid`, `release_coin` (with its second proof), `raise_dispute` on a trade's channel.
  */
 export default async function tradeRoute(app: FastifyInstance) {
   app.post('/market/trade/', async (request, reply) => {
     const body = parseBody(tradeRequest, request.body);
     const session = signedIn(request);
-    const user = { id: session.userId, username: session.username };
+    // The session and the address count for a release's second proof: its window is the session's, its lockout the address's.
+    const user = { id: session.userId, username: session.username, sessionId: session.id, client: clientAddress(request) };
 
     switch (body.type) {
       case 'preview':
@@ -32,14 +34,16 @@ export default async function tradeRoute(app: FastifyInstance) {
         return ok(tradeHistory, await app.trades.history(user.id, body));
 
       case 'cancel':
+        return ok(messageResponse, await app.trades.act(user, 'cancel', body.channel));
+
       case 'release_coin':
-        return ok(messageResponse, await app.trades.act(user, body.type, body.channel));
+        return ok(messageResponse, await app.trades.act(user, 'release_coin', body.channel, { proof: { password: body.password, code: body.code } }));
 
       case 'mark_paid':
-        return ok(messageResponse, await app.trades.act(user, 'mark_paid', body.channel, undefined, body.payer_account));
+        return ok(messageResponse, await app.trades.act(user, 'mark_paid', body.channel, { payerAccount: body.payer_account }));
 
       case 'raise_dispute':
-        return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, body.reason));
+        return ok(messageResponse, await app.trades.act(user, 'raise_dispute', body.channel, { reason: body.reason }));
 
       case 'rate':
         return ok(messageResponse, await app.reputation.rate(user, body));
