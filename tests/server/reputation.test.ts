@@ -81,19 +81,19 @@ describe.each(dbTargets)('reputation on Browse Offers: averages and completion r
   it('sums the counters over their slots and rounds half away from zero, in numeric', async () => {
     const { id } = await trader(t);
     const figures = () => traderStatsRepository(t.app.db).figuresOf(id);
-    expect(await figures()).toEqual({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0 });
-    // 1 completed of 6 concluded over three slots: 16.666… → 16.67. 33 over 8 ratings: 4.125 → 4.13.
+    expect(await figures()).toEqual({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0, rated_by: 0 });
+    // 1 completed of 6 concluded over three slots: 16.666… → 16.67. 33 over 8 raters' latest ratings (of 9): 4.125 → 4.13.
     await t.app.db.query(
       `INSERT INTO trader_trade_counts (user_id, slot, completed, concluded) VALUES ($1, 0, 1, 2), ($1, 5, 0, 3), ($1, 63, 0, 1)`,
       [id],
     );
-    await t.app.db.query('INSERT INTO trader_ratings (user_id, score_total, ratings) VALUES ($1, 33, 8)', [id]);
-    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '16.67', rating: '4.13', ratings_count: 8 });
+    await t.app.db.query('INSERT INTO trader_ratings (user_id, score_total, ratings, raters) VALUES ($1, 33, 9, 8)', [id]);
+    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '16.67', rating: '4.13', ratings_count: 9, rated_by: 8 });
     // 1/8 = 0.125 → 12.50; 15/8 = 1.875 → 1.88.
     await t.app.db.query('UPDATE trader_trade_counts SET concluded = concluded + 1 WHERE user_id = $1 AND slot = 0', [id]);
     await t.app.db.query('UPDATE trader_trade_counts SET concluded = concluded + 1 WHERE user_id = $1 AND slot = 5', [id]);
     await t.app.db.query('UPDATE trader_ratings SET score_total = 15 WHERE user_id = $1', [id]);
-    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '12.50', rating: '1.88', ratings_count: 8 });
+    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '12.50', rating: '1.88', ratings_count: 9, rated_by: 8 });
   });
 });
 

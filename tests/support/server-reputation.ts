@@ -6,9 +6,9 @@ import { act, openTrade, tradeCall, type Trader } from './server-trades.ts';
 /** 970 EUR on a sellOffer (rate 1): 0.01 BTC out of the seller's escrow. */
 export const TRADE_EUR = '970';
 
-/** Opens a trade on `offer` (a sellOffer of `seller`), marks it paid and releases it; answers its channel. */
-export async function completedTrade(t: TestApp, seller: Trader, buyer: Trader, offer: number): Promise<string> {
-  const channel = await openTrade(t, buyer, offer, TRADE_EUR, 'SEPA');
+/** Opens a trade of `amount` EUR on `offer` (a sellOffer of `seller`), marks it paid and releases it; answers its channel. */
+export async function completedTrade(t: TestApp, seller: Trader, buyer: Trader, offer: number, amount = TRADE_EUR): Promise<string> {
+  const channel = await openTrade(t, buyer, offer, amount, 'SEPA');
   expect((await act(t, buyer, 'mark_paid', channel)).status).toBe(200);
   expect((await act(t, seller, 'release_coin', channel)).status).toBe(200);
   return channel;
