@@ -40,14 +40,15 @@ export function unmetCondition(offer: OfferConditions, taker: TakerStanding): st
 export const accountAgeDays = (created: Date, now: Date): number => Math.max(0, Math.floor((now.getTime() - created.getTime()) / 86_400_000));
 
 /** The offer form's number fields of the conditions, as typed. */
-export type ConditionNumberField = 'min_completed_trades' | 'min_account_days' | 'max_open_trades';
+export const CONDITION_NUMBER_FIELDS = ['min_completed_trades', 'min_account_days', 'max_open_trades'] as const;
+export type ConditionNumberField = (typeof CONDITION_NUMBER_FIELDS)[number];
 
 /**
  * The typed text of a number field as the payload carries it: a blank minimum is no condition (null); anything
  * else is the number written, which `conditionFieldProblem` has checked. Whole digits only, so "1e3" or "2.0"
  * never become a number the trader did not type.
  */
-export function conditionNumberOf(text: string): number | null {
+function conditionNumberOf(text: string): number | null {
   const trimmed = text.trim();
   return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : trimmed === '' ? null : Number.NaN;
 }
