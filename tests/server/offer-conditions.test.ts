@@ -1,13 +1,11 @@
 import { Decimal } from 'decimal.js';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editableOffer, offerList, type EditableOffer } from '../../contracts/market.ts';
-import { tradesRepository } from '../../server/src/repositories/trades.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, signUpWithTwoFactor } from '../support/server-flows.ts';
 import { balance, coinByTicker, deposit, expectLedgerClean } from '../support/server-money.ts';
 import { completedTrade } from '../support/server-reputation.ts';
-import { act, open, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
+import { act, open, openStatementAsRead, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
 
 const DAY = 24 * 60 * MINUTE;
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
@@ -140,23 +138,7 @@ describe.each(dbTargets)('counterparty conditions on offers on %s', (target) => 
   it('opens only with the conditions the taker was checked against: an owner who tightens them in between wins', async () => {
     const offer = await sellOffer(t, owner);
     const taker = await trader(t);
-    const repository = tradesRepository(t.app.db);
-    const read = await repository.offerForTrade(offer);
-    if (!read) throw new Error('the offer is there');
-    const openAsRead = () =>
-      repository.open(
-        {
-          offerId: read.id, buyerId: taker.id, sellerId: owner.id, coinId: read.coin_id, currencyCode: read.currency_code, rate: read.rate,
-          coinUsdPrice: read.usd_price, tradingAmount: '97.00', feeLocal: '0.97', amountLocal: '96.03', tradingAmountCrypto: '0.001',
-          feeCrypto: '0.00001', amountCrypto: '0.00099', paymentMethod: 'SEPA', channel: randomBytes(16).toString('base64url'),
-          escrowSlot: 0, buyerPlaces: 5, conditions: read, countsForReputation: true, at: t.clock.now(),
-        },
-        'Trade opened (test).',
-        [
-          { account: { kind: 'available', userId: owner.id, coinId: 1 }, amount: '-0.001' },
-          { account: { kind: 'escrow', userId: owner.id, coinId: 1 }, amount: '0.001', slot: 0 },
-        ],
-      );
+    const openAsRead = await openStatementAsRead(t, offer, owner, taker);
     for (const tightened of ['min_completed_trades = 1', 'min_account_days = 1', 'require_two_factor = true']) {
       await t.app.db.query(`UPDATE offers SET ${tightened} WHERE id = $1`, [offer]);
       expect(await openAsRead(), tightened).toBeUndefined();

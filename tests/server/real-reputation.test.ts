@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OfferListItem } from '../../contracts/market.ts';
 import type { TraderProfile } from '../../contracts/traders.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers } from '../support/server-flows.ts';
 import { coinByTicker, expectLedgerClean } from '../support/server-money.ts';
-import { completedTrade, rate, rated } from '../support/server-reputation.ts';
+import { completedTrade, figuresOn, rate, rated } from '../support/server-reputation.ts';
 import { disputedTrade, moderationCall, moderator, openTrade, sellOffer, trader, tradeCountsOf, type Trader } from '../support/server-trades.ts';
 
 const refused = (status: number, info: string) => ({ status, body: { success: false, info } });
@@ -23,17 +22,8 @@ describe.each(dbTargets)('reputation counts only real trades (REPUTATION_MIN_TRA
 
   const profile = (who: Trader, asker: Trader) =>
     t.post<TraderProfile>('/api/market/traders/', { type: 'profile', username: who.username }, { token: asker.token });
-  const figuresOn = (offers: OfferListItem[], who: Trader) => {
-    const offer = offers.find((o) => o.user__username === who.username);
-    return offer && {
-      trades_count: offer.user__trades_count,
-      completion_rate: offer.user__completion_rate,
-      rating: offer.user__rating,
-      ratings_count: offer.user__ratings_count,
-      rated_by: offer.user__rated_by,
-    };
-  };
   const NOTHING = { trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0, rated_by: 0 };
+  const NOTHING_LISTED = { user__trades_count: 0, user__completion_rate: null, user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 };
 
   it('gives alice no rating, no count and no completion rate for 8 trades of 0.02 USD with a second account', async () => {
     // The issue's reproduction: eight 0.02 USD trades with a fresh second account took alice from no history to
@@ -47,7 +37,7 @@ describe.each(dbTargets)('reputation counts only real trades (REPUTATION_MIN_TRA
       expect(await rate(t, alice, channel, 5)).toEqual(refused(409, TOO_SMALL));
     }
     const someone = await trader(t);
-    expect(figuresOn((await listOffers(t, someone.token)).body.info.offers, alice)).toEqual(NOTHING);
+    expect(figuresOn((await listOffers(t, someone.token)).body.info.offers, alice)).toEqual(NOTHING_LISTED);
     expect((await profile(alice, someone)).body.info).toMatchObject({ ...NOTHING, ratings: [] });
     expect((await profile(sybil, someone)).body.info).toMatchObject({ ...NOTHING, ratings: [] });
     expect(await tradeCountsOf(t, alice)).toEqual({ completed: 0, concluded: 0 });
@@ -106,9 +96,9 @@ describe.each(dbTargets)('reputation counts only real trades (REPUTATION_MIN_TRA
       [regular.username, 1, 'Scored 1'],
     ]);
     expect(figuresOn((await listOffers(t, asker.token, { user__username__icontains: seller.username })).body.info.offers, seller)).toMatchObject({
-      rating: '2.50',
-      ratings_count: 5,
-      rated_by: 2,
+      user__rating: '2.50',
+      user__ratings_count: 5,
+      user__rated_by: 2,
     });
   });
 

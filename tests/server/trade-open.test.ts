@@ -1,5 +1,4 @@
 import { Decimal } from 'decimal.js';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
 import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
@@ -7,7 +6,7 @@ import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
 import { tradesRepository } from '../../server/src/repositories/trades.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
-import { open, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
+import { open, openStatementAsRead, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
 import { publishOffer } from '../support/server-flows.ts';
 
 const BTC = 1;
@@ -143,24 +142,10 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     const owner = await trader(t, { BTC: '1' });
     const raced = await sellOffer(t, owner);
     const taker = await trader(t);
-    const repository = tradesRepository(t.app.db);
-    const read = await repository.offerForTrade(raced);
+    const read = await tradesRepository(t.app.db).offerForTrade(raced);
     if (!read) throw new Error('the offer is there');
     /** The statement the service runs, with the offer as read before the owner's change. */
-    const openAsRead = () =>
-      repository.open(
-        {
-          offerId: read.id, buyerId: taker.id, sellerId: owner.id, coinId: read.coin_id, currencyCode: read.currency_code, rate: read.rate,
-          coinUsdPrice: read.usd_price, tradingAmount: '97.00', feeLocal: '0.97', amountLocal: '96.03', tradingAmountCrypto: '0.001',
-          feeCrypto: '0.00001', amountCrypto: '0.00099', paymentMethod: 'SEPA', channel: randomBytes(16).toString('base64url'),
-          escrowSlot: 0, buyerPlaces: 5, conditions: read, countsForReputation: true, at: new Date(),
-        },
-        'Trade opened (test).',
-        [
-          { account: { kind: 'available', userId: owner.id, coinId: BTC }, amount: '-0.001' },
-          { account: { kind: 'escrow', userId: owner.id, coinId: BTC }, amount: '0.001', slot: 0 },
-        ],
-      );
+    const openAsRead = await openStatementAsRead(t, raced, owner, taker);
     await t.app.db.query('UPDATE offers SET rate = 1.5 WHERE id = $1', [raced]);
     expect(await openAsRead()).toBeUndefined();
     await t.app.db.query('UPDATE offers SET rate = $2, is_active = false WHERE id = $1', [raced, read.rate]);

@@ -1,7 +1,22 @@
 /** Completed trades and ratings through the API, for the reputation suites. */
 import { expect } from 'vitest';
+import type { OfferListItem } from '../../contracts/market.ts';
 import type { TestApp } from './server.ts';
 import { act, openTrade, tradeCall, type Trader } from './server-trades.ts';
+
+/** A trader's figures as their first offer on a page of Browse Offers shows them; undefined without one. */
+export const figuresOn = (offers: OfferListItem[], who: Trader) => {
+  const offer = offers.find((item) => item.user__username === who.username);
+  return (
+    offer && {
+      user__trades_count: offer.user__trades_count,
+      user__completion_rate: offer.user__completion_rate,
+      user__rating: offer.user__rating,
+      user__ratings_count: offer.user__ratings_count,
+      user__rated_by: offer.user__rated_by,
+    }
+  );
+};
 
 /** 970 EUR on a sellOffer (rate 1): 0.01 BTC out of the seller's escrow. */
 export const TRADE_EUR = '970';
