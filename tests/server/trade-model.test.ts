@@ -143,15 +143,16 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
             if (s.taker === offer.owner) expect(answer.status, where).toBe(403);
             else if (amount.lt(1) || amount.gt(1000)) expect(answer.status, where).toBe(400);
             else if (!quote) expect(answer.status, where).toBe(400);
-            else if (
+            else if (trades.filter((trade) => trade.offer === s.offer && trade.facts.status === 'pending').length >= OFFER_MAX_OPEN_TRADES) {
+              // Each offer takes at most its max_open_trades pending trades, from any takers.
+              const info = 'This offer has as many open trades as its owner takes at once. Please try again once one of them ends.';
+              expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
+            } else if (
               buyer === s.taker &&
               trades.filter((trade) => trade.buyer === buyer && trade.openedByBuyer && trade.facts.status === 'pending').length >= MAX_OPEN_TRADES
             ) {
               // A buyer's pending trades of their own opening are capped (MAX_OPEN_TRADES); trades opened on their buy offer are not theirs.
               const info = `You already have ${MAX_OPEN_TRADES} open trades as the buyer. Complete or cancel one before you open another.`;
-              expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
-            } else if (trades.filter((trade) => trade.offer === s.offer && trade.facts.status === 'pending').length >= OFFER_MAX_OPEN_TRADES) {
-              const info = 'This offer has as many open trades as its owner takes at once. Please try again once one of them ends.';
               expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
             } else if ((available.get(`${seller}:${offer.coin}`) ?? new Decimal(0)).lt(quote.trading_amount_crypto)) {
               expect(answer, where).toEqual({ status: 409, body: { success: false, info: "The seller's balance is too low for this trade." } });

@@ -12,6 +12,7 @@ import type {
   TradePreview,
   TradeRole,
 } from '../../../contracts/trade.ts';
+import { OFFER_CONDITION_LIMITS } from '../../../contracts/market.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
 import { hasConditions, unmetCondition } from '../../../domain/offerConditions.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
@@ -24,7 +25,6 @@ import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { likeContains, paginator } from '../market/offers.ts';
 import { MAX_INT4 } from '../repositories/reference-data.ts';
-import { OFFER_CONDITION_LIMITS } from '../../../contracts/market.ts';
 import { standingOf } from '../reputation/reputation.ts';
 import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
@@ -193,8 +193,13 @@ export function tradesService(deps: TradesDeps) {
   /** Only a taker who is the buyer has their MAX_OPEN_TRADES counted: trades opened on your buy offer are the offer's. */
   const buyerPlacesOf = (takerIsBuyer: boolean) => (takerIsBuyer ? deps.maxOpenTrades : null);
 
-  /** MAX_OPEN_TRADES refused, when the taker is the buyer and holds as many pending trades of their own opening. */
-  async function refuseBuyerAtLimit(trades: ReturnType<typeof tradesRepository>, buyerId: string, takerId: string) {
+  /**
+   * The two caps on pending trades, in the order docs/rules.md "Trades" checks them: the offer's max_open_trades,
+   * then MAX_OPEN_TRADES when the taker is the buyer (only the trades they opened count). Counted, for the preview
+   * and for wording a refused open; the open itself is decided by the places in its statement.
+   */
+  async function refuseWhenFull(trades: ReturnType<typeof tradesRepository>, offer: OfferForTrade, buyerId: string, takerId: string) {
+    if (await trades.offerIsFull(offer.id, offer.max_open_trades)) throw new StateConflict(sentences.offerFull);
     if (buyerId === takerId && (await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) {
       throw new StateConflict(sentences.tooManyOpenTrades(deps.maxOpenTrades));
     }
@@ -208,8 +213,7 @@ export function tradesService(deps: TradesDeps) {
     async preview(userId: string, input: TradeAsk): Promise<TradePreview> {
       const trades = tradesRepository(db);
       const { offer, quote, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer), userId, input);
-      if (await trades.offerIsFull(offer.id, offer.max_open_trades)) throw new StateConflict(sentences.offerFull);
-      await refuseBuyerAtLimit(trades, buyerId, userId);
+      await refuseWhenFull(trades, offer, buyerId, userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
       if (new Money(available).lt(quote.trading_amount_crypto)) throw new StateConflict(sentences.sellerBalanceTooLow);
       return quote;
@@ -289,10 +293,10 @@ export function tradesService(deps: TradesDeps) {
       }
       if (opened === undefined) {
         // Nothing was written: the offer changed between the checks and the statement (which opens only on the
-        // offer as it was checked), or the buyer (when the taker) or the offer had no free place. Which one, the
-        // offer and the buyer's places as they are now say.
-        await check(await trades.offerForTrade(input.offer), userId, input);
-        await refuseBuyerAtLimit(trades, buyerId, userId);
+        // offer as it was checked), or the offer or the buyer (when the taker) had no free place. Which one, the
+        // offer and the places as they are now say; a place freed since, the offer's it was.
+        const now = await check(await trades.offerForTrade(input.offer), userId, input);
+        await refuseWhenFull(trades, now.offer, buyerId, userId);
         throw new StateConflict(sentences.offerFull);
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
