@@ -351,6 +351,7 @@ describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', 
       "SELECT offer_id::text, buyer_place, offer_place FROM trades WHERE buyer_id = $1 AND status = 'pending' ORDER BY id",
       [bob.id],
     );
+    // On bob's offer, the offer's places only; on carol's, his own places too.
     expect(places).toEqual([
       ...[0, 1, 2].map((place) => ({ offer_id: String(bobsOffer), buyer_place: null, offer_place: place })),
       ...[0, 1, 2, 3, 4].map((place) => ({ offer_id: String(carolsOffer), buyer_place: place, offer_place: place })),

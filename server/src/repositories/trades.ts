@@ -164,7 +164,8 @@ export function tradesRepository(db: Queryable) {
      * the offer or the buyer has no free place, or the offer is no longer active at the rate and with the
      * conditions the taker was checked against (it was paused, re-priced or re-conditioned since it was read). Two
      * opens that pick the same place (of one offer, or of one buyer): the second fails on OFFER_PLACES_INDEX or
-     * BUYER_PLACES_INDEX once the first commits, and run again picks the next place. The offer's places are
+     * BUYER_PLACES_INDEX once the first commits, and run again picks the next place (the service queues the opens of
+     * one offer behind `queueForOffer`, so that race is rare). The offer's places are
      * 0 … max_open_trades − 1 as the offer reads in this statement; while a pending trade holds a place at or past
      * that (its owner lowered the cap), the offer takes no trade, so it is never over its cap for long and never
      * further over it.
@@ -232,6 +233,15 @@ export function tradesRepository(db: Queryable) {
         PREPARED,
       );
       return row && { id: row.id, notified: notifiedOf(row.notified) };
+    },
+
+    /**
+     * Queues the opens of one offer behind its row (trades.ts `openQueued`), in the transaction the open then runs
+     * in. NO KEY UPDATE: it waits for no one but another open or an edit of the offer, and a trade's foreign key (a
+     * key-share lock) never waits for it.
+     */
+    queueForOffer: async (offerId: string): Promise<void> => {
+      await db.query('SELECT id FROM offers WHERE id = $1 FOR NO KEY UPDATE', [offerId], PREPARED);
     },
 
     /**

@@ -205,6 +205,20 @@ export function tradesService(deps: TradesDeps) {
     }
   }
 
+  /**
+   * The open statement behind the offer's row lock, in one transaction. The places decide (the statement and its
+   * unique indexes hold the caps on their own); the lock only queues the opens of one offer, so that each statement
+   * starts after the one before committed and sees its place taken. Without it, opens of a busy offer picked places
+   * their snapshots showed free but a racing open had just taken, and mostly waited, failed and ran again (they queue
+   * on the seller's balance anyway, so the lock costs a busy offer nothing and a quiet one a round trip).
+   */
+  const openQueued = (...args: Parameters<ReturnType<typeof tradesRepository>['open']>) =>
+    db.transaction(async (tx) => {
+      const trades = tradesRepository(tx);
+      await trades.queueForOffer(args[0].offerId);
+      return trades.open(...args);
+    });
+
   /** Worth at least REPUTATION_MIN_TRADE_USD: the escrow (the fee included) at the coin's USD price frozen at open. */
   const countsForReputation = (escrowCrypto: string, usdPrice: string) => new Money(escrowCrypto).times(usdPrice).gte(deps.reputationMinTradeUsd);
 
@@ -247,7 +261,7 @@ export function tradesService(deps: TradesDeps) {
       let opened: { id: string; notified: Notified[] } | undefined;
       try {
         opened = await retrying(() =>
-          trades.open(
+          openQueued(
             {
               offerId: offer.id,
               buyerId,
