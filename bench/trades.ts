@@ -15,8 +15,9 @@
  *    The channel of the new trade is read by the load generator with one indexed query (the web app
  *    finds it in its conversation list; that list is a read and not what is measured here).
  *    (a) many offers: client i is buyer i on seller i's offer, so no two clients share an account row;
- *    (b) one hot offer: every client buys from the same seller's one offer, so every open and release
- *        queues on that seller's escrow and available rows (and every release on the fee account).
+ *    (b) one hot seller: every client buys from the same seller, on offers of 20 places (an offer takes at most
+ *        20 pending trades, docs/rules.md "Offers") with 10 clients each, so every open and release queues on
+ *        that seller's escrow and available rows (and every release on the fee account).
  * 4. pgbench again (the machine is shared; the two runs bracket the app's), `ledger:check` on the app's
  *    database (must be clean), then both databases are dropped.
  *
@@ -57,6 +58,14 @@ const PASSWORD = 'bench-password-1';
 /** 97 EUR at 1 EUR per USD with BTC at 97,000 USD: 0.001 BTC per trade. */
 const TRADE = { amount: '97', payment_method: 'SEPA', rate: '1' };
 const TARGET_SHARE = 0.25;
+/** The most pending trades one offer takes at once (max_open_trades, 1–20): a hot seller's offers take 20 each. */
+const HOT_OFFER_ROOM = 20;
+/**
+ * A hot seller's clients per offer: half its room. A lane holds one pending trade most of the time, so an offer with
+ * as many lanes as places is always nearly full, and its takers would mostly race each other for the last free place
+ * (an offer refusing takers at its cap, which is the rule working, not trading throughput).
+ */
+const HOT_LANES_PER_OFFER = HOT_OFFER_ROOM / 2;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.some((prefix) => name.startsWith(prefix));
 
@@ -290,10 +299,11 @@ async function main() {
     const insertOffer = async (owner: string): Promise<number> =>
       (
         await db.one<{ id: number }>(
-          `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
-           VALUES ($1, 'sell', 1, 'EUR', 1, 1, 1000000, ARRAY[(SELECT id FROM payment_methods WHERE name = 'SEPA')], now(), now())
+          `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at,
+                               max_open_trades)
+           VALUES ($1, 'sell', 1, 'EUR', 1, 1, 1000000, ARRAY[(SELECT id FROM payment_methods WHERE name = 'SEPA')], now(), now(), $2)
            RETURNING id::int`,
-          [owner],
+          [owner, HOT_OFFER_ROOM],
         )
       ).id;
     const signIn = async (trader: Omit<Trader, 'token'>): Promise<Trader> => {
@@ -310,9 +320,12 @@ async function main() {
       many.push({ buyer, seller, offer: await insertOffer(seller.id) });
     }
     const hotSeller = await signIn(await insertTrader('hotseller', '10000000'));
-    const hotOffer = await insertOffer(hotSeller.id);
     const hot: Lane[] = [];
-    for (let i = 0; i < CLIENTS; i += 1) hot.push({ buyer: await signIn(await insertTrader(`hotbuyer${i}`)), seller: hotSeller, offer: hotOffer });
+    let hotOffer = 0;
+    for (let i = 0; i < CLIENTS; i += 1) {
+      if (i % HOT_LANES_PER_OFFER === 0) hotOffer = await insertOffer(hotSeller.id);
+      hot.push({ buyer: await signIn(await insertTrader(`hotbuyer${i}`)), seller: hotSeller, offer: hotOffer });
+    }
     // No ANALYZE here: statistics taken of the nearly empty tables would make PostgreSQL keep plans for
     // empty tables (sequential scans in foreign-key checks and prepared statements) for the whole run, as
     // they grow by thousands of rows; a live database is analysed by autovacuum as it grows, as this one is.
@@ -324,7 +337,7 @@ async function main() {
     const results: { name: string; transactions: number }[] = [];
     for (const [name, lanes] of [
       ['many offers', many],
-      ['one hot offer', hot],
+      ['one hot seller', hot],
     ] as const) {
       if (!wanted(name.split(' ')[0] === 'many' ? 'many' : 'hot')) continue;
       await trade(base, lookup, lanes, WARM_UP_SECONDS);

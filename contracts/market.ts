@@ -15,6 +15,47 @@ export const positiveDecimal = (field: string, maxScale: number) =>
   );
 
 export const offerType = z.enum(['buy', 'sell']);
+
+/**
+ * What an offer's owner may ask of a taker, and how many pending trades the offer takes at once (docs/rules.md
+ * "Offers"). 0 means no condition; `max_open_trades` is 1–20 and 3 unless the owner chooses.
+ */
+export const OFFER_CONDITION_LIMITS = {
+  /** The most completed trades an offer may ask for. */
+  minCompletedTradesMax: 100_000,
+  /** The oldest account an offer may ask for, in days (ten years). */
+  minAccountDaysMax: 3650,
+  maxOpenTrades: { min: 1, max: 20, default: 3 },
+} as const;
+
+/** A whole number of `field` within [min, max], with one sentence for anything else (a float, a string, out of range). */
+const wholeNumber = (field: string, min: number, max: number) => {
+  const sentence = `${field} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+  return z.int({ error: sentence }).check(z.gte(min, sentence), z.lte(max, sentence));
+};
+
+/** The conditions' fields of `create`, each optional: absent or null is no condition (and 3 open trades). */
+export const offerConditionFields = {
+  min_completed_trades: z.optional(z.nullable(wholeNumber('min_completed_trades', 0, OFFER_CONDITION_LIMITS.minCompletedTradesMax))),
+  min_account_days: z.optional(z.nullable(wholeNumber('min_account_days', 0, OFFER_CONDITION_LIMITS.minAccountDaysMax))),
+  require_two_factor: z.optional(z.nullable(z.boolean({ error: 'require_two_factor must be true or false' }))),
+  max_open_trades: z.optional(
+    z.nullable(wholeNumber('max_open_trades', OFFER_CONDITION_LIMITS.maxOpenTrades.min, OFFER_CONDITION_LIMITS.maxOpenTrades.max)),
+  ),
+};
+
+/** An offer's conditions as the server answers them (list items, the edit form's offer): 0 / false is none. */
+export const offerConditions = {
+  /** The taker's completed trades (as reputation counts them) must be at least this. */
+  min_completed_trades: z.int(),
+  /** The taker's account must be at least this many whole days old. */
+  min_account_days: z.int(),
+  /** The taker must have two-factor authentication on. */
+  require_two_factor: z.boolean(),
+  /** Pending trades on this offer at once, 1–20. */
+  max_open_trades: z.int(),
+};
+export type OfferConditions = { min_completed_trades: number; min_account_days: number; require_two_factor: boolean };
 export type OfferType = z.infer<typeof offerType>;
 
 export const paymentMethod = z.object({ id: z.int(), name: z.string() });
@@ -86,10 +127,10 @@ export const offerListItem = z.object({
   user__username: z.string(),
   /** The average of the trader's ratings, 2 places; "0.00" while nobody has rated them. */
   user__rating: z.string(),
-  /** The trader's completed trades. */
+  /** The trader's completed trades that count toward reputation (docs/rules.md "Reputation"). */
   user__trades_count: z.int(),
   // Additions (issue 13; docs/rules.md "Reputation"):
-  /** How many ratings the average is over. */
+  /** How many ratings they received (each counted trade's, every one). */
   user__ratings_count: z.int(),
   /**
    * Completed trades over concluded ones, in percent with 2 places ("96.55"); null while none of theirs has
@@ -98,7 +139,11 @@ export const offerListItem = z.object({
    * must not cost the seller).
    */
   user__completion_rate: z.nullable(z.string()),
+  /** How many distinct traders rated them: the average is over each one's latest rating (docs/rules.md "Reputation"). */
+  user__rated_by: z.int(),
   created: z.string(),
+  // Additions (docs/rules.md "Offers"): what the owner asks of a taker, and the offer's own cap of pending trades.
+  ...offerConditions,
 });
 export type OfferListItem = z.infer<typeof offerListItem>;
 export const offerList = z.object({ offers: z.array(offerListItem), paginator });
@@ -116,6 +161,7 @@ export const editableOffer = z.object({
   min_amount: z.string(),
   max_amount: z.string(),
   is_active: z.boolean(),
+  ...offerConditions,
 });
 export type EditableOffer = z.infer<typeof editableOffer>;
 
@@ -130,6 +176,7 @@ const offerFields = {
   terms: z.optional(z.nullable(z.string().check(z.maxLength(2000, 'Terms must be at most 2,000 characters')))),
   min_amount: positiveDecimal('min_amount', 2),
   max_amount: positiveDecimal('max_amount', 2),
+  ...offerConditionFields,
 };
 
 export const offersRequest = z.discriminatedUnion('type', [

@@ -11,7 +11,23 @@ export const tradersRequest = z.discriminatedUnion('type', [
     type: z.literal('profile'),
     username: z.string({ error: 'username is required' }).check(z.minLength(1, 'username is required'), z.maxLength(30)),
   }),
+  /** The caller's own standing, what offers' conditions are checked against (docs/api.md "Trader profiles"). */
+  z.object({ type: z.literal('standing') }),
 ]);
+
+/**
+ * `standing`: the caller's facts as an offer's conditions weigh them (domain/offerConditions.ts), for Browse
+ * Offers to tell before a trade whether the caller may take an offer. Only the caller's own: two-factor is private.
+ */
+export const traderStanding = z.object({
+  /** Completed trades as reputation counts them (trades worth at least REPUTATION_MIN_TRADE_USD). */
+  completed_trades: z.int(),
+  /** Whole days since the account was made. */
+  account_age_days: z.int(),
+  /** Whether two-factor authentication is on. */
+  two_factor: z.boolean(),
+});
+export type TraderStanding = z.infer<typeof traderStanding>;
 
 export const traderRating = z.object({
   score: z.int(),
@@ -29,14 +45,19 @@ export const traderProfile = z.object({
   username: z.string(),
   /** ISO 8601. */
   joined: z.string(),
-  /** Completed trades. */
+  /** Whole days since the account was made. */
+  account_age_days: z.int(),
+  /** Completed trades that count toward reputation (worth at least REPUTATION_MIN_TRADE_USD). */
   trades_count: z.int(),
   /** As on offers (`user__completion_rate`): completed over concluded, percent with 2 places, or null. */
   completion_rate: z.nullable(z.string()),
-  /** Average, 2 places; "0.00" with no ratings. */
+  /** Average of each rater's latest score, 2 places; "0.00" with no ratings. */
   rating: z.string(),
+  /** Ratings received, every one (a trader who rated them twice counts twice here, once in `rating`). */
   ratings_count: z.int(),
-  /** The newest ratings, newest first. */
+  /** How many distinct traders rated them: what `rating` averages over. */
+  rated_by: z.int(),
+  /** Each rater's latest rating, newest first (the ones `rating` averages). */
   ratings: z.array(traderRating),
   /** Their active offers, newest first, as Browse Offers shows them. */
   offers: z.array(offerListItem),

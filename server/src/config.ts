@@ -133,6 +133,10 @@ const envSchema = z.object({
     .default('1'),
   PAYMENT_WINDOW_MINUTES: positiveInt.default(30),
   MAX_OPEN_TRADES: z.coerce.number().int().min(1).max(10_000).default(5),
+  REPUTATION_MIN_TRADE_USD: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount of USD with at most 2 decimals, like 10 or 2.50 (0 counts every trade)')
+    .default('10'),
   TRADE_OPENS_PER_HOUR: positiveInt.default(30),
   TRADE_SWEEP_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
@@ -225,8 +229,13 @@ export interface Config {
   tradeFeePercent: string;
   /** A pending trade not marked paid this many minutes after opening is cancelled by the server. */
   paymentWindowMinutes: number;
-  /** The most pending trades one buyer may hold at once. */
+  /** The most pending trades one buyer may hold at once, counting only trades they opened as the taker. */
   maxOpenTrades: number;
+  /**
+   * REPUTATION_MIN_TRADE_USD: a trade worth less (its escrow at the coin's USD price frozen at open) counts toward no
+   * trades count, completion rate or rating, and cannot be rated (docs/rules.md "Reputation"). An exact decimal string.
+   */
+  reputationMinTradeUsd: string;
   /** Trades one trader may open within an hour. */
   tradeOpensPerHour: number;
   /** Seconds between payment-window sweeps; 0 turns the timer off (tests sweep by hand). */
@@ -356,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tradeFeePercent: e.TRADE_FEE_PERCENT,
     paymentWindowMinutes: e.PAYMENT_WINDOW_MINUTES,
     maxOpenTrades: e.MAX_OPEN_TRADES,
+    reputationMinTradeUsd: e.REPUTATION_MIN_TRADE_USD,
     tradeOpensPerHour: e.TRADE_OPENS_PER_HOUR,
     tradeSweepSeconds: e.TRADE_SWEEP_SECONDS,
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,

@@ -1,9 +1,9 @@
-import { traderProfile, type TraderProfile } from '../../contracts/traders.ts';
+import { traderProfile, traderStanding, type TraderProfile, type TraderStanding } from '../../contracts/traders.ts';
 import { ApiError, type Api } from './api.ts';
 
 const NOT_FOUND = 404;
 
-/** `market/traders/` (docs/api.md "Trader profiles"): a trader's public record. */
+/** `market/traders/` (docs/api.md "Trader profiles"): a trader's public record, and the caller's own standing. */
 export function createTraderService(api: Api) {
   return {
     /**
@@ -15,6 +15,11 @@ export function createTraderService(api: Api) {
         if (error instanceof ApiError && error.status === NOT_FOUND) return null;
         throw error;
       }),
+    /**
+     * The signed-in trader's facts as offers' conditions weigh them (Browse Offers tells them before a trade).
+     * Quiet on failure: the server still decides at the open, and says why.
+     */
+    standing: (): Promise<TraderStanding> => api.read('market/traders/', { type: 'standing' }, traderStanding, { noToast: true }),
   };
 }
 

@@ -20,7 +20,7 @@ async function choose(page: Page, label: string, options: string[]) {
 const cardsBy = (page: Page, username: string) => page.getByRole('article', { name: new RegExp(`offer by ${username}$`) });
 
 describe('offers between two traders', () => {
-  it('alice publishes a sell offer, sees it as hers, edits and pauses it; bob finds it by filters', async () => {
+  it('alice publishes a sell offer for seasoned traders, sees it as hers, edits and pauses it; bob finds it and is told why he cannot take it', async () => {
     const alice = await newPage(browser);
     const page = alice.page;
     await signIn(page, 'alice');
@@ -39,6 +39,11 @@ describe('offers between two traders', () => {
     await page.getByText('None selected').waitFor();
     await choose(page, 'Payment methods', ['M-Pesa', 'Bank Transfer']);
     await page.getByLabel('Terms (optional)').fill('M-Pesa only from a registered line. <b>not bold</b>');
+    // Who may take it: 5 completed trades, two-factor on, 2 open trades at once.
+    await page.getByLabel('Minimum completed trades (optional)').fill('5');
+    await page.getByText('Takers must have two-factor authentication on').click();
+    await page.getByLabel('Open trades at once').fill('2');
+    await page.getByText('5+ completed trades · two-factor on').waitFor();
     await screenshot(page, 'offer-form-light');
     await publish.click();
     await page.waitForURL(`${product.baseUrl}/offers`);
@@ -55,6 +60,9 @@ describe('offers between two traders', () => {
     await mine.getByRole('link', { name: 'Edit offer' }).click();
     await page.getByRole('heading', { name: 'Edit Offer' }).waitFor();
     await expect.poll(() => page.getByLabel('USD Rate').inputValue()).toBe('131.75');
+    expect(await page.getByLabel('Minimum completed trades (optional)').inputValue()).toBe('5');
+    expect(await page.getByLabel('Open trades at once').inputValue()).toBe('2');
+    expect(await page.getByRole('checkbox', { name: 'Takers must have two-factor authentication on' }).isChecked()).toBe(true);
     await page.getByLabel('USD Rate').fill('132.10');
     await page.getByRole('button', { name: 'Edit Offer' }).click();
     await page.waitForURL(`${product.baseUrl}/offers`);
@@ -70,8 +78,12 @@ describe('offers between two traders', () => {
     await bob.page.getByLabel('Search trader').fill('ALI');
     const found = cardsBy(bob.page, 'alice').filter({ hasText: 'Rate: 1.00 USD = 132.10 KES' });
     await found.waitFor();
-    expect(await found.getByRole('button', { name: 'Buy from this seller' }).count()).toBe(1);
     expect(await found.getByText('(me)').count()).toBe(0);
+    // bob has no completed trade: the card says what it asks, and why he cannot take it, before he tries.
+    await found.getByText('For traders with 5+ completed trades · two-factor on').waitFor();
+    const take = found.getByRole('button', { name: 'Buy from this seller' });
+    await expect.poll(() => take.isDisabled()).toBe(true);
+    expect(await found.getByRole('note').textContent()).toBe('This offer is for traders with at least 5 completed trades.');
     await screenshot(bob.page, 'offers-bob-filtered-dark');
 
     await bob.page.getByRole('button', { name: 'Clear All' }).click();

@@ -1,6 +1,7 @@
 import { createActor } from 'xstate';
 import { COIN_PRICE_CHANNEL, type Coin, type OfferList } from '../../contracts/index.ts';
-import { bindOfferBrowser } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
+import type { OfferListItem } from '../../contracts/index.ts';
+import { bindOfferBrowser, offerBrowserLogic } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
 import {
   offerBrowserMachine,
   type OfferBrowserEvent,
@@ -16,10 +17,13 @@ import {
   selectLivePrices,
   selectOffers,
   selectShowFilters,
+  selectStanding,
+  selectTakeRefusals,
 } from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Api } from '../../src/services/api.ts';
 import { createMarketService, type MarketService } from '../../src/services/market.ts';
+import { createTraderService } from '../../src/services/traders.ts';
 import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
 import { fakeRealtime } from '../support/chat.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
@@ -294,6 +298,61 @@ describe('Browse Offers chart', () => {
   });
 });
 
+describe('Browse Offers and the offers\' conditions', () => {
+  const newcomer = { completed_trades: 0, account_age_days: 2, two_factor: false };
+  const seasoned = { completed_trades: 12, account_age_days: 400, two_factor: true };
+  const open = offerItem(1);
+  const guarded = offerItem(2, { min_completed_trades: 5, min_account_days: 30 });
+  const secured = offerItem(3, { require_two_factor: true });
+
+  /** Browse Offers with the conditions' rule bound, its calls faked and the route's `takeOffer` recorded. */
+  async function startWithStanding() {
+    const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadStanding']);
+    const taken: OfferListItem[] = [];
+    const actor = createActor(
+      offerBrowserLogic.provide({ actors: fakes.actors as never, actions: { takeOffer: (_, { offer }) => void taken.push(offer) } }),
+    ).start();
+    await fakes.resolve('loadOffers', { offers: [open, guarded, secured], paginator: offerPage(1, 1).paginator });
+    return { actor, fakes, taken, snapshot: () => actor.getSnapshot() };
+  }
+
+  it('asks for the trader\'s standing once; an offer whose conditions they miss is refused with the server\'s sentence, the others are taken', async () => {
+    const { actor, fakes, taken, snapshot } = await startWithStanding();
+    expect(fakes.calls.filter((call) => call.id === 'loadStanding')).toEqual([{ id: 'loadStanding', input: undefined }]);
+    await fakes.resolve('loadStanding', newcomer);
+    expect(selectStanding(snapshot())).toEqual(newcomer);
+    expect(selectTakeRefusals(snapshot())).toEqual(
+      new Map([
+        [2, 'This offer is for traders with at least 5 completed trades.'],
+        [3, 'This offer is for traders with two-factor authentication on.'],
+      ]),
+    );
+    for (const offer of [open, guarded, secured]) actor.send({ type: 'offer.take', offer });
+    expect(taken).toEqual([open]);
+    // The page changing keeps the standing: it is the trader's, not the page's.
+    actor.send({ type: 'page.next' });
+    expect(fakes.calls.filter((call) => call.id === 'loadStanding')).toHaveLength(1);
+  });
+
+  it('a trader who meets every condition may take every offer', async () => {
+    const { actor, fakes, taken, snapshot } = await startWithStanding();
+    await fakes.resolve('loadStanding', seasoned);
+    expect(selectTakeRefusals(snapshot())).toEqual(new Map());
+    for (const offer of [open, guarded, secured]) actor.send({ type: 'offer.take', offer });
+    expect(taken).toEqual([open, guarded, secured]);
+  });
+
+  it('while the standing is loading, or when it failed to, every offer may be taken: the server refuses with the condition named', async () => {
+    const { actor, fakes, taken, snapshot } = await startWithStanding();
+    actor.send({ type: 'offer.take', offer: guarded });
+    await fakes.reject('loadStanding', new Error('Network error'));
+    expect(snapshot().matches({ standing: 'unknown' })).toBe(true);
+    expect(selectTakeRefusals(snapshot())).toEqual(new Map());
+    actor.send({ type: 'offer.take', offer: secured });
+    expect(taken).toEqual([guarded, secured]);
+  });
+});
+
 describe('Browse Offers bound to the market service', () => {
   const coin = (ticker: string, price: string): Coin => ({
     id: ticker.length,
@@ -319,7 +378,7 @@ describe('Browse Offers bound to the market service', () => {
   it('starts each coin’s live price from base/coins/ (without toasts) and follows coin_price', async () => {
     const { api, sent } = fakeApi();
     const realtime = fakeRealtime();
-    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: realtime.service } as FlowDeps)).start();
+    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: realtime.service } as FlowDeps, () => {})).start();
     await flush();
     expect(sent.filter(({ path }) => path === 'base/coins/')).toStrictEqual([
       { how: 'read', path: 'base/coins/', body: {}, options: { noToast: true } },
@@ -338,10 +397,33 @@ describe('Browse Offers bound to the market service', () => {
     expect(realtime.listeners(COIN_PRICE_CHANNEL), 'leaving Browse Offers ends the subscription').toBe(0);
   });
 
+  it('asks market/traders/ for the trader\'s standing without toasts, and takes an offer through the route\'s dialog', async () => {
+    const { api, sent } = fakeApi();
+    const standing = { completed_trades: 0, account_age_days: 0, two_factor: false };
+    const traders = createTraderService({
+      read: async (path: string, body: unknown, _schema: unknown, options?: unknown) => {
+        sent.push({ how: 'read', path, body, options });
+        return standing;
+      },
+    } as unknown as Api);
+    const taken: OfferListItem[] = [];
+    const deps = { market: createMarketService(api), traders, realtime: fakeRealtime().service } as FlowDeps;
+    const actor = createActor(bindOfferBrowser(deps, (offer) => taken.push(offer))).start();
+    await flush();
+    expect(sent.filter(({ path }) => path === 'market/traders/')).toStrictEqual([
+      { how: 'read', path: 'market/traders/', body: { type: 'standing' }, options: { noToast: true } },
+    ]);
+    expect(selectStanding(actor.getSnapshot())).toEqual(standing);
+    actor.send({ type: 'offer.take', offer: offerItem(7, { min_account_days: 1 }) });
+    actor.send({ type: 'offer.take', offer: offerItem(8) });
+    expect(taken.map((offer) => offer.id)).toEqual([8]);
+    actor.stop();
+  });
+
   it('asks market/offers/ for the components (no drop) and each list page with the filters, without toasts', async () => {
     const { api, sent } = fakeApi();
     const market: MarketService = createMarketService(api);
-    const actor = createActor(bindOfferBrowser({ market, realtime: fakeRealtime().service } as FlowDeps)).start();
+    const actor = createActor(bindOfferBrowser({ market, realtime: fakeRealtime().service } as FlowDeps, () => {})).start();
     await flush();
     actor.send({ type: 'filter.paymentMethods', value: ['SEPA'] });
     await flush();
@@ -363,7 +445,7 @@ describe('Browse Offers bound to the market service', () => {
 
   it('sends the screen’s filters in the list format: only the non-empty ones, the search trimmed, the methods as a list', async () => {
     const { api, sent } = fakeApi();
-    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: fakeRealtime().service } as FlowDeps)).start();
+    const actor = createActor(bindOfferBrowser({ market: createMarketService(api), realtime: fakeRealtime().service } as FlowDeps, () => {})).start();
     await flush();
     vi.useFakeTimers();
     try {

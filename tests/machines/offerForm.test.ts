@@ -1,9 +1,8 @@
 import { createActor } from 'xstate';
 import type { OfferInput } from '../../contracts/index.ts';
-import { bindOfferForm } from '../../src/machines/offerForm/offerForm.actors.ts';
+import { bindOfferForm, offerFormLogic } from '../../src/machines/offerForm/offerForm.actors.ts';
 import {
   blankOffer,
-  offerFormMachine,
   toOfferInput,
   type OfferFormEvent,
   type OfferFormValues,
@@ -11,6 +10,7 @@ import {
 import {
   selectCanSubmit,
   selectCoin,
+  selectConditionErrors,
   selectCurrency,
   selectIsActive,
   selectIsEditing,
@@ -34,7 +34,13 @@ const complete: OfferFormValues = {
   max_amount: '1500',
   payment_methods: ['SEPA'],
   terms: '',
+  min_completed_trades: '',
+  min_account_days: '',
+  require_two_factor: false,
+  max_open_trades: '3',
 };
+/** The payload's conditions for `complete`: none, and the default cap. */
+const noConditions = { min_completed_trades: null, min_account_days: null, require_two_factor: false, max_open_trades: 3 };
 
 /** The offer form with its calls faked; by default the components (and, editing, the offer) have arrived. */
 async function startForm(offerId: number | null, { settle = true } = {}) {
@@ -42,7 +48,7 @@ async function startForm(offerId: number | null, { settle = true } = {}) {
   const notices: Notice[] = [];
   const left: string[] = [];
   const actor = createActor(
-    offerFormMachine.provide({
+    offerFormLogic.provide({
       actors: fakes.actors as never,
       actions: {
         notify: (_, notice) => void notices.push(notice),
@@ -55,7 +61,8 @@ async function startForm(offerId: number | null, { settle = true } = {}) {
   const fillIn = (values: OfferFormValues) => {
     for (const [name, value] of Object.entries(values)) {
       if (name === 'payment_methods') send({ type: 'methods.change', value: value as string[] });
-      else send({ type: 'field.change', name: name as Exclude<keyof OfferFormValues, 'payment_methods'>, value: value as string });
+      else if (name === 'require_two_factor') send({ type: 'twoFactor.change', value: value as boolean });
+      else send({ type: 'field.change', name: name as Exclude<keyof OfferFormValues, 'payment_methods' | 'require_two_factor'>, value: value as string });
     }
   };
   if (settle) {
@@ -78,7 +85,14 @@ describe('toOfferInput (the market/offers/ "create" payload)', () => {
       terms: null,
       min_amount: '50',
       max_amount: '1500',
+      ...noConditions,
     });
+  });
+
+  it('carries the conditions as numbers, a blank minimum as none, two-factor as a boolean', () => {
+    expect(
+      toOfferInput({ offerId: null, values: { ...complete, min_completed_trades: ' 5 ', min_account_days: '', require_two_factor: true, max_open_trades: '12' } }),
+    ).toMatchObject({ min_completed_trades: 5, min_account_days: null, require_two_factor: true, max_open_trades: 12 });
   });
 
   it('edits: update true with the id; terms of only spaces are null too, and numbers lose stray spaces', () => {
@@ -127,11 +141,23 @@ describe('Offer form chart', () => {
       max_amount: '250000.00',
       payment_methods: ['Bank Transfer', 'Cash'],
       terms: 'Pay within 15 minutes.',
+      // No conditions: blank minimums, two-factor off, and its cap.
+      min_completed_trades: '',
+      min_account_days: '',
+      require_two_factor: false,
+      max_open_trades: '3',
     });
     expect(selectIsActive(snapshot())).toBe(true);
     expect(selectCoin(snapshot())?.label).toBe('Ethereum');
     expect(selectCurrency(snapshot())).toEqual({ code: 'NGN', name: 'Nigerian Naira', fx_rate: '1530.5' });
     expect(selectCanSubmit(snapshot())).toBe(true);
+  });
+
+  it('an offer with conditions fills them as typed numbers and the two-factor box', async () => {
+    const { fakes, snapshot } = await startForm(42, { settle: false });
+    await fakes.resolve('loadComponents', components);
+    await fakes.resolve('loadOffer', { ...editable, min_completed_trades: 5, min_account_days: 30, require_two_factor: true, max_open_trades: 7 });
+    expect(selectValues(snapshot())).toMatchObject({ min_completed_trades: '5', min_account_days: '30', require_two_factor: true, max_open_trades: '7' });
   });
 
   it('an offer without terms fills the terms as empty text', async () => {
@@ -181,6 +207,37 @@ describe('Offer form chart', () => {
     expect(fakes.isRunning('saveOffer')).toBe(false);
   });
 
+  const wrongConditions: [string, OfferFormEvent, string][] = [
+    ['a negative minimum of trades', { type: 'field.change', name: 'min_completed_trades', value: '-1' }, 'min_completed_trades'],
+    ['a fraction of a day', { type: 'field.change', name: 'min_account_days', value: '1.5' }, 'min_account_days'],
+    ['more days than ten years', { type: 'field.change', name: 'min_account_days', value: '3651' }, 'min_account_days'],
+    ['no cap of open trades', { type: 'field.change', name: 'max_open_trades', value: ' ' }, 'max_open_trades'],
+    ['a cap of 0', { type: 'field.change', name: 'max_open_trades', value: '0' }, 'max_open_trades'],
+    ['a cap over 20', { type: 'field.change', name: 'max_open_trades', value: '21' }, 'max_open_trades'],
+  ];
+
+  it.each(wrongConditions)('with %s the offer cannot be submitted, and the field says why in the server\'s words', async (_, wrong, field) => {
+    const { fakes, send, fillIn, snapshot } = await startForm(null);
+    fillIn(complete);
+    expect(selectConditionErrors(snapshot())).toEqual({});
+    send(wrong);
+    expect(selectCanSubmit(snapshot())).toBe(false);
+    expect(Object.keys(selectConditionErrors(snapshot()))).toEqual([field]);
+    expect(selectConditionErrors(snapshot())[field as 'max_open_trades']).toMatch(new RegExp(`^${field} must be a whole number from \\d+ to [\\d,]+$`));
+    send({ type: 'form.submit' });
+    expect(fakes.isRunning('saveOffer')).toBe(false);
+  });
+
+  it('conditions within their ranges, two-factor on, submit as numbers', async () => {
+    const { fakes, send, fillIn, snapshot } = await startForm(null);
+    fillIn({ ...complete, min_completed_trades: '100000', min_account_days: '0', require_two_factor: true, max_open_trades: '20' });
+    expect(selectCanSubmit(snapshot())).toBe(true);
+    send({ type: 'twoFactor.change', value: false });
+    send({ type: 'twoFactor.change', value: true });
+    send({ type: 'form.submit' });
+    expect(fakes.calls.at(-1)?.input).toMatchObject({ min_completed_trades: 100000, min_account_days: 0, require_two_factor: true, max_open_trades: 20 });
+  });
+
   it('the same rule holds while editing an existing offer', async () => {
     const { send, snapshot } = await startForm(42);
     expect(selectCanSubmit(snapshot())).toBe(true);
@@ -215,6 +272,7 @@ describe('Offer form chart', () => {
         terms: null,
         min_amount: '50',
         max_amount: '1500',
+        ...noConditions,
       },
     });
     expect(left).toEqual([]);
@@ -241,6 +299,7 @@ describe('Offer form chart', () => {
         terms: 'Pay within 15 minutes.',
         min_amount: '5000.00',
         max_amount: '250000.00',
+        ...noConditions,
       },
     });
     await fakes.resolve('saveOffer', 'Offer updated successfully');
@@ -353,6 +412,7 @@ describe('Offer form bound to the market service', () => {
       terms: 'Pay within 15 minutes.',
       min_amount: '5000.00',
       max_amount: '250000.00',
+      ...noConditions,
     };
     expect(sent).toEqual([
       { how: 'read', path: 'market/offers/', body: { type: 'components', drop: 10 } },

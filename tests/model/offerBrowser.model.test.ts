@@ -3,6 +3,8 @@ import { COIN_PRICE_CHANNEL, type OfferList } from '../../contracts/index.ts';
 import { bindLivePrices } from '../../src/machines/livePrices/livePrices.actors.ts';
 import type { PriceQuote } from '../../src/machines/livePrices/livePrices.machine.ts';
 import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
+import type { OfferListItem } from '../../contracts/index.ts';
+import { offerBrowserLogic } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
 import { offerBrowserMachine, type OfferBrowserFilters } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
 import {
   selectCanNext,
@@ -13,6 +15,8 @@ import {
   selectLivePrices,
   selectOffers,
   selectShowFilters,
+  selectStanding,
+  selectTakeRefusals,
 } from '../../src/machines/offerBrowser/offerBrowser.selectors.ts';
 import { fakeRealtime } from '../support/chat.ts';
 import {
@@ -26,7 +30,7 @@ import {
   type ModelEvent,
   type ModelPath,
 } from '../support/machines.ts';
-import { components, noOffers, offerPage } from '../support/offers.ts';
+import { components, noOffers, offerItem, offerPage } from '../support/offers.ts';
 
 const blank: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
 const isBlank = (filters: OfferBrowserFilters) => JSON.stringify(filters) === JSON.stringify(blank);
@@ -34,6 +38,10 @@ const isBlank = (filters: OfferBrowserFilters) => JSON.stringify(filters) === JS
 /** The server's answer: two pages without filters, nothing with any filter. */
 const answer = (page: number, filters: OfferBrowserFilters): OfferList => (isBlank(filters) ? offerPage(page, 2) : noOffers);
 const debounced = afterEvent('searchDebounce', 'offerBrowser.list.debouncing');
+/** A trader two days old without a completed trade, and two offers: one anyone may take, one for 5 completed trades. */
+const newcomer = { completed_trades: 0, account_age_days: 2, two_factor: false };
+const anyone = offerItem(901);
+const seasonedOnly = offerItem(902, { min_completed_trades: 5 });
 const coinPrices: PriceQuote[] = [
   { ticker: 'btc', price: '60000.00' },
   { ticker: 'eth', price: '3000.10' },
@@ -55,6 +63,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
     ];
   }
   if (snapshot.matches({ prices: 'unavailable' })) return [];
+  // So does the trader's standing; unknown, every offer may be taken (the server decides), which one try shows.
+  if (snapshot.matches({ standing: 'loading' })) {
+    return [
+      { type: 'xstate.done.actor.loadStanding', output: newcomer },
+      { type: 'xstate.error.actor.loadStanding', error: new Error('Internet server error') },
+    ];
+  }
+  if (snapshot.matches({ standing: 'unknown' })) return [{ type: 'offer.take', offer: seasonedOnly }];
   const list: ModelEvent[] = [];
   if (snapshot.matches({ components: 'loading' })) {
     list.push(
@@ -84,17 +100,22 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
   list.push({ type: 'page.next' }, { type: 'page.previous' });
   if (snapshot.matches({ list: 'idle' })) list.push({ type: 'offers.reload' });
+  // A card's trade button, on the first page as it opened.
+  if (snapshot.matches({ list: 'idle' }) && isBlank(filters) && page === 1) {
+    list.push({ type: 'offer.take', offer: anyone }, { type: 'offer.take', offer: seasonedOnly });
+  }
   return list;
 }
 
-const model = walk(offerBrowserMachine, { events });
+const model = walk(offerBrowserLogic, { events });
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadPrices']);
+  const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadPrices', 'loadStanding']);
   const realtime = fakeRealtime();
   const clock = new SimulatedClock();
   const actors = { ...fakes.actors, livePrices: bindLivePrices(realtime.service) };
-  const actor = createActor(offerBrowserMachine.provide({ actors: actors as never }), {
+  const taken: OfferListItem[] = [];
+  const actor = createActor(offerBrowserLogic.provide({ actors: actors as never, actions: { takeOffer: (_, { offer }) => void taken.push(offer) } }), {
     clock,
     inspect: coverage?.inspect,
   }).start();
@@ -107,10 +128,14 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let loading = true;
   let waitingForQuiet = false;
   let prices: 'loading' | 'live' | 'unavailable' = 'loading';
+  // docs/rules.md "Offers": a trader who misses a condition cannot take the offer; with no standing known, the server decides.
+  let standing: typeof newcomer | null = null;
+  const expectedTaken: OfferListItem[] = [];
   const expectedCalls: ActorCall[] = [
     { id: 'loadComponents', input: undefined },
     { id: 'loadOffers', input: { page: 1, filters: blank } },
     { id: 'loadPrices', input: undefined },
+    { id: 'loadStanding', input: undefined },
   ];
   // The chart hands the list call the screen's filters as they stand; the service sends only the
   // non-empty ones (its oracle is in tests/services/market.test.ts).
@@ -140,6 +165,14 @@ async function run(path: ModelPath, coverage?: Coverage) {
         case 'xstate.error.actor.loadPrices':
           prices = 'unavailable';
           break;
+        case 'xstate.done.actor.loadStanding':
+          standing = event.output as typeof newcomer;
+          break;
+        case 'offer.take': {
+          const offer = (event as ModelEvent & { offer: OfferListItem }).offer;
+          if (standing === null || standing.completed_trades >= offer.min_completed_trades) expectedTaken.push(offer);
+          break;
+        }
         case 'xstate.done.actor.loadOffers':
           shown = event.output as OfferList;
           loading = false;
@@ -208,6 +241,10 @@ async function run(path: ModelPath, coverage?: Coverage) {
       expect(live !== undefined, 'live prices').toBe(prices === 'live');
       expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(prices === 'live' ? 1 : 0);
       if (live) expect(Object.keys(selectPrices(live.getSnapshot()))).toEqual(['btc', 'eth']);
+      expect(selectStanding(snapshot as never)).toEqual(standing);
+      expect(taken, 'offers taken').toEqual(expectedTaken);
+      // The page's offers (none with conditions) are open to anyone.
+      expect(selectTakeRefusals(snapshot as never)).toEqual(new Map());
     },
     { clock },
   );

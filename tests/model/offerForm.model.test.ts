@@ -1,5 +1,6 @@
 import { createActor, type AnyMachineSnapshot } from 'xstate';
 import type { EditableOffer } from '../../contracts/index.ts';
+import { offerFormLogic } from '../../src/machines/offerForm/offerForm.actors.ts';
 import { offerFormMachine, type OfferFormValues } from '../../src/machines/offerForm/offerForm.machine.ts';
 import {
   selectCanSubmit,
@@ -35,6 +36,10 @@ const empty: OfferFormValues = {
   max_amount: '',
   payment_methods: [],
   terms: '',
+  min_completed_trades: '',
+  min_account_days: '',
+  require_two_factor: false,
+  max_open_trades: '3',
 };
 
 /** Submitting an offer needs each of these set, and at least one payment method chosen. */
@@ -47,7 +52,15 @@ const isSet: Record<Required, (values: OfferFormValues) => boolean> = {
   payment_methods: (values) => values.payment_methods.length > 0,
 };
 const required = Object.keys(isSet) as Required[];
-const specCanSubmit = (values: OfferFormValues) => required.every((name) => isSet[name](values));
+/** docs/api.md "Other market/offers calls": blank minimums are none, a minimum is 0 or more, the cap 1 to 20. */
+const wholeIn = (text: string, min: number, max: number) => /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
+const conditionsValid = (values: OfferFormValues) =>
+  (values.min_completed_trades.trim() === '' || wholeIn(values.min_completed_trades, 0, 100_000)) &&
+  (values.min_account_days.trim() === '' || wholeIn(values.min_account_days, 0, 3650)) &&
+  wholeIn(values.max_open_trades, 1, 20);
+const specCanSubmit = (values: OfferFormValues) => required.every((name) => isSet[name](values)) && conditionsValid(values);
+/** What the payload carries for a condition typed: a number, or null for a blank one. */
+const conditionOf = (text: string) => (text.trim() === '' ? null : Number(text));
 
 /**
  * What the trader sets each field to (the values of the offer an edit loads, so that a field cleared
@@ -69,6 +82,22 @@ const clear: Record<Required, ModelEvent> = {
   max_amount: { type: 'field.change', name: 'max_amount', value: ' ' },
   payment_methods: { type: 'methods.change', value: [] },
 };
+/** The conditions' changes the walk makes, in order, each from the values the one before left. */
+const CONDITION_STEPS: ModelEvent[] = [
+  { type: 'field.change', name: 'max_open_trades', value: '21' },
+  { type: 'field.change', name: 'max_open_trades', value: '5' },
+  { type: 'field.change', name: 'min_completed_trades', value: '5' },
+  { type: 'twoFactor.change', value: true },
+];
+/** How many of CONDITION_STEPS the values show taken (0: the conditions as blank or loaded). */
+function conditionStep(values: OfferFormValues): number {
+  if (values.require_two_factor) return 4;
+  if (values.min_completed_trades === '5') return 3;
+  if (values.max_open_trades === '5') return 2;
+  if (values.max_open_trades === '21') return 1;
+  return 0;
+}
+
 /** Coin, currency and methods are picked from the components: without them only numbers can be typed. */
 const pickable: Required[] = ['coin', 'currency', 'payment_methods'];
 
@@ -103,7 +132,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       const missing = choosable.find((name) => !isSet[name](values));
       const list: ModelEvent[] = [];
       if (missing) list.push(fill[missing]);
-      if (specCanSubmit(values)) {
+      // The conditions, once the rest is complete with no terms: one change at a time along CONDITION_STEPS (a cap out
+      // of range, back in, a minimum, the two-factor box). The other changes are tried with the conditions untouched,
+      // so the walk stays a few hundred paths.
+      const step = conditionStep(values);
+      if (required.every((name) => isSet[name](values)) && values.terms === '' && step < CONDITION_STEPS.length) {
+        list.push(CONDITION_STEPS[step]!);
+      }
+      if (specCanSubmit(values) && step === 0) {
         list.push(...choosable.map((name) => clear[name]));
         list.push({ type: 'field.change', name: 'offer_type', value: values.offer_type === 'buy' ? 'sell' : 'buy' });
         list.push({ type: 'field.change', name: 'terms', value: values.terms ? '' : 'Pay within 15 minutes.' });
@@ -134,14 +170,14 @@ const modes = [
   { name: 'edit (/offers/42)', offerId: 42 },
 ] as const;
 type Mode = (typeof modes)[number];
-const models = modes.map((mode) => ({ mode, model: walk(offerFormMachine, { events, input: { offerId: mode.offerId } }) }));
+const models = modes.map((mode) => ({ mode, model: walk(offerFormLogic, { events, input: { offerId: mode.offerId } }) }));
 
 async function run(mode: Mode, path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['loadComponents', 'loadOffer', 'saveOffer', 'toggleOffer']);
   const notices: Notice[] = [];
   let wentToOffers = 0;
   const actor = createActor(
-    offerFormMachine.provide({
+    offerFormLogic.provide({
       actors: fakes.actors as never,
       actions: {
         notify: (_, notice) => void notices.push(notice),
@@ -180,6 +216,10 @@ async function run(mode: Mode, path: ModelPath, coverage?: Coverage) {
           max_amount: offer.max_amount,
           payment_methods: offer.payment_methods,
           terms: offer.terms ?? '',
+          min_completed_trades: offer.min_completed_trades === 0 ? '' : String(offer.min_completed_trades),
+          min_account_days: offer.min_account_days === 0 ? '' : String(offer.min_account_days),
+          require_two_factor: offer.require_two_factor,
+          max_open_trades: String(offer.max_open_trades),
         };
         isActive = offer.is_active;
         break;
@@ -192,6 +232,9 @@ async function run(mode: Mode, path: ModelPath, coverage?: Coverage) {
         break;
       case 'methods.change':
         values = { ...values, payment_methods: event.value as string[] };
+        break;
+      case 'twoFactor.change':
+        values = { ...values, require_two_factor: event.value as boolean };
         break;
       case 'form.submit':
         if (specCanSubmit(values)) {
@@ -208,6 +251,10 @@ async function run(mode: Mode, path: ModelPath, coverage?: Coverage) {
               terms: values.terms.trim() === '' ? null : values.terms,
               min_amount: values.min_amount,
               max_amount: values.max_amount,
+              min_completed_trades: conditionOf(values.min_completed_trades),
+              min_account_days: conditionOf(values.min_account_days),
+              require_two_factor: values.require_two_factor,
+              max_open_trades: conditionOf(values.max_open_trades),
             },
           });
         }

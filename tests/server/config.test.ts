@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       tradeFeePercent: '1',
       paymentWindowMinutes: 30,
       maxOpenTrades: 5,
+      reputationMinTradeUsd: '10',
       tradeOpensPerHour: 30,
       tradeSweepSeconds: 30,
       offerListCacheSeconds: 5,

@@ -261,7 +261,9 @@ describe.each(dbTargets)('issue 13 under attack on %s', (target) => {
       ] as const) {
         const answer = await t.post<TraderProfile>('/api/market/traders/', { type: 'profile', username: subject.username.toUpperCase() }, { token: viewer.token });
         expect(answer.status).toBe(200);
-        expect(Object.keys(answer.body.info).sort()).toEqual(['completion_rate', 'joined', 'offers', 'rating', 'ratings', 'ratings_count', 'trades_count', 'username']);
+        expect(Object.keys(answer.body.info).sort()).toEqual([
+          'account_age_days', 'completion_rate', 'joined', 'offers', 'rated_by', 'rating', 'ratings', 'ratings_count', 'trades_count', 'username',
+        ]);
         const text = JSON.stringify(answer.body.info);
         for (const secret of [email, 'Secret', 'moderator', 'websocket', 'balance', 'escrow', 'password', 'totp']) expect(text, secret).not.toContain(secret);
       }

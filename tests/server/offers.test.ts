@@ -137,7 +137,13 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
       user__trades_count: 0,
       user__ratings_count: 0,
       user__completion_rate: null,
+      user__rated_by: 0,
       created: f3Created,
+      // No conditions set: anyone may take it, 3 pending trades at once (tests/server/offer-conditions.test.ts has the rest).
+      min_completed_trades: 0,
+      min_account_days: 0,
+      require_two_factor: false,
+      max_open_trades: 3,
     });
   });
 
@@ -386,6 +392,10 @@ describe.each(dbTargets)('POST /api/market/offers/: get, create, update and togg
           min_amount: '25.50',
           max_amount: '250.00',
           is_active: true,
+          min_completed_trades: 0,
+          min_account_days: 0,
+          require_two_factor: false,
+          max_open_trades: 3,
         },
       },
     });

@@ -72,9 +72,11 @@ describe.each(dbTargets)('POST /api/market/trade/ {type:"rate"} on %s', (target)
   });
 
   it('counts exactly one of two identical ratings sent at once', async () => {
-    const channel = await completedTrade(t, seller, buyer, offer);
+    // A buyer who never rated the seller: their rating adds to the totals rather than replacing an earlier one.
+    const newcomer = await trader(t);
+    const channel = await completedTrade(t, seller, newcomer, offer);
     const before = await totalsOf(seller);
-    const answers = await Promise.all([rate(t, buyer, channel, 2), rate(t, buyer, channel, 2)]);
+    const answers = await Promise.all([rate(t, newcomer, channel, 2), rate(t, newcomer, channel, 2)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(await totalsOf(seller)).toEqual({ score_total: String(Number(before.score_total) + 2), ratings: before.ratings + 1 });
     expect(await ratingsOf(channel)).toHaveLength(1);

@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OfferListItem } from '../../contracts/market.ts';
 import { traderStatsRepository } from '../../server/src/repositories/trader-stats.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers } from '../support/server-flows.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
-import { completedTrade, rated, TRADE_EUR } from '../support/server-reputation.ts';
+import { completedTrade, figuresOn, rated, TRADE_EUR } from '../support/server-reputation.ts';
 import { act, disputedTrade, moderationCall, moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
-
-type Figures = Pick<OfferListItem, 'user__trades_count' | 'user__completion_rate' | 'user__rating' | 'user__ratings_count'>;
-
-const figuresOn = (offers: OfferListItem[], who: Trader): Figures | undefined => {
-  const offer = offers.find((item) => item.user__username === who.username);
-  return offer && {
-    user__trades_count: offer.user__trades_count,
-    user__completion_rate: offer.user__completion_rate,
-    user__rating: offer.user__rating,
-    user__ratings_count: offer.user__ratings_count,
-  };
-};
 
 describe.each(dbTargets)('reputation on Browse Offers: averages and completion rates against a hand-computed set, on %s', (target) => {
   let t: TestApp;
@@ -67,33 +54,33 @@ describe.each(dbTargets)('reputation on Browse Offers: averages and completion r
     expect(answer.status).toBe(200);
     const offers = answer.body.info.offers;
     // Alice: completed t1, t2, t6, t8 of concluded t1, t2, t6, t8 = 4/4 (t3 open, the refunded one failed by its buyer); rated 5, 4, 4 = 13/3.
-    expect(figuresOn(offers, alice)).toEqual({ user__trades_count: 4, user__completion_rate: '100.00', user__rating: '4.33', user__ratings_count: 3 });
+    expect(figuresOn(offers, alice)).toEqual({ user__trades_count: 4, user__completion_rate: '100.00', user__rating: '4.33', user__ratings_count: 3, user__rated_by: 3 });
     // Bob: t1 of t1 (t4 was cancelled unpaid); rated 3 by Alice.
-    expect(figuresOn(offers, bob)).toEqual({ user__trades_count: 1, user__completion_rate: '100.00', user__rating: '3.00', user__ratings_count: 1 });
+    expect(figuresOn(offers, bob)).toEqual({ user__trades_count: 1, user__completion_rate: '100.00', user__rating: '3.00', user__ratings_count: 1, user__rated_by: 1 });
     // Carol: t2 of t2 and her two expired trades = 1/3; never rated.
-    expect(figuresOn(offers, carol)).toEqual({ user__trades_count: 1, user__completion_rate: '33.33', user__rating: '0.00', user__ratings_count: 0 });
+    expect(figuresOn(offers, carol)).toEqual({ user__trades_count: 1, user__completion_rate: '33.33', user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 });
     // Dave: t6, t8 of the refunded one, t6, t8 = 2/3 (t3 still open); never rated.
-    expect(figuresOn(offers, dave)).toEqual({ user__trades_count: 2, user__completion_rate: '66.67', user__rating: '0.00', user__ratings_count: 0 });
+    expect(figuresOn(offers, dave)).toEqual({ user__trades_count: 2, user__completion_rate: '66.67', user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 });
     // Eve: nothing yet.
-    expect(figuresOn(offers, eve)).toEqual({ user__trades_count: 0, user__completion_rate: null, user__rating: '0.00', user__ratings_count: 0 });
+    expect(figuresOn(offers, eve)).toEqual({ user__trades_count: 0, user__completion_rate: null, user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 });
   });
 
   it('sums the counters over their slots and rounds half away from zero, in numeric', async () => {
     const { id } = await trader(t);
     const figures = () => traderStatsRepository(t.app.db).figuresOf(id);
-    expect(await figures()).toEqual({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0 });
-    // 1 completed of 6 concluded over three slots: 16.666… → 16.67. 33 over 8 ratings: 4.125 → 4.13.
+    expect(await figures()).toEqual({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0, rated_by: 0 });
+    // 1 completed of 6 concluded over three slots: 16.666… → 16.67. 33 over 8 raters' latest ratings (of 9): 4.125 → 4.13.
     await t.app.db.query(
       `INSERT INTO trader_trade_counts (user_id, slot, completed, concluded) VALUES ($1, 0, 1, 2), ($1, 5, 0, 3), ($1, 63, 0, 1)`,
       [id],
     );
-    await t.app.db.query('INSERT INTO trader_ratings (user_id, score_total, ratings) VALUES ($1, 33, 8)', [id]);
-    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '16.67', rating: '4.13', ratings_count: 8 });
+    await t.app.db.query('INSERT INTO trader_ratings (user_id, score_total, ratings, raters) VALUES ($1, 33, 9, 8)', [id]);
+    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '16.67', rating: '4.13', ratings_count: 9, rated_by: 8 });
     // 1/8 = 0.125 → 12.50; 15/8 = 1.875 → 1.88.
     await t.app.db.query('UPDATE trader_trade_counts SET concluded = concluded + 1 WHERE user_id = $1 AND slot = 0', [id]);
     await t.app.db.query('UPDATE trader_trade_counts SET concluded = concluded + 1 WHERE user_id = $1 AND slot = 5', [id]);
     await t.app.db.query('UPDATE trader_ratings SET score_total = 15 WHERE user_id = $1', [id]);
-    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '12.50', rating: '1.88', ratings_count: 8 });
+    expect(await figures()).toEqual({ trades_count: 1, completion_rate: '12.50', rating: '1.88', ratings_count: 9, rated_by: 8 });
   });
 });
 
@@ -114,9 +101,9 @@ describe.each(dbTargets)('reputation on Browse Offers: the cached list, on %s', 
   it('drops its pages when a rating changes a trader\'s average', async () => {
     const channel = await completedTrade(t, seller, buyer, offer);
     const figures = async () => figuresOn((await listOffers(t, buyer.token)).body.info.offers, seller);
-    expect(await figures()).toMatchObject({ user__rating: '0.00', user__ratings_count: 0 });
+    expect(await figures()).toMatchObject({ user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 });
     const hits = t.app.offerListCache.stats.hits;
-    expect(await figures()).toMatchObject({ user__rating: '0.00', user__ratings_count: 0 });
+    expect(await figures()).toMatchObject({ user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 });
     // The second list came from the cache: only an invalidation can make the next one differ.
     expect(t.app.offerListCache.stats.hits).toBe(hits + 1);
     await rated(t, buyer, channel, 4);
@@ -153,7 +140,7 @@ describe.each(dbTargets)('reputation on Browse Offers: the cached list, on %s', 
       const offers = (await listOffers(t, buyer.token)).body.info.offers;
       return [figuresOn(offers, honest), figuresOn(offers, attacker)];
     };
-    const clean = { user__trades_count: 1, user__completion_rate: '100.00', user__rating: '0.00', user__ratings_count: 0 };
+    const clean = { user__trades_count: 1, user__completion_rate: '100.00', user__rating: '0.00', user__ratings_count: 0, user__rated_by: 0 };
     expect(await figures()).toEqual([clean, clean]);
     const channel = await disputedTrade(t, { buyer: attacker, seller: honest, offer: honestOffer }, TRADE_EUR, 'The seller will not release.');
     expect(await figures()).toEqual([clean, clean]);

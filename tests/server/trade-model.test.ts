@@ -58,6 +58,9 @@ interface ModelTrade {
   buyer: number;
   seller: number;
   coin: Ticker;
+  /** Its offer, by index into OFFERS, and whether its buyer opened it (the buyer's cap counts only those). */
+  offer: number;
+  openedByBuyer: boolean;
   escrow: Decimal;
   buyerShare: Decimal;
   fee: Decimal;
@@ -92,6 +95,8 @@ function byTheRules(facts: TradeFacts, action: TradeAction | 'expire', who?: 'bu
 
 /** The default limit of pending trades per buyer (MAX_OPEN_TRADES, docs/rules.md "Configuration limits"). */
 const MAX_OPEN_TRADES = 5;
+/** The default cap of pending trades on one offer (max_open_trades, docs/rules.md "Offers"). */
+const OFFER_MAX_OPEN_TRADES = 3;
 
 describe.each(dbTargets)('random trading sessions against the lifecycle chart on %s', (target) => {
   let t: TestApp;
@@ -138,12 +143,16 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
             if (s.taker === offer.owner) expect(answer.status, where).toBe(403);
             else if (amount.lt(1) || amount.gt(1000)) expect(answer.status, where).toBe(400);
             else if (!quote) expect(answer.status, where).toBe(400);
-            else if (trades.filter((trade) => trade.buyer === buyer && trade.facts.status === 'pending').length >= MAX_OPEN_TRADES) {
-              // The buyer's pending trades are capped (MAX_OPEN_TRADES), whichever side of the offer the buyer is on.
-              const info =
-                buyer === s.taker
-                  ? `You already have ${MAX_OPEN_TRADES} open trades as the buyer. Complete or cancel one before you open another.`
-                  : 'This buyer has too many open trades right now. Please try again later.';
+            else if (trades.filter((trade) => trade.offer === s.offer && trade.facts.status === 'pending').length >= OFFER_MAX_OPEN_TRADES) {
+              // Each offer takes at most its max_open_trades pending trades, from any takers.
+              const info = 'This offer has as many open trades as its owner takes at once. Please try again once one of them ends.';
+              expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
+            } else if (
+              buyer === s.taker &&
+              trades.filter((trade) => trade.buyer === buyer && trade.openedByBuyer && trade.facts.status === 'pending').length >= MAX_OPEN_TRADES
+            ) {
+              // A buyer's pending trades of their own opening are capped (MAX_OPEN_TRADES); trades opened on their buy offer are not theirs.
+              const info = `You already have ${MAX_OPEN_TRADES} open trades as the buyer. Complete or cancel one before you open another.`;
               expect(answer, where).toEqual({ status: 409, body: { success: false, info } });
             } else if ((available.get(`${seller}:${offer.coin}`) ?? new Decimal(0)).lt(quote.trading_amount_crypto)) {
               expect(answer, where).toEqual({ status: 409, body: { success: false, info: "The seller's balance is too low for this trade." } });
@@ -155,6 +164,8 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
                 buyer,
                 seller,
                 coin: offer.coin,
+                offer: s.offer,
+                openedByBuyer: buyer === s.taker,
                 escrow: new Decimal(quote.trading_amount_crypto),
                 buyerShare: new Decimal(quote.amount_crypto),
                 fee: new Decimal(quote.fee_crypto),

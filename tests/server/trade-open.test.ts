@@ -1,5 +1,4 @@
 import { Decimal } from 'decimal.js';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
 import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
@@ -7,7 +6,7 @@ import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
 import { tradesRepository } from '../../server/src/repositories/trades.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
-import { open, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
+import { open, openStatementAsRead, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';
 import { publishOffer } from '../support/server-flows.ts';
 
 const BTC = 1;
@@ -143,24 +142,10 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     const owner = await trader(t, { BTC: '1' });
     const raced = await sellOffer(t, owner);
     const taker = await trader(t);
-    const repository = tradesRepository(t.app.db);
-    const read = await repository.offerForTrade(raced);
+    const read = await tradesRepository(t.app.db).offerForTrade(raced);
     if (!read) throw new Error('the offer is there');
     /** The statement the service runs, with the offer as read before the owner's change. */
-    const openAsRead = () =>
-      repository.open(
-        {
-          offerId: read.id, buyerId: taker.id, sellerId: owner.id, coinId: read.coin_id, currencyCode: read.currency_code, rate: read.rate,
-          coinUsdPrice: read.usd_price, tradingAmount: '97.00', feeLocal: '0.97', amountLocal: '96.03', tradingAmountCrypto: '0.001',
-          feeCrypto: '0.00001', amountCrypto: '0.00099', paymentMethod: 'SEPA', channel: randomBytes(16).toString('base64url'),
-          escrowSlot: 0, buyerPlaces: 5, at: new Date(),
-        },
-        'Trade opened (test).',
-        [
-          { account: { kind: 'available', userId: owner.id, coinId: BTC }, amount: '-0.001' },
-          { account: { kind: 'escrow', userId: owner.id, coinId: BTC }, amount: '0.001', slot: 0 },
-        ],
-      );
+    const openAsRead = await openStatementAsRead(t, raced, owner, taker);
     await t.app.db.query('UPDATE offers SET rate = 1.5 WHERE id = $1', [raced]);
     expect(await openAsRead()).toBeUndefined();
     await t.app.db.query('UPDATE offers SET rate = $2, is_active = false WHERE id = $1', [raced, read.rate]);
@@ -323,7 +308,8 @@ describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', 
 
   it('lets one buyer hold at most 5 pending trades: the escrow-hostage attack, retried, stops at 5', async () => {
     const seller = await trader(t, { BTC: '1' });
-    const offer = await sellOffer(t, seller);
+    // The offer's own cap (tests/server/offer-conditions.test.ts) set past the buyer's, so the buyer's is what stops.
+    const offer = await sellOffer(t, seller, { max_open_trades: 20 });
     const attacker = await trader(t);
     const answers = [];
     for (let attempt = 0; attempt < 10; attempt += 1) answers.push(await open(t, attacker, offer, '970', 'SEPA'));
@@ -345,23 +331,40 @@ describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', 
     expect((await open(t, attacker, offer, '97', 'SEPA')).body).toEqual({ success: false, info: TOO_MANY });
   });
 
-  it('counts a buyer’s trades on both sides of offers, and words the refusal for a taker who sells to that buyer', async () => {
-    const buyer = await trader(t, { USDT: '100000' });
-    const buyOffer = await sellOffer(t, buyer, { offer_type: 'buy' });
-    const sellers = [];
-    for (let i = 0; i < 6; i += 1) sellers.push(await trader(t, { BTC: '1' }));
-    for (const seller of sellers.slice(0, 5)) expect((await open(t, seller, buyOffer, '97', 'SEPA')).status).toBe(200);
-    const refused = { status: 409, body: { success: false, info: 'This buyer has too many open trades right now. Please try again later.' } };
-    expect(await open(t, sellers[5] as Trader, buyOffer, '97', 'SEPA')).toEqual(refused);
-    expect(await preview(t, sellers[5] as Trader, buyOffer, '97', 'SEPA')).toEqual(refused);
-    // The same buyer, as the taker of someone else's sell offer, is at the limit too.
-    const elsewhere = await sellOffer(t, sellers[5] as Trader);
-    expect(await open(t, buyer, elsewhere, '97', 'SEPA')).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+  it('counts only the trades a buyer opened as the taker: others filling their buy offer meet the offer\'s cap, and they can still buy elsewhere', async () => {
+    // The issue's reproduction: one seller opened trades on a buyer's offer until the buyer could buy nowhere.
+    const bob = await trader(t, { USDT: '100000' });
+    const bobsOffer = await sellOffer(t, bob, { offer_type: 'buy' });
+    const alice = await trader(t, { BTC: '1' });
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await open(t, alice, bobsOffer, '97', 'SEPA'));
+    const full = { status: 409, body: { success: false, info: 'This offer has as many open trades as its owner takes at once. Please try again once one of them ends.' } };
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 409, 409]);
+    expect(answers[4]).toEqual(full);
+    expect(await preview(t, alice, bobsOffer, '97', 'SEPA')).toEqual(full);
+    // They hold none of bob's own places: he buys up to his limit on another seller's offer.
+    const carol = await trader(t, { BTC: '1' });
+    const carolsOffer = await sellOffer(t, carol, { max_open_trades: 20 });
+    for (let i = 0; i < 5; i += 1) expect((await open(t, bob, carolsOffer, '97', 'SEPA')).status).toBe(200);
+    expect(await open(t, bob, carolsOffer, '97', 'SEPA')).toEqual({ status: 409, body: { success: false, info: TOO_MANY } });
+    const places = await t.app.db.query<{ offer_id: string; buyer_place: number | null; offer_place: number }>(
+      "SELECT offer_id::text, buyer_place, offer_place FROM trades WHERE buyer_id = $1 AND status = 'pending' ORDER BY id",
+      [bob.id],
+    );
+    // On bob's offer, the offer's places only; on carol's, his own places too.
+    expect(places).toEqual([
+      ...[0, 1, 2].map((place) => ({ offer_id: String(bobsOffer), buyer_place: null, offer_place: place })),
+      ...[0, 1, 2, 3, 4].map((place) => ({ offer_id: String(carolsOffer), buyer_place: place, offer_place: place })),
+    ]);
+    // A trade on bob's offer that ends frees its place for the next taker.
+    const [first] = (await t.app.db.query<{ channel: string }>('SELECT channel FROM trades WHERE offer_id = $1 ORDER BY id LIMIT 1', [bobsOffer]));
+    expect((await tradeCall(t, alice, { type: 'cancel', channel: first?.channel })).status).toBe(200);
+    expect((await open(t, alice, bobsOffer, '97', 'SEPA')).status).toBe(200);
   });
 
   it('holds under opens fired at once: 20 opens of one buyer end with exactly 5 trades and 5 escrows', async () => {
     const seller = await trader(t, { BTC: '1' });
-    const offer = await sellOffer(t, seller);
+    const offer = await sellOffer(t, seller, { max_open_trades: 20 });
     const buyer = await trader(t);
     const answers = await Promise.all(Array.from({ length: 20 }, () => open(t, buyer, offer, '97', 'SEPA')));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(5);
@@ -403,6 +406,8 @@ describe('migration 014 on trades opened before it', () => {
     try {
       const all = await readMigrations();
       await migrate(db, all.filter((m) => m.version < 14));
+      // Up to the one before 024, which gives trades places on their offers as well (tests/server/offer-conditions.test.ts).
+      const before024 = all.filter((m) => m.version < 24);
       await db.query(`INSERT INTO coins (label, ticker, decimal_places, usd_price, image) VALUES ('Bitcoin', 'BTC', 8, 97000, '/coins/btc.svg')`);
       await db.query(`INSERT INTO fiat_currencies (code, name, usd_rate) VALUES ('EUR', 'Euro', 0.93)`);
       const [seller, first, second] = [await insertUser(db), await insertUser(db), await insertUser(db)];
@@ -427,7 +432,7 @@ describe('migration 014 on trades opened before it', () => {
       await trade(first.id, 'cancelled');
       await trade(first.id, 'pending');
 
-      await migrate(db, all);
+      await migrate(db, before024);
       const places = await db.query<{ buyer: string; status: string; place: number | null }>(
         'SELECT buyer_id AS buyer, status, buyer_place AS place FROM trades ORDER BY id',
       );

@@ -18,6 +18,9 @@ export const components: OfferComponents = {
   ],
 };
 
+/** An offer's conditions when its owner set none: anyone may take it, 3 pending trades at once. */
+export const noConditions = { min_completed_trades: 0, min_account_days: 0, require_two_factor: false, max_open_trades: 3 };
+
 export function offerItem(id: number, overrides: Partial<OfferListItem> = {}): OfferListItem {
   return {
     id,
@@ -35,7 +38,9 @@ export function offerItem(id: number, overrides: Partial<OfferListItem> = {}): O
     user__trades_count: 12,
     user__ratings_count: 5,
     user__completion_rate: '92.31',
+    user__rated_by: 4,
     created: '2025-01-02T10:00:00.000Z',
+    ...noConditions,
     ...overrides,
   };
 }
@@ -66,6 +71,7 @@ export const editable: EditableOffer = {
   min_amount: '5000.00',
   max_amount: '250000.00',
   is_active: true,
+  ...noConditions,
 };
 
 /**

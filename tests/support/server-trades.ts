@@ -1,9 +1,11 @@
 /** Traders with balances, offers and trades, through the API as the web app makes them. */
+import { randomBytes } from 'node:crypto';
 import PusherClient from 'pusher-js';
 import { expect } from 'vitest';
 import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import type { UserRole } from '../../contracts/security.ts';
+import { tradesRepository } from '../../server/src/repositories/trades.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
@@ -72,6 +74,31 @@ export async function openTrade(t: TestApp, taker: Trader, offer: number, amount
   const channel = opened.headers[TRADE_CHANNEL_HEADER.toLowerCase()];
   expect(typeof channel).toBe('string');
   return channel as string;
+}
+
+/**
+ * A sell offer as the open statement reads it, and that statement as the service runs it for a 97 EUR trade of 0.001
+ * BTC by `taker` (the buyer): what an owner's change between the checks and the statement meets. Undefined
+ * answers (nothing written) say the statement refused the offer as it now is.
+ */
+export async function openStatementAsRead(t: TestApp, offer: number, owner: Trader, taker: Trader) {
+  const repository = tradesRepository(t.app.db);
+  const read = await repository.offerForTrade(offer);
+  if (!read) throw new Error('the offer is there');
+  return () =>
+    repository.open(
+      {
+        offerId: read.id, buyerId: taker.id, sellerId: owner.id, coinId: read.coin_id, currencyCode: read.currency_code, rate: read.rate,
+        coinUsdPrice: read.usd_price, tradingAmount: '97.00', feeLocal: '0.97', amountLocal: '96.03', tradingAmountCrypto: '0.001',
+        feeCrypto: '0.00001', amountCrypto: '0.00099', paymentMethod: 'SEPA', channel: randomBytes(16).toString('base64url'),
+        escrowSlot: 0, buyerPlaces: 5, conditions: read, countsForReputation: true, at: t.clock.now(),
+      },
+      'Trade opened (test).',
+      [
+        { account: { kind: 'available', userId: owner.id, coinId: read.coin_id }, amount: '-0.001' },
+        { account: { kind: 'escrow', userId: owner.id, coinId: read.coin_id }, amount: '0.001', slot: 0 },
+      ],
+    );
 }
 
 /** A sell offer of `ticker` for EUR at rate 1 (1 EUR per USD), SEPA and Revolut, 1–100,000 EUR. */

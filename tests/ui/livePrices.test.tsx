@@ -4,7 +4,7 @@ import { COIN_PRICE_CHANNEL, type Overview, type WalletItem } from '../../contra
 import { dashboardMachine } from '../../src/machines/dashboard/dashboard.machine.ts';
 import { bindLivePrices } from '../../src/machines/livePrices/livePrices.actors.ts';
 import type { PriceQuote } from '../../src/machines/livePrices/livePrices.machine.ts';
-import { offerBrowserMachine } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
+import { offerBrowserLogic } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
 import { DashboardScreen } from '../../src/ui/dashboard/DashboardScreen.tsx';
 import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
 import { fakeRealtime } from '../support/chat.ts';
@@ -117,7 +117,7 @@ describe('Browse Offers: each card’s live coin price', () => {
     const fakes = scriptedActors(['loadComponents', 'loadOffers']);
     const realtime = fakeRealtime();
     const actor = createActor(
-      offerBrowserMachine.provide({
+      offerBrowserLogic.provide({
         actors: { ...fakes.actors, loadPrices: fromPromise(prices), livePrices: bindLivePrices(realtime.service) } as never,
       }),
     ).start();

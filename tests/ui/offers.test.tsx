@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor } from 'xstate';
-import { offerBrowserMachine } from '../../src/machines/offerBrowser/offerBrowser.machine.ts';
-import { offerFormMachine } from '../../src/machines/offerForm/offerForm.machine.ts';
+import { offerBrowserLogic } from '../../src/machines/offerBrowser/offerBrowser.actors.ts';
+import { offerFormLogic } from '../../src/machines/offerForm/offerForm.actors.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { OfferFormScreen } from '../../src/ui/offers/OfferFormScreen.tsx';
 import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
@@ -14,14 +14,20 @@ import { choose } from '../support/select.ts';
 const href = (element: HTMLElement) => element.getAttribute('href');
 
 async function browse(username = 'alice') {
-  const fakes = scriptedActors(['loadComponents', 'loadOffers']);
-  const actor = createActor(offerBrowserMachine.provide({ actors: fakes.actors as never })).start();
+  const fakes = scriptedActors(['loadComponents', 'loadOffers', 'loadStanding']);
+  const taken: number[] = [];
+  const actor = createActor(
+    offerBrowserLogic.provide({ actors: fakes.actors as never, actions: { takeOffer: (_, { offer }) => void taken.push(offer.id) } }),
+  ).start();
   await renderWithRouter(() => <OffersScreen actor={actor} username={username} />, '/offers');
   const loads = () => fakes.calls.filter((call) => call.id === 'loadOffers').map((call) => call.input);
   return {
     actor,
     fakes,
     loads,
+    taken,
+    answerStanding: (standing: { completed_trades: number; account_age_days: number; two_factor: boolean }) =>
+      act(() => fakes.resolve('loadStanding', standing)),
     answerComponents: () => act(() => fakes.resolve('loadComponents', components)),
     answerList: (list: Parameters<typeof fakes.resolve>[1]) => act(() => fakes.resolve('loadOffers', list)),
     typist: userEvent.setup(),
@@ -201,12 +207,52 @@ describe('Browse Offers screen', () => {
   });
 });
 
+describe('Browse Offers and the offers\' conditions', () => {
+  const guarded = offerItem(5, { user__username: 'bob', min_completed_trades: 5, min_account_days: 30 });
+  const secured = offerItem(6, { user__username: 'carol', offer_type: 'buy', require_two_factor: true });
+  const open = offerItem(7, { user__username: 'dave' });
+
+  it('shows each offer\'s conditions; one the trader misses disables its button with the sentence, before they try', async () => {
+    const { answerList, answerStanding, taken, typist } = await browse('alice');
+    await answerList({ offers: [guarded, secured, open], paginator: paginator(1, 1) });
+    expect(cardOf('sell offer by bob')).toHaveTextContent('For traders with 5+ completed trades · account 30+ days old');
+    expect(cardOf('buy offer by carol')).toHaveTextContent('For traders with two-factor on');
+    expect(within(cardOf('sell offer by dave')).queryByText(/For traders with/)).not.toBeInTheDocument();
+
+    await answerStanding({ completed_trades: 2, account_age_days: 40, two_factor: false });
+    const bob = within(cardOf('sell offer by bob'));
+    expect(bob.getByRole('button', { name: 'Buy from this seller' })).toBeDisabled();
+    expect(bob.getByRole('button', { name: 'Buy from this seller' })).toHaveAccessibleDescription(
+      'This offer is for traders with at least 5 completed trades.',
+    );
+    const carol = within(cardOf('buy offer by carol'));
+    expect(carol.getByRole('button', { name: 'Sell to this buyer' })).toBeDisabled();
+    expect(carol.getByRole('note')).toHaveTextContent('This offer is for traders with two-factor authentication on.');
+    const dave = within(cardOf('sell offer by dave'));
+    expect(dave.queryByRole('note')).not.toBeInTheDocument();
+    await typist.click(dave.getByRole('button', { name: 'Buy from this seller' }));
+    expect(taken).toEqual([7]);
+  });
+
+  it('a trader who meets the conditions takes the offer; until their standing arrives the server decides', async () => {
+    const { answerList, answerStanding, taken, typist } = await browse('alice');
+    await answerList({ offers: [guarded], paginator: paginator(1, 1) });
+    const bob = within(cardOf('sell offer by bob'));
+    expect(bob.getByRole('button', { name: 'Buy from this seller' })).toBeEnabled();
+    await answerStanding({ completed_trades: 5, account_age_days: 30, two_factor: false });
+    expect(bob.getByRole('button', { name: 'Buy from this seller' })).toBeEnabled();
+    expect(bob.queryByRole('note')).not.toBeInTheDocument();
+    await typist.click(bob.getByRole('button', { name: 'Buy from this seller' }));
+    expect(taken).toEqual([5]);
+  });
+});
+
 async function offerForm(offerId: number | null) {
   const fakes = scriptedActors(['loadComponents', 'loadOffer', 'saveOffer', 'toggleOffer']);
   const notices: Notice[] = [];
   const goToOffers = vi.fn();
   const actor = createActor(
-    offerFormMachine.provide({
+    offerFormLogic.provide({
       actors: fakes.actors as never,
       actions: { notify: (_, notice) => void notices.push(notice), goToOffers },
     }),
@@ -277,6 +323,11 @@ describe('Offer form screen', () => {
         terms: null,
         min_amount: '10000',
         max_amount: '500000',
+        // No condition typed: none, and the offer's default cap of 3.
+        min_completed_trades: null,
+        min_account_days: null,
+        require_two_factor: false,
+        max_open_trades: 3,
       },
     });
     await act(() => fakes.resolve('saveOffer', 'Offer created successfully'));
@@ -320,6 +371,39 @@ describe('Offer form screen', () => {
     expect(screen.getByRole('textbox', { name: 'Terms (optional)' })).toHaveValue('Cash in Lagos only.');
     expect(screen.getByRole('textbox', { name: 'USD Rate' })).toHaveValue('1530.25');
     expect(goToOffers).not.toHaveBeenCalled();
+  });
+
+  it('the conditions: labelled fields named as the payload, a wrong number said in the server\'s words, sent as numbers', async () => {
+    const { fakes, typist } = await offerForm(42);
+    const trades = screen.getByRole('textbox', { name: 'Minimum completed trades (optional)' });
+    const days = screen.getByRole('textbox', { name: 'Minimum account age in days (optional)' });
+    const cap = screen.getByRole('textbox', { name: 'Open trades at once' });
+    const twoFactor = screen.getByRole('checkbox', { name: 'Takers must have two-factor authentication on' });
+    expect([trades, days, cap].map((field) => field.getAttribute('name'))).toEqual(['min_completed_trades', 'min_account_days', 'max_open_trades']);
+    expect(twoFactor).toHaveAttribute('name', 'require_two_factor');
+    expect(screen.getByRole('group', { name: 'Who can trade with you' })).toBeInTheDocument();
+    expect([trades, days, cap].map((field) => (field as HTMLInputElement).value)).toEqual(['', '', '3']);
+    expect(twoFactor).not.toBeChecked();
+    expect(preview().getByText('Anyone')).toBeInTheDocument();
+
+    await typist.clear(cap);
+    await typist.type(cap, '25');
+    expect(screen.getByText('max_open_trades must be a whole number from 1 to 20')).toBeInTheDocument();
+    expect(cap).toBeInvalid();
+    expect(submitButton()).toBeDisabled();
+    await typist.clear(cap);
+    await typist.type(cap, '8');
+    await typist.type(trades, '5');
+    await typist.type(days, '30');
+    await typist.click(twoFactor);
+    expect(twoFactor).toBeChecked();
+    expect(preview().getByText('5+ completed trades · account 30+ days old · two-factor on')).toBeInTheDocument();
+    expect(submitButton()).toBeEnabled();
+    await typist.click(submitButton());
+    expect(fakes.calls.at(-1)).toMatchObject({
+      id: 'saveOffer',
+      input: { min_completed_trades: 5, min_account_days: 30, require_two_factor: true, max_open_trades: 8 },
+    });
   });
 
   it('the pause control of one\'s own offer pauses and resumes it', async () => {

@@ -16,7 +16,7 @@ async function profilePage(username = 'bob') {
 }
 
 describe('/traders/$username', () => {
-  it('shows a spinner, then the trader: joined, completed trades, completion, rating with its count', async () => {
+  it('shows a spinner, then the trader: joined, completed trades, completion, rating with how many traders rated, account age', async () => {
     const { fakes } = await profilePage();
     expect(screen.getByRole('status', { name: 'Loading the trader' })).toBeInTheDocument();
     await act(() => fakes.resolve('loadProfile', traderProfile()));
@@ -26,7 +26,17 @@ describe('/traders/$username', () => {
     expect(figure('Completed trades')).toHaveTextContent('29');
     expect(figure('Completion rate')).toHaveTextContent('97%');
     expect(figure('Rating')).toHaveTextContent('★ 4.33');
-    expect(figure('Rating')).toHaveTextContent('from 3 ratings');
+    // 3 ratings from 2 traders: each counts once in the average.
+    expect(figure('Rating')).toHaveTextContent('rated by 2 traders (3 ratings)');
+    expect(figure('Account age')).toHaveTextContent('412 days');
+  });
+
+  it('words one rater, one rating each, and an account made today', async () => {
+    const { fakes } = await profilePage();
+    await act(() => fakes.resolve('loadProfile', traderProfile({ rating: '5.00', ratings_count: 1, rated_by: 1, account_age_days: 0 })));
+    const figure = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling;
+    expect(figure('Rating')).toHaveTextContent(/^★ 5\.00rated by 1 trader$/);
+    expect(figure('Account age')).toHaveTextContent('Less than a day');
   });
 
   it('lists the latest ratings with score, comment and rater, and the active offers as cards', async () => {
@@ -49,7 +59,7 @@ describe('/traders/$username', () => {
     await act(() =>
       fakes.resolve(
         'loadProfile',
-        traderProfile({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0, ratings: [], offers: [] }),
+        traderProfile({ trades_count: 0, completion_rate: null, rating: '0.00', ratings_count: 0, rated_by: 0, ratings: [], offers: [] }),
       ),
     );
     const figure = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling;

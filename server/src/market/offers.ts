@@ -1,17 +1,18 @@
 import { Decimal } from 'decimal.js';
 import { FIAT_PLACES } from '../../../domain/money.ts';
-import type {
-  EditableOffer,
-  OfferComponents,
-  OfferFilters,
-  OfferInput,
-  OfferList,
-  OfferListItem,
-  Paginator,
+import {
+  OFFER_CONDITION_LIMITS,
+  type EditableOffer,
+  type OfferComponents,
+  type OfferFilters,
+  type OfferInput,
+  type OfferList,
+  type OfferListItem,
+  type Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../db/db.ts';
 import { sentences } from '../sentences.ts';
-import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord } from '../repositories/offers.ts';
+import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord, type StoredConditions } from '../repositories/offers.ts';
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
 import { InvalidInput, NotFound } from '../refusals.ts';
 
@@ -72,6 +73,14 @@ export function paginator(page: number, hasMore: boolean): Paginator {
   };
 }
 
+/** An offer's conditions and cap as the contract answers them. */
+const conditionsOf = (row: StoredConditions) => ({
+  min_completed_trades: row.min_completed_trades,
+  min_account_days: row.min_account_days,
+  require_two_factor: row.require_two_factor,
+  max_open_trades: row.max_open_trades,
+});
+
 /** A listed offer as Browse Offers and a trader profile show it. */
 export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
   id: Number(row.id),
@@ -89,7 +98,9 @@ export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
   user__trades_count: row.user__trades_count,
   user__ratings_count: row.user__ratings_count,
   user__completion_rate: row.user__completion_rate,
+  user__rated_by: row.user__rated_by,
   created: row.created_at.toISOString(),
+  ...conditionsOf(row),
 });
 
 /** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
@@ -127,7 +138,21 @@ export function offersService(db: Queryable) {
     // Stored as written; blank terms are no terms.
     const terms = fields.terms && fields.terms.trim() !== '' ? fields.terms : null;
 
-    return { offerType: fields.offer_type, coinId, currencyCode, rate, minAmount, maxAmount, paymentMethodIds, terms };
+    // The contract checked each condition's range; absent or null is none (and the default cap).
+    return {
+      offerType: fields.offer_type,
+      coinId,
+      currencyCode,
+      rate,
+      minAmount,
+      maxAmount,
+      paymentMethodIds,
+      terms,
+      minCompletedTrades: fields.min_completed_trades ?? 0,
+      minAccountDays: fields.min_account_days ?? 0,
+      requireTwoFactor: fields.require_two_factor ?? false,
+      maxOpenTrades: fields.max_open_trades ?? OFFER_CONDITION_LIMITS.maxOpenTrades.default,
+    };
   }
 
   /**
@@ -218,6 +243,7 @@ export function offersService(db: Queryable) {
         min_amount: formatFiat(offer.min_amount),
         max_amount: formatFiat(offer.max_amount),
         is_active: offer.is_active,
+        ...conditionsOf(offer),
       };
     },
 

@@ -24,7 +24,7 @@ import {
 } from '../../../contracts/security.ts';
 import { devOutboxResponse, healthResponse, readyResponse } from '../../../contracts/system.ts';
 import { conversations, conversationsRequest, TRADE_CHANNEL_HEADER, tradeHistory, tradePreview, tradeRequest } from '../../../contracts/trade.ts';
-import { traderProfile, tradersRequest } from '../../../contracts/traders.ts';
+import { traderProfile, tradersRequest, traderStanding } from '../../../contracts/traders.ts';
 import { overview } from '../../../contracts/user.ts';
 import { devChainDeposit, devChainMine, devChainRequest, walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
 import { HTTP_API_LIMITS } from '../realtime/http-api.ts';
@@ -489,7 +489,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Market',
     summary: 'Offers',
     description:
-      '`components` → the offer form\'s choices. `list` → `{offers, paginator}`: 12 live offers a page, newest first, filtered. `get` (owner only) → the offer for the edit form. `create` publishes a new offer, or with `update:true` rewrites the caller\'s offer `id` → a sentence. `toggle` pauses or resumes → `{is_active, message}`. 404 "This offer does not exist." for an unknown id or someone else\'s offer.',
+      '`components` → the offer form\'s choices. `list` → `{offers, paginator}`: 12 live offers a page, newest first, filtered; each carries its counterparty conditions (`min_completed_trades`, `min_account_days`, `require_two_factor`; 0 / false: none) and `max_open_trades`. `get` (owner only) → the offer for the edit form. `create` publishes a new offer, or with `update:true` rewrites the caller\'s offer `id` → a sentence; the conditions are optional integers (a boolean for two-factor), `max_open_trades` 1–20, default 3. `toggle` pauses or resumes → `{is_active, message}`. 404 "This offer does not exist." for an unknown id or someone else\'s offer.',
     access: 'session',
     request: named('OffersRequest', offersRequest),
     answer: envelope(
@@ -508,7 +508,7 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Market',
     summary: 'Trades',
     description:
-      '`preview` → the figures of a trade on an offer. `open` (with `rate`, the offer\'s rate as the taker saw it) → one sentence; the header `X-Trade-Channel` names the new trade\'s channel. `history` → `{trades, paginator}`, newest first, 10 a page. `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade\'s `channel`, and `rate` after a completed trade → one sentence. `release_coin` carries the second proof, `password` or (two-factor on) `code`, unless the session\'s confirmation window is open: 403 "Please confirm the release with your password." / "…with your authenticator code." when it is missing or wrong (counted towards the sign-in lockout, 429). 409 "Selling is paused for 24 hours after a security change." for `open` as the seller and `release_coin` after a password reset, a two-factor change or a new allowlist address. 403 the wrong party or one\'s own offer; 404 an unknown trade or offer; 409 for the trade\'s state, a changed rate, too many open trades or a seller under the security hold; 429 opening trades too fast.',
+      '`preview` → the figures of a trade on an offer. `open` (with `rate`, the offer\'s rate as the taker saw it) → one sentence; the header `X-Trade-Channel` names the new trade\'s channel. `history` → `{trades, paginator}`, newest first, 10 a page. `cancel`, `mark_paid`, `release_coin`, `raise_dispute` on a trade\'s `channel`, and `rate` after a completed trade → one sentence. `release_coin` carries the second proof, `password` or (two-factor on) `code`, unless the session\'s confirmation window is open: 403 "Please confirm the release with your password." / "…with your authenticator code." when it is missing or wrong (counted towards the sign-in lockout, 429). 409 "Selling is paused for 24 hours after a security change." for `open` as the seller and `release_coin` after a password reset, a two-factor change or a new allowlist address. 403 the wrong party, one\'s own offer, or an offer\'s condition the taker misses (the sentence names it); 404 an unknown trade or offer; 409 for the trade\'s state, a changed rate, an offer at its `max_open_trades`, a buyer taker at `MAX_OPEN_TRADES`, a seller under the security hold, or a trade too small to rate; 429 opening trades too fast.',
     access: 'session',
     request: named('TradeRequest', tradeRequest),
     answer: {
@@ -529,10 +529,10 @@ export const CATALOGUE: readonly Call[] = [
     tag: 'Market',
     summary: 'Trader profile',
     description:
-      '`profile` → a trader\'s public record: figures as on Browse Offers, the newest 10 ratings and their live offers. `username` is matched ignoring case. 404 "This trader does not exist.".',
+      '`profile` → a trader\'s public record: account age, figures as on Browse Offers with `rated_by` (distinct raters), each rater\'s latest rating (the newest 10) and their live offers. `username` is matched ignoring case. 404 "This trader does not exist.". `standing` → the caller\'s own `{completed_trades, account_age_days, two_factor}`, what offers\' conditions weigh.',
     access: 'session',
     request: named('TradersRequest', tradersRequest),
-    answer: envelope(info(named('TraderProfile', traderProfile))),
+    answer: envelope(info(named('TraderProfile', traderProfile), 'profile'), info(named('TraderStanding', traderStanding), 'standing')),
     refusal: 'envelope',
     refusals: [404],
   },

@@ -19,6 +19,7 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     feePercent: app.config.tradeFeePercent,
     paymentWindowMinutes: app.config.paymentWindowMinutes,
     maxOpenTrades: app.config.maxOpenTrades,
+    reputationMinTradeUsd: app.config.reputationMinTradeUsd,
     publish: (channel, event, data) => app.realtime.publish(channel, event, data),
     // The change is committed: a list that cannot be told now catches up on its next fetch.
     changed: (channel) =>

@@ -15,9 +15,25 @@ export interface OfferRecord {
   /** Ids from payment_methods, in the owner's order, no repeats. */
   paymentMethodIds: number[];
   terms: string | null;
+  /** The counterparty conditions (0 / false: none) and the cap of pending trades on the offer (1–20). */
+  minCompletedTrades: number;
+  minAccountDays: number;
+  requireTwoFactor: boolean;
+  maxOpenTrades: number;
 }
 
-export interface StoredOffer {
+/** An offer's conditions and cap as stored, by the names the contract answers them with. */
+export interface StoredConditions {
+  min_completed_trades: number;
+  min_account_days: number;
+  require_two_factor: boolean;
+  max_open_trades: number;
+}
+
+/** The conditions' columns of an offer `o`, for the reads that answer them. */
+const CONDITION_COLUMNS = 'o.min_completed_trades, o.min_account_days, o.require_two_factor, o.max_open_trades';
+
+export interface StoredOffer extends StoredConditions {
   /** INT8 arrives as text from both drivers. */
   id: string;
   user_id: string;
@@ -45,7 +61,7 @@ export interface OfferQuery {
   usernamePattern?: string;
 }
 
-export interface ListedOfferRow {
+export interface ListedOfferRow extends StoredConditions {
   id: string;
   user_id: string;
   offer_type: OfferType;
@@ -63,6 +79,7 @@ export interface ListedOfferRow {
   user__completion_rate: string | null;
   user__rating: string;
   user__ratings_count: number;
+  user__rated_by: number;
   created_at: Date;
 }
 
@@ -90,8 +107,9 @@ export function offersRepository(db: Queryable) {
       (
         await db.one<{ id: string }>(
           `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount,
-                               payment_method_ids, terms, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::integer[], $9, $10, $10) RETURNING id`,
+                               payment_method_ids, terms, created_at, updated_at,
+                               min_completed_trades, min_account_days, require_two_factor, max_open_trades)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::integer[], $9, $10, $10, $11, $12, $13, $14) RETURNING id`,
           [
             userId,
             offer.offerType,
@@ -103,6 +121,10 @@ export function offersRepository(db: Queryable) {
             offer.paymentMethodIds,
             offer.terms,
             now,
+            offer.minCompletedTrades,
+            offer.minAccountDays,
+            offer.requireTwoFactor,
+            offer.maxOpenTrades,
           ],
         )
       ).id,
@@ -112,7 +134,8 @@ export function offersRepository(db: Queryable) {
       (
         await db.query(
           `UPDATE offers SET offer_type = $3, coin_id = $4, currency_code = $5, rate = $6, min_amount = $7,
-                             max_amount = $8, payment_method_ids = $9::integer[], terms = $10, updated_at = $11
+                             max_amount = $8, payment_method_ids = $9::integer[], terms = $10, updated_at = $11,
+                             min_completed_trades = $12, min_account_days = $13, require_two_factor = $14, max_open_trades = $15
            WHERE id = $1 AND user_id = $2 RETURNING id`,
           [
             id,
@@ -126,6 +149,10 @@ export function offersRepository(db: Queryable) {
             offer.paymentMethodIds,
             offer.terms,
             now,
+            offer.minCompletedTrades,
+            offer.minAccountDays,
+            offer.requireTwoFactor,
+            offer.maxOpenTrades,
           ],
         )
       ).length === 1,
@@ -146,7 +173,7 @@ export function offersRepository(db: Queryable) {
     find: (id: number) =>
       db.maybe<StoredOffer>(
         `SELECT o.id, o.user_id, o.offer_type, o.coin_id, o.currency_code, o.rate, o.min_amount, o.max_amount,
-                ${PAYMENT_METHOD_NAMES} AS payment_methods, o.terms, o.is_active
+                ${PAYMENT_METHOD_NAMES} AS payment_methods, o.terms, o.is_active, ${CONDITION_COLUMNS}
          FROM offers o WHERE o.id = $1`,
         [id],
       ),
@@ -195,8 +222,8 @@ export function offersRepository(db: Queryable) {
                 ${PAYMENT_METHOD_NAMES} AS payment_methods,
                 (SELECT u.username FROM users u WHERE u.id = o.user_id) AS user__username,
                 f.trades_count AS user__trades_count, f.completion_rate AS user__completion_rate,
-                f.rating AS user__rating, f.ratings_count AS user__ratings_count,
-                o.created_at
+                f.rating AS user__rating, f.ratings_count AS user__ratings_count, f.rated_by AS user__rated_by,
+                o.created_at, ${CONDITION_COLUMNS}
          FROM (${page} ORDER BY ${NEWEST_FIRST} LIMIT ${param(limit)} OFFSET ${param(offset)}) o
          JOIN coins c ON c.id = o.coin_id
          CROSS JOIN LATERAL ${TRADER_FIGURES('o.user_id')} f

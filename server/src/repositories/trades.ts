@@ -22,6 +22,11 @@ export interface OfferForTrade {
   max_amount: string;
   payment_methods: string[];
   is_active: boolean;
+  /** What the owner asks of a taker (0 / false: none) and the offer's cap of pending trades (migration 024). */
+  min_completed_trades: number;
+  min_account_days: number;
+  require_two_factor: boolean;
+  max_open_trades: number;
 }
 
 /** Everything frozen into a trade at open (migrations/006_trades.sql). */
@@ -43,13 +48,22 @@ export interface NewTrade {
   channel: string;
   /** The escrow and fee balance slot of this trade (ledger.ts BALANCE_SLOTS). */
   escrowSlot: number;
-  /** MAX_OPEN_TRADES: the buyer's places for pending trades (migration 014). */
-  buyerPlaces: number;
+  /**
+   * MAX_OPEN_TRADES: the buyer's places for pending trades (migration 014), when the buyer is the taker; null when
+   * the taker is the seller (a buy offer), whose trade is bounded by the offer's places alone (migration 024).
+   */
+  buyerPlaces: number | null;
+  /** The offer's conditions as the taker was checked against them: the trade opens only while they still hold. */
+  conditions: { min_completed_trades: number; min_account_days: number; require_two_factor: boolean };
+  /** Worth at least REPUTATION_MIN_TRADE_USD at the frozen price: it counts toward reputation (migration 024). */
+  countsForReputation: boolean;
   at: Date;
 }
 
 /** The unique index that keeps a buyer's pending trades on distinct places (migration 014). */
 export const BUYER_PLACES_INDEX = 'trades_buyer_places';
+/** The unique index that keeps an offer's pending trades on distinct places (migration 024). */
+export const OFFER_PLACES_INDEX = 'trades_offer_places';
 
 /** A stored trade with the names and coin its messages and answers need. */
 export interface TradeRow extends TradeFacts {
@@ -74,6 +88,8 @@ export interface TradeRow extends TradeFacts {
   disputed_at: Date | null;
   /** A moderator's settlement, once made. */
   resolution: DisputeOutcome | null;
+  /** Decided at open: whether its end adds to the traders' counters (migration 024). */
+  counts_for_reputation: boolean;
 }
 
 export interface HistoryQuery {
@@ -117,7 +133,7 @@ export interface ConversationRow extends ConversationAdditionsRow {
 const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.coin_id, c.ticker, c.decimal_places, t.currency_code, t.trading_amount, t.trading_amount_crypto,
   t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at,
-  t.disputed_at, t.resolution`;
+  t.disputed_at, t.resolution, t.counts_for_reputation`;
 const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
 
 /** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
@@ -130,6 +146,7 @@ export function tradesRepository(db: Queryable) {
       db.maybe<OfferForTrade>(
         `SELECT o.id, o.user_id, u.username AS owner, o.offer_type, o.coin_id, c.ticker, c.decimal_places, c.usd_price,
                 o.currency_code, o.rate, o.min_amount, o.max_amount, o.is_active,
+                o.min_completed_trades, o.min_account_days, o.require_two_factor, o.max_open_trades,
                 ARRAY(SELECT pm.name FROM unnest(o.payment_method_ids) WITH ORDINALITY AS m (id, position)
                       JOIN payment_methods pm ON pm.id = m.id ORDER BY m.position) AS payment_methods
          FROM offers o JOIN users u ON u.id = o.user_id JOIN coins c ON c.id = o.coin_id
@@ -139,17 +156,22 @@ export function tradesRepository(db: Queryable) {
       ),
 
     /**
-     * Opens a trade in one statement: the trade with its frozen figures on the lowest free place of its
-     * buyer's (migration 014), its conversation with the first (system) message, and the escrow entry
-     * `trade:<id>:open` from the seller's available to their escrow (ledger_post, which refuses with LE001
-     * when the seller's balance does not cover it, and then nothing of this statement is written).
-     * Answers the trade's id and its notifications, or undefined when nothing was written: the buyer has no free place, or the offer
-     * is no longer active at the rate the trade freezes (it was paused or re-priced since it was read). Two
-     * opens of one buyer that pick the same place: the second fails on BUYER_PLACES_INDEX once the first
-     * commits, and run again picks the next place.
+     * Opens a trade in one statement: the trade with its frozen figures on the lowest free place of its offer's
+     * (migration 024) and, when the buyer is the taker, of its buyer's (migration 014), its conversation with the
+     * first (system) message, and the escrow entry `trade:<id>:open` from the seller's available to their escrow
+     * (ledger_post, which refuses with LE001 when the seller's balance does not cover it, and then nothing of this
+     * statement is written). Answers the trade's id and its notifications, or undefined when nothing was written:
+     * the offer or the buyer has no free place, or the offer is no longer active at the rate and with the
+     * conditions the taker was checked against (it was paused, re-priced or re-conditioned since it was read). Two
+     * opens that pick the same place (of one offer, or of one buyer): the second fails on OFFER_PLACES_INDEX or
+     * BUYER_PLACES_INDEX once the first commits, and run again picks the next place (the service queues the opens of
+     * one offer behind `queueForOffer`, so that race is rare). The offer's places are
+     * 0 … max_open_trades − 1 as the offer reads in this statement; while a pending trade holds a place at or past
+     * that (its owner lowered the cap), the offer takes no trade, so it is never over its cap for long and never
+     * further over it.
      *
      * Each step reads the row the step before returned, so they run, and take their locks, in the order
-     * written: the place, the trade, its conversation and message, the seller's balance slots, held only until
+     * written: the places, the trade, its conversation and message, the seller's balance slots, held only until
      * the statement commits, and last the notifications `drafts` (the offer's owner told), written only when the
      * escrow was: new rows, whose only other locks are key-share locks on users, as the trade's own foreign
      * keys take.
@@ -165,22 +187,36 @@ export function tradesRepository(db: Queryable) {
       const buyer = p.add(trade.buyerId);
       const offer = p.add(trade.offerId);
       const rate = p.add(trade.rate);
-      const places = p.add(trade.buyerPlaces);
+      const buyerPlace =
+        trade.buyerPlaces === null
+          ? 'SELECT NULL::integer AS place'
+          : `SELECT place FROM generate_series(0, ${p.add(trade.buyerPlaces)}::integer - 1) AS place
+             WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = ${buyer} AND status = 'pending' AND buyer_place = place)
+             ORDER BY place LIMIT 1`;
+      const { conditions } = trade;
       const row = await db.maybe<{ id: string; notified: unknown }>(
         `WITH place AS (
-           SELECT place FROM generate_series(0, ${places}::integer - 1) AS place
-           WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = ${buyer} AND status = 'pending' AND buyer_place = place)
+           ${buyerPlace}
+         ), offer_place AS (
+           SELECT place AS offer_place FROM offers o, generate_series(0, o.max_open_trades - 1) AS place
+           WHERE o.id = ${offer}
+             AND NOT EXISTS (SELECT 1 FROM trades WHERE offer_id = ${offer} AND status = 'pending' AND offer_place = place)
+             AND NOT EXISTS (SELECT 1 FROM trades WHERE offer_id = ${offer} AND status = 'pending' AND offer_place >= o.max_open_trades)
            ORDER BY place LIMIT 1
          ), trade AS (
            INSERT INTO trades (offer_id, buyer_id, seller_id, coin_id, currency_code, rate, coin_usd_price, trading_amount,
                                fee_local, amount_local, trading_amount_crypto, fee_crypto, amount_crypto, payment_method,
-                               channel, created_at, escrow_slot, buyer_place)
+                               channel, created_at, escrow_slot, buyer_place, offer_place, counts_for_reputation)
            SELECT ${offer}, ${buyer}, ${p.add(trade.sellerId)}, ${p.add(trade.coinId)}, ${p.add(trade.currencyCode)}, ${rate},
                   ${p.add(trade.coinUsdPrice)}, ${p.add(trade.tradingAmount)}, ${p.add(trade.feeLocal)}, ${p.add(trade.amountLocal)},
                   ${p.add(trade.tradingAmountCrypto)}, ${p.add(trade.feeCrypto)}, ${p.add(trade.amountCrypto)}, ${p.add(trade.paymentMethod)},
-                  ${p.add(trade.channel)}, ${at}, ${p.add(trade.escrowSlot)}, place
-           FROM place, offers
+                  ${p.add(trade.channel)}, ${at}, ${p.add(trade.escrowSlot)}, place.place, offer_place.offer_place,
+                  ${p.add(trade.countsForReputation)}::boolean
+           FROM place, offer_place, offers
            WHERE offers.id = ${offer} AND offers.is_active AND offers.rate = ${rate}
+             AND offers.min_completed_trades = ${p.add(conditions.min_completed_trades)}::integer
+             AND offers.min_account_days = ${p.add(conditions.min_account_days)}::integer
+             AND offers.require_two_factor = ${p.add(conditions.require_two_factor)}::boolean
            RETURNING id
          ), conversation AS (
            INSERT INTO conversations (trade_id, last_message_at) SELECT id, ${at} FROM trade RETURNING trade_id
@@ -199,11 +235,41 @@ export function tradesRepository(db: Queryable) {
       return row && { id: row.id, notified: notifiedOf(row.notified) };
     },
 
-    /** How many pending trades a buyer holds (the preview's check of MAX_OPEN_TRADES). */
+    /**
+     * Queues the opens of one offer behind its row (trades.ts `openQueued`), in the transaction the open then runs
+     * in. NO KEY UPDATE: it waits for no one but another open or an edit of the offer, and a trade's foreign key (a
+     * key-share lock) never waits for it.
+     */
+    queueForOffer: async (offerId: string): Promise<void> => {
+      await db.query('SELECT id FROM offers WHERE id = $1 FOR NO KEY UPDATE', [offerId], PREPARED);
+    },
+
+    /**
+     * How many pending trades a buyer opened as the taker (the preview's check of MAX_OPEN_TRADES): the ones on
+     * their places. Trades others opened on their buy offers hold none.
+     */
     pendingAsBuyer: async (buyerId: string) =>
       (
-        await db.one<{ count: number }>("SELECT count(*)::integer AS count FROM trades WHERE buyer_id = $1 AND status = 'pending'", [buyerId], PREPARED)
+        await db.one<{ count: number }>(
+          "SELECT count(*)::integer AS count FROM trades WHERE buyer_id = $1 AND status = 'pending' AND buyer_place IS NOT NULL",
+          [buyerId],
+          PREPARED,
+        )
       ).count,
+
+    /**
+     * Whether an offer takes no further trade now (the preview's check of its max_open_trades): all its places
+     * are held, or a trade holds a place past a cap its owner lowered.
+     */
+    offerIsFull: async (offerId: string, maxOpenTrades: number) =>
+      (
+        await db.one<{ full: boolean }>(
+          `SELECT count(*) >= $2 OR bool_or(offer_place >= $2) AS full
+           FROM trades WHERE offer_id = $1 AND status = 'pending'`,
+          [offerId, maxOpenTrades],
+          PREPARED,
+        )
+      ).full === true,
 
     byChannel: (channel: string) =>
       db.maybe<TradeRow>(`SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),

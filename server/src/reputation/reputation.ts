@@ -1,6 +1,7 @@
 import type { TradeRequest } from '../../../contracts/trade.ts';
-import { PROFILE_RATINGS_LIMIT, type TraderProfile } from '../../../contracts/traders.ts';
-import type { Db } from '../db/db.ts';
+import { PROFILE_RATINGS_LIMIT, type TraderProfile, type TraderStanding } from '../../../contracts/traders.ts';
+import { accountAgeDays } from '../../../domain/offerConditions.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { retrying } from '../db/retry.ts';
 import { offersService } from '../market/offers.ts';
 import { ratingsRepository } from '../repositories/ratings.ts';
@@ -16,6 +17,15 @@ import { isTradeChannel } from '../trades/channels.ts';
 export const PROFILE_OFFERS_LIMIT = 50;
 
 export type RateAsk = Extract<TradeRequest, { type: 'rate' }>;
+
+/**
+ * A trader's facts as offers' conditions weigh them (domain/offerConditions.ts): completed trades as reputation
+ * counts them, the account's age in whole days at `now`, and whether two-factor is on. Counters and one user row.
+ */
+export async function standingOf(db: Queryable, userId: string, now: Date): Promise<TraderStanding> {
+  const row = await traderStatsRepository(db).standingOf(userId);
+  return { completed_trades: row.completed_trades, account_age_days: accountAgeDays(row.created_at, now), two_factor: row.two_factor };
+}
 
 export interface ReputationDeps {
   db: Db;
@@ -40,6 +50,8 @@ export function reputationService(deps: ReputationDeps) {
       const trade = isTradeChannel(ask.channel) ? await ratings.tradeOnChannel(ask.channel) : undefined;
       if (!trade || (trade.buyer_id !== user.id && trade.seller_id !== user.id)) throw new NotFound(sentences.tradeNotFound);
       if (trade.status !== 'completed') throw new StateConflict(sentences.onlyCompletedRated);
+      // A rating that counts for nothing would only confuse: such a trade is not rated at all (docs/rules.md "Reputation").
+      if (!trade.counts_for_reputation) throw new StateConflict(sentences.tooSmallToRate);
       const ratee = await retrying(() => ratings.rate(trade.id, user.id, ask.score, ask.comment ?? '', deps.now()));
       // A completed trade stays completed, so a statement that wrote nothing met this party's earlier rating.
       if (ratee === undefined) throw new StateConflict(sentences.alreadyRated);
@@ -62,11 +74,15 @@ export function reputationService(deps: ReputationDeps) {
       return {
         username: trader.username,
         joined: trader.created_at.toISOString(),
+        account_age_days: accountAgeDays(trader.created_at, deps.now()),
         ...figures,
         ratings: newest.map((row) => ({ score: row.score, comment: row.comment, rater: row.rater, created: row.created_at.toISOString() })),
         offers,
       };
     },
+
+    /** market/traders/ `standing`: the caller's own facts, as the open of an offer with conditions weighs them. */
+    standing: (userId: string): Promise<TraderStanding> => standingOf(db, userId, deps.now()),
   };
 }
 

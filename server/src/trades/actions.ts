@@ -257,7 +257,8 @@ export function effectsOf(trade: TradeRow, change: TradeChange, to: TradeFacts, 
   ];
   const movement = rule.movement(trade);
   if (movement) effects.push({ kind: 'ledger', movement });
-  if (rule.counts) effects.push({ kind: 'count', count: rule.counts });
+  // A trade worth less than REPUTATION_MIN_TRADE_USD (decided at open) counts toward nothing (docs/rules.md "Reputation").
+  if (rule.counts && trade.counts_for_reputation) effects.push({ kind: 'count', count: rule.counts });
   const drafts = rule.notify(trade, context);
   if (drafts.length > 0) effects.push({ kind: 'notify', drafts });
   return effects;

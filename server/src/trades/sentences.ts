@@ -13,7 +13,7 @@ export const tradeSentences = {
   sellerBalanceTooLow: "The seller's balance is too low for this trade.",
   tooManyOpenTrades: (limit: number) =>
     `You already have ${limit} open trades as the buyer. Complete or cancel one before you open another.`,
-  buyerHasTooManyOpenTrades: 'This buyer has too many open trades right now. Please try again later.',
+  offerFull: 'This offer has as many open trades as its owner takes at once. Please try again once one of them ends.',
   openingTooFast: 'You are opening trades too fast. Please wait a while before you open another.',
   tradeOpenedForBuyer: (amount: string, currency: string, method: string) =>
     `Trade opened. Pay ${amount} ${currency} by ${method} and mark it paid in the chat.`,

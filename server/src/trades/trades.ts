@@ -13,7 +13,9 @@ import type {
   ReleaseProof,
   TradeRole,
 } from '../../../contracts/trade.ts';
+import { OFFER_CONDITION_LIMITS } from '../../../contracts/market.ts';
 import { amountRangeProblem } from '../../../domain/money.ts';
+import { hasConditions, unmetCondition } from '../../../domain/offerConditions.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { conversationAdditions } from '../chat/chat.ts';
 import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
@@ -24,7 +26,8 @@ import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
 import { likeContains, paginator } from '../market/offers.ts';
 import { MAX_INT4 } from '../repositories/reference-data.ts';
-import { BUYER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
+import { standingOf } from '../reputation/reputation.ts';
+import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from '../repositories/trades.ts';
 import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import type { Confirmer } from '../accounts/confirmation.ts';
 import { isSellingPaused, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
@@ -69,8 +72,10 @@ export interface TradesDeps {
   feePercent: string;
   /** PAYMENT_WINDOW_MINUTES: how long the buyer has to pay and mark it. */
   paymentWindowMinutes: number;
-  /** MAX_OPEN_TRADES: the most pending trades one buyer may hold. */
+  /** MAX_OPEN_TRADES: the most pending trades one buyer may hold, counting those they opened as the taker. */
   maxOpenTrades: number;
+  /** REPUTATION_MIN_TRADE_USD: a trade worth less (decided at open) counts toward no reputation figure. */
+  reputationMinTradeUsd: string;
   publish: (channel: string, event: string, data: unknown) => void;
   /** A trade opened or changed (after its commit): both parties' conversation lists are told. */
   changed: (channel: string) => Promise<void>;
@@ -104,8 +109,11 @@ export interface ActionWords {
 }
 
 
-/** Another open of the same buyer took the place this one picked (it committed first): run again for the next. */
-const lostPlaceRace = (error: unknown) => uniqueViolation(error) === BUYER_PLACES_INDEX;
+/** Another open of the same buyer or on the same offer took the place this one picked (it committed first): run again for the next. */
+const lostPlaceRace = (error: unknown) => {
+  const index = uniqueViolation(error);
+  return index === BUYER_PLACES_INDEX || index === OFFER_PLACES_INDEX;
+};
 
 const roleOf = (trade: { buyer_id: string; seller_id: string }, userId: string): TradeRole | undefined =>
   trade.buyer_id === userId ? 'buyer' : trade.seller_id === userId ? 'seller' : undefined;
@@ -115,13 +123,18 @@ export function tradesService(deps: TradesDeps) {
 
   /**
    * Every rule of docs/rules.md "Trades" that comes before money moves, in the order a person fixes
-   * them: the offer, who may take it, the method, the range. Answers the roles and the figures.
+   * them: the offer, who may take it (the owner's conditions), the method, the range. Answers the roles and the figures.
    */
-  function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
+  async function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
     // A paused offer is listed nowhere: to a taker it is as gone as an unknown id (its owner may trade neither).
     if (!found || (!found.is_active && found.user_id !== userId)) throw new NotFound(sentences.offerUnavailable);
     const offer: OfferForTrade = found;
     if (offer.user_id === userId) throw new NotAllowed(sentences.ownOffer);
+    // Read only for an offer that asks something: most do not, and an open is on the hot path.
+    if (hasConditions(offer)) {
+      const unmet = unmetCondition(offer, await standingOf(db, userId, deps.now()));
+      if (unmet) throw new NotAllowed(unmet);
+    }
     if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw new StateConflict(sentences.rateChanged);
     const asked = input.payment_method.trim();
     if (asked === '') throw new InvalidInput(sentences.selectPaymentMethod);
@@ -207,17 +220,45 @@ export function tradesService(deps: TradesDeps) {
     throw new StateConflict(sellerId === takerId ? sentences.sellingPaused(SECURITY_HOLD_HOURS) : sentences.offerSellerPaused);
   }
 
-  /** MAX_OPEN_TRADES refused, worded for whoever asked: the taker is the buyer, or the offer's owner is. */
-  const tooManyOpenTrades = (takerIsBuyer: boolean) =>
-    new StateConflict(takerIsBuyer ? sentences.tooManyOpenTrades(deps.maxOpenTrades) : sentences.buyerHasTooManyOpenTrades);
+  /** Only a taker who is the buyer has their MAX_OPEN_TRADES counted: trades opened on your buy offer are the offer's. */
+  const buyerPlacesOf = (takerIsBuyer: boolean) => (takerIsBuyer ? deps.maxOpenTrades : null);
+
+  /**
+   * The two caps on pending trades, in the order docs/rules.md "Trades" checks them: the offer's max_open_trades,
+   * then MAX_OPEN_TRADES when the taker is the buyer (only the trades they opened count). Counted, for the preview
+   * and for wording a refused open; the open itself is decided by the places in its statement.
+   */
+  async function refuseWhenFull(trades: ReturnType<typeof tradesRepository>, offer: OfferForTrade, buyerId: string, takerId: string) {
+    if (await trades.offerIsFull(offer.id, offer.max_open_trades)) throw new StateConflict(sentences.offerFull);
+    if (buyerId === takerId && (await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) {
+      throw new StateConflict(sentences.tooManyOpenTrades(deps.maxOpenTrades));
+    }
+  }
+
+  /**
+   * The open statement behind the offer's row lock, in one transaction. The places decide (the statement and its
+   * unique indexes hold the caps on their own); the lock only queues the opens of one offer, so that each statement
+   * starts after the one before committed and sees its place taken. Without it, opens of a busy offer picked places
+   * their snapshots showed free but a racing open had just taken, and mostly waited, failed and ran again (they queue
+   * on the seller's balance anyway, so the lock costs a busy offer nothing and a quiet one a round trip).
+   */
+  const openQueued = (...args: Parameters<ReturnType<typeof tradesRepository>['open']>) =>
+    db.transaction(async (tx) => {
+      const trades = tradesRepository(tx);
+      await trades.queueForOffer(args[0].offerId);
+      return trades.open(...args);
+    });
+
+  /** Worth at least REPUTATION_MIN_TRADE_USD: the escrow (the fee included) at the coin's USD price frozen at open. */
+  const countsForReputation = (escrowCrypto: string, usdPrice: string) => new Money(escrowCrypto).times(usdPrice).gte(deps.reputationMinTradeUsd);
 
   return {
     /** market/trade/ `preview`: the figures, after every rule a real open would check. */
     async preview(userId: string, input: TradeAsk): Promise<TradePreview> {
       const trades = tradesRepository(db);
-      const { offer, quote, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      const { offer, quote, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer), userId, input);
       await assertSellerMaySell(sellerId, userId);
-      if ((await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) throw tooManyOpenTrades(buyerId === userId);
+      await refuseWhenFull(trades, offer, buyerId, userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
       if (new Money(available).lt(quote.trading_amount_crypto)) throw new StateConflict(sentences.sellerBalanceTooLow);
       return quote;
@@ -227,14 +268,14 @@ export function tradesService(deps: TradesDeps) {
      * market/trade/ `open`: in one transaction, the trade with its frozen figures, the seller's escrow
      * (trade:<id>:open) and the conversation with its first system message. The seller's balance is
      * decided by the ledger under its row lock, so concurrent opens against one seller can never take
-     * more than the seller has; the buyer's pending trades by a unique place each, so concurrent opens
-     * can never give a buyer more than MAX_OPEN_TRADES. Answers the sentence for the taker's toast and the
-     * new channel.
+     * more than the seller has; the offer's pending trades, and the buyer's when the buyer is the taker, by a
+     * unique place each, so concurrent opens can never give an offer more than its max_open_trades nor a buyer
+     * more than MAX_OPEN_TRADES. Answers the sentence for the taker's toast and the new channel.
      */
     async open(user: { id: string; username: string }, input: TradeOpenAsk): Promise<{ info: string; channel: string; tradeId: string }> {
       const userId = user.id;
       const trades = tradesRepository(db);
-      const { offer, quote, method, sellerId, buyerId } = check(await trades.offerForTrade(input.offer), userId, input);
+      const { offer, quote, method, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer), userId, input);
       await assertSellerMaySell(sellerId, userId);
       const at = deps.now();
       const channel = newTradeChannel();
@@ -252,7 +293,7 @@ export function tradesService(deps: TradesDeps) {
       let opened: { id: string; notified: Notified[] } | undefined;
       try {
         opened = await retrying(() =>
-          trades.open(
+          openQueued(
             {
               offerId: offer.id,
               buyerId,
@@ -270,7 +311,9 @@ export function tradesService(deps: TradesDeps) {
               paymentMethod: method,
               channel,
               escrowSlot,
-              buyerPlaces: deps.maxOpenTrades,
+              buyerPlaces: buyerPlacesOf(buyerId === userId),
+              conditions: offer,
+              countsForReputation: countsForReputation(quote.trading_amount_crypto, offer.usd_price),
               at,
             },
             `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
@@ -282,8 +325,9 @@ export function tradesService(deps: TradesDeps) {
             ],
             [ownerTold],
           ),
-          // Each lost race means another open of this buyer committed, so a buyer racing n opens needs at most n more runs.
-          deps.maxOpenTrades + 4,
+          // Each lost race means another open of this buyer or on this offer committed and holds a place until it ends,
+          // so an open needs at most as many more runs as there are places to lose.
+          deps.maxOpenTrades + OFFER_CONDITION_LIMITS.maxOpenTrades.max + 4,
           lostPlaceRace,
         );
       } catch (error) {
@@ -294,10 +338,12 @@ export function tradesService(deps: TradesDeps) {
         throw failure;
       }
       if (opened === undefined) {
-        // Nothing was written: the buyer had no free place, or the offer changed between the checks and the
-        // statement (which opens only on the offer as it was checked). Which one, the offer as it is now says.
-        check(await trades.offerForTrade(input.offer), userId, input);
-        throw tooManyOpenTrades(buyerId === userId);
+        // Nothing was written: the offer changed between the checks and the statement (which opens only on the
+        // offer as it was checked), or the offer or the buyer (when the taker) had no free place. Which one, the
+        // offer and the places as they are now say; a place freed since, the offer's it was.
+        const now = await check(await trades.offerForTrade(input.offer), userId, input);
+        await refuseWhenFull(trades, now.offer, buyerId, userId);
+        throw new StateConflict(sentences.offerFull);
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
       await deps.changed(channel);

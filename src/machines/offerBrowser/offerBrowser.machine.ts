@@ -1,5 +1,6 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { OfferComponents, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
+import type { OfferComponents, OfferConditions, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
+import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
 
@@ -14,6 +15,11 @@ export type OfferBrowserContext = {
   paginator: Paginator | null;
   /** Each coin's USD price when the screen opened: where the live prices start. */
   coinPrices: PriceQuote[];
+  /**
+   * The trader's own facts as offers' conditions weigh them (`market/traders/` standing), null until they have
+   * loaded: the page of offers is the same for everyone, so it cannot say who may take which.
+   */
+  standing: TraderStanding | null;
 };
 export type OfferBrowserEvent =
   | { type: 'filter.search'; value: string }
@@ -24,7 +30,8 @@ export type OfferBrowserEvent =
   | { type: 'filters.clear' }
   | { type: 'page.next' }
   | { type: 'page.previous' }
-  | { type: 'offers.reload' };
+  | { type: 'offers.reload' }
+  | { type: 'offer.take'; offer: OfferListItem };
 
 /** Previous and Next follow the paginator the server sent, never a count of our own. */
 const paging = {
@@ -48,6 +55,9 @@ export const offerBrowserMachine = setup({
     loadPrices: fromPromise<PriceQuote[]>(async () => {
       throw new Error('loadPrices is bound in the route (offerBrowser.actors.ts)');
     }),
+    loadStanding: fromPromise<TraderStanding>(async () => {
+      throw new Error('loadStanding is bound in the route (offerBrowser.actors.ts)');
+    }),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
     livePrices: fromCallback(() => {
       throw new Error('livePrices is bound in the route (offerBrowser.actors.ts)');
@@ -58,6 +68,9 @@ export const offerBrowserMachine = setup({
     keepComponents: assign((_, params: { components: OfferComponents }) => ({ components: params.components })),
     keepOffers: assign((_, params: { list: OfferList }) => ({ offers: params.list.offers, paginator: params.list.paginator })),
     keepPrices: assign((_, params: { prices: PriceQuote[] }) => ({ coinPrices: params.prices })),
+    keepStanding: assign((_, params: { standing: TraderStanding }) => ({ standing: params.standing })),
+    /** Opens the Trade Preview dialog on the offer (bound in the route, where the dialog's actor lives). */
+    takeOffer: (_, _params: { offer: OfferListItem }) => {},
     setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => ({
       filters: { ...context.filters, ...params },
       page: 1,
@@ -69,13 +82,27 @@ export const offerBrowserMachine = setup({
   guards: {
     hasNextPage: ({ context }) => paging.hasNext(context),
     hasPreviousPage: ({ context }) => paging.hasPrevious(context),
+    /**
+     * The trader meets the offer's counterparty conditions (domain/offerConditions.ts, the rule the server refuses
+     * an open by), or their standing is unknown and the server will say; bound with the chart (offerBrowser.actors.ts).
+     */
+    canTake: (_, _params: { offer: OfferConditions; standing: TraderStanding | null }): boolean => {
+      throw new Error('canTake is bound in the route (offerBrowser.actors.ts)');
+    },
   },
 }).createMachine({
   id: 'offerBrowser',
   description:
     'The offer list with its filters (they show once their choices have loaded), and each card’s live price of its coin.',
-  context: { components: null, filters: emptyFilters, page: 1, offers: [], paginator: null, coinPrices: [] },
+  context: { components: null, filters: emptyFilters, page: 1, offers: [], paginator: null, coinPrices: [], standing: null },
   type: 'parallel',
+  on: {
+    'offer.take': {
+      description: 'A card\'s trade button: opens the Trade Preview dialog, unless the trader misses the offer\'s conditions.',
+      guard: { type: 'canTake', params: ({ context, event }) => ({ offer: event.offer, standing: context.standing }) },
+      actions: { type: 'takeOffer', params: ({ event }) => ({ offer: event.offer }) },
+    },
+  },
   states: {
     components: {
       description: 'The choices of the filters: payment methods, coins, fiat currencies.',
@@ -158,6 +185,25 @@ export const offerBrowserMachine = setup({
           invoke: { id: 'livePrices', src: 'livePrices', input: ({ context }) => ({ prices: context.coinPrices }) },
         },
         unavailable: {},
+      },
+    },
+    standing: {
+      description: 'The trader\'s own completed trades, account age and two-factor: which offers\' conditions they meet.',
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadStanding',
+            src: 'loadStanding',
+            onDone: { target: 'known', actions: { type: 'keepStanding', params: ({ event }) => ({ standing: event.output }) } },
+            onError: {
+              target: 'unknown',
+              description: 'Not known: every trade button stays enabled, and the server refuses an open with the condition named.',
+            },
+          },
+        },
+        known: {},
+        unknown: {},
       },
     },
   },

@@ -11,8 +11,15 @@ export type OfferFormValues = {
   max_amount: string;
   payment_methods: string[];
   terms: string;
+  /** The counterparty conditions as typed: blank is none (docs/rules.md "Offers"). */
+  min_completed_trades: string;
+  min_account_days: string;
+  require_two_factor: boolean;
+  /** Pending trades on the offer at once, 1–20. */
+  max_open_trades: string;
 };
-export type OfferFormField = Exclude<keyof OfferFormValues, 'payment_methods'>;
+export type OfferFormField = Exclude<keyof OfferFormValues, 'payment_methods' | 'require_two_factor'>;
+
 
 export type OfferFormContext = {
   /** The route's id: present means edit mode. */
@@ -26,6 +33,7 @@ export type OfferFormInput = { offerId: number | null };
 export type OfferFormEvent =
   | { type: 'field.change'; name: OfferFormField; value: string }
   | { type: 'methods.change'; value: string[] }
+  | { type: 'twoFactor.change'; value: boolean }
   | { type: 'form.submit' }
   | { type: 'offer.toggle' };
 
@@ -38,7 +46,16 @@ export const blankOffer: OfferFormValues = {
   max_amount: '',
   payment_methods: [],
   terms: '',
+  min_completed_trades: '',
+  min_account_days: '',
+  require_two_factor: false,
+  max_open_trades: '3',
 };
+
+/** A condition as the payload carries it: blank is none (null); otherwise the whole number typed, already checked. */
+const conditionNumber = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
+/** A condition as the form shows it: none is blank. */
+const conditionText = (value: number): string => (value === 0 ? '' : String(value));
 
 /** The payload of `market/offers/` {type:"create"} for these values. */
 export function toOfferInput(context: Pick<OfferFormContext, 'offerId' | 'values'>): Omit<OfferInput, 'type'> {
@@ -54,6 +71,10 @@ export function toOfferInput(context: Pick<OfferFormContext, 'offerId' | 'values
     terms: values.terms.trim() ? values.terms : null,
     min_amount: values.min_amount.trim(),
     max_amount: values.max_amount.trim(),
+    min_completed_trades: conditionNumber(values.min_completed_trades),
+    min_account_days: conditionNumber(values.min_account_days),
+    require_two_factor: values.require_two_factor,
+    max_open_trades: conditionNumber(values.max_open_trades),
   };
 }
 
@@ -90,6 +111,10 @@ export const offerFormMachine = setup({
         max_amount: params.offer.max_amount,
         payment_methods: params.offer.payment_methods,
         terms: params.offer.terms ?? '',
+        min_completed_trades: conditionText(params.offer.min_completed_trades),
+        min_account_days: conditionText(params.offer.min_account_days),
+        require_two_factor: params.offer.require_two_factor,
+        max_open_trades: String(params.offer.max_open_trades),
       },
       isActive: params.offer.is_active,
     })),
@@ -99,6 +124,9 @@ export const offerFormMachine = setup({
     setMethods: assign(({ context }, params: { value: string[] }) => ({
       values: { ...context.values, payment_methods: params.value },
     })),
+    setTwoFactor: assign(({ context }, params: { value: boolean }) => ({
+      values: { ...context.values, require_two_factor: params.value },
+    })),
     setActive: assign((_, params: { isActive: boolean }) => ({ isActive: params.isActive })),
     notify: (_, _params: Notice) => {},
     /** Leaves for /offers. */
@@ -106,17 +134,13 @@ export const offerFormMachine = setup({
   },
   guards: {
     isEditing: ({ context }) => context.offerId !== null,
-    /** Coin, currency, rate, min and max set, and at least one payment method; terms are optional. */
-    canSubmit: ({ context }) => {
-      const { values } = context;
-      return (
-        values.coin !== '' &&
-        values.currency !== '' &&
-        values.rate.trim() !== '' &&
-        values.min_amount.trim() !== '' &&
-        values.max_amount.trim() !== '' &&
-        values.payment_methods.length > 0
-      );
+    /**
+     * Coin, currency, rate, min and max set, at least one payment method (terms are optional), and the conditions'
+     * numbers whole and in range (blank minimums are none) by the rule the server checks with; bound with the
+     * chart (offerForm.actors.ts, shared/rules.ts).
+     */
+    isOfferValid: (_, _params: OfferFormValues): boolean => {
+      throw new Error('isOfferValid is bound in the route (offerForm.actors.ts)');
     },
   },
 }).createMachine({
@@ -161,7 +185,11 @@ export const offerFormMachine = setup({
           actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
         'methods.change': { actions: { type: 'setMethods', params: ({ event }) => ({ value: event.value }) } },
-        'form.submit': { guard: 'canSubmit', target: 'submitting' },
+        'twoFactor.change': {
+          description: 'Takers must have two-factor authentication on.',
+          actions: { type: 'setTwoFactor', params: ({ event }) => ({ value: event.value }) },
+        },
+        'form.submit': { guard: { type: 'isOfferValid', params: ({ context }) => context.values }, target: 'submitting' },
         'offer.toggle': { guard: 'isEditing', target: 'toggling' },
       },
     },

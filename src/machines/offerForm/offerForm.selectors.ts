@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { CONDITION_NUMBER_FIELDS, conditionFieldProblem, type ConditionNumberField } from '../../../domain/offerConditions.ts';
 import type { offerFormMachine } from './offerForm.machine.ts';
 
 type OfferFormSnapshot = SnapshotFrom<typeof offerFormMachine>;
@@ -17,3 +18,13 @@ export const selectCurrency = (snapshot: OfferFormSnapshot) =>
   snapshot.context.components?.currencies.find((entry) => entry.code === snapshot.context.values.currency) ?? null;
 export const selectCoin = (snapshot: OfferFormSnapshot) =>
   snapshot.context.components?.coins.find((entry) => String(entry.id) === snapshot.context.values.coin) ?? null;
+/** Each condition number's message, in the words the server would refuse it with; absent while it is fine. */
+export const selectConditionErrors = (snapshot: OfferFormSnapshot): Partial<Record<ConditionNumberField, string>> => {
+  const { values } = snapshot.context;
+  const errors: Partial<Record<ConditionNumberField, string>> = {};
+  for (const field of CONDITION_NUMBER_FIELDS) {
+    const problem = conditionFieldProblem(field, values[field]);
+    if (problem) errors[field] = problem;
+  }
+  return errors;
+};

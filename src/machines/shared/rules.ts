@@ -1,4 +1,8 @@
+import { CONDITION_NUMBER_FIELDS, conditionFieldProblem, type ConditionNumberField } from '../../../domain/offerConditions.ts';
 import { amountError, confirmPasswordError, emailError, isRecoveryCode, isSecondFactor, passwordError, usernameError } from './validation.ts';
+
+/** The offer form's fields an offer cannot go without. */
+type OfferFormRequired = { coin: string; currency: string; rate: string; min_amount: string; max_amount: string; payment_methods: string[] };
 
 const isNewPasswordValid = (params: { password: string; confirmPassword: string }) =>
   passwordError(params.password) === undefined && confirmPasswordError(params.confirmPassword, params.password) === undefined;
@@ -18,6 +22,18 @@ export const formRules = {
   isRecoveryCode: (_: unknown, params: { value: string }) => isRecoveryCode(params.value),
   /** An authenticator or recovery code, and the account's password, to change two-factor. */
   isProofComplete: (_: unknown, params: { code: string; password: string }) => isSecondFactor(params.code) && params.password !== '',
+  /**
+   * The offer form: coin, currency, rate, min and max set and a payment method chosen (the server checks each
+   * again), and the counterparty conditions' numbers by the rule the server checks them with.
+   */
+  isOfferValid: (_: unknown, params: OfferFormRequired & Record<ConditionNumberField, string>) =>
+    params.coin !== '' &&
+    params.currency !== '' &&
+    params.rate.trim() !== '' &&
+    params.min_amount.trim() !== '' &&
+    params.max_amount.trim() !== '' &&
+    params.payment_methods.length > 0 &&
+    CONDITION_NUMBER_FIELDS.every((field) => conditionFieldProblem(field, params[field]) === undefined),
   /** The Trade Preview dialog asks for a preview with an amount in the offer's range and one of its methods. */
   canPreview: (_: unknown, params: { amount: string; paymentMethod: string; offer: { min_amount: string; max_amount: string; payment_methods: string[] } | null }) =>
     params.offer !== null &&

@@ -7,6 +7,7 @@ import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
 import { formatCompletion, formatRating, formatTrades } from '../traders/reputation.ts';
+import { conditionPhrases } from './conditions.ts';
 
 export const MAX_PAYMENT_TAGS = 5;
 
@@ -36,12 +37,15 @@ const limits = css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2', 
 const limitLabel = css({ color: 'fg.muted', fontSize: 'xs' });
 const tags = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const tag = css({ bg: 'bg.muted', color: 'fg', px: '2', py: '0.5', borderRadius: 'md', fontSize: 'xs' });
+const conditionsLine = css({ fontSize: 'xs', color: 'fg.muted' });
+const refusalNote = css({ fontSize: 'sm', color: 'warning', bg: 'warning.subtle', borderRadius: 'md', px: '3', py: '2', mb: '2' });
 const action = css({ mt: 'auto' });
 
 /**
  * One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog. `coinPrice` is one coin at its
  * live price in the offer's currency (offerBrowser.selectors.ts); no line while unknown. `tradeLink` (a trader's
- * profile) sends the trade action to Browse Offers instead, where the dialog lives.
+ * profile) sends the trade action to Browse Offers instead, where the dialog lives. `refusal`: the trader may
+ * not take this offer (the chart refused `offer.take`), and this sentence, the server's own, says why.
  */
 export function OfferCard({
   offer,
@@ -49,14 +53,18 @@ export function OfferCard({
   onTrade,
   coinPrice,
   tradeLink = false,
+  refusal,
 }: {
   offer: OfferListItem;
   currentUsername: string;
   onTrade?: () => void;
   coinPrice?: { amount: string; direction: PriceDirection | null } | null;
   tradeLink?: boolean;
+  refusal?: string;
 }) {
   const mine = offer.user__username === currentUsername;
+  const conditions = conditionPhrases(offer);
+  const refusalId = `offer-${offer.id}-refusal`;
   const shown = offer.payment_methods.slice(0, MAX_PAYMENT_TAGS);
   const hidden = offer.payment_methods.length - shown.length;
   return (
@@ -79,7 +87,7 @@ export function OfferCard({
           {mine ? ' (me)' : ''}
         </span>
         <span className={figure} data-rating>
-          {formatRating(offer.user__rating, offer.user__ratings_count)}
+          {formatRating(offer.user__rating, offer.user__rated_by)}
         </span>
         <span className={figure}>{formatTrades(offer.user__trades_count)}</span>
         <span className={figure} data-completion>
@@ -115,7 +123,17 @@ export function OfferCard({
         ))}
         {hidden > 0 ? <span className={tag}>+{hidden} more</span> : null}
       </div>
+      {conditions.length > 0 ? (
+        <div className={conditionsLine} data-conditions>
+          For traders with {conditions.join(' · ')}
+        </div>
+      ) : null}
       <div className={action}>
+        {refusal !== undefined && !mine ? (
+          <p id={refusalId} className={refusalNote} role="note">
+            {refusal}
+          </p>
+        ) : null}
         {mine ? (
           <ButtonLink to="/offers/$id" params={{ id: String(offer.id) }} variant="outline" className={css({ w: '100%' })}>
             Edit offer
@@ -129,7 +147,8 @@ export function OfferCard({
             variant={offer.offer_type === 'buy' ? 'sell' : 'buy'}
             className={css({ w: '100%' })}
             onClick={onTrade}
-            disabled={!onTrade}
+            disabled={!onTrade || refusal !== undefined}
+            aria-describedby={refusal !== undefined ? refusalId : undefined}
           >
             {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
           </Button>

@@ -1,3 +1,4 @@
+import { Checkbox } from '@ark-ui/react/checkbox';
 import { Field } from '@ark-ui/react/field';
 import { RadioGroup } from '@ark-ui/react/radio-group';
 import { Link } from '@tanstack/react-router';
@@ -10,6 +11,7 @@ import {
   selectCanSubmit,
   selectCoin,
   selectComponents,
+  selectConditionErrors,
   selectCurrency,
   selectIsActive,
   selectIsEditing,
@@ -24,6 +26,7 @@ import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { TextField, fieldStyles } from '../primitives/TextField.tsx';
+import { conditionPhrases } from './conditions.ts';
 
 const back = css({ display: 'inline-flex', alignItems: 'center', gap: '1', color: 'fg.muted', fontSize: 'sm', _hover: { color: 'fg' } });
 const title = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', mt: '2', letterSpacing: '-0.02em' });
@@ -72,6 +75,23 @@ const typeBadge = css({
   '&[data-type=sell]': { bg: 'rose.700' },
 });
 const terms = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word', textAlign: 'right' });
+const section = css({ display: 'flex', flexDirection: 'column', gap: '4', pt: '4', borderTopWidth: '1px', borderColor: 'border' });
+const sectionTitle = css({ fontSize: 'md', fontWeight: 'semibold' });
+const sectionLead = css({ color: 'fg.muted', fontSize: 'sm', mt: '-2' });
+const checkbox = css({ display: 'inline-flex', alignItems: 'center', gap: '2', cursor: 'pointer', fontSize: 'sm', fontWeight: 'medium' });
+const checkboxControl = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  w: '5',
+  h: '5',
+  borderRadius: 'sm',
+  borderWidth: '2px',
+  borderColor: 'border',
+  color: 'accent.fg',
+  '&[data-state=checked]': { bg: 'accent', borderColor: 'accent' },
+  '&[data-focus-visible]': { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
+});
 const pauseBox = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' });
 
 export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFormMachine> }) {
@@ -85,6 +105,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
   const currency = useSelector(actor, selectCurrency);
   const coin = useSelector(actor, selectCoin);
   const isActive = useSelector(actor, selectIsActive);
+  const conditionErrors = useSelector(actor, selectConditionErrors, (a, b) => JSON.stringify(a) === JSON.stringify(b));
   const change = (name: OfferFormField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -197,6 +218,53 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
               />
             </Field.Root>
 
+            <fieldset className={section} aria-describedby="offer-conditions-lead">
+              <legend className={sectionTitle}>Who can trade with you</legend>
+              <p id="offer-conditions-lead" className={sectionLead}>
+                Takers who do not meet these cannot open a trade on this offer. Leave a field blank for no condition.
+              </p>
+              <div className={pair}>
+                <TextField
+                  label="Minimum completed trades (optional)"
+                  name="min_completed_trades"
+                  inputMode="numeric"
+                  value={values.min_completed_trades}
+                  onValueChange={change('min_completed_trades')}
+                  error={conditionErrors.min_completed_trades}
+                />
+                <TextField
+                  label="Minimum account age in days (optional)"
+                  name="min_account_days"
+                  inputMode="numeric"
+                  value={values.min_account_days}
+                  onValueChange={change('min_account_days')}
+                  error={conditionErrors.min_account_days}
+                />
+              </div>
+              <Checkbox.Root
+                className={checkbox}
+                name="require_two_factor"
+                checked={values.require_two_factor}
+                onCheckedChange={({ checked }) => actor.send({ type: 'twoFactor.change', value: checked === true })}
+              >
+                <Checkbox.Control className={checkboxControl}>
+                  <Checkbox.Indicator>✓</Checkbox.Indicator>
+                </Checkbox.Control>
+                <Checkbox.Label>Takers must have two-factor authentication on</Checkbox.Label>
+                <Checkbox.HiddenInput />
+              </Checkbox.Root>
+              <TextField
+                label="Open trades at once"
+                name="max_open_trades"
+                inputMode="numeric"
+                value={values.max_open_trades}
+                onValueChange={change('max_open_trades')}
+                error={conditionErrors.max_open_trades}
+                helperText="From 1 to 20: how many pending trades this offer takes at the same time."
+                required
+              />
+            </fieldset>
+
             <Button type="submit" size="lg" disabled={!canSubmit || submitting}>
               {submitting ? 'Please Wait...' : editing ? 'Edit Offer' : 'Publish Offer'}
             </Button>
@@ -237,6 +305,14 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
               <span>{code || '—'}</span>
             </div>
             <div className={previewRow}>
+              <span className={previewLabel}>Who can trade</span>
+              <span>{previewTakers(values)}</span>
+            </div>
+            <div className={previewRow}>
+              <span className={previewLabel}>Open trades at once</span>
+              <span>{conditionErrors.max_open_trades ? '—' : values.max_open_trades.trim()}</span>
+            </div>
+            <div className={previewRow}>
               <span className={previewLabel}>Terms</span>
               <span className={terms}>{values.terms.trim() || '—'}</span>
             </div>
@@ -261,4 +337,15 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
       </div>
     </section>
   );
+}
+
+/** The preview's line of conditions, from what is typed so far: numbers that are not whole yet show as none. */
+function previewTakers(values: { min_completed_trades: string; min_account_days: string; require_two_factor: boolean }): string {
+  const whole = (text: string) => (/^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : 0);
+  const phrases = conditionPhrases({
+    min_completed_trades: whole(values.min_completed_trades),
+    min_account_days: whole(values.min_account_days),
+    require_two_factor: values.require_two_factor,
+  });
+  return phrases.length ? phrases.join(' · ') : 'Anyone';
 }

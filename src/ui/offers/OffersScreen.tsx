@@ -16,6 +16,8 @@ import {
   selectLivePrices,
   selectOffers,
   selectShowFilters,
+  selectStanding,
+  selectTakeRefusals,
 } from '../../machines/offerBrowser/offerBrowser.selectors.ts';
 import { selectPrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
@@ -41,16 +43,7 @@ const grid = css({
 });
 const empty = css({ textAlign: 'center', py: '16', color: 'fg.muted', display: 'flex', flexDirection: 'column', gap: '4', alignItems: 'center', mt: '6' });
 
-export function OffersScreen({
-  actor,
-  username,
-  onTrade,
-}: {
-  actor: ActorRefFrom<typeof offerBrowserMachine>;
-  username: string;
-  /** Opens the Trade Preview dialog for someone else's offer. */
-  onTrade?: (offer: OfferListItem) => void;
-}) {
+export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof offerBrowserMachine>; username: string }) {
   const filters = useSelector(actor, selectFilters);
   const loading = useSelector(actor, selectIsLoading);
   // What the server sends (the page of offers, the filters' choices) is drawn as a transition, in slices that leave
@@ -61,6 +54,11 @@ export function OffersScreen({
   const livePrices = useSelector(actor, selectLivePrices);
   const prices = useDeferredValue(useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot)));
   const components = selectComponents(arrived);
+  const offers = selectOffers(arrived);
+  const standing = selectStanding(arrived);
+  // Which offers the trader may not take, and why: the chart's guard (offer.take) over the page and the trader's
+  // standing, so it is worked out again only when one of those two changes.
+  const refusals = useMemo(() => selectTakeRefusals(arrived), [offers, standing]);
 
   const options = useMemo(
     () => ({
@@ -91,13 +89,13 @@ export function OffersScreen({
       {selectShowFilters(arrived) ? <Filters actor={actor} filters={filters} options={options} /> : null}
       <OfferList
         actor={actor}
-        offers={selectOffers(arrived)}
+        offers={offers}
+        refusals={refusals}
         loaded={selectHasLoaded(arrived)}
         canPrevious={selectCanPrevious(arrived)}
         canNext={selectCanNext(arrived)}
         prices={prices}
         username={username}
-        onTrade={onTrade}
       />
     </section>
   );
@@ -171,16 +169,17 @@ const OfferList = memo(function OfferList({
   canNext,
   prices,
   username,
-  onTrade,
+  refusals,
 }: {
   actor: ActorRefFrom<typeof offerBrowserMachine>;
   offers: OfferListItem[];
+  /** The offers the trader may not take, with the reason (selectTakeRefusals). */
+  refusals: ReadonlyMap<number, string>;
   loaded: boolean;
   canPrevious: boolean;
   canNext: boolean;
   prices: LivePrices | undefined;
   username: string;
-  onTrade?: (offer: OfferListItem) => void;
 }) {
   return (
     <>
@@ -198,7 +197,8 @@ const OfferList = memo(function OfferList({
               key={offer.id}
               offer={offer}
               currentUsername={username}
-              onTrade={onTrade ? () => onTrade(offer) : undefined}
+              onTrade={() => actor.send({ type: 'offer.take', offer })}
+              refusal={refusals.get(offer.id)}
               coinPrice={offerCoinPrice(offer, prices)}
             />
           ))}

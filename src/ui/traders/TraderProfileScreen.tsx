@@ -15,7 +15,7 @@ import { formatRelative } from '../format/relative.ts';
 import { OfferCard } from '../offers/OfferCard.tsx';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
-import { formatCompletionPercent, formatTrades } from './reputation.ts';
+import { formatAccountAge, formatCompletionPercent, formatRatedBy, formatTrades } from './reputation.ts';
 
 const page = css({ display: 'flex', flexDirection: 'column', gap: '6' });
 const head = css({ display: 'flex', alignItems: 'center', gap: '4' });
@@ -34,7 +34,7 @@ const avatar = css({
 });
 const name = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em', wordBreak: 'break-all' });
 const muted = css({ color: 'fg.muted', fontSize: 'sm' });
-const stats = css({ display: 'grid', gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(3, 1fr)' }, gap: '3' });
+const stats = css({ display: 'grid', gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(4, 1fr)' }, gap: '3' });
 const stat = css({ display: 'flex', flexDirection: 'column', gap: '1' });
 const statValue = css({ fontSize: 'xl', fontWeight: 'bold' });
 const sectionTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' });
@@ -107,13 +107,18 @@ function Profile({ profile, currentUsername }: { profile: TraderProfile; current
         <div className={`${cardStyle} ${stat}`}>
           <dt className={muted}>Rating</dt>
           <dd className={statValue}>
-            {profile.ratings_count === 0 ? 'No ratings yet' : `★ ${profile.rating}`}
-            {profile.ratings_count > 0 ? (
-              <span className={`${muted} ${css({ fontWeight: 'normal', ml: '1.5' })}`}>
-                from {profile.ratings_count.toLocaleString('en-US')} {profile.ratings_count === 1 ? 'rating' : 'ratings'}
+            {profile.rated_by === 0 ? 'No ratings yet' : `★ ${profile.rating}`}
+            {profile.rated_by > 0 ? (
+              <span className={`${muted} ${css({ display: 'block', fontWeight: 'normal' })}`}>
+                rated by {formatRatedBy(profile.rated_by)}
+                {profile.ratings_count > profile.rated_by ? ` (${profile.ratings_count.toLocaleString('en-US')} ratings)` : ''}
               </span>
             ) : null}
           </dd>
+        </div>
+        <div className={`${cardStyle} ${stat}`}>
+          <dt className={muted}>Account age</dt>
+          <dd className={statValue}>{formatAccountAge(profile.account_age_days)}</dd>
         </div>
       </dl>
 

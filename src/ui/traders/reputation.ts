@@ -6,11 +6,20 @@
 const asDecimal = (value: string) => value as `${number}`;
 const EXACTLY_ALL = /^100(\.0*)?$/;
 
-/** "★ 4.33 (12)", or "No ratings yet" while nobody has rated them. */
-export function formatRating(rating: string, count: number): string {
-  if (count === 0) return 'No ratings yet';
-  return `★ ${rating} (${count.toLocaleString('en-US')})`;
+/**
+ * "★ 4.33 by 12 traders": the average and how many distinct traders it is over (each counts once, with their
+ * latest rating; docs/rules.md "Reputation"), or "No ratings yet" while nobody has rated them.
+ */
+export function formatRating(rating: string, raters: number): string {
+  if (raters === 0) return 'No ratings yet';
+  return `★ ${rating} by ${formatRatedBy(raters)}`;
 }
+
+/** "1 trader", "12 traders". */
+export const formatRatedBy = (raters: number) => `${raters.toLocaleString('en-US')} ${raters === 1 ? 'trader' : 'traders'}`;
+
+/** "Today", "1 day", "412 days": an account's age. */
+export const formatAccountAge = (days: number) => (days === 0 ? 'Less than a day' : `${days.toLocaleString('en-US')} ${days === 1 ? 'day' : 'days'}`);
 
 /** The completion rate in whole percent ("96.55" → "97%"), or null while no trade of theirs got that far. */
 export function formatCompletionPercent(rate: string | null): string | null {

@@ -1,9 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import { useCallback } from 'react';
 import { bindOfferBrowser } from '../../../machines/offerBrowser/offerBrowser.actors.ts';
+import type { FlowDeps } from '../../../machines/shared/deps.ts';
 import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindTradeDialog } from '../../../machines/tradeDialog/tradeDialog.actors.ts';
-import type { OfferListItem } from '../../../../contracts/index.ts';
 import { OffersScreen } from '../../../ui/offers/OffersScreen.tsx';
 import { useLoadedLater } from '../../../ui/primitives/useLoadedLater.ts';
 import { useFlowActor } from '../../-useFlow.ts';
@@ -19,13 +20,18 @@ const loadTradeDialog = () => import('../../../ui/trades/TradeDialog.tsx').then(
 function OffersRoute() {
   const { session } = Route.useRouteContext();
   const user = useSelector(session, selectUser);
-  const browser = useFlowActor(bindOfferBrowser);
   const dialog = useFlowActor(bindTradeDialog);
   const tradeDialog = useLoadedLater(loadTradeDialog);
-  const trade = (offer: OfferListItem) => void tradeDialog.ready().then(() => dialog.send({ type: 'dialog.open', offer }));
+  const { ready } = tradeDialog;
+  // The list's chart decides whether an offer may be taken (offer.take); taking it opens the dialog beside it.
+  const bindBrowser = useCallback(
+    (deps: FlowDeps) => bindOfferBrowser(deps, (offer) => void ready().then(() => dialog.send({ type: 'dialog.open', offer }))),
+    [dialog, ready],
+  );
+  const browser = useFlowActor(bindBrowser);
   return (
     <>
-      <OffersScreen actor={browser} username={user?.username ?? ''} onTrade={trade} />
+      <OffersScreen actor={browser} username={user?.username ?? ''} />
       {tradeDialog.View ? <tradeDialog.View actor={dialog} /> : null}
     </>
   );
