@@ -191,7 +191,8 @@ describe.each(dbTargets)('release confirmation and the security hold on %s', (ta
 
     it('opens a 10-minute window for that session: releases in it need no proof, another session asks its own, and after it the password again', async () => {
       const seller = await trader(t, { BTC: '1' });
-      const offer = await sellOffer(t, seller);
+      // Four trades pending at once: more than an offer takes by default.
+      const offer = await sellOffer(t, seller, { max_open_trades: 4 });
       const trades = [await paidSale(offer), await paidSale(offer), await paidSale(offer), await paidSale(offer)];
       const [first, second, third, fourth] = trades.map((trade) => trade.channel) as [string, string, string, string];
       const phone = await login(t, seller.username, seller.password);
