@@ -169,7 +169,7 @@ describe('a rating after the completed trade', () => {
     await product.signIn(carol, 'carol');
     await carol.goto(`${product.baseUrl}/offers`);
     const card = carol.getByRole('article', { name: /offer by alice/ }).first();
-    await expect.poll(() => card.locator('[data-rating]').textContent(), within).toBe('★ 5.00 (1)');
+    await expect.poll(() => card.locator('[data-rating]').textContent(), within).toBe('★ 5.00 by 1 trader');
     await screenshot(carol, 'e2e-disputes-offer-card-mobile');
 
     await card.getByRole('link', { name: 'alice' }).click();
