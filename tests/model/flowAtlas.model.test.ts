@@ -77,7 +77,20 @@ describe('flowAtlas: every path through the chart', () => {
   it('reaches every state and takes every transition of the chart', async () => {
     const coverage = new Coverage(flowAtlasMachine);
     for (const path of model.paths) await run(path, coverage);
+    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
     expect(coverage.missingStates()).toEqual([]);
     expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', async () => {
+    const coverage = new Coverage(flowAtlasMachine);
+    const leftOut = (path: ModelPath) => path.steps.some(({ event }) => event.type === 'xstate.error.actor.layoutChart' || event.type === 'live.gone');
+    for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, coverage);
+    expect(coverage.missingStates()).toEqual(['flowAtlas.open.chart.failed']);
+    expect(coverage.missingTransitions()).toEqual([
+      'flowAtlas.open.chart.layingOut —xstate.error.actor.layoutChart#0→ flowAtlas.open.chart.failed',
+      'flowAtlas.open.chart.failed —layout.retry#0→ flowAtlas.open.chart.layingOut',
+      'flowAtlas.open.live.listening —live.gone#0→ (stays)',
+    ]);
   });
 });

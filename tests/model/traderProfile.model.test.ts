@@ -55,7 +55,15 @@ describe('traderProfile: every path through the chart', () => {
   it('reaches every state and takes every transition', async () => {
     const coverage = new Coverage(traderProfileMachine);
     for (const path of model.paths) await run(path, coverage);
+    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
     expect(coverage.missingStates()).toEqual([]);
     expect(coverage.missingTransitions()).toEqual([]);
+  });
+  it('the coverage measure notices what the walk leaves out', async () => {
+    const coverage = new Coverage(traderProfileMachine);
+    const nobody = (path: ModelPath) => path.steps.some(({ event }) => event.type === 'xstate.done.actor.loadProfile' && event.output === null);
+    for (const path of model.paths.filter((path) => !nobody(path))) await run(path, coverage);
+    expect(coverage.missingStates()).toEqual(['traderProfile.notFound']);
+    expect(coverage.missingTransitions()).toEqual(['traderProfile.loading —xstate.done.actor.loadProfile#1→ traderProfile.notFound']);
   });
 });
