@@ -1,6 +1,27 @@
 import { createActor, fromCallback, type AnyMachineSnapshot } from 'xstate';
-import { flowAtlasMachine, type FlowAtlasContext } from '../../src/machines/flowAtlas/flowAtlas.machine.ts';
-import { selectActiveStates, selectIsRefused, selectLayout } from '../../src/machines/flowAtlas/flowAtlas.selectors.ts';
+import {
+  flowAtlasMachine,
+  type AtlasItem,
+  type FlowAtlasContext,
+  type FlowAtlasView,
+} from '../../src/machines/flowAtlas/flowAtlas.machine.ts';
+import {
+  selectActiveStates,
+  selectChartId,
+  selectCharts,
+  selectIsCheckingAccess,
+  selectIsLayingOut,
+  selectIsLive,
+  selectIsRefused,
+  selectIsUnknownChart,
+  selectLayout,
+  selectLayoutFailed,
+  selectLiveActors,
+  selectLiveEvents,
+  selectSelected,
+  selectView,
+} from '../../src/machines/flowAtlas/flowAtlas.selectors.ts';
+import type { LiveActor, LiveEvent } from '../../src/services/flowLive.ts';
 import type { ChartLayout } from '../../src/ui/flows/layout.ts';
 import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 
@@ -49,23 +70,103 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 
 const model = walk(flowAtlasMachine, { events, input: { charts, chart: null } });
 
+/** What the atlas page shows beside the list of charts: the access check, the not-found page, or the chosen chart's panel. */
+type Panel = 'checking' | 'refused' | 'list' | 'unknown' | 'layingOut' | 'failed' | 'showing';
+
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['checkAccess', 'layoutChart']);
   const actor = createActor(flowAtlasMachine.provide({ actors: { ...fakes.actors, liveFeed: fromCallback(() => () => {}) } as never }), {
     input: { charts, chart: null },
     inspect: coverage?.inspect,
   }).start();
-  await replay(actor, path, fakes, (snapshot) => {
-    const context = snapshot.context as FlowAtlasContext;
-    // What the screen shows follows from the state: a layout only while showing, the not-found page only when refused,
-    // highlights only for actors of the chosen chart.
-    expect(selectLayout(snapshot as never) !== null).toBe(snapshot.matches({ open: { chart: 'showing' } }));
-    expect(selectIsRefused(snapshot as never)).toBe(snapshot.matches('refused'));
-    const highlighted = [...selectActiveStates(snapshot as never)];
-    expect(highlighted).toEqual(context.chartId === 'tradeDialog' && context.liveActors[running.key] ? running.active : []);
+
+  // The oracle: the page as the visitor sees it, written without the chart.
+  let panel: Panel = 'checking';
+  let chart: string | null = null;
+  let layout: ChartLayout | null = null;
+  let view: FlowAtlasView = 'diagram';
+  let selected: AtlasItem | null = null;
+  let live = false;
+  let liveActors: Record<string, LiveActor> = {};
+  let liveEvents: LiveEvent[] = [];
+  const expectedCalls: { id: string; input: unknown }[] = [{ id: 'checkAccess', input: undefined }];
+  const isOpen = () => panel !== 'checking' && panel !== 'refused';
+  // Choosing a chart forgets the last one's diagram and focus; a known chart is laid out, anything else is not.
+  const choose = (id: string | null) => {
+    chart = id;
+    layout = null;
+    selected = null;
+    panel = id === null ? 'list' : charts.some((entry) => entry.id === id) ? 'layingOut' : 'unknown';
+    if (panel === 'layingOut') expectedCalls.push({ id: 'layoutChart', input: { chart: id } });
+  };
+
+  await replay(actor, path, fakes, (snapshot, { event }) => {
+    switch (event.type) {
+      case 'xstate.done.actor.checkAccess': {
+        const access = event.output as { open: boolean; live: boolean };
+        if (access.open) {
+          live = access.live;
+          choose(chart);
+        } else panel = 'refused';
+        break;
+      }
+      case 'xstate.error.actor.checkAccess':
+        panel = 'refused';
+        break;
+      case 'chart.select':
+        if (isOpen()) choose(event.chart as string | null);
+        break;
+      case 'view.change':
+        if (isOpen()) view = event.view as FlowAtlasView;
+        break;
+      case 'item.select':
+        // Only a diagram on screen has parts to focus.
+        if (panel === 'showing') selected = event.item as AtlasItem | null;
+        break;
+      case 'xstate.done.actor.layoutChart':
+        panel = 'showing';
+        layout = event.output as ChartLayout;
+        break;
+      case 'xstate.error.actor.layoutChart':
+        panel = 'failed';
+        break;
+      case 'layout.retry':
+        if (panel === 'failed') {
+          panel = 'layingOut';
+          expectedCalls.push({ id: 'layoutChart', input: { chart } });
+        }
+        break;
+      case 'live.actor': {
+        const arrived = event.actor as LiveActor;
+        if (isOpen() && live) liveActors = { ...liveActors, [arrived.key]: arrived };
+        break;
+      }
+      case 'live.gone':
+        if (isOpen() && live) liveActors = Object.fromEntries(Object.entries(liveActors).filter(([key]) => key !== event.key));
+        break;
+      case 'live.event':
+        if (isOpen() && live) liveEvents = [event.event as LiveEvent, ...liveEvents];
+        break;
+    }
+
+    const shown = snapshot as never;
+    expect(selectIsCheckingAccess(shown), 'checking access').toBe(panel === 'checking');
+    expect(selectIsRefused(shown), 'the not-found page').toBe(panel === 'refused');
+    expect(selectCharts(shown)).toEqual(charts);
+    expect(selectChartId(shown)).toBe(chart);
+    expect(selectIsUnknownChart(shown), 'no such chart').toBe(panel === 'unknown');
+    expect(selectIsLayingOut(shown), 'laying out').toBe(panel === 'layingOut');
+    expect(selectLayoutFailed(shown), 'layout failed').toBe(panel === 'failed');
+    expect(selectLayout(shown), 'the diagram').toEqual(panel === 'showing' ? layout : null);
+    expect(selectView(shown)).toBe(view);
+    expect(selectSelected(shown)).toEqual(selected);
+    expect(selectIsLive(shown), 'live mode').toBe(isOpen() && live);
+    expect(selectLiveActors(shown)).toEqual(Object.values(liveActors));
+    expect(selectLiveEvents(shown)).toEqual(liveEvents);
+    // Highlights only for actors of the chosen chart.
+    expect([...selectActiveStates(shown)]).toEqual(Object.values(liveActors).filter((entry) => entry.chart === chart).flatMap((entry) => entry.active));
   });
-  // Every layout asked for is the chosen chart's.
-  for (const call of fakes.calls.filter((entry) => entry.id === 'layoutChart')) expect(charts.map((chart) => chart.id)).toContain((call.input as { chart: string }).chart);
+  expect(fakes.calls).toEqual(expectedCalls);
   actor.stop();
 }
 
