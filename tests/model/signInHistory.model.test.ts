@@ -1,7 +1,15 @@
 import { createActor, type AnyMachineSnapshot } from 'xstate';
 import type { SignInEntry } from '../../contracts/account-protections.ts';
 import { signInHistoryMachine } from '../../src/machines/signInHistory/signInHistory.machine.ts';
-import { selectCanSignOutOthers, selectView } from '../../src/machines/signInHistory/signInHistory.selectors.ts';
+import {
+  selectCanConfirm,
+  selectCanSignOutOthers,
+  selectIsBusy,
+  selectIsDialogOpen,
+  selectMessage,
+  selectSessions,
+  selectView,
+} from '../../src/machines/signInHistory/signInHistory.selectors.ts';
 import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 
 const session = (id: number, current: boolean, active: boolean): SignInEntry => ({
@@ -48,34 +56,68 @@ const model = walk(signInHistoryMachine, { events });
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['loadHistory', 'signOutOthers']);
   const actor = createActor(signInHistoryMachine.provide({ actors: fakes.actors as never }), { inspect: coverage?.inspect }).start();
-  const expectedCalls: string[] = [];
-  // The oracle's own record: the last list read, and the sentence of the last sign-out.
+  // The oracle: the page as the trader sees it, written without the chart. The page opens reading the history.
+  let reading = true;
+  let unavailable = false;
+  let dialog: 'closed' | 'asking' | 'signingOut' = 'closed';
   let shown: SignInEntry[] = [];
   let sentence: string | null = null;
-  let previousState: string | undefined;
+  const expectedCalls: string[] = ['loadHistory'];
+  const othersActive = () => shown.some((entry) => entry.active && !entry.current);
   await replay(actor, path, fakes, (snapshot, { event }) => {
-    const state = snapshot.value as string;
-    if (state !== previousState && state === 'loading') expectedCalls.push('loadHistory');
-    if (state !== previousState && state === 'signingOut') expectedCalls.push('signOutOthers');
-    if (event.type === 'xstate.done.actor.loadHistory') shown = (event.output as { sessions: SignInEntry[] }).sessions;
-    if (event.type === 'xstate.done.actor.signOutOthers') sentence = SENTENCE;
-    // Nothing is signed out without the confirmation; the dialog cannot be closed while the call runs.
-    if (previousState === 'listing' && event.type === 'signOutOthers.confirm') expect(state).toBe('listing');
-    if (previousState === 'signingOut' && event.type === 'dialog.dismiss') expect(state).toBe('signingOut');
-    if (previousState === 'listing' && event.type === 'signOutOthers.start') {
-      expect(state).toBe(shown.some((entry) => entry.active && !entry.current) ? 'confirming' : 'listing');
+    switch (event.type) {
+      case 'xstate.done.actor.loadHistory':
+        reading = false;
+        shown = (event.output as { sessions: SignInEntry[] }).sessions;
+        break;
+      case 'xstate.error.actor.loadHistory':
+        reading = false;
+        unavailable = true;
+        break;
+      case 'history.retry':
+        if (unavailable) {
+          unavailable = false;
+          reading = true;
+          expectedCalls.push('loadHistory');
+        }
+        break;
+      case 'signOutOthers.start':
+        // Offered only on the list, while another session is active.
+        if (!reading && !unavailable && dialog === 'closed' && othersActive()) dialog = 'asking';
+        break;
+      case 'signOutOthers.confirm':
+        // Nothing is signed out without the dialog's confirmation.
+        if (dialog === 'asking') {
+          dialog = 'signingOut';
+          expectedCalls.push('signOutOthers');
+        }
+        break;
+      case 'dialog.dismiss':
+        // The dialog cannot be closed while the call runs.
+        if (dialog === 'asking') dialog = 'closed';
+        break;
+      case 'xstate.done.actor.signOutOthers':
+        // The sentence shows and the list is read again to show the ended sessions.
+        dialog = 'closed';
+        sentence = SENTENCE;
+        reading = true;
+        expectedCalls.push('loadHistory');
+        break;
+      case 'xstate.error.actor.signOutOthers':
+        // The refusal is a toast of the shared API handling; the list stays as it was.
+        dialog = 'closed';
+        break;
     }
 
-    expect(snapshot.context.sessions).toEqual(shown);
-    expect(snapshot.context.message).toBe(sentence);
-    expect(snapshot.hasTag('open')).toBe(state === 'confirming' || state === 'signingOut');
-    expect(snapshot.hasTag('busy')).toBe(state === 'loading' || state === 'signingOut');
-    expect(selectCanSignOutOthers(snapshot as never)).toBe(state === 'listing' && shown.some((entry) => entry.active && !entry.current));
+    const page = snapshot as never;
     // Before the first list there is nothing to show; a refresh keeps the old list on screen.
-    const view = selectView(snapshot as never);
-    if (state === 'unavailable') expect(view).toBe('unavailable');
-    else expect(view).toBe(state === 'loading' && shown.length === 0 ? 'loading' : 'list');
-    previousState = state;
+    expect(selectView(page)).toBe(unavailable ? 'unavailable' : reading && shown.length === 0 ? 'loading' : 'list');
+    expect(selectSessions(page)).toEqual(shown);
+    expect(selectMessage(page)).toBe(sentence);
+    expect(selectIsDialogOpen(page), 'the dialog').toBe(dialog !== 'closed');
+    expect(selectIsBusy(page), 'busy').toBe(reading || dialog === 'signingOut');
+    expect(selectCanSignOutOthers(page), '"Sign out everywhere else"').toBe(!reading && !unavailable && dialog === 'closed' && othersActive());
+    expect(selectCanConfirm(page), 'the dialog\'s confirmation').toBe(dialog === 'asking');
   });
   expect(fakes.calls.map((call) => call.id)).toEqual(expectedCalls);
   actor.stop();
