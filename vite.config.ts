@@ -316,6 +316,11 @@ export default defineConfig({
         // The rules both sides share (domain/): pure logic, no browser, no database.
         test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // The import boundaries and the comments' citations, read from the files: no browser, no database.
+        test: { name: 'architecture', environment: 'node', include: ['tests/architecture/**/*.test.ts'] },
+      },
     ],
   },
 });
