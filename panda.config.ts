@@ -1,6 +1,6 @@
 import { defineConfig, defineRecipe } from '@pandacss/dev';
 
-/** The spec's button variants and sizes (section 9). */
+/** The product's button variants and sizes (docs/web-app.md "Fixed figures"). */
 const button = defineRecipe({
   className: 'button',
   description: 'Every button and button-styled link of the product',

@@ -33,7 +33,7 @@ async function bundleServiceWorker(): Promise<string> {
 }
 
 /**
- * /service-worker.js at the site root, where the Beams SDK looks for it (realtime.md 6.1): the Beams SDK
+ * /service-worker.js at the site root, where the Beams SDK looks for it (docs/realtime.md "Service worker"): the Beams SDK
  * registers it as a classic worker, so it cannot be a module chunk of the app's own build.
  */
 function serviceWorker(): Plugin {
@@ -315,6 +315,11 @@ export default defineConfig({
         extends: true,
         // The rules both sides share (domain/): pure logic, no browser, no database.
         test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // The import boundaries and the comments' citations, read from the files: no browser, no database.
+        test: { name: 'architecture', environment: 'node', include: ['tests/architecture/**/*.test.ts'] },
       },
     ],
   },

@@ -3,7 +3,7 @@ import { currentPassword } from './common.ts';
 import { NETWORK_KEYS, networkKey, type NetworkKey } from './wallet.ts';
 
 /**
- * The account protections of /settings/security (issue 14; none of them in the spec): the sign-in history with
+ * The account protections of /settings/security (docs/rules.md "Account protections"): the sign-in history with
  * "Sign out everywhere else", an anti-phishing code printed in every mail, and a withdrawal allowlist.
  * Each change is also a security notification. Not re-exported from contracts/index.ts: only the settings
  * page, loaded later, uses it (the first page's download, bench/bundle-size.ts).

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { writtenText } from './common.ts';
 import { tradeFacts } from './trade.ts';
 
-/** The longest chat message, after trimming (contract.md "Chat calls"). */
+/** The longest chat message, after trimming (docs/rules.md "Chat"). */
 export const CHAT_TEXT_MAX = 2000;
 /** The most messages `messages` answers: the newest ones, oldest first. */
 export const CHAT_HISTORY_LIMIT = 500;
@@ -11,7 +11,7 @@ export const chatMessageTooLong = `A message can be at most ${CHAT_TEXT_MAX.toLo
 export const chatMessageEmpty = 'Please write a message';
 
 /**
- * A chat message (spec section 3). `sender` null and `recipient` "all": a system message (opened, paid,
+ * A chat message (docs/api.md "Chat calls"). `sender` null and `recipient` "all": a system message (opened, paid,
  * released, cancelled, disputed, expired); a trader's message names the partner as `recipient`.
  */
 export const chatMessage = z.object({
@@ -42,7 +42,7 @@ export type ChatRequest = z.infer<typeof chatRequest>;
 /** The typing answer: whether the notice went out (false: dropped by the 500 ms throttle). */
 export const typingResponse = z.object({ sent: z.boolean() });
 
-// ---- Realtime (contract.md "Realtime") ----------------------------------------------------------
+// ---- Realtime (docs/api.md "Realtime") ----------------------------------------------------------
 
 /** The public channel of live prices. */
 export const COIN_PRICE_CHANNEL = 'coin_price';

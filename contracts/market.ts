@@ -129,7 +129,7 @@ export const offerListItem = z.object({
   user__rating: z.string(),
   /** The trader's completed trades that count toward reputation (docs/rules.md "Reputation"). */
   user__trades_count: z.int(),
-  // Additions (issue 13; docs/rules.md "Reputation"):
+  // Additions (docs/rules.md "Reputation"):
   /** How many ratings they received (each counted trade's, every one). */
   user__ratings_count: z.int(),
   /**

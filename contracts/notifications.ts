@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * POST /api/user/notifications/ (spec sections 3, 4, 7; contract.md "Notifications and web push"), the
+ * POST /api/user/notifications/ (docs/api.md "Notifications"), the
  * `notification` and `unread` events on `private-user-<username>`, and the push calls around them.
  */
 
@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 export const NOTIFICATIONS_LIST_LIMIT = 50;
 
 /**
- * A notification (spec section 3): `fresh` means unread. `link` (an addition) is the page it points to, a
+ * A notification (docs/api.md "Notifications"): `fresh` means unread. `link` (an addition) is the page it points to, a
  * path of the web app such as `/chat?channel=…` or `/wallets/transactions`, or null.
  */
 export const notificationItem = z.object({
@@ -41,15 +41,15 @@ export const unreadCount = z.int();
 /** `private-user-<username>` → `notification`: a new item, as `list` would show it. */
 export const notificationEvent = notificationItem;
 
-// ---- Web push (realtime.md 5) -------------------------------------------------------------------
+// ---- Web push (docs/realtime.md "Beams device API") ---------------------------------------------
 
-/** The interest every signed-in device is subscribed to (spec section 4). */
+/** The interest every signed-in device is subscribed to (docs/web-app.md "Web push registration"). */
 export const GENERAL_INTEREST = 'general';
-/** Spec section 5 and realtime.md 5.4: names, their length, how many a device may hold. */
+/** docs/realtime.md "Interest and user limits": names, their length, how many a device may hold. */
 export const INTEREST_PATTERN = /^[A-Za-z0-9_\-=@,.]+$/;
 export const INTEREST_MAX_LENGTH = 164;
 export const INTERESTS_PER_DEVICE = 5000;
-/** The longest Beams user id (realtime.md 5.3). */
+/** The longest Beams user id (docs/realtime.md "Beams tokens"). */
 export const PUSH_USER_ID_MAX_LENGTH = 164;
 
 /** GET /api/push/beams-auth/?user_id= → what Beams' TokenProvider expects (not enveloped). */

@@ -165,7 +165,7 @@ export const conversation = z.object({
   ...tradeFacts.shape,
   /** Whether the partner has a live realtime connection right now (any server process). */
   online: z.boolean(),
-  // Additions (issue 13):
+  // Additions (docs/rules.md "Disputes", "Reputation"):
   /** What the buyer stated when marking paid ("J. Smith, Revolut"), or null. */
   payer_account: z.nullable(z.string()),
   /** When the dispute was raised (ISO 8601), or null: the chat shows "Under review" and the time waited. */

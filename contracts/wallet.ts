@@ -3,16 +3,16 @@ import { decimalString } from './common.ts';
 import { page, paginator, positiveDecimal } from './market.ts';
 
 /**
- * POST /api/user/wallet/ (spec section 7, contract.md "Wallets") and the development chain driver
+ * POST /api/user/wallet/ (docs/api.md "User calls") and the development chain driver
  * POST /api/dev/chain/.
  */
 
-/** The chains (contract.md): a key names an address format and a derivation, shared by the coins on it. */
+/** The chains (docs/api.md "User calls"): a key names an address format and a derivation, shared by the coins on it. */
 export const NETWORK_KEYS = ['bitcoin', 'ethereum', 'tron', 'litecoin'] as const;
 export const networkKey = z.enum(NETWORK_KEYS);
 export type NetworkKey = z.infer<typeof networkKey>;
 
-/** Spec section 9: a deposit is credited at 1 confirmation and must be worth at least 5 USD when it arrives. */
+/** docs/rules.md "Wallets": a deposit is credited at 1 confirmation and must be worth at least 5 USD when it arrives. */
 export const DEPOSIT_CONFIRMATIONS = 1;
 export const DEPOSIT_MIN_USD = '5';
 /** How long the server keeps a withdrawal preview for `confirm_withdrawal`. */
@@ -107,7 +107,7 @@ export type WithdrawalAsk = Omit<Extract<WalletRequest, { type: 'preview_withdra
 export type WalletHistoryAsk = Omit<Extract<WalletRequest, { type: 'history' }>, 'type'>;
 
 /**
- * {type:"preview_withdrawal"}: the spec's fee in USD and in the coin, and what the server will execute on
+ * {type:"preview_withdrawal"}: the fee in USD and in the coin, and what the server will execute on
  * confirm: the amount leaving the balance (in USD mode, converted at the current price, rounded down to
  * the coin's places), what the recipient receives (amount − fee), and when the preview expires.
  */
@@ -123,7 +123,7 @@ export const withdrawalPreview = z.object({
 });
 export type WithdrawalPreview = z.infer<typeof withdrawalPreview>;
 
-/** {type:"history"}: spec section 3's wallet transaction, plus the network it travelled on. */
+/** {type:"history"}: a wallet transaction (docs/api.md "User calls"), plus the network it travelled on. */
 export const walletTransaction = z.object({
   id: z.int(),
   /** ISO 8601. */

@@ -14,7 +14,7 @@ export const REFERENCE_COINS = [
 ] as const;
 
 /**
- * Where each coin travels. `key` names the chain (contract.md "Wallets"): its address format and derivation
+ * Where each coin travels. `key` names the chain (docs/api.md "User calls"): its address format and derivation
  * (server/src/wallets/networks.ts). `withdrawal_fee` is the network fee a withdrawal pays, in the coin.
  */
 export const REFERENCE_NETWORKS: ReadonlyArray<{ ticker: string; name: string; key: string; image: string; withdrawal_fee: string }> = [

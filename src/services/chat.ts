@@ -1,11 +1,11 @@
 import { chatMessage, chatMessages, conversations, typingResponse } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
-/** The chat calls (contract.md "Chat calls"): the conversation list and one conversation's messages. */
+/** The chat calls (docs/api.md "Chat calls"): the conversation list and one conversation's messages. */
 export function createChatService(api: Api) {
   const path = (channel: string) => `market/chat/${encodeURIComponent(channel)}/`;
   return {
-    /** Chat failures clear the loading state and show no message of their own (spec section 8). */
+    /** Chat failures clear the loading state and show no message of their own (docs/web-app.md "Failures"). */
     conversations: (input: { search: string }) =>
       api.read('market/chat/', { type: 'conversations', ...(input.search.trim() ? { search: input.search.trim() } : {}) }, conversations, {
         noToast: true,

@@ -2,7 +2,7 @@ import { envelope, webAppConfig, type WebAppConfig } from '../../contracts/index
 import { z } from 'zod/mini';
 
 /**
- * GET /api/config at boot (contract.md "Browser configuration"): where the realtime and push servers are,
+ * GET /api/config at boot (docs/api.md "Realtime"): where the realtime and push servers are,
  * so one build serves every deployment. Null when it cannot be read; the app then runs without live updates.
  */
 export async function loadWebAppConfig(url: string, fetchImpl: typeof fetch = fetch): Promise<WebAppConfig | null> {

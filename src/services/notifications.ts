@@ -1,12 +1,12 @@
 import { notificationList, unreadCount } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
-/** The calls of `user/notifications/` (spec section 7, contract.md "Notifications and web push"). */
+/** The calls of `user/notifications/` (docs/api.md "Notifications"). */
 export function createNotificationService(api: Api) {
   return {
     /**
-     * The unread count and the newest items. "Fetch errors are swallowed and treated as no data" (spec
-     * section 7): no toast, the chart keeps what it shows.
+     * The unread count and the newest items. "Fetch errors are swallowed and treated as no data"
+     * (docs/web-app.md "Failures"): no toast, the chart keeps what it shows.
      */
     list: () => api.read('user/notifications/', { type: 'list' }, notificationList, { noToast: true }),
     /** Marks one of the trader's own notifications read; answers the new unread count. */

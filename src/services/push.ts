@@ -9,7 +9,7 @@ type PushConfig = WebAppConfig['push'] | null;
 /** What the Beams SDK module gives us; a test hands in its own. */
 export type BeamsModule = Pick<typeof import('@pusher/push-notifications-web'), 'Client' | 'TokenProvider'>;
 
-/** The browser objects spec section 5 needs; `window` in the app, a stand-in in tests. */
+/** The browser objects web push needs (docs/web-app.md "Web push registration"); `window` in the app, a stand-in in tests. */
 export type PushEnvironment = {
   isSecureContext: boolean;
   indexedDB?: unknown;
@@ -31,7 +31,7 @@ export type PushServiceOptions = {
 };
 
 /**
- * Web push registration through `@pusher/push-notifications-web` (spec section 4 "Session", realtime.md 5):
+ * Web push registration through `@pusher/push-notifications-web` (docs/web-app.md "Web push registration"):
  * this device registered under the username and subscribed to "general", against the built-in Beams-compatible
  * device API (`endpointOverride`) or hosted Beams. Every SDK call goes through one queue: the SDK keeps the
  * device in IndexedDB and in its own fields, so a reset started while a registration runs must wait for it,
@@ -69,7 +69,7 @@ export function createPushService(options: PushServiceOptions) {
   }
 
   return {
-    /** Spec section 5: a secure context, IndexedDB, service workers, web push and notifications, and a push configuration. */
+    /** docs/web-app.md "Web push registration": a secure context, IndexedDB, service workers, web push and notifications, and a push configuration. */
     async support(): Promise<PushSupport> {
       if (!browserSupports()) return 'unsupported';
       return (await options.config) ? 'supported' : 'unsupported';

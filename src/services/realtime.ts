@@ -67,7 +67,7 @@ export const RESUBSCRIBE_LAST_MS = 30_000;
 const stateOf = (pusherState: string): ConnectionState =>
   pusherState === 'connected' ? 'connected' : pusherState === 'connecting' || pusherState === 'initialized' ? 'connecting' : 'offline';
 
-/** pusher-js options for a deployment (contract.md "Browser configuration"; realtime.md 1.1). */
+/** pusher-js options for a deployment (docs/api.md "Realtime"; docs/realtime.md "Client configuration"). */
 export function pusherOptions(config: WebAppConfig['realtime'], location: { hostname: string; port: string; protocol: string }, auth: Options['channelAuthorization']): Options {
   const builtIn = config.ws_host === null && config.cluster === null;
   const tls = builtIn ? location.protocol === 'https:' : config.force_tls;
@@ -84,7 +84,7 @@ export function pusherOptions(config: WebAppConfig['realtime'], location: { host
 }
 
 /**
- * The one pusher-js connection of a signed-in tab (contract.md "Realtime"), as the charts use it. A channel
+ * The one pusher-js connection of a signed-in tab (docs/api.md "Realtime"), as the charts use it. A channel
  * may be wanted by several actors at once (the chat list and the open conversation both listen on the user's
  * channel): subscriptions are counted, each caller unbinds only its own handlers, and the channel is left
  * only when nobody wants it. The socket opens with the first subscription and closes on `disconnect`

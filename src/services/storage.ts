@@ -1,6 +1,6 @@
 import type { User } from '../../contracts/index.ts';
 
-/** The spec's local-storage keys (section 3): the session survives a reload. */
+/** The local-storage keys (docs/web-app.md "Session"): the session survives a reload. */
 const TOKEN_KEY = 'authToken';
 const USER_KEY = 'user';
 

@@ -30,16 +30,16 @@ export function walletHistoryQuery(page: number, filters: WalletHistoryFilters):
   };
 }
 
-/** The calls of `user/wallet/` (spec section 7, contract.md "Wallets"). */
+/** The calls of `user/wallet/` (docs/api.md "User calls"). */
 export function createWalletService(api: Api) {
   return {
     /**
-     * Wallet failures clear the loading flag and show no local message (spec section 8): the shared toast
+     * Wallet failures clear the loading flag and show no local message (docs/web-app.md "Failures"): the shared toast
      * only, and none for a background re-read (`noToast`), which would otherwise repeat it every interval.
      */
     list: (options: CallOptions = {}) => api.read('user/wallet/', { type: 'list' }, walletList, options),
     addresses: () => api.read('user/wallet/', { type: 'addresses' }, walletAddresses),
-    /** A preview failure clears the preview (spec section 8); the server's sentence is the toast. */
+    /** A preview failure clears the preview (docs/web-app.md "Failures"); the server's sentence is the toast. */
     previewWithdrawal: (ask: WithdrawalAsk) => api.write('user/wallet/', { type: 'preview_withdrawal', ...ask }, withdrawalPreview),
     /** Executes the preview the server kept: never retried, so nothing leaves twice. */
     confirmWithdrawal: () => api.write('user/wallet/', { type: 'confirm_withdrawal' }, messageResponse),

@@ -13,7 +13,7 @@ import { withdrawalReferences } from '../wallets/withdrawals.ts';
 
 /**
  * The chain watcher: one round reads what the chain adapter reports, network by network, and turns it into
- * the wallets' rows and ledger entries (contract.md "Wallets", migration 015):
+ * the wallets' rows and ledger entries (docs/rules.md "Wallets", migration 015):
  *   (a) new transfers to deposit addresses become deposits (wallets/deposits.ts), and the network's cursor
  *       moves past them;
  *   (b) deposits with DEPOSIT_CONFIRMATIONS are credited;

@@ -18,7 +18,7 @@ import { isTradeChannel } from '../trades/channels.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 
-/** At most one typing notice per trader and conversation in this long (contract.md "Chat calls"). */
+/** At most one typing notice per trader and conversation in this long (docs/rules.md "Chat"). */
 export const TYPING_INTERVAL_MS = 500;
 /** Typing stamps kept before the oldest are forgotten: bounds the memory a flood of conversations could take. */
 const TYPING_STAMPS_KEPT = 10_000;
@@ -44,7 +44,7 @@ export const messageOut = (row: Omit<ChatMessageRow, 'from_moderator'> & { from_
   ...(row.from_moderator ? { from_moderator: true } : {}),
 });
 
-/** A conversation's additions (issue 13) from its row, and `my_rating` from the caller's own rating of this trade. */
+/** A conversation's additions (payer account, dispute, settlement) from its row, and `my_rating` from the caller's own rating of this trade. */
 /** A moderator's settlement as the API answers it (conversations, the dispute desk), or null while there is none. */
 export const resolutionOf = (row: Pick<ConversationAdditionsRow, 'resolution' | 'resolution_text' | 'resolved_at'>): DisputeResolution | null =>
   row.resolution && row.resolution_text !== null && row.resolved_at
@@ -81,7 +81,7 @@ function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{
 }
 
 /**
- * The chat of a trade (contract.md "Chat calls"): only its buyer and seller read or write it; anyone else is
+ * The chat of a trade (docs/rules.md "Chat"): only its buyer and seller read or write it; anyone else is
  * told it does not exist, exactly as for a channel that does not, so nobody can learn which channels exist.
  */
 export function chatService(deps: ChatDeps) {

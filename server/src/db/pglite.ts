@@ -1,7 +1,7 @@
 import { existsSync, fsyncSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { withHelpers, type Db, type Queryable, type SqlParam } from './db.ts';
@@ -24,7 +24,7 @@ const parsers = { [types.NUMERIC]: asText, [types.INT8]: asText };
  */
 export interface PgliteBoot {
   snapshot?: Blob;
-  wasmModule?: WebAssembly.Module;
+  wasmModule?: PGliteOptions['pgliteWasmModule'];
   fsBundle?: Blob;
 }
 

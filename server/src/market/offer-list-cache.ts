@@ -5,7 +5,7 @@ import type { OfferFilters } from '../../../contracts/market.ts';
  *
  * Why: the list is the product's hottest read and the same for every trader (it carries no viewer-specific
  * field; the web app marks one's own offers itself), and answering it costs several times what the
- * request around it costs (bench/README.md, "Browse Offers"). A page is computed once per *generation*
+ * request around it costs (bench/README.md "Browse Offers at 100,000 offers"). A page is computed once per *generation*
  * and served from memory until the generation moves on.
  *
  * Freshness: every write that changes what a page shows calls `invalidate()` — publishing, editing, pausing

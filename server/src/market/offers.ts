@@ -16,7 +16,7 @@ import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecor
 import { MAX_INT4, referenceDataRepository } from '../repositories/reference-data.ts';
 import { InvalidInput, NotFound } from '../refusals.ts';
 
-/** Offers per page of Browse Offers; the spec leaves the size to the server. */
+/** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
 export const OFFERS_PAGE_SIZE = 12;
 
 /** Places of a rate (fiat per 1 USD); a fiat amount has FIAT_PLACES. */

@@ -24,7 +24,7 @@ const itemOf = (row: { id: string; title: string; body: string; link: string | n
 });
 
 /**
- * The bell (spec sections 3, 4; contract.md "Notifications and web push"): each user reads and marks only
+ * The bell (docs/api.md "Notifications"): each user reads and marks only
  * their own. The notifications themselves are written by their producers through the notify seam
  * (notify.ts), in the event's own transaction; `announce` tells the users once that committed.
  */

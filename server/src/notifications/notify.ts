@@ -2,7 +2,7 @@ import type { Queryable, SqlParams } from '../db/db.ts';
 import { sqlParams } from '../db/db.ts';
 
 /**
- * The one seam every producer of a notification goes through (contract.md "Notifications and web push").
+ * The one seam every producer of a notification goes through (docs/rules.md "Notifications").
  * A producer states who is told what, as drafts, and writes them with its own event: in its transaction
  * (`notify`) or, for the producers that are one statement (a trade's open and changes), as steps of that
  * statement (`notificationSteps`). Either way the notification and its web push's outbox row commit or roll
@@ -24,7 +24,7 @@ export const NOTIFICATION_KINDS = [
   'sign_in',
   'password_changed',
   'two_factor_changed',
-  // Account protections (issue 14).
+  // Account protections (docs/rules.md "Account protections").
   'signed_out_elsewhere',
   'anti_phishing_code_changed',
   'withdrawal_allowlist_changed',

@@ -3,7 +3,7 @@ import { FIAT_PLACES, fixed } from '../lib/money.ts';
 import type { NotificationDraft } from './notify.ts';
 
 /**
- * What each notification says (contract.md "Notifications and web push"): a short title, and a body a person
+ * What each notification says (docs/rules.md "Notifications"): a short title, and a body a person
  * understands on a lock screen without the app open: who did what, the amounts with their ticker or currency,
  * and what to do next. Producers call these and hand the drafts to the notify seam.
  */

@@ -32,7 +32,7 @@ import { MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../realtime/protoco
 import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../routes/push/device-api.ts';
 
 /**
- * Every call the server registers, as an integrator needs to know it (issue 16, "What an integrator sees"):
+ * Every call the server registers, as an integrator needs to know it:
  * one entry per method and path, with the contract's own zod schemas. server/src/openapi/document.ts turns this
  * into the OpenAPI document served at GET /api/openapi.json; tests/server/openapi.test.ts checks it against the
  * routes the app registers, so a call added to the server without an entry here fails the suite.
@@ -87,7 +87,7 @@ export interface Parameter {
 
 export interface Call {
   method: Method;
-  /** As a caller writes it, OpenAPI style (`{channel}`), with the spec's trailing slash where it has one. */
+  /** As a caller writes it, OpenAPI style (`{channel}`), with its trailing slash where the call has one. */
   path: string;
   tag: string;
   summary: string;
@@ -142,7 +142,7 @@ const deviceApiError = z.object({ error: z.string(), description: z.string() });
 const triggerApiError = z.object({ error: z.string() });
 const nothing = z.object({});
 const channelAttributes = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
-/** Pusher's event (realtime.md 3.3). */
+/** Pusher's event (docs/realtime.md "Endpoints and limits"). */
 const pusherEvent = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(MAX_EVENT_NAME_LENGTH)),
   data: z.string().check(z.describe(`The event's JSON text, forwarded unchanged; at most ${MAX_EVENT_DATA_BYTES} bytes (413 when larger).`)),
@@ -641,7 +641,7 @@ export const CATALOGUE: readonly Call[] = [
     refusals: [404],
   },
 
-  // ---- Beams-compatible device API (realtime.md 5.2) ------------------------------------------------------
+  // ---- Beams-compatible device API (docs/realtime.md "Device calls") --------------------------------------
   {
     method: 'get',
     path: `${DEVICE}/web-vapid-public-key`,
@@ -764,7 +764,7 @@ export const CATALOGUE: readonly Call[] = [
     refusals: [413],
   },
 
-  // ---- Pusher's HTTP trigger API (realtime.md 3) ----------------------------------------------------------
+  // ---- Pusher's HTTP trigger API (docs/realtime.md "HTTP trigger API") ------------------------------------
   {
     method: 'post',
     path: '/apps/{appId}/events',

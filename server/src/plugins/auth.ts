@@ -33,7 +33,7 @@ export interface Sessions {
   resolve(token: string): Promise<AuthSession | undefined>;
   /**
    * The live session behind a realtime credential: its websocket token, or the bearer token itself
-   * (contract.md "Realtime"). Does not count as use of the session.
+   * (docs/api.md "Realtime"). Does not count as use of the session.
    */
   resolveRealtime(token: string): Promise<AuthSession | undefined>;
   /** Ends one session (logout), and says so (`ended`). */

@@ -3,7 +3,7 @@ import { shared } from './shared.ts';
 
 /**
  * Tier 3: `coin_price` gets a `price` event for every coin on every tick that changed something
- * (contract.md "Realtime"), so wallets and cards follow the market without asking.
+ * (docs/api.md "Realtime"), so wallets and cards follow the market without asking.
  */
 export const livePricesPlugin = shared('peerex-live-prices', async (app) => {
   const stop = app.prices.subscribe(() => {

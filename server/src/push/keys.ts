@@ -9,8 +9,8 @@ import type { Config, ServerConfig } from '../config.ts';
 import { BUILT_IN_PUSH_INSTANCE, beamsIssuer } from './instance.ts';
 
 /**
- * The keys of web push: the VAPID pair the browsers' subscriptions are bound to (realtime.md 7.1), and the
- * secret of the Beams tokens that bind a device to a user (realtime.md 5.3).
+ * The keys of web push: the VAPID pair the browsers' subscriptions are bound to (docs/realtime.md "Web push delivery"), and the
+ * secret of the Beams tokens that bind a device to a user (docs/realtime.md "Beams tokens").
  */
 
 export class PushKeyError extends Error {
@@ -107,7 +107,7 @@ export async function loadVapidKeys(config: Pick<ServerConfig, 'nodeEnv' | 'data
 }
 
 /**
- * Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (realtime.md 5.3). The built-in
+ * Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (docs/realtime.md "Beams tokens"). The built-in
  * instance's also name the session they were issued to (`sid`, the JWT claim for a session id): the device
  * belongs to that session, and goes when it ends.
  */

@@ -1,7 +1,7 @@
 /**
  * What the product publishes through and asks about its realtime server: the shape of the `pusher` Node
  * SDK's `trigger` and channel queries, so the built-in server (server.ts) and a hosted Pusher or soketi
- * (hosted.ts, the SDK itself) are interchangeable by configuration (contract.md "Realtime").
+ * (hosted.ts, the SDK itself) are interchangeable by configuration (docs/api.md "Realtime").
  */
 export interface RealtimePublisher {
   /**

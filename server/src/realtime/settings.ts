@@ -7,7 +7,7 @@ export const BUILT_IN_APP_ID = 'peerex';
 export const BUILT_IN_KEY = 'peerex';
 
 /**
- * Where realtime events go (contract.md "Processes, ports, configuration"):
+ * Where realtime events go (README.md "Configuration"):
  * - `built-in`: our own Pusher-protocol server on the product's port (`/app/{key}`), with the trigger API at
  *   `/apps/{id}/…`. PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET, when set, name its app, so integrators can
  *   publish with credentials the operator chose; unset, the secret is derived from APP_SECRET.
@@ -33,7 +33,7 @@ export function realtimeSettings(config: Pick<Config, 'pusher'>, derivedSecret: 
   return { mode: 'hosted', app, host: pusher.host, port: pusher.port, cluster: pusher.cluster, useTLS };
 }
 
-/** What GET /api/config tells the browser about the socket (contract.md "Browser configuration"). */
+/** What GET /api/config tells the browser about the socket (docs/api.md "Realtime"). */
 export function browserRealtimeConfig(settings: RealtimeSettings): WebAppConfig['realtime'] {
   if (settings.mode === 'built-in') return { key: settings.app.key, cluster: null, ws_host: null, ws_port: null, force_tls: false };
   return {

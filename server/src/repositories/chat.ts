@@ -3,7 +3,7 @@ import { PREPARED, sqlParams, type Queryable } from '../db/db.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 
-/** What a conversation shows of a trade besides its facts (issue 13): the paying account, the dispute, its settlement. */
+/** What a conversation shows of a trade besides its facts: the paying account, the dispute, its settlement. */
 export interface ConversationAdditionsRow {
   payer_account: string | null;
   disputed_at: Date | null;

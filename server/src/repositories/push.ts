@@ -35,7 +35,7 @@ export interface ClaimedDelivery {
 
 export type PushUrgency = 'very-low' | 'low' | 'normal' | 'high';
 
-/** A Beams `web` publish body (realtime.md 5.5). */
+/** A Beams `web` publish body (docs/realtime.md "Publish API"). */
 export interface BeamsWeb {
   time_to_live?: number;
   notification?: { title?: string; body?: string; icon?: string; deep_link?: string; hide_notification_if_site_has_focus?: boolean };

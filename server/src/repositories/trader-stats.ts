@@ -1,6 +1,6 @@
 import { PREPARED, type Queryable } from '../db/db.ts';
 
-/** The rating of a trader nobody has rated: the spec's figure is 0 until feedback exists. */
+/** The rating of a trader nobody has rated: "0.00" until feedback exists (docs/rules.md "Reputation"). */
 export const UNRATED = '0.00';
 
 /** A trader's record as offers and profiles show it (docs/rules.md "Reputation"). */

@@ -59,7 +59,7 @@ export interface TradeChangeRule {
   movement(trade: TradeRow): Movement | undefined;
   /** The traders' counters the change adds to, if any: only a change that ends a trade counts (TradeCount). */
   counts: TradeCount | null;
-  /** Who is told, and what (contract.md "Notifications and web push"); written in the change's own statement. */
+  /** Who is told, and what (docs/rules.md "Notifications"); written in the change's own statement. */
   notify(trade: TradeRow, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
 }
 

@@ -36,7 +36,7 @@ import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type T
 import { isTradeChannel, newTradeChannel } from './channels.ts';
 import { quoteTrade } from './quote.ts';
 
-/** Trades per page of the history (spec: Previous/Next only; the size is the server's). */
+/** Trades per page of the history (the pages have Previous/Next only, so the size is the server's). */
 export const HISTORY_PAGE_SIZE = 10;
 /** The most conversations one list answers; a trader with more finds older ones by searching the partner. */
 export const CONVERSATIONS_LIMIT = 200;

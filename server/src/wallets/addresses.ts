@@ -20,7 +20,7 @@ export interface DepositAddressesDeps {
   log?: WatchLog;
 }
 
-/** The traders' own deposit addresses (contract.md "Wallets"). */
+/** The traders' own deposit addresses (docs/rules.md "Wallets"). */
 export function depositAddresses(deps: DepositAddressesDeps) {
   const log = deps.log ?? console;
 

@@ -10,7 +10,7 @@ import { walletTexts } from '../notifications/texts.ts';
 import { CHAIN_NETWORKS } from './networks.ts';
 
 /**
- * Deposits as the chain watcher (chain/watcher.ts) sees them arrive (contract.md "Wallets"): a transfer to a
+ * Deposits as the chain watcher (chain/watcher.ts) sees them arrive (docs/rules.md "Wallets"): a transfer to a
  * trader's deposit address becomes a `pending` row of their history at once, or `cancelled` when it is worth
  * less than DEPOSIT_MIN_USD; at DEPOSIT_CONFIRMATIONS it is credited through the ledger, exactly once.
  *

@@ -5,10 +5,10 @@ import { paginator } from '../market/offers.ts';
 import { MAX_INT4 } from '../repositories/reference-data.ts';
 import { walletTransactionsRepository } from '../repositories/wallet-transactions.ts';
 
-/** Transactions per page of Recent Transactions: the trade history's size (spec: Previous/Next only). */
+/** Transactions per page of Recent Transactions: the trade history's size (Previous/Next only). */
 export const WALLET_HISTORY_PAGE_SIZE = 10;
 
-/** `history`: a trader's deposits and withdrawals, newest first (spec section 2 "Transactions"). */
+/** `history`: a trader's deposits and withdrawals, newest first (docs/api.md "User calls"). */
 export function transactionHistory(db: Queryable) {
   return {
     async page(userId: string, ask: WalletHistoryAsk): Promise<WalletHistory> {

@@ -9,7 +9,7 @@ import { addr as ethereumAddress } from 'micro-eth-signer';
 import type { NetworkKey } from '../../../contracts/wallet.ts';
 
 /**
- * What the server knows about each chain (contract.md "Wallets"): which BIP-32 account a network's
+ * What the server knows about each chain (docs/rules.md "Wallets"): which BIP-32 account a network's
  * extended public key is, how a child public key becomes an address, and which text is a valid address
  * (checksum included). Every step is a call into an audited library (@scure/btc-signer for bech32 and
  * base58 bitcoin addresses, micro-eth-signer for EIP-55, @noble for keccak and the curve, @scure/base for

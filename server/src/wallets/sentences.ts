@@ -1,10 +1,10 @@
 /**
- * The sentences of withdrawals (contract.md "Wallets"), written for the person at the Withdraw screen: each
+ * The sentences of withdrawals (docs/api.md "User calls"), written for the person at the Withdraw screen: each
  * says what is wrong and, where it can, what to do instead. Never an internal detail.
  */
 export const walletSentences = {
   /**
-   * Word for word the inline text the Withdraw screen shows before it asks (spec section 5 and 8), so the
+   * Word for word the inline text the Withdraw screen shows before it asks (docs/web-app.md "Failures"), so the
    * trader reads one sentence for one rule whichever side catches it first. The web app keeps its own copy.
    */
   amountAboveBalance: 'This amount is higher than your balance',

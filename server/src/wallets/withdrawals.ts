@@ -54,7 +54,7 @@ type Confirmed =
   | { kind: 'internal'; notified: Notified[] }
   | { kind: 'refused'; refusal: Refusal };
 
-/** `preview_withdrawal` and `confirm_withdrawal` (contract.md "Wallets"). */
+/** `preview_withdrawal` and `confirm_withdrawal` (docs/api.md "User calls"). */
 export function withdrawals(deps: WithdrawalsDeps) {
   const { db } = deps;
 
@@ -266,7 +266,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
       } catch (error) {
         if (!(error instanceof InsufficientFunds)) throw error;
         // Spent meanwhile (a trade opened, another withdrawal): the transaction rolled back, so nothing of the
-        // withdrawal was written. The preview goes too, as the screen clears it (spec section 8).
+        // withdrawal was written. The preview goes too, as the screen clears it (docs/web-app.md "Failures").
         await withdrawalsRepository(db).discard(userId);
         throw new InvalidInput(sentences.amountAboveBalance);
       }

@@ -27,7 +27,7 @@ import { MessageList } from './MessageList.tsx';
 import { RatingPanel } from './RatingPanel.tsx';
 import { PayerField, PayerLine, ResolutionPanel, ReviewBanner } from './TradeNotes.tsx';
 
-/** The spec's reminder under the message input, to the letter. */
+/** The reminder under the message input, word for word. */
 export const SECURITY_REMINDER = 'communicate only within this chat; payments must be marked as paid before coins are released';
 
 /** A message's time, e.g. "Mar 05, 02:07 PM". */

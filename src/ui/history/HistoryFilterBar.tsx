@@ -26,7 +26,7 @@ const bar = css({
 export const historyTableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
 
 /**
- * The filters of Recent Trades and Recent Transactions (spec section 2): a type of its own, status, coin and
+ * The filters of Recent Trades and Recent Transactions: a type of its own, status, coin and
  * "Clear All". Each change is an event for the screen's chart to send; the bar holds no state.
  */
 export function HistoryFilterBar<Type extends string>({

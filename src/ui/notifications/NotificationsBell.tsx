@@ -65,7 +65,7 @@ const BellIcon = (props: SVGProps<SVGSVGElement>) => (
   </svg>
 );
 
-/** The bell's accessible name: the spec's title, and how many are unread when any are. */
+/** The bell's accessible name: the dropdown's title, and how many are unread when any are. */
 export const bellLabel = (count: number) => (count > 0 ? `${notificationTexts.title}, ${count} unread` : notificationTexts.title);
 
 /** The bell in the top bar with its unread badge, opening the notifications dropdown (the chart decides when). */

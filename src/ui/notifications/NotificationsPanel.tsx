@@ -34,7 +34,7 @@ const header = css({
 });
 const title = css({ fontSize: 'md', fontWeight: 'semibold' });
 const markAll = css({ h: 'auto', py: '1', _disabled: { textDecoration: 'none' } });
-/** The spec's "about 96 units tall": longer lists scroll inside it. */
+/** The dropdown is about 96 units tall: longer lists scroll inside it. */
 const list = css({ maxH: '96', overflowY: 'auto', listStyle: 'none', m: '0', p: '0' });
 const entry = css({
   borderBottomWidth: '1px',

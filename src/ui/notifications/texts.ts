@@ -1,4 +1,4 @@
-/** The spec's texts (section 2, "Notifications dropdown"). */
+/** The notifications dropdown's texts, shown word for word. */
 export const notificationTexts = {
   title: 'Notifications',
   markAllRead: 'Mark all read',

@@ -33,7 +33,7 @@ const badge = css({
 
 type Tone = 'neutral' | 'success' | 'warning' | 'danger';
 
-/** Each state in words: the spec's four (section 4) as the badge, what it means for the trader below it. */
+/** Each state in words: the four of docs/web-app.md "Web push registration" as the badge, what it means for the trader below it. */
 const words: Record<PushView, { label: string; tone: Tone; text: string }> = {
   checking: { label: 'Checking', tone: 'neutral', text: 'Checking whether this browser can show notifications...' },
   promptRequired: {
@@ -76,7 +76,7 @@ const BellIcon = () => (
   </svg>
 );
 
-/** The push registration of this device (spec section 4): its state, and a button where pressing it can help. */
+/** The push registration of this device (docs/web-app.md "Web push registration"): its state, and a button where pressing it can help. */
 export function PushSettings({ actor }: { actor: PushRegistrationRef }) {
   const view = useSelector(actor, selectPushView);
   const canEnable = useSelector(actor, selectCanEnable);

@@ -3,7 +3,7 @@ import type { SVGProps } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
 
-/** Spec section 9: the deposit QR code is 165 px at error-correction level M. */
+/** docs/web-app.md "Fixed figures": the deposit QR code is 165 px at error-correction level M. */
 export const DEPOSIT_QR = { size: 165, level: 'M' } as const;
 
 const CopyIcon = (props: SVGProps<SVGSVGElement>) => (
@@ -44,7 +44,7 @@ export function DepositAddress({
   return (
     <div className={panel}>
       <div className={qrFrame}>
-        {/* No boost: the spec pins level M, and qrcode.react would otherwise raise it when the size allows. */}
+        {/* No boost: level M is fixed (docs/web-app.md "Fixed figures"), and qrcode.react would otherwise raise it when the size allows. */}
         <QRCodeSVG
           value={address}
           size={DEPOSIT_QR.size}

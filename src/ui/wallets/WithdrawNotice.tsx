@@ -15,7 +15,7 @@ const list = css({
   '& li::marker': { color: 'warning' },
 });
 
-/** The Withdraw screen's security notice (spec section 2). */
+/** The Withdraw screen's security notice. */
 export function WithdrawNotice() {
   return (
     <aside className={cardStyle} aria-labelledby="withdraw-notice-title">

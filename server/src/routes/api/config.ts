@@ -5,7 +5,7 @@ import { PUSH_BASE_PATH } from '../../push/instance.ts';
 import { browserRealtimeConfig } from '../../realtime/settings.ts';
 
 /**
- * GET /api/config (public): what the web app needs at boot (contract.md "Browser configuration"), so one
+ * GET /api/config (public): what the web app needs at boot (docs/api.md "Realtime"), so one
  * build serves the built-in servers and hosted Pusher alike. The push base is PUBLIC_URL's `/push`, where the
  * Beams-compatible device API lives, or null with hosted Beams (the SDK's own default base). Never the request's
  * Host or X-Forwarded-Host: whoever writes those would choose where a browser registers its push subscription.

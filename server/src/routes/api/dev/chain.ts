@@ -6,7 +6,7 @@ import { ok } from '../../../http/reply.ts';
 import { Unavailable } from '../../../refusals.ts';
 
 /**
- * POST /api/dev/chain/ — drives CHAIN_SOURCE=simulated (contract.md "Wallets"), in the development helpers'
+ * POST /api/dev/chain/ — drives CHAIN_SOURCE=simulated (docs/api.md "Development helpers"), in the development helpers'
  * scope like the outbox (registered only with the simulated chain, answered only on this machine).
  * `deposit` pays an address from outside; `mine` lets blocks pass. Each runs a watcher round before it
  * answers, so what the chain did is already in the traders' histories and balances when the answer arrives.

@@ -7,7 +7,7 @@ import { signedIn } from '../../../plugins/auth.ts';
 
 /**
  * POST /api/market/chat/ (signed in) — `conversations`: the caller's trade conversations, with `online`.
- * POST /api/market/chat/{channel}/ — `messages`, `send_message`, `typing` (contract.md "Chat calls").
+ * POST /api/market/chat/{channel}/ — `messages`, `send_message`, `typing` (docs/api.md "Chat calls").
  */
 export default async function chatRoute(app: FastifyInstance) {
   app.post('/market/chat/', async (request) => {

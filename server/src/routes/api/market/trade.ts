@@ -25,7 +25,7 @@ export default async function tradeRoute(app: FastifyInstance) {
       case 'open': {
         await app.tradeOpenRateLimit.call(app, request, reply);
         const opened = await app.trades.open(user, body);
-        // `info` stays the toast's sentence (spec section 7); the web app lands in the new conversation by this.
+        // `info` stays the toast's sentence (docs/api.md "Chat calls"); the web app lands in the new conversation by this.
         reply.header(TRADE_CHANNEL_HEADER, opened.channel);
         return ok(messageResponse, opened.info);
       }

@@ -6,8 +6,8 @@ import { InvalidInput, NotAllowed } from '../../../refusals.ts';
 import { SECRET_ANSWER } from '../../../plugins/api-compression.ts';
 
 /**
- * GET /api/push/beams-auth/?user_id=<username> (signed-in; contract.md "Notifications and web push"): the
- * Beams token that binds this browser's device to the caller (realtime.md 5.3). The answer is Beams'
+ * GET /api/push/beams-auth/?user_id=<username> (signed-in; docs/api.md "Web push (Beams-compatible)"): the
+ * Beams token that binds this browser's device to the caller (docs/realtime.md "Beams tokens"). The answer is Beams'
  * TokenProvider's `{token}`, not the envelope; refusals are. Only the caller's own username gets one: a
  * token for someone else would let this browser receive their notifications. The token names the calling
  * session too: the device it binds goes when that session ends.

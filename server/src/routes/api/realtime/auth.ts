@@ -10,7 +10,7 @@ import { SECRET_ANSWER } from '../../../plugins/api-compression.ts';
 const PRIVATE_PREFIX = 'private-';
 
 /**
- * POST /api/realtime/auth/ (contract.md "Realtime"): signs a pusher-js subscription for the caller, who
+ * POST /api/realtime/auth/ (docs/api.md "Realtime"): signs a pusher-js subscription for the caller, who
  * proves who they are with their websocket token (or session token) as a bearer token. Only a trade's buyer
  * and seller get `private-<channel>` (and moderators, once the trade was disputed), only the trader their own
  * `private-user-<username>`, only moderators `private-moderation` (the role as stored now); nothing else is

@@ -5,8 +5,8 @@ import { ok } from '../../../http/reply.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 
 /**
- * POST /api/user/notifications/ (signed in): `list`, `open_one`, `open_all` (spec sections 3, 4, 7;
- * contract.md "Notifications and web push"). Every call acts on the caller's own notifications only.
+ * POST /api/user/notifications/ (signed in): `list`, `open_one`, `open_all` (docs/api.md "Notifications").
+ * Every call acts on the caller's own notifications only.
  */
 export default async function notificationsRoute(app: FastifyInstance) {
   app.post('/user/notifications/', async (request) => {

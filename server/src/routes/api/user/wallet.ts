@@ -7,7 +7,7 @@ import { signedIn } from '../../../plugins/auth.ts';
 
 /**
  * POST /api/user/wallet/ (signed in): `list`, `addresses`, `preview_withdrawal`, `confirm_withdrawal`,
- * `history` (spec section 7, contract.md "Wallets"). Every call acts on the caller's own wallets only.
+ * `history` (docs/api.md "User calls"). Every call acts on the caller's own wallets only.
  */
 const isPreviewAsk = (body: unknown) =>
   typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'preview_withdrawal';
