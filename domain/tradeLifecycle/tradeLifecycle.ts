@@ -1,4 +1,4 @@
-import { transition, type SnapshotFrom, type StateValue } from 'xstate';
+import { transition, type AnyStateNode, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
 import { tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from './tradeLifecycle.machine.ts';
 
@@ -63,11 +63,37 @@ export function applyAction(facts: TradeFacts, action: TradeAction | 'expire' | 
   return factsOf(next);
 }
 
+/** The screen's order of the chat's buttons: giving up on the trade (cancel, dispute) first, then the trader's own step. */
+const TRADE_ACTIONS: readonly TradeAction[] = ['cancel', 'raise_dispute', 'mark_paid', 'release_coin'];
+
 /**
- * The actions a party may take now, for the chat's buttons (docs/rules.md "Chat actions"); the chat screen
- * arrives with the realtime issue and reads this, so that the buttons and the server's refusals agree.
+ * The actions a party may take now, in the order the chat shows its buttons (docs/rules.md "Chat actions"): the
+ * chat reads this, and the server refuses by the same chart, so a button and a refusal always agree.
  */
 export function availableActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
-  const actions: TradeAction[] = ['mark_paid', 'cancel', 'raise_dispute', 'release_coin'];
-  return actions.filter((action) => canTakeAction(facts, action, role));
+  return TRADE_ACTIONS.filter((action) => canTakeAction(facts, action, role));
+}
+
+/** The chart's state for a trade, by the name of its innermost state: what the chat's trade region follows. */
+export type TradeStage = 'awaitingPayment' | 'paid' | 'disputed' | 'completed' | 'cancelled';
+
+/** Which state of the chart stored facts are in. */
+export function stageOf(facts: TradeFacts): TradeStage {
+  const { value } = snapshotOf(facts);
+  return (typeof value === 'string' ? value : Object.values(value)[0]) as TradeStage;
+}
+
+/**
+ * The facts once the server has accepted `action`, whatever the client knew when it asked: the target of the
+ * action's one transition in the chart, so a client shows the outcome at once without restating it.
+ */
+export function factsAfter(action: TradeAction): TradeFacts {
+  const nodes = (node: AnyStateNode): AnyStateNode[] => [node, ...Object.values(node.states).flatMap(nodes)];
+  const target = nodes(tradeLifecycleMachine.root)
+    .flatMap((node) => node.transitions.get(`trade.${action}`) ?? [])
+    .map((transition) => transition.target?.[0])
+    .find((node) => node !== undefined);
+  if (!target) throw new Error(`the lifecycle chart has no transition for ${action}`);
+  const value = target.path.reduceRight<StateValue | null>((inner, key) => (inner === null ? key : { [key]: inner }), null);
+  return factsOf(tradeLifecycleMachine.resolveState({ value: value!, context: undefined as never }));
 }
