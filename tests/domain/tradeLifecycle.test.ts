@@ -10,10 +10,11 @@ import {
   eventFor,
   factsAfter,
   factsOf,
+  laterFacts,
   snapshotOf,
   stageOf,
 } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
-import { TRADE_FACTS, acceptedByTheRules, chatActionsByTheRules } from '../support/tradeRules.ts';
+import { TRADE_FACTS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules } from '../support/tradeRules.ts';
 
 const unpaid: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 const paid: TradeFacts = { status: 'pending', buyer_paid: true, dispute_raised: false };
@@ -133,6 +134,10 @@ describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
 
   it.each(Object.entries(TRADE_FACTS))('stageOf names the chart state %s', (stage, facts) => {
     expect(stageOf(facts)).toBe(stage);
+  });
+
+  it.each(Object.entries(TRADE_FACTS))('laterFacts: after %s, only what the chart leads to is kept', (_, known) => {
+    for (const heard of Object.values(TRADE_FACTS)) expect(laterFacts(known, heard), JSON.stringify(heard)).toEqual(laterByTheRules(known, heard));
   });
 
   it.each(Object.entries(acceptedByTheRules))('factsAfter %s: the target of its transition in the chart', (action, facts) => {

@@ -10,8 +10,9 @@ import {
   typingEvent,
   userChannelName,
   type TradeAction,
+  type TradeFacts,
 } from '../../../contracts/index.ts';
-import { factsAfter, stageOf } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { factsAfter, laterFacts, stageOf } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { tradeChatMachine, type TradeChatEvent } from './tradeChat.machine.ts';
@@ -31,11 +32,15 @@ export const bindTradeRating = (deps: FlowDeps) =>
 /**
  * The conversation chart with its rules: what every use of it, tests included, starts from. Its trade region
  * follows the lifecycle chart of domain/tradeLifecycle, the one the server consults: the chart's state for the
- * facts as known, and the facts an accepted action leaves, both come from there.
+ * facts as known, whether facts heard are later than those known, and the facts an accepted action leaves all
+ * come from there.
  */
 export const tradeConversationLogic = tradeConversationMachine.provide({
   guards: chatRules,
   actions: {
+    keepFacts: enqueueActions(({ context, enqueue }, heard: TradeFacts) =>
+      enqueue.assign({ conversation: { ...context.conversation, ...laterFacts(context.conversation, heard) } }),
+    ),
     followLifecycle: enqueueActions(({ context, enqueue }) => enqueue.raise({ type: `lifecycle.${stageOf(context.conversation)}` })),
     keepAccepted: enqueueActions(({ enqueue }, params: { action: TradeAction }) => {
       enqueue({ type: 'keepFacts', params: factsAfter(params.action) });

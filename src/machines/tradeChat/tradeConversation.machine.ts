@@ -86,12 +86,8 @@ function laterAdditions(known: Conversation, heard: Conversation) {
   };
 }
 
-/** A trade only moves forward, and a finished one stays finished: a late or stale report never moves it back. */
-function laterFacts(known: TradeFacts, heard: TradeFacts): TradeFacts {
-  const { status, buyer_paid, dispute_raised } = known.status !== 'pending' ? known : heard;
-  if (status !== 'pending') return { status, buyer_paid, dispute_raised };
-  return { status, buyer_paid: known.buyer_paid || heard.buyer_paid, dispute_raised: known.dispute_raised || heard.dispute_raised };
-}
+/** A conversation's trade facts, without the rest of it. */
+const factsIn = ({ status, buyer_paid, dispute_raised }: TradeFacts): TradeFacts => ({ status, buyer_paid, dispute_raised });
 
 /** A rule bound with the chart in tradeChat.actors.ts (tradeChat.rules.ts: the lifecycle chart, the contracts). */
 const boundRule =
@@ -160,13 +156,16 @@ export const tradeConversationMachine = setup({
       messages: withMessages(context.messages, [params.message]),
       conversation: { ...context.conversation, last_message: params.message.text },
     })),
-    keepFacts: assign(({ context }, params: TradeFacts) => ({
-      conversation: { ...context.conversation, ...laterFacts(context.conversation, params) },
-    })),
+    /**
+     * Keeps facts heard if the lifecycle chart leads there from the facts known (laterFacts): a trade only moves
+     * forward, so a late or stale report never moves it back. Bound in tradeChat.actors.ts.
+     */
+    keepFacts: (_, _params: TradeFacts) => stub('keepFacts')(),
+    /** The rest of what the list heard; its facts go through keepFacts. */
     keepConversation: assign(({ context }, params: { conversation: Conversation }) => ({
       conversation: {
         ...params.conversation,
-        ...laterFacts(context.conversation, params.conversation),
+        ...factsIn(context.conversation),
         ...laterAdditions(context.conversation, params.conversation),
       },
     })),
@@ -295,7 +294,11 @@ export const tradeConversationMachine = setup({
         },
         'conversation.updated': {
           description: 'The list heard of this trade (the user channel, a reload).',
-          actions: [{ type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) }, 'followLifecycle'],
+          actions: [
+            { type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+            { type: 'keepFacts', params: ({ event }) => factsIn(event.conversation) },
+            'followLifecycle',
+          ],
         },
       },
       states: {
