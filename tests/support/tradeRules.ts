@@ -59,7 +59,7 @@ export function chatActionsByTheRules(facts: TradeFacts, role: TradeRole): Trade
   return role === 'seller' ? ['raise_dispute', 'release_coin'] : ['raise_dispute'];
 }
 
-/** The chat's labels for those buttons (the spec's texts). */
+/** The chat's labels for those buttons, the exact texts the screen shows (docs/rules.md "Chat actions"). */
 export const CHAT_BUTTON_LABELS: Record<TradeAction, string> = {
   cancel: 'Cancel Trade',
   mark_paid: 'Mark Paid',
