@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SimulatedClock, createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate';
 import type { ChatMessage, Conversation, TradeFacts } from '../../contracts/index.ts';
 import { bindTradeChat, bindTradeConversation } from '../../src/machines/tradeChat/tradeChat.actors.ts';
@@ -82,6 +83,12 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
     expect(chatRules.isReasonGiven(undefined, { reason: '' })).toBe(false);
     expect(chatRules.isReasonGiven(undefined, { reason: '   ' })).toBe(false);
     expect(chatRules.isReasonGiven(undefined, { reason: 'No payment arrived' })).toBe(true);
+  });
+
+  it('imports only xstate and types (the lifecycle chart is bound, not imported), so it loads in the Stately visualizer as it is', () => {
+    const source = readFileSync('src/machines/tradeChat/tradeConversation.machine.ts', 'utf8');
+    const imports = source.split('\n').filter((line) => line.startsWith('import '));
+    expect(imports.filter((line) => !line.startsWith('import type ') && !line.endsWith("from 'xstate';"))).toEqual([]);
   });
 
   it('the bare chart neither follows the lifecycle nor decides an action: every use starts from tradeConversationLogic', () => {

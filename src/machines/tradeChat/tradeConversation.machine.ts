@@ -203,11 +203,14 @@ export const tradeConversationMachine = setup({
      * tradeChat.actors.ts with the chart of domain/tradeLifecycle, the one the server consults.
      */
     followLifecycle: stub('followLifecycle'),
-    /** Keeps the facts an accepted action leaves (the lifecycle chart's target for it), then follows them: bound in tradeChat.actors.ts. */
+    /** Keeps the facts an accepted action leaves (the lifecycle chart's target for it) and follows them: bound in tradeChat.actors.ts. */
     keepAccepted: (_, _params: { action: TradeAction }) => stub('keepAccepted')(),
   },
   guards: {
-    /** A message shows if it is for everyone (a system message), or this trader sent or receives it: the channel may carry words meant for one party only. */
+    /**
+     * A message shows if it is for everyone (a system message), or this trader sent or receives it: the channel
+     * may carry words meant for one party only.
+     */
     isVisibleToMe: (_, params: { message: ChatMessage; username: string }) =>
       params.message.recipient === 'all' || params.message.recipient === params.username || params.message.sender === params.username,
     isOthersTyping: (_, params: { typist: string; username: string }) => params.typist !== params.username,
@@ -280,7 +283,7 @@ export const tradeConversationMachine = setup({
     },
     trade: {
       description:
-        'The lifecycle chart (domain/tradeLifecycle) as this trade follows it: each change of the facts (what the server reports, an action it accepted) raises the chart\'s state, and the region moves on it. A stale report raises a state already passed, which no state here takes: a trade only moves forward.',
+        "The lifecycle chart (domain/tradeLifecycle) as this trade follows it: each change of the facts (what the server reports, an action it accepted) raises the chart's state, and the region moves on it. A stale report raises a state already passed, which no state here takes: a trade only moves forward.",
       initial: 'pending',
       entry: 'followLifecycle',
       on: {
