@@ -15,8 +15,9 @@ export type TradeLifecycleEvent =
 
 /**
  * The life of one trade (docs/rules.md "Trades"): the one chart the server consults before it applies an
- * action, and that the chat screen will read to decide which buttons exist. Pure logic: no actors, no
- * delays — the payment window is enforced by the server's sweep, which sends `trade.expire`.
+ * action, and that the chat follows (its buttons, its trade region: tradeChat.actors.ts binds it through
+ * tradeLifecycle.ts). Pure logic: no actors, no delays — the payment window is enforced by the server's
+ * sweep, which sends `trade.expire`.
  */
 export const tradeLifecycleMachine = setup({
   types: { events: {} as TradeLifecycleEvent },

@@ -1,4 +1,4 @@
-import { transition, type SnapshotFrom, type StateValue } from 'xstate';
+import { transition, type AnyStateNode, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
 import { tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from './tradeLifecycle.machine.ts';
 
@@ -63,11 +63,75 @@ export function applyAction(facts: TradeFacts, action: TradeAction | 'expire' | 
   return factsOf(next);
 }
 
+/** The screen's order of the chat's buttons: giving up on the trade (cancel, dispute) first, then the trader's own step. */
+const TRADE_ACTIONS: readonly TradeAction[] = ['cancel', 'raise_dispute', 'mark_paid', 'release_coin'];
+
 /**
- * The actions a party may take now, for the chat's buttons (docs/rules.md "Chat actions"); the chat screen
- * arrives with the realtime issue and reads this, so that the buttons and the server's refusals agree.
+ * The actions a party may take now, in the order the chat shows its buttons (docs/rules.md "Chat actions"): the
+ * chat reads this, and the server refuses by the same chart, so a button and a refusal always agree.
  */
 export function availableActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
-  const actions: TradeAction[] = ['mark_paid', 'cancel', 'raise_dispute', 'release_coin'];
-  return actions.filter((action) => canTakeAction(facts, action, role));
+  return TRADE_ACTIONS.filter((action) => canTakeAction(facts, action, role));
+}
+
+/** The chart's state for a trade, by the name of its innermost state: what the chat's trade region follows. */
+export type TradeStage = 'awaitingPayment' | 'paid' | 'disputed' | 'completed' | 'cancelled';
+
+/** Which state of the chart stored facts are in. */
+export function stageOf(facts: TradeFacts): TradeStage {
+  const { value } = snapshotOf(facts);
+  return (typeof value === 'string' ? value : Object.values(value)[0]) as TradeStage;
+}
+
+/** Every state of the chart, compound ones included. */
+const nodesOf = (node: AnyStateNode): AnyStateNode[] => [node, ...Object.values(node.states).flatMap(nodesOf)];
+const NODES = nodesOf(tradeLifecycleMachine.root);
+
+/** The stored facts of a state of the chart (its innermost state, as its transitions target). */
+const factsAt = (node: AnyStateNode): TradeFacts => {
+  const value = node.path.reduceRight<StateValue | null>((inner, key) => (inner === null ? key : { [key]: inner }), null);
+  return factsOf(tradeLifecycleMachine.resolveState({ value: value!, context: undefined as never }));
+};
+
+/**
+ * The facts once the server has accepted `action`, whatever the client knew when it asked: the target of the
+ * action's one transition in the chart, so a client shows the outcome at once without restating it.
+ */
+export function factsAfter(action: TradeAction): TradeFacts {
+  const target = NODES.flatMap((node) => node.transitions.get(`trade.${action}`) ?? [])
+    .map((transition) => transition.target?.[0])
+    .find((node) => node !== undefined);
+  if (!target) throw new Error(`the lifecycle chart has no transition for ${action}`);
+  return factsAt(target);
+}
+
+/** The states the chart can lead to from `stage` by any transition (whoever sends it), `stage` included. */
+function reachableFrom(stage: TradeStage): Set<TradeStage> {
+  const reached = new Set<TradeStage>([stage]);
+  const queue = [stage];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const node = NODES.find((candidate) => candidate.key === next && Object.keys(candidate.states).length === 0)!;
+    const chain: AnyStateNode[] = [];
+    for (let ancestor: AnyStateNode | undefined = node; ancestor; ancestor = ancestor.parent) chain.push(ancestor);
+    for (const transition of chain.flatMap((ancestor) => [...ancestor.transitions.values()].flat())) {
+      for (const target of transition.target ?? []) {
+        const targetStage = stageOf(factsAt(target));
+        if (!reached.has(targetStage)) {
+          reached.add(targetStage);
+          queue.push(targetStage);
+        }
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * What a client keeps when it hears `heard` after knowing `known`: `heard` if the chart can lead there, else
+ * `known`. A trade only moves forward, so a late or stale report (a reload begun before a change) never
+ * moves it back.
+ */
+export function laterFacts(known: TradeFacts, heard: TradeFacts): TradeFacts {
+  const { status, buyer_paid, dispute_raised } = reachableFrom(stageOf(known)).has(stageOf(heard)) ? heard : known;
+  return { status, buyer_paid, dispute_raised };
 }

@@ -12,6 +12,7 @@ import {
   snapshotOf,
 } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { Coverage } from '../support/machines.ts';
+import { TRADE_FACTS, byTheRules, chatActionsByTheRules, type TradeChange } from '../support/tradeRules.ts';
 
 const roles: TradeRole[] = ['buyer', 'seller'];
 const actions: TradeAction[] = ['mark_paid', 'release_coin', 'cancel', 'raise_dispute'];
@@ -22,60 +23,29 @@ const allEvents: TradeLifecycleEvent[] = [
   { type: 'trade.expire' },
   ...resolutions.map((resolution) => ({ type: `trade.${resolution}` }) as TradeLifecycleEvent),
 ];
-type Change = TradeAction | 'expire' | TradeResolution;
-const isSideless = (change: Change): change is 'expire' | TradeResolution => change === 'expire' || change === 'resolve_release' || change === 'resolve_refund';
+const isSideless = (change: TradeChange): change is 'expire' | TradeResolution =>
+  change === 'expire' || change === 'resolve_release' || change === 'resolve_refund';
 
-const opened: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
+const opened: TradeFacts = TRADE_FACTS.awaitingPayment;
 
-/**
- * The oracle, written from docs/rules.md "Trades" and "Disputes": the stored facts after an action, or null
- * when the action is refused (409). Completed and cancelled trades take nothing; a disputed one takes only a
- * moderator's settlement, and nothing else does.
- */
-function rule(facts: TradeFacts, action: Change, role?: TradeRole): TradeFacts | null {
-  if (facts.status !== 'pending') return null;
-  if (action === 'resolve_release') return facts.dispute_raised ? { status: 'completed', buyer_paid: true, dispute_raised: false } : null;
-  if (action === 'resolve_refund') return facts.dispute_raised ? { status: 'cancelled', buyer_paid: false, dispute_raised: false } : null;
-  if (facts.dispute_raised) return null;
-  switch (action) {
-    case 'mark_paid':
-      return role === 'buyer' && !facts.buyer_paid ? { ...facts, buyer_paid: true } : null;
-    case 'release_coin':
-      return role === 'seller' && facts.buyer_paid ? { status: 'completed', buyer_paid: true, dispute_raised: false } : null;
-    case 'cancel':
-    case 'expire':
-      return !facts.buyer_paid ? { status: 'cancelled', buyer_paid: false, dispute_raised: false } : null;
-    case 'raise_dispute':
-      return facts.buyer_paid ? { ...facts, dispute_raised: true } : null;
-  }
-}
-
-/** docs/rules.md "Chat actions", as the chat shows them to a party. */
-function chatActions(facts: TradeFacts, role: TradeRole): TradeAction[] {
-  if (facts.status !== 'pending' || facts.dispute_raised) return [];
-  if (!facts.buyer_paid) return role === 'buyer' ? ['cancel', 'mark_paid'] : ['cancel'];
-  return role === 'seller' ? ['raise_dispute', 'release_coin'] : ['raise_dispute'];
-}
-
-const actionOf = (event: TradeLifecycleEvent) => event.type.slice('trade.'.length) as Change;
+const actionOf = (event: TradeLifecycleEvent) => event.type.slice('trade.'.length) as TradeChange;
 const roleOf = (event: TradeLifecycleEvent) => ('role' in event ? event.role : undefined);
-const sorted = <T>(list: T[]) => [...list].sort();
 
-/** Everything the helpers say about stored facts must agree with the oracle. */
+/** Everything the helpers say about stored facts must agree with the oracle (tests/support/tradeRules.ts, written without the chart). */
 function checkFacts(facts: TradeFacts) {
   expect(factsOf(snapshotOf(facts)), 'facts -> snapshot -> facts').toEqual(facts);
   for (const role of roles) {
     for (const action of actions) {
-      expect(canTakeAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toBe(rule(facts, action, role) !== null);
-      expect(applyAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toEqual(rule(facts, action, role));
+      expect(canTakeAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toBe(byTheRules(facts, action, role) !== null);
+      expect(applyAction(facts, action, role), `${role} ${action} on ${JSON.stringify(facts)}`).toEqual(byTheRules(facts, action, role));
     }
-    expect(sorted(availableActions(facts, role)), `${role}'s chat actions on ${JSON.stringify(facts)}`).toEqual(sorted(chatActions(facts, role)));
+    expect(availableActions(facts, role), `${role}'s chat actions on ${JSON.stringify(facts)}`).toEqual(chatActionsByTheRules(facts, role));
   }
-  expect(canExpire(facts)).toBe(rule(facts, 'expire') !== null);
-  expect(applyAction(facts, 'expire')).toEqual(rule(facts, 'expire'));
+  expect(canExpire(facts)).toBe(byTheRules(facts, 'expire') !== null);
+  expect(applyAction(facts, 'expire')).toEqual(byTheRules(facts, 'expire'));
   for (const resolution of resolutions) {
-    expect(canResolve(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toBe(rule(facts, resolution) !== null);
-    expect(applyAction(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toEqual(rule(facts, resolution));
+    expect(canResolve(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toBe(byTheRules(facts, resolution) !== null);
+    expect(applyAction(facts, resolution), `${resolution} on ${JSON.stringify(facts)}`).toEqual(byTheRules(facts, resolution));
   }
 }
 
@@ -96,7 +66,7 @@ async function run(path: (typeof paths)[number], coverage?: Coverage) {
   const exec = ({ event }: { event: TradeLifecycleEvent }) => {
     const action = actionOf(event);
     const role = roleOf(event);
-    expected = rule(expected, action, role) ?? expected;
+    expected = byTheRules(expected, action, role) ?? expected;
     stored = (isSideless(action) ? applyAction(stored, action) : applyAction(stored, action, role!)) ?? stored;
     actor.send(event);
   };
@@ -108,7 +78,7 @@ async function run(path: (typeof paths)[number], coverage?: Coverage) {
     expect(actor.getSnapshot().status).toBe(expected.status === 'pending' ? 'active' : 'done');
     checkFacts(expected);
     // Whatever the chart refuses here, the running actor ignores too (a final one takes no events at all).
-    const refused = allEvents.filter((event) => rule(expected, actionOf(event), roleOf(event)) === null);
+    const refused = allEvents.filter((event) => byTheRules(expected, actionOf(event), roleOf(event)) === null);
     for (const event of expected.status === 'pending' ? refused : []) {
       const before = actor.getSnapshot();
       actor.send(event);
@@ -164,7 +134,7 @@ describe('tradeLifecycle: every path through the chart', () => {
     for (const snapshot of reachable.values()) {
       const facts = factsOf(snapshot);
       for (const event of allEvents) {
-        const allowed = rule(facts, actionOf(event), roleOf(event)) !== null;
+        const allowed = byTheRules(facts, actionOf(event), roleOf(event)) !== null;
         expect(snapshot.can(event), `${JSON.stringify(snapshot.value)} ${JSON.stringify(event)}`).toBe(allowed);
       }
       checkFacts(facts);
@@ -173,10 +143,10 @@ describe('tradeLifecycle: every path through the chart', () => {
 
   it("docs/rules.md 'Chat actions': before payment cancel for both and mark_paid for the buyer; after it raise_dispute for both and release_coin for the seller; then nothing", () => {
     const paid = { ...opened, buyer_paid: true };
-    expect(sorted(availableActions(opened, 'buyer'))).toEqual(['cancel', 'mark_paid']);
+    expect(availableActions(opened, 'buyer')).toEqual(['cancel', 'mark_paid']);
     expect(availableActions(opened, 'seller')).toEqual(['cancel']);
     expect(availableActions(paid, 'buyer')).toEqual(['raise_dispute']);
-    expect(sorted(availableActions(paid, 'seller'))).toEqual(['raise_dispute', 'release_coin']);
+    expect(availableActions(paid, 'seller')).toEqual(['raise_dispute', 'release_coin']);
     for (const done of [
       { ...paid, dispute_raised: true },
       { status: 'completed', buyer_paid: true, dispute_raised: false },

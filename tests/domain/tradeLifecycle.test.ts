@@ -8,9 +8,13 @@ import {
   canResolve,
   canTakeAction,
   eventFor,
+  factsAfter,
   factsOf,
+  laterFacts,
   snapshotOf,
+  stageOf,
 } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { TRADE_FACTS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules } from '../support/tradeRules.ts';
 
 const unpaid: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 const paid: TradeFacts = { status: 'pending', buyer_paid: true, dispute_raised: false };
@@ -122,5 +126,21 @@ describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
   ])('chat actions %s (docs/rules.md "Chat actions"): buyer %j, seller %j', (_, facts, buyer, seller) => {
     expect([...availableActions(facts, 'buyer')].sort()).toEqual(buyer);
     expect([...availableActions(facts, 'seller')].sort()).toEqual(seller);
+  });
+
+  it.each(Object.entries(TRADE_FACTS))('the chat shows the buttons of %s in the screen\'s order', (_, facts) => {
+    for (const role of ['buyer', 'seller'] as const) expect(availableActions(facts, role), role).toEqual(chatActionsByTheRules(facts, role));
+  });
+
+  it.each(Object.entries(TRADE_FACTS))('stageOf names the chart state %s', (stage, facts) => {
+    expect(stageOf(facts)).toBe(stage);
+  });
+
+  it.each(Object.entries(TRADE_FACTS))('laterFacts: after %s, only what the chart leads to is kept', (_, known) => {
+    for (const heard of Object.values(TRADE_FACTS)) expect(laterFacts(known, heard), JSON.stringify(heard)).toEqual(laterByTheRules(known, heard));
+  });
+
+  it.each(Object.entries(acceptedByTheRules))('factsAfter %s: the target of its transition in the chart', (action, facts) => {
+    expect(factsAfter(action as TradeAction)).toEqual(facts);
   });
 });

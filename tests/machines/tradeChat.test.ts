@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SimulatedClock, createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate';
 import type { ChatMessage, Conversation, TradeFacts } from '../../contracts/index.ts';
 import { bindTradeChat, bindTradeConversation } from '../../src/machines/tradeChat/tradeChat.actors.ts';
@@ -84,7 +85,13 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
     expect(chatRules.isReasonGiven(undefined, { reason: 'No payment arrived' })).toBe(true);
   });
 
-  it('the bare chart cannot decide an action: every use starts from tradeConversationLogic', () => {
+  it('imports only xstate and types (the lifecycle chart is bound, not imported), so it loads in the Stately visualizer as it is', () => {
+    const source = readFileSync('src/machines/tradeChat/tradeConversation.machine.ts', 'utf8');
+    const imports = source.split('\n').filter((line) => line.startsWith('import '));
+    expect(imports.filter((line) => !line.startsWith('import type ') && !line.endsWith("from 'xstate';"))).toEqual([]);
+  });
+
+  it('the bare chart neither follows the lifecycle nor decides an action: every use starts from tradeConversationLogic', () => {
     const waiting = fromPromise(() => new Promise<never>(() => {}));
     const calls = {
       loadMessages: waiting,
@@ -93,15 +100,21 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
       performAction: waiting,
       tradeChannel: fromCallback(() => {}),
     };
-    const bare = createActor(tradeConversationMachine.provide({ actors: calls as never }), {
-      input: { conversation: withBob, username: me },
-    });
-    const errors: unknown[] = [];
-    bare.subscribe({ error: (error) => void errors.push(error) });
-    bare.start();
-    bare.send({ type: 'trade.cancel' });
-    expect(errors).toHaveLength(1);
-    expect(String(errors[0])).toMatch(/canTakeAction is bound/);
+    const start = (chart: typeof tradeConversationMachine) => {
+      const bare = createActor(chart.provide({ actors: calls as never }), { input: { conversation: withBob, username: me } });
+      const errors: unknown[] = [];
+      bare.subscribe({ error: (error) => void errors.push(error) });
+      bare.start();
+      return { bare, errors };
+    };
+    const unbound = start(tradeConversationMachine);
+    expect(unbound.errors).toHaveLength(1);
+    expect(String(unbound.errors[0])).toMatch(/followLifecycle is bound/);
+
+    const followingNothing = start(tradeConversationMachine.provide({ actions: { followLifecycle: () => {} } }));
+    followingNothing.bare.send({ type: 'trade.cancel' });
+    expect(followingNothing.errors).toHaveLength(1);
+    expect(String(followingNothing.errors[0])).toMatch(/canTakeAction is bound/);
   });
 });
 

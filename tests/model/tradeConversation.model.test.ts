@@ -37,6 +37,7 @@ import {
   type ModelEvent,
   type ModelPath,
 } from '../support/machines.ts';
+import { CHAT_BUTTON_LABELS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules } from '../support/tradeRules.ts';
 
 /**
  * One trade's conversation on its own, every invoked actor scripted (the trade channel's subscription too,
@@ -233,34 +234,13 @@ const scenarios = [
 
 const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
 
-// ---- The oracle: docs/rules.md "Chat actions" and the spec's Chat, written without the chart ----------
+// ---- The oracle: tests/support/tradeRules.ts (docs/rules.md "Trades", "Chat actions") and the spec's Chat ----
 
-/** The buttons by role and trade state (docs/rules.md "Chat actions"), in the screen's order. */
-function expectedButtons(partnerType: 'buyer' | 'seller', state: TradeFacts): string[] {
-  if (state.status !== 'pending' || state.dispute_raised) return [];
-  if (!state.buyer_paid) return partnerType === 'seller' ? ['Cancel Trade', 'Mark Paid'] : ['Cancel Trade'];
-  return partnerType === 'buyer' ? ['Raise Dispute', 'Release Crypto'] : ['Raise Dispute'];
-}
+/** The buttons by role and trade state, in the screen's order; `partner_type` is the partner's role. */
+const expectedButtons = (partnerType: 'buyer' | 'seller', state: TradeFacts): string[] =>
+  chatActionsByTheRules(state, partnerType === 'seller' ? 'buyer' : 'seller').map((action) => CHAT_BUTTON_LABELS[action]);
 const allowed = (partnerType: 'buyer' | 'seller', state: TradeFacts, label: string) => expectedButtons(partnerType, state).includes(label);
-
-/** The facts after an accepted action (docs/rules.md "Trades"). */
-const afterAction: Record<TradeAction, TradeFacts> = {
-  cancel: facts.cancelled,
-  mark_paid: facts.paid,
-  release_coin: facts.completed,
-  raise_dispute: facts.disputed,
-};
-/** A trade moves forward only: pending → paid → disputed; or completed / cancelled for good. */
-function forward(known: TradeFacts, heard: TradeFacts): TradeFacts {
-  if (known.status !== 'pending') return known;
-  if (heard.status !== 'pending') return heard;
-  return {
-    status: 'pending',
-    buyer_paid: known.buyer_paid || heard.buyer_paid,
-    dispute_raised: known.dispute_raised || heard.dispute_raised,
-  };
-}
-/** Issue 13's additions are set once: a report without one keeps the one known. */
+/** What a conversation gains over a trade's life is set once: a report without it keeps the one known. */
 const withAdditions = (known: Conversation, heard: Conversation): Conversation => ({
   ...heard,
   payer_account: heard.payer_account ?? known.payer_account,
@@ -330,7 +310,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   const expectedNotices: Notice[] = [];
   const expectedReports: Conversation[] = [];
 
-  /** Spec section 4: for everyone, or this trader sends or receives it; each id once, oldest first. */
+  /** For everyone, or this trader sends or receives it; each id once, oldest first. */
   const show = (message: ChatMessage) => {
     if (message.recipient !== 'all' && message.recipient !== me && message.sender !== me) return false;
     messages = [...messages.filter((item) => item.id !== message.id), message].sort((a, b) => a.id - b.id);
@@ -347,7 +327,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   };
   const setFacts = (next: TradeFacts) => {
     const before = factsOf(conversation);
-    conversation = { ...conversation, ...forward(before, next) };
+    conversation = { ...conversation, ...laterByTheRules(before, next) };
     entered(before);
   };
   /** A dialog the trade no longer allows closes (a reason or a password typed in it is forgotten). */
@@ -381,7 +361,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
       conversation = { ...conversation, payer_account: payerAccount.trim() || null };
       payerAccount = '';
     }
-    setFacts(afterAction[action]);
+    setFacts(acceptedByTheRules[action]);
     expectedReports.push(conversation);
     actions = 'idle';
   };
@@ -457,7 +437,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           break;
         case 'conversation.updated': {
           const before = factsOf(conversation);
-          conversation = { ...withAdditions(conversation, event.conversation), ...forward(before, factsOf(event.conversation)) };
+          conversation = { ...withAdditions(conversation, event.conversation), ...laterByTheRules(before, factsOf(event.conversation)) };
           entered(before);
           closeStaleDialogs();
           break;

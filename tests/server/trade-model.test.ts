@@ -1,10 +1,10 @@
 /**
  * A property test over whole trading sessions: random sequences of opens, actions (by the buyer, the
  * seller or a stranger) and payment-window sweeps by several traders, run against the server and against
- * a model whose lifecycle is written here from the rules (docs/rules.md "Trades"), not taken from the chart
- * the server consults, so that a wrong chart fails this test too. After every step: every coin's postings sum
- * to zero, no trader's balance is negative, each trade's facts in the database are the chart's, and each
- * balance is what the model's money moves add up to.
+ * a model whose lifecycle is the rules as tests/support/tradeRules.ts writes them (docs/rules.md "Trades"),
+ * not taken from the chart the server consults, so that a wrong chart fails this test too. After every step:
+ * every coin's postings sum to zero, no trader's balance is negative, each trade's facts in the database are
+ * the chart's, and each balance is what the model's money moves add up to.
  */
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
@@ -14,6 +14,7 @@ import { quoteTrade } from '../../server/src/trades/quote.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
 import { act, open, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { TRADE_FACTS, byTheRules } from '../support/tradeRules.ts';
 
 const COINS = { BTC: { id: 1, places: 8, price: '97000.00' }, USDT: { id: 3, places: 6, price: '1.00' } } as const;
 type Ticker = keyof typeof COINS;
@@ -66,31 +67,6 @@ interface ModelTrade {
   fee: Decimal;
   openedAt: number;
   facts: TradeFacts;
-}
-
-const CANCELLED: TradeFacts = { status: 'cancelled', buyer_paid: false, dispute_raised: false };
-const COMPLETED: TradeFacts = { status: 'completed', buyer_paid: true, dispute_raised: false };
-
-/**
- * The lifecycle as the rules state it: the facts after `action` by `who`, or null when the rules refuse it.
- * mark_paid: the buyer, pending, unpaid, no dispute. release_coin: the seller, pending, paid, no dispute.
- * cancel: either party, pending, unpaid. raise_dispute: either party, pending, paid, no dispute yet. The
- * payment window (expire): pending and unpaid. Nothing happens to a completed or cancelled trade.
- */
-function byTheRules(facts: TradeFacts, action: TradeAction | 'expire', who?: 'buyer' | 'seller'): TradeFacts | null {
-  if (facts.status !== 'pending') return null;
-  const { buyer_paid: paid, dispute_raised: disputed } = facts;
-  switch (action) {
-    case 'mark_paid':
-      return who === 'buyer' && !paid && !disputed ? { ...facts, buyer_paid: true } : null;
-    case 'release_coin':
-      return who === 'seller' && paid && !disputed ? COMPLETED : null;
-    case 'cancel':
-    case 'expire':
-      return !paid ? CANCELLED : null;
-    case 'raise_dispute':
-      return paid && !disputed ? { ...facts, dispute_raised: true } : null;
-  }
 }
 
 /** The default limit of pending trades per buyer (MAX_OPEN_TRADES, docs/rules.md "Configuration limits"). */
@@ -170,7 +146,7 @@ describe.each(dbTargets)('random trading sessions against the lifecycle chart on
                 buyerShare: new Decimal(quote.amount_crypto),
                 fee: new Decimal(quote.fee_crypto),
                 openedAt: t.clock.now().getTime(),
-                facts: { status: 'pending', buyer_paid: false, dispute_raised: false },
+                facts: TRADE_FACTS.awaitingPayment,
               });
               add(available, `${seller}:${offer.coin}`, new Decimal(quote.trading_amount_crypto).negated());
               add(escrow, `${seller}:${offer.coin}`, new Decimal(quote.trading_amount_crypto));

@@ -2,23 +2,19 @@
  * Chat answers for the web tests (conversations, messages, realtime payloads), shaped by the zod contracts,
  * and fakes of the chat service and of the pusher-js connection that let a test speak for the server.
  */
-import type { ChatMessage, Conversation, TradeFacts } from '../../contracts/index.ts';
+import type { ChatMessage, Conversation } from '../../contracts/index.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { ChatService } from '../../src/services/chat.ts';
 import type { ConnectionState, RealtimeService, SubscriptionCallbacks } from '../../src/services/realtime.ts';
 import type { TradeService } from '../../src/services/trades.ts';
 import { flush } from './machines.ts';
+import { TRADE_FACTS } from './tradeRules.ts';
 
 /** The signed-in trader of the chat tests. */
 export const me = 'ada';
 
-export const facts = {
-  awaitingPayment: { status: 'pending', buyer_paid: false, dispute_raised: false },
-  paid: { status: 'pending', buyer_paid: true, dispute_raised: false },
-  disputed: { status: 'pending', buyer_paid: true, dispute_raised: true },
-  completed: { status: 'completed', buyer_paid: true, dispute_raised: false },
-  cancelled: { status: 'cancelled', buyer_paid: false, dispute_raised: false },
-} as const satisfies Record<string, TradeFacts>;
+/** A trade's facts in each of its states (tests/support/tradeRules.ts). */
+export const facts = TRADE_FACTS;
 
 export function conversationWith(partner: string, overrides: Partial<Conversation> = {}): Conversation {
   return {

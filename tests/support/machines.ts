@@ -129,6 +129,12 @@ function withoutSending(machine: AnyStateMachine): AnyStateMachine {
   return sends.length === 0 ? machine : machine.provide({ actions: Object.fromEntries(sends.map(([name]) => [name, () => {}])) });
 }
 
+/** The event a `raise` action (no delay) puts on the chart's own queue, as a microstep lists it. */
+function raisedEvent(action: { type: string; params?: unknown }): EventObject[] {
+  const params = action.params as { event?: EventObject; delay?: unknown } | undefined;
+  return action.type === 'xstate.raise' && params?.event && params.delay === undefined ? [params.event] : [];
+}
+
 /**
  * The eventless transitions a microstep took from `from` into the states `entered`: the first candidate of
  * each source whose targets are all entered, at least one of them new. Parallel regions may each take one
@@ -150,7 +156,8 @@ function eventlessTaken(from: AnyMachineSnapshot, entered: Set<string>): AnyTran
  * snapshot an actor of the chart reports (inspection's `@xstate.snapshot`, with the event that led to it) is
  * replayed from the one before with `getMicrosteps`, so the transient states an `always` passes through
  * count too; the first microstep's transitions are `getTransitionData` of the event, a later one's the
- * eventless transition (`getNextTransitions`) whose targets it entered. The denominators come from the chart.
+ * eventless transition (`getNextTransitions`) whose targets it entered, or else those of the next event the
+ * chart raised (`raise`, enqueued or not). The denominators come from the chart.
  */
 export class Coverage {
   readonly states = new Set<string>();
@@ -175,23 +182,25 @@ export class Coverage {
     const event = inspection.event as EventObject & { input?: unknown };
     // The step before, as a snapshot of the inert chart (a snapshot carries the chart it belongs to).
     const start = before && machine.resolveState({ value: before.value, context: before.context });
-    const steps = start
-      ? getMicrosteps(machine, start, event).map(([step]) => step)
-      : getInitialMicrosteps(machine, event.input as never).map(([step]) => step);
+    const steps = start ? getMicrosteps(machine, start, event) : getInitialMicrosteps(machine, event.input as never);
+    // Events the chart raised, in order: once no eventless transition is left, XState takes the next of these.
+    const raised: EventObject[] = [];
     let from = start;
-    for (const [index, step] of steps.entries()) {
+    for (const [index, [step, actions]] of steps.entries()) {
       for (const id of activeStateIds(machine, step.value)) this.states.add(id);
       const entered = new Set(activeStateIds(machine, step.value));
-      const taken =
-        from && index === 0
-          ? machine.getTransitionData(from, event)
-          : from
-            ? eventlessTaken(from, entered)
-            : [];
+      let taken: AnyTransitionDefinition[] = [];
+      if (from && index === 0) taken = machine.getTransitionData(from, event);
+      else if (from) {
+        taken = eventlessTaken(from, entered);
+        const next = taken.length === 0 ? raised.shift() : undefined;
+        if (next) taken = machine.getTransitionData(from, next);
+      }
       for (const transition of taken) {
         const key = transitionKey(transition);
         if (key !== undefined) this.transitions.add(key);
       }
+      raised.push(...actions.flatMap((action) => raisedEvent(action)));
       from = step;
     }
   };

@@ -1,4 +1,4 @@
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { enqueueActions, fromCallback, fromPromise, type EventObject } from 'xstate';
 import { z } from 'zod/mini';
 import {
   TRADE_EVENTS,
@@ -9,7 +9,10 @@ import {
   tradeEvent,
   typingEvent,
   userChannelName,
+  type TradeAction,
+  type TradeFacts,
 } from '../../../contracts/index.ts';
+import { factsAfter, laterFacts, stageOf } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { tradeChatMachine, type TradeChatEvent } from './tradeChat.machine.ts';
@@ -26,8 +29,26 @@ export const bindTradeRating = (deps: FlowDeps) =>
     actions: { notify: (_, params) => deps.notify(params) },
   });
 
-/** The conversation chart with its rules: what every use of it, tests included, starts from. */
-export const tradeConversationLogic = tradeConversationMachine.provide({ guards: chatRules, actors: { tradeRating: tradeRatingLogic } });
+/**
+ * The conversation chart with its rules: what every use of it, tests included, starts from. Its trade region
+ * follows the lifecycle chart of domain/tradeLifecycle, the one the server consults: the chart's state for the
+ * facts as known, whether facts heard are later than those known, and the facts an accepted action leaves all
+ * come from there.
+ */
+export const tradeConversationLogic = tradeConversationMachine.provide({
+  guards: chatRules,
+  actions: {
+    keepFacts: enqueueActions(({ context, enqueue }, heard: TradeFacts) =>
+      enqueue.assign({ conversation: { ...context.conversation, ...laterFacts(context.conversation, heard) } }),
+    ),
+    followLifecycle: enqueueActions(({ context, enqueue }) => enqueue.raise({ type: `lifecycle.${stageOf(context.conversation)}` })),
+    keepAccepted: enqueueActions(({ enqueue }, params: { action: TradeAction }) => {
+      enqueue({ type: 'keepFacts', params: factsAfter(params.action) });
+      enqueue('followLifecycle');
+    }),
+  },
+  actors: { tradeRating: tradeRatingLogic },
+});
 
 /** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
 const parsed =

@@ -12,16 +12,16 @@ import {
 import { availableActions, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 
 /**
- * The chat's rules, from the lifecycle chart and the contracts the server decides with: the charts name them
- * as guards (bound in tradeChat.actors.ts), and the selectors read the same functions, so a button, a
- * disabled Submit and the server's refusal always agree.
+ * The chat's rules, from the lifecycle chart (domain/tradeLifecycle) and the contracts the server decides with:
+ * the charts name them as guards (bound in tradeChat.actors.ts), and the selectors read the same functions, so a
+ * button, a disabled Submit and the server's refusal always agree.
  */
 
 /** `partner_type` is the partner's role: a conversation with a seller is the buyer's (docs/rules.md "Chat actions"). */
 export const roleOf = (conversation: Pick<Conversation, 'partner_type'>): TradeRole =>
   conversation.partner_type === 'seller' ? 'buyer' : 'seller';
 
-/** The actions this trader may take on the trade now, in the order the buttons show. */
+/** The actions this trader may take on the trade now, in the order the buttons show (the chart's order). */
 export const actionsFor = (conversation: TradeFacts & Pick<Conversation, 'partner_type'>): TradeAction[] =>
   availableActions(conversation, roleOf(conversation));
 

@@ -12,7 +12,7 @@ export type ConversationRef = ActorRefFrom<typeof tradeConversationMachine>;
 type RatingSnapshot = SnapshotFrom<typeof tradeRatingMachine>;
 export type RatingRef = ActorRefFrom<typeof tradeRatingMachine>;
 
-/** Spec section 9: the list shows the last message cut at 35 characters, plus an ellipsis. */
+/** The list shows the last message cut at 35 characters, plus an ellipsis: a preview, not the message. */
 export const PREVIEW_LENGTH = 35;
 export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH).trimEnd()}…` : text);
 /** The partner's avatar: the upper-case first letter of their name. */
@@ -95,18 +95,14 @@ const buttons: Record<TradeAction, { label: string; event: TradeConversationEven
   };
 
 /**
- * The action buttons: exactly the actions the lifecycle chart allows this trader now (tradeChat.rules.ts),
- * the order of the spec's table (cancel or dispute first, then the trader's own step).
+ * The action buttons: exactly the actions the lifecycle chart allows this trader now, in its order
+ * (availableActions in domain/tradeLifecycle, the rule the server refuses by; docs/rules.md "Chat actions").
  */
-export const selectActionButtons = (snapshot: ConversationSnapshot): ActionButton[] => {
-  const allowed = actionsFor(snapshot.context.conversation);
-  return (['cancel', 'raise_dispute', 'mark_paid', 'release_coin'] as const)
-    .filter((action) => allowed.includes(action))
-    .map((action) => {
-      const { label, event, isBusy } = buttons[action];
-      return { action, label, event, enabled: snapshot.can(event), busy: isBusy(snapshot) };
-    });
-};
+export const selectActionButtons = (snapshot: ConversationSnapshot): ActionButton[] =>
+  actionsFor(snapshot.context.conversation).map((action) => {
+    const { label, event, isBusy } = buttons[action];
+    return { action, label, event, enabled: snapshot.can(event), busy: isBusy(snapshot) };
+  });
 
 /** Which confirmation is open: releasing asks once, disputing asks for a reason. */
 export const selectDialog = (snapshot: ConversationSnapshot): 'release' | 'dispute' | null =>
@@ -130,7 +126,7 @@ export const selectProof = (snapshot: ConversationSnapshot) => snapshot.context.
 /** The server's sentence for the last refused release (a wrong password, the security hold), or null. */
 export const selectReleaseProblem = (snapshot: ConversationSnapshot) => snapshot.context.releaseProblem;
 
-// ---- Issue 13: the paying account, the dispute under review, the settlement, the rating -------------------
+// ---- The paying account, the dispute under review, the settlement, the rating ---------------------------------
 
 /** "Paid from (optional)" shows to the buyer while "Mark Paid" is one of their buttons. */
 export const selectShowsPayerField = (snapshot: ConversationSnapshot) => actionsFor(snapshot.context.conversation).includes('mark_paid');

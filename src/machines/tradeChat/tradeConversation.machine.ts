@@ -1,5 +1,6 @@
 import { and, assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
 import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
+import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
@@ -39,11 +40,18 @@ export type TradeChannelEvent =
   | { type: 'realtime.typing.received'; username: string }
   | { type: 'realtime.trade.changed'; facts: TradeFacts; message: ChatMessage };
 
+/**
+ * The lifecycle chart's state for the trade as now known (domain/tradeLifecycle), raised by `followLifecycle`
+ * each time the facts change: the trade region moves on these, so its diagram shows events, not mirrored flags.
+ */
+export type LifecycleEvent = { [Stage in TradeStage]: { type: `lifecycle.${Stage}` } }[TradeStage];
+
 /** What the conversation tells the chat screen that invoked it, so the list shows the same trade. */
 export type ConversationReport = { type: 'conversation.changed'; conversation: Conversation };
 
 export type TradeConversationEvent =
   | TradeChannelEvent
+  | LifecycleEvent
   | { type: 'conversation.updated'; conversation: Conversation }
   | { type: 'message.change'; value: string }
   | { type: 'message.send' }
@@ -66,8 +74,8 @@ function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage
 }
 
 /**
- * What issue 13 added to a conversation is set once and never unset (the paying account, the dispute's time, the
- * settlement, this trader's rating): a stale report (a reload begun before) never takes it away again.
+ * What a conversation gains over the trade's life is set once and never unset (the paying account, the dispute's
+ * time, the settlement, this trader's rating): a stale report (a reload begun before) never takes it away again.
  */
 function laterAdditions(known: Conversation, heard: Conversation) {
   return {
@@ -78,20 +86,8 @@ function laterAdditions(known: Conversation, heard: Conversation) {
   };
 }
 
-/** A trade only moves forward, and a finished one stays finished: a late or stale report never moves it back. */
-function laterFacts(known: TradeFacts, heard: TradeFacts): TradeFacts {
-  const { status, buyer_paid, dispute_raised } = known.status !== 'pending' ? known : heard;
-  if (status !== 'pending') return { status, buyer_paid, dispute_raised };
-  return { status, buyer_paid: known.buyer_paid || heard.buyer_paid, dispute_raised: known.dispute_raised || heard.dispute_raised };
-}
-
-/** The facts after each action the server accepted (docs/rules.md "Trades"): the trade region follows them at once. */
-const after = {
-  mark_paid: { status: 'pending', buyer_paid: true, dispute_raised: false },
-  cancel: { status: 'cancelled', buyer_paid: false, dispute_raised: false },
-  release_coin: { status: 'completed', buyer_paid: true, dispute_raised: false },
-  raise_dispute: { status: 'pending', buyer_paid: true, dispute_raised: true },
-} satisfies Record<TradeAction, TradeFacts>;
+/** A conversation's trade facts, without the rest of it. */
+const factsIn = ({ status, buyer_paid, dispute_raised }: TradeFacts): TradeFacts => ({ status, buyer_paid, dispute_raised });
 
 /** A rule bound with the chart in tradeChat.actors.ts (tradeChat.rules.ts: the lifecycle chart, the contracts). */
 const boundRule =
@@ -104,6 +100,8 @@ const stub = (name: string) => () => {
 };
 
 const takeAction = (action: TradeAction) => ({ type: 'canTakeAction', params: { action } }) as const;
+/** An action the server accepted: the trade region shows its outcome at once, as the lifecycle chart has it. */
+const accepted = (action: TradeAction) => ({ type: 'keepAccepted', params: { action } }) as const;
 /** The server's sentence for an accepted action, as the toast "Action Performed!". */
 const actionPerformed = {
   type: 'notify',
@@ -158,13 +156,16 @@ export const tradeConversationMachine = setup({
       messages: withMessages(context.messages, [params.message]),
       conversation: { ...context.conversation, last_message: params.message.text },
     })),
-    keepFacts: assign(({ context }, params: TradeFacts) => ({
-      conversation: { ...context.conversation, ...laterFacts(context.conversation, params) },
-    })),
+    /**
+     * Keeps facts heard if the lifecycle chart leads there from the facts known (laterFacts): a trade only moves
+     * forward, so a late or stale report never moves it back. Bound in tradeChat.actors.ts.
+     */
+    keepFacts: (_, _params: TradeFacts) => stub('keepFacts')(),
+    /** The rest of what the list heard; its facts go through keepFacts. */
     keepConversation: assign(({ context }, params: { conversation: Conversation }) => ({
       conversation: {
         ...params.conversation,
-        ...laterFacts(context.conversation, params.conversation),
+        ...factsIn(context.conversation),
         ...laterAdditions(context.conversation, params.conversation),
       },
     })),
@@ -197,19 +198,25 @@ export const tradeConversationMachine = setup({
       ({ context }): ConversationReport => ({ type: 'conversation.changed', conversation: context.conversation }),
     ),
     notify: (_, _params: Notice) => {},
+    /**
+     * Raises the lifecycle chart's state for the facts as now known (`lifecycle.paid`, …): bound in
+     * tradeChat.actors.ts with the chart of domain/tradeLifecycle, the one the server consults.
+     */
+    followLifecycle: stub('followLifecycle'),
+    /** Keeps the facts an accepted action leaves (the lifecycle chart's target for it) and follows them: bound in tradeChat.actors.ts. */
+    keepAccepted: (_, _params: { action: TradeAction }) => stub('keepAccepted')(),
   },
   guards: {
-    /** Spec section 4: a message shows if it is for everyone, or this trader sent or receives it. */
+    /**
+     * A message shows if it is for everyone (a system message), or this trader sent or receives it: the channel
+     * may carry words meant for one party only.
+     */
     isVisibleToMe: (_, params: { message: ChatMessage; username: string }) =>
       params.message.recipient === 'all' || params.message.recipient === params.username || params.message.sender === params.username,
     isOthersTyping: (_, params: { typist: string; username: string }) => params.typist !== params.username,
     isFromTypist: (_, params: { sender: string | null; typist: string | null }) =>
       params.sender !== null && params.sender === params.typist,
     isWriting: (_, params: { value: string }) => params.value.trim() !== '',
-    isCompleted: ({ context }) => context.conversation.status === 'completed',
-    isCancelled: ({ context }) => context.conversation.status === 'cancelled',
-    isDisputed: ({ context }) => context.conversation.dispute_raised,
-    isPaid: ({ context }) => context.conversation.buyer_paid,
     isRated: ({ context }) => context.conversation.my_rating !== null,
     /** The lifecycle chart's answer for this trade and this trader's role: the one the server consults. */
     canTakeAction: boundRule<{ action: TradeAction }>('canTakeAction'),
@@ -276,40 +283,46 @@ export const tradeConversationMachine = setup({
     },
     trade: {
       description:
-        'The lifecycle chart (domain/tradeLifecycle), following the facts: what the server reports, and the actions it accepted from this trader. A trade only moves forward.',
+        "The lifecycle chart (domain/tradeLifecycle) as this trade follows it: each change of the facts (what the server reports, an action it accepted) raises the chart's state, and the region moves on it. A stale report raises a state already passed, which no state here takes: a trade only moves forward.",
       initial: 'pending',
+      entry: 'followLifecycle',
       on: {
         'realtime.trade.changed': {
           actions: [
             { type: 'keepFacts', params: ({ event }) => event.facts },
             { type: 'addMessage', params: ({ event }) => ({ message: event.message }) },
             'reportConversation',
+            'followLifecycle',
           ],
         },
         'conversation.updated': {
           description: 'The list heard of this trade (the user channel, a reload).',
-          actions: { type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+          actions: [
+            { type: 'keepConversation', params: ({ event }) => ({ conversation: event.conversation }) },
+            { type: 'keepFacts', params: ({ event }) => factsIn(event.conversation) },
+            'followLifecycle',
+          ],
         },
       },
       states: {
         pending: {
           description: 'The message input shows.',
           initial: 'awaitingPayment',
-          always: [
-            { guard: 'isCompleted', target: 'completed' },
-            { guard: 'isCancelled', target: 'cancelled' },
-          ],
+          on: {
+            'lifecycle.completed': { target: 'completed', description: 'Released, by the seller or a moderator.' },
+            'lifecycle.cancelled': { target: 'cancelled', description: 'Cancelled, run out, or refunded by a moderator.' },
+          },
           states: {
             awaitingPayment: {
               description: 'buyer_paid false: "Cancel Trade" for both, "Mark Paid" for the buyer.',
-              always: [
-                { guard: 'isDisputed', target: 'disputed' },
-                { guard: 'isPaid', target: 'paid' },
-              ],
+              on: {
+                'lifecycle.paid': { target: 'paid' },
+                'lifecycle.disputed': { target: 'disputed', description: 'Paid and disputed meanwhile (heard on a reload).' },
+              },
             },
             paid: {
               description: 'buyer_paid true: "Raise Dispute" for both, "Release Crypto" for the seller.',
-              always: { guard: 'isDisputed', target: 'disputed' },
+              on: { 'lifecycle.disputed': { target: 'disputed' } },
             },
             disputed: {
               description: 'Frozen until a moderator settles it: no actions, the chat goes on; "Under review" counts the minutes waited.',
@@ -421,7 +434,7 @@ export const tradeConversationMachine = setup({
       },
     },
     actions: {
-      description: "The buttons: availableActions of the lifecycle chart for this trader's role, one at a time.",
+      description: "The buttons: the lifecycle chart's availableActions for this trader's role, one at a time.",
       initial: 'idle',
       on: { 'payer.change': { actions: { type: 'setPayerAccount', params: ({ event }) => ({ value: event.value }) } } },
       states: {
@@ -443,7 +456,7 @@ export const tradeConversationMachine = setup({
             id: 'cancelTrade',
             src: 'performAction',
             input: actionInput('cancel'),
-            onDone: { target: 'idle', actions: [actionPerformed, { type: 'keepFacts', params: after.cancel }, 'reportConversation'] },
+            onDone: { target: 'idle', actions: [actionPerformed, accepted('cancel'), 'reportConversation'] },
             onError: { target: 'idle', description: 'The refusal shows as a toast.' },
           },
         },
@@ -459,7 +472,7 @@ export const tradeConversationMachine = setup({
             }),
             onDone: {
               target: 'idle',
-              actions: [actionPerformed, { type: 'keepFacts', params: after.mark_paid }, 'keepPayerAccount', 'reportConversation'],
+              actions: [actionPerformed, accepted('mark_paid'), 'keepPayerAccount', 'reportConversation'],
             },
             onError: { target: 'idle' },
           },
@@ -516,7 +529,7 @@ export const tradeConversationMachine = setup({
                 input: releaseInput,
                 onDone: {
                   target: '#tradeConversation.actions.idle',
-                  actions: [actionPerformed, { type: 'keepFacts', params: after.release_coin }, 'reportConversation'],
+                  actions: [actionPerformed, accepted('release_coin'), 'reportConversation'],
                 },
                 onError: [
                   {
@@ -569,7 +582,7 @@ export const tradeConversationMachine = setup({
                 }),
                 onDone: {
                   target: '#tradeConversation.actions.idle',
-                  actions: [actionPerformed, 'clearReason', { type: 'keepFacts', params: after.raise_dispute }, 'reportConversation'],
+                  actions: [actionPerformed, 'clearReason', accepted('raise_dispute'), 'reportConversation'],
                 },
                 onError: { target: 'editing', description: 'The refusal shows as a toast; the reason stays.' },
               },
