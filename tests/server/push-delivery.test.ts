@@ -7,7 +7,7 @@ import { buildApp } from '../../server/src/app.ts';
 import { notify } from '../../server/src/notifications/notify.ts';
 import { MAX_PAYLOAD_BYTES } from '../../server/src/push/payload.ts';
 import { backoffMs, LEASE_MS } from '../../server/src/push/worker.ts';
-import { pushRepository } from '../../server/src/repositories/push.ts';
+import { pushRepository } from '../../server/src/push/push.repository.ts';
 import { signUp } from '../support/server-flows.ts';
 import { insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_ARGON2, type TestApp } from '../support/server.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../server/src/notifications/notify.ts';
 import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../server/src/push/subscription.ts';
 import { LEASE_MS } from '../../server/src/push/worker.ts';
-import { pushRepository } from '../../server/src/repositories/push.ts';
+import { pushRepository } from '../../server/src/push/push.repository.ts';
 import { lastCodeFor, login, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { beamsSdk, browserSubscription, localPushService } from '../support/push.ts';

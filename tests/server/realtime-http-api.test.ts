@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type PusherClient from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commonPrefix, createHostedRealtime } from '../../server/src/realtime/hosted.ts';
+import { commonPrefix, createHostedRealtime } from '../../server/src/infra/realtime/hosted.ts';
 import { EVENT_BODY_BYTES, parseSignedQuery, stringToSign } from '../../server/src/realtime/http-api.ts';
 import { MAX_EVENT_DATA_BYTES, sign } from '../../server/src/realtime/protocol.ts';
 import {

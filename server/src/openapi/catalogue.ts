@@ -29,7 +29,7 @@ import { overview } from '../../../contracts/user.ts';
 import { devChainDeposit, devChainMine, devChainRequest, walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
 import { HTTP_API_LIMITS } from '../realtime/http-api.ts';
 import { MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../realtime/protocol.ts';
-import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../routes/push/device-api.ts';
+import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../push/device-api.routes.ts';
 
 /**
  * Every call the server registers, as an integrator needs to know it (issue 16, "What an integrator sees"):

@@ -2,8 +2,8 @@ import PushNotifications from '@pusher/push-notifications-server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Agent } from 'node:https';
 import webpush, { WebPushError } from 'web-push';
-import type { Db } from '../db/db.ts';
-import { pushRepository, type ClaimedDelivery, type ClaimedPublish } from '../repositories/push.ts';
+import type { Db } from '../infra/db/db.ts';
+import { pushRepository, type ClaimedDelivery, type ClaimedPublish } from './push.repository.ts';
 import { pushPayload, ttlOf, withAbsoluteLink } from './payload.ts';
 import type { VapidKeys } from './keys.ts';
 

@@ -69,7 +69,7 @@ export interface BuiltInRealtimeOptions {
   addressOf?: (req: IncomingMessage) => string;
   /**
    * Whether an upgrade may open a socket at all (default: every one). One it refuses is answered a plain HTTP 403
-   * before the websocket handshake; the product refuses pages of other origins (server/src/http/allowed-hosts.ts).
+   * before the websocket handshake; the product refuses pages of other origins (server/src/infra/http/allowed-hosts.ts).
    */
   admits?: (req: IncomingMessage) => boolean;
   /** Distinct users of one presence channel (default 100, Pusher's limit); 0 = no limit. */
