@@ -316,6 +316,11 @@ export default defineConfig({
         // The rules both sides share (domain/): pure logic, no browser, no database.
         test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // The packages' own tests (packages/<name>/tests/), next to what they test.
+        test: { name: 'packages', environment: 'node', include: ['packages/*/tests/**/*.test.ts'] },
+      },
     ],
   },
 });

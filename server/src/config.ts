@@ -261,7 +261,7 @@ export interface Config {
    * Default `http://localhost:<PORT>`.
    */
   publicUrl: string;
-  /** The built-in realtime server's limits (server/src/realtime/server.ts); what a client meets past each is pinned there. */
+  /** The built-in realtime server's limits (packages/realtime/server.ts); what a client meets past each is pinned there. */
   realtimeLimits: {
     /** REALTIME_MAX_FRAME_BYTES: the largest frame a client may send (default 10 KB, Pusher's limit on a client event). */
     maxFrameBytes: number;

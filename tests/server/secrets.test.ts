@@ -14,7 +14,7 @@ import { beamsIssuer, BUILT_IN_PUSH_INSTANCE } from '../../server/src/push/insta
 import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { APP_SECRET_FILE, AppSecretError, deriveKeys, loadAppSecret } from '../../server/src/infra/secrets.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
-import { RawClient } from '../support/realtime.ts';
+import { RawClient } from '../../packages/realtime/tests/support/clients.ts';
 import { codeAt, login, signUp, signUpWithTwoFactor } from '../support/server-flows.ts';
 import { listeningPort } from '../support/server-trades.ts';
 import { createScratchDatabase, createTestApp, dbTargets, type DbTarget, type ScratchDatabase, type TestApp } from '../support/server.ts';

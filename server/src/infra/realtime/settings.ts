@@ -1,6 +1,6 @@
 import type { WebAppConfig } from '../../../../contracts/chat.ts';
 import type { Config } from '../../config.ts';
-import type { RealtimeApp } from '../../realtime/publisher.ts';
+import type { RealtimeApp } from '../../../../packages/realtime/index.ts';
 
 /** The built-in server's app when PUSHER_APP_ID / PUSHER_KEY are unset. The key is public: it is in every socket URL. */
 export const BUILT_IN_APP_ID = 'peerex';

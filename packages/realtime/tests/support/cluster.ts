@@ -1,9 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { REDIS_URL } from './realtime.ts';
+import { REDIS_URL } from './clients.ts';
 
-/** A built-in realtime server in its own process (tests/support/realtime-node.ts), sharing Redis with its peers. */
+/** A built-in realtime server in its own process (packages/realtime/tests/support/node.ts), sharing Redis with its peers. */
 export interface RealtimeNode {
   port: number;
   process: ChildProcess;
@@ -21,7 +21,7 @@ export interface RealtimeNode {
 export const testPrefix = () => `peerex:rt:test-${randomBytes(6).toString('hex')}:`;
 
 export async function startNode(prefix: string, nodeTimeoutMs = 15_000): Promise<RealtimeNode> {
-  const child = fork(new URL('./realtime-node.ts', import.meta.url).pathname, [], {
+  const child = fork(new URL('./node.ts', import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, REDIS_URL, REALTIME_PREFIX: prefix, NODE_TIMEOUT_MS: String(nodeTimeoutMs) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,10 +1,10 @@
 /**
- * One built-in realtime server in a process of its own, for tests/server/realtime-scale.test.ts:
- * `fork('tests/support/realtime-node.ts', { execArgv: ['--import', 'tsx'] })` with REDIS_URL, REALTIME_PREFIX and
+ * One built-in realtime server in a process of its own, for packages/realtime/tests/scale.test.ts:
+ * `fork('packages/realtime/tests/support/node.ts', { execArgv: ['--import', 'tsx'] })` with REDIS_URL, REALTIME_PREFIX and
  * NODE_TIMEOUT_MS in its environment. It says `{ready, port}`, then answers `{id, op, args}` messages
  * (`trigger`, `occupied`, `endSessions` everywhere, `close`) with `{id, result}` or `{id, error}`.
  */
-import { startRealtime } from './realtime.ts';
+import { startRealtime } from './clients.ts';
 
 const server = await startRealtime({
   redisUrl: process.env.REDIS_URL,

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type PusherClient from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commonPrefix, createHostedRealtime } from '../../server/src/infra/realtime/hosted.ts';
-import { EVENT_BODY_BYTES, parseSignedQuery, stringToSign } from '../../server/src/realtime/http-api.ts';
-import { MAX_EVENT_DATA_BYTES, sign } from '../../server/src/realtime/protocol.ts';
+import { commonPrefix, createHostedRealtime } from '../hosted.ts';
+import { EVENT_BODY_BYTES, parseSignedQuery, stringToSign } from '../http-api.ts';
+import { MAX_EVENT_DATA_BYTES, sign } from '../protocol.ts';
 import {
   connected,
   eventually,
@@ -15,7 +15,7 @@ import {
   subscribed,
   TEST_APP,
   type RealtimeServer,
-} from '../support/realtime.ts';
+} from './support/clients.ts';
 
 const opened: PusherClient[] = [];
 afterEach(() => opened.splice(0).forEach((client) => client.disconnect()));

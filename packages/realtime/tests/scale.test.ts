@@ -1,11 +1,11 @@
 import type PusherClient from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dropKeys, keysOf, startNode, testPrefix, type RealtimeNode } from '../support/realtime-cluster.ts';
-import { connected, eventually, nextEvent, pusherClient, serverSdk, subscribed } from '../support/realtime.ts';
+import { dropKeys, keysOf, startNode, testPrefix, type RealtimeNode } from './support/cluster.ts';
+import { connected, eventually, nextEvent, pusherClient, serverSdk, subscribed } from './support/clients.ts';
 
 /**
  * Several server processes behind one Redis (realtime.md 4.4): each test's nodes are real processes
- * (tests/support/realtime-node.ts) under a key prefix of their own.
+ * (packages/realtime/tests/support/node.ts) under a key prefix of their own.
  */
 
 const opened: PusherClient[] = [];

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Pusher from 'pusher';
 import PusherClient from 'pusher-js';
 import { WebSocket } from 'ws';
-import { createBuiltInRealtime, type BuiltInRealtime, type BuiltInRealtimeOptions } from '../../server/src/realtime/server.ts';
+import { createBuiltInRealtime, type BuiltInRealtime, type BuiltInRealtimeOptions } from '../../server.ts';
 
 /** The app of these suites; the key and secret are realtime.md 2.4's test vectors. */
 export const TEST_APP = { id: '3', key: '278d425bdf160c739803', secret: '7ad3773142a6692b25b8' };

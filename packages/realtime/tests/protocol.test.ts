@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type PusherClient from 'pusher-js';
 import { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBuiltInRealtime } from '../../server/src/realtime/server.ts';
+import { createBuiltInRealtime } from '../server.ts';
 import {
   connected,
   dataOf,
@@ -17,7 +17,7 @@ import {
   subscribed,
   TEST_APP,
   type RealtimeServer,
-} from '../support/realtime.ts';
+} from './support/clients.ts';
 
 /** Every pusher-js client and raw socket a test opens, closed after it. */
 const opened: Array<PusherClient | RawClient> = [];

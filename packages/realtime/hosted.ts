@@ -1,5 +1,5 @@
 import Pusher from 'pusher';
-import type { RealtimeApp, RealtimePublisher } from '../../realtime/publisher.ts';
+import type { RealtimeApp, RealtimePublisher } from './publisher.ts';
 
 /**
  * Publishing through a hosted Pusher, or any Pusher-compatible server (soketi, another Peerex), with the
