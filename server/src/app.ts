@@ -22,20 +22,21 @@ import { dbPlugin } from './infra/db/db.plugin.ts';
 import { emailCodesPlugin } from './accounts/email-codes.plugin.ts';
 import { loginGuardPlugin } from './accounts/login-guard.plugin.ts';
 import { mailPlugin } from './infra/mail.plugin.ts';
-import { pricesPlugin } from './prices/prices.plugin.ts';
+import { jobsPlugin } from './infra/jobs.ts';
+import { priceTick, pricesPlugin } from './prices/prices.plugin.ts';
 import { realtimePlugin } from './infra/realtime/realtime.plugin.ts';
-import { pushPlugin, type PushPluginOptions } from './push/push.plugin.ts';
+import { pushPlugin, pushWorkerJob, type PushPluginOptions } from './push/push.plugin.ts';
 import { PUSH_BASE_PATH } from './push/instance.ts';
 import { notificationsPlugin } from './notifications/notifications.plugin.ts';
 import { chatPlugin } from './chat/chat.plugin.ts';
 import { livePricesPlugin } from './prices/live-prices.plugin.ts';
 import { offerListCachePlugin } from './offers/offer-list-cache.plugin.ts';
 import { reputationPlugin } from './reputation/reputation.plugin.ts';
-import { tradesPlugin } from './trades/trades.plugin.ts';
+import { paymentWindowSweep, tradesPlugin } from './trades/trades.plugin.ts';
 import { moderationPlugin } from './moderation/moderation.plugin.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
-import { chainPlugin } from './chain/chain.plugin.ts';
+import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
 import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
 import { walletsPlugin } from './wallets/wallets.plugin.ts';
 import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
@@ -255,6 +256,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 0–2: shared by everything registered after them.
   await app.register(corePlugin, { config, now: options.now ?? (() => new Date()), argon2: options.argon2 ?? OWASP_ARGON2ID });
+  // First, so that on close the jobs stop before any feature or the database does.
+  await app.register(jobsPlugin);
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
   await app.register(authPlugin);
@@ -277,6 +280,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(reputationPlugin);
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
+
+  // The periodic jobs (infra/jobs.ts): each a tick of a feature's service on a timer, from onReady to close.
+  app.jobs.add(paymentWindowSweep(app));
+  app.jobs.add(priceTick(app));
+  app.jobs.add(chainWatcherJob(app));
+  app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
   await app.register(
     async (api) => {

@@ -2,6 +2,8 @@ import type { ChainAdapter } from './adapter.ts';
 import { CHAIN_ADAPTERS } from './adapters.ts';
 import { isSimulatedChain, simulatedChain, type SimulatedChain } from './simulated.ts';
 import { chainWatcher } from './watcher.ts';
+import type { FastifyInstance } from 'fastify';
+import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 /** What one watcher round did, for the dev driver's answer, the logs and the tests. */
@@ -30,7 +32,7 @@ export interface ChainService {
   sync(): Promise<ChainSyncReport>;
   /** Asks for a round soon (coalesced with one already due): after a withdrawal is confirmed. */
   kick(): void;
-  /** Stops the timer and waits for a running round. */
+  /** Waits for a running round. */
   stop(): Promise<void>;
 }
 
@@ -50,10 +52,12 @@ export const KICK_DELAY_MS = 200;
 
 const isBusy = (report: ChainSyncReport) => Object.values(report).some((count) => count > 0);
 
+/** The job that runs the watcher's rounds (chainWatcherJob). */
+export const CHAIN_WATCHER_JOB = 'chain watcher';
+
 /**
- * Tier 3: the chain adapter and its watcher (chain/watcher.ts), a round every CHAIN_POLL_SECONDS once the
- * app is ready (0: no timer and no kicks, only `sync()` by hand, as the tests do). Rounds never overlap in
- * one process; across processes they need no coordination (see the watcher).
+ * Tier 3: the chain adapter and its watcher (chain/watcher.ts); chainWatcherJob runs its rounds. Rounds never
+ * overlap in one process; across processes they need no coordination (see the watcher).
  */
 export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app, { adapter: injected }) => {
   const options = { db: app.db, now: app.now };
@@ -91,26 +95,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     return next;
   };
 
-  /** A round from the timer or a kick: its failure is logged, and the next one tries again. */
-  const background = () => {
-    sync()
-      .then((report) => {
-        if (isBusy(report)) app.log.info({ ...report, source: adapter.name }, 'chain watcher round');
-      })
-      .catch((error: unknown) => app.log.error({ err: error, source: adapter.name }, 'chain watcher round failed'));
-  };
-
-  const intervalMs = app.config.chainPollSeconds * 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let kickTimer: NodeJS.Timeout | undefined;
-
   const stop = async () => {
-    stopped = true;
-    clearInterval(timer);
-    clearTimeout(kickTimer);
-    timer = undefined;
-    kickTimer = undefined;
     await Promise.allSettled([running, queued]);
   };
 
@@ -118,31 +103,27 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     adapter,
     simulated,
     sync,
-    kick() {
-      if (intervalMs === 0 || stopped || kickTimer) return;
-      kickTimer = setTimeout(() => {
-        kickTimer = undefined;
-        background();
-      }, KICK_DELAY_MS);
-      kickTimer.unref();
-    },
+    kick: () => app.jobs.kick(CHAIN_WATCHER_JOB, KICK_DELAY_MS),
     stop,
   } satisfies ChainService);
 
-  if (intervalMs > 0) {
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        // A round slower than the interval (a slow node) makes the next ticks skip rather than queue up.
-        if (running || queued) return;
-        background();
-      }, intervalMs);
-      // The watcher alone must not keep a process alive that is otherwise done.
-      timer.unref();
-    });
-  }
-  // preClose runs before the database plugin's onClose, so no round ever meets a closed database.
+  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no round ever
+  // meets a closed adapter or database.
   app.addHook('preClose', async () => {
     await stop();
     await adapter.close();
   });
+});
+
+/**
+ * The watcher's rounds, every CHAIN_POLL_SECONDS once the app is ready and soon after a kick (0: no timer and
+ * no kicks, only `sync()` by hand, as the tests do); app.ts lists it.
+ */
+export const chainWatcherJob = (app: FastifyInstance): JobSpec<ChainSyncReport> => ({
+  name: CHAIN_WATCHER_JOB,
+  everyMs: app.config.chainPollSeconds * 1000,
+  tick: () => app.chain.sync(),
+  report(report, log) {
+    if (isBusy(report)) log.info({ ...report, source: app.chain.adapter.name }, 'chain watcher round');
+  },
 });

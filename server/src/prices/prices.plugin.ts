@@ -1,4 +1,6 @@
 import { PRICE_FEED_ADAPTERS, type PriceFeedAdapter } from './adapters.ts';
+import type { FastifyInstance } from 'fastify';
+import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 /** USD per coin, by ticker, as exact decimal strings. */
@@ -26,7 +28,7 @@ export interface PriceSource {
   subscribe(listener: PriceListener): () => void;
   /** One tick now: read, quote, store, notify; resolves with what changed. Ticks never overlap. */
   tick(): Promise<PriceMap>;
-  /** Stops the timer and waits for a running tick; `tick()` still works afterwards (tests). */
+  /** Waits for a running tick; `tick()` still works afterwards (tests). */
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export interface PricesPluginOptions extends Record<string, unknown> {
 const STORABLE_PRICE = /^\d{1,20}(\.\d{1,18})?$/;
 const isStorablePrice = (value: string) => STORABLE_PRICE.test(value) && /[1-9]/.test(value);
 
-/** Tier 3: the price source, ticking every PRICE_TICK_SECONDS once the app is ready (0: only by hand). */
+/** Tier 3: the price source; priceTick moves it on a timer. */
 export const pricesPlugin = shared<PricesPluginOptions>('peerex-prices', async (app, { adapter: injected }) => {
   const adapter = injected ?? PRICE_FEED_ADAPTERS[app.config.priceSource]({});
   const listeners = new Set<PriceListener>();
@@ -102,11 +104,7 @@ export const pricesPlugin = shared<PricesPluginOptions>('peerex-prices', async (
     return run;
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let busy = false;
   const stop = async () => {
-    clearInterval(timer);
-    timer = undefined;
     await queue;
   };
 
@@ -122,26 +120,17 @@ export const pricesPlugin = shared<PricesPluginOptions>('peerex-prices', async (
     stop,
   } satisfies PriceSource);
 
-  const intervalMs = app.config.priceTickSeconds * 1000;
-  if (intervalMs > 0) {
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        // A slow tick (a stalled exchange) makes the next ones skip rather than queue up behind it.
-        if (busy) return;
-        busy = true;
-        tick()
-          .catch((error: unknown) => app.log.error({ err: error, source: adapter.name }, 'price tick failed'))
-          .finally(() => {
-            busy = false;
-          });
-      }, intervalMs);
-      // Prices alone must not keep a process alive that is otherwise done.
-      timer.unref();
-    });
-  }
-  // preClose runs before the database plugin's onClose, so no tick ever meets a closed database.
+  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no tick ever
+  // meets a closed adapter or database.
   app.addHook('preClose', async () => {
     await stop();
     await adapter.close();
   });
+});
+
+/** The price tick, every PRICE_TICK_SECONDS once the app is ready (0: only by hand); app.ts lists it. */
+export const priceTick = (app: FastifyInstance): JobSpec<PriceMap> => ({
+  name: 'price tick',
+  everyMs: app.config.priceTickSeconds * 1000,
+  tick: () => app.prices.tick(),
 });

@@ -5,6 +5,8 @@ import { beamsTokens, loadVapidKeys, type BeamsTokens, type VapidKeys } from './
 import { BUILT_IN_PUSH_INSTANCE } from './instance.ts';
 import { pushWorker, type PushRoundReport } from './worker.ts';
 import { pushRepository, type BeamsWeb, type PushUrgency } from './push.repository.ts';
+import type { FastifyInstance } from 'fastify';
+import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 /** Web push: the device API's keys and tokens, and the worker that empties the push outbox. */
@@ -21,7 +23,9 @@ export interface PushService {
   kick(): void;
   /** Runs rounds until nothing is due now (tests; a slow push service makes it as slow). */
   drain(): Promise<PushRoundReport>;
-  /** Stops the timer and waits for a running round. */
+  /** One worker round now, or the running one's answer (one at a time per process). */
+  round(): Promise<PushRoundReport>;
+  /** Waits for a running round. */
   stop(): Promise<void>;
   /**
    * Queues a web push to users (usernames) and/or interests, for server code with no notification row of
@@ -37,7 +41,7 @@ declare module 'fastify' {
 }
 
 export interface PushPluginOptions extends Record<string, unknown> {
-  /** Run the worker's timer and kicks. Default: on, except with NODE_ENV=test, where tests call `drain()`. */
+  /** Run the worker's timer and kicks (pushWorkerJob). Default: on, except with NODE_ENV=test, where tests call `drain()`. */
   worker?: boolean;
   /** Test-only: the HTTPS agent web-push sends with (one trusting a test CA). */
   agent?: Agent;
@@ -57,6 +61,9 @@ const PUBLISH_MAX_INTERESTS = 100;
 
 const isBusy = (report: PushRoundReport) => Object.values(report).some((count) => count > 0);
 
+/** The job that runs the delivery worker's rounds (pushWorkerJob). */
+export const PUSH_WORKER_JOB = 'web push worker';
+
 /** Tier 3: after realtime and before notifications, whose `announce` kicks the worker. */
 export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, options) => {
   const { config } = app;
@@ -74,11 +81,8 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
         : { kind: 'built-in', instanceId: BUILT_IN_PUSH_INSTANCE, vapid, agent: options.agent },
   });
   const repository = pushRepository(app.db);
-  const timerOn = options.worker ?? config.nodeEnv !== 'test';
 
   let running: Promise<PushRoundReport> | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
 
   /** One round at a time per process; a caller while one runs gets that one's answer and asks again if it must. */
   const round = (): Promise<PushRoundReport> => {
@@ -92,29 +96,8 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
     return current;
   };
 
-  const schedule = (delayMs: number) => {
-    if (!timerOn || stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      round()
-        .then((report) => {
-          if (isBusy(report)) app.log.info(report, 'push worker round');
-          schedule(isBusy(report) ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS);
-        })
-        .catch((error: unknown) => {
-          app.log.error({ err: error }, 'push worker round failed');
-          schedule(IDLE_INTERVAL_MS);
-        });
-    }, delayMs);
-    // The worker alone must not keep a process alive that is otherwise done.
-    timer.unref();
-  };
-
+  const kick = () => app.jobs.kick(PUSH_WORKER_JOB, KICK_DELAY_MS);
   const stop = async () => {
-    stopped = true;
-    clearTimeout(timer);
-    timer = undefined;
     await Promise.allSettled([running]);
   };
 
@@ -123,9 +106,8 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
     hosted: hosted !== undefined,
     vapid,
     tokens,
-    kick() {
-      schedule(KICK_DELAY_MS);
-    },
+    kick,
+    round,
     async drain() {
       const total: PushRoundReport = { published: 0, delivered: 0, gone: 0, retried: 0, dropped: 0 };
       // A round already running may have claimed rows this one cannot see; wait for it first.
@@ -152,14 +134,27 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
       }
       const publishId = `publish-${randomUUID()}`;
       await repository.insertPublish({ publishId, users, interests, web, urgency: publishOptions.urgency ?? 'normal', at: app.now() });
-      schedule(KICK_DELAY_MS);
+      kick();
       return publishId;
     },
   } satisfies PushService);
 
   app.log.info({ source: hosted ? `hosted Beams instance ${hosted.instanceId}` : vapid?.source }, 'web push ready');
 
-  if (timerOn) app.addHook('onReady', async () => schedule(IDLE_INTERVAL_MS));
-  // preClose runs before the database plugin's onClose, so no round ever meets a closed database.
+  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no round ever
+  // meets a closed database.
   app.addHook('preClose', stop);
+});
+
+/**
+ * The delivery worker's rounds: soon after a kick, every second while rounds find work, every five when idle
+ * (retries, and rows other processes queued). `on` false (tests, by default): only `drain()`. app.ts lists it.
+ */
+export const pushWorkerJob = (app: FastifyInstance, on: boolean): JobSpec<PushRoundReport> => ({
+  name: PUSH_WORKER_JOB,
+  everyMs: (last) => (!on ? 0 : last && isBusy(last) ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS),
+  tick: () => app.push.round(),
+  report(report, log) {
+    if (isBusy(report)) log.info(report, 'push worker round');
+  },
 });

@@ -1,4 +1,6 @@
 import { tradesService, type TradesService } from './trades.ts';
+import type { FastifyInstance } from 'fastify';
+import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 declare module 'fastify' {
@@ -8,9 +10,8 @@ declare module 'fastify' {
 }
 
 /**
- * Tier 3: the trade service, and the payment-window sweep every TRADE_SWEEP_SECONDS (0: only when a test
- * calls `app.trades.sweep()`). Every process may sweep: the sweep takes each trade with SKIP LOCKED and
- * a compare-and-set, so two processes never cancel one trade twice.
+ * Tier 3: the trade service. Every process may sweep (paymentWindowSweep): the sweep takes each trade with
+ * SKIP LOCKED and a compare-and-set, so two processes never cancel one trade twice.
  */
 export const tradesPlugin = shared('peerex-trades', async (app) => {
   const trades = tradesService({
@@ -31,33 +32,14 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
   });
   app.decorate('trades', trades);
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const intervalMs = app.config.tradeSweepSeconds * 1000;
-  if (intervalMs > 0) {
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        // A sweep slower than the interval (a huge backlog) makes the next one skip, not pile up.
-        if (busy) return;
-        busy = true;
-        running = trades
-          .sweep()
-          .then((expired) => {
-            if (expired > 0) app.log.info({ expired }, 'payment window: trades cancelled');
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, 'payment window sweep failed'))
-          .finally(() => {
-            busy = false;
-          });
-      }, intervalMs);
-      // The sweep alone must not keep a process alive that is otherwise done.
-      timer.unref();
-    });
-  }
-  // preClose runs before the database closes, so a sweep in flight finishes against an open database.
-  app.addHook('preClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+});
+
+/** The payment-window sweep, every TRADE_SWEEP_SECONDS (0: only when a test calls `app.trades.sweep()`); app.ts lists it. */
+export const paymentWindowSweep = (app: FastifyInstance): JobSpec<number> => ({
+  name: 'payment window sweep',
+  everyMs: app.config.tradeSweepSeconds * 1000,
+  tick: () => app.trades.sweep(),
+  report(expired, log) {
+    if (expired > 0) log.info({ expired }, 'payment window: trades cancelled');
+  },
 });
