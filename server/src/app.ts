@@ -31,6 +31,7 @@ import { notificationsPlugin } from './notifications/notifications.plugin.ts';
 import { chatPlugin } from './chat/chat.plugin.ts';
 import { livePricesPlugin } from './prices/live-prices.plugin.ts';
 import { offerListCachePlugin } from './offers/offer-list-cache.plugin.ts';
+import { offersPlugin } from './offers/offers.plugin.ts';
 import { reputationPlugin } from './reputation/reputation.plugin.ts';
 import { paymentWindowSweep, tradesPlugin } from './trades/trades.plugin.ts';
 import { moderationPlugin } from './moderation/moderation.plugin.ts';
@@ -275,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(livePricesPlugin);
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
+  await app.register(offersPlugin);
   await app.register(tradesPlugin);
   await app.register(moderationPlugin);
   await app.register(reputationPlugin);

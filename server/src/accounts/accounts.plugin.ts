@@ -1,5 +1,6 @@
 import { accountsService, type AccountsDeps, type AccountsService } from './accounts.ts';
 import { confirmationService, type ConfirmationService } from './confirmation.ts';
+import { overviewService, type OverviewService } from './overview.ts';
 import { protectionsService, type ProtectionsService } from './protections.ts';
 import { shared } from '../infra/shared.ts';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     protections: ProtectionsService;
     /** The second proof before releasing escrow, and the window one proof opens for its session. */
     confirmation: ConfirmationService;
+    /** The dashboard's figures (user/overview/). */
+    overview: OverviewService;
   }
 }
 
@@ -50,4 +53,5 @@ export const accountsPlugin = shared('peerex-accounts', async (app) => {
     'confirmation',
     confirmationService({ db: app.db, now: app.now, passwords: app.passwords, loginGuard: app.loginGuard, twoFactor: app.twoFactor }),
   );
+  app.decorate('overview', overviewService(app.db));
 });

@@ -60,3 +60,5 @@ export function overviewService(db: Queryable) {
     },
   };
 }
+
+export type OverviewService = ReturnType<typeof overviewService>;

@@ -3,7 +3,6 @@ import { emptyBody } from '../../../contracts/common.ts';
 import { coinsResponse } from '../../../contracts/market.ts';
 import { parseBody } from '../infra/http/parse-body.ts';
 import { ok } from '../infra/http/reply.ts';
-import { offersService } from './offers.ts';
 
 /**
  * POST /api/base/coins/ (signed in) — every coin with its networks and current USD price. The price is
@@ -12,6 +11,6 @@ import { offersService } from './offers.ts';
 export default async function coinsRoute(app: FastifyInstance) {
   app.post('/base/coins/', async (request) => {
     parseBody(emptyBody, request.body);
-    return ok(coinsResponse, await offersService(app.db).coins());
+    return ok(coinsResponse, await app.offers.coins());
   });
 }

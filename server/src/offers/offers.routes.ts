@@ -4,7 +4,6 @@ import { messageResponse } from '../../../contracts/security.ts';
 import { parseBody } from '../infra/http/parse-body.ts';
 import { ok } from '../infra/http/reply.ts';
 import { offerListKey } from './offer-list-cache.ts';
-import { offerDesk } from './offers.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
 
 /**
@@ -16,7 +15,7 @@ export default async function offersRoute(app: FastifyInstance) {
   app.post('/market/offers/', async (request) => {
     const body = parseBody(offersRequest, request.body);
     const { userId } = signedIn(request);
-    const offers = offerDesk(app.db, app.offersChanged);
+    const { offers } = app;
 
     switch (body.type) {
       case 'components':

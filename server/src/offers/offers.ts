@@ -301,3 +301,5 @@ export function offerDesk(db: Queryable, changed: () => Promise<void>) {
     },
   };
 }
+
+export type OfferDesk = ReturnType<typeof offerDesk>;
