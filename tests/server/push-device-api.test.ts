@@ -2,7 +2,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERESTS_PER_DEVICE } from '../../contracts/notifications.ts';
-import { UNBOUND_DEVICE_LIFETIME_MS } from '../../server/src/push/worker.ts';
+import { UNBOUND_DEVICE_LIFETIME_MS } from '../../packages/push-service/index.ts';
 import { DEVICE_REGISTRATIONS_PER_HOUR } from '../../server/src/push/device-api.routes.ts';
 import { sessionIdOf, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, TEST_APP_SECRET, type TestApp } from '../support/server.ts';

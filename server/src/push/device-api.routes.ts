@@ -6,7 +6,7 @@ import { statusOf } from '../infra/http/errors.ts';
 import { badTextSentence } from '../infra/http/parse-body.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
 import { BUILT_IN_PUSH_INSTANCE } from './instance.ts';
-import { isSubscriptionProblem, parseDeviceToken } from './subscription.ts';
+import { isSubscriptionProblem, parseDeviceToken } from '../../../packages/push-service/index.ts';
 import { idleLimitOf } from '../accounts/sessions.plugin.ts';
 import { pushRepository } from './push.repository.ts';
 import { Refusal, TooMany } from '../refusals.ts';
@@ -22,7 +22,7 @@ import { Refusal, TooMany } from '../refusals.ts';
  * client address (DEVICE_API_CALLS_PER_MINUTE), registrations more tightly (DEVICE_REGISTRATIONS_PER_HOUR),
  * bodies are small (a device: DEVICE_BODY_LIMIT_BYTES; interests: the app's 64 KiB), a device holds at most
  * INTERESTS_PER_DEVICE interests, and a device no user claimed is forgotten a day after its last call
- * (push/worker.ts). So one address adds at most DEVICE_REGISTRATIONS_PER_HOUR devices an hour, each with a
+ * (packages/push-service/worker.ts). So one address adds at most DEVICE_REGISTRATIONS_PER_HOUR devices an hour, each with a
  * bounded set of interests, and those are gone a day later.
  */
 

@@ -3,8 +3,8 @@ import type { Agent } from 'node:https';
 import { INTEREST_MAX_LENGTH, INTEREST_PATTERN, PUSH_USER_ID_MAX_LENGTH } from '../../../contracts/notifications.ts';
 import { beamsTokens, loadVapidKeys, type BeamsTokens, type VapidKeys } from './keys.ts';
 import { BUILT_IN_PUSH_INSTANCE } from './instance.ts';
-import { pushWorker, type PushRoundReport } from './worker.ts';
-import { pushRepository, type BeamsWeb, type PushUrgency } from './push.repository.ts';
+import { pushWorker, type PushRoundReport } from '../../../packages/push-service/index.ts';
+import { pushRepository, pushStore, type BeamsWeb, type PushUrgency } from './push.repository.ts';
 import type { FastifyInstance } from 'fastify';
 import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
@@ -71,7 +71,7 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
   const vapid = hosted ? undefined : await loadVapidKeys(config);
   const tokens = beamsTokens(config, app.now);
   const worker = pushWorker({
-    db: app.db,
+    store: pushStore(app.db),
     now: app.now,
     log: app.log,
     publicUrl: config.publicUrl,

@@ -1,4 +1,7 @@
 import type { Queryable } from '../infra/db/db.ts';
+import type { BeamsWeb, ClaimedDelivery, ClaimedPublish, PushStore, PushUrgency } from '../../../packages/push-service/index.ts';
+
+export type { BeamsWeb, PushUrgency } from '../../../packages/push-service/index.ts';
 
 /** A registered browser (push_devices, migration 017), as the device API reads it. */
 export interface PushDevice {
@@ -7,39 +10,6 @@ export interface PushDevice {
   user_id: string | null;
   sdk_version: string | null;
   user_agent: string | null;
-}
-
-/** A publish of the outbox (push_publishes), claimed by one worker round. */
-export interface ClaimedPublish {
-  id: string;
-  publish_id: string;
-  users: string[];
-  interests: string[];
-  web: BeamsWeb;
-  urgency: PushUrgency;
-  attempts: number;
-}
-
-/** A delivery claimed for sending, with the subscription it goes to. */
-export interface ClaimedDelivery {
-  id: string;
-  device_id: string;
-  payload: unknown;
-  ttl_seconds: number;
-  urgency: PushUrgency;
-  attempts: number;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-}
-
-export type PushUrgency = 'very-low' | 'low' | 'normal' | 'high';
-
-/** A Beams `web` publish body (realtime.md 5.5). */
-export interface BeamsWeb {
-  time_to_live?: number;
-  notification?: { title?: string; body?: string; icon?: string; deep_link?: string; hide_notification_if_site_has_focus?: boolean };
-  data?: Record<string, unknown>;
 }
 
 /** The notification kinds whose pushes are `high` urgency: a trade's payment window is running. */
@@ -249,3 +219,6 @@ export function pushRepository(db: Queryable) {
 }
 
 export type PushRepository = ReturnType<typeof pushRepository>;
+
+// The delivery worker's store is this repository (packages/push-service/store.ts).
+export const pushStore = (db: Queryable): PushStore => pushRepository(db);

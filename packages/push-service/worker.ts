@@ -1,11 +1,22 @@
 import PushNotifications from '@pusher/push-notifications-server';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Agent } from 'node:https';
 import webpush, { WebPushError } from 'web-push';
-import type { Db } from '../infra/db/db.ts';
-import { pushRepository, type ClaimedDelivery, type ClaimedPublish } from './push.repository.ts';
 import { pushPayload, ttlOf, withAbsoluteLink } from './payload.ts';
-import type { VapidKeys } from './keys.ts';
+import type { ClaimedDelivery, ClaimedPublish, PushStore } from './store.ts';
+
+/** The VAPID pair the built-in delivery signs with, and the contact (`mailto:` or `https:`) push services see. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+/** Where the worker writes what it drops and retries (a pino or Fastify logger fits). */
+export interface PushLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
 
 /** What one round did, for the logs and the tests. */
 export interface PushRoundReport {
@@ -27,9 +38,9 @@ export type PushDelivery =
   | { kind: 'beams'; instanceId: string; secretKey: string; endpoint: { host: string; port: number } | undefined };
 
 export interface PushWorkerOptions {
-  db: Db;
+  store: PushStore;
   now: () => Date;
-  log: FastifyBaseLogger;
+  log: PushLog;
   publicUrl: string;
   delivery: PushDelivery;
 }
@@ -99,8 +110,7 @@ const emptyReport = (): PushRoundReport => ({ published: 0, delivered: 0, gone: 
  * slow push service must not hold rows locked): it claims rows with a lease in one statement, works on
  * them, then settles each in another. Several processes may run rounds at once (SKIP LOCKED).
  */
-export function pushWorker({ db, now, log, publicUrl, delivery }: PushWorkerOptions) {
-  const repository = pushRepository(db);
+export function pushWorker({ store: repository, now, log, publicUrl, delivery }: PushWorkerOptions) {
   const beams =
     delivery.kind === 'beams'
       ? new PushNotifications({

@@ -1,4 +1,4 @@
-import type { BeamsWeb } from './push.repository.ts';
+import type { BeamsWeb } from './store.ts';
 
 /**
  * What a Beams `web` publish becomes on the way to a browser (realtime.md 6.4): the notification with its
