@@ -64,7 +64,7 @@ const gzipFile = promisify(gzip);
 /**
  * Every compressible file of the build beside a `.br` (brotli at its best quality) and a `.gz` (gzip level 9)
  * copy, made once here, so the server sends them with no compression work per request (@fastify/static's
- * `preCompressed`, server/src/plugins/web-app.ts). A copy that would not be smaller is not written.
+ * `preCompressed`, server/src/infra/web-app.plugin.ts). A copy that would not be smaller is not written.
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -102,7 +102,7 @@ function precompress(): Plugin {
 /** Panda's generated runtime (`styled-system/css`), for the app's build and the prerender's module loader alike. */
 const STYLED_SYSTEM_ALIAS = { 'styled-system': new URL('./styled-system', import.meta.url).pathname };
 const ROUTES_DIR = new URL('./src/routes/', import.meta.url).pathname;
-/** Where the pages and their index go in the build; the server reads PAGES_INDEX (server/src/plugins/web-app.ts). */
+/** Where the pages and their index go in the build; the server reads PAGES_INDEX (server/src/infra/web-app.plugin.ts). */
 const PAGES_DIR = 'pages';
 const PAGES_INDEX = `${PAGES_DIR}/pages.json`;
 
@@ -320,6 +320,11 @@ export default defineConfig({
         extends: true,
         // The import boundaries and the comments' citations, read from the files: no browser, no database.
         test: { name: 'architecture', environment: 'node', include: ['tests/architecture/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // The packages' own tests (packages/<name>/tests/), next to what they test.
+        test: { name: 'packages', environment: 'node', include: ['packages/*/tests/**/*.test.ts'] },
       },
     ],
   },

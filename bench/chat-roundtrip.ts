@@ -50,12 +50,12 @@ import { chatMessage, chatRequest, realtimeEvents, tradeChannelName } from '../c
 import { TRADE_CHANNEL_HEADER } from '../contracts/trade.ts';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { MEMORY_DATA_DIR } from '../server/src/db/pglite.ts';
-import { parseBody } from '../server/src/http/parse-body.ts';
-import { ok } from '../server/src/http/reply.ts';
+import { MEMORY_DATA_DIR } from '../server/src/infra/db/pglite.ts';
+import { parseBody } from '../server/src/infra/http/parse-body.ts';
+import { ok } from '../server/src/infra/http/reply.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
-import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
-import { signedIn } from '../server/src/plugins/auth.ts';
+import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
+import { signedIn } from '../server/src/accounts/sessions.plugin.ts';
 import { createPoster, percentile } from './support/http.ts';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 32);

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWASP_ARGON2ID } from '../server/src/lib/passwords.ts';
+import { OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
 import { DEMO_PASSWORD } from '../server/src/seed.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

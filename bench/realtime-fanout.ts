@@ -1,5 +1,5 @@
 /**
- * Fan-out of the built-in realtime server (server/src/realtime/server.ts) beside a raw `ws` broadcast of the
+ * Fan-out of the built-in realtime server (packages/realtime/server.ts) beside a raw `ws` broadcast of the
  * same frame to the same sockets, in the same run.
  *
  * Processes (2 vCPU: the server and the clients each get a core, more or less):
@@ -31,7 +31,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createBuiltInRealtime } from '../server/src/realtime/server.ts';
+import { createBuiltInRealtime } from '../packages/realtime/index.ts';
 
 const APP = { id: 'bench', key: 'bench-key', secret: 'bench-secret' };
 const CHANNEL = 'bench';

@@ -1,5 +1,5 @@
 /**
- * Memory per idle connection of the built-in realtime server (server/src/realtime/server.ts), beside a bare
+ * Memory per idle connection of the built-in realtime server (packages/realtime/server.ts), beside a bare
  * `ws` server holding the same number of idle sockets (the ceiling: what ws and Node need anyway).
  *
  * The server runs in a process of its own (`--expose-gc`), so the clients' memory does not count; the
@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createBuiltInRealtime } from '../server/src/realtime/server.ts';
+import { createBuiltInRealtime } from '../packages/realtime/index.ts';
 
 const APP = { id: 'bench', key: 'bench-key', secret: 'bench-secret' };
 type Kind = 'raw' | 'built-in';

@@ -8,7 +8,7 @@ import { Decimal } from 'decimal.js';
 /**
  * Sums, differences and products of decimal strings, for the figures the browser derives (a holding's USD
  * value, a coin's price in a fiat currency). 60 significant digits hold any sum or product of stored amounts
- * exactly, as on the server (server/src/lib/money.ts); a figure is rounded only where it is shown.
+ * exactly, as on the server (server/src/ledger/money.ts); a figure is rounded only where it is shown.
  */
 const Exact = Decimal.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
 

@@ -5,8 +5,8 @@
  * against everything the clients were told.
  */
 import { randomBytes } from 'node:crypto';
-import { openPostgres } from '../../server/src/db/postgres.ts';
-import type { Db } from '../../server/src/db/db.ts';
+import { openPostgres } from '../../server/src/infra/db/postgres.ts';
+import type { Db } from '../../server/src/infra/db/db.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import type { TradeFacts } from '../../contracts/trade.ts';
 import { ChaosClient, factsOf, progressOf, type Acknowledged, type Answer } from './chaos-clients.ts';

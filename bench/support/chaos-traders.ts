@@ -2,9 +2,9 @@
  * Traders and offers for runs against real server processes: inserted directly (what is measured is faults,
  * not signing up), balances through the ledger like any deposit, sessions through the real login call.
  */
-import type { Db } from '../../server/src/db/db.ts';
+import type { Db } from '../../server/src/infra/db/db.ts';
 import { postEntry } from '../../server/src/ledger/ledger.ts';
-import { createPasswordHasher, OWASP_ARGON2ID } from '../../server/src/lib/passwords.ts';
+import { createPasswordHasher, OWASP_ARGON2ID } from '../../server/src/infra/passwords.ts';
 
 export const PASSWORD = 'chaos-password-1';
 

@@ -2,7 +2,7 @@
 
 -- Trigram indexes make the trader search (username ILIKE '%text%') an index lookup instead of a scan of
 -- every user. pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may create it, no
--- superuser needed. PGlite loads its build of it at start (db/pglite.ts).
+-- superuser needed. PGlite loads its build of it at start (infra/db/pglite.ts).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 CREATE TABLE offers (

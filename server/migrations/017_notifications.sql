@@ -20,7 +20,7 @@ CREATE INDEX notifications_user_newest ON notifications (user_id, id DESC);
 CREATE INDEX notifications_user_fresh ON notifications (user_id) WHERE fresh;
 
 -- The durable outbox of web pushes: written with the notification, in the same transaction, and emptied
--- by the push worker (server/src/push/worker.ts), which survives restarts because its queue is this table.
+-- by the push worker (packages/push-service/worker.ts), which survives restarts because its queue is this table.
 -- A row is one Beams-style publish: to users (usernames, Beams user ids) or to interests, with the `web`
 -- body of realtime.md 5.5. The built-in service expands it into `push_deliveries`; hosted Beams gets it
 -- whole through @pusher/push-notifications-server.

@@ -73,7 +73,7 @@ ON CONFLICT (user_id, slot) DO UPDATE SET completed = excluded.completed, conclu
 
 -- Each rater's latest rating of each trader: what the average is over. `previous_score` is the score the latest
 -- rating replaced (null for a rater's first), kept so that the statement replacing it takes it out of the totals
--- without reading the rater's history (repositories/ratings.ts).
+-- without reading the rater's history (reputation/ratings.repository.ts).
 CREATE TABLE trader_raters (
   ratee_id       bigint NOT NULL REFERENCES users (id),
   rater_id       bigint NOT NULL REFERENCES users (id),

@@ -8,72 +8,74 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { Config } from './config.ts';
-import type { PgliteBoot } from './db/pglite.ts';
-import { hostRules } from './http/allowed-hosts.ts';
-import { isDirectLocalRequest, isLoopbackHost, proxyTrust } from './http/client-address.ts';
-import { statusOf } from './http/errors.ts';
+import type { PgliteBoot } from './infra/db/pglite.ts';
+import { hostRules } from './infra/http/allowed-hosts.ts';
+import { isDirectLocalRequest, isLoopbackHost, proxyTrust } from './infra/http/client-address.ts';
+import { statusOf } from './infra/http/errors.ts';
 import { sentences } from './sentences.ts';
-import type { MailTransport } from './lib/mail.ts';
-import { OWASP_ARGON2ID, type Argon2Parameters } from './lib/passwords.ts';
-import { accountsPlugin } from './plugins/accounts.ts';
-import { authPlugin } from './plugins/auth.ts';
-import { corePlugin } from './plugins/core.ts';
-import { dbPlugin } from './plugins/db.ts';
-import { emailCodesPlugin } from './plugins/email-codes.ts';
-import { loginGuardPlugin } from './plugins/login-guard.ts';
-import { mailPlugin } from './plugins/mail.ts';
-import { pricesPlugin } from './plugins/prices.ts';
-import { realtimePlugin } from './plugins/realtime.ts';
-import { pushPlugin, type PushPluginOptions } from './plugins/push.ts';
+import type { MailTransport } from './infra/mail.ts';
+import { OWASP_ARGON2ID, type Argon2Parameters } from './infra/passwords.ts';
+import { accountsPlugin } from './accounts/accounts.plugin.ts';
+import { authPlugin } from './accounts/sessions.plugin.ts';
+import { corePlugin } from './infra/core.plugin.ts';
+import { dbPlugin } from './infra/db/db.plugin.ts';
+import { emailCodesPlugin } from './accounts/email-codes.plugin.ts';
+import { loginGuardPlugin } from './accounts/login-guard.plugin.ts';
+import { mailPlugin } from './infra/mail.plugin.ts';
+import { jobsPlugin } from './infra/jobs.ts';
+import { priceTick, pricesPlugin } from './prices/prices.plugin.ts';
+import { realtimePlugin } from './infra/realtime/realtime.plugin.ts';
+import { pushPlugin, pushWorkerJob, type PushPluginOptions } from './push/push.plugin.ts';
 import { PUSH_BASE_PATH } from './push/instance.ts';
-import { notificationsPlugin } from './plugins/notifications.ts';
-import { chatPlugin } from './plugins/chat.ts';
-import { livePricesPlugin } from './plugins/live-prices.ts';
-import { offerListCachePlugin } from './plugins/offer-list-cache.ts';
-import { reputationPlugin } from './plugins/reputation.ts';
-import { tradesPlugin } from './plugins/trades.ts';
-import { moderationPlugin } from './plugins/moderation.ts';
+import { notificationsPlugin } from './notifications/notifications.plugin.ts';
+import { chatPlugin } from './chat/chat.plugin.ts';
+import { livePricesPlugin } from './prices/live-prices.plugin.ts';
+import { offerListCachePlugin } from './offers/offer-list-cache.plugin.ts';
+import { offersPlugin } from './offers/offers.plugin.ts';
+import { reputationPlugin } from './reputation/reputation.plugin.ts';
+import { paymentWindowSweep, tradesPlugin } from './trades/trades.plugin.ts';
+import { moderationPlugin } from './moderation/moderation.plugin.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
-import { chainPlugin } from './plugins/chain.ts';
-import { walletKeysPlugin } from './plugins/wallet-keys.ts';
-import { walletsPlugin } from './plugins/wallets.ts';
-import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { apiCompressionPlugin } from './plugins/api-compression.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { twoFactorPlugin } from './plugins/two-factor.ts';
-import { hasWebApp, pageFinder, webAppPlugin } from './plugins/web-app.ts';
+import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
+import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
+import { walletsPlugin } from './wallets/wallets.plugin.ts';
+import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
+import { apiCompressionPlugin } from './infra/api-compression.plugin.ts';
+import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
+import { twoFactorPlugin } from './accounts/two-factor.plugin.ts';
+import { hasWebApp, pageFinder, webAppPlugin } from './infra/web-app.plugin.ts';
 import { NotFound, Refusal } from './refusals.ts';
 import { beamsIssuer } from './push/instance.ts';
-import { externalSocketOrigin, realtimeSettings } from './realtime/settings.ts';
-import devChainRoute from './routes/api/dev/chain.ts';
-import devOutboxRoute from './routes/api/dev/outbox.ts';
-import coinsRoute from './routes/api/base/coins.ts';
-import healthRoutes from './routes/api/health.ts';
-import chatRoute from './routes/api/market/chat.ts';
-import configRoute from './routes/api/config.ts';
-import docsRoutes from './routes/api/docs.ts';
-import realtimeAuthRoute from './routes/api/realtime/auth.ts';
-import beamsAuthRoute from './routes/api/push/beams-auth.ts';
-import pushDeviceApiRoutes from './routes/push/device-api.ts';
-import offersRoute from './routes/api/market/offers.ts';
-import tradeRoute from './routes/api/market/trade.ts';
-import moderationRoute from './routes/api/market/moderation.ts';
-import tradersRoute from './routes/api/market/traders.ts';
-import loginRoute from './routes/api/security/login.ts';
-import logoutRoute from './routes/api/security/logout.ts';
-import registerRoute from './routes/api/security/register.ts';
-import resetPasswordRoute from './routes/api/security/reset-password.ts';
-import twoFactorLoginRoute from './routes/api/security/two-factor-login.ts';
-import twoFactorRoute from './routes/api/security/two-factor.ts';
-import sessionsRoute from './routes/api/security/sessions.ts';
-import antiPhishingRoute from './routes/api/security/anti-phishing.ts';
-import withdrawalAllowlistRoute from './routes/api/security/withdrawal-allowlist.ts';
-import confirmationRoute from './routes/api/security/confirmation.ts';
-import validateEmailRoute from './routes/api/security/validate-email.ts';
-import overviewRoute from './routes/api/user/overview.ts';
-import walletRoute from './routes/api/user/wallet.ts';
-import notificationsRoute from './routes/api/user/notifications.ts';
+import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
+import devChainRoute from './chain/dev-chain.routes.ts';
+import devOutboxRoute from './infra/dev-outbox.routes.ts';
+import coinsRoute from './offers/coins.routes.ts';
+import healthRoutes from './infra/health.routes.ts';
+import chatRoute from './chat/chat.routes.ts';
+import configRoute from './infra/config.routes.ts';
+import docsRoutes from './openapi/docs.routes.ts';
+import realtimeAuthRoute from './infra/realtime/auth.routes.ts';
+import beamsAuthRoute from './push/beams-auth.routes.ts';
+import pushDeviceApiRoutes from './push/device-api.routes.ts';
+import offersRoute from './offers/offers.routes.ts';
+import tradeRoute from './trades/trades.routes.ts';
+import moderationRoute from './moderation/moderation.routes.ts';
+import tradersRoute from './reputation/traders.routes.ts';
+import loginRoute from './accounts/login.routes.ts';
+import logoutRoute from './accounts/logout.routes.ts';
+import registerRoute from './accounts/register.routes.ts';
+import resetPasswordRoute from './accounts/reset-password.routes.ts';
+import twoFactorLoginRoute from './accounts/two-factor-login.routes.ts';
+import twoFactorRoute from './accounts/two-factor.routes.ts';
+import sessionsRoute from './accounts/sessions.routes.ts';
+import antiPhishingRoute from './accounts/anti-phishing.routes.ts';
+import withdrawalAllowlistRoute from './accounts/withdrawal-allowlist.routes.ts';
+import confirmationRoute from './accounts/confirmation.routes.ts';
+import validateEmailRoute from './accounts/validate-email.routes.ts';
+import overviewRoute from './accounts/overview.routes.ts';
+import walletRoute from './wallets/wallets.routes.ts';
+import notificationsRoute from './notifications/notifications.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -108,7 +110,7 @@ export interface BuildAppOptions {
 }
 
 /**
- * One line per request, at debug level (server/src/lib/logging.ts): `POST /api/market/offers/ 200 12 ms`.
+ * One line per request, at debug level (server/src/infra/logging.ts): `POST /api/market/offers/ 200 12 ms`.
  * Fastify's own are two lines at info, which would bury start-up, warnings and errors under the traffic.
  */
 class RequestLinesAtDebug extends LogController {
@@ -233,7 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
   });
-  // DNS rebinding (http/allowed-hosts.ts): on a loopback HOST, a request for a name this server does not answer to
+  // DNS rebinding (infra/http/allowed-hosts.ts): on a loopback HOST, a request for a name this server does not answer to
   // gets 403 before any route runs: the API, the development helpers, the device and trigger APIs and static files.
   const hosts = hostRules(config);
   if (hosts.checksHost) {
@@ -255,6 +257,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 0–2: shared by everything registered after them.
   await app.register(corePlugin, { config, now: options.now ?? (() => new Date()), argon2: options.argon2 ?? OWASP_ARGON2ID });
+  // First, so that on close the jobs stop before any feature or the database does.
+  await app.register(jobsPlugin);
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
   await app.register(authPlugin);
@@ -272,11 +276,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(livePricesPlugin);
   await app.register(chatPlugin);
   await app.register(offerListCachePlugin);
+  await app.register(offersPlugin);
   await app.register(tradesPlugin);
   await app.register(moderationPlugin);
   await app.register(reputationPlugin);
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
+
+  // The periodic jobs (infra/jobs.ts): each a tick of a feature's service on a timer, from onReady to close.
+  app.jobs.add(paymentWindowSweep(app));
+  app.jobs.add(priceTick(app));
+  app.jobs.add(chainWatcherJob(app));
+  app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
   await app.register(
     async (api) => {
@@ -299,7 +310,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await open.register(resetPasswordRoute);
       });
       const devHelpers = devHelpersOf(config);
-      // Browsers' sockets are refused from any other origin (http/allowed-hosts.ts): say which they must use.
+      // Browsers' sockets are refused from any other origin (infra/http/allowed-hosts.ts): say which they must use.
       const realtimeOrigins =
         realtimeSettings(config, '').mode === 'built-in'
           ? `Browsers must open it through PUBLIC_URL (${config.publicUrl}) or a host in ALLOWED_HOSTS ` +

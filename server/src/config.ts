@@ -9,7 +9,7 @@ import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
 /**
  * The SHA-256 of the APP_SECRET earlier versions fell back to when none was set. That value was public (it
  * was written in their source), so production refuses it; the hash, not the value, is kept here, so nothing
- * in this source can sign anything (an unset APP_SECRET is generated into DATA_DIR, lib/secrets.ts).
+ * in this source can sign anything (an unset APP_SECRET is generated into DATA_DIR, infra/secrets.ts).
  */
 const PUBLISHED_APP_SECRET_SHA256 = '12b6f6777fd89a05336567a1c7f19f6ef4070a6c46274588826dde6c6540dfb5';
 
@@ -199,7 +199,7 @@ export interface Config {
   /**
    * APP_SECRET: the key of code hashes, sealed two-factor secrets and, unless PUSHER_SECRET is set, the built-in
    * realtime and Beams token secrets. Unset (never in production), the server generates one into DATA_DIR at
-   * boot (lib/secrets.ts `loadAppSecret`); the running app reads it from `ServerConfig`.
+   * boot (infra/secrets.ts `loadAppSecret`); the running app reads it from `ServerConfig`.
    */
   appSecret: string | undefined;
   /** Failed sign-ins of one account from one client address within `loginLockoutMinutes` that lock that pair as long. */
@@ -215,7 +215,7 @@ export interface Config {
   /**
    * ALLOWED_HOSTS: host names (optionally `:port`) this server answers to besides localhost, 127.0.0.1, [::1] and
    * PUBLIC_URL's; lower-cased. On a loopback HOST other Host headers get 403 (DNS rebinding), and on any HOST a
-   * websocket upgrade from a page of another origin gets 403 (server/src/http/allowed-hosts.ts).
+   * websocket upgrade from a page of another origin gets 403 (server/src/infra/http/allowed-hosts.ts).
    */
   allowedHosts: string[];
   /** FLOW_ATLAS: /flows open to everyone in production too (in development it always is). */
@@ -241,7 +241,7 @@ export interface Config {
   /** Seconds between payment-window sweeps; 0 turns the timer off (tests sweep by hand). */
   tradeSweepSeconds: number;
   /**
-   * The longest a page of Browse Offers is served from memory (server/src/market/offer-list-cache.ts);
+   * The longest a page of Browse Offers is served from memory (server/src/offers/offer-list-cache.ts);
    * writes drop pages at once, this bounds anything they miss. 0 turns the cache off.
    */
   offerListCacheSeconds: number;
@@ -261,7 +261,7 @@ export interface Config {
    * Default `http://localhost:<PORT>`.
    */
   publicUrl: string;
-  /** The built-in realtime server's limits (server/src/realtime/server.ts); what a client meets past each is pinned there. */
+  /** The built-in realtime server's limits (packages/realtime/server.ts); what a client meets past each is pinned there. */
   realtimeLimits: {
     /** REALTIME_MAX_FRAME_BYTES: the largest frame a client may send (default 10 KB, Pusher's limit on a client event). */
     maxFrameBytes: number;
@@ -286,7 +286,7 @@ export interface Config {
   };
 }
 
-/** The configuration the app runs with: the environment's, with APP_SECRET resolved (lib/secrets.ts `loadAppSecret`). */
+/** The configuration the app runs with: the environment's, with APP_SECRET resolved (infra/secrets.ts `loadAppSecret`). */
 export type ServerConfig = Config & { appSecret: string };
 
 export class ConfigError extends Error {

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { loggerOptions, startupLine } from './lib/logging.ts';
-import { AppSecretError } from './lib/secrets.ts';
+import { loggerOptions, startupLine } from './infra/logging.ts';
+import { AppSecretError } from './infra/secrets.ts';
 import { WalletKeyError } from './wallets/keys.ts';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */

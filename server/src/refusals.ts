@@ -1,7 +1,7 @@
 /**
  * What a domain (accounts, offers, trades) answers when it will not do what was asked: the kind of refusal,
  * in the domain's own terms, with the one sentence the person at the screen reads. Domains throw these and
- * know nothing of HTTP; http/errors.ts is the one place that turns each kind into a status code. Anything
+ * know nothing of HTTP; infra/http/errors.ts is the one place that turns each kind into a status code. Anything
  * else thrown is a bug, answered as such without detail.
  */
 export abstract class Refusal extends Error {

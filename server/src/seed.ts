@@ -1,19 +1,19 @@
 import { Decimal } from 'decimal.js';
 import type { OfferType } from '../../contracts/market.ts';
 import type { UserRole } from '../../contracts/security.ts';
-import type { Db } from './db/db.ts';
-import type { AppKeys } from './lib/secrets.ts';
-import type { PasswordHasher } from './lib/passwords.ts';
-import { offersService } from './market/offers.ts';
+import type { Db } from './infra/db/db.ts';
+import type { AppKeys } from './infra/secrets.ts';
+import type { PasswordHasher } from './infra/passwords.ts';
+import { offersService } from './offers/offers.ts';
 import {
   REFERENCE_COINS,
   REFERENCE_FIAT,
   REFERENCE_NETWORKS,
   REFERENCE_PAYMENT_METHODS,
-} from './reference-data.ts';
+} from './offers/reference-data.ts';
 import { postEntry } from './ledger/ledger.ts';
-import { usersRepository } from './repositories/users.ts';
-import { walletTransactionsRepository } from './repositories/wallet-transactions.ts';
+import { usersRepository } from './accounts/users.repository.ts';
+import { walletTransactionsRepository } from './wallets/wallet-transactions.repository.ts';
 import { Refusal } from './refusals.ts';
 
 /**

@@ -41,7 +41,7 @@ export const sentences = {
   twoFactorEnabled: 'Two-factor authentication is now on.',
   twoFactorDisabled: 'Two-factor authentication is now off.',
   recoveryCodesRenewed: 'New recovery codes are ready. The old ones no longer work.',
-  /** A sealed two-factor secret that this server's APP_SECRET does not open (plugins/two-factor.ts). */
+  /** A sealed two-factor secret that this server's APP_SECRET does not open (accounts/two-factor.plugin.ts). */
   twoFactorSecretUnreadable: "This account's two-factor codes cannot be checked on this server right now. Please contact its operator.",
   offerPublished: 'Offer published successfully.',
   offerUpdated: 'Offer updated successfully.',
@@ -71,7 +71,7 @@ export const sentences = {
   bodyTooLarge: 'The request body is too large.',
   bodyNotObject: 'The request body must be a JSON object.',
   noSuchCall: 'There is no such API call.',
-  /** A Host header this server does not answer to, on a loopback HOST (DNS rebinding; http/allowed-hosts.ts). */
+  /** A Host header this server does not answer to, on a loopback HOST (DNS rebinding; infra/http/allowed-hosts.ts). */
   hostNotAllowed: 'This server does not answer requests for this host name.',
   badAddress: 'The address of this call is not valid.',
   databaseUnavailable: 'The database is not available.',

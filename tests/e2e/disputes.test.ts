@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
-import { Money } from '../../server/src/lib/money.ts';
+import { Money } from '../../server/src/ledger/money.ts';
 import { DEMO_PASSWORD, newPage, screenshot, toast, type Product } from './support.ts';
 import { productAndBrowserPerFile } from './per-file.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AntiPhishingStatus, SignInHistory, SignOutOthersResponse } from '../../contracts/account-protections.ts';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
-import { securityMail, type SecurityEvent } from '../../server/src/lib/account-mails.ts';
-import { codeMail, noticeMail, type SentMail } from '../../server/src/lib/mail.ts';
+import { securityMail, type SecurityEvent } from '../../server/src/accounts/account-mails.ts';
+import { codeMail, noticeMail, type SentMail } from '../../server/src/infra/mail.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { codeAt, lastCodeFor, login, signUp, signUpWithTwoFactor } from '../support/server-flows.ts';
 

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletAddressEntry, WalletHistory, WalletItem } from '../../contracts/wallet.ts';
 import { BroadcastRefused } from '../../server/src/chain/adapter.ts';
 import { chainWatcher } from '../../server/src/chain/watcher.ts';
-import { Money } from '../../server/src/lib/money.ts';
-import { KICK_DELAY_MS, type ChainSyncReport } from '../../server/src/plugins/chain.ts';
+import { Money } from '../../server/src/ledger/money.ts';
+import { KICK_DELAY_MS, type ChainSyncReport } from '../../server/src/chain/chain.plugin.ts';
 import {
   depositAddress,
   depositOnChain,

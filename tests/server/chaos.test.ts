@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logDirectory, startRedis } from '../../bench/support/chaos-cluster.ts';
 import { runChaos } from '../../bench/support/chaos-run.ts';
-import { startRealtime, TEST_APP, type RealtimeServer } from '../support/realtime.ts';
+import { startRealtime, TEST_APP, type RealtimeServer } from '../../packages/realtime/tests/support/clients.ts';
 import { createScratchDatabase } from '../support/server.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_HISTORY_LIMIT, chatMessages, type ChatMessage } from '../../contracts/chat.ts';
 import type { Conversation } from '../../contracts/trade.ts';
-import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
 import { act, conversationsOf, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';

@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_COMPRESSION_THRESHOLD_BYTES, apiCompressionPlugin, SECRET_ANSWER } from '../../server/src/plugins/api-compression.ts';
+import { API_COMPRESSION_THRESHOLD_BYTES, apiCompressionPlugin, SECRET_ANSWER } from '../../server/src/infra/api-compression.plugin.ts';
 import { routeTreeOf } from '../support/route-tree.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { publishOffer } from '../support/server-flows.ts';

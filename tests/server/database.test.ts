@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../server/src/db/db.ts';
-import { uniqueViolation } from '../../server/src/db/db.ts';
-import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
-import { openPostgres } from '../../server/src/db/postgres.ts';
+import type { Db } from '../../server/src/infra/db/db.ts';
+import { uniqueViolation } from '../../server/src/infra/db/db.ts';
+import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
+import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { createScratchDatabase, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 
 describe.each(dbTargets)('the database layer on %s', (target) => {
@@ -181,7 +181,7 @@ describe('an embedded database directory', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { spawn } = await import('node:child_process');
-    const { openPglite } = await import('../../server/src/db/pglite.ts');
+    const { openPglite } = await import('../../server/src/infra/db/pglite.ts');
     const dataDir = mkdtempSync(join(tmpdir(), 'peerex-lock-'));
     const lockFile = join(dataDir, 'pgdata.lock');
     // Another live process (as a running server would be) holds the directory.

@@ -7,8 +7,8 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devHelpersOf } from '../../server/src/app.ts';
-import { isLoopbackHost } from '../../server/src/http/client-address.ts';
-import { APP_SECRET_FILE } from '../../server/src/lib/secrets.ts';
+import { isLoopbackHost } from '../../server/src/infra/http/client-address.ts';
+import { APP_SECRET_FILE } from '../../server/src/infra/secrets.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { newTrader, signUp } from '../support/server-flows.ts';
 

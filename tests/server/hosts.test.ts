@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostRules } from '../../server/src/http/allowed-hosts.ts';
-import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { hostRules } from '../../server/src/infra/http/allowed-hosts.ts';
+import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { listeningPort } from '../support/server-trades.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config.ts';
-import { loggerOptions, startupLine } from '../../server/src/lib/logging.ts';
+import { loggerOptions, startupLine } from '../../server/src/infra/logging.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 
 const PRODUCTION = { NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoginResponse } from '../../contracts/security.ts';
-import { createPasswordHasher } from '../../server/src/lib/passwords.ts';
-import { hashToken } from '../../server/src/lib/secrets.ts';
+import { createPasswordHasher } from '../../server/src/infra/passwords.ts';
+import { hashToken } from '../../server/src/infra/secrets.ts';
 import { createTestApp, dbTargets, MINUTE, TEST_ARGON2, type TestApp } from '../support/server.ts';
 import { login, newTrader, signUp } from '../support/server-flows.ts';
 

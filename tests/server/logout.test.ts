@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse } from '../../contracts/security.ts';
-import { hashToken } from '../../server/src/lib/secrets.ts';
+import { hashToken } from '../../server/src/infra/secrets.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { login, signUp } from '../support/server-flows.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
-import { openDatabase } from '../../server/src/db/open.ts';
+import { openDatabase } from '../../server/src/infra/db/open.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { lastCodeFor, newTrader, signUp } from '../support/server-flows.ts';
 import { insertUser } from '../support/server-money.ts';

@@ -4,7 +4,7 @@ import { CHAT_HISTORY_LIMIT, type ChatMessage } from '../../contracts/chat.ts';
 import type { DisputeDetail, DisputeSummary } from '../../contracts/moderation.ts';
 import type { Conversation } from '../../contracts/trade.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
-import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';
 import {

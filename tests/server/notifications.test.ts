@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../contracts/notifications.ts';
 import { DEPOSIT_CONFIRMATIONS } from '../../contracts/wallet.ts';
 import { notify, type NotificationDraft } from '../../server/src/notifications/notify.ts';
-import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { depositAddress, depositOnChain, mine, pendingWithdrawal } from '../support/server-chain.ts';
 import { codeAt, lastCodeFor, login, signUpWithTwoFactor } from '../support/server-flows.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';

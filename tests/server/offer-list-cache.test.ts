@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferList } from '../../contracts/market.ts';
-import { createOfferListCache, offerListKey } from '../../server/src/market/offer-list-cache.ts';
+import { createOfferListCache, offerListKey } from '../../server/src/offers/offer-list-cache.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { listOffers } from '../support/server-flows.ts';
 import { act, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList } from '../../contracts/market.ts';
-import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/market/offers.ts';
-import { FEW_TRADERS, offersRepository } from '../../server/src/repositories/offers.ts';
+import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/offers/offers.ts';
+import { FEW_TRADERS, offersRepository } from '../../server/src/offers/offers.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 

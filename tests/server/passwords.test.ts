@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPasswordHasher, OWASP_ARGON2ID } from '../../server/src/lib/passwords.ts';
+import { createPasswordHasher, OWASP_ARGON2ID } from '../../server/src/infra/passwords.ts';
 
 describe('password hashing', () => {
   it('defaults to argon2id with the OWASP parameters (19 MiB, 2 passes, 1 lane)', async () => {

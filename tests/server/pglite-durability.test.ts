@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { OfferList } from '../../contracts/market.ts';
 import { TRADE_CHANNEL_HEADER } from '../../contracts/trade.ts';
-import { openPglite } from '../../server/src/db/pglite.ts';
+import { openPglite } from '../../server/src/infra/db/pglite.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import { DEMO_PASSWORD } from '../../server/src/seed.ts';
 import { offerBody } from '../support/server-flows.ts';

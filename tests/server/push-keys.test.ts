@@ -6,8 +6,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { loadConfig } from '../../server/src/config.ts';
 import { beamsTokens, loadVapidKeys, PushKeyError, VAPID_KEYS_FILE, vapidSubjectOf } from '../../server/src/push/keys.ts';
-import { absoluteLink } from '../../server/src/push/payload.ts';
-import { isAllowedEndpoint } from '../../server/src/push/subscription.ts';
 import { TEST_APP_SECRET, TestClock } from '../support/server.ts';
 
 /** The configuration as the app runs with it (ServerConfig): APP_SECRET is always set here. */
@@ -79,31 +77,5 @@ describe('Beams tokens', () => {
     const { payload } = await jwtVerify(await tokens.issue('bob', '42'), new TextEncoder().encode('beams-secret'), { issuer: 'https://inst.pushnotifications.pusher.com' });
     expect(payload.sub).toBe('bob');
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(24 * 3600);
-  });
-});
-
-describe('push endpoint allow-list', () => {
-  it('lets PUSH_ALLOWED_HOSTS name a host with its port, and only that port (443 when none is given)', () => {
-    expect(isAllowedEndpoint('https://push.internal/x', ['push.internal'])).toBe(true);
-    expect(isAllowedEndpoint('https://push.internal:8443/x', ['push.internal'])).toBe(false);
-    expect(isAllowedEndpoint('https://push.internal:8443/x', ['push.internal:8443'])).toBe(true);
-    expect(isAllowedEndpoint('https://10.0.0.5:8443/x', ['10.0.0.5:8443'])).toBe(true);
-    expect(isAllowedEndpoint('https://10.0.0.5/x', ['10.0.0.5:8443'])).toBe(false);
-    expect(isAllowedEndpoint('https://fcm.googleapis.com:443/fcm/send/x', [])).toBe(true);
-    expect(isAllowedEndpoint('https://FCM.googleapis.com/fcm/send/x', [])).toBe(true);
-  });
-});
-
-describe('deep links in pushes', () => {
-  const PUBLIC = 'https://peerex.example';
-  it('puts a path of the web app on PUBLIC_URL', () => {
-    expect(absoluteLink('/chat?channel=abc', PUBLIC)).toBe('https://peerex.example/chat?channel=abc');
-    expect(absoluteLink('/wallets/transactions', `${PUBLIC}:8443`)).toBe('https://peerex.example:8443/wallets/transactions');
-  });
-
-  it('never turns a "path" into another host: those link to the home page', () => {
-    for (const sneaky of ['//evil.example/x', '/\\evil.example/x', '/\\/evil.example', '/\t/evil.example']) {
-      expect(absoluteLink(sneaky, PUBLIC)).toBe('https://peerex.example/');
-    }
   });
 });

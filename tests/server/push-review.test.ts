@@ -1,9 +1,9 @@
 import { parse as legacyParse } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../server/src/notifications/notify.ts';
-import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../server/src/push/subscription.ts';
-import { LEASE_MS } from '../../server/src/push/worker.ts';
-import { pushRepository } from '../../server/src/repositories/push.ts';
+import { isAllowedEndpoint, isSubscriptionProblem, parseDeviceToken } from '../../packages/push-service/index.ts';
+import { LEASE_MS } from '../../packages/push-service/index.ts';
+import { pushRepository } from '../../server/src/push/push.repository.ts';
 import { lastCodeFor, login, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { beamsSdk, browserSubscription, localPushService } from '../support/push.ts';

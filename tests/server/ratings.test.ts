@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../contracts/trade.ts';
-import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { completedTrade, rate, rated, TRADE_EUR } from '../support/server-reputation.ts';
 import { act, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
-import type { SqlParam } from '../../server/src/db/db.ts';
+import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
+import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import type { SqlParam } from '../../server/src/infra/db/db.ts';
 import { insertUser } from '../support/server-money.ts';
 
 describe('migration 024: offer places, and reputation recounted from real trades, each counterparty once', () => {

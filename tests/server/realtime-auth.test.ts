@@ -1,7 +1,7 @@
 import Pusher from 'pusher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppConfig } from '../../contracts/chat.ts';
-import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { BUILT_IN_APP_ID, BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { createTestApp, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { TEST_VAPID_KEYS } from '../support/push.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';

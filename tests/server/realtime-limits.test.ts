@@ -4,9 +4,9 @@ import PusherClient from 'pusher-js';
 import { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/src/config.ts';
-import { clientAddress, proxyTrust, upgradeClientAddress } from '../../server/src/http/client-address.ts';
-import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
-import { dataOf, eventually, nextEvent } from '../support/realtime.ts';
+import { clientAddress, proxyTrust, upgradeClientAddress } from '../../server/src/infra/http/client-address.ts';
+import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
+import { dataOf, eventually, nextEvent } from '../../packages/realtime/tests/support/clients.ts';
 import { listeningPort } from '../support/server-trades.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 

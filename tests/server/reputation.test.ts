@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traderStatsRepository } from '../../server/src/repositories/trader-stats.ts';
+import { traderStatsRepository } from '../../server/src/reputation/trader-stats.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers } from '../support/server-flows.ts';
 import { expectLedgerClean } from '../support/server-money.ts';

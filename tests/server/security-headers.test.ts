@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { signUp } from '../support/server-flows.ts';
 import { localhostCertificate } from '../support/push.ts';
-import { STRICT_TRANSPORT_SECURITY } from '../../server/src/plugins/security-headers.ts';
+import { STRICT_TRANSPORT_SECURITY } from '../../server/src/infra/security-headers.plugin.ts';
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(header: string | undefined): Map<string, string[]> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
-import { totpCode } from '../../server/src/lib/totp.ts';
+import { totpCode } from '../../server/src/accounts/totp.ts';
 import type { OfferList } from '../../contracts/market.ts';
 import { walletHistory, type WalletHistory } from '../../contracts/wallet.ts';
 import { DEMO_OFFERS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo, seedReference } from '../../server/src/seed.ts';

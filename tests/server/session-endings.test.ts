@@ -10,7 +10,7 @@ import { userChannelName } from '../../contracts/chat.ts';
 import type { LoginResponse } from '../../contracts/security.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
-import { RawClient } from '../support/realtime.ts';
+import { RawClient } from '../../packages/realtime/tests/support/clients.ts';
 import { createTestApp, dbTargets, MINUTE, type DbTarget, type TestApp } from '../support/server.ts';
 import { lastCodeFor, login, sessionIdOf, signUp } from '../support/server-flows.ts';
 import { listeningPort, moderator, realtimeClientOf, signedInAgain, trader, type Trader } from '../support/server-trades.ts';

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeEvent } from '../../server/src/plugins/realtime.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { SWEEP_BATCH } from '../../server/src/trades/trades.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
-import { migrate, readMigrations } from '../../server/src/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/db/pglite.ts';
-import { tradesRepository } from '../../server/src/repositories/trades.ts';
+import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
+import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { tradesRepository } from '../../server/src/trades/trades.repository.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { open, openStatementAsRead, openTrade, preview, sellOffer, trader, tradeCall, type Trader } from '../support/server-trades.ts';

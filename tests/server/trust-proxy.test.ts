@@ -7,7 +7,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse } from '../../contracts/security.ts';
-import { STRICT_TRANSPORT_SECURITY } from '../../server/src/plugins/security-headers.ts';
+import { STRICT_TRANSPORT_SECURITY } from '../../server/src/infra/security-headers.plugin.ts';
 import { signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NETWORK_KEYS, walletAddresses, type NetworkKey, type WalletAddressEntry } from '../../contracts/wallet.ts';
-import { withHelpers, type Db, type Queryable } from '../../server/src/db/db.ts';
+import { withHelpers, type Db, type Queryable } from '../../server/src/infra/db/db.ts';
 import { depositAddresses } from '../../server/src/wallets/addresses.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WITHDRAWAL_PREVIEW_SECONDS, type NetworkKey, type WithdrawalPreview } from '../../contracts/wallet.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import { balanceOf, postEntry, type UserAccountKind } from '../../server/src/ledger/ledger.ts';
-import { Money } from '../../server/src/lib/money.ts';
+import { Money } from '../../server/src/ledger/money.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { codeAt, lastCodeFor, login, signUpWithTwoFactor } from '../support/server-flows.ts';

@@ -4,7 +4,7 @@ import type { NetworkKey } from '../../contracts/wallet.ts';
 import type { BroadcastRequest, ChainAdapter } from '../../server/src/chain/adapter.ts';
 import type { SimulatedChain } from '../../server/src/chain/simulated.ts';
 import { balanceOf, postEntry, type AccountKind } from '../../server/src/ledger/ledger.ts';
-import { Money } from '../../server/src/lib/money.ts';
+import { Money } from '../../server/src/ledger/money.ts';
 import type { CallOptions, TestApp } from './server.ts';
 import { coinByTicker } from './server-money.ts';
 

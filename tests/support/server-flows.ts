@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { OfferList } from '../../contracts/market.ts';
 import type { LoginResponse, SessionResponse } from '../../contracts/security.ts';
-import { hashToken } from '../../server/src/lib/secrets.ts';
-import { totpCode } from '../../server/src/lib/totp.ts';
+import { hashToken } from '../../server/src/infra/secrets.ts';
+import { totpCode } from '../../server/src/accounts/totp.ts';
 import type { TestApp } from './server.ts';
 
 /** The 6-digit code of the newest mail to `email` in the app's outbox. */

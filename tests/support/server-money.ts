@@ -1,7 +1,7 @@
 /** Helpers for the tests where money moves: users and deposits straight through the database and ledger. */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Db, Queryable } from '../../server/src/db/db.ts';
+import type { Db, Queryable } from '../../server/src/infra/db/db.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import { postEntry, type PostedEntry } from '../../server/src/ledger/ledger.ts';
 

@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import PusherClient from 'pusher-js';
 import { expect } from 'vitest';
-import { BUILT_IN_KEY } from '../../server/src/realtime/settings.ts';
+import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import type { UserRole } from '../../contracts/security.ts';
-import { tradesRepository } from '../../server/src/repositories/trades.ts';
+import { tradesRepository } from '../../server/src/trades/trades.repository.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
 import { deposit, coinByTicker } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';

@@ -8,26 +8,26 @@ import type {
   SessionResponse,
   twoFactorLoginRequest,
 } from '../../../contracts/security.ts';
-import { uniqueViolation, type Db, type Queryable } from '../db/db.ts';
-import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
-import { codeMail, type Mail } from '../lib/mail.ts';
-import type { PasswordHasher } from '../lib/passwords.ts';
+import { uniqueViolation, type Db, type Queryable } from '../infra/db/db.ts';
+import { securityMail, type SecurityEvent } from './account-mails.ts';
+import { codeMail, type Mail } from '../infra/mail.ts';
+import type { PasswordHasher } from '../infra/passwords.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { securityTexts } from '../notifications/texts.ts';
-import { hashToken, newToken, type AppKeys } from '../lib/secrets.ts';
-import { newTotpSecret, totpUri } from '../lib/totp.ts';
-import type { Sessions } from '../plugins/auth.ts';
-import { EMAIL_CODE_RULES, type EmailCodes } from '../plugins/email-codes.ts';
-import { accountKey, type LoginGuard, type SignInAttempt } from '../plugins/login-guard.ts';
-import type { Mailer } from '../plugins/mail.ts';
-import { proofOf, type SecondFactorProof, type TwoFactor } from '../plugins/two-factor.ts';
+import { hashToken, newToken, type AppKeys } from '../infra/secrets.ts';
+import { newTotpSecret, totpUri } from './totp.ts';
+import type { Sessions } from './sessions.plugin.ts';
+import { EMAIL_CODE_RULES, type EmailCodes } from './email-codes.plugin.ts';
+import { accountKey, type LoginGuard, type SignInAttempt } from './login-guard.plugin.ts';
+import type { Mailer } from '../infra/mail.plugin.ts';
+import { proofOf, type SecondFactorProof, type TwoFactor } from './two-factor.plugin.ts';
 import { InvalidInput, NotAllowed, NotSignedIn, SignInExpired, StateConflict, Unavailable } from '../refusals.ts';
-import { emailCodesRepository } from '../repositories/email-codes.ts';
-import { pushRepository } from '../repositories/push.ts';
-import { recoveryCodesRepository } from '../repositories/recovery-codes.ts';
-import { sessionsRepository } from '../repositories/sessions.ts';
-import { twoFactorChallengesRepository } from '../repositories/two-factor-challenges.ts';
-import { usersRepository, type UserRow } from '../repositories/users.ts';
+import { emailCodesRepository } from './email-codes.repository.ts';
+import { pushRepository } from '../push/push.repository.ts';
+import { recoveryCodesRepository } from './recovery-codes.repository.ts';
+import { sessionsRepository } from './sessions.repository.ts';
+import { twoFactorChallengesRepository } from './two-factor-challenges.repository.ts';
+import { usersRepository, type UserRow } from './users.repository.ts';
 import { sentences } from '../sentences.ts';
 import { isReservedUsername } from './roles.ts';
 

@@ -1,11 +1,11 @@
 import type { ConfirmationProof } from '../../../contracts/security.ts';
 import type { ReleaseProof } from '../../../contracts/trade.ts';
-import type { Db } from '../db/db.ts';
-import type { PasswordHasher } from '../lib/passwords.ts';
-import { accountKey, type LoginGuard } from '../plugins/login-guard.ts';
-import type { TwoFactor } from '../plugins/two-factor.ts';
+import type { Db } from '../infra/db/db.ts';
+import type { PasswordHasher } from '../infra/passwords.ts';
+import { accountKey, type LoginGuard } from './login-guard.plugin.ts';
+import type { TwoFactor } from './two-factor.plugin.ts';
 import { NotAllowed, NotSignedIn } from '../refusals.ts';
-import { sessionsRepository, type ConfirmationRow } from '../repositories/sessions.ts';
+import { sessionsRepository, type ConfirmationRow } from './sessions.repository.ts';
 import { sentences } from '../sentences.ts';
 
 /** How long one proof covers the releases of the session that gave it (docs/rules.md "Trades"). */

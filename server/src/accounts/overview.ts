@@ -1,9 +1,9 @@
 import type { Overview, RecentTrade } from '../../../contracts/user.ts';
-import type { Queryable } from '../db/db.ts';
-import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
-import { offersRepository } from '../repositories/offers.ts';
-import { tradesRepository } from '../repositories/trades.ts';
-import { walletsRepository } from '../repositories/wallets.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
+import { offersRepository } from '../offers/offers.repository.ts';
+import { tradesRepository } from '../trades/trades.repository.ts';
+import { walletsRepository } from '../wallets/wallets.repository.ts';
 
 /** The dashboard's Recent Trades panel shows this many. */
 export const RECENT_TRADES = 5;
@@ -60,3 +60,5 @@ export function overviewService(db: Queryable) {
     },
   };
 }
+
+export type OverviewService = ReturnType<typeof overviewService>;

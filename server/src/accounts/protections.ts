@@ -10,16 +10,16 @@ import {
   type SignOutOthersResponse,
 } from '../../../contracts/account-protections.ts';
 import type { NetworkKey } from '../../../contracts/wallet.ts';
-import type { Queryable } from '../db/db.ts';
-import { securityMail, type SecurityEvent } from '../lib/account-mails.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { securityMail, type SecurityEvent } from './account-mails.ts';
 import { notify } from '../notifications/notify.ts';
 import { securityTexts, utcMinuteUp } from '../notifications/texts.ts';
-import { idleLimitOf } from '../plugins/auth.ts';
-import { accountKey } from '../plugins/login-guard.ts';
+import { idleLimitOf } from './sessions.plugin.ts';
+import { accountKey } from './login-guard.plugin.ts';
 import { InvalidInput, NotFound, NotSignedIn, StateConflict, type Refusal } from '../refusals.ts';
-import { sessionsRepository } from '../repositories/sessions.ts';
-import { usersRepository, userProtectionsRepository, type UserRow } from '../repositories/users.ts';
-import { withdrawalAllowlistRepository, type AllowlistRow } from '../repositories/withdrawal-allowlist.ts';
+import { sessionsRepository } from './sessions.repository.ts';
+import { usersRepository, userProtectionsRepository, type UserRow } from './users.repository.ts';
+import { withdrawalAllowlistRepository, type AllowlistRow } from './withdrawal-allowlist.repository.ts';
 import { sentences } from '../sentences.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
 import { walletSentences } from '../wallets/sentences.ts';
@@ -30,7 +30,7 @@ const HOUR_MS = 3_600_000;
 const ALLOWLIST_WAIT_MS = ALLOWLIST_WAIT_HOURS * HOUR_MS;
 
 export type ProtectionsDeps = Pick<AccountsDeps, 'db' | 'now' | 'passwords' | 'loginGuard' | 'announce' | 'mailer' | 'sessions'> & {
-  /** SESSION_IDLE_DAYS: a session unused this long is no longer signed in (plugins/auth.ts). */
+  /** SESSION_IDLE_DAYS: a session unused this long is no longer signed in (accounts/sessions.plugin.ts). */
   sessionIdleDays: number;
 };
 

@@ -1,8 +1,8 @@
 import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import { userRole, type UserRole } from '../../../contracts/security.ts';
-import type { Db } from '../db/db.ts';
-import { sessionsRepository } from '../repositories/sessions.ts';
-import { usersRepository } from '../repositories/users.ts';
+import type { Db } from '../infra/db/db.ts';
+import { sessionsRepository } from './sessions.repository.ts';
+import { usersRepository } from './users.repository.ts';
 
 /** Digits and letters that pass for others in a name: `M0derator`, `Adm1n`, `5upport`. */
 const LOOK_ALIKES: Record<string, string> = { '0': 'o', '1': 'i', l: 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };

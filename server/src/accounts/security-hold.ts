@@ -1,6 +1,6 @@
 import { WITHDRAWAL_LOCK_HOURS } from '../../../contracts/wallet.ts';
-import type { Queryable } from '../db/db.ts';
-import { userProtectionsRepository } from '../repositories/users.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { userProtectionsRepository } from './users.repository.ts';
 
 /**
  * The security hold (docs/rules.md "Account protections", "The security hold"): for a while after a change to

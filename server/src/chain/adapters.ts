@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import type { Db } from '../infra/db/db.ts';
 import type { ChainAdapter, ChainSourceName } from './adapter.ts';
 import { simulatedChain } from './simulated.ts';
 

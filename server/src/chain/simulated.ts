@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import { Money } from '../lib/money.ts';
+import type { Db, Queryable } from '../infra/db/db.ts';
+import { Money } from '../ledger/money.ts';
 import { InvalidInput } from '../refusals.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
 import { BroadcastRefused, type BroadcastRequest, type ChainAdapter, type IncomingTransfer } from './adapter.ts';

@@ -1,11 +1,11 @@
 import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/wallet.ts';
-import type { Db } from '../db/db.ts';
-import { transactionWithRetry } from '../db/retry.ts';
+import type { Db } from '../infra/db/db.ts';
+import { transactionWithRetry } from '../infra/db/retry.ts';
 import { postEntry, type PostingInput } from '../ledger/ledger.ts';
-import { Money, fixed } from '../lib/money.ts';
+import { Money, fixed } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { walletTexts } from '../notifications/texts.ts';
-import type { ChainSyncReport } from '../plugins/chain.ts';
+import type { ChainSyncReport } from './chain.plugin.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
 import { isNetworkKey } from '../wallets/networks.ts';
 import { BroadcastRefused, type ChainAdapter } from './adapter.ts';

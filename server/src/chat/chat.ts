@@ -2,8 +2,8 @@ import type { ChatMessage } from '../../../contracts/chat.ts';
 import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
 import type { Conversation, DisputeResolution } from '../../../contracts/trade.ts';
 import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
-import type { Db } from '../db/db.ts';
-import { retrying } from '../db/retry.ts';
+import type { Db } from '../infra/db/db.ts';
+import { retrying } from '../infra/db/retry.ts';
 import {
   chatRepository,
   type ChatMessageRow,
@@ -11,7 +11,7 @@ import {
   type ConversationAdditionsRow,
   type ConversationFacts,
   type RatingColumns,
-} from '../repositories/chat.ts';
+} from './chat.repository.ts';
 import { NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';

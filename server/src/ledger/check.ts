@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../infra/db/db.ts';
 
 /**
  * The ledger's audit (`npm run ledger:check`): every cached balance slot (ledger_balances, migration 009)

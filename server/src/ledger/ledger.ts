@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
-import { PREPARED, type Queryable, type SqlParam, type SqlParams } from '../db/db.ts';
-import { Money } from '../lib/money.ts';
+import { PREPARED, type Queryable, type SqlParam, type SqlParams } from '../infra/db/db.ts';
+import { Money } from './money.ts';
 
 /**
  * The double-entry ledger (docs/rules.md "Money", migrations 005, 007 and 008). Money moves only through

@@ -2,11 +2,11 @@ import { CHAT_HISTORY_LIMIT, type ChatMessage } from '../../../contracts/chat.ts
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 import type { DisputeOutcome } from '../../../contracts/trade.ts';
 import { messageOut, resolutionOf, type ChatService } from '../chat/chat.ts';
-import type { Db } from '../db/db.ts';
-import { fixed } from '../lib/money.ts';
-import { formatFiat, formatRate } from '../market/offers.ts';
-import { chatRepository } from '../repositories/chat.ts';
-import { moderationRepository, type DisputeRow } from '../repositories/moderation.ts';
+import type { Db } from '../infra/db/db.ts';
+import { fixed } from '../ledger/money.ts';
+import { formatFiat, formatRate } from '../offers/offers.ts';
+import { chatRepository } from '../chat/chat.repository.ts';
+import { moderationRepository, type DisputeRow } from './moderation.repository.ts';
 import { NotFound } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';

@@ -1,8 +1,8 @@
 import { realtimeEvents, userChannelName } from '../../../contracts/chat.ts';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/notifications.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../infra/db/db.ts';
 import { NotFound } from '../refusals.ts';
-import { notificationsRepository } from '../repositories/notifications.ts';
+import { notificationsRepository } from './notifications.repository.ts';
 import { sentences } from '../sentences.ts';
 import type { Notified } from './notify.ts';
 

@@ -1,5 +1,5 @@
-import type { Queryable, SqlParams } from '../db/db.ts';
-import { sqlParams } from '../db/db.ts';
+import type { Queryable, SqlParams } from '../infra/db/db.ts';
+import { sqlParams } from '../infra/db/db.ts';
 
 /**
  * The one seam every producer of a notification goes through (docs/rules.md "Notifications").

@@ -1,5 +1,5 @@
 import type { NetworkKey } from '../../../contracts/wallet.ts';
-import { FIAT_PLACES, fixed } from '../lib/money.ts';
+import { FIAT_PLACES, fixed } from '../ledger/money.ts';
 import type { NotificationDraft } from './notify.ts';
 
 /**

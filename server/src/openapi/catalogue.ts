@@ -27,9 +27,8 @@ import { conversations, conversationsRequest, TRADE_CHANNEL_HEADER, tradeHistory
 import { traderProfile, tradersRequest, traderStanding } from '../../../contracts/traders.ts';
 import { overview } from '../../../contracts/user.ts';
 import { devChainDeposit, devChainMine, devChainRequest, walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
-import { HTTP_API_LIMITS } from '../realtime/http-api.ts';
-import { MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../realtime/protocol.ts';
-import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../routes/push/device-api.ts';
+import { HTTP_API_LIMITS, MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../../../packages/realtime/index.ts';
+import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../push/device-api.routes.ts';
 
 /**
  * Every call the server registers, as an integrator needs to know it:

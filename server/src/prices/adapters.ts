@@ -8,7 +8,7 @@ export interface CoinPrice {
 }
 
 /**
- * Where prices come from. The price source (plugins/prices.ts) asks its adapter once a tick, stores what
+ * Where prices come from. The price source (prices/prices.plugin.ts) asks its adapter once a tick, stores what
  * it answers and tells its listeners. An adapter for a real exchange implements `quote` with one
  * request for the latest tickers (REST polling: nothing to reconnect, and the tick interval bounds the
  * rate it spends against the exchange's limits).

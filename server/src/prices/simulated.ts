@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { REFERENCE_COINS } from '../reference-data.ts';
+import { REFERENCE_COINS } from '../offers/reference-data.ts';
 import type { CoinPrice, PriceFeedAdapter, PriceFeedAdapterOptions } from './adapters.ts';
 
 /**

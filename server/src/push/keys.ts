@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import webpush from 'web-push';
 import { PUSH_USER_ID_MAX_LENGTH } from '../../../contracts/notifications.ts';
 import type { Config, ServerConfig } from '../config.ts';
+import type { VapidKeys as PushVapidKeys } from '../../../packages/push-service/index.ts';
 import { BUILT_IN_PUSH_INSTANCE, beamsIssuer } from './instance.ts';
 
 /**
@@ -17,12 +18,8 @@ export class PushKeyError extends Error {
   override name = 'PushKeyError';
 }
 
-export interface VapidKeys {
-  publicKey: string;
-  privateKey: string;
-  /** `mailto:` or `https:`: the contact push services see in every request. */
-  subject: string;
-  /** Where the pair came from, for the boot line. */
+/** The pair the worker signs with (packages/push-service), and where it came from, for the boot line. */
+export interface VapidKeys extends PushVapidKeys {
   source: string;
 }
 

@@ -1,11 +1,11 @@
 import type { TradeRequest } from '../../../contracts/trade.ts';
 import { PROFILE_RATINGS_LIMIT, type TraderProfile, type TraderStanding } from '../../../contracts/traders.ts';
 import { accountAgeDays } from '../../../domain/offerConditions.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import { retrying } from '../db/retry.ts';
-import { offersService } from '../market/offers.ts';
-import { ratingsRepository } from '../repositories/ratings.ts';
-import { traderStatsRepository } from '../repositories/trader-stats.ts';
+import type { Db, Queryable } from '../infra/db/db.ts';
+import { retrying } from '../infra/db/retry.ts';
+import { offersService } from '../offers/offers.ts';
+import { ratingsRepository } from './ratings.repository.ts';
+import { traderStatsRepository } from './trader-stats.repository.ts';
 import { NotFound, StateConflict } from '../refusals.ts';
 import { sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';

@@ -5,7 +5,7 @@
  *
  * PGlite keeps its files for one process at a time: stop the server before checking a PGlite DATA_DIR.
  */
-import { openDatabase } from '../db/open.ts';
+import { openDatabase } from '../infra/db/open.ts';
 import { checkLedger, formatLedgerReport } from '../ledger/check.ts';
 
 async function main(): Promise<number> {

@@ -6,7 +6,7 @@
  * PGlite keeps its files for one process at a time: stop the server before changing a PGlite DATA_DIR.
  */
 import { setUserRole } from '../accounts/roles.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabase } from '../infra/db/open.ts';
 
 const USAGE = 'usage: npm run user:role -- <username> <moderator|trader>';
 

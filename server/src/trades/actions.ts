@@ -3,9 +3,9 @@ import { canTakeAction, type TradeResolution } from '../../../domain/tradeLifecy
 import type { PostingInput } from '../ledger/ledger.ts';
 import type { NotificationDraft } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
-import { fixed, Money } from '../lib/money.ts';
+import { fixed, Money } from '../ledger/money.ts';
 import { NotAllowed, StateConflict, type Refusal } from '../refusals.ts';
-import type { TradeRow } from '../repositories/trades.ts';
+import type { TradeRow } from './trades.repository.ts';
 import { sentences } from '../sentences.ts';
 
 /** Everything that happens to a trade: the parties' actions, the payment window running out, a moderator's settlement. */

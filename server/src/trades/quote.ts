@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { TradePreview } from '../../../contracts/trade.ts';
-import { FIAT_PLACES, Money, roundDown } from '../lib/money.ts';
+import { FIAT_PLACES, Money, roundDown } from '../ledger/money.ts';
 
 /** What a trade's figures are computed from: the offer's rate, the coin's price, the fee. */
 export interface QuoteInput {

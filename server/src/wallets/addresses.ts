@@ -1,7 +1,7 @@
 import { NETWORK_KEYS, type NetworkKey, type WalletAddressEntry } from '../../../contracts/wallet.ts';
-import type { Db } from '../db/db.ts';
-import { fixed } from '../lib/money.ts';
-import { depositAddressesRepository, type AddressRow } from '../repositories/deposit-addresses.ts';
+import type { Db } from '../infra/db/db.ts';
+import { fixed } from '../ledger/money.ts';
+import { depositAddressesRepository, type AddressRow } from './deposit-addresses.repository.ts';
 import type { WalletKeys } from './keys.ts';
 import { isNetworkKey } from './networks.ts';
 

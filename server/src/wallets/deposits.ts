@@ -1,10 +1,10 @@
 import { DEPOSIT_MIN_USD, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { IncomingTransfer } from '../chain/adapter.ts';
 import type { ChainLog } from '../chain/watcher.ts';
-import type { Db } from '../db/db.ts';
-import { transactionWithRetry } from '../db/retry.ts';
+import type { Db } from '../infra/db/db.ts';
+import { transactionWithRetry } from '../infra/db/retry.ts';
 import { postEntry } from '../ledger/ledger.ts';
-import { FIAT_PLACES, Money, fixed, rounded } from '../lib/money.ts';
+import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { walletTexts } from '../notifications/texts.ts';
 import { CHAIN_NETWORKS } from './networks.ts';

@@ -1,9 +1,9 @@
 import type { WalletHistory, WalletHistoryAsk } from '../../../contracts/wallet.ts';
-import type { Queryable } from '../db/db.ts';
-import { FIAT_PLACES, fixed, rounded } from '../lib/money.ts';
-import { paginator } from '../market/offers.ts';
-import { MAX_INT4 } from '../repositories/reference-data.ts';
-import { walletTransactionsRepository } from '../repositories/wallet-transactions.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { FIAT_PLACES, fixed, rounded } from '../ledger/money.ts';
+import { paginator } from '../offers/offers.ts';
+import { MAX_INT4 } from '../offers/reference-data.repository.ts';
+import { walletTransactionsRepository } from './wallet-transactions.repository.ts';
 
 /** Transactions per page of Recent Transactions: the trade history's size (Previous/Next only). */
 export const WALLET_HISTORY_PAGE_SIZE = 10;

@@ -1,7 +1,7 @@
 import type { WalletItem } from '../../../contracts/wallet.ts';
-import type { Queryable } from '../db/db.ts';
-import { fixed } from '../lib/money.ts';
-import { walletsRepository } from '../repositories/wallets.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { fixed } from '../ledger/money.ts';
+import { walletsRepository } from './wallets.repository.ts';
 
 /** A trader's wallets (docs/api.md "User calls"). */
 export function walletsService(db: Queryable) {

@@ -6,14 +6,14 @@ import {
   type WithdrawalAsk,
   type WithdrawalPreview,
 } from '../../../contracts/wallet.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import { transactionWithRetry } from '../db/retry.ts';
+import type { Db, Queryable } from '../infra/db/db.ts';
+import { transactionWithRetry } from '../infra/db/retry.ts';
 import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
-import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../lib/money.ts';
+import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { utcMinuteUp, walletTexts } from '../notifications/texts.ts';
 import { InvalidInput, Refusal, StateConflict } from '../refusals.ts';
-import { withdrawalsRepository, type Route } from '../repositories/withdrawals.ts';
+import { withdrawalsRepository, type Route } from './withdrawals.repository.ts';
 import { allowlistRefusal } from '../accounts/protections.ts';
 import { holdEnd, securityChangesOf } from '../accounts/security-hold.ts';
 import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';

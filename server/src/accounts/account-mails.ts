@@ -1,0 +1,94 @@
+import { noticeMail, type Mail } from '../infra/mail.ts';
+
+/**
+ * The mails that tell owners what happened to their account's security, so that a change they did not make
+ * does not go unnoticed. Each says what happened, when, and what to do if it was not them.
+ */
+export type SecurityEvent =
+  | { kind: 'twoFactorOn' }
+  | { kind: 'twoFactorOff' }
+  | { kind: 'recoveryCodesRenewed' }
+  | { kind: 'recoveryCodeUsed'; left: number }
+  | { kind: 'signInsPaused'; failures: number }
+  // The account protections' changes a thief would make (docs/rules.md "Account protections"). The bell's
+  // notification alone is not enough: the session that made the change can mark it read before the owner looks.
+  | { kind: 'withdrawalAddressAdded'; network: string; address: string; usableFrom: string }
+  | { kind: 'withdrawalAllowlistOff'; enforcedUntil: string }
+  | { kind: 'antiPhishingCodeSet' }
+  | { kind: 'antiPhishingCodeRemoved' };
+
+const notYou =
+  'If this was not you, someone else has your password and a way into your account: choose a new password now with ' +
+  '"Forgot password?" on the sign-in page. A password reset ends every session of your account.';
+
+export function securityMail(owner: { email: string; username: string }, event: SecurityEvent, at: Date): Mail {
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const hello = `Hello ${owner.username},`;
+  switch (event.kind) {
+    case 'twoFactorOn':
+      return noticeMail(owner.email, 'Two-factor authentication is on', [
+        hello,
+        `Two-factor authentication was turned on for your Peerex account at ${when}. Every sign-in now also asks for a code from your authenticator app.`,
+        'Keep the recovery codes you were shown somewhere safe: each one signs you in once if you lose your phone.',
+        notYou,
+      ]);
+    case 'twoFactorOff':
+      return noticeMail(owner.email, 'Two-factor authentication is off', [
+        hello,
+        `Two-factor authentication was turned off for your Peerex account at ${when}. Signing in now needs only your password.`,
+        notYou,
+      ]);
+    case 'recoveryCodesRenewed':
+      return noticeMail(owner.email, 'New recovery codes for your Peerex account', [
+        hello,
+        `A new set of two-factor recovery codes was made for your Peerex account at ${when}. The old codes no longer work.`,
+        notYou,
+      ]);
+    case 'recoveryCodeUsed':
+      return noticeMail(owner.email, 'A recovery code was used to sign in', [
+        hello,
+        `Someone signed in to your Peerex account with one of your recovery codes at ${when}. That code is now spent; ` +
+          `${event.left} ${event.left === 1 ? 'code is' : 'codes are'} left.`,
+        event.left <= 3
+          ? 'You are running out of recovery codes: make a new set on the Security page.'
+          : 'If you lost your phone, set two-factor up again on the Security page with your new one.',
+        notYou,
+      ]);
+    case 'signInsPaused':
+      return noticeMail(owner.email, 'Sign-ins to your Peerex account are paused', [
+        hello,
+        `In the last hour there were ${event.failures} failed attempts to sign in to your account, from several addresses. ` +
+          'Someone may be trying to guess your password, so signing in is paused for one hour, with the right password too.',
+        'If these attempts were not yours, choose a new password now with "Forgot password?" on the sign-in page: ' +
+          'a password reset lifts the pause at once and ends every session of your account.',
+      ]);
+    case 'withdrawalAddressAdded':
+      return noticeMail(owner.email, 'A withdrawal address was added to your allowlist', [
+        hello,
+        `${event.address} (${event.network}) was added to your Peerex withdrawal allowlist at ${when}. ` +
+          `Withdrawals can go to it from ${event.usableFrom}.`,
+        'If this was not you, remove it on the Security page before then.',
+        notYou,
+      ]);
+    case 'withdrawalAllowlistOff':
+      return noticeMail(owner.email, 'Your withdrawal allowlist was turned off', [
+        hello,
+        `Your Peerex withdrawal allowlist was turned off at ${when}. ` +
+          `It still applies until ${event.enforcedUntil}; after that, withdrawals may go to any address.`,
+        'If this was not you, turn it on again on the Security page before then: it applies again at once.',
+        notYou,
+      ]);
+    case 'antiPhishingCodeSet':
+      return noticeMail(owner.email, 'Your anti-phishing code was set', [
+        hello,
+        `The anti-phishing code of your Peerex account was set at ${when}. Every email from us now starts with it, as this one does.`,
+        notYou,
+      ]);
+    case 'antiPhishingCodeRemoved':
+      return noticeMail(owner.email, 'Your anti-phishing code was removed', [
+        hello,
+        `The anti-phishing code of your Peerex account was removed at ${when}. Emails from us no longer carry one.`,
+        notYou,
+      ]);
+  }
+}

@@ -1,0 +1,129 @@
+import type { ChainAdapter } from './adapter.ts';
+import { CHAIN_ADAPTERS } from './adapters.ts';
+import { isSimulatedChain, simulatedChain, type SimulatedChain } from './simulated.ts';
+import { chainWatcher } from './watcher.ts';
+import type { FastifyInstance } from 'fastify';
+import type { JobSpec } from '../infra/jobs.ts';
+import { shared } from '../infra/shared.ts';
+
+/** What one watcher round did, for the dev driver's answer, the logs and the tests. */
+export interface ChainSyncReport {
+  /** Deposits newly recorded (pending, or cancelled below the minimum). */
+  seen: number;
+  /** Deposits credited through the ledger. */
+  credited: number;
+  /** Withdrawals handed to the chain. */
+  broadcast: number;
+  /** Withdrawals the chain confirmed. */
+  completed: number;
+  /** Withdrawals the chain refused, refunded. */
+  refunded: number;
+}
+
+/** The chain side of the wallets: the adapter CHAIN_SOURCE names and the watcher that works through it. */
+export interface ChainService {
+  readonly adapter: ChainAdapter;
+  /**
+   * With CHAIN_SOURCE=simulated, the local chain's driver (deposit, mine) for POST /api/dev/chain/; the
+   * chain lives in the database, so it is the chain the adapter reads even when a test wraps the adapter.
+   */
+  readonly simulated: SimulatedChain | undefined;
+  /** One watcher round now, over every network; safe to run in several processes at once. */
+  sync(): Promise<ChainSyncReport>;
+  /** Asks for a round soon (coalesced with one already due): after a withdrawal is confirmed. */
+  kick(): void;
+  /** Waits for a running round. */
+  stop(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    chain: ChainService;
+  }
+}
+
+export interface ChainPluginOptions extends Record<string, unknown> {
+  /** Replaces the adapter CHAIN_SOURCE names (tests: a chain that refuses or fails broadcasts). */
+  adapter?: ChainAdapter;
+}
+
+/** How long a kick waits before its round: the kicks of a burst of withdrawals share one round. */
+export const KICK_DELAY_MS = 200;
+
+const isBusy = (report: ChainSyncReport) => Object.values(report).some((count) => count > 0);
+
+/** The job that runs the watcher's rounds (chainWatcherJob). */
+export const CHAIN_WATCHER_JOB = 'chain watcher';
+
+/**
+ * Tier 3: the chain adapter and its watcher (chain/watcher.ts); chainWatcherJob runs its rounds. Rounds never
+ * overlap in one process; across processes they need no coordination (see the watcher).
+ */
+export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app, { adapter: injected }) => {
+  const options = { db: app.db, now: app.now };
+  const adapter = injected ?? CHAIN_ADAPTERS[app.config.chainSource](options);
+  // The simulated chain is its tables, so a driver of its own reaches the same chain a wrapping adapter reads.
+  const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
+  const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log, announce: (rows) => app.notifications.announce(rows) });
+
+  let running: Promise<ChainSyncReport> | undefined;
+  let queued: Promise<ChainSyncReport> | undefined;
+  const start = () => {
+    const round = watcher.round();
+    running = round;
+    const done = () => {
+      if (running === round) running = undefined;
+    };
+    round.then(done, done);
+    return round;
+  };
+  /**
+   * A round that starts after this call: the caller's own writes (a deposit just made) are in it. While a
+   * round runs, one more is queued behind it, and every caller meanwhile joins that one: it has not
+   * started yet, so it sees their writes too.
+   */
+  const sync = (): Promise<ChainSyncReport> => {
+    if (queued) return queued;
+    if (!running) return start();
+    const next = running
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return start();
+      });
+    queued = next;
+    return next;
+  };
+
+  const stop = async () => {
+    await Promise.allSettled([running, queued]);
+  };
+
+  app.decorate('chain', {
+    adapter,
+    simulated,
+    sync,
+    kick: () => app.jobs.kick(CHAIN_WATCHER_JOB, KICK_DELAY_MS),
+    stop,
+  } satisfies ChainService);
+
+  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no round ever
+  // meets a closed adapter or database.
+  app.addHook('preClose', async () => {
+    await stop();
+    await adapter.close();
+  });
+});
+
+/**
+ * The watcher's rounds, every CHAIN_POLL_SECONDS once the app is ready and soon after a kick (0: no timer and
+ * no kicks, only `sync()` by hand, as the tests do); app.ts lists it.
+ */
+export const chainWatcherJob = (app: FastifyInstance): JobSpec<ChainSyncReport> => ({
+  name: CHAIN_WATCHER_JOB,
+  everyMs: app.config.chainPollSeconds * 1000,
+  tick: () => app.chain.sync(),
+  report(report, log) {
+    if (isBusy(report)) log.info({ ...report, source: app.chain.adapter.name }, 'chain watcher round');
+  },
+});

@@ -1,0 +1,168 @@
+import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
+import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
+import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
+import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
+
+/** What a conversation shows of a trade besides its facts: the paying account, the dispute, its settlement. */
+export interface ConversationAdditionsRow {
+  payer_account: string | null;
+  disputed_at: Date | null;
+  resolution: DisputeOutcome | null;
+  resolution_text: string | null;
+  resolved_at: Date | null;
+}
+/** The columns of ConversationAdditionsRow, of the trade aliased `t`. */
+export const CONVERSATION_ADDITIONS = 't.payer_account, t.disputed_at, t.resolution, t.resolution_text, t.resolved_at';
+
+/** A party's rating of the other for one trade (trade_ratings), as two nullable columns of a LEFT JOIN. */
+export interface RatingColumns {
+  score: number | null;
+  comment: string | null;
+}
+
+/** A trade as its chat needs it: who the two parties are and where it stands, and what both lists show of it. */
+export interface ChatTrade extends TradeFacts, ConversationAdditionsRow {
+  id: string;
+  channel: string;
+  buyer_id: string;
+  seller_id: string;
+  buyer: string;
+  seller: string;
+  /** Each party's rating of the other, for their own list entry's `my_rating`. */
+  buyer_rating_score: number | null;
+  buyer_rating_comment: string | null;
+  seller_rating_score: number | null;
+  seller_rating_comment: string | null;
+}
+
+export interface ChatMessageRow {
+  id: string;
+  /** A moderator's message reads "Moderator" (MODERATOR_SENDER) here, never the moderator's username. */
+  sender: string | null;
+  recipient: string;
+  text: string;
+  created_at: Date;
+  from_moderator: boolean;
+}
+
+/** A trade with both parties and what each of them rated the other (ChatTrade's columns). */
+const CHAT_TRADE = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
+  t.status, t.buyer_paid, t.dispute_raised, ${CONVERSATION_ADDITIONS},
+  rb.score AS buyer_rating_score, rb.comment AS buyer_rating_comment, rs.score AS seller_rating_score, rs.comment AS seller_rating_comment`;
+const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id
+  LEFT JOIN trade_ratings rb ON rb.trade_id = t.id AND rb.rater_id = t.buyer_id
+  LEFT JOIN trade_ratings rs ON rs.trade_id = t.id AND rs.rater_id = t.seller_id`;
+
+/** A message's sender as the traders see it: a moderator's by the one name they all carry. */
+const SENDER = `CASE WHEN m.from_moderator THEN '${MODERATOR_SENDER}' ELSE u.username END`;
+
+/** Both parties' view of one conversation's list entry (the newest message is the same for both). */
+export interface ConversationFacts extends ChatTrade {
+  last_message: string | null;
+}
+
+export function chatRepository(db: Queryable) {
+  return {
+    tradeByChannel: (channel: string) =>
+      db.maybe<ChatTrade>(`SELECT ${CHAT_TRADE} FROM trades t ${CHAT_TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
+
+    /** The newest `limit` messages, oldest first. */
+    messages: (tradeId: string, limit: number) =>
+      db.query<ChatMessageRow>(
+        `SELECT * FROM (
+           SELECT m.id, ${SENDER} AS sender, m.recipient, m.text, m.created_at, m.from_moderator
+           FROM chat_messages m LEFT JOIN users u ON u.id = m.sender_id
+           WHERE m.trade_id = $1 ORDER BY m.id DESC LIMIT $2
+         ) newest ORDER BY id`,
+        [tradeId, limit],
+        PREPARED,
+      ),
+
+    /**
+     * Stores a moderator's message (from_moderator, to everyone) and moves the conversation up both lists, in one
+     * statement, only while the trade is pending and disputed: a settled trade's chat is closed, and a moderator
+     * has no business in one never disputed. Undefined when it is not so.
+     */
+    insertModeratorMessage: (message: { tradeId: string; moderatorId: string; text: string; at: Date }) =>
+      db.maybe<{ id: string; created_at: Date }>(
+        `WITH disputed AS (
+           SELECT id FROM trades WHERE id = $1 AND status = 'pending' AND dispute_raised
+         ), message AS (
+           INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at, from_moderator)
+           SELECT id, $2, 'all', $3, $4, true FROM disputed
+           RETURNING id, trade_id, created_at
+         ), touched AS (
+           UPDATE conversations SET last_message_at = greatest(last_message_at, $4)
+           FROM message WHERE conversations.trade_id = message.trade_id
+           RETURNING message.id
+         )
+         SELECT message.id, message.created_at FROM message JOIN touched ON touched.id = message.id`,
+        [message.tradeId, message.moderatorId, message.text, message.at],
+      ),
+
+    /**
+     * Stores a trader's message and moves the conversation up the list, in one statement, only while the
+     * trade is pending (disputed included). Undefined when it is not: a trade completed or cancelled a moment
+     * ago takes no more messages. The trade row is only read, never locked, so chatting never waits on an action.
+     *
+     * `tell`, for a recipient who is offline, is their notification, written in the same statement unless they
+     * still have an unread one for this conversation: a burst of messages makes one notification, not one each,
+     * and the next comes once they opened it (two messages racing may both see none and both tell, which
+     * costs a duplicate, never a lost one).
+     */
+    insertMessage: async (message: {
+      tradeId: string;
+      senderId: string;
+      recipient: string;
+      text: string;
+      at: Date;
+      tell?: NotificationDraft;
+    }): Promise<{ id: string; created_at: Date; notified: Notified[] } | undefined> => {
+      const p = sqlParams();
+      const at = p.add(message.at);
+      const steps = [
+        `open_trade AS (
+           SELECT id FROM trades WHERE id = ${p.add(message.tradeId)} AND status = 'pending'
+         )`,
+        `message AS (
+           INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
+           SELECT id, ${p.add(message.senderId)}, ${p.add(message.recipient)}, ${p.add(message.text)}, ${at} FROM open_trade
+           RETURNING id, trade_id, created_at
+         )`,
+        `touched AS (
+           UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
+           FROM message WHERE conversations.trade_id = message.trade_id
+           RETURNING message.id
+         )`,
+      ];
+      const { tell } = message;
+      if (tell) {
+        steps.push(`untold AS (
+           SELECT touched.id FROM touched
+           WHERE NOT EXISTS (SELECT FROM notifications WHERE user_id = ${p.add(tell.userId)} AND fresh
+                               AND kind = ${p.add(tell.kind)} AND link = ${p.add(tell.link)})
+         )`);
+        steps.push(...notificationSteps(p, [tell], message.at, 'untold'));
+      }
+      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
+        `WITH ${steps.join(', ')}
+         SELECT message.id, message.created_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified
+         FROM message JOIN touched ON touched.id = message.id`,
+        p.values,
+        PREPARED,
+      );
+      return row && { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified) };
+    },
+
+    /** One conversation's facts and newest message, for the `conversation` event to both parties. */
+    conversation: (channel: string) =>
+      db.maybe<ConversationFacts>(
+        `SELECT ${CHAT_TRADE},
+                (SELECT m.text FROM chat_messages m WHERE m.trade_id = t.id ORDER BY m.id DESC LIMIT 1) AS last_message
+         FROM trades t ${CHAT_TRADE_JOINS}
+         WHERE t.channel = $1`,
+        [channel],
+        PREPARED,
+      ),
+  };
+}

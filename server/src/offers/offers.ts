@@ -1,0 +1,305 @@
+import { Decimal } from 'decimal.js';
+import { FIAT_PLACES } from '../../../domain/money.ts';
+import {
+  OFFER_CONDITION_LIMITS,
+  type EditableOffer,
+  type OfferComponents,
+  type OfferFilters,
+  type OfferInput,
+  type OfferList,
+  type OfferListItem,
+  type Paginator,
+} from '../../../contracts/market.ts';
+import type { Queryable } from '../infra/db/db.ts';
+import { sentences } from '../sentences.ts';
+import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord, type StoredConditions } from './offers.repository.ts';
+import { MAX_INT4, referenceDataRepository } from './reference-data.repository.ts';
+import { InvalidInput, NotFound } from '../refusals.ts';
+
+/** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
+export const OFFERS_PAGE_SIZE = 12;
+
+/** Places of a rate (fiat per 1 USD); a fiat amount has FIAT_PLACES. */
+export const RATE_PLACES = 8;
+/**
+ * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
+ * offers_live_by_user); beyond it the search is so broad that walking the newest offers and checking
+ * each owner finds a page sooner, and a list of thousands of ids would only cost time to send.
+ */
+export const SEARCH_USER_LIMIT = 200;
+/** Integer digits the NUMERIC columns hold (numeric(20,2) and numeric(26,8)); the contract allows as many. */
+const INTEGER_DIGITS = 18;
+
+/** The offer fields of a `create` call, as the contract parsed them. */
+export type OfferFields = Omit<OfferInput, 'type' | 'update' | 'id'>;
+
+/**
+ * A positive decimal with at most `places` places that fits its column, normalised by decimal.js
+ * ("007.5" → "7.5"). The contract already refuses anything else; this is the server's own check, so a
+ * loosened contract can never make a column round a value silently.
+ */
+function exactAmount(value: string, field: string, places: number): string {
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(`${field} must be a number`);
+  const amount = new Decimal(text);
+  if (amount.lte(0)) throw new InvalidInput(`${field} must be greater than 0`);
+  if (amount.decimalPlaces() > places) throw new InvalidInput(`${field} has too many decimal places (at most ${places})`);
+  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw new InvalidInput(`${field} is too large`);
+  return amount.toFixed();
+}
+
+/**
+ * A stored decimal (NUMERIC's text, never in exponent notation) with trailing zeros past `minPlaces`
+ * dropped and at least `minPlaces` places. Pure string work: exact, and cheap on a page of offers.
+ */
+function withPlaces(value: string, minPlaces: number): string {
+  const [whole, fraction = ''] = value.split('.');
+  return `${whole}.${fraction.replace(/0+$/, '').padEnd(minPlaces, '0')}`;
+}
+
+/** A rate as the card shows it: at least 2 places, and every further place the trader set. */
+export const formatRate = (value: string): string => withPlaces(value, FIAT_PLACES);
+
+/** An amount of fiat: exactly 2 places (the column holds no more). */
+export const formatFiat = (value: string): string => withPlaces(value, FIAT_PLACES);
+
+/** The paginator behind "Previous" and "Next"; `hasMore` comes from reading one row past the page. */
+export function paginator(page: number, hasMore: boolean): Paginator {
+  return {
+    prev: page > 1,
+    next: hasMore,
+    previous_page: page > 1 ? page - 1 : null,
+    next_page: hasMore ? page + 1 : null,
+  };
+}
+
+/** An offer's conditions and cap as the contract answers them. */
+const conditionsOf = (row: StoredConditions) => ({
+  min_completed_trades: row.min_completed_trades,
+  min_account_days: row.min_account_days,
+  require_two_factor: row.require_two_factor,
+  max_open_trades: row.max_open_trades,
+});
+
+/** A listed offer as Browse Offers and a trader profile show it. */
+export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
+  id: Number(row.id),
+  offer_type: row.offer_type,
+  coin__image: row.coin__image,
+  coin__label: row.coin__label,
+  coin__ticker: row.coin__ticker,
+  currency__code: row.currency__code,
+  rate: formatRate(row.rate),
+  min_amount: formatFiat(row.min_amount),
+  max_amount: formatFiat(row.max_amount),
+  payment_methods: row.payment_methods,
+  user__username: row.user__username,
+  user__rating: row.user__rating,
+  user__trades_count: row.user__trades_count,
+  user__ratings_count: row.user__ratings_count,
+  user__completion_rate: row.user__completion_rate,
+  user__rated_by: row.user__rated_by,
+  created: row.created_at.toISOString(),
+  ...conditionsOf(row),
+});
+
+/** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
+export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The market/offers/ calls, on any Queryable so the demo seed publishes through the same rules and SQL
+ * as the route (inside its transaction).
+ */
+export function offersService(db: Queryable) {
+  const offers = offersRepository(db);
+  const reference = referenceDataRepository(db);
+
+  /** Every rule of docs/rules.md "Offers" that the contract's shape checks cannot decide on their own. */
+  async function check(fields: OfferFields): Promise<OfferRecord> {
+    const rate = exactAmount(fields.rate, 'rate', RATE_PLACES);
+    const minAmount = exactAmount(fields.min_amount, 'min_amount', FIAT_PLACES);
+    const maxAmount = exactAmount(fields.max_amount, 'max_amount', FIAT_PLACES);
+    if (new Decimal(minAmount).gt(maxAmount)) throw new InvalidInput(sentences.minAboveMax);
+
+    const coinId = Number(fields.coin);
+    if (!(await reference.coinExists(coinId))) throw new InvalidInput(sentences.unknownCoin);
+    const currencyCode = fields.currency.toUpperCase();
+    if (!(await reference.currencyExists(currencyCode))) throw new InvalidInput(sentences.unknownCurrency);
+
+    const known = new Map((await reference.paymentMethods()).map((method) => [method.name.toLowerCase(), method.id]));
+    const paymentMethodIds: number[] = [];
+    for (const name of fields.payment_methods) {
+      const id = known.get(name.trim().toLowerCase());
+      if (id === undefined) throw new InvalidInput(sentences.unknownPaymentMethod(name));
+      if (paymentMethodIds.includes(id)) throw new InvalidInput(sentences.repeatedPaymentMethod(name));
+      paymentMethodIds.push(id);
+    }
+
+    // Stored as written; blank terms are no terms.
+    const terms = fields.terms && fields.terms.trim() !== '' ? fields.terms : null;
+
+    // The contract checked each condition's range; absent or null is none (and the default cap).
+    return {
+      offerType: fields.offer_type,
+      coinId,
+      currencyCode,
+      rate,
+      minAmount,
+      maxAmount,
+      paymentMethodIds,
+      terms,
+      minCompletedTrades: fields.min_completed_trades ?? 0,
+      minAccountDays: fields.min_account_days ?? 0,
+      requireTwoFactor: fields.require_two_factor ?? false,
+      maxOpenTrades: fields.max_open_trades ?? OFFER_CONDITION_LIMITS.maxOpenTrades.default,
+    };
+  }
+
+  /**
+   * The list's filters as the table holds them; `undefined` when a filter can match no offer at all
+   * (a coin id out of range, only unknown payment methods), which answers an empty page without a query.
+   * Empty entries ("" or []) are no filter (docs/api.md "market/offers list").
+   */
+  async function resolveFilters(filters: OfferFilters): Promise<OfferQuery | undefined> {
+    const query: OfferQuery = {};
+    if (filters.offer_type) query.offerType = filters.offer_type;
+    if (filters.coin__id !== undefined && filters.coin__id !== '') {
+      const coinId = Number(filters.coin__id);
+      if (!(coinId >= 1 && coinId <= MAX_INT4)) return undefined;
+      query.coinId = coinId;
+    }
+    if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
+    const search = filters.user__username__icontains?.trim() ?? '';
+    const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+
+    // The two lookups are independent: on PostgreSQL they run side by side on two pooled connections.
+    const pattern = likeContains(search);
+    const [userIds, methods] = await Promise.all([
+      search === '' ? undefined : offers.usersMatching(pattern, SEARCH_USER_LIMIT + 1),
+      wanted.length === 0 ? undefined : reference.paymentMethods(),
+    ]);
+    if (userIds) {
+      if (userIds.length === 0) return undefined;
+      if (userIds.length <= SEARCH_USER_LIMIT) query.userIds = userIds;
+      else query.usernamePattern = pattern;
+    }
+    if (methods) {
+      const ids = methods.filter((method) => wanted.includes(method.name.toLowerCase())).map((method) => method.id);
+      if (ids.length === 0) return undefined;
+      query.paymentMethodIds = ids;
+    }
+    return query;
+  }
+
+  return {
+    /**
+     * base/coins/: every coin with its networks and current USD price, read from the table the price source
+     * writes, so every server process answers the same figure.
+     */
+    async coins() {
+      const coins = await reference.coinsWithNetworks();
+      return coins.map(({ usd_price, ...coin }) => ({ ...coin, price: usd_price }));
+    },
+
+    async components(): Promise<OfferComponents> {
+      const [paymentMethods, coins, currencies] = await Promise.all([reference.paymentMethods(), reference.coins(), reference.currencies()]);
+      return {
+        payment_methods: paymentMethods,
+        coins,
+        currencies: currencies.map((currency) => ({ code: currency.code, name: currency.name, fx_rate: formatRate(currency.usd_rate) })),
+      };
+    },
+
+    async list(page: number, filters: OfferFilters): Promise<OfferList> {
+      const query = await resolveFilters(filters);
+      const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
+      return {
+        offers: rows.slice(0, OFFERS_PAGE_SIZE).map(offerListItemOf),
+        paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),
+      };
+    },
+
+    /** A trader's live offers, newest first, at most `limit`, as Browse Offers shows them (a trader profile). */
+    async activeOf(userId: string, limit: number): Promise<OfferListItem[]> {
+      return (await offers.listActive({ userIds: [userId] }, 0, limit)).map(offerListItemOf);
+    },
+
+    /**
+     * The offer as the edit form loads it. Only its owner may, and to anyone else someone else's offer does
+     * not exist (404, like an unknown id): a different answer would let anyone probe for paused offers,
+     * which are listed nowhere.
+     */
+    async editable(id: number, userId: string): Promise<EditableOffer> {
+      const offer = await offers.find(id);
+      if (!offer || offer.user_id !== userId) throw new NotFound(sentences.offerNotFound);
+      return {
+        id: Number(offer.id),
+        offer_type: offer.offer_type,
+        coin__id: offer.coin_id,
+        rate: formatRate(offer.rate),
+        payment_methods: offer.payment_methods,
+        currency__code: offer.currency_code,
+        terms: offer.terms,
+        min_amount: formatFiat(offer.min_amount),
+        max_amount: formatFiat(offer.max_amount),
+        is_active: offer.is_active,
+        ...conditionsOf(offer),
+      };
+    },
+
+    /** Publishes a new, active offer; answers its id. */
+    async publish(userId: string, fields: OfferFields, now: Date): Promise<number> {
+      return Number(await offers.insert(userId, await check(fields), now));
+    },
+
+    /** Rewrites the caller's own offer; whether it is paused stays as it was. Someone else's answers 404, as `editable`. */
+    async update(id: number, userId: string, fields: OfferFields, now: Date): Promise<void> {
+      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw new NotFound(sentences.offerNotFound);
+    },
+
+    /** Pauses or resumes the caller's own offer; answers whether it is now live. Someone else's answers 404, as `editable`. */
+    async toggle(id: number, userId: string, now: Date): Promise<boolean> {
+      const active = await offers.toggleOwn(id, userId, now);
+      if (active === undefined) throw new NotFound(sentences.offerNotFound);
+      return active;
+    },
+  };
+}
+
+/**
+ * The market/offers/ calls as a trader makes them: the offer rules above, and after every write the
+ * `changed` signal that drops the cached pages of Browse Offers (in every process). Answers the sentences
+ * the trader reads.
+ */
+export function offerDesk(db: Queryable, changed: () => Promise<void>) {
+  const offers = offersService(db);
+  return {
+    ...offers,
+
+    /**
+     * `create`: publishes a new offer, or with `update` rewrites one of the caller's. An id sent along with
+     * update:false is the form's empty edit id: a new offer is published either way.
+     */
+    async save(userId: string, request: OfferFields & { update: boolean; id?: number | null }, now: Date): Promise<string> {
+      const { update, id, ...fields } = request;
+      if (!update) {
+        await offers.publish(userId, fields, now);
+        await changed();
+        return sentences.offerPublished;
+      }
+      if (id === undefined || id === null) throw new InvalidInput(sentences.offerIdRequired);
+      await offers.update(id, userId, fields, now);
+      await changed();
+      return sentences.offerUpdated;
+    },
+
+    /** `toggle`: pauses or resumes the caller's own offer, with the sentence for it. */
+    async pauseOrResume(userId: string, id: number, now: Date): Promise<{ is_active: boolean; message: string }> {
+      const active = await offers.toggle(id, userId, now);
+      await changed();
+      return { is_active: active, message: active ? sentences.offerResumed : sentences.offerPaused };
+    },
+  };
+}
+
+export type OfferDesk = ReturnType<typeof offerDesk>;

@@ -1,0 +1,39 @@
+import { NETWORK_KEYS } from '../../../contracts/wallet.ts';
+import { loadWalletKeys, WalletKeyError, xpubVariable, type WalletKeys } from './keys.ts';
+import { shared } from '../infra/shared.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    walletKeys: WalletKeys;
+  }
+}
+
+/**
+ * Tier 2: the deposit addresses' watch-only keys (wallets/keys.ts). At boot it checks them against the
+ * addresses already handed out: a key that no longer derives them (a changed WALLET_XPUB_*, a lost
+ * development mnemonic) would give traders addresses nobody watches, so the server refuses to start.
+ */
+export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
+  const keys = await loadWalletKeys({
+    xpubs: app.config.walletXpubs,
+    production: app.config.nodeEnv === 'production',
+    dataDir: app.config.dataDir,
+    appSecret: app.config.appSecret,
+  });
+  const firsts = await app.db.query<{ network: string; derivation_index: number; address: string }>(
+    `SELECT DISTINCT ON (network) network, derivation_index, address FROM deposit_addresses ORDER BY network, derivation_index`,
+  );
+  for (const network of NETWORK_KEYS) {
+    const first = firsts.find((row) => row.network === network);
+    if (!first) continue;
+    const derived = keys.addressAt(network, first.derivation_index);
+    if (derived !== first.address) {
+      throw new WalletKeyError(
+        `Refusing to start: the ${network} key (${keys.sourceOf(network)}) does not derive the deposit addresses already handed out ` +
+          `(index ${first.derivation_index} is ${first.address}, this key gives ${derived}). Restore the key they came from ` +
+          `(${xpubVariable(network)}, or the development mnemonic in DATA_DIR).`,
+      );
+    }
+  }
+  app.decorate('walletKeys', keys);
+});
