@@ -3,7 +3,7 @@ import type { RealtimeApp, RealtimePublisher } from './publisher.ts';
 
 /**
  * Publishing through a hosted Pusher, or any Pusher-compatible server (soketi, another Peerex), with the
- * `pusher` SDK (README.md "Configuration": the `PUSHER_*` variables). No socket server runs in this process.
+ * `pusher` SDK (the host configures it: Peerex from its `PUSHER_*` variables). No socket server runs in this process.
  */
 export interface HostedRealtimeOptions {
   app: RealtimeApp;

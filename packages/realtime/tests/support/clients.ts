@@ -6,7 +6,7 @@ import PusherClient from 'pusher-js';
 import { WebSocket } from 'ws';
 import { createBuiltInRealtime, type BuiltInRealtime, type BuiltInRealtimeOptions } from '../../server.ts';
 
-/** The app of these suites; the key and secret are realtime.md 2.4's test vectors. */
+/** The app of these suites; the key and secret are the ones Pusher's documentation signs its worked examples with, so a signature can be checked by hand against it. */
 export const TEST_APP = { id: '3', key: '278d425bdf160c739803', secret: '7ad3773142a6692b25b8' };
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
