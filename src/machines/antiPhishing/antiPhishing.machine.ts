@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { AntiPhishingStatus } from '../../../contracts/account-protections.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AntiPhishingField = 'antiPhishingCode' | 'password';
 export type AntiPhishingContext = {
@@ -25,15 +26,9 @@ const keepCurrent = { type: 'keepCurrent', params: ({ event }: { event: { output
 export const antiPhishingMachine = setup({
   types: { context: {} as AntiPhishingContext, events: {} as AntiPhishingEvent },
   actors: {
-    loadStatus: fromPromise<AntiPhishingStatus>(async () => {
-      throw new Error('loadStatus is bound in the route (antiPhishing.actors.ts)');
-    }),
-    setCode: fromPromise<AntiPhishingStatus, { anti_phishing_code: string; password: string }>(async () => {
-      throw new Error('setCode is bound in the route (antiPhishing.actors.ts)');
-    }),
-    clearCode: fromPromise<AntiPhishingStatus, { password: string }>(async () => {
-      throw new Error('clearCode is bound in the route (antiPhishing.actors.ts)');
-    }),
+    loadStatus: unboundPromise<AntiPhishingStatus>('loadStatus'),
+    setCode: unboundPromise<AntiPhishingStatus, { anti_phishing_code: string; password: string }>('setCode'),
+    clearCode: unboundPromise<AntiPhishingStatus, { password: string }>('clearCode'),
   },
   actions: {
     setField: assign((_, params: { name: AntiPhishingField; value: string }) =>
@@ -49,9 +44,7 @@ export const antiPhishingMachine = setup({
     hasPassword: ({ context }) => context.password !== '',
     isPasswordField: (_, params: { name: AntiPhishingField }) => params.name === 'password',
     /** A code the contract takes, and the password (antiPhishing.rules.ts); bound with the chart. */
-    isCodeReady: (_, _params: { code: string; password: string }): boolean => {
-      throw new Error('isCodeReady is bound in the route (antiPhishing.actors.ts)');
-    },
+    isCodeReady: unboundRule<{ code: string; password: string }>('isCodeReady'),
   },
 }).createMachine({
   id: 'antiPhishing',

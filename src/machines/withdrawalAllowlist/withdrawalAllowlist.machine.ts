@@ -1,7 +1,8 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { AllowlistEntry, AllowlistStatus } from '../../../contracts/account-protections.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { AllowlistAddition } from './withdrawalAllowlist.rules.ts';
+import { unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AllowlistField = 'network' | 'address' | 'label' | 'password';
 export type WithdrawalAllowlistContext = {
@@ -40,21 +41,11 @@ const keepStatus = { type: 'keepStatus', params: ({ event }: { event: { output: 
 export const withdrawalAllowlistMachine = setup({
   types: { context: {} as WithdrawalAllowlistContext, events: {} as WithdrawalAllowlistEvent },
   actors: {
-    loadStatus: fromPromise<AllowlistStatus>(async () => {
-      throw new Error('loadStatus is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    enable: fromPromise<AllowlistStatus>(async () => {
-      throw new Error('enable is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    disable: fromPromise<AllowlistStatus, { password: string }>(async () => {
-      throw new Error('disable is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    addAddress: fromPromise<AllowlistStatus, AllowlistAddition>(async () => {
-      throw new Error('addAddress is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    removeAddress: fromPromise<AllowlistStatus, { id: number }>(async () => {
-      throw new Error('removeAddress is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
+    loadStatus: unboundPromise<AllowlistStatus>('loadStatus'),
+    enable: unboundPromise<AllowlistStatus>('enable'),
+    disable: unboundPromise<AllowlistStatus, { password: string }>('disable'),
+    addAddress: unboundPromise<AllowlistStatus, AllowlistAddition>('addAddress'),
+    removeAddress: unboundPromise<AllowlistStatus, { id: number }>('removeAddress'),
   },
   actions: {
     setField: assign((_, params: { name: AllowlistField; value: string }) => ({ [params.name]: params.value })),
@@ -75,9 +66,7 @@ export const withdrawalAllowlistMachine = setup({
     hasPassword: ({ context }) => context.password !== '',
     isPasswordField: (_, params: { name: AllowlistField }) => params.name === 'password',
     /** The contract's rules for a new address (withdrawalAllowlist.rules.ts); bound with the chart. */
-    isAdditionValid: (_, _params: AllowlistAddition): boolean => {
-      throw new Error('isAdditionValid is bound in the route (withdrawalAllowlist.actors.ts)');
-    },
+    isAdditionValid: unboundRule<AllowlistAddition>('isAdditionValid'),
   },
 }).createMachine({
   id: 'withdrawalAllowlist',
