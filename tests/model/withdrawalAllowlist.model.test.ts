@@ -156,7 +156,19 @@ describe('withdrawal allowlist: every path through the chart', () => {
   it('reaches every state and takes every transition of the chart', async () => {
     const coverage = new Coverage(withdrawalAllowlistLogic);
     for (const path of model.paths) await run(path, coverage);
+    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots, ${model.edges} edges)`);
     expect(coverage.missingStates()).toEqual([]);
     expect(coverage.missingTransitions()).toEqual([]);
+  });
+
+  it('the coverage measure notices what the walk leaves out', async () => {
+    const coverage = new Coverage(withdrawalAllowlistLogic);
+    for (const path of model.paths.filter((path) => !path.steps.some(({ event }) => event.type === 'address.remove'))) await run(path, coverage);
+    expect(coverage.missingStates(), 'Without removing an address, its call is never reached').toEqual(['withdrawalAllowlist.removing']);
+    expect(coverage.missingTransitions()).toEqual([
+      'withdrawalAllowlist.ready —address.remove#0→ withdrawalAllowlist.removing',
+      'withdrawalAllowlist.removing —xstate.done.actor.removeAddress#0→ withdrawalAllowlist.ready',
+      'withdrawalAllowlist.removing —xstate.error.actor.removeAddress#0→ withdrawalAllowlist.ready',
+    ]);
   });
 });
