@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
-import { HistoryFilterBar, historyTableWrap, type HistoryFilterBarProps } from './HistoryFilterBar.tsx';
+import { HistoryFilterBar, historyTableWrap, type HistoryFilterBarProps, type HistoryStatusFilter } from './HistoryFilterBar.tsx';
+
+/** The events both history charts take alike (tradeHistory, walletHistory): status, coin, "Clear All", the pages. */
+export type HistoryListEvent =
+  | { type: 'filter.status'; value: HistoryStatusFilter }
+  | { type: 'filter.coin'; value: string }
+  | { type: 'filters.clear' }
+  | { type: 'page.next' }
+  | { type: 'page.previous' };
 
 /**
  * The frame Recent Trades and Recent Transactions share: the header, the filter bar, the table with its column
@@ -13,7 +21,13 @@ export function HistoryPage<Type extends string>(props: {
   title: string;
   subtitle: string;
   busy: boolean;
-  filters: HistoryFilterBarProps<Type>;
+  /** The screen's own type filter (trade type, transaction type). */
+  type: HistoryFilterBarProps<Type>['type'];
+  status: HistoryStatusFilter;
+  coinId: string;
+  coins: HistoryFilterBarProps<Type>['coins'];
+  /** The screen's chart: it takes the shared events. */
+  send: (event: HistoryListEvent) => void;
   tableClassName: string;
   columns: readonly string[];
   /** The table's rows. */
@@ -24,13 +38,20 @@ export function HistoryPage<Type extends string>(props: {
   belowCard?: ReactNode;
   canPrevious: boolean;
   canNext: boolean;
-  onPrevious: () => void;
-  onNext: () => void;
 }) {
+  const { send } = props;
   return (
     <section aria-busy={props.busy}>
       <PageHeader title={props.title} subtitle={props.subtitle} />
-      <HistoryFilterBar {...props.filters} />
+      <HistoryFilterBar
+        type={props.type}
+        status={props.status}
+        coinId={props.coinId}
+        coins={props.coins}
+        onStatus={(value) => send({ type: 'filter.status', value })}
+        onCoin={(value) => send({ type: 'filter.coin', value })}
+        onClear={() => send({ type: 'filters.clear' })}
+      />
 
       <div className={`${cardStyle} ${historyTableWrap}`}>
         <table className={props.tableClassName}>
@@ -47,7 +68,12 @@ export function HistoryPage<Type extends string>(props: {
       </div>
       {props.belowCard}
 
-      <Pager canPrevious={props.canPrevious} canNext={props.canNext} onPrevious={props.onPrevious} onNext={props.onNext} />
+      <Pager
+        canPrevious={props.canPrevious}
+        canNext={props.canNext}
+        onPrevious={() => send({ type: 'page.previous' })}
+        onNext={() => send({ type: 'page.next' })}
+      />
     </section>
   );
 }

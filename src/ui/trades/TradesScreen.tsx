@@ -57,29 +57,23 @@ export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistor
       title="Recent Trades"
       subtitle="Every trade you opened or answered."
       busy={loading}
-      filters={{
-        type: {
-          name: 'trade_type',
-          options: [
-            { value: 'buy', label: 'Buy' },
-            { value: 'sell', label: 'Sell' },
-          ],
-          value: current.tradeType,
-          onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
-        },
-        status: current.status,
-        coinId: current.coinId,
-        coins,
-        onStatus: (value) => actor.send({ type: 'filter.status', value }),
-        onCoin: (value) => actor.send({ type: 'filter.coin', value }),
-        onClear: () => actor.send({ type: 'filters.clear' }),
+      type={{
+        name: 'trade_type',
+        options: [
+          { value: 'buy', label: 'Buy' },
+          { value: 'sell', label: 'Sell' },
+        ],
+        value: current.tradeType,
+        onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
       }}
+      status={current.status}
+      coinId={current.coinId}
+      coins={coins}
+      send={actor.send}
       tableClassName={table}
       columns={COLUMNS}
       canPrevious={canPrevious}
       canNext={canNext}
-      onPrevious={() => actor.send({ type: 'page.previous' })}
-      onNext={() => actor.send({ type: 'page.next' })}
     >
       {loaded && trades.length === 0 ? (
         <tr>

@@ -82,23 +82,19 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
       title="Recent Transactions"
       subtitle="Deposits and withdrawals of your wallets."
       busy={loading}
-      filters={{
-        type: {
-          name: 'trans_type',
-          options: [
-            { value: 'deposit', label: 'Deposit' },
-            { value: 'withdrawal', label: 'Withdrawal' },
-          ],
-          value: current.transType,
-          onChange: (value) => actor.send({ type: 'filter.transType', value }),
-        },
-        status: current.status,
-        coinId: current.coinId,
-        coins,
-        onStatus: (value) => actor.send({ type: 'filter.status', value }),
-        onCoin: (value) => actor.send({ type: 'filter.coin', value }),
-        onClear: () => actor.send({ type: 'filters.clear' }),
+      type={{
+        name: 'trans_type',
+        options: [
+          { value: 'deposit', label: 'Deposit' },
+          { value: 'withdrawal', label: 'Withdrawal' },
+        ],
+        value: current.transType,
+        onChange: (value) => actor.send({ type: 'filter.transType', value }),
       }}
+      status={current.status}
+      coinId={current.coinId}
+      coins={coins}
+      send={actor.send}
       tableClassName={table}
       columns={COLUMNS}
       belowTable={
@@ -114,8 +110,6 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
       }
       canPrevious={canPrevious}
       canNext={canNext}
-      onPrevious={() => actor.send({ type: 'page.previous' })}
-      onNext={() => actor.send({ type: 'page.next' })}
     >
       {transactions.map((row) => (
         <tr key={row.id}>
