@@ -26,6 +26,17 @@ export type WalletHistoryEvent =
 
 export const TXID_COPIED = 'Transaction ID copied to clipboard!';
 
+type PageLoaded = { event: { output: WalletHistory } };
+/** A page arrived (a load or a refresh): its rows show, and it is asked for again shortly while one of them is pending. */
+const keepPage = [
+  {
+    guard: { type: 'hasPendingRow', params: ({ event }: PageLoaded) => ({ transactions: event.output.transactions }) },
+    target: 'watching',
+    actions: { type: 'keepTransactions', params: ({ event }: PageLoaded) => ({ history: event.output }) },
+  },
+  { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }: PageLoaded) => ({ history: event.output }) } },
+] as const;
+
 /** Recent Transactions (/wallets/transactions): type, status and coin filters with Previous/Next pages. */
 export const walletHistoryMachine = setup({
   types: { context: {} as WalletHistoryContext, events: {} as WalletHistoryEvent },
@@ -104,14 +115,7 @@ export const walletHistoryMachine = setup({
             id: 'loadTransactions',
             src: 'loadTransactions',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: [
-              {
-                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
-                target: 'watching',
-                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
-              },
-              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
-            ],
+            onDone: keepPage,
             onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
           },
         },
@@ -129,14 +133,7 @@ export const walletHistoryMachine = setup({
             id: 'refreshTransactions',
             src: 'loadTransactions',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: [
-              {
-                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
-                target: 'watching',
-                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
-              },
-              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
-            ],
+            onDone: keepPage,
             onError: {
               target: 'idle',
               description:
