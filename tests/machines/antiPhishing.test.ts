@@ -8,16 +8,26 @@ import {
   selectCodeProblem,
   selectCurrentCode,
   selectIsBusy,
+  selectRemoval,
   selectView,
 } from '../../src/machines/antiPhishing/antiPhishing.selectors.ts';
+import { passwordConfirmMachine } from '../../src/machines/passwordConfirm/passwordConfirm.machine.ts';
+import {
+  selectCanSubmit as selectCanConfirm,
+  selectIsBusy as selectIsConfirming,
+  selectPassword,
+} from '../../src/machines/passwordConfirm/passwordConfirm.selectors.ts';
 import { createApi } from '../../src/services/api.ts';
 import { scriptedActors } from '../support/machines.ts';
 
 async function start(current: string | null) {
-  const fakes = scriptedActors(['loadStatus', 'setCode', 'clearCode']);
+  const fakes = scriptedActors(['loadStatus', 'setCode', 'change']);
   const notices: Notice[] = [];
+  const { change, ...calls } = fakes.actors;
+  // The removal's password confirmation is the real child chart, its call the fake (its invoke id: `change`).
+  const confirmClear = passwordConfirmMachine.provide({ actors: { change: change as never } });
   const actor = createActor(
-    antiPhishingLogic.provide({ actors: fakes.actors as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
+    antiPhishingLogic.provide({ actors: { ...calls, confirmClear } as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
   ).start();
   expect(selectView(actor.getSnapshot())).toBe('loading');
   await fakes.resolve('loadStatus', { anti_phishing_code: current });
@@ -76,26 +86,60 @@ describe('anti-phishing code', () => {
     expect(actor.getSnapshot().context).toMatchObject({ current: 'old code', draft: '', password: '' });
   });
 
-  it('removing it asks only for the password', async () => {
-    const { actor, fakes, notices, type } = await start('Blue falcon');
+  it('removing it asks only for the password, in its password confirmation', async () => {
+    const { actor, fakes, notices } = await start('Blue falcon');
     expect(selectCanRemove(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'clear.start' });
     expect(selectView(actor.getSnapshot())).toBe('removing');
-    type('antiPhishingCode', 'ignored');
-    expect(actor.getSnapshot().context.draft).toBe('');
-    expect(selectCanSubmit(actor.getSnapshot())).toBe(false);
-    type('password', 'my-password');
-    actor.send({ type: 'form.submit' });
-    expect(fakes.calls.at(-1)).toEqual({ id: 'clearCode', input: { password: 'my-password' } });
-    await fakes.reject('clearCode', new Error('The password is not correct.'));
+    const removal = selectRemoval(actor.getSnapshot())!;
+    expect(selectCanConfirm(removal.getSnapshot())).toBe(false);
+    removal.send({ type: 'field.change', name: 'password', value: 'my-password' });
+    removal.send({ type: 'form.submit' });
+    expect(selectIsConfirming(removal.getSnapshot())).toBe(true);
+    expect(fakes.calls.at(-1)).toEqual({ id: 'change', input: { password: 'my-password' } });
+    await fakes.reject('change', new Error('The password is not correct.'));
     expect(selectView(actor.getSnapshot())).toBe('removing');
-    expect(actor.getSnapshot().context.password).toBe('');
-    type('password', 'my-password');
-    actor.send({ type: 'form.submit' });
-    await fakes.resolve('clearCode', { anti_phishing_code: null });
+    expect(selectPassword(removal.getSnapshot())).toBe('');
+    removal.send({ type: 'field.change', name: 'password', value: 'my-password' });
+    removal.send({ type: 'form.submit' });
+    await fakes.resolve('change', { anti_phishing_code: null });
+    expect(selectView(actor.getSnapshot())).toBe('showing');
     expect(selectCurrentCode(actor.getSnapshot())).toBeNull();
     expect(selectCanRemove(actor.getSnapshot())).toBe(false);
     expect(notices).toEqual([{ title: 'Anti-phishing code removed', type: 'success' }]);
+  });
+
+  it('cancelling the removal keeps the code', async () => {
+    const { actor, fakes, notices } = await start('Blue falcon');
+    actor.send({ type: 'clear.start' });
+    const removal = selectRemoval(actor.getSnapshot())!;
+    removal.send({ type: 'field.change', name: 'password', value: 'my-password' });
+    removal.send({ type: 'form.cancel' });
+    expect(selectView(actor.getSnapshot())).toBe('showing');
+    expect(selectCurrentCode(actor.getSnapshot())).toBe('Blue falcon');
+    expect(selectRemoval(actor.getSnapshot())).toBeUndefined();
+    expect(fakes.calls.map((call) => call.id)).toEqual(['loadStatus']);
+    expect(notices).toEqual([]);
+  });
+
+  it('the binding removes it with POST security/anti_phishing/ {type: clear, password}', async () => {
+    const bodies: unknown[] = [];
+    const answers = [{ anti_phishing_code: 'Blue falcon' }, { anti_phishing_code: null }];
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return new Response(JSON.stringify({ success: true, info: answers[bodies.length - 1] }), { status: 200 });
+    };
+    const api = createApi({ baseUrl: '/api/', getToken: () => 't', onSessionExpired: () => {}, onError: () => {}, fetch: fetch as typeof globalThis.fetch });
+    const notify = vi.fn();
+    const actor = createActor(bindAntiPhishing({ api, notify } as unknown as FlowDeps)).start();
+    await vi.waitFor(() => expect(selectView(actor.getSnapshot())).toBe('showing'));
+    actor.send({ type: 'clear.start' });
+    const removal = selectRemoval(actor.getSnapshot())!;
+    removal.send({ type: 'field.change', name: 'password', value: 'pw' });
+    removal.send({ type: 'form.submit' });
+    await vi.waitFor(() => expect(selectCurrentCode(actor.getSnapshot())).toBeNull());
+    expect(bodies[1]).toEqual({ type: 'clear', password: 'pw' });
+    expect(notify).toHaveBeenCalledWith({ title: 'Anti-phishing code removed', type: 'success' });
   });
 
   it('the binding speaks POST security/anti_phishing/ as the contract says', async () => {

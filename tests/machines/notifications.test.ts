@@ -2,8 +2,7 @@ import { SimulatedClock, createActor } from 'xstate';
 import type { NotificationList } from '../../contracts/index.ts';
 import { bindNotifications } from '../../src/machines/notifications/notifications.actors.ts';
 import { appPathOf } from '../../src/machines/shared/appPath.ts';
-import { NOTIFICATIONS_LIST_LIMIT } from '../../contracts/index.ts';
-import { mergedList, NOTIFICATIONS_SHOWN } from '../../src/machines/notifications/notifications.machine.ts';
+import { mergedList } from '../../src/machines/notifications/notifications.machine.ts';
 import {
   badgeText,
   selectCanMarkAllRead,
@@ -313,10 +312,6 @@ describe('notifications chart', () => {
     expect(bell.realtime.listeners(traderChannel)).toBe(1);
     bell.actor.stop();
     expect(bell.realtime.listeners(traderChannel)).toBe(0);
-  });
-
-  it('holds as many items as the server lists (the chart keeps its own literal, to stand alone)', () => {
-    expect(NOTIFICATIONS_SHOWN).toBe(NOTIFICATIONS_LIST_LIMIT);
   });
 
   it('mergedList caps the list at 50 and counts only the unread that arrived', () => {

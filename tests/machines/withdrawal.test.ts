@@ -446,7 +446,7 @@ describe('withdrawal chart', () => {
     bare.start();
     await fakes.resolve('loadWallets', withdrawalCoins);
     bare.send({ type: 'amount.change', value: '1' });
-    expect(String(errors[0])).toMatch(/isOverBalance is bound in the route/);
+    expect(String(errors[0])).toMatch(/isOverBalance is bound with the chart/);
   });
 });
 

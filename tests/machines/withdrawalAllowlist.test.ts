@@ -8,10 +8,13 @@ import {
   selectCanAdd,
   selectCanSubmit,
   selectCanToggle,
+  selectDisabling,
   selectIsBusy,
   selectLabelProblem,
   selectView,
 } from '../../src/machines/withdrawalAllowlist/withdrawalAllowlist.selectors.ts';
+import { passwordConfirmMachine } from '../../src/machines/passwordConfirm/passwordConfirm.machine.ts';
+import { selectCanSubmit as selectCanConfirm, selectPassword } from '../../src/machines/passwordConfirm/passwordConfirm.selectors.ts';
 import { createApi } from '../../src/services/api.ts';
 import { scriptedActors } from '../support/machines.ts';
 
@@ -26,10 +29,13 @@ const cold: AllowlistEntry = {
 const off: AllowlistStatus = { enabled: false, enforced_until: null, addresses: [] };
 
 async function start(status: AllowlistStatus) {
-  const fakes = scriptedActors(['loadStatus', 'enable', 'disable', 'addAddress', 'removeAddress']);
+  const fakes = scriptedActors(['loadStatus', 'enable', 'change', 'addAddress', 'removeAddress']);
   const notices: Notice[] = [];
+  const { change, ...calls } = fakes.actors;
+  // Turning off is confirmed by the real password confirmation chart, its call the fake (its invoke id: `change`).
+  const confirmDisable = passwordConfirmMachine.provide({ actors: { change: change as never } });
   const actor = createActor(
-    withdrawalAllowlistLogic.provide({ actors: fakes.actors as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
+    withdrawalAllowlistLogic.provide({ actors: { ...calls, confirmDisable } as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
   ).start();
   expect(selectView(actor.getSnapshot())).toBe('loading');
   await fakes.resolve('loadStatus', status);
@@ -61,15 +67,17 @@ describe('withdrawal allowlist', () => {
     expect(selectCanSubmit(actor.getSnapshot())).toBe(false);
     type('address', 'ignored');
     expect(actor.getSnapshot().context.address).toBe('');
-    type('password', 'wrong');
-    actor.send({ type: 'form.submit' });
-    expect(fakes.calls.at(-1)).toEqual({ id: 'disable', input: { password: 'wrong' } });
-    await fakes.reject('disable', new Error('The password is not correct.'));
+    const confirmation = selectDisabling(actor.getSnapshot())!;
+    expect(selectCanConfirm(confirmation.getSnapshot())).toBe(false);
+    confirmation.send({ type: 'field.change', name: 'password', value: 'wrong' });
+    confirmation.send({ type: 'form.submit' });
+    expect(fakes.calls.at(-1)).toEqual({ id: 'change', input: { password: 'wrong' } });
+    await fakes.reject('change', new Error('The password is not correct.'));
     expect(selectView(actor.getSnapshot())).toBe('disabling');
-    expect(actor.getSnapshot().context.password).toBe('');
-    type('password', 'right');
-    actor.send({ type: 'form.submit' });
-    await fakes.resolve('disable', { enabled: false, enforced_until: '2026-11-25T10:00:00.000Z', addresses: [cold] });
+    expect(selectPassword(confirmation.getSnapshot())).toBe('');
+    confirmation.send({ type: 'field.change', name: 'password', value: 'right' });
+    confirmation.send({ type: 'form.submit' });
+    await fakes.resolve('change', { enabled: false, enforced_until: '2026-11-25T10:00:00.000Z', addresses: [cold] });
     expect(selectView(actor.getSnapshot())).toBe('list');
     expect(actor.getSnapshot().context).toMatchObject({ enabled: false, enforcedUntil: '2026-11-25T10:00:00.000Z', password: '' });
   });

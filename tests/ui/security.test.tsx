@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createActor, fromPromise } from 'xstate';
 import type { AllowlistEntry, AllowlistStatus, AntiPhishingStatus, SignInEntry } from '../../contracts/account-protections.ts';
 import { antiPhishingLogic } from '../../src/machines/antiPhishing/antiPhishing.actors.ts';
+import { confirmedBy } from '../../src/machines/passwordConfirm/passwordConfirm.actors.ts';
 import { signInHistoryMachine } from '../../src/machines/signInHistory/signInHistory.machine.ts';
 import { withdrawalAllowlistLogic } from '../../src/machines/withdrawalAllowlist/withdrawalAllowlist.actors.ts';
 import { AntiPhishingCard } from '../../src/ui/security/AntiPhishingCard.tsx';
@@ -90,6 +91,36 @@ describe('AntiPhishingCard', () => {
     expect(screen.getByRole('button', { name: 'Change code' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Remove code' })).toBeInTheDocument();
   });
+
+  it('removes the code with the password; a cancelled removal keeps it', async () => {
+    const clearCode = vi.fn(async (_input: { password: string }): Promise<AntiPhishingStatus> => ({ anti_phishing_code: null }));
+    const actor = createActor(
+      antiPhishingLogic.provide({
+        actors: {
+          loadStatus: fromPromise(async (): Promise<AntiPhishingStatus> => ({ anti_phishing_code: 'Blue falcon' })),
+          confirmClear: confirmedBy(clearCode),
+        },
+      }),
+    ).start();
+    await renderWithRouter(() => <AntiPhishingCard actor={actor} />);
+    const typist = userEvent.setup();
+
+    await typist.click(await screen.findByRole('button', { name: 'Remove code' }));
+    expect(screen.getByText('Enter your password to remove the code. Mails from Peerex will then carry no code.')).toBeInTheDocument();
+    await typist.type(screen.getByLabelText('Your password'), 'pw-secret');
+    await typist.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByTestId('anti-phishing-code')).toHaveTextContent('Blue falcon');
+    expect(clearCode).not.toHaveBeenCalled();
+
+    await typist.click(screen.getByRole('button', { name: 'Remove code' }));
+    const remove = within(screen.getByRole('region')).getAllByRole('button', { name: 'Remove code' }).at(-1)!;
+    expect(remove).toBeDisabled();
+    expect(screen.getByLabelText('Your password')).toHaveValue('');
+    await typist.type(screen.getByLabelText('Your password'), 'pw-secret');
+    await typist.click(remove);
+    expect(await screen.findByText('No code set')).toBeInTheDocument();
+    expect(clearCode).toHaveBeenCalledWith({ password: 'pw-secret' });
+  });
 });
 
 describe('WithdrawalAllowlistCard', () => {
@@ -97,11 +128,13 @@ describe('WithdrawalAllowlistCard', () => {
   const usable: AllowlistEntry = { id: 3, network: 'bitcoin', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', label: '', created: hoursAgo(48), usable_from: hoursAgo(24) };
 
   function allowlist(status: AllowlistStatus, calls: Partial<Record<'enable' | 'disable' | 'addAddress' | 'removeAddress', (input: never) => Promise<AllowlistStatus>>> = {}) {
+    const { disable, ...others } = calls;
     return createActor(
       withdrawalAllowlistLogic.provide({
         actors: {
           loadStatus: fromPromise(async () => status),
-          ...Object.fromEntries(Object.entries(calls).map(([id, call]) => [id, fromPromise(({ input }) => call(input as never))])),
+          ...(Object.fromEntries(Object.entries(others).map(([id, call]) => [id, fromPromise(({ input }) => call(input as never))])) as Record<string, never>),
+          ...(disable ? { confirmDisable: confirmedBy((input) => disable(input as never)) } : {}),
         },
       }),
     ).start();

@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import { createAccountProtectionService } from '../../services/accountProtections.ts';
+import { confirmedBy } from '../passwordConfirm/passwordConfirm.actors.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { antiPhishingMachine } from './antiPhishing.machine.ts';
 import { antiPhishingRules } from './antiPhishing.rules.ts';
@@ -13,7 +14,7 @@ export const bindAntiPhishing = (deps: FlowDeps) => {
     actors: {
       loadStatus: fromPromise(() => protections.antiPhishingStatus()),
       setCode: fromPromise(({ input }) => protections.setAntiPhishingCode(input)),
-      clearCode: fromPromise(({ input }) => protections.clearAntiPhishingCode(input)),
+      confirmClear: confirmedBy((input) => protections.clearAntiPhishingCode(input)),
     },
     actions: { notify: (_, params) => deps.notify(params) },
   });

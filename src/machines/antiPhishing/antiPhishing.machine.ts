@@ -1,6 +1,8 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { AntiPhishingStatus } from '../../../contracts/account-protections.ts';
 import type { Notice } from '../shared/notify.ts';
+import type { PasswordConfirmLogic, PasswordConfirmOutput } from '../passwordConfirm/passwordConfirm.machine.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AntiPhishingField = 'antiPhishingCode' | 'password';
 export type AntiPhishingContext = {
@@ -25,33 +27,27 @@ const keepCurrent = { type: 'keepCurrent', params: ({ event }: { event: { output
 export const antiPhishingMachine = setup({
   types: { context: {} as AntiPhishingContext, events: {} as AntiPhishingEvent },
   actors: {
-    loadStatus: fromPromise<AntiPhishingStatus>(async () => {
-      throw new Error('loadStatus is bound in the route (antiPhishing.actors.ts)');
-    }),
-    setCode: fromPromise<AntiPhishingStatus, { anti_phishing_code: string; password: string }>(async () => {
-      throw new Error('setCode is bound in the route (antiPhishing.actors.ts)');
-    }),
-    clearCode: fromPromise<AntiPhishingStatus, { password: string }>(async () => {
-      throw new Error('clearCode is bound in the route (antiPhishing.actors.ts)');
-    }),
+    loadStatus: unboundPromise<AntiPhishingStatus>('loadStatus'),
+    setCode: unboundPromise<AntiPhishingStatus, { anti_phishing_code: string; password: string }>('setCode'),
+    /** Removing the code, confirmed with the password (the passwordConfirm chart, bound to the call). */
+    confirmClear: unboundChart<PasswordConfirmLogic<AntiPhishingStatus>>('confirmClear'),
   },
   actions: {
     setField: assign((_, params: { name: AntiPhishingField; value: string }) =>
       params.name === 'password' ? { password: params.value } : { draft: params.value },
     ),
     keepCurrent: assign((_, params: AntiPhishingStatus) => ({ current: params.anti_phishing_code })),
+    /** The answer of a confirmed removal (a cancelled one changes nothing). */
+    keepConfirmed: assign((_, params: PasswordConfirmOutput<AntiPhishingStatus>) => (params.confirmed ? { current: params.result.anti_phishing_code } : {})),
     clearForm: assign({ draft: '', password: '' }),
     clearPassword: assign({ password: '' }),
     notify: (_, _params: Notice) => {},
   },
   guards: {
+    isConfirmed: (_, params: PasswordConfirmOutput) => params.confirmed,
     hasCode: ({ context }) => context.current !== null,
-    hasPassword: ({ context }) => context.password !== '',
-    isPasswordField: (_, params: { name: AntiPhishingField }) => params.name === 'password',
     /** A code the contract takes, and the password (antiPhishing.rules.ts); bound with the chart. */
-    isCodeReady: (_, _params: { code: string; password: string }): boolean => {
-      throw new Error('isCodeReady is bound in the route (antiPhishing.actors.ts)');
-    },
+    isCodeReady: unboundRule<{ code: string; password: string }>('isCodeReady'),
   },
 }).createMachine({
   id: 'antiPhishing',
@@ -110,29 +106,22 @@ export const antiPhishingMachine = setup({
       },
     },
     confirmingClear: {
+      description: 'Removing the code asks for the password (the passwordConfirm child).',
       tags: ['form'],
-      description: 'Removing the code asks for the password.',
-      on: {
-        'field.change': {
-          guard: { type: 'isPasswordField', params: ({ event }) => ({ name: event.name }) },
-          description: 'Only the password is asked here.',
-          actions: { type: 'setField', params: ({ event }) => event },
-        },
-        'form.submit': { guard: 'hasPassword', target: 'clearing' },
-        'form.cancel': { target: 'showing', actions: 'clearForm' },
-      },
-    },
-    clearing: {
-      tags: ['busy', 'form'],
       invoke: {
-        id: 'clearCode',
-        src: 'clearCode',
-        input: ({ context }) => ({ password: context.password }),
-        onDone: {
-          target: 'showing',
-          actions: [keepCurrent, 'clearForm', { type: 'notify', params: { title: 'Anti-phishing code removed', type: 'success' } }],
-        },
-        onError: { target: 'confirmingClear', actions: 'clearPassword' },
+        id: 'confirmClear',
+        src: 'confirmClear',
+        onDone: [
+          {
+            guard: { type: 'isConfirmed', params: ({ event }) => event.output },
+            target: 'showing',
+            actions: [
+              { type: 'keepConfirmed', params: ({ event }) => event.output },
+              { type: 'notify', params: { title: 'Anti-phishing code removed', type: 'success' } },
+            ],
+          },
+          { target: 'showing', description: 'Cancelled: the code stays.' },
+        ],
       },
     },
   },

@@ -1,6 +1,7 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { Overview, WalletItem } from '../../../contracts/index.ts';
 import type { LivePricesLogic } from '../livePrices/livePrices.machine.ts';
+import { unboundChart, unboundPromise } from '../shared/unbound.ts';
 
 export type DashboardContext = { overview: Overview | null; wallets: WalletItem[] | null };
 export type DashboardEvent = { type: 'overview.refresh' };
@@ -12,16 +13,10 @@ export type DashboardEvent = { type: 'overview.refresh' };
 export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   actors: {
-    loadOverview: fromPromise<Overview | null>(async () => {
-      throw new Error('loadOverview is bound in the route (dashboard.actors.ts)');
-    }),
-    loadWallets: fromPromise<WalletItem[]>(async () => {
-      throw new Error('loadWallets is bound in the route (dashboard.actors.ts)');
-    }),
+    loadOverview: unboundPromise<Overview | null>('loadOverview'),
+    loadWallets: unboundPromise<WalletItem[]>('loadWallets'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
-    livePrices: fromCallback(() => {
-      throw new Error('livePrices is bound in the route (dashboard.actors.ts)');
-    }) as unknown as LivePricesLogic,
+    livePrices: unboundChart<LivePricesLogic>('livePrices'),
   },
   actions: {
     keepOverview: assign((_, params: { overview: Overview | null }) => ({ overview: params.overview })),

@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { NetworkKey, WalletAddressEntry } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise } from '../shared/unbound.ts';
 
 export type DepositContext = {
   /** `user/wallet/` addresses: per coin, the trader's own address on each of its networks. */
@@ -38,13 +39,9 @@ export const shownAddress = (context: DepositContext): string | null =>
 export const depositMachine = setup({
   types: { context: {} as DepositContext, events: {} as DepositEvent, input: {} as DepositInput },
   actors: {
-    loadAddresses: fromPromise<WalletAddressEntry[]>(async () => {
-      throw new Error('loadAddresses is bound in the route (deposit.actors.ts)');
-    }),
+    loadAddresses: unboundPromise<WalletAddressEntry[]>('loadAddresses'),
     /** Puts the address on the clipboard; fails when the browser refuses. */
-    copyAddress: fromPromise<void, { address: string }>(async () => {
-      throw new Error('copyAddress is bound in the route (deposit.actors.ts)');
-    }),
+    copyAddress: unboundPromise<void, { address: string }>('copyAddress'),
   },
   actions: {
     /** The addresses, and the coin the URL asked for when it is one of them. */

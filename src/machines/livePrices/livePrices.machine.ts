@@ -1,4 +1,5 @@
-import { assign, fromCallback, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { unboundCallback, unboundRule } from '../shared/unbound.ts';
 
 /** Which way a coin's price last moved against the value before it. */
 export type PriceDirection = 'up' | 'down';
@@ -32,9 +33,7 @@ export const livePricesMachine = setup({
   },
   actors: {
     /** The subscription to `coin_price`, reporting valid prices, the subscription and its loss. */
-    priceFeed: fromCallback<LivePricesEvent>(() => {
-      throw new Error('priceFeed is bound with the chart (livePrices.actors.ts)');
-    }),
+    priceFeed: unboundCallback<LivePricesEvent>('priceFeed'),
   },
   actions: {
     movePrice: assign(({ context }, params: { ticker: string; price: string; direction: PriceDirection }) => ({
@@ -43,12 +42,8 @@ export const livePricesMachine = setup({
   },
   guards: {
     /** Exact decimal comparison (domain/money.ts), bound with the chart. */
-    isHigher: (_, _params: PriceMove): boolean => {
-      throw new Error('isHigher is bound with the chart (livePrices.actors.ts)');
-    },
-    isLower: (_, _params: PriceMove): boolean => {
-      throw new Error('isLower is bound with the chart (livePrices.actors.ts)');
-    },
+    isHigher: unboundRule<PriceMove>('isHigher'),
+    isLower: unboundRule<PriceMove>('isLower'),
   },
 }).createMachine({
   id: 'livePrices',

@@ -1,7 +1,8 @@
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import type { LoginResponse, SessionResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type LoginField = 'username' | 'password' | 'recoveryCode';
 export type LoginContext = {
@@ -32,16 +33,10 @@ const recoveryCodeInput = (value: string) => value.replace(/[^A-Za-z0-9\s-]/g, '
 export const loginMachine = setup({
   types: { context: {} as LoginContext, events: {} as LoginEvent },
   actors: {
-    submitCredentials: fromPromise<LoginResponse, { username: string; password: string }>(async () => {
-      throw new Error('submitCredentials is bound in the route (login.actors.ts)');
-    }),
-    submitCode: fromPromise<SessionResponse, { token: string } & ({ code: string } | { recovery_code: string })>(async () => {
-      throw new Error('submitCode is bound in the route (login.actors.ts)');
-    }),
+    submitCredentials: unboundPromise<LoginResponse, { username: string; password: string }>('submitCredentials'),
+    submitCode: unboundPromise<SessionResponse, { token: string } & ({ code: string } | { recovery_code: string })>('submitCode'),
     // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
-    codeEntry: fromCallback(() => {
-      throw new Error('codeEntry is bound in the route (login.actors.ts)');
-    }) as unknown as CodeEntryLogic,
+    codeEntry: unboundChart<CodeEntryLogic>('codeEntry'),
   },
   actions: {
     setField: assign(({ context }, params: { name: LoginField; value: string }) =>
@@ -61,9 +56,7 @@ export const loginMachine = setup({
   guards: {
     hasCredentials: ({ context }) => context.username.trim() !== '' && context.password !== '',
     /** One of the recovery codes' shape (shared/rules.ts); bound with the chart. */
-    isRecoveryCode: (_, _params: { value: string }) => {
-      throw new Error('isRecoveryCode is bound in the route (login.actors.ts)');
-    },
+    isRecoveryCode: unboundRule<{ value: string }>('isRecoveryCode'),
     needsSecondFactor: (_, params: { two_factor: boolean }) => params.two_factor,
     /** The account service rejects an attempt that is over with an error of kind `signInExpired`. */
     isSignInOver: (_, params: { error: unknown }) =>

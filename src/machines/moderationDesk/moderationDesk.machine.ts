@@ -1,6 +1,8 @@
-import { assign, fromCallback, fromPromise, not, setup, type EventObject } from 'xstate';
+import { assign, not, setup, type EventObject } from 'xstate';
 import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
+import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
+import { withMessages } from '../shared/chatMessages.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */
@@ -51,22 +53,6 @@ export type ModerationDeskEvent =
   | { type: 'resolution.confirm' }
   | { type: 'dialog.dismiss' };
 
-/** Messages by id, oldest first: one heard live and read again shows once. */
-function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage[] {
-  const byId = new Map(known.map((message) => [message.id, message]));
-  for (const message of arrived) byId.set(message.id, message);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
-}
-
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound with the chart (moderationDesk.actors.ts)`);
-};
-/** A rule bound with the chart in moderationDesk.actors.ts (moderationDesk.rules.ts: the lifecycle chart, the contracts). */
-const boundRule =
-  <Params>(name: string) =>
-  (_: unknown, _params: Params): boolean =>
-    stub(name)();
-
 const resolvable = (outcome: DisputeOutcome) => ({ type: 'canResolve', params: { outcome } }) as const;
 const reading = { target: 'refreshing', reenter: true } as const;
 
@@ -77,15 +63,15 @@ const reading = { target: 'refreshing', reenter: true } as const;
 export const moderationDeskMachine = setup({
   types: { context: {} as ModerationDeskContext, events: {} as ModerationDeskEvent, input: {} as ModerationDeskInput },
   actors: {
-    loadDisputes: fromPromise<DisputeSummary[]>(async () => stub('loadDisputes')()),
-    loadDispute: fromPromise<DisputeDetail, { channel: string }>(async () => stub('loadDispute')()),
-    sendMessage: fromPromise<ChatMessage, { channel: string; text: string }>(async () => stub('sendMessage')()),
+    loadDisputes: unboundPromise<DisputeSummary[]>('loadDisputes'),
+    loadDispute: unboundPromise<DisputeDetail, { channel: string }>('loadDispute'),
+    sendMessage: unboundPromise<ChatMessage, { channel: string; text: string }>('sendMessage'),
     /** Answers the sentence of the success toast. */
-    resolveDispute: fromPromise<string, { channel: string; outcome: DisputeOutcome; resolution: string }>(async () => stub('resolveDispute')()),
+    resolveDispute: unboundPromise<string, { channel: string; outcome: DisputeOutcome; resolution: string }>('resolveDispute'),
     /** `private-moderation`: `realtime.dispute.changed`, and `realtime.disputes.subscribed` on each (re)join. */
-    moderationChannel: fromCallback<EventObject>(stub('moderationChannel')),
+    moderationChannel: unboundCallback<EventObject>('moderationChannel'),
     /** `private-<channel>`: messages and trade events, and `realtime.trade.subscribed` on each (re)join. */
-    tradeChannel: fromCallback<EventObject, { channel: string }>(stub('tradeChannel')),
+    tradeChannel: unboundCallback<EventObject, { channel: string }>('tradeChannel'),
   },
   delays: { waitingTick: 60_000 },
   actions: {
@@ -118,11 +104,11 @@ export const moderationDeskMachine = setup({
     markDetailStale: assign({ detailStale: true }),
     markDetailRead: assign({ detailStale: false }),
     /** Reads the time into `now` (bound: the browser's clock). */
-    tick: stub('tick'),
+    tick: unboundAction('tick'),
     /** The trade as the lifecycle chart settles it, with the resolution written here (bound: the lifecycle chart). */
-    settle: (_, _params: { outcome: DisputeOutcome; text: string }) => stub('settle')(),
+    settle: unboundAction<{ outcome: DisputeOutcome; text: string }>('settle'),
     /** "Dispute settled" with the server's sentence (bound to the toaster). */
-    notifySettled: (_, _params: { info: string }) => stub('notifySettled')(),
+    notifySettled: unboundAction<{ info: string }>('notifySettled'),
   },
   guards: {
     hasDisputes: ({ context }) => context.disputes.length > 0,
@@ -131,13 +117,13 @@ export const moderationDeskMachine = setup({
     isListStale: ({ context }) => context.listStale,
     isDetailStale: ({ context }) => context.detailStale,
     /** Text the server would store (trimmed, 1–2,000 characters) on a trade still pending. */
-    canSend: boundRule<{ text: string; detail: DisputeDetail | null }>('canSend'),
+    canSend: unboundRule<{ text: string; detail: DisputeDetail | null }>('canSend'),
     /** The lifecycle chart's answer: only a disputed trade is settled, and only once. */
-    canResolve: boundRule<{ outcome: DisputeOutcome }>('canResolve'),
+    canResolve: unboundRule<{ outcome: DisputeOutcome }>('canResolve'),
     /** The same answer for the settlement the dialog asks about. */
-    canResolveChosen: boundRule<void>('canResolveChosen'),
+    canResolveChosen: unboundRule<void>('canResolveChosen'),
     /** "Please write the resolution" until it is (at most 2,000 characters). */
-    isResolutionWritten: boundRule<{ resolution: string }>('isResolutionWritten'),
+    isResolutionWritten: unboundRule<{ resolution: string }>('isResolutionWritten'),
   },
 }).createMachine({
   id: 'moderationDesk',

@@ -1,5 +1,7 @@
-import { assign, fromCallback, fromPromise, setup, stateIn, type EventObject } from 'xstate';
+import { assign, setup, stateIn, type EventObject } from 'xstate';
 import type { NotificationItem, NotificationList } from '../../../contracts/index.ts';
+import { NOTIFICATIONS_LIST_LIMIT } from '../../../contracts/notifications.ts';
+import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type NotificationsInput = { username: string };
 
@@ -15,13 +17,6 @@ export type NotificationsContext = {
    */
   opening: { id: number; link: string | null } | null;
 };
-
-/**
- * How many items the bell holds: as many as `list` answers (NOTIFICATIONS_LIST_LIMIT in
- * contracts/notifications.ts, which a test holds this to); a literal, so that this file stands alone in the
- * visualizer.
- */
-export const NOTIFICATIONS_SHOWN = 50;
 
 export type NotificationsEvent =
   | { type: 'panel.open' }
@@ -46,17 +41,13 @@ export function mergedList(list: NotificationList, shown: readonly NotificationI
   const newest = list.items.reduce((max, item) => Math.max(max, item.id), 0);
   const arrived = shown.filter((item) => item.id > newest);
   return {
-    items: [...arrived, ...list.items].slice(0, NOTIFICATIONS_SHOWN),
+    items: [...arrived, ...list.items].slice(0, NOTIFICATIONS_LIST_LIMIT),
     count: list.count + arrived.filter((item) => item.fresh).length,
   };
 }
 
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound with the chart (notifications.actors.ts)`);
-};
-
 /**
- * The bell and its dropdown (spec section 2 "Notifications dropdown", section 4 "Notifications"): the
+ * The bell and its dropdown (docs/rules.md "Notifications", docs/api.md "Notifications"): the
  * signed-in trader's notifications and unread count, kept current by their own channel (no polling while
  * it is live), opened one at a time or all at once.
  */
@@ -67,19 +58,19 @@ export const notificationsMachine = setup({
     input: {} as NotificationsInput,
   },
   actors: {
-    loadNotifications: fromPromise<NotificationList>(async () => stub('loadNotifications')()),
-    openNotification: fromPromise<number, { id: number }>(async () => stub('openNotification')()),
-    markAllRead: fromPromise<number>(async () => stub('markAllRead')()),
+    loadNotifications: unboundPromise<NotificationList>('loadNotifications'),
+    openNotification: unboundPromise<number, { id: number }>('openNotification'),
+    markAllRead: unboundPromise<number>('markAllRead'),
     /** `private-user-<username>`: `notification` and `unread` events, and `realtime.subscribed` on each (re)join. */
-    userChannel: fromCallback<EventObject, { username: string }>(stub('userChannel')),
+    userChannel: unboundCallback<EventObject, { username: string }>('userChannel'),
     /** The socket's state: `realtime.connecting` / `connected` / `offline`. */
-    watchConnection: fromCallback<EventObject>(stub('watchConnection')),
+    watchConnection: unboundCallback<EventObject>('watchConnection'),
   },
   actions: {
     keepList: assign(({ context }, params: { list: NotificationList }) => mergedList(params.list, context.items)),
     /** A live notification goes on top; one already shown (the list brought it too) is not shown twice. */
     prependNotification: assign(({ context }, params: { notification: NotificationItem }) => ({
-      items: [params.notification, ...context.items.filter((item) => item.id !== params.notification.id)].slice(0, NOTIFICATIONS_SHOWN),
+      items: [params.notification, ...context.items.filter((item) => item.id !== params.notification.id)].slice(0, NOTIFICATIONS_LIST_LIMIT),
     })),
     setCount: assign((_, params: { count: number }) => ({ count: params.count })),
     /** Shown read at once; the list read next confirms it. */
@@ -92,7 +83,7 @@ export const notificationsMachine = setup({
     })),
     clearOpening: assign({ opening: null }),
     /** Goes to the page a link names, once `isAppLink` said it is one (bound to the router in notifications.actors.ts). */
-    visit: (_, _params: { link: string }) => stub('visit')(),
+    visit: unboundAction<{ link: string }>('visit'),
   },
   guards: {
     isListed: ({ context }, params: { id: number }) => itemOf(context, params.id) !== undefined,
@@ -101,7 +92,7 @@ export const notificationsMachine = setup({
      * The link is a page of this app, never one that leaves it (`//host`, a scheme): bound in
      * notifications.actors.ts to the check of shared/appPath.ts.
      */
-    isAppLink: (_, _params: { link: string | null }): boolean => stub('isAppLink')(),
+    isAppLink: unboundRule<{ link: string | null }>('isAppLink'),
     /** Something is unread: "Mark all read" has something to do. */
     hasUnread: ({ context }) => context.count > 0 || context.items.some((item) => item.fresh),
     /** Realtime cannot reach the page now. */

@@ -1,8 +1,10 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { OfferComponents, OfferConditions, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
 import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
+import { paging } from '../shared/paging.ts';
 
 export type OfferBrowserFilters = OfferSearch;
 export const emptyFilters: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
@@ -33,35 +35,17 @@ export type OfferBrowserEvent =
   | { type: 'offers.reload' }
   | { type: 'offer.take'; offer: OfferListItem };
 
-/** Previous and Next follow the paginator the server sent, never a count of our own. */
-const paging = {
-  hasNext: ({ paginator }: OfferBrowserContext) => Boolean(paginator?.next),
-  hasPrevious: ({ paginator }: OfferBrowserContext) => Boolean(paginator?.prev),
-  next: ({ page, paginator }: OfferBrowserContext) => paginator?.next_page ?? page + 1,
-  previous: ({ page, paginator }: OfferBrowserContext) => paginator?.previous_page ?? Math.max(1, page - 1),
-};
-
 /** Browse Offers (docs/api.md "market/offers list"): filters, a debounced trader search, and Previous/Next pages. */
 export const offerBrowserMachine = setup({
   types: { context: {} as OfferBrowserContext, events: {} as OfferBrowserEvent },
   actors: {
-    loadComponents: fromPromise<OfferComponents>(async () => {
-      throw new Error('loadComponents is bound in the route (offerBrowser.actors.ts)');
-    }),
+    loadComponents: unboundPromise<OfferComponents>('loadComponents'),
     // The service turns the screen's filters into the call's (only the non-empty ones).
-    loadOffers: fromPromise<OfferList, { page: number; filters: OfferBrowserFilters }>(async () => {
-      throw new Error('loadOffers is bound in the route (offerBrowser.actors.ts)');
-    }),
-    loadPrices: fromPromise<PriceQuote[]>(async () => {
-      throw new Error('loadPrices is bound in the route (offerBrowser.actors.ts)');
-    }),
-    loadStanding: fromPromise<TraderStanding>(async () => {
-      throw new Error('loadStanding is bound in the route (offerBrowser.actors.ts)');
-    }),
+    loadOffers: unboundPromise<OfferList, { page: number; filters: OfferBrowserFilters }>('loadOffers'),
+    loadPrices: unboundPromise<PriceQuote[]>('loadPrices'),
+    loadStanding: unboundPromise<TraderStanding>('loadStanding'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
-    livePrices: fromCallback(() => {
-      throw new Error('livePrices is bound in the route (offerBrowser.actors.ts)');
-    }) as unknown as LivePricesLogic,
+    livePrices: unboundChart<LivePricesLogic>('livePrices'),
   },
   delays: { searchDebounce: 500 },
   actions: {
@@ -86,9 +70,7 @@ export const offerBrowserMachine = setup({
      * The trader meets the offer's counterparty conditions (domain/offerConditions.ts, the rule the server refuses
      * an open by), or their standing is unknown and the server will say; bound with the chart (offerBrowser.actors.ts).
      */
-    canTake: (_, _params: { offer: OfferConditions; standing: TraderStanding | null }): boolean => {
-      throw new Error('canTake is bound in the route (offerBrowser.actors.ts)');
-    },
+    canTake: unboundRule<{ offer: OfferConditions; standing: TraderStanding | null }>('canTake'),
   },
 }).createMachine({
   id: 'offerBrowser',

@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { EditableOffer, OfferComponents, OfferInput } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type OfferFormValues = {
   offer_type: 'buy' | 'sell';
@@ -86,18 +87,10 @@ export const offerFormMachine = setup({
     input: {} as OfferFormInput,
   },
   actors: {
-    loadComponents: fromPromise<OfferComponents>(async () => {
-      throw new Error('loadComponents is bound in the route (offerForm.actors.ts)');
-    }),
-    loadOffer: fromPromise<EditableOffer, { id: number }>(async () => {
-      throw new Error('loadOffer is bound in the route (offerForm.actors.ts)');
-    }),
-    saveOffer: fromPromise<string, Omit<OfferInput, 'type'>>(async () => {
-      throw new Error('saveOffer is bound in the route (offerForm.actors.ts)');
-    }),
-    toggleOffer: fromPromise<{ is_active: boolean; message: string }, { id: number }>(async () => {
-      throw new Error('toggleOffer is bound in the route (offerForm.actors.ts)');
-    }),
+    loadComponents: unboundPromise<OfferComponents>('loadComponents'),
+    loadOffer: unboundPromise<EditableOffer, { id: number }>('loadOffer'),
+    saveOffer: unboundPromise<string, Omit<OfferInput, 'type'>>('saveOffer'),
+    toggleOffer: unboundPromise<{ is_active: boolean; message: string }, { id: number }>('toggleOffer'),
   },
   actions: {
     keepComponents: assign((_, params: { components: OfferComponents }) => ({ components: params.components })),
@@ -139,9 +132,7 @@ export const offerFormMachine = setup({
      * numbers whole and in range (blank minimums are none) by the rule the server checks with; bound with the
      * chart (offerForm.actors.ts, shared/rules.ts).
      */
-    isOfferValid: (_, _params: OfferFormValues): boolean => {
-      throw new Error('isOfferValid is bound in the route (offerForm.actors.ts)');
-    },
+    isOfferValid: unboundRule<OfferFormValues>('isOfferValid'),
   },
 }).createMachine({
   id: 'offerForm',

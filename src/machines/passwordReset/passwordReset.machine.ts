@@ -1,6 +1,7 @@
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type ResetField = 'email' | 'password' | 'confirmPassword';
 export type ResetContext = Record<ResetField, string> & {
@@ -14,30 +15,17 @@ export type ResetEvent =
   | { type: 'email.edit' }
   | CodeEntryReport;
 
-/** A field rule of the forms (shared/rules.ts), bound with the chart in passwordReset.actors.ts. */
-const boundRule =
-  <Params>(name: string) =>
-  (_: unknown, _params: Params): boolean => {
-    throw new Error(`${name} is bound in the route (passwordReset.actors.ts)`);
-  };
-
 /** Two-step password reset: the email, then the mailed code with the new password; success goes to /login. */
 export const passwordResetMachine = setup({
   types: { context: {} as ResetContext, events: {} as ResetEvent },
   actors: {
-    requestReset: fromPromise<string, { email: string }>(async () => {
-      throw new Error('requestReset is bound in the route (passwordReset.actors.ts)');
-    }),
-    resetPassword: fromPromise<
+    requestReset: unboundPromise<string, { email: string }>('requestReset'),
+    resetPassword: unboundPromise<
       string,
       { email: string; code: string; password: string; confirmPassword: string }
-    >(async () => {
-      throw new Error('resetPassword is bound in the route (passwordReset.actors.ts)');
-    }),
+    >('resetPassword'),
     // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
-    codeEntry: fromCallback(() => {
-      throw new Error('codeEntry is bound in the route (passwordReset.actors.ts)');
-    }) as unknown as CodeEntryLogic,
+    codeEntry: unboundChart<CodeEntryLogic>('codeEntry'),
   },
   actions: {
     setField: assign(({ context }, params: { name: ResetField; value: string }) => ({ ...context, [params.name]: params.value })),
@@ -52,8 +40,8 @@ export const passwordResetMachine = setup({
   },
   guards: {
     canEditAfterEmailStep: (_, params: { name: ResetField }) => params.name !== 'email',
-    isEmailValid: boundRule<{ value: string }>('isEmailValid'),
-    isNewPasswordValid: boundRule<{ password: string; confirmPassword: string }>('isNewPasswordValid'),
+    isEmailValid: unboundRule<{ value: string }>('isEmailValid'),
+    isNewPasswordValid: unboundRule<{ password: string; confirmPassword: string }>('isNewPasswordValid'),
   },
 }).createMachine({
   id: 'passwordReset',

@@ -1,6 +1,7 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { User } from '../../../contracts/index.ts';
 import type { PushRegistrationLogic } from '../pushRegistration/pushRegistration.machine.ts';
+import { optionalChart } from '../shared/unbound.ts';
 
 export type SessionContext = { token: string | null; user: User | null };
 export type SessionInput = { stored: { token: string; user: User } | null };
@@ -32,7 +33,7 @@ export const sessionMachine = setup({
      * This device's web push registration under the username (the pushRegistration chart, bound to the push
      * service); declared by its type so this file stands alone in the visualizer, where it does nothing.
      */
-    pushRegistration: fromCallback(() => () => {}) as unknown as PushRegistrationLogic,
+    pushRegistration: optionalChart<PushRegistrationLogic>(),
   },
   actions: {
     remember: assign((_, params: { token: string; user: User }) => ({ token: params.token, user: params.user })),
@@ -81,7 +82,7 @@ export const sessionMachine = setup({
       description: 'A token is present; every product call carries it.',
       initial: 'active',
       exit: ['forget', 'clearPersistedSession', 'resetPushRegistration'],
-      // The push registration (spec section 4) runs while signed in and stops with the session.
+      // The push registration (docs/api.md "Web push") runs while signed in and stops with the session.
       invoke: [
         { id: 'ownChannel', src: 'ownChannel', input: ({ context }) => ({ username: context.user?.username ?? '' }) },
         {

@@ -1,7 +1,8 @@
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import type { SessionResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type SignupField = 'email' | 'username' | 'password' | 'confirmPassword';
 export type SignupContext = Record<SignupField, string> & {
@@ -16,33 +17,18 @@ export type SignupEvent =
   | { type: 'email.edit' }
   | CodeEntryReport;
 
-/** A field rule of the forms (shared/rules.ts), bound with the chart in signup.actors.ts. */
-const boundRule =
-  <Params>(name: string) =>
-  (_: unknown, _params: Params): boolean => {
-    throw new Error(`${name} is bound in the route (signup.actors.ts)`);
-  };
-
 /** Three-step registration: email, emailed code, account (the server's rules: docs/rules.md "Accounts"). */
 export const signupMachine = setup({
   types: { context: {} as SignupContext, events: {} as SignupEvent },
   actors: {
-    requestCode: fromPromise<string, { email: string }>(async () => {
-      throw new Error('requestCode is bound in the route (signup.actors.ts)');
-    }),
-    verifyCode: fromPromise<string, { email: string; code: string }>(async () => {
-      throw new Error('verifyCode is bound in the route (signup.actors.ts)');
-    }),
-    register: fromPromise<
+    requestCode: unboundPromise<string, { email: string }>('requestCode'),
+    verifyCode: unboundPromise<string, { email: string; code: string }>('verifyCode'),
+    register: unboundPromise<
       SessionResponse,
       { email: string; username: string; password: string; confirmPassword: string }
-    >(async () => {
-      throw new Error('register is bound in the route (signup.actors.ts)');
-    }),
+    >('register'),
     // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
-    codeEntry: fromCallback(() => {
-      throw new Error('codeEntry is bound in the route (signup.actors.ts)');
-    }) as unknown as CodeEntryLogic,
+    codeEntry: unboundChart<CodeEntryLogic>('codeEntry'),
   },
   actions: {
     setField: assign(({ context }, params: { name: SignupField; value: string }) => ({ ...context, [params.name]: params.value })),
@@ -56,8 +42,8 @@ export const signupMachine = setup({
   },
   guards: {
     canEditAfterEmailStep: (_, params: { name: SignupField }) => params.name !== 'email',
-    isEmailValid: boundRule<{ value: string }>('isEmailValid'),
-    isAccountValid: boundRule<{ username: string; password: string; confirmPassword: string }>('isAccountValid'),
+    isEmailValid: unboundRule<{ value: string }>('isEmailValid'),
+    isAccountValid: unboundRule<{ username: string; password: string; confirmPassword: string }>('isAccountValid'),
   },
 }).createMachine({
   id: 'signup',

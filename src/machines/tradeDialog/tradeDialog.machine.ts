@@ -1,7 +1,8 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { OfferListItem, TradeAsk, TradeOpenAsk, TradePreview } from '../../../contracts/index.ts';
 import type { TradeOpened } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type TradeDialogContext = {
   offer: OfferListItem | null;
@@ -23,13 +24,9 @@ const blank = { amount: '', paymentMethod: '', preview: null };
 export const tradeDialogMachine = setup({
   types: { context: {} as TradeDialogContext, events: {} as TradeDialogEvent },
   actors: {
-    previewTrade: fromPromise<TradePreview, TradeAsk>(async () => {
-      throw new Error('previewTrade is bound in the route (tradeDialog.actors.ts)');
-    }),
+    previewTrade: unboundPromise<TradePreview, TradeAsk>('previewTrade'),
     // Opening also names the rate the trader saw, so a rate changed since is refused rather than traded at.
-    openTrade: fromPromise<TradeOpened, TradeOpenAsk>(async () => {
-      throw new Error('openTrade is bound in the route (tradeDialog.actors.ts)');
-    }),
+    openTrade: unboundPromise<TradeOpened, TradeOpenAsk>('openTrade'),
   },
   delays: { previewDebounce: 400 },
   actions: {
@@ -47,9 +44,7 @@ export const tradeDialogMachine = setup({
      * The preview is asked for only with an amount in the offer's range (the rule the server applies too,
      * shared/rules.ts) and a method of the offer's; bound with the chart.
      */
-    canPreview: (_, _params: Pick<TradeDialogContext, 'offer' | 'amount' | 'paymentMethod'>): boolean => {
-      throw new Error('canPreview is bound in the route (tradeDialog.actors.ts)');
-    },
+    canPreview: unboundRule<Pick<TradeDialogContext, 'offer' | 'amount' | 'paymentMethod'>>('canPreview'),
     hasPreview: ({ context }) => context.preview !== null,
   },
 }).createMachine({

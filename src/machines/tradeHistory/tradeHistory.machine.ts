@@ -1,6 +1,8 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { Coin, Paginator, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
 import type { TradeHistoryFilters } from '../../services/trades.ts';
+import { unboundPromise } from '../shared/unbound.ts';
+import { paging } from '../shared/paging.ts';
 
 export type { TradeHistoryFilters };
 export const noTradeFilters: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
@@ -20,25 +22,13 @@ export type TradeHistoryEvent =
   | { type: 'page.next' }
   | { type: 'page.previous' };
 
-/** Previous and Next follow the paginator the server sent, never a count of our own. */
-const paging = {
-  hasNext: ({ paginator }: TradeHistoryContext) => Boolean(paginator?.next),
-  hasPrevious: ({ paginator }: TradeHistoryContext) => Boolean(paginator?.prev),
-  next: ({ page, paginator }: TradeHistoryContext) => paginator?.next_page ?? page + 1,
-  previous: ({ page, paginator }: TradeHistoryContext) => paginator?.previous_page ?? Math.max(1, page - 1),
-};
-
 /** Recent Trades (/trades): type, status and coin filters with Previous/Next pages. */
 export const tradeHistoryMachine = setup({
   types: { context: {} as TradeHistoryContext, events: {} as TradeHistoryEvent },
   actors: {
-    loadCoins: fromPromise<Coin[]>(async () => {
-      throw new Error('loadCoins is bound in the route (tradeHistory.actors.ts)');
-    }),
+    loadCoins: unboundPromise<Coin[]>('loadCoins'),
     // The service turns the screen's filters into the call's query (only the set ones).
-    loadTrades: fromPromise<TradeHistory, { page: number; filters: TradeHistoryFilters }>(async () => {
-      throw new Error('loadTrades is bound in the route (tradeHistory.actors.ts)');
-    }),
+    loadTrades: unboundPromise<TradeHistory, { page: number; filters: TradeHistoryFilters }>('loadTrades'),
   },
   actions: {
     keepCoins: assign((_, params: { coins: Coin[] }) => ({ coins: params.coins })),

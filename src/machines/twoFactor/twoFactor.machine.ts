@@ -1,7 +1,8 @@
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import type { RecoveryCodesResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type TwoFactorField = 'code' | 'password';
 export type TwoFactorContext = {
@@ -42,25 +43,13 @@ const secondFactorInput = (value: string) =>
 export const twoFactorMachine = setup({
   types: { context: {} as TwoFactorContext, events: {} as TwoFactorEvent },
   actors: {
-    loadStatus: fromPromise<{ enabled: boolean; recovery_codes_left: number }>(async () => {
-      throw new Error('loadStatus is bound in the route (twoFactor.actors.ts)');
-    }),
+    loadStatus: unboundPromise<{ enabled: boolean; recovery_codes_left: number }>('loadStatus'),
     // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
-    codeEntry: fromCallback(() => {
-      throw new Error('codeEntry is bound in the route (twoFactor.actors.ts)');
-    }) as unknown as CodeEntryLogic,
-    startSetup: fromPromise<{ secret: string; otpauth_url: string }>(async () => {
-      throw new Error('startSetup is bound in the route (twoFactor.actors.ts)');
-    }),
-    enable: fromPromise<RecoveryCodesResponse, Proof>(async () => {
-      throw new Error('enable is bound in the route (twoFactor.actors.ts)');
-    }),
-    disable: fromPromise<string, Proof>(async () => {
-      throw new Error('disable is bound in the route (twoFactor.actors.ts)');
-    }),
-    renewRecoveryCodes: fromPromise<RecoveryCodesResponse, Proof>(async () => {
-      throw new Error('renewRecoveryCodes is bound in the route (twoFactor.actors.ts)');
-    }),
+    codeEntry: unboundChart<CodeEntryLogic>('codeEntry'),
+    startSetup: unboundPromise<{ secret: string; otpauth_url: string }>('startSetup'),
+    enable: unboundPromise<RecoveryCodesResponse, Proof>('enable'),
+    disable: unboundPromise<string, Proof>('disable'),
+    renewRecoveryCodes: unboundPromise<RecoveryCodesResponse, Proof>('renewRecoveryCodes'),
   },
   actions: {
     setField: assign((_, params: { name: TwoFactorField; value: string }) =>
@@ -94,9 +83,7 @@ export const twoFactorMachine = setup({
     hasPassword: ({ context }) => context.password !== '',
     isPasswordField: (_, params: { name: TwoFactorField }) => params.name === 'password',
     /** An authenticator or recovery code, and the password (shared/rules.ts); bound with the chart. */
-    isProofComplete: (_, _params: Proof): boolean => {
-      throw new Error('isProofComplete is bound in the route (twoFactor.actors.ts)');
-    },
+    isProofComplete: unboundRule<Proof>('isProofComplete'),
   },
 }).createMachine({
   id: 'twoFactor',

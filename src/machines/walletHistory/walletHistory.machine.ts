@@ -1,7 +1,9 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { Coin, Paginator, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
 import type { WalletHistoryFilters } from '../../services/wallets.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise } from '../shared/unbound.ts';
+import { paging } from '../shared/paging.ts';
 
 export type { WalletHistoryFilters };
 export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
@@ -24,28 +26,25 @@ export type WalletHistoryEvent =
 
 export const TXID_COPIED = 'Transaction ID copied to clipboard!';
 
-/** Previous and Next follow the paginator the server sent, never a count of our own. */
-const paging = {
-  hasNext: ({ paginator }: WalletHistoryContext) => Boolean(paginator?.next),
-  hasPrevious: ({ paginator }: WalletHistoryContext) => Boolean(paginator?.prev),
-  next: ({ page, paginator }: WalletHistoryContext) => paginator?.next_page ?? page + 1,
-  previous: ({ page, paginator }: WalletHistoryContext) => paginator?.previous_page ?? Math.max(1, page - 1),
-};
+type PageLoaded = { event: { output: WalletHistory } };
+/** A page arrived (a load or a refresh): its rows show, and it is asked for again shortly while one of them is pending. */
+const keepPage = [
+  {
+    guard: { type: 'hasPendingRow', params: ({ event }: PageLoaded) => ({ transactions: event.output.transactions }) },
+    target: 'watching',
+    actions: { type: 'keepTransactions', params: ({ event }: PageLoaded) => ({ history: event.output }) },
+  },
+  { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }: PageLoaded) => ({ history: event.output }) } },
+] as const;
 
 /** Recent Transactions (/wallets/transactions): type, status and coin filters with Previous/Next pages. */
 export const walletHistoryMachine = setup({
   types: { context: {} as WalletHistoryContext, events: {} as WalletHistoryEvent },
   actors: {
-    loadCoins: fromPromise<Coin[]>(async () => {
-      throw new Error('loadCoins is bound in the route (walletHistory.actors.ts)');
-    }),
+    loadCoins: unboundPromise<Coin[]>('loadCoins'),
     // The service turns the screen's filters into the call's query (only the set ones).
-    loadTransactions: fromPromise<WalletHistory, { page: number; filters: WalletHistoryFilters }>(async () => {
-      throw new Error('loadTransactions is bound in the route (walletHistory.actors.ts)');
-    }),
-    copyText: fromPromise<void, { text: string }>(async () => {
-      throw new Error('copyText is bound in the route (walletHistory.actors.ts)');
-    }),
+    loadTransactions: unboundPromise<WalletHistory, { page: number; filters: WalletHistoryFilters }>('loadTransactions'),
+    copyText: unboundPromise<void, { text: string }>('copyText'),
   },
   delays: {
     /** How often a page with a pending row is asked for again, so the chain's confirmations show. */
@@ -116,14 +115,7 @@ export const walletHistoryMachine = setup({
             id: 'loadTransactions',
             src: 'loadTransactions',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: [
-              {
-                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
-                target: 'watching',
-                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
-              },
-              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
-            ],
+            onDone: keepPage,
             onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
           },
         },
@@ -141,14 +133,7 @@ export const walletHistoryMachine = setup({
             id: 'refreshTransactions',
             src: 'loadTransactions',
             input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: [
-              {
-                guard: { type: 'hasPendingRow', params: ({ event }) => ({ transactions: event.output.transactions }) },
-                target: 'watching',
-                actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) },
-              },
-              { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }) => ({ history: event.output }) } },
-            ],
+            onDone: keepPage,
             onError: {
               target: 'idle',
               description:

@@ -1,6 +1,7 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { WalletItem } from '../../../contracts/index.ts';
 import type { LivePrice, LivePricesLogic, PriceDirection } from '../livePrices/livePrices.machine.ts';
+import { unboundAction, unboundChart, unboundPromise } from '../shared/unbound.ts';
 
 export type WalletsContext = {
   /** `user/wallet/` list as last answered; null until the first answer. */
@@ -30,13 +31,9 @@ export const walletsMachine = setup({
   types: { context: {} as WalletsContext, events: {} as WalletsEvent },
   actors: {
     /** `quiet`: a background re-read, whose failure shows no toast (the last balances simply stay). */
-    loadWallets: fromPromise<WalletItem[], { quiet: boolean }>(async () => {
-      throw new Error('loadWallets is bound in the route (wallets.actors.ts)');
-    }),
+    loadWallets: unboundPromise<WalletItem[], { quiet: boolean }>('loadWallets'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
-    livePrices: fromCallback(() => {
-      throw new Error('livePrices is bound in the route (wallets.actors.ts)');
-    }) as unknown as LivePricesLogic,
+    livePrices: unboundChart<LivePricesLogic>('livePrices'),
   },
   actions: {
     /** A new list; a live price already known stays the coin's price (it is newer than the list's). */
@@ -51,9 +48,7 @@ export const walletsMachine = setup({
      * Total Portfolio Value at the prices known now (Σ balance × price), moved up or down against the total
      * before it; an unchanged total keeps its last move. Exact decimal arithmetic, bound with the chart.
      */
-    recomputeTotal: () => {
-      throw new Error('recomputeTotal is bound with the chart (wallets.actors.ts)');
-    },
+    recomputeTotal: unboundAction('recomputeTotal'),
   },
   delays: {
     /** How often the balances are read again while the screen is open. */

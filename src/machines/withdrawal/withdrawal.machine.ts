@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { WalletAddressEntry, WithdrawalAsk, WithdrawalMode, WithdrawalPreview } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise, unboundRule, unboundUpdate } from '../shared/unbound.ts';
 
 export type WithdrawalContext = {
   /** Every coin with its available balance, current price, places and networks (`addresses`). */
@@ -27,20 +28,14 @@ export type WithdrawalEvent =
 type Fields = Omit<WithdrawalContext, 'preview'>;
 const fieldsOf = ({ preview: _, ...fields }: WithdrawalContext): Fields => fields;
 
-/** Withdraw (/wallets/withdraw, spec sections 2, 5 and 8; contract.md "Wallets"). */
+/** Withdraw (/wallets/withdraw; the server's rules: docs/rules.md "Wallets"). */
 export const withdrawalMachine = setup({
   types: { context: {} as WithdrawalContext, events: {} as WithdrawalEvent },
   actors: {
-    loadWallets: fromPromise<WalletAddressEntry[]>(async () => {
-      throw new Error('loadWallets is bound in the route (withdrawal.actors.ts)');
-    }),
+    loadWallets: unboundPromise<WalletAddressEntry[]>('loadWallets'),
     // The server keeps the answer as the trader's pending withdrawal: the latest preview is what confirm executes.
-    previewWithdrawal: fromPromise<WithdrawalPreview, WithdrawalAsk>(async () => {
-      throw new Error('previewWithdrawal is bound in the route (withdrawal.actors.ts)');
-    }),
-    confirmWithdrawal: fromPromise<string>(async () => {
-      throw new Error('confirmWithdrawal is bound in the route (withdrawal.actors.ts)');
-    }),
+    previewWithdrawal: unboundPromise<WithdrawalPreview, WithdrawalAsk>('previewWithdrawal'),
+    confirmWithdrawal: unboundPromise<string>('confirmWithdrawal'),
   },
   delays: {
     previewDebounce: 500,
@@ -62,25 +57,19 @@ export const withdrawalMachine = setup({
      * Flips USD/crypto and converts the typed amount at the coin's current price on exact decimals; bound with
      * the chart (withdrawal.rules.ts `convertAmount`).
      */
-    toggleMode: assign((): Partial<WithdrawalContext> => {
-      throw new Error('toggleMode is bound in the route (withdrawal.actors.ts)');
-    }),
+    toggleMode: assign(unboundUpdate<WithdrawalContext>('toggleMode')),
     keepPreview: assign((_, params: { preview: WithdrawalPreview }) => ({ preview: params.preview })),
     dropPreview: assign({ preview: null }),
     notify: (_, _params: Notice) => {},
     goToTransactions: () => {},
   },
   guards: {
-    /** Coin, network or amount is empty (spec section 5: the "Missing Information" toast). */
+    /** Coin, network or amount is empty (the "Missing Information" toast). */
     hasMissingFields: ({ context }) => context.ticker === '' || context.network === '' || context.amount.trim() === '',
     /** The amount, in crypto, is above the coin's available balance; bound with the chart (withdrawal.rules.ts). */
-    isOverBalance: (_, _params: Fields): boolean => {
-      throw new Error('isOverBalance is bound in the route (withdrawal.actors.ts)');
-    },
+    isOverBalance: unboundRule<Fields>('isOverBalance'),
     /** Coin, network, recipient and a well-formed amount are filled; bound with the chart (withdrawal.rules.ts). */
-    canPreview: (_, _params: Fields): boolean => {
-      throw new Error('canPreview is bound in the route (withdrawal.actors.ts)');
-    },
+    canPreview: unboundRule<Fields>('canPreview'),
   },
 }).createMachine({
   id: 'withdrawal',
@@ -94,7 +83,7 @@ export const withdrawalMachine = setup({
         id: 'loadWallets',
         src: 'loadWallets',
         onDone: { target: 'form', actions: { type: 'keepCoins', params: ({ event }) => ({ coins: event.output }) } },
-        onError: { target: 'form', description: 'The loading flag clears with no message of its own (spec section 8); no coin to choose.' },
+        onError: { target: 'form', description: 'The loading flag clears with no message of its own; no coin to choose.' },
       },
     },
     form: {
@@ -136,7 +125,7 @@ export const withdrawalMachine = setup({
           description: '"This amount is higher than your balance" shows; no preview is asked for.',
         },
         waiting: {
-          description: 'A 500 ms pause while the trader is still typing (spec section 9).',
+          description: 'A 500 ms pause while the trader is still typing.',
           after: { previewDebounce: { target: 'previewing' } },
         },
         previewing: {
@@ -195,7 +184,7 @@ export const withdrawalMachine = setup({
             },
             onError: {
               target: 'editing',
-              description: 'The preview is cleared (spec section 8); the shared toast shows the server’s sentence.',
+              description: 'The preview is cleared; the shared toast shows the server’s sentence.',
               actions: 'dropPreview',
             },
           },

@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import { createAccountProtectionService } from '../../services/accountProtections.ts';
+import { confirmedBy } from '../passwordConfirm/passwordConfirm.actors.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { withdrawalAllowlistMachine } from './withdrawalAllowlist.machine.ts';
 import { allowlistRules } from './withdrawalAllowlist.rules.ts';
@@ -13,7 +14,7 @@ export const bindWithdrawalAllowlist = (deps: FlowDeps) => {
     actors: {
       loadStatus: fromPromise(() => protections.allowlistStatus()),
       enable: fromPromise(() => protections.enableAllowlist()),
-      disable: fromPromise(({ input }) => protections.disableAllowlist(input)),
+      confirmDisable: confirmedBy((input) => protections.disableAllowlist(input)),
       // The chart's guard has checked the addition against the contract, network key included.
       addAddress: fromPromise(({ input }) => protections.addAllowlistAddress(input as never)),
       removeAddress: fromPromise(({ input }) => protections.removeAllowlistAddress(input)),

@@ -1,7 +1,9 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { AllowlistEntry, AllowlistStatus } from '../../../contracts/account-protections.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { AllowlistAddition } from './withdrawalAllowlist.rules.ts';
+import type { PasswordConfirmLogic, PasswordConfirmOutput } from '../passwordConfirm/passwordConfirm.machine.ts';
+import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AllowlistField = 'network' | 'address' | 'label' | 'password';
 export type WithdrawalAllowlistContext = {
@@ -31,6 +33,7 @@ export type WithdrawalAllowlistEvent =
 /** The network a new address starts on: the select always has a choice. */
 export const DEFAULT_NETWORK = 'bitcoin';
 const emptyForm = { network: DEFAULT_NETWORK, address: '', label: '', password: '' };
+const statusOf = (status: AllowlistStatus) => ({ enabled: status.enabled, enforcedUntil: status.enforced_until, addresses: status.addresses });
 const keepStatus = { type: 'keepStatus', params: ({ event }: { event: { output: AllowlistStatus } }) => event.output } as const;
 
 /**
@@ -40,29 +43,18 @@ const keepStatus = { type: 'keepStatus', params: ({ event }: { event: { output: 
 export const withdrawalAllowlistMachine = setup({
   types: { context: {} as WithdrawalAllowlistContext, events: {} as WithdrawalAllowlistEvent },
   actors: {
-    loadStatus: fromPromise<AllowlistStatus>(async () => {
-      throw new Error('loadStatus is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    enable: fromPromise<AllowlistStatus>(async () => {
-      throw new Error('enable is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    disable: fromPromise<AllowlistStatus, { password: string }>(async () => {
-      throw new Error('disable is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    addAddress: fromPromise<AllowlistStatus, AllowlistAddition>(async () => {
-      throw new Error('addAddress is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
-    removeAddress: fromPromise<AllowlistStatus, { id: number }>(async () => {
-      throw new Error('removeAddress is bound in the route (withdrawalAllowlist.actors.ts)');
-    }),
+    loadStatus: unboundPromise<AllowlistStatus>('loadStatus'),
+    enable: unboundPromise<AllowlistStatus>('enable'),
+    /** Turning it off, confirmed with the password (the passwordConfirm chart, bound to the call). */
+    confirmDisable: unboundChart<PasswordConfirmLogic<AllowlistStatus>>('confirmDisable'),
+    addAddress: unboundPromise<AllowlistStatus, AllowlistAddition>('addAddress'),
+    removeAddress: unboundPromise<AllowlistStatus, { id: number }>('removeAddress'),
   },
   actions: {
     setField: assign((_, params: { name: AllowlistField; value: string }) => ({ [params.name]: params.value })),
-    keepStatus: assign((_, params: AllowlistStatus) => ({
-      enabled: params.enabled,
-      enforcedUntil: params.enforced_until,
-      addresses: params.addresses,
-    })),
+    keepStatus: assign((_, params: AllowlistStatus) => statusOf(params)),
+    /** The answer of a confirmed turning off (a cancelled one changes nothing). */
+    keepConfirmed: assign((_, params: PasswordConfirmOutput<AllowlistStatus>) => (params.confirmed ? statusOf(params.result) : {})),
     clearForm: assign(emptyForm),
     clearPassword: assign({ password: '' }),
     markRemoving: assign((_, params: { id: number }) => ({ removingId: params.id })),
@@ -70,14 +62,11 @@ export const withdrawalAllowlistMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
+    isConfirmed: (_, params: PasswordConfirmOutput) => params.confirmed,
     isEnabled: ({ context }) => context.enabled,
     isDisabled: ({ context }) => !context.enabled,
-    hasPassword: ({ context }) => context.password !== '',
-    isPasswordField: (_, params: { name: AllowlistField }) => params.name === 'password',
     /** The contract's rules for a new address (withdrawalAllowlist.rules.ts); bound with the chart. */
-    isAdditionValid: (_, _params: AllowlistAddition): boolean => {
-      throw new Error('isAdditionValid is bound in the route (withdrawalAllowlist.actors.ts)');
-    },
+    isAdditionValid: unboundRule<AllowlistAddition>('isAdditionValid'),
   },
 }).createMachine({
   id: 'withdrawalAllowlist',
@@ -122,29 +111,22 @@ export const withdrawalAllowlistMachine = setup({
       },
     },
     confirmingDisable: {
+      description: 'The password turns it off (the passwordConfirm child); it stays enforced for 24 hours more.',
       tags: ['form'],
-      description: 'The password turns it off; it stays enforced for 24 hours more.',
-      on: {
-        'field.change': {
-          guard: { type: 'isPasswordField', params: ({ event }) => ({ name: event.name }) },
-          description: 'Only the password is asked here.',
-          actions: { type: 'setField', params: ({ event }) => event },
-        },
-        'form.submit': { guard: 'hasPassword', target: 'disabling' },
-        'form.cancel': { target: 'ready', actions: 'clearForm' },
-      },
-    },
-    disabling: {
-      tags: ['busy', 'form'],
       invoke: {
-        id: 'disable',
-        src: 'disable',
-        input: ({ context }) => ({ password: context.password }),
-        onDone: {
-          target: 'ready',
-          actions: [keepStatus, 'clearForm', { type: 'notify', params: { title: 'Withdrawal allowlist off', type: 'success' } }],
-        },
-        onError: { target: 'confirmingDisable', description: 'Refused (a wrong password, most likely): typed again.', actions: 'clearPassword' },
+        id: 'confirmDisable',
+        src: 'confirmDisable',
+        onDone: [
+          {
+            guard: { type: 'isConfirmed', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: [
+              { type: 'keepConfirmed', params: ({ event }) => event.output },
+              { type: 'notify', params: { title: 'Withdrawal allowlist off', type: 'success' } },
+            ],
+          },
+          { target: 'ready', description: 'Cancelled: it stays on.' },
+        ],
       },
     },
     editingAddress: {

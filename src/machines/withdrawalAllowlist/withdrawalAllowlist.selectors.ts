@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { AllowlistEntry } from '../../../contracts/account-protections.ts';
+import { passwordConfirmOf } from '../passwordConfirm/passwordConfirm.selectors.ts';
 import type { withdrawalAllowlistMachine } from './withdrawalAllowlist.machine.ts';
 import { additionProblem } from './withdrawalAllowlist.rules.ts';
 
@@ -10,10 +11,12 @@ export type AllowlistView = 'loading' | 'unavailable' | 'list' | 'disabling' | '
 export const selectView = (snapshot: AllowlistSnapshot): AllowlistView => {
   if (snapshot.matches('loading')) return 'loading';
   if (snapshot.matches('unavailable')) return 'unavailable';
-  if (snapshot.matches('confirmingDisable') || snapshot.matches('disabling')) return 'disabling';
+  if (snapshot.matches('confirmingDisable')) return 'disabling';
   if (snapshot.matches('editingAddress') || snapshot.matches('addingAddress')) return 'adding';
   return 'list';
 };
+/** The password confirmation of turning it off, while it is asked for. */
+export const selectDisabling = (snapshot: AllowlistSnapshot) => passwordConfirmOf(snapshot, 'confirmDisable');
 export const selectIsBusy = (snapshot: AllowlistSnapshot) => snapshot.hasTag('busy');
 export const selectCanSubmit = (snapshot: AllowlistSnapshot) => snapshot.can({ type: 'form.submit' });
 export const selectCanAdd = (snapshot: AllowlistSnapshot) => snapshot.can({ type: 'add.start' });

@@ -29,15 +29,7 @@ export const historyTableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
  * The filters of Recent Trades and Recent Transactions: a type of its own, status, coin and
  * "Clear All". Each change is an event for the screen's chart to send; the bar holds no state.
  */
-export function HistoryFilterBar<Type extends string>({
-  type,
-  status,
-  coinId,
-  coins,
-  onStatus,
-  onCoin,
-  onClear,
-}: {
+export type HistoryFilterBarProps<Type extends string> = {
   type: { name: string; options: ReadonlyArray<{ value: Type; label: string }>; value: Type | ''; onChange: (value: Type | '') => void };
   status: HistoryStatusFilter;
   coinId: string;
@@ -45,7 +37,9 @@ export function HistoryFilterBar<Type extends string>({
   onStatus: (value: HistoryStatusFilter) => void;
   onCoin: (value: string) => void;
   onClear: () => void;
-}) {
+};
+
+export function HistoryFilterBar<Type extends string>({ type, status, coinId, coins, onStatus, onCoin, onClear }: HistoryFilterBarProps<Type>) {
   const typeOf = (value: string | undefined) => type.options.find((option) => option.value === value)?.value ?? '';
   return (
     <div className={`${cardStyle} ${bar}`} role="search">

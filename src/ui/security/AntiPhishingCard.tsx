@@ -9,6 +9,7 @@ import {
   selectCodeProblem,
   selectCurrentCode,
   selectIsBusy,
+  selectRemoval,
   selectView,
 } from '../../machines/antiPhishing/antiPhishing.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
@@ -37,6 +38,7 @@ export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhi
   const canSubmit = useSelector(actor, selectCanSubmit);
   const canRemove = useSelector(actor, selectCanRemove);
   const problem = useSelector(actor, selectCodeProblem);
+  const removal = useSelector(actor, selectRemoval);
   const { draft, password } = useSelector(actor, (state) => state.context);
   const change = (name: AntiPhishingField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
@@ -87,17 +89,7 @@ export function AntiPhishingCard({ actor }: { actor: ActorRefFrom<typeof antiPhi
         </form>
       ) : null}
       {view === 'removing' ? (
-        <PasswordConfirmForm
-          lead={antiPhishingTexts.removeLead}
-          password={password}
-          onPasswordChange={change('password')}
-          onSubmit={submit}
-          submitLabel={antiPhishingTexts.confirmRemove}
-          variant="destructive"
-          canSubmit={canSubmit}
-          busy={busy}
-          onCancel={cancel}
-        />
+        <PasswordConfirmForm actor={removal} lead={antiPhishingTexts.removeLead} submitLabel={antiPhishingTexts.confirmRemove} variant="destructive" />
       ) : null}
     </Card>
   );

@@ -11,6 +11,7 @@ import {
   selectCanRemove,
   selectCanSubmit,
   selectCanToggle,
+  selectDisabling,
   selectIsBusy,
   selectLabelProblem,
   selectView,
@@ -72,6 +73,7 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
   const canAdd = useSelector(actor, selectCanAdd);
   const canRemove = useSelector(actor, selectCanRemove);
   const labelProblem = useSelector(actor, selectLabelProblem);
+  const disabling = useSelector(actor, selectDisabling);
   const { enabled, enforcedUntil, addresses, network, address, label, password, removingId } = useSelector(actor, (state) => state.context);
   const change = (name: AllowlistField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
@@ -109,17 +111,7 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
         </>
       ) : null}
       {view === 'disabling' ? (
-        <PasswordConfirmForm
-          lead={allowlistTexts.disableLead}
-          password={password}
-          onPasswordChange={change('password')}
-          onSubmit={submit}
-          submitLabel={allowlistTexts.confirmDisable}
-          variant="destructive"
-          canSubmit={canSubmit}
-          busy={busy}
-          onCancel={cancel}
-        />
+        <PasswordConfirmForm actor={disabling} lead={allowlistTexts.disableLead} submitLabel={allowlistTexts.confirmDisable} variant="destructive" />
       ) : null}
       {loaded ? (
         addresses.length === 0 ? (

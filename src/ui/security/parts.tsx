@@ -1,4 +1,11 @@
+import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
+import {
+  selectCanSubmit,
+  selectIsBusy,
+  selectPassword,
+  type PasswordConfirmRef,
+} from '../../machines/passwordConfirm/passwordConfirm.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { securityStyles as s } from './styles.ts';
@@ -45,19 +52,39 @@ export function FormButtons({ submitLabel, variant = 'default', canSubmit, busy,
   );
 }
 
-/** A change the password alone confirms (removing the anti-phishing code, turning the allowlist off). */
+/**
+ * A change the password alone confirms (removing the anti-phishing code, turning the allowlist off): the
+ * passwordConfirm chart the card's chart invoked, shown while it runs.
+ */
 export function PasswordConfirmForm({
+  actor,
   lead,
-  password,
-  onPasswordChange,
-  onSubmit,
-  ...buttons
-}: { lead: string; password: string; onPasswordChange: (value: string) => void; onSubmit: (event: FormEvent) => void } & FormButtonsProps) {
+  submitLabel,
+  variant,
+}: { actor: PasswordConfirmRef | undefined; lead: string } & Pick<FormButtonsProps, 'submitLabel' | 'variant'>) {
+  if (!actor) return null;
+  return <PasswordConfirmation actor={actor} lead={lead} submitLabel={submitLabel} variant={variant} />;
+}
+
+function PasswordConfirmation({ actor, lead, submitLabel, variant }: { actor: PasswordConfirmRef; lead: string } & Pick<FormButtonsProps, 'submitLabel' | 'variant'>) {
+  const password = useSelector(actor, selectPassword);
+  const canSubmit = useSelector(actor, selectCanSubmit);
+  const busy = useSelector(actor, selectIsBusy);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'form.submit' });
+  };
   return (
-    <form className={s.form} onSubmit={onSubmit} noValidate>
+    <form className={s.form} onSubmit={submit} noValidate>
       <p className={s.muted}>{lead}</p>
-      <CurrentPasswordField value={password} onValueChange={onPasswordChange} />
-      <FormButtons {...buttons} />
+      <CurrentPasswordField value={password} onValueChange={(value) => actor.send({ type: 'field.change', name: 'password', value })} />
+      <FormButtons
+        submitLabel={submitLabel}
+        variant={variant}
+        canSubmit={canSubmit}
+        busy={busy}
+        onCancel={() => actor.send({ type: 'form.cancel' })}
+      />
     </form>
   );
 }

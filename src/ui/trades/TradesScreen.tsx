@@ -13,11 +13,8 @@ import {
   selectTrades,
 } from '../../machines/tradeHistory/tradeHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
-import { cardStyle } from '../primitives/Card.tsx';
-import { Pager } from '../primitives/Pager.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
-import { PageHeader } from '../pages/PageHeader.tsx';
-import { HistoryFilterBar, historyTableWrap } from '../history/HistoryFilterBar.tsx';
+import { HistoryPage } from '../history/HistoryPage.tsx';
 
 /** Trade dates read like "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
 export const formatTradeDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
@@ -32,6 +29,18 @@ const table = css({
 });
 const side = css({ fontWeight: 'semibold', textTransform: 'capitalize', '&[data-type=buy]': { color: 'buy' }, '&[data-type=sell]': { color: 'sell' } });
 const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
+const COLUMNS = [
+  'Date & Time',
+  'Type',
+  'Partner',
+  'Coin',
+  'Amount (Crypto)',
+  'Amount (USD)',
+  'Fee (Crypto)',
+  'Fee (USD)',
+  'Payment Method',
+  'Status',
+] as const;
 const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
 
 export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistoryMachine> }) {
@@ -44,86 +53,61 @@ export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistor
   const canPrevious = useSelector(actor, selectCanPrevious);
 
   return (
-    <section aria-busy={loading}>
-      <PageHeader title="Recent Trades" subtitle="Every trade you opened or answered." />
-      <HistoryFilterBar
-        type={{
-          name: 'trade_type',
-          options: [
-            { value: 'buy', label: 'Buy' },
-            { value: 'sell', label: 'Sell' },
-          ],
-          value: current.tradeType,
-          onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
-        }}
-        status={current.status}
-        coinId={current.coinId}
-        coins={coins}
-        onStatus={(value) => actor.send({ type: 'filter.status', value })}
-        onCoin={(value) => actor.send({ type: 'filter.coin', value })}
-        onClear={() => actor.send({ type: 'filters.clear' })}
-      />
-
-      <div className={`${cardStyle} ${historyTableWrap}`}>
-        <table className={table}>
-          <thead>
-            <tr>
-              <th>Date &amp; Time</th>
-              <th>Type</th>
-              <th>Partner</th>
-              <th>Coin</th>
-              <th>Amount (Crypto)</th>
-              <th>Amount (USD)</th>
-              <th>Fee (Crypto)</th>
-              <th>Fee (USD)</th>
-              <th>Payment Method</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded && trades.length === 0 ? (
-              <tr>
-                <td colSpan={10} className={empty}>
-                  No trades found matching your criteria.
-                </td>
-              </tr>
-            ) : (
-              trades.map((trade) => (
-                <tr key={trade.id}>
-                  <td>{formatTradeDate(trade.created)}</td>
-                  <td>
-                    <span className={side} data-type={trade.trade_type}>
-                      {trade.trade_type}
-                    </span>
-                  </td>
-                  <td>{trade.partner}</td>
-                  <td>
-                    <span className={coinCell}>
-                      <img src={trade.offer__coin__image} alt="" width={20} height={20} />
-                      {trade.offer__coin__ticker.toUpperCase()}
-                    </span>
-                  </td>
-                  <td>{formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
-                  <td>{formatUsd(trade.amount_usd)}</td>
-                  <td>{formatCrypto(trade.fee_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
-                  <td>{formatUsd(trade.fee_usd)}</td>
-                  <td>{trade.payment_method}</td>
-                  <td>
-                    <StatusBadge status={trade.status} />
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
-    </section>
+    <HistoryPage
+      title="Recent Trades"
+      subtitle="Every trade you opened or answered."
+      busy={loading}
+      type={{
+        name: 'trade_type',
+        options: [
+          { value: 'buy', label: 'Buy' },
+          { value: 'sell', label: 'Sell' },
+        ],
+        value: current.tradeType,
+        onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
+      }}
+      status={current.status}
+      coinId={current.coinId}
+      coins={coins}
+      send={actor.send}
+      tableClassName={table}
+      columns={COLUMNS}
+      canPrevious={canPrevious}
+      canNext={canNext}
+    >
+      {loaded && trades.length === 0 ? (
+        <tr>
+          <td colSpan={COLUMNS.length} className={empty}>
+            No trades found matching your criteria.
+          </td>
+        </tr>
+      ) : (
+        trades.map((trade) => (
+          <tr key={trade.id}>
+            <td>{formatTradeDate(trade.created)}</td>
+            <td>
+              <span className={side} data-type={trade.trade_type}>
+                {trade.trade_type}
+              </span>
+            </td>
+            <td>{trade.partner}</td>
+            <td>
+              <span className={coinCell}>
+                <img src={trade.offer__coin__image} alt="" width={20} height={20} />
+                {trade.offer__coin__ticker.toUpperCase()}
+              </span>
+            </td>
+            <td>{formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
+            <td>{formatUsd(trade.amount_usd)}</td>
+            <td>{formatCrypto(trade.fee_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
+            <td>{formatUsd(trade.fee_usd)}</td>
+            <td>{trade.payment_method}</td>
+            <td>
+              <StatusBadge status={trade.status} />
+            </td>
+          </tr>
+        ))
+      )}
+    </HistoryPage>
   );
 }

@@ -15,12 +15,9 @@ import {
   selectTransactions,
 } from '../../machines/walletHistory/walletHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
-import { cardStyle } from '../primitives/Card.tsx';
 import { ArrowDownIcon, ArrowUpIcon } from '../primitives/icons.tsx';
-import { Pager } from '../primitives/Pager.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
-import { PageHeader } from '../pages/PageHeader.tsx';
-import { HistoryFilterBar, historyTableWrap } from '../history/HistoryFilterBar.tsx';
+import { HistoryPage } from '../history/HistoryPage.tsx';
 import { TransactionTxid } from './TransactionTxid.tsx';
 
 /** Dates read like the trades' "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
@@ -65,6 +62,7 @@ const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2', '& img':
 const stacked = css({ display: 'flex', flexDirection: 'column', lineHeight: 'tight' });
 const muted = css({ color: 'fg.muted', fontSize: 'xs' });
 const network = css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'capitalize' });
+const COLUMNS = ['Date & Time', 'Type', 'Coin', 'Amount (Crypto)', 'Amount (USD)', 'Fee (USD)', 'Fee (Crypto)', 'TXID', 'Scope', 'Status'] as const;
 const empty = css({ textAlign: 'center', color: 'fg.muted', px: '4', py: '12' });
 const live = css({ mt: '3', color: 'fg.muted', fontSize: 'xs', textAlign: 'center' });
 
@@ -80,92 +78,71 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
   const copy = (txid: string) => actor.send({ type: 'txid.copy', txid });
 
   return (
-    <section aria-busy={loading}>
-      <PageHeader title="Recent Transactions" subtitle="Deposits and withdrawals of your wallets." />
-      <HistoryFilterBar
-        type={{
-          name: 'trans_type',
-          options: [
-            { value: 'deposit', label: 'Deposit' },
-            { value: 'withdrawal', label: 'Withdrawal' },
-          ],
-          value: current.transType,
-          onChange: (value) => actor.send({ type: 'filter.transType', value }),
-        }}
-        status={current.status}
-        coinId={current.coinId}
-        coins={coins}
-        onStatus={(value) => actor.send({ type: 'filter.status', value })}
-        onCoin={(value) => actor.send({ type: 'filter.coin', value })}
-        onClear={() => actor.send({ type: 'filters.clear' })}
-      />
-
-      <div className={`${cardStyle} ${historyTableWrap}`}>
-        <table className={table}>
-          <thead>
-            <tr>
-              <th>Date &amp; Time</th>
-              <th>Type</th>
-              <th>Coin</th>
-              <th>Amount (Crypto)</th>
-              <th>Amount (USD)</th>
-              <th>Fee (USD)</th>
-              <th>Fee (Crypto)</th>
-              <th>TXID</th>
-              <th>Scope</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {transactions.map((row) => (
-              <tr key={row.id}>
-                <td>
-                  <TransactionDate iso={row.created} />
-                </td>
-                <td>
-                  <span className={kind} data-type={row.trans_type}>
-                    {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
-                    {TYPE_LABELS[row.trans_type]}
-                  </span>
-                </td>
-                <td>
-                  <span className={coinCell}>
-                    <img src={row.coin__image} alt="" width={20} height={20} />
-                    <span className={stacked}>
-                      {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
-                    </span>
-                  </span>
-                </td>
-                <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-                <td>{formatUsd(row.amount_usd)}</td>
-                <td>{formatUsd(row.fee_usd)}</td>
-                <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-                <td>
-                  <TransactionTxid txid={row.txid} onCopy={copy} />
-                </td>
-                <td>{SCOPE_LABELS[row.scope]}</td>
-                <td>
-                  <StatusBadge status={row.status} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {/* Under the table rather than in a row ten columns wide, so a phone shows it without scrolling sideways. */}
-        {loaded && transactions.length === 0 ? <p className={empty}>No transactions found matching your criteria.</p> : null}
-      </div>
-      {watching ? (
-        <p className={live} role="status">
-          Pending transactions update automatically.
-        </p>
-      ) : null}
-
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
-    </section>
+    <HistoryPage
+      title="Recent Transactions"
+      subtitle="Deposits and withdrawals of your wallets."
+      busy={loading}
+      type={{
+        name: 'trans_type',
+        options: [
+          { value: 'deposit', label: 'Deposit' },
+          { value: 'withdrawal', label: 'Withdrawal' },
+        ],
+        value: current.transType,
+        onChange: (value) => actor.send({ type: 'filter.transType', value }),
+      }}
+      status={current.status}
+      coinId={current.coinId}
+      coins={coins}
+      send={actor.send}
+      tableClassName={table}
+      columns={COLUMNS}
+      belowTable={
+        // Under the table rather than in a row ten columns wide, so a phone shows it without scrolling sideways.
+        loaded && transactions.length === 0 ? <p className={empty}>No transactions found matching your criteria.</p> : null
+      }
+      belowCard={
+        watching ? (
+          <p className={live} role="status">
+            Pending transactions update automatically.
+          </p>
+        ) : null
+      }
+      canPrevious={canPrevious}
+      canNext={canNext}
+    >
+      {transactions.map((row) => (
+        <tr key={row.id}>
+          <td>
+            <TransactionDate iso={row.created} />
+          </td>
+          <td>
+            <span className={kind} data-type={row.trans_type}>
+              {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
+              {TYPE_LABELS[row.trans_type]}
+            </span>
+          </td>
+          <td>
+            <span className={coinCell}>
+              <img src={row.coin__image} alt="" width={20} height={20} />
+              <span className={stacked}>
+                {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
+              </span>
+            </span>
+          </td>
+          <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+          <td>{formatUsd(row.amount_usd)}</td>
+          <td>{formatUsd(row.fee_usd)}</td>
+          <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
+          <td>
+            <TransactionTxid txid={row.txid} onCopy={copy} />
+          </td>
+          <td>{SCOPE_LABELS[row.scope]}</td>
+          <td>
+            <StatusBadge status={row.status} />
+          </td>
+        </tr>
+      ))}
+    </HistoryPage>
   );
 }
