@@ -21,7 +21,7 @@ export type LivePricesEvent =
 type PriceMove = { price: string; previous: string | null };
 
 /**
- * Live USD prices of the coins a screen shows (spec 4 "Realtime events", the coin_price channel), each marked
+ * Live USD prices of the coins a screen shows (docs/api.md "Realtime": the coin_price channel), each marked
  * up or down against its previous value. Invoked as a child by the charts of the screens that show prices
  * (Dashboard, Browse Offers, Wallets), with the prices their own call gave as the starting point.
  */

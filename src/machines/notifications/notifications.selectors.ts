@@ -3,7 +3,7 @@ import type { notificationsMachine } from './notifications.machine.ts';
 
 type NotificationsSnapshot = SnapshotFrom<typeof notificationsMachine>;
 
-/** Spec section 9: the badge shows the count, or "9+" above this. */
+/** The badge shows the count, or "9+" above this (docs/web-app.md "Fixed figures"). */
 export const BADGE_MAX = 9;
 /** What the badge reads; null hides it (nothing unread). */
 export const badgeText = (count: number): string | null => (count <= 0 ? null : count > BADGE_MAX ? `${BADGE_MAX}+` : String(count));

@@ -6,7 +6,7 @@ export type PushDevice = { supported: boolean; permission: PushPermission };
 
 export type PushRegistrationInput = { username: string };
 export type PushRegistrationContext = {
-  /** The Beams user id this device is registered under: the signed-in username (spec section 4). */
+  /** The Beams user id this device is registered under: the signed-in username (docs/web-app.md "Web push registration"). */
   username: string;
   /** Why the last registration failed, in words; null when none has failed. */
   failure: string | null;
@@ -17,10 +17,10 @@ const failureMessage = (error: unknown) =>
   error instanceof Error && error.message ? error.message : 'The push service could not be reached.';
 
 /**
- * Web push registration of this device while signed in (spec section 4 "Session"): registered under the
- * username and subscribed to "general". Its four states are the spec's — permission prompt required, granted
+ * Web push registration of this device while signed in (docs/web-app.md "Web push registration"): registered under the
+ * username and subscribed to "general". Its four states are the ones /settings names — permission prompt required, granted
  * but not registered, granted and registered, denied — plus checking, the calls in between, and unsupported
- * browsers (spec section 5), which stay quiet. The session chart invokes it while signed in and resets the
+ * browsers, which stay quiet. The session chart invokes it while signed in and resets the
  * device when the session ends.
  */
 export const pushRegistrationMachine = setup({
@@ -116,7 +116,7 @@ export const pushRegistrationMachine = setup({
       description: 'Denied: only the browser\'s site settings can change it, and the page says how.',
     },
     unsupported: {
-      description: 'The browser cannot take web push (spec section 5): nothing is asked and no error is shown.',
+      description: 'The browser cannot take web push: nothing is asked and no error is shown.',
     },
   },
 });

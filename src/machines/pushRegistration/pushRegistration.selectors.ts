@@ -4,7 +4,7 @@ import type { pushRegistrationMachine } from './pushRegistration.machine.ts';
 type PushRegistrationSnapshot = SnapshotFrom<typeof pushRegistrationMachine>;
 export type PushRegistrationRef = ActorRefFrom<typeof pushRegistrationMachine>;
 
-/** What /settings shows: the spec's four states (section 4), the moments in between, and unsupported browsers. */
+/** What /settings shows: the four states (docs/web-app.md "Web push registration"), the moments in between, and unsupported browsers. */
 export type PushView =
   | 'checking'
   | 'promptRequired'

@@ -30,8 +30,8 @@ export const portfolioTotal = (wallets: readonly WalletItem[], prices: Readonly<
   sumDecimals(wallets.map((wallet) => holdingValue(wallet, prices[wallet.coin__ticker] ?? wallet.coin__price)));
 
 /**
- * The total recomputed from the chart's context, with its move against the total before it (spec 4
- * "Realtime events"): up when higher, down when lower; equal keeps the last move; none before a previous total.
+ * The total recomputed from the chart's context, with its move against the total before it (as prices
+ * move on the coin_price channel, docs/api.md "Realtime"): up when higher, down when lower; equal keeps the last move; none before a previous total.
  */
 export function recomputedTotal(context: WalletsContext): Pick<WalletsContext, 'total' | 'totalDirection'> {
   if (context.wallets === null) return { total: context.total, totalDirection: context.totalDirection };
