@@ -78,7 +78,7 @@ const generalRefusals = {
    * A body its contract refuses: the sentence names the field and the rule (http/parse-body.ts words it, or the
    * contract's own message), so there is one code for all of them and the sentence is the parameter.
    */
-  invalidField: invalidInput('request.invalid_field', (sentence: string) => sentence),
+  invalidField: invalidInput('request.invalid_field', (fieldAndRule: string) => fieldAndRule),
   nulCharacter: invalidInput('request.nul_character', (field: string) =>
     field === '' ? 'The request body contains a character that is not allowed (U+0000).' : `${field} contains a character that is not allowed (U+0000).`,
   ),

@@ -9,9 +9,9 @@ export const tradeRefusals = {
   selectPaymentMethod: invalidInput('trade.payment_method_missing', 'Please select a payment method'),
   methodNotAccepted: invalidInput('trade.method_not_accepted', (method: string) => `This offer does not accept ${method}.`),
   /** The sentence domain/money.ts `amountRangeProblem` words (below the minimum, above the maximum). */
-  amountOutOfRange: invalidInput('trade.amount_out_of_range', (sentence: string) => sentence),
+  amountOutOfRange: invalidInput('trade.amount_out_of_range', (rangeSentence: string) => rangeSentence),
   /** The sentence domain/offerConditions.ts `unmetCondition` words for the first condition the taker does not meet. */
-  conditionUnmet: notAllowed('trade.condition_unmet', (sentence: string) => sentence),
+  conditionUnmet: notAllowed('trade.condition_unmet', (conditionSentence: string) => conditionSentence),
   ownOffer: notAllowed('trade.own_offer', 'You cannot trade on your own offer.'),
   offerUnavailable: notFound('trade.offer_unavailable', 'This offer is no longer available.'),
   rateChanged: stateConflict('trade.rate_changed', 'The rate of this offer has changed since you saw it. Please look at the new rate and try again.'),
