@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 import { STATUS_OF } from '../../server/src/http/errors.ts';
 import type { RefusalDeclaration } from '../../server/src/refusals.ts';
 import { REFUSALS, refuse } from '../../server/src/sentences.ts';
+import { expectCatalogued } from '../support/refusals.ts';
 
 /**
  * The catalogue of refusal codes (server/src/sentences.ts `REFUSALS`) is a promise to clients: a code, once
@@ -208,6 +209,14 @@ describe('the refusal codes', () => {
     });
     expect(refuse.tradeNotPending().code).toBe('trade.not_pending');
     expect(shownSentence(REFUSALS.unknownWithdrawalNetwork)).toBe('{ticker} cannot be withdrawn on this network. Choose one of {networks}.');
+  });
+
+  it('are what every test-app call checks a refusal against: a missing, unknown or mis-statused code fails it', () => {
+    expectCatalogued(409, { success: false, code: 'trade.not_pending', info: 'This trade is no longer pending.' });
+    expect(() => expectCatalogued(409, { success: false, info: 'This trade is no longer pending.' })).toThrow();
+    expect(() => expectCatalogued(409, { success: false, code: 'trade.no_longer_pending', info: 'This trade is no longer pending.' })).toThrow();
+    expect(() => expectCatalogued(400, { success: false, code: 'trade.not_pending', info: 'This trade is no longer pending.' })).toThrow();
+    expect(() => expectCatalogued(409, { success: false, code: 'trade.not_pending', info: 'This trade is pending.' })).toThrow();
   });
 
   it('are listed in docs/api.md "Refusal codes", as the catalogue has them', () => {
