@@ -4,7 +4,15 @@ import { messages } from './messages.ts';
 
 /** The answer envelope of every call: `info` is the payload on success and one sentence on refusal. */
 export const envelope = <T extends z.core.$ZodType>(info: T) => z.object({ success: z.literal(true), info });
-export const refusal = z.object({ success: z.literal(false), info: z.string() });
+/**
+ * A refusal: `code` is stable (`area.what_went_wrong`, docs/api.md "Refusal codes") for a client to decide on,
+ * `info` the sentence to show. Every refusal the server sends carries both.
+ */
+export const refusal = z.object({
+  success: z.literal(false),
+  code: z.string().check(z.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/), z.describe('The stable code of the refusal (docs/api.md "Refusal codes").')),
+  info: z.string().check(z.describe('The sentence the person at the screen reads.')),
+});
 
 export const email = z.pipe(
   z.string({ error: messages.invalidEmail }).check(z.trim(), z.toLowerCase(), z.maxLength(254, messages.invalidEmail)),

@@ -11,8 +11,8 @@ import type { Config } from './config.ts';
 import type { PgliteBoot } from './infra/db/pglite.ts';
 import { hostRules } from './infra/http/allowed-hosts.ts';
 import { isDirectLocalRequest, isLoopbackHost, proxyTrust } from './infra/http/client-address.ts';
-import { statusOf } from './infra/http/errors.ts';
-import { sentences } from './sentences.ts';
+import { sendRefusal } from './infra/http/errors.ts';
+import { refuse } from './sentences.ts';
 import type { MailTransport } from './infra/mail.ts';
 import { OWASP_ARGON2ID, type Argon2Parameters } from './infra/passwords.ts';
 import { accountsPlugin } from './accounts/accounts.plugin.ts';
@@ -22,10 +22,9 @@ import { dbPlugin } from './infra/db/db.plugin.ts';
 import { emailCodesPlugin } from './accounts/email-codes.plugin.ts';
 import { loginGuardPlugin } from './accounts/login-guard.plugin.ts';
 import { mailPlugin } from './infra/mail.plugin.ts';
-import { jobsPlugin } from './infra/jobs.ts';
-import { priceTick, pricesPlugin } from './prices/prices.plugin.ts';
+import { pricesPlugin } from './prices/prices.plugin.ts';
 import { realtimePlugin } from './infra/realtime/realtime.plugin.ts';
-import { pushPlugin, pushWorkerJob, type PushPluginOptions } from './push/push.plugin.ts';
+import { pushPlugin, type PushPluginOptions } from './push/push.plugin.ts';
 import { PUSH_BASE_PATH } from './push/instance.ts';
 import { notificationsPlugin } from './notifications/notifications.plugin.ts';
 import { chatPlugin } from './chat/chat.plugin.ts';
@@ -37,7 +36,7 @@ import { paymentWindowSweep, tradesPlugin } from './trades/trades.plugin.ts';
 import { moderationPlugin } from './moderation/moderation.plugin.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
-import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
+import { chainPlugin } from './chain/chain.plugin.ts';
 import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
 import { walletsPlugin } from './wallets/wallets.plugin.ts';
 import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
@@ -45,7 +44,7 @@ import { apiCompressionPlugin } from './infra/api-compression.plugin.ts';
 import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
 import { twoFactorPlugin } from './accounts/two-factor.plugin.ts';
 import { hasWebApp, pageFinder, webAppPlugin } from './infra/web-app.plugin.ts';
-import { NotFound, Refusal } from './refusals.ts';
+import { Refusal } from './refusals.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
 import devChainRoute from './chain/dev-chain.routes.ts';
@@ -127,20 +126,20 @@ class RequestLinesAtDebug extends LogController {
 /** The largest legitimate body is a few kilobytes (an offer with 2,000 characters of terms). */
 const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** Fastify's own refusals (body parsing, routing) in the envelope, with a sentence instead of its message. */
-function sentenceForFastifyError(error: FastifyError): { status: number; sentence: string } | undefined {
+/** Fastify's own refusals (body parsing, routing) in the envelope, with our code and sentence instead of its message. */
+function refusalForFastifyError(error: FastifyError): Refusal | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 400, sentence: sentences.notJson };
+      return refuse.notJson();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, sentence: sentences.bodyTooLarge };
+      return refuse.bodyTooLarge();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, sentence: sentences.malformedJson };
+      return refuse.malformedJson();
   }
   // JSON.parse failures and prototype-poisoning refusals carry 400 but no FST_ code.
-  if (error.statusCode === 400) return { status: 400, sentence: sentences.malformedJson };
+  if (error.statusCode === 400) return refuse.malformedJson();
   return undefined;
 }
 
@@ -150,25 +149,21 @@ function sentenceForFastifyError(error: FastifyError): { status: number; sentenc
  * the envelope or the security headers, since the hooks that set them have not run; these are set here.
  */
 function handleFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  return reply
-    .code(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .send({ success: false, info: sentences.badAddress });
+  reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+  return sendRefusal(reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? refuse.addressTooLong() : refuse.badAddress());
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof Refusal) {
     // A refusal caused by something broken (the mail server down) is worth a line in the log.
     if (error.cause !== undefined) request.log.warn({ err: error.cause }, error.sentence);
-    return reply.code(statusOf(error)).send({ success: false, info: error.sentence });
+    return sendRefusal(reply, error);
   }
-  const known = sentenceForFastifyError(error);
-  if (known) return reply.code(known.status).send({ success: false, info: known.sentence });
+  const known = refusalForFastifyError(error);
+  if (known) return sendRefusal(reply, known);
   // Everything else is a bug: log it whole, answer nothing about it.
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send({ success: false, info: sentences.internalError });
+  return sendRefusal(reply, refuse.internalError());
 }
 
 /**
@@ -233,7 +228,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     closing = true;
   });
   app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.code(503).send({ success: false, info: sentences.shuttingDown });
+    if (closing) return sendRefusal(reply, refuse.shuttingDown());
   });
   // DNS rebinding (infra/http/allowed-hosts.ts): on a loopback HOST, a request for a name this server does not answer to
   // gets 403 before any route runs: the API, the development helpers, the device and trigger APIs and static files.
@@ -241,7 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (hosts.checksHost) {
     app.addHook('onRequest', async (request, reply) => {
       if (!hosts.hostAllowed(request.headers.host)) {
-        return reply.code(403).header('cache-control', 'no-store').send({ success: false, info: sentences.hostNotAllowed });
+        return sendRefusal(reply.header('cache-control', 'no-store'), refuse.hostNotAllowed());
       }
     });
   }
@@ -252,7 +247,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // History fallback: the web app's router owns every page path.
       return reply.header('cache-control', 'no-cache').sendFile(pageFor(request.url));
     }
-    return reply.code(404).send({ success: false, info: sentences.noSuchCall });
+    return sendRefusal(reply, refuse.noSuchCall());
   });
 
   // Tier 0–2: shared by everything registered after them.
@@ -330,7 +325,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         // through a proxy (a tunnel, a dev proxy with X-Forwarded-For) may come from anywhere.
         await api.register(async (dev) => {
           dev.addHook('onRequest', async (request) => {
-            if (!isDirectLocalRequest(request)) throw new NotFound(sentences.noSuchCall);
+            if (!isDirectLocalRequest(request)) throw refuse.noSuchCall();
           });
           if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
           if (config.chainSource === 'simulated') await dev.register(devChainRoute);

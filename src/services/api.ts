@@ -8,13 +8,18 @@ export const apiMessages = {
   serverError: 'Internet server error',
 } as const;
 
-/** A refused or failed call: `message` is what the trader may be shown. */
+/**
+ * A refused or failed call: `message` is what the trader may be shown; `code` is the server's stable code of
+ * the refusal (docs/api.md "Refusal codes") for deciding what to do, absent when the call failed without one.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
+  readonly code: string | undefined;
+  constructor(message: string, status: number, code?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -36,8 +41,10 @@ export type CallOptions = { noToast?: boolean };
 
 const READ_RETRIES = 3;
 const SESSION_EXPIRED = /Session expired|L101/;
+/** The server's code for a session that is over (docs/api.md "Refusal codes"). */
+const SESSION_EXPIRED_CODE = 'session.expired';
 
-type Envelope = { success: boolean; info: unknown };
+type Envelope = { success: boolean; info: unknown; code?: unknown };
 
 function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && 'success' in value && 'info' in value;
@@ -71,9 +78,9 @@ export function createApi(options: ApiOptions) {
     }),
   ]);
 
-  function refuse(message: string, status: number, callOptions: CallOptions): never {
+  function refuse(message: string, status: number, callOptions: CallOptions, code?: string): never {
     if (!callOptions.noToast) options.onError(message);
-    throw new ApiError(message, status);
+    throw new ApiError(message, status, code);
   }
 
   async function call<T extends z.core.$ZodType>(
@@ -106,17 +113,20 @@ export function createApi(options: ApiOptions) {
     const payload = parseJson(text);
     const info = isEnvelope(payload) ? payload.info : undefined;
     const message = typeof info === 'string' && info.trim() ? info : undefined;
+    // A refusal's code, when the server sent one; the sentence stays what the trader reads.
+    const code = isEnvelope(payload) && !payload.success && typeof payload.code === 'string' ? payload.code : undefined;
 
-    if (status === 401 || (isEnvelope(payload) && !payload.success && message && SESSION_EXPIRED.test(message))) {
+    const sessionOver = code === SESSION_EXPIRED_CODE || (message !== undefined && SESSION_EXPIRED.test(message));
+    if (status === 401 || (isEnvelope(payload) && !payload.success && sessionOver)) {
       options.onSessionExpired();
-      throw new ApiError(message ?? 'Session expired', 401);
+      throw new ApiError(message ?? 'Session expired', 401, code);
     }
     // HTTP 500 is a bug on the server: "Internet server error". A service that is down for now (503: the mail
     // server) words its refusal, and the trader reads it like any other refusal.
     const worded = status !== 500 && isEnvelope(payload) && !payload.success && message !== undefined;
-    if (status >= 500 && !worded) refuse(apiMessages.serverError, status, callOptions);
+    if (status >= 500 && !worded) refuse(apiMessages.serverError, status, callOptions, code);
     if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
-    if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions);
+    if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions, code);
 
     const parsed = z.safeParse(schema, payload.info);
     if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);

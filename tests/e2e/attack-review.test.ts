@@ -219,7 +219,7 @@ describe('2. a stolen session cannot empty a wallet through a trade', () => {
     await product.call('security/two_factor/', { type: 'enable', code: await generate({ secret: setup.secret }), password: DEMO_PASSWORD }, victim.token);
     const sold = await product.post('market/trade/', { type: 'open', offer: bait, amount: '0.90', payment_method: 'PayPal', rate: '0.00001' }, victim.token);
     expect(sold.status).toBe(409);
-    expect(await sold.json()).toEqual({ success: false, info: 'Selling is paused for 24 hours after a security change.' });
+    expect(await sold.json()).toEqual({ success: false, code: 'trade.selling_paused', info: 'Selling is paused for 24 hours after a security change.' });
 
     // bob made no security change: his session opens the sale, but the release asks for what a session alone lacks.
     const bob = await login('bob');
@@ -230,7 +230,7 @@ describe('2. a stolen session cannot empty a wallet through a trade', () => {
     for (const proof of [{}, { password: 'guessed-password' }]) {
       const release = await product.post('market/trade/', { type: 'release_coin', channel, ...proof }, bob.token);
       expect(release.status).toBe(403);
-      expect(await release.json()).toEqual({ success: false, info: 'Please confirm the release with your password.' });
+      expect(await release.json()).toEqual({ success: false, code: 'release.password_required', info: 'Please confirm the release with your password.' });
     }
     const [before] = await product.call<Array<{ channel: string; status: string }>>('market/chat/', { type: 'conversations', search: accomplice.username }, bob.token);
     expect(before).toMatchObject({ channel, status: 'pending' });
@@ -309,7 +309,7 @@ describe('5-7. sellers, buy-offer owners and reputation', () => {
     const sybil = await freshTrader('sybil');
     const open = await product.post('market/trade/', { type: 'open', offer, amount: '5000', payment_method: 'PayPal', rate: '1.0007' }, sybil.token);
     expect(open.status).toBe(403);
-    expect(await open.json()).toEqual({ success: false, info: 'This offer is for traders with at least 5 completed trades.' });
+    expect(await open.json()).toEqual({ success: false, code: 'trade.condition_unmet', info: 'This offer is for traders with at least 5 completed trades.' });
   });
 
   it('6. nobody fills a buy offer\'s owner\'s slots: the offer takes its cap, and its owner still buys elsewhere', async () => {
@@ -394,7 +394,7 @@ describe('low: what anyone can send', () => {
 
   it('look-alike staff names, device labels with line breaks and text that is not Unicode are refused or cleaned', async () => {
     const lookalike = await product.post('security/register/', { email: 'm0d@example.test', username: 'M0derator', password: 'secret-1', confirmPassword: 'secret-1' });
-    expect(await lookalike.json()).toEqual({ success: false, info: 'This username is not available' });
+    expect(await lookalike.json()).toEqual({ success: false, code: 'account.username_reserved', info: 'This username is not available' });
 
     const forged = await product.call<{ token: string }>('security/login/', {
       username: 'carol',

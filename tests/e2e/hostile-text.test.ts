@@ -52,7 +52,7 @@ describe('text that traders write renders as text', () => {
         confirmPassword: 'secret-1',
       });
       expect(answer.status).toBe(400);
-      expect(await answer.json()).toEqual({ success: false, info: expect.stringMatching(/^Username/) });
+      expect(await answer.json()).toEqual({ success: false, code: 'request.invalid_field', info: expect.stringMatching(/^Username/) });
     }
   });
 

@@ -83,14 +83,14 @@ describe.each(dbTargets)('bad request bodies on %s', (target) => {
   it('refuses a body sent without a content type', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/security/login/', payload: '{"username":"a"}' });
     expect(response.headers['content-type'] ?? '').toMatch(/application\/json/);
-    expect(response.json()).toEqual({ success: false, info: 'Please send the request body as JSON.' });
+    expect(response.json()).toEqual({ success: false, code: 'request.not_json', info: 'Please send the request body as JSON.' });
     expect(response.statusCode).toBe(400);
   });
 
   it('treats no body at all as empty', async () => {
     const noType = await t.app.inject({ method: 'POST', url: '/api/security/login/' });
     expect(noType.statusCode).toBe(400);
-    expect(noType.json()).toEqual({ success: false, info: 'Username is required' });
+    expect(noType.json()).toEqual({ success: false, code: 'request.invalid_field', info: 'Username is required' });
     const overview = await t.app.inject({
       method: 'POST',
       url: '/api/user/overview/',

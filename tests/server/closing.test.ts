@@ -41,6 +41,6 @@ describe('a request reaching a process that is shutting down', () => {
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
     expect(head).toMatch(/\r\nconnection: close/i);
     expect(head).toMatch(/\r\nx-content-type-options: nosniff/i);
-    expect(JSON.parse(body!)).toEqual({ success: false, info: sentences.shuttingDown });
+    expect(JSON.parse(body!)).toEqual({ success: false, code: 'server.shutting_down', info: sentences.shuttingDown });
   });
 });

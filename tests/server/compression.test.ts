@@ -64,7 +64,7 @@ describe('API answers', () => {
       payload: gzipSync(JSON.stringify(LIST)),
     });
     expect(answer.statusCode).toBe(400);
-    expect(answer.json()).toEqual({ success: false, info: expect.any(String) });
+    expect(answer.json()).toEqual({ success: false, code: 'request.malformed_json', info: expect.any(String) });
   });
 
   it('leaves out every call whose answer carries a secret (tokens, TOTP secret, channel signature)', () => {

@@ -170,7 +170,7 @@ describe('a default start (no HOST, NODE_ENV unset: development with demo data)'
       // `curl -H 'Host: rebind.attacker.example:<port>' -d '{}' http://127.0.0.1:<port>/api/dev/outbox/`
       const rebound = await postWithHost(port, '/api/dev/outbox/', `rebind.attacker.example:${port}`);
       expect(rebound.status).toBe(403);
-      expect(JSON.parse(rebound.body)).toEqual({ success: false, info: 'This server does not answer requests for this host name.' });
+      expect(JSON.parse(rebound.body)).toEqual({ success: false, code: 'request.host_not_allowed', info: 'This server does not answer requests for this host name.' });
       expect(rebound.headers['x-content-type-options']).toBe('nosniff');
       // The developer's own path: this machine, by any of its loopback names.
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {

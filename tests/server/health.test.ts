@@ -195,7 +195,7 @@ describe('the built web app', () => {
     expect(missing.statusCode).toBe(404);
     const api = await t.app.inject({ method: 'GET', url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ success: false, info: 'There is no such API call.' });
+    expect(api.json()).toEqual({ success: false, code: 'request.no_such_call', info: 'There is no such API call.' });
     const post = await t.app.inject({ method: 'POST', url: '/offers' });
     expect(post.statusCode).toBe(404);
   });

@@ -15,7 +15,7 @@ import { listeningPort } from '../support/server-trades.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 
 const REBOUND = 'rebind.attacker.example:3101';
-const FORBIDDEN = { success: false, info: 'This server does not answer requests for this host name.' };
+const FORBIDDEN = { success: false, code: 'request.host_not_allowed', info: 'This server does not answer requests for this host name.' };
 const SOCKET_PATH = `/app/${BUILT_IN_KEY}?protocol=7&client=js&version=8.6.0&flash=false`;
 
 /** Opens a websocket to the app with the headers given: `open` once connection_established arrives, else the HTTP status it was refused with. */

@@ -115,17 +115,17 @@ describe.each(dbTargets)('the dispute desk refuses by role before it reads the b
       const refused = await send(who.token, payload, contentType);
       expect({ status: refused.statusCode, body: refused.json() }, payload.slice(0, 40)).toEqual({
         status: 403,
-        body: { success: false, info: 'Only moderators can use the dispute desk.' },
+        body: { success: false, code: 'moderation.moderators_only', info: 'Only moderators can use the dispute desk.' },
       });
       const nobody = await send(undefined, payload, contentType);
-      expect({ status: nobody.statusCode, body: nobody.json() }).toEqual({ status: 401, body: { success: false, info: 'Session expired' } });
+      expect({ status: nobody.statusCode, body: nobody.json() }).toEqual({ status: 401, body: { success: false, code: 'session.expired', info: 'Session expired' } });
     }
   });
 
   it("reads a moderator's body: bad JSON is named as such, a good one answered", async () => {
     const mod = await moderator(t);
     const bad = await send(mod.token, '{"type":');
-    expect({ status: bad.statusCode, body: bad.json() }).toEqual({ status: 400, body: { success: false, info: 'The request body is not valid JSON.' } });
+    expect({ status: bad.statusCode, body: bad.json() }).toEqual({ status: 400, body: { success: false, code: 'request.malformed_json', info: 'The request body is not valid JSON.' } });
     expect((await send(mod.token, '{"type":"list"}')).statusCode).toBe(200);
   });
 });

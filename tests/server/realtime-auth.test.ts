@@ -142,7 +142,7 @@ describe('POST /api/realtime/auth/', () => {
   });
 
   it("refuses (403) a stranger on a trade's channel, another trader's user channel, and anything the product does not use", async () => {
-    const refused = { success: false, info: 'You may not listen on this channel.' };
+    const refused = { success: false, code: 'realtime.channel_not_allowed', info: 'You may not listen on this channel.' };
     for (const [who, name] of [
       [stranger, `private-${channel}`],
       [buyer, `private-user-${seller.username}`],
@@ -161,7 +161,7 @@ describe('POST /api/realtime/auth/', () => {
 
   it("signs private-moderation for moderators only, and a trade's channel for a moderator once it was disputed (open or settled)", async () => {
     const mod = await moderator(t);
-    const refused = { success: false, info: 'You may not listen on this channel.' };
+    const refused = { success: false, code: 'realtime.channel_not_allowed', info: 'You may not listen on this channel.' };
     expect((await authorize(mod.websocketToken, 'private-moderation')).json()).toEqual(await signedFor(mod, 'private-moderation'));
     for (const who of [buyer, seller, stranger]) {
       const answer = await authorize(who.websocketToken, 'private-moderation');
@@ -184,7 +184,7 @@ describe('POST /api/realtime/auth/', () => {
   });
 
   it('refuses (401) without a token, with an unknown one, and once the session ended', async () => {
-    const expired = { success: false, info: 'Session expired' };
+    const expired = { success: false, code: 'session.expired', info: 'Session expired' };
     for (const token of [undefined, 'not-a-token', 'x'.repeat(43)]) {
       const answer = await authorize(token, `private-${channel}`);
       expect(answer.statusCode).toBe(401);
@@ -203,9 +203,9 @@ describe('POST /api/realtime/auth/', () => {
         headers: { authorization: `Bearer ${buyer.websocketToken}`, 'content-type': 'application/x-www-form-urlencoded' },
         payload,
       });
-    expect((await post(`channel_name=private-${channel}`)).json()).toEqual({ success: false, info: 'socket_id is required' });
+    expect((await post(`channel_name=private-${channel}`)).json()).toEqual({ success: false, code: 'request.invalid_field', info: 'socket_id is required' });
     expect((await post(`socket_id=${SOCKET}`)).statusCode).toBe(400);
-    expect((await post(`socket_id=abc&channel_name=private-${channel}`)).json()).toEqual({ success: false, info: 'socket_id must look like 123.456' });
+    expect((await post(`socket_id=abc&channel_name=private-${channel}`)).json()).toEqual({ success: false, code: 'request.invalid_field', info: 'socket_id must look like 123.456' });
   });
 });
 

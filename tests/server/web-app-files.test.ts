@@ -41,7 +41,7 @@ describe.each([
     for (const url of NOT_A_FILE) {
       const answer = await t.app.inject({ method: 'GET', url });
       expect(answer.statusCode, url).toBe(404);
-      expect(answer.json(), url).toEqual({ success: false, info: 'There is no such API call.' });
+      expect(answer.json(), url).toEqual({ success: false, code: 'request.no_such_call', info: 'There is no such API call.' });
       expect(answer.headers['x-content-type-options'], url).toBe('nosniff');
       expect(answer.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
       expect(answer.body, url).not.toContain('peerex"');

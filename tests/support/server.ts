@@ -14,6 +14,7 @@ import type { Argon2Parameters } from '../../server/src/infra/passwords.ts';
 import type { ChainAdapter } from '../../server/src/chain/adapter.ts';
 import type { PriceFeedAdapter } from '../../server/src/prices/adapters.ts';
 import { xpubEnvironmentOf } from '../../server/src/wallets/keys.ts';
+import { withCodeChecked } from './refusals.ts';
 
 export type DbTarget = 'pglite' | 'postgres';
 
@@ -139,6 +140,11 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
 export interface Envelope<T = unknown> {
   success: boolean;
   info: T;
+  /**
+   * A refusal's code (docs/api.md "Refusal codes"): checked against the catalogue by every call of the test
+   * app, and not enumerable, so a test comparing `{success: false, info}` needs no change (tests/support/refusals.ts).
+   */
+  code?: string;
 }
 
 export interface CallOptions {
@@ -242,7 +248,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     // Mails a call sends in the background (a reset code) look up the recipient's anti-phishing code first, so
     // they may land after the answer: a test reads the outbox once they have.
     await app.mailer.settled();
-    return { status: response.statusCode, body: response.json<Envelope<T>>() };
+    return { status: response.statusCode, body: withCodeChecked(response.statusCode, response.json<Envelope<T>>()) };
   }
 
   return {

@@ -115,6 +115,25 @@ describe('api: answers and refusals', () => {
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('a refusal keeps its code beside the sentence it shows; the code session.expired signs out whatever the words', async () => {
+    const server = fakeServer(
+      { status: 409, body: { success: false, code: 'trade.not_pending', info: 'This trade is no longer pending.' } },
+      { status: 403, body: { success: false, code: 'session.expired', info: 'Sitzung abgelaufen' } },
+    );
+    const { api, onSessionExpired, onError } = apiWith(server);
+    const refusal = await rejectionOf(api.write('a/', {}, z.unknown()));
+    expect({ message: refusal.message, status: refusal.status, code: refusal.code }).toEqual({
+      message: 'This trade is no longer pending.',
+      status: 409,
+      code: 'trade.not_pending',
+    });
+    expect(onError).toHaveBeenCalledExactlyOnceWith('This trade is no longer pending.');
+    expect(onSessionExpired).not.toHaveBeenCalled();
+    const expiry = await rejectionOf(api.write('a/', {}, z.unknown()));
+    expect({ status: expiry.status, code: expiry.code }).toEqual({ status: 401, code: 'session.expired' });
+    expect(onSessionExpired).toHaveBeenCalledOnce();
+  });
+
   it('"Session expired" inside a success envelope is data, not an expiry', async () => {
     const server = fakeServer(ok('Session expired'));
     const { api, onSessionExpired } = apiWith(server);

@@ -21,14 +21,14 @@ import { EMAIL_CODE_RULES, type EmailCodes } from './email-codes.plugin.ts';
 import { accountKey, type LoginGuard, type SignInAttempt } from './login-guard.plugin.ts';
 import type { Mailer } from '../infra/mail.plugin.ts';
 import { proofOf, type SecondFactorProof, type TwoFactor } from './two-factor.plugin.ts';
-import { InvalidInput, NotAllowed, NotSignedIn, SignInExpired, StateConflict, Unavailable } from '../refusals.ts';
+import type { Refusal } from '../refusals.ts';
 import { emailCodesRepository } from './email-codes.repository.ts';
 import { pushRepository } from '../push/push.repository.ts';
 import { recoveryCodesRepository } from './recovery-codes.repository.ts';
 import { sessionsRepository } from './sessions.repository.ts';
 import { twoFactorChallengesRepository } from './two-factor-challenges.repository.ts';
 import { usersRepository, type UserRow } from './users.repository.ts';
-import { sentences } from '../sentences.ts';
+import { refuse, sentences } from '../sentences.ts';
 import { isReservedUsername } from './roles.ts';
 
 /** The sign-in attempt between a correct password and the second factor: how long it lives, how many codes it takes. */
@@ -61,13 +61,13 @@ type Proof = { code: string; password: string };
 type SecondStep =
   | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; recoveryCodesLeft?: number }
   /** The attempt is over; `failed` when a wrong code ended it, which counts towards the lockout. */
-  | { kind: 'over'; sentence: string; failed: boolean }
-  | { kind: 'refused'; sentence: string };
+  | { kind: 'over'; refusal: Refusal; failed: boolean }
+  | { kind: 'refused'; refusal: Refusal };
 
 /** Why a second factor was refused, in the words for the kind of code the trader typed. */
-const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'replayed'): string => {
-  if (reason === 'replayed') return sentences.authenticatorCodeUsed;
-  return proof.kind === 'recovery' ? sentences.invalidRecoveryCode : sentences.invalidAuthenticatorCode;
+const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'replayed'): Refusal => {
+  if (reason === 'replayed') return refuse.authenticatorCodeUsed();
+  return proof.kind === 'recovery' ? refuse.invalidRecoveryCode() : refuse.invalidAuthenticatorCode();
 };
 
 /**
@@ -80,7 +80,7 @@ export function passwordCheck({ loginGuard, passwords }: Pick<AccountsDeps, 'log
     await loginGuard.assertOpen(attempt);
     if (!(await passwords.verify(user.password_hash, password))) {
       await loginGuard.recordFailure(attempt);
-      throw new InvalidInput(sentences.wrongPassword);
+      throw refuse.wrongPassword();
     }
   };
 }
@@ -98,7 +98,7 @@ export function accountsService(deps: AccountsDeps) {
   /** A signed-in user as the security settings need them; a session whose user is gone is no session. */
   async function ownerRow(userId: string): Promise<UserRow> {
     const user = await usersRepository(db).findById(userId);
-    if (!user) throw new NotSignedIn(sentences.sessionExpired);
+    if (!user) throw refuse.sessionExpired();
     return user;
   }
 
@@ -115,7 +115,7 @@ export function accountsService(deps: AccountsDeps) {
   ): Promise<{ user: UserRow; result: T }> {
     const user = await ownerRow(userId);
     const secret = user.totp_secret;
-    if (secret === null) throw new StateConflict(sentences.twoFactorNotOn);
+    if (secret === null) throw refuse.twoFactorNotOn();
     const attempt = { key: accountKey(user, user.username), client };
     await assertPassword(user, proof.password, attempt);
     const second = proofOf(proof.code);
@@ -130,7 +130,7 @@ export function accountsService(deps: AccountsDeps) {
   /** A wrong second factor counts towards the lockout like a wrong password. */
   async function refuseSecondFactor(attempt: SignInAttempt, proof: SecondFactorProof, reason: 'invalid' | 'replayed'): Promise<never> {
     await loginGuard.recordFailure(attempt);
-    throw new InvalidInput(secondFactorRefusal(proof, reason));
+    throw secondFactorRefusal(proof, reason);
   }
 
   return {
@@ -148,7 +148,7 @@ export function accountsService(deps: AccountsDeps) {
       const passwordOk = await deps.passwords.verify(user?.password_hash, ask.password);
       if (!user || !passwordOk) {
         await loginGuard.recordFailure(attempt);
-        throw new InvalidInput(sentences.invalidCredentials);
+        throw refuse.invalidCredentials();
       }
       if (deps.passwords.needsRehash(user.password_hash)) {
         await users.setPasswordHash(user.id, await deps.passwords.hash(ask.password));
@@ -189,7 +189,7 @@ export function accountsService(deps: AccountsDeps) {
         ask.recovery_code !== undefined ? { kind: 'recovery', code: ask.recovery_code } : { kind: 'authenticator', code: ask.code ?? '' };
 
       const pending = await twoFactorChallengesRepository(db).findOpen(tokenHash, now);
-      if (!pending) throw new SignInExpired(sentences.signInExpired);
+      if (!pending) throw refuse.signInExpired();
       const attempt = { key: accountKey({ id: pending.user_id }, ''), client };
       await loginGuard.assertOpen(attempt);
 
@@ -198,12 +198,12 @@ export function accountsService(deps: AccountsDeps) {
       const step = await db.transaction(async (tx): Promise<SecondStep> => {
         const challenges = twoFactorChallengesRepository(tx);
         const challenge = await challenges.lockOpen(tokenHash, now);
-        if (!challenge) return { kind: 'over', sentence: sentences.signInExpired, failed: false };
+        if (!challenge) return { kind: 'over', refusal: refuse.signInExpired(), failed: false };
         const user = await usersRepository(tx).findById(challenge.user_id);
         if (!user?.totp_secret) {
           // Two-factor was switched off since the password step: the interim token no longer means anything.
           await challenges.close(challenge.id, now);
-          return { kind: 'over', sentence: sentences.signInExpired, failed: false };
+          return { kind: 'over', refusal: refuse.signInExpired(), failed: false };
         }
         const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
         if (outcome.ok) {
@@ -217,16 +217,16 @@ export function accountsService(deps: AccountsDeps) {
         const { failed_attempts } = await challenges.recordFailure(challenge.id);
         if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
           await challenges.close(challenge.id, now);
-          return { kind: 'over', sentence: sentences.tooManyAuthenticatorCodes, failed: true };
+          return { kind: 'over', refusal: refuse.tooManyAuthenticatorCodes(), failed: true };
         }
-        return { kind: 'refused', sentence: secondFactorRefusal(proof, outcome.reason) };
+        return { kind: 'refused', refusal: secondFactorRefusal(proof, outcome.reason) };
       });
 
       if (step.kind !== 'signedIn') {
         // A wrong second factor counts towards the account's lockout like a wrong password; so does the one
         // that used up the attempt's tries.
         if (step.kind === 'refused' || step.failed) await loginGuard.recordFailure(attempt);
-        throw step.kind === 'refused' ? new InvalidInput(step.sentence) : new SignInExpired(step.sentence);
+        throw step.refusal;
       }
       await loginGuard.clear(attempt);
       await deps.announce(step.notified);
@@ -239,7 +239,7 @@ export function accountsService(deps: AccountsDeps) {
      * is taken (the flow cannot go on otherwise); password reset never does.
      */
     async requestSignupCode(email: string): Promise<string> {
-      if (await usersRepository(db).emailExists(email)) throw new StateConflict(sentences.emailTaken);
+      if (await usersRepository(db).emailExists(email)) throw refuse.emailTaken();
       const code = await deps.emailCodes.issue(email, 'signup');
       await send(codeMail('signup', email, code, EMAIL_CODE_RULES.validMinutes));
       return sentences.codeSent(email);
@@ -257,13 +257,13 @@ export function accountsService(deps: AccountsDeps) {
       const users = usersRepository(db);
       // The chat shows a moderator's messages as from "Moderator", and lists show names without a badge: no trader
       // may take a name that reads as staff (docs/rules.md "Look-alike names").
-      if (isReservedUsername(ask.username)) throw new InvalidInput(sentences.usernameReserved);
+      if (isReservedUsername(ask.username)) throw refuse.usernameReserved();
       const verifiedSince = new Date(now.getTime() - EMAIL_VERIFICATION_VALID_MS);
       if (!(await emailCodesRepository(db).isVerifiedSince(ask.email, verifiedSince))) {
-        throw new NotAllowed(sentences.emailNotVerified);
+        throw refuse.emailNotVerified();
       }
-      if (await users.emailExists(ask.email)) throw new StateConflict(sentences.emailTaken);
-      if (await users.usernameExists(ask.username)) throw new StateConflict(sentences.usernameTaken);
+      if (await users.emailExists(ask.email)) throw refuse.emailTaken();
+      if (await users.usernameExists(ask.username)) throw refuse.usernameTaken();
 
       // Hash before the transaction: argon2 takes tens of milliseconds and needs no lock.
       const passwordHash = await deps.passwords.hash(ask.password);
@@ -276,8 +276,8 @@ export function accountsService(deps: AccountsDeps) {
       } catch (error) {
         // Two registrations racing past the checks above: the unique indexes decide, with the same sentences.
         const constraint = uniqueViolation(error);
-        if (constraint === 'users_email_key') throw new StateConflict(sentences.emailTaken);
-        if (constraint === 'users_username_key') throw new StateConflict(sentences.usernameTaken);
+        if (constraint === 'users_email_key') throw refuse.emailTaken();
+        if (constraint === 'users_username_key') throw refuse.usernameTaken();
         throw error;
       }
     },
@@ -299,7 +299,7 @@ export function accountsService(deps: AccountsDeps) {
     async resetPassword(ask: ResetAsk): Promise<string> {
       const userId = await deps.emailCodes.redeem(ask.email, 'reset', ask.code, async (tx) => (await usersRepository(tx).findByEmail(ask.email))?.id);
       // Only reachable by guessing the never-mailed code of an address without an account.
-      if (userId === undefined) throw new InvalidInput(sentences.invalidCode);
+      if (userId === undefined) throw refuse.invalidCode();
 
       const passwordHash = await deps.passwords.hash(ask.password);
       const now = deps.now();
@@ -336,7 +336,7 @@ export function accountsService(deps: AccountsDeps) {
     /** A pending secret for the authenticator app; two-factor is on only once `enableTwoFactor` proves it. */
     async startTwoFactorSetup(userId: string): Promise<{ secret: string; otpauth_url: string }> {
       const user = await ownerRow(userId);
-      if (user.totp_secret !== null) throw new StateConflict(sentences.twoFactorAlreadyOn);
+      if (user.totp_secret !== null) throw refuse.twoFactorAlreadyOn();
       const secret = newTotpSecret();
       await usersRepository(db).setPendingTotpSecret(user.id, deps.keys.seal(secret));
       return { secret, otpauth_url: totpUri(secret, user.username) };
@@ -348,8 +348,8 @@ export function accountsService(deps: AccountsDeps) {
      */
     async enableTwoFactor({ userId, client }: Owner, proof: Proof): Promise<RecoveryCodesResponse> {
       const user = await ownerRow(userId);
-      if (user.totp_secret !== null) throw new StateConflict(sentences.twoFactorAlreadyOn);
-      if (user.totp_pending_secret === null) throw new StateConflict(sentences.twoFactorSetupFirst);
+      if (user.totp_secret !== null) throw refuse.twoFactorAlreadyOn();
+      if (user.totp_pending_secret === null) throw refuse.twoFactorSetupFirst();
       const attempt = { key: accountKey(user, user.username), client };
       await assertPassword(user, proof.password, attempt);
       const outcome = await twoFactor.check(user.totp_pending_secret, proof.code);
@@ -391,7 +391,7 @@ export function accountsService(deps: AccountsDeps) {
     try {
       await deps.mailer.send(mail);
     } catch (error) {
-      throw Object.assign(new Unavailable(sentences.mailFailed), { cause: error });
+      throw Object.assign(refuse.mailFailed(), { cause: error });
     }
   }
 }

@@ -4,9 +4,8 @@ import type { Db } from '../infra/db/db.ts';
 import type { PasswordHasher } from '../infra/passwords.ts';
 import { accountKey, type LoginGuard } from './login-guard.plugin.ts';
 import type { TwoFactor } from './two-factor.plugin.ts';
-import { NotAllowed, NotSignedIn } from '../refusals.ts';
 import { sessionsRepository, type ConfirmationRow } from './sessions.repository.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 
 /** How long one proof covers the releases of the session that gave it (docs/rules.md "Trades"). */
 export const CONFIRMATION_WINDOW_MINUTES = 10;
@@ -45,7 +44,7 @@ export function confirmationService(deps: ConfirmationDeps) {
 
   async function rowOf(sessionId: string): Promise<ConfirmationRow> {
     const row = await sessionsRepository(db).confirmation(sessionId);
-    if (!row) throw new NotSignedIn(sentences.sessionExpired);
+    if (!row) throw refuse.sessionExpired();
     return row;
   }
 
@@ -76,16 +75,16 @@ export function confirmationService(deps: ConfirmationDeps) {
       const row = await rowOf(who.sessionId);
       if (isOpen(row, deps.now())) return;
       const kind = proofKind(row);
-      const asked = kind === 'code' ? sentences.confirmReleaseWithCode : sentences.confirmReleaseWithPassword;
+      const asked = kind === 'code' ? refuse.confirmReleaseWithCode : refuse.confirmReleaseWithPassword;
       const given = (kind === 'code' ? proof.code?.trim() : proof.password) ?? '';
       const attempt = { key: accountKey({ id: row.user_id }, row.username), client: who.client };
       await loginGuard.assertOpen(attempt);
       // Nothing typed is no guess: not counted.
-      if (given === '') throw new NotAllowed(asked);
+      if (given === '') throw asked();
       const { ok, replayed } = await check(row, given);
       if (!ok) {
         await loginGuard.recordFailure(attempt);
-        throw new NotAllowed(replayed ? sentences.authenticatorCodeUsed : asked);
+        throw replayed ? refuse.releaseCodeUsed() : asked();
       }
       await sessionsRepository(db).confirmRelease(who.sessionId, new Date(deps.now().getTime() + CONFIRMATION_WINDOW_MINUTES * MINUTE_MS));
     },

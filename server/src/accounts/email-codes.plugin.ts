@@ -1,10 +1,10 @@
 import type { Queryable } from '../infra/db/db.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import type { CodePurpose } from '../infra/mail.ts';
 import { newEmailCode } from '../infra/secrets.ts';
 import { emailCodesRepository } from './email-codes.repository.ts';
 import { shared } from '../infra/shared.ts';
-import { InvalidInput, TooMany } from '../refusals.ts';
+import type { Refusal } from '../refusals.ts';
 
 /** The life of an emailed code (docs/rules.md "Accounts"). */
 export const EMAIL_CODE_RULES = Object.freeze({
@@ -43,7 +43,7 @@ declare module 'fastify' {
   }
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; sentence: string };
+type Outcome<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
 
 export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
   const emailCodes: EmailCodes = {
@@ -56,9 +56,9 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         const hourAgo = new Date(now.getTime() - HOUR_MS);
         const recent = await repo.requestsSince(email, purpose, hourAgo);
         if (recent.latest && now.getTime() - recent.latest.getTime() < EMAIL_CODE_RULES.resendIntervalMs) {
-          return sentences.codeResendTooSoon;
+          return refuse.codeResendTooSoon();
         }
-        if (recent.count >= EMAIL_CODE_RULES.perHour[purpose]) return sentences.codeHourlyLimit;
+        if (recent.count >= EMAIL_CODE_RULES.perHour[purpose]) return refuse.codeHourlyLimit();
         await repo.recordRequest(email, purpose, now, hourAgo);
         await repo.replace({
           email,
@@ -69,7 +69,7 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
         });
         return undefined;
       });
-      if (refusal) throw new TooMany(refusal);
+      if (refusal) throw refusal;
       return code;
     },
 
@@ -79,23 +79,23 @@ export const emailCodesPlugin = shared('peerex-email-codes', async (app) => {
       const outcome = await app.db.transaction(async (tx): Promise<Outcome<T>> => {
         const repo = emailCodesRepository(tx);
         const live = await repo.lockCode(email, purpose);
-        if (!live) return { ok: false, sentence: sentences.codeExpired };
+        if (!live) return { ok: false, refusal: refuse.codeExpired() };
         if (live.expires_at <= now) {
           await repo.remove(email, purpose);
-          return { ok: false, sentence: sentences.codeExpired };
+          return { ok: false, refusal: refuse.codeExpired() };
         }
         if (!app.keys.sameDigest(live.code_hash, app.keys.hashEmailCode(purpose, email, code))) {
           const { failed_attempts } = await repo.recordFailure(email, purpose);
           if (failed_attempts >= EMAIL_CODE_RULES.maxWrongTries) {
             await repo.remove(email, purpose);
-            return { ok: false, sentence: sentences.tooManyWrongCodes };
+            return { ok: false, refusal: refuse.tooManyWrongCodes() };
           }
-          return { ok: false, sentence: sentences.invalidCode };
+          return { ok: false, refusal: refuse.invalidCode() };
         }
         await repo.remove(email, purpose);
         return { ok: true, value: await onValid(tx) };
       });
-      if (!outcome.ok) throw new InvalidInput(outcome.sentence);
+      if (!outcome.ok) throw outcome.refusal;
       return outcome.value;
     },
   };

@@ -1,9 +1,8 @@
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { securityMail } from './account-mails.ts';
 import { loginFailuresRepository, WHOLE_ACCOUNT } from './login-failures.repository.ts';
 import { usersRepository } from './users.repository.ts';
 import { shared } from '../infra/shared.ts';
-import { TooMany } from '../refusals.ts';
 
 /**
  * Which account a sign-in attempt is against. A name that matches no account gets a key of its own,
@@ -61,7 +60,7 @@ export const loginGuardPlugin = shared('peerex-login-guard', async (app) => {
       const now = app.now();
       const until = await loginFailuresRepository(app.db).lockedUntil(key, client, now);
       if (until) {
-        throw new TooMany(sentences.accountLocked(Math.ceil((until.getTime() - now.getTime()) / MINUTE_MS)));
+        throw refuse.accountLocked(Math.ceil((until.getTime() - now.getTime()) / MINUTE_MS));
       }
     },
 

@@ -16,13 +16,12 @@ import { notify } from '../notifications/notify.ts';
 import { securityTexts, utcMinuteUp } from '../notifications/texts.ts';
 import { idleLimitOf } from './sessions.plugin.ts';
 import { accountKey } from './login-guard.plugin.ts';
-import { InvalidInput, NotFound, NotSignedIn, StateConflict, type Refusal } from '../refusals.ts';
+import type { Refusal } from '../refusals.ts';
 import { sessionsRepository } from './sessions.repository.ts';
 import { usersRepository, userProtectionsRepository, type UserRow } from './users.repository.ts';
 import { withdrawalAllowlistRepository, type AllowlistRow } from './withdrawal-allowlist.repository.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
-import { walletSentences } from '../wallets/sentences.ts';
 import { passwordCheck, type AccountsDeps } from './accounts.ts';
 import { protectionSentences } from './protections-sentences.ts';
 
@@ -74,8 +73,8 @@ export async function allowlistRefusal(
   const protections = await userProtectionsRepository(q).find(userId, hold && 'share');
   if (!protections || !isEnforced(protections, now)) return undefined;
   const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient, hold);
-  if (!entry) return new InvalidInput(protectionSentences.recipientNotListed(NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS));
-  if (entry.usable_from > now) return new StateConflict(protectionSentences.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from)));
+  if (!entry) return refuse.recipientNotListed(NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS);
+  if (entry.usable_from > now) return refuse.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from));
   return undefined;
 }
 
@@ -97,7 +96,7 @@ export function protectionsService(deps: ProtectionsDeps) {
 
   async function ownerRow(userId: string): Promise<UserRow> {
     const user = await usersRepository(db).findById(userId);
-    if (!user) throw new NotSignedIn(sentences.sessionExpired);
+    if (!user) throw refuse.sessionExpired();
     return user;
   }
 
@@ -126,7 +125,7 @@ export function protectionsService(deps: ProtectionsDeps) {
 
   async function allowlistStatus(q: Queryable, userId: string): Promise<AllowlistStatus> {
     const protections = await userProtectionsRepository(q).find(userId);
-    if (!protections) throw new NotSignedIn(sentences.sessionExpired);
+    if (!protections) throw refuse.sessionExpired();
     const until = protections.withdrawal_allowlist_enforced_until;
     return {
       enabled: protections.withdrawal_allowlist,
@@ -165,7 +164,7 @@ export function protectionsService(deps: ProtectionsDeps) {
 
     async antiPhishingStatus(userId: string): Promise<AntiPhishingStatus> {
       const protections = await userProtectionsRepository(db).find(userId);
-      if (!protections) throw new NotSignedIn(sentences.sessionExpired);
+      if (!protections) throw refuse.sessionExpired();
       return { anti_phishing_code: protections.anti_phishing_code };
     },
 
@@ -198,7 +197,7 @@ export function protectionsService(deps: ProtectionsDeps) {
     async enableAllowlist(userId: string): Promise<AllowlistStatus> {
       return changeAndTell(async (tx) => {
         const before = await userProtectionsRepository(tx).find(userId, true);
-        if (!before) throw new NotSignedIn(sentences.sessionExpired);
+        if (!before) throw refuse.sessionExpired();
         if (before.withdrawal_allowlist) return { result: await allowlistStatus(tx, userId), tell: [] };
         await userProtectionsRepository(tx).enableAllowlist(userId);
         return { result: await allowlistStatus(tx, userId), tell: [securityTexts.withdrawalAllowlistOn(userId)] };
@@ -210,7 +209,7 @@ export function protectionsService(deps: ProtectionsDeps) {
       const owner = await confirmPassword(caller, password);
       const { status, until } = await changeAndTell(async (tx, now) => {
         const before = await userProtectionsRepository(tx).find(caller.userId, true);
-        if (!before?.withdrawal_allowlist) throw new StateConflict(protectionSentences.allowlistAlreadyOff);
+        if (!before?.withdrawal_allowlist) throw refuse.allowlistAlreadyOff();
         const until = new Date(now.getTime() + ALLOWLIST_WAIT_MS);
         await userProtectionsRepository(tx).disableAllowlist(caller.userId, until);
         return { result: { status: await allowlistStatus(tx, caller.userId), until }, tell: [securityTexts.withdrawalAllowlistOff(caller.userId, until)] };
@@ -225,19 +224,19 @@ export function protectionsService(deps: ProtectionsDeps) {
      */
     async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
       const address = CHAIN_NETWORKS[ask.network].parseAddress(ask.address);
-      if (address === undefined) throw new InvalidInput(walletSentences.invalidRecipient(NETWORK_NAMES[ask.network]));
+      if (address === undefined) throw refuse.invalidRecipient(NETWORK_NAMES[ask.network]);
       const owner = await confirmPassword(caller, ask.password);
       const { status, usableFrom } = await changeAndTell(async (tx, now) => {
         // The owner's row lock makes the count and the insert one step: two adds racing cannot pass the limit.
         await userProtectionsRepository(tx).find(caller.userId, true);
         const list = withdrawalAllowlistRepository(tx);
-        if (await list.find(caller.userId, ask.network, address)) throw new StateConflict(protectionSentences.addressAlreadyListed);
+        if (await list.find(caller.userId, ask.network, address)) throw refuse.addressAlreadyListed();
         if ((await list.countOfUser(caller.userId)) >= ALLOWLIST_MAX_ADDRESSES) {
-          throw new StateConflict(protectionSentences.allowlistFull(ALLOWLIST_MAX_ADDRESSES));
+          throw refuse.allowlistFull(ALLOWLIST_MAX_ADDRESSES);
         }
         const usableFrom = new Date(now.getTime() + ALLOWLIST_WAIT_MS);
         const added = await list.insert({ userId: caller.userId, network: ask.network, address, label: ask.label, now, usableFrom });
-        if (!added) throw new StateConflict(protectionSentences.addressAlreadyListed);
+        if (!added) throw refuse.addressAlreadyListed();
         return {
           result: { status: await allowlistStatus(tx, caller.userId), usableFrom },
           tell: [securityTexts.withdrawalAddressAdded(caller.userId, NETWORK_NAMES[ask.network], address, usableFrom)],
@@ -251,7 +250,7 @@ export function protectionsService(deps: ProtectionsDeps) {
     async removeFromAllowlist(userId: string, id: number): Promise<AllowlistStatus> {
       return changeAndTell(async (tx) => {
         const removed = await withdrawalAllowlistRepository(tx).remove(userId, id);
-        if (!removed) throw new NotFound(protectionSentences.addressNotListedToRemove);
+        if (!removed) throw refuse.addressNotListedToRemove();
         return {
           result: await allowlistStatus(tx, userId),
           tell: [securityTexts.withdrawalAddressRemoved(userId, NETWORK_NAMES[removed.network], removed.address)],

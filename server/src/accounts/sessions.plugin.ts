@@ -1,11 +1,10 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { SessionResponse, UserRole } from '../../../contracts/security.ts';
 import type { Queryable } from '../infra/db/db.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { hashToken, newToken } from '../infra/secrets.ts';
 import { sessionsRepository, type SessionLookup } from './sessions.repository.ts';
 import { shared } from '../infra/shared.ts';
-import { NotSignedIn } from '../refusals.ts';
 
 /** Who is calling: set by the private scope's hook, null in the public scope. */
 export interface AuthSession {
@@ -68,7 +67,7 @@ export const idleLimitOf = (now: Date, sessionIdleDays: number): Date => new Dat
 
 export const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i;
 
-export const sessionExpired = () => new NotSignedIn(sentences.sessionExpired);
+export const sessionExpired = () => refuse.sessionExpired();
 
 /** The session of a request in the private scope; a route outside it asking for one is a wiring bug, answered as 401. */
 export function signedIn(request: FastifyRequest): AuthSession {

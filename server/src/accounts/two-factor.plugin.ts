@@ -4,8 +4,7 @@ import { newRecoveryCodes } from '../infra/secrets.ts';
 import { totpStep } from './totp.ts';
 import { recoveryCodesRepository } from './recovery-codes.repository.ts';
 import { usersRepository } from './users.repository.ts';
-import { Unavailable } from '../refusals.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { shared } from '../infra/shared.ts';
 
 export type TotpOutcome = { ok: true; step: number } | { ok: false; reason: 'invalid' | 'replayed' };
@@ -55,7 +54,7 @@ export const twoFactorPlugin = shared('peerex-two-factor', async (app) => {
           'the development secret earlier versions published?). Start on a fresh DATA_DIR, or set APP_SECRET to the old value ' +
           'knowingly (README "Secrets").',
       );
-      throw new Unavailable(sentences.twoFactorSecretUnreadable);
+      throw refuse.twoFactorSecretUnreadable();
     }
   };
   const check: TwoFactor['check'] = async (sealedSecret, code) => {

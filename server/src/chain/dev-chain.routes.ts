@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { devChainDeposit, devChainMine, devChainRequest } from '../../../contracts/wallet.ts';
-import { chainSentences } from './sentences.ts';
 import { parseBody } from '../infra/http/parse-body.ts';
 import { ok } from '../infra/http/reply.ts';
-import { Unavailable } from '../refusals.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * POST /api/dev/chain/ — drives CHAIN_SOURCE=simulated (docs/api.md "Development helpers"), in the development helpers'
@@ -15,7 +14,7 @@ export default async function devChainRoute(app: FastifyInstance) {
   app.post('/dev/chain/', async (request) => {
     const body = parseBody(devChainRequest, request.body);
     const chain = app.chain.simulated;
-    if (!chain) throw new Unavailable(chainSentences.notSimulated);
+    if (!chain) throw refuse.notSimulated();
     switch (body.type) {
       case 'deposit': {
         const { txid } = await chain.deposit(body);

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { Db, Queryable } from '../infra/db/db.ts';
 import { Money } from '../ledger/money.ts';
-import { InvalidInput } from '../refusals.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
 import { BroadcastRefused, type BroadcastRequest, type ChainAdapter, type IncomingTransfer } from './adapter.ts';
 import { chainSentences } from './sentences.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * CHAIN_SOURCE=simulated (the default): one local chain per network, kept in the database (migration 015,
@@ -70,16 +70,16 @@ async function coinsOn(db: Queryable, network: NetworkKey): Promise<Map<string, 
 
 /** The ticker a deposit pays in, or the refusal that says why there is none. */
 function assetOf(network: NetworkKey, asked: string | undefined, carried: readonly string[]): string {
-  if (carried.length === 0) throw new InvalidInput(chainSentences.noCoinsOnNetwork(network));
+  if (carried.length === 0) throw refuse.noCoinsOnNetwork(network);
   if (asked !== undefined) {
     const ticker = asked.toUpperCase();
-    if (!carried.includes(ticker)) throw new InvalidInput(chainSentences.unknownTicker(ticker, network, carried));
+    if (!carried.includes(ticker)) throw refuse.unknownTicker(ticker, network, carried);
     return ticker;
   }
   if (carried.includes(NATIVE_ASSET[network])) return NATIVE_ASSET[network];
   const [only] = carried;
   if (carried.length === 1 && only !== undefined) return only;
-  throw new InvalidInput(chainSentences.tickerRequired(network, carried));
+  throw refuse.tickerRequired(network, carried);
 }
 
 export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain {
@@ -154,12 +154,12 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
     async deposit({ network, address, amount, ticker }) {
       const trimmed = address.trim();
-      if (CHAIN_NETWORKS[network].parseAddress(trimmed) === undefined) throw new InvalidInput(chainSentences.invalidAddress(network));
+      if (CHAIN_NETWORKS[network].parseAddress(trimmed) === undefined) throw refuse.invalidAddress(network);
       const coins = await coinsOn(db, network);
       const asset = assetOf(network, ticker?.trim(), [...coins.keys()]);
       const places = coins.get(asset)?.decimalPlaces ?? 0;
       const value = new Money(amount);
-      if (value.decimalPlaces() > places) throw new InvalidInput(chainSentences.tooManyPlaces(asset, places));
+      if (value.decimalPlaces() > places) throw refuse.tooManyPlaces(asset, places);
       // The address as the sender wrote it (an ethereum address in lower case is the same account): the
       // watcher compares addresses in the network's canonical form, as it must for a real chain.
       return send({ network, asset, address: trimmed, amount: value.toFixed(), reference: null });

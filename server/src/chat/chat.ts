@@ -12,8 +12,7 @@ import {
   type ConversationFacts,
   type RatingColumns,
 } from './chat.repository.ts';
-import { NotAllowed, NotFound, StateConflict } from '../refusals.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
@@ -96,7 +95,7 @@ export function chatService(deps: ChatDeps) {
 
   async function partyTrade(user: { id: string }, channel: string): Promise<ChatTrade> {
     const trade = await tradeOfParty(user, channel);
-    if (!trade) throw new NotFound(sentences.tradeNotFound);
+    if (!trade) throw refuse.tradeNotFound();
     return trade;
   }
 
@@ -129,7 +128,7 @@ export function chatService(deps: ChatDeps) {
       );
       if (!stored) {
         const now = await chatRepository(db).tradeByChannel(channel);
-        throw new StateConflict(sentences.chatClosed(now?.status ?? trade.status));
+        throw refuse.chatClosed(now?.status ?? trade.status);
       }
       const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
@@ -164,10 +163,10 @@ export function chatService(deps: ChatDeps) {
      */
     async sendAsModerator(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
       const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
-      if (!trade || trade.disputed_at === null) throw new NotFound(sentences.tradeNotFound);
-      if (trade.buyer_id === moderator.id || trade.seller_id === moderator.id) throw new NotAllowed(sentences.ownTradeModeration);
+      if (!trade || trade.disputed_at === null) throw refuse.tradeNotFound();
+      if (trade.buyer_id === moderator.id || trade.seller_id === moderator.id) throw refuse.ownTradeModeration();
       const stored = await retrying(() => chatRepository(db).insertModeratorMessage({ tradeId: trade.id, moderatorId: moderator.id, text, at: deps.now() }));
-      if (!stored) throw new StateConflict(sentences.disputeAlreadySettled);
+      if (!stored) throw refuse.disputeAlreadySettled();
       const message = messageOut({ id: stored.id, sender: MODERATOR_SENDER, recipient: 'all', text, created_at: stored.created_at, from_moderator: true }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
       await publishConversations({ ...trade, last_message: text });

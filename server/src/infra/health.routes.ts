@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { healthResponse, readyResponse } from '../../../contracts/system.ts';
 import { ok } from './http/reply.ts';
-import { sentences } from '../sentences.ts';
-import { Unavailable } from '../refusals.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * GET (load balancers, scripts) and POST (like every other call) /api/health: this process answers and its
@@ -13,7 +12,7 @@ export default async function healthRoutes(app: FastifyInstance) {
   const databaseAnswers = async () => {
     // The app is only listening once migrations ran; this probes that the database still answers.
     await app.db.query('SELECT 1').catch(() => {
-      throw new Unavailable(sentences.databaseUnavailable);
+      throw refuse.databaseUnavailable();
     });
   };
   const health = async () => {
@@ -27,7 +26,7 @@ export default async function healthRoutes(app: FastifyInstance) {
     await databaseAnswers();
     // Without an offline queue the ping fails at once while Redis is away, or after the connection's command timeout.
     await app.sharedRedis?.ping().catch(() => {
-      throw new Unavailable(sentences.redisUnavailable);
+      throw refuse.redisUnavailable();
     });
     return ok(readyResponse, { status: 'ready', database: app.db.kind, redis: app.sharedRedis ? 'ok' : 'not configured' });
   });

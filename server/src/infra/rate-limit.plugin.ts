@@ -2,10 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { clientAddress } from './http/client-address.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { shared } from './shared.ts';
-import { TooMany } from '../refusals.ts';
-import { walletSentences } from '../wallets/sentences.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,7 +87,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       max: app.config.rateLimitPerMinute,
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `security:${clientAddress(request)}`,
-      errorResponseBuilder: () => new TooMany(sentences.tooManyRequests),
+      errorResponseBuilder: () => refuse.tooManyRequests(),
     }),
   );
 
@@ -100,7 +98,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       timeWindow: HOUR_MS,
       // Signed-in handlers only: the session is there. A missing one would share one budget, never pass unlimited.
       keyGenerator: (request) => `trade-open:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => new TooMany(sentences.openingTooFast),
+      errorResponseBuilder: () => refuse.openingTooFast(),
     }),
   );
 
@@ -110,7 +108,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       max: app.config.chatMessagesPerMinute,
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `chat-message:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => new TooMany(sentences.chattingTooFast),
+      errorResponseBuilder: () => refuse.chattingTooFast(),
     }),
   );
 
@@ -120,7 +118,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       max: app.config.withdrawalCallsPerMinute,
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `withdrawal:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => new TooMany(walletSentences.withdrawingTooFast),
+      errorResponseBuilder: () => refuse.withdrawingTooFast(),
     }),
   );
 
@@ -130,7 +128,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
       max: REALTIME_AUTHS_PER_MINUTE,
       timeWindow: MINUTE_MS,
       keyGenerator: (request) => `realtime-auth:${clientAddress(request)}`,
-      errorResponseBuilder: () => new TooMany(sentences.tooManyRequests),
+      errorResponseBuilder: () => refuse.tooManyRequests(),
     }),
   );
 });

@@ -2,7 +2,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sentences } from '../sentences.ts';
+import { sendRefusal } from './http/errors.ts';
+import { refuse } from '../sentences.ts';
 
 /** True when a built web app (WEB_DIST/index.html) is there to serve. */
 export const hasWebApp = (webDist: string): boolean => existsSync(join(webDist, 'index.html'));
@@ -57,10 +58,10 @@ export async function webAppPlugin(app: FastifyInstance, { root, pageFor }: { ro
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.debug({ status, code: error.code }, 'static file refused');
-      return reply.code(404).send({ success: false, info: sentences.noSuchCall });
+      return sendRefusal(reply, refuse.noSuchCall());
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ success: false, info: sentences.internalError });
+    return sendRefusal(reply, refuse.internalError());
   });
   await app.register(fastifyStatic, {
     root: resolve(root),

@@ -3,8 +3,7 @@ import { disputeDetail, disputeList, moderationMessageResponse, moderationReques
 import { parseBody } from '../infra/http/parse-body.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
-import { NotAllowed } from '../refusals.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * POST /api/market/moderation/ (signed in, moderators only; docs/api.md "Moderation"): the dispute desk's `list`,
@@ -16,7 +15,7 @@ export default async function moderationRoute(app: FastifyInstance) {
   const moderatorsOnly: onRequestAsyncHookHandler = async function (request, reply) {
     await app.requireSession.call(app, request, reply);
     // The role as stored now (the session lookup reads it on every call): one taken back counts at once.
-    if (signedIn(request).role !== 'moderator') throw new NotAllowed(sentences.moderatorsOnly);
+    if (signedIn(request).role !== 'moderator') throw refuse.moderatorsOnly();
   };
 
   app.post('/market/moderation/', { onRequest: moderatorsOnly }, async (request, reply) => {

@@ -7,8 +7,7 @@ import { fixed } from '../ledger/money.ts';
 import { formatFiat, formatRate } from '../offers/offers.ts';
 import { chatRepository } from '../chat/chat.repository.ts';
 import { moderationRepository, type DisputeRow } from './moderation.repository.ts';
-import { NotFound } from '../refusals.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 import type { TradesService } from '../trades/trades.ts';
 
@@ -55,7 +54,7 @@ export function moderationService(deps: ModerationDeps) {
 
     async get(channel: string): Promise<DisputeDetail> {
       const row = isTradeChannel(channel) ? await moderationRepository(db).disputed(channel) : undefined;
-      if (!row) throw new NotFound(sentences.tradeNotFound);
+      if (!row) throw refuse.tradeNotFound();
       // Capped as the traders' own `messages` call is: a chat flooded with thousands of lines costs the desk one
       // bounded read, and the newest lines, where a dispute is argued, are the ones kept.
       const messages = await chatRepository(db).messages(row.id, CHAT_HISTORY_LIMIT);

@@ -1,9 +1,8 @@
 import { realtimeEvents, userChannelName } from '../../../contracts/chat.ts';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/notifications.ts';
 import type { Db } from '../infra/db/db.ts';
-import { NotFound } from '../refusals.ts';
 import { notificationsRepository } from './notifications.repository.ts';
-import { sentences } from '../sentences.ts';
+import { refuse } from '../sentences.ts';
 import type { Notified } from './notify.ts';
 
 export interface NotificationsDeps {
@@ -41,7 +40,7 @@ export function notificationsService(deps: NotificationsDeps) {
     /** `open_one`: one of the caller's read; anyone else's id is answered as an unknown one and changes nothing. */
     async openOne(userId: string, id: number): Promise<number> {
       const count = await notificationsRepository(db).openOne(userId, String(id));
-      if (count === undefined) throw new NotFound(sentences.noSuchNotification);
+      if (count === undefined) throw refuse.noSuchNotification();
       return count;
     },
 

@@ -11,10 +11,9 @@ import {
   type Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../infra/db/db.ts';
-import { sentences } from '../sentences.ts';
+import { refuse, sentences } from '../sentences.ts';
 import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord, type StoredConditions } from './offers.repository.ts';
 import { MAX_INT4, referenceDataRepository } from './reference-data.repository.ts';
-import { InvalidInput, NotFound } from '../refusals.ts';
 
 /** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
 export const OFFERS_PAGE_SIZE = 12;
@@ -40,11 +39,11 @@ export type OfferFields = Omit<OfferInput, 'type' | 'update' | 'id'>;
  */
 function exactAmount(value: string, field: string, places: number): string {
   const text = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(`${field} must be a number`);
+  if (!/^\d+(\.\d+)?$/.test(text)) throw refuse.offerAmountNotNumber(field);
   const amount = new Decimal(text);
-  if (amount.lte(0)) throw new InvalidInput(`${field} must be greater than 0`);
-  if (amount.decimalPlaces() > places) throw new InvalidInput(`${field} has too many decimal places (at most ${places})`);
-  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw new InvalidInput(`${field} is too large`);
+  if (amount.lte(0)) throw refuse.offerAmountNotPositive(field);
+  if (amount.decimalPlaces() > places) throw refuse.offerAmountTooManyPlaces(field, places);
+  if (amount.truncated().toFixed().length > INTEGER_DIGITS) throw refuse.offerAmountTooLarge(field);
   return amount.toFixed();
 }
 
@@ -119,19 +118,19 @@ export function offersService(db: Queryable) {
     const rate = exactAmount(fields.rate, 'rate', RATE_PLACES);
     const minAmount = exactAmount(fields.min_amount, 'min_amount', FIAT_PLACES);
     const maxAmount = exactAmount(fields.max_amount, 'max_amount', FIAT_PLACES);
-    if (new Decimal(minAmount).gt(maxAmount)) throw new InvalidInput(sentences.minAboveMax);
+    if (new Decimal(minAmount).gt(maxAmount)) throw refuse.minAboveMax();
 
     const coinId = Number(fields.coin);
-    if (!(await reference.coinExists(coinId))) throw new InvalidInput(sentences.unknownCoin);
+    if (!(await reference.coinExists(coinId))) throw refuse.unknownCoin();
     const currencyCode = fields.currency.toUpperCase();
-    if (!(await reference.currencyExists(currencyCode))) throw new InvalidInput(sentences.unknownCurrency);
+    if (!(await reference.currencyExists(currencyCode))) throw refuse.unknownCurrency();
 
     const known = new Map((await reference.paymentMethods()).map((method) => [method.name.toLowerCase(), method.id]));
     const paymentMethodIds: number[] = [];
     for (const name of fields.payment_methods) {
       const id = known.get(name.trim().toLowerCase());
-      if (id === undefined) throw new InvalidInput(sentences.unknownPaymentMethod(name));
-      if (paymentMethodIds.includes(id)) throw new InvalidInput(sentences.repeatedPaymentMethod(name));
+      if (id === undefined) throw refuse.unknownPaymentMethod(name);
+      if (paymentMethodIds.includes(id)) throw refuse.repeatedPaymentMethod(name);
       paymentMethodIds.push(id);
     }
 
@@ -231,7 +230,7 @@ export function offersService(db: Queryable) {
      */
     async editable(id: number, userId: string): Promise<EditableOffer> {
       const offer = await offers.find(id);
-      if (!offer || offer.user_id !== userId) throw new NotFound(sentences.offerNotFound);
+      if (!offer || offer.user_id !== userId) throw refuse.offerNotFound();
       return {
         id: Number(offer.id),
         offer_type: offer.offer_type,
@@ -254,13 +253,13 @@ export function offersService(db: Queryable) {
 
     /** Rewrites the caller's own offer; whether it is paused stays as it was. Someone else's answers 404, as `editable`. */
     async update(id: number, userId: string, fields: OfferFields, now: Date): Promise<void> {
-      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw new NotFound(sentences.offerNotFound);
+      if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw refuse.offerNotFound();
     },
 
     /** Pauses or resumes the caller's own offer; answers whether it is now live. Someone else's answers 404, as `editable`. */
     async toggle(id: number, userId: string, now: Date): Promise<boolean> {
       const active = await offers.toggleOwn(id, userId, now);
-      if (active === undefined) throw new NotFound(sentences.offerNotFound);
+      if (active === undefined) throw refuse.offerNotFound();
       return active;
     },
   };
@@ -287,7 +286,7 @@ export function offerDesk(db: Queryable, changed: () => Promise<void>) {
         await changed();
         return sentences.offerPublished;
       }
-      if (id === undefined || id === null) throw new InvalidInput(sentences.offerIdRequired);
+      if (id === undefined || id === null) throw refuse.offerIdRequired();
       await offers.update(id, userId, fields, now);
       await changed();
       return sentences.offerUpdated;

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
 import { beamsTokenResponse } from '../../../contracts/notifications.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
-import { InvalidInput, NotAllowed } from '../refusals.ts';
 import { SECRET_ANSWER } from '../infra/api-compression.plugin.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * GET /api/push/beams-auth/?user_id=<username> (signed-in; docs/api.md "Web push (Beams-compatible)"): the
@@ -16,8 +16,8 @@ export default async function beamsAuthRoute(app: FastifyInstance) {
   app.get<{ Querystring: { user_id?: string | string[] } }>('/push/beams-auth/', SECRET_ANSWER, async (request) => {
     const session = signedIn(request);
     const userId = request.query.user_id;
-    if (typeof userId !== 'string' || userId === '') throw new InvalidInput('user_id is required');
-    if (userId !== session.username) throw new NotAllowed('You can only register this browser for your own notifications.');
+    if (typeof userId !== 'string' || userId === '') throw refuse.beamsUserIdRequired();
+    if (userId !== session.username) throw refuse.beamsOtherUser();
     return z.parse(beamsTokenResponse, { token: await app.push.tokens.issue(session.username, session.id) });
   });
 }

@@ -9,7 +9,8 @@ import { BUILT_IN_PUSH_INSTANCE } from './instance.ts';
 import { isSubscriptionProblem, parseDeviceToken } from '../../../packages/push-service/index.ts';
 import { idleLimitOf } from '../accounts/sessions.plugin.ts';
 import { pushRepository } from './push.repository.ts';
-import { Refusal, TooMany } from '../refusals.ts';
+import { Refusal } from '../refusals.ts';
+import { refuse } from '../sentences.ts';
 
 /**
  * The built-in Beams-compatible device API (docs/realtime.md "Device calls"), under `/push/device_api/v1/instances/{id}`,
@@ -126,13 +127,13 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
     max: DEVICE_API_CALLS_PER_MINUTE,
     timeWindow: MINUTE_MS,
     keyGenerator: (request) => `push-device-api:${clientAddress(request)}`,
-    errorResponseBuilder: () => new TooMany('Too many requests from this address; try again in a minute'),
+    errorResponseBuilder: () => refuse.deviceApiTooManyRequests(),
   });
   const registrationLimit = app.rateLimit({
     max: DEVICE_REGISTRATIONS_PER_HOUR,
     timeWindow: HOUR_MS,
     keyGenerator: (request) => `push-device-registration:${clientAddress(request)}`,
-    errorResponseBuilder: () => new TooMany('Too many devices registered from this address; try again later'),
+    errorResponseBuilder: () => refuse.deviceApiTooManyDevices(),
   });
   // @fastify/rate-limit runs one limit per request (the first hook marks it done), so a registration is
   // counted by its own, tighter limit instead of the per-minute one.

@@ -6,8 +6,7 @@ import { retrying } from '../infra/db/retry.ts';
 import { offersService } from '../offers/offers.ts';
 import { ratingsRepository } from './ratings.repository.ts';
 import { traderStatsRepository } from './trader-stats.repository.ts';
-import { NotFound, StateConflict } from '../refusals.ts';
-import { sentences } from '../sentences.ts';
+import { refuse, sentences } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 
 /**
@@ -48,13 +47,13 @@ export function reputationService(deps: ReputationDeps) {
     async rate(user: { id: string }, ask: RateAsk): Promise<string> {
       const ratings = ratingsRepository(db);
       const trade = isTradeChannel(ask.channel) ? await ratings.tradeOnChannel(ask.channel) : undefined;
-      if (!trade || (trade.buyer_id !== user.id && trade.seller_id !== user.id)) throw new NotFound(sentences.tradeNotFound);
-      if (trade.status !== 'completed') throw new StateConflict(sentences.onlyCompletedRated);
+      if (!trade || (trade.buyer_id !== user.id && trade.seller_id !== user.id)) throw refuse.tradeNotFound();
+      if (trade.status !== 'completed') throw refuse.onlyCompletedRated();
       // A rating that counts for nothing would only confuse: such a trade is not rated at all (docs/rules.md "Reputation").
-      if (!trade.counts_for_reputation) throw new StateConflict(sentences.tooSmallToRate);
+      if (!trade.counts_for_reputation) throw refuse.tooSmallToRate();
       const ratee = await retrying(() => ratings.rate(trade.id, user.id, ask.score, ask.comment ?? '', deps.now()));
       // A completed trade stays completed, so a statement that wrote nothing met this party's earlier rating.
-      if (ratee === undefined) throw new StateConflict(sentences.alreadyRated);
+      if (ratee === undefined) throw refuse.alreadyRated();
       await deps.ratingsChanged();
       await deps.changed(ask.channel);
       return sentences.rated;
@@ -64,7 +63,7 @@ export function reputationService(deps: ReputationDeps) {
     async profile(username: string): Promise<TraderProfile> {
       const ratings = ratingsRepository(db);
       const trader = await ratings.userNamed(username);
-      if (!trader) throw new NotFound(sentences.traderNotFound);
+      if (!trader) throw refuse.traderNotFound();
       // Independent reads: on PostgreSQL they run side by side on pooled connections.
       const [figures, newest, offers] = await Promise.all([
         traderStatsRepository(db).figuresOf(trader.id),

@@ -4,9 +4,9 @@ import type { PostingInput } from '../ledger/ledger.ts';
 import type { NotificationDraft } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import { fixed, Money } from '../ledger/money.ts';
-import { NotAllowed, StateConflict, type Refusal } from '../refusals.ts';
+import type { Refusal } from '../refusals.ts';
 import type { TradeRow } from './trades.repository.ts';
-import { sentences } from '../sentences.ts';
+import { refuse, sentences } from '../sentences.ts';
 
 /** Everything that happens to a trade: the parties' actions, the payment window running out, a moderator's settlement. */
 export type TradeChange = TradeAction | 'expire' | TradeResolution;
@@ -68,7 +68,7 @@ export interface PartyActionRule extends TradeChangeRule {
   /** The answer the acting party reads. */
   reply: string;
   /** For a caller of the wrong role (actions only one side may take), and for a pending, undisputed trade paid or not. */
-  refused: { wrongRole?: string; paid: string; unpaid: string };
+  refused: { wrongRole?: () => Refusal; paid: () => Refusal; unpaid: () => Refusal };
 }
 
 const escrowOf = (trade: TradeRow) => `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
@@ -120,7 +120,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     // the seller a concluded trade (mark paid, dispute, refund). The end counts it, against whoever failed.
     counts: null,
     notify: (trade, { payerAccount }) => [tradeTexts.paymentMarked(trade, payerAccount)],
-    refused: { wrongRole: sentences.onlyBuyerMarksPaid, paid: sentences.paymentAlreadyMarked, unpaid: sentences.tradeChanged },
+    refused: { wrongRole: refuse.onlyBuyerMarksPaid, paid: refuse.paymentAlreadyMarked, unpaid: refuse.tradeChanged },
   },
   release_coin: {
     event: 'coin_released',
@@ -130,7 +130,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     movement: release,
     counts: COMPLETED,
     notify: (trade) => [tradeTexts.coinReleased(trade)],
-    refused: { wrongRole: sentences.onlySellerReleases, paid: sentences.tradeChanged, unpaid: sentences.paymentNotMarked },
+    refused: { wrongRole: refuse.onlySellerReleases, paid: refuse.tradeChanged, unpaid: refuse.paymentNotMarked },
   },
   cancel: {
     event: 'trade_cancelled',
@@ -141,7 +141,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     counts: null,
     // Both parties but whoever cancelled: that is only ever the other one.
     notify: (trade, { actor, actorId }) => [tradeTexts.cancelled(trade, otherParty(trade, actorId), actor)],
-    refused: { paid: sentences.cancelAfterPayment, unpaid: sentences.tradeChanged },
+    refused: { paid: refuse.cancelAfterPayment, unpaid: refuse.tradeChanged },
   },
   raise_dispute: {
     event: 'dispute_raised',
@@ -150,7 +150,7 @@ export const TRADE_CHANGES: Record<TradeAction, PartyActionRule> & Record<'expir
     movement: () => undefined,
     counts: null,
     notify: (trade, { actor, actorId, reason }) => [tradeTexts.disputed(trade, otherParty(trade, actorId), actor, reason)],
-    refused: { paid: sentences.tradeChanged, unpaid: sentences.disputeBeforePayment },
+    refused: { paid: refuse.tradeChanged, unpaid: refuse.disputeBeforePayment },
   },
   expire: {
     event: 'trade_cancelled',
@@ -208,10 +208,10 @@ export const OUTCOME_OF = Object.fromEntries(
 export function refusalOf(facts: TradeFacts, action: TradeAction, role: TradeRole): Refusal {
   const words = TRADE_CHANGES[action].refused;
   const other: TradeRole = role === 'buyer' ? 'seller' : 'buyer';
-  if (words.wrongRole && canTakeAction(facts, action, other)) return new NotAllowed(words.wrongRole);
-  if (facts.status !== 'pending') return new StateConflict(sentences.tradeNotPending);
-  if (facts.dispute_raised) return new StateConflict(sentences.tradeDisputed);
-  return new StateConflict(facts.buyer_paid ? words.paid : words.unpaid);
+  if (words.wrongRole && canTakeAction(facts, action, other)) return words.wrongRole();
+  if (facts.status !== 'pending') return refuse.tradeNotPending();
+  if (facts.dispute_raised) return refuse.tradeDisputed();
+  return facts.buyer_paid ? words.paid() : words.unpaid();
 }
 
 /**

@@ -28,10 +28,9 @@ import { likeContains, paginator } from '../offers/offers.ts';
 import { MAX_INT4 } from '../offers/reference-data.repository.ts';
 import { standingOf } from '../reputation/reputation.ts';
 import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from './trades.repository.ts';
-import { InvalidInput, NotAllowed, NotFound, StateConflict } from '../refusals.ts';
 import type { Confirmer } from '../accounts/confirmation.ts';
 import { isSellingPaused, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
-import { sentences } from '../sentences.ts';
+import { refuse, sentences } from '../sentences.ts';
 import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { isTradeChannel, newTradeChannel } from './channels.ts';
 import { quoteTrade } from './quote.ts';
@@ -127,22 +126,22 @@ export function tradesService(deps: TradesDeps) {
    */
   async function check(found: OfferForTrade | undefined, userId: string, input: TradeAsk & { rate?: string }) {
     // A paused offer is listed nowhere: to a taker it is as gone as an unknown id (its owner may trade neither).
-    if (!found || (!found.is_active && found.user_id !== userId)) throw new NotFound(sentences.offerUnavailable);
+    if (!found || (!found.is_active && found.user_id !== userId)) throw refuse.offerUnavailable();
     const offer: OfferForTrade = found;
-    if (offer.user_id === userId) throw new NotAllowed(sentences.ownOffer);
+    if (offer.user_id === userId) throw refuse.ownOffer();
     // Read only for an offer that asks something: most do not, and an open is on the hot path.
     if (hasConditions(offer)) {
       const unmet = unmetCondition(offer, await standingOf(db, userId, deps.now()));
-      if (unmet) throw new NotAllowed(unmet);
+      if (unmet) throw refuse.conditionUnmet(unmet);
     }
-    if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw new StateConflict(sentences.rateChanged);
+    if (input.rate !== undefined && !new Money(input.rate).eq(offer.rate)) throw refuse.rateChanged();
     const asked = input.payment_method.trim();
-    if (asked === '') throw new InvalidInput(sentences.selectPaymentMethod);
+    if (asked === '') throw refuse.selectPaymentMethod();
     const method = offer.payment_methods.find((name) => name.toLowerCase() === asked.toLowerCase());
-    if (method === undefined) throw new InvalidInput(sentences.methodNotAccepted(asked));
+    if (method === undefined) throw refuse.methodNotAccepted(asked);
     // The very rule (and words) the Trade Preview dialog applies before it asks.
     const outOfRange = amountRangeProblem(input.amount, { min: fixed(offer.min_amount, FIAT_PLACES), max: fixed(offer.max_amount, FIAT_PLACES) });
-    if (outOfRange) throw new InvalidInput(outOfRange);
+    if (outOfRange) throw refuse.amountOutOfRange(outOfRange);
     const quote = quoteTrade({
       amount: input.amount,
       rate: offer.rate,
@@ -150,7 +149,7 @@ export function tradesService(deps: TradesDeps) {
       decimalPlaces: offer.decimal_places,
       feePercent: deps.feePercent,
     });
-    if (!quote) throw new InvalidInput(sentences.amountTooSmall);
+    if (!quote) throw refuse.amountTooSmall();
     // Sell offer: the owner sells to the taker. Buy offer: the owner buys from the taker.
     const sellerId = offer.offer_type === 'sell' ? offer.user_id : userId;
     const buyerId = offer.offer_type === 'sell' ? userId : offer.user_id;
@@ -217,7 +216,7 @@ export function tradesService(deps: TradesDeps) {
    */
   async function assertSellerMaySell(sellerId: string, takerId: string): Promise<void> {
     if (!(await isSellingPaused(db, sellerId, deps.now()))) return;
-    throw new StateConflict(sellerId === takerId ? sentences.sellingPaused(SECURITY_HOLD_HOURS) : sentences.offerSellerPaused);
+    throw sellerId === takerId ? refuse.sellingPaused(SECURITY_HOLD_HOURS) : refuse.offerSellerPaused();
   }
 
   /** Only a taker who is the buyer has their MAX_OPEN_TRADES counted: trades opened on your buy offer are the offer's. */
@@ -229,9 +228,9 @@ export function tradesService(deps: TradesDeps) {
    * and for wording a refused open; the open itself is decided by the places in its statement.
    */
   async function refuseWhenFull(trades: ReturnType<typeof tradesRepository>, offer: OfferForTrade, buyerId: string, takerId: string) {
-    if (await trades.offerIsFull(offer.id, offer.max_open_trades)) throw new StateConflict(sentences.offerFull);
+    if (await trades.offerIsFull(offer.id, offer.max_open_trades)) throw refuse.offerFull();
     if (buyerId === takerId && (await trades.pendingAsBuyer(buyerId)) >= deps.maxOpenTrades) {
-      throw new StateConflict(sentences.tooManyOpenTrades(deps.maxOpenTrades));
+      throw refuse.tooManyOpenTrades(deps.maxOpenTrades);
     }
   }
 
@@ -260,7 +259,7 @@ export function tradesService(deps: TradesDeps) {
       await assertSellerMaySell(sellerId, userId);
       await refuseWhenFull(trades, offer, buyerId, userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
-      if (new Money(available).lt(quote.trading_amount_crypto)) throw new StateConflict(sentences.sellerBalanceTooLow);
+      if (new Money(available).lt(quote.trading_amount_crypto)) throw refuse.sellerBalanceTooLow();
       return quote;
     },
 
@@ -334,7 +333,7 @@ export function tradesService(deps: TradesDeps) {
         const failure = ledgerFailure(error);
         // The seller's balance, decided by the ledger under its row lock: concurrent opens against one
         // seller can never take more than the seller has.
-        if (failure instanceof InsufficientFunds) throw new StateConflict(sentences.sellerBalanceTooLow);
+        if (failure instanceof InsufficientFunds) throw refuse.sellerBalanceTooLow();
         throw failure;
       }
       if (opened === undefined) {
@@ -343,7 +342,7 @@ export function tradesService(deps: TradesDeps) {
         // offer and the places as they are now say; a place freed since, the offer's it was.
         const now = await check(await trades.offerForTrade(input.offer), userId, input);
         await refuseWhenFull(trades, now.offer, buyerId, userId);
-        throw new StateConflict(sentences.offerFull);
+        throw refuse.offerFull();
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
       await deps.changed(channel);
@@ -368,7 +367,7 @@ export function tradesService(deps: TradesDeps) {
       // Not a channel this server could have made: no need to ask the database.
       const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
       const role = trade && roleOf(trade, user.id);
-      if (!trade || !role) throw new NotFound(sentences.tradeNotFound);
+      if (!trade || !role) throw refuse.tradeNotFound();
       const facts = storedFacts(trade);
       const next = applyAction(facts, action, role);
       if (!next) throw refusalOf(facts, action, role);
@@ -380,7 +379,7 @@ export function tradesService(deps: TradesDeps) {
       const applied = await transition(trade, action, next, { id: user.id, name: user.username }, words);
       if (!applied) {
         const now = await trades.currentFacts(trade.id);
-        throw applyAction(now, action, role) ? new StateConflict(sentences.tradeChanged) : refusalOf(now, action, role);
+        throw applyAction(now, action, role) ? refuse.tradeChanged() : refusalOf(now, action, role);
       }
       await publish(applied);
       // The dispute desk lists it from now on.
@@ -400,14 +399,14 @@ export function tradesService(deps: TradesDeps) {
     async resolve(moderator: { id: string }, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
       const trades = tradesRepository(db);
       const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
-      if (!trade || trade.disputed_at === null) throw new NotFound(sentences.tradeNotFound);
-      if (roleOf(trade, moderator.id)) throw new NotAllowed(sentences.ownTradeDispute);
+      if (!trade || trade.disputed_at === null) throw refuse.tradeNotFound();
+      if (roleOf(trade, moderator.id)) throw refuse.ownTradeDispute();
       const change = RESOLUTION_OF[outcome];
       const next = applyAction(storedFacts(trade), change);
       // Only a disputed trade can be settled, and a trade once disputed is pending and disputed until it is.
-      if (!next) throw new StateConflict(sentences.disputeAlreadySettled);
+      if (!next) throw refuse.disputeAlreadySettled();
       const applied = await transition(trade, change, next, { id: moderator.id, name: MODERATOR_ACTOR }, { resolution });
-      if (!applied) throw new StateConflict(sentences.disputeAlreadySettled);
+      if (!applied) throw refuse.disputeAlreadySettled();
       await publish(applied);
       deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeResolved, { channel: trade.channel });
       // Both settlements count (a refund on the buyer): their completion rates moved.

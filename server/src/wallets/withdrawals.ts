@@ -12,11 +12,12 @@ import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../l
 import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { utcMinuteUp, walletTexts } from '../notifications/texts.ts';
-import { InvalidInput, Refusal, StateConflict } from '../refusals.ts';
+import { Refusal } from '../refusals.ts';
 import { withdrawalsRepository, type Route } from './withdrawals.repository.ts';
 import { allowlistRefusal } from '../accounts/protections.ts';
 import { holdEnd, securityChangesOf } from '../accounts/security-hold.ts';
 import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';
+import { refuse } from '../sentences.ts';
 import { walletSentences as sentences } from './sentences.ts';
 
 export interface WithdrawalsDeps {
@@ -62,22 +63,22 @@ export function withdrawals(deps: WithdrawalsDeps) {
    * The security hold after a credentials change (migration 015, accounts/security-hold.ts): the refusal while it
    * lasts. A new allowlist address holds selling but not withdrawals: the address itself waits (allowlistRefusal).
    */
-  async function lockRefusal(q: Queryable, userId: string): Promise<StateConflict | undefined> {
+  async function lockRefusal(q: Queryable, userId: string): Promise<Refusal | undefined> {
     const changedAt = (await securityChangesOf(q, userId)).credentialsChangedAt;
     if (changedAt === null) return undefined;
     const end = withdrawalLockEnd(changedAt);
-    return end.at > deps.now() ? new StateConflict(sentences.withdrawalsLocked(WITHDRAWAL_LOCK_HOURS, end.text)) : undefined;
+    return end.at > deps.now() ? refuse.withdrawalsLocked(WITHDRAWAL_LOCK_HOURS, end.text) : undefined;
   }
 
   /** The coin and network asked for, or the refusal naming the networks the coin does travel on. */
   async function routeOf(ticker: string, network: string): Promise<Route> {
     const routes = await withdrawalsRepository(db).routesOf(ticker);
     const [coin] = routes;
-    if (!coin) throw new InvalidInput(sentences.unknownWithdrawalCoin);
+    if (!coin) throw refuse.unknownWithdrawalCoin();
     // Only chains this server can check addresses of: a network an operator added without its code is not one.
     const usable = routes.filter((route): route is Route => route.key !== null && isNetworkKey(route.key));
     const route = usable.find((candidate) => candidate.key === network.toLowerCase());
-    if (!route) throw new InvalidInput(sentences.unknownWithdrawalNetwork(coin.ticker, usable.map((candidate) => candidate.network_name)));
+    if (!route) throw refuse.unknownWithdrawalNetwork(coin.ticker, usable.map((candidate) => candidate.network_name));
     return route;
   }
 
@@ -85,10 +86,10 @@ export function withdrawals(deps: WithdrawalsDeps) {
   function cryptoAmountOf(ask: WithdrawalAsk, route: Route): Money {
     const amount = new Money(ask.amount);
     if (ask.mode === 'crypto') {
-      if (amount.decimalPlaces() > route.decimal_places) throw new InvalidInput(sentences.tooManyCryptoPlaces(route.ticker, route.decimal_places));
+      if (amount.decimalPlaces() > route.decimal_places) throw refuse.tooManyCryptoPlaces(route.ticker, route.decimal_places);
       return amount;
     }
-    if (amount.decimalPlaces() > FIAT_PLACES) throw new InvalidInput(sentences.tooManyUsdPlaces);
+    if (amount.decimalPlaces() > FIAT_PLACES) throw refuse.tooManyUsdPlaces();
     return roundDown(amount.div(route.usd_price), route.decimal_places);
   }
 
@@ -104,24 +105,24 @@ export function withdrawals(deps: WithdrawalsDeps) {
     if (locked) throw locked;
     const route = await routeOf(ask.ticker, ask.network);
     const recipient = CHAIN_NETWORKS[route.key].parseAddress(ask.recipient);
-    if (recipient === undefined) throw new InvalidInput(sentences.invalidRecipient(route.network_name));
+    if (recipient === undefined) throw refuse.invalidRecipient(route.network_name);
     const notAllowed = await allowlistRefusal(db, userId, route.key, recipient, deps.now());
     if (notAllowed) throw notAllowed;
     const owner = await repository.depositAddressOwner(route.key, recipient);
-    if (owner === userId) throw new InvalidInput(sentences.ownDepositAddress);
+    if (owner === userId) throw refuse.ownDepositAddress();
     const scope: WalletTransactionScope = owner === undefined ? 'external' : 'internal';
 
     const amount = cryptoAmountOf(ask, route);
-    if (amount.isZero()) throw new InvalidInput(sentences.amountTooSmallToWithdraw);
+    if (amount.isZero()) throw refuse.amountTooSmallToWithdraw();
     const available = await balanceOf(db, { kind: 'available', userId, coinId: route.coin_id });
-    if (amount.gt(available)) throw new InvalidInput(sentences.amountAboveBalance);
+    if (amount.gt(available)) throw refuse.amountAboveBalance();
     // An internal transfer arrives as a deposit, so it obeys the deposit minimum: nobody can fill another
     // trader's history with free dust.
     if (scope === 'internal' && amount.times(route.usd_price).lt(DEPOSIT_MIN_USD)) {
-      throw new InvalidInput(sentences.internalTransferTooSmall(DEPOSIT_MIN_USD));
+      throw refuse.internalTransferTooSmall(DEPOSIT_MIN_USD);
     }
     const fee = scope === 'internal' ? new Money(0) : new Money(route.withdrawal_fee);
-    if (amount.lte(fee)) throw new InvalidInput(sentences.amountNotAboveFee(fixed(fee, route.decimal_places), route.ticker));
+    if (amount.lte(fee)) throw refuse.amountNotAboveFee(fixed(fee, route.decimal_places), route.ticker);
 
     const expires = new Date(deps.now().getTime() + WITHDRAWAL_PREVIEW_SECONDS * 1000);
     const kept = {
@@ -157,7 +158,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
     const preview = await repository.take(userId);
     const now = deps.now();
     // An expired preview is gone as well: committing the delete is the point, so it is refused outside.
-    if (!preview || preview.expires_at <= now) return { kind: 'refused', refusal: new StateConflict(sentences.noWithdrawalToConfirm) };
+    if (!preview || preview.expires_at <= now) return { kind: 'refused', refusal: refuse.noWithdrawalToConfirm() };
     const locked = await lockRefusal(tx, userId);
     if (locked) return { kind: 'refused', refusal: locked };
     // The allowlist again, in this transaction and held to its end: an address removed (or the list turned on)
@@ -268,7 +269,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
         // Spent meanwhile (a trade opened, another withdrawal): the transaction rolled back, so nothing of the
         // withdrawal was written. The preview goes too, as the screen clears it (docs/web-app.md "Failures").
         await withdrawalsRepository(db).discard(userId);
-        throw new InvalidInput(sentences.amountAboveBalance);
+        throw refuse.amountAboveBalance();
       }
       if (outcome.kind === 'refused') throw outcome.refusal;
       if (outcome.kind === 'external') {

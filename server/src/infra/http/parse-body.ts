@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
-import { sentences } from '../../sentences.ts';
-import { InvalidInput } from '../../refusals.ts';
+import { refuse, sentences } from '../../sentences.ts';
+import type { Refusal } from '../../refusals.ts';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -103,13 +103,16 @@ export function findBadText(value: unknown): BadText | undefined {
   return undefined;
 }
 
-/** The sentence refusing a body with bad text (it names the field), or undefined when there is none. */
-export function badTextSentence(value: unknown): string | undefined {
+/** The refusal of a body with bad text (its sentence names the field), or undefined when there is none. */
+export function badTextRefusal(value: unknown): Refusal | undefined {
   const found = findBadText(value);
   if (!found) return undefined;
   const field = found.path.join('.');
-  return found.kind === 'nul' ? sentences.nulCharacter(field) : sentences.loneSurrogate(field);
+  return found.kind === 'nul' ? refuse.nulCharacter(field) : refuse.loneSurrogate(field);
 }
+
+/** The sentence refusing a body with bad text, or undefined when there is none. */
+export const badTextSentence = (value: unknown): string | undefined => badTextRefusal(value)?.sentence;
 
 /**
  * Every request body goes through its contract schema before anything else looks at it. A missing body
@@ -117,10 +120,11 @@ export function badTextSentence(value: unknown): string | undefined {
  * Before the schema, any text holding U+0000 or a lone surrogate is refused by name, in every field of every call.
  */
 export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
-  const badText = badTextSentence(body);
-  if (badText) throw new InvalidInput(badText);
+  const badText = badTextRefusal(body);
+  if (badText) throw badText;
   const result = z.safeParse(schema, body === undefined ? {} : body, { error: wordIssue });
   if (result.success) return result.data;
   const [first] = result.error.issues;
-  throw new InvalidInput(first ? sentenceFor(first) : sentences.bodyNotObject);
+  const sentence = first ? sentenceFor(first) : sentences.bodyNotObject;
+  throw sentence === sentences.bodyNotObject ? refuse.bodyNotObject() : refuse.invalidField(sentence);
 }

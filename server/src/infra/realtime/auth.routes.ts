@@ -3,8 +3,7 @@ import { MODERATION_CHANNEL, USER_CHANNEL_PREFIX, realtimeAuthRequest, realtimeA
 import { z } from 'zod/mini';
 import { parseBody } from '../http/parse-body.ts';
 import { BEARER, sessionExpired } from '../../accounts/sessions.plugin.ts';
-import { NotAllowed } from '../../refusals.ts';
-import { sentences } from '../../sentences.ts';
+import { refuse } from '../../sentences.ts';
 import { SECRET_ANSWER } from '../api-compression.plugin.ts';
 
 const PRIVATE_PREFIX = 'private-';
@@ -39,7 +38,7 @@ export default async function realtimeAuthRoute(app: FastifyInstance) {
     else if (channel.startsWith(PRIVATE_PREFIX)) {
       allowed = await app.chat.mayListen({ id: session.userId, moderator }, channel.slice(PRIVATE_PREFIX.length));
     }
-    if (!allowed) throw new NotAllowed(sentences.channelNotAllowed);
+    if (!allowed) throw refuse.channelNotAllowed();
 
     return z.parse(realtimeAuthResponse, app.realtime.authorize(body.socket_id, channel, session.id));
   });
