@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
+import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { Db, Queryable } from '../infra/db/db.ts';
 import { Money } from '../ledger/money.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
-import { BroadcastRefused, type BroadcastRequest, type ChainAdapter, type IncomingTransfer } from './adapter.ts';
+import { simulatedChainRepository } from './chain.repository.ts';
+import { BroadcastRefused, type BroadcastRequest, type ChainAdapter } from './adapter.ts';
 import { chainSentences } from './sentences.ts';
 import { refuse } from '../sentences.ts';
 
@@ -47,24 +48,12 @@ const NATIVE_ASSET: Readonly<Record<NetworkKey, string>> = { bitcoin: 'BTC', eth
 /** A transaction id is 32 bytes on every chain here; each network writes them its own way. */
 const TXID_BYTES = 32;
 
-/**
- * Writers of simulated_chain_transfers take this lock first, for the length of their transaction. The
- * watcher's cursor is the `seq` column, and an identity value is handed out when a row is inserted, not
- * when it commits: two writers at once could commit seq 11 before seq 10, and a watcher that read up to
- * 11 in between would never see 10. With writers taking turns, the committed rows are always a prefix of
- * the sequence. Readers (SELECT) are not blocked by it.
- */
-const LOCK_TRANSFERS = 'LOCK TABLE simulated_chain_transfers IN SHARE ROW EXCLUSIVE MODE';
-
 const POSITIVE_DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
 const isPositiveDecimal = (value: string) => POSITIVE_DECIMAL.test(value) && /[1-9]/.test(value);
 
 /** The coins that travel on a network, by ticker, in the order they were added. */
 async function coinsOn(db: Queryable, network: NetworkKey): Promise<Map<string, { decimalPlaces: number }>> {
-  const rows = await db.query<{ ticker: string; decimal_places: number }>(
-    `SELECT c.ticker, c.decimal_places FROM coin_networks n JOIN coins c ON c.id = n.coin_id WHERE n.key = $1 ORDER BY n.id`,
-    [network],
-  );
+  const rows = await simulatedChainRepository(db).coinsOn(network);
   return new Map(rows.map((row) => [row.ticker, { decimalPlaces: row.decimal_places }]));
 }
 
@@ -86,19 +75,17 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
   /** Adds one transfer to the chain, unmined; answers its txid. */
   const send = (transfer: { network: NetworkKey; asset: string; address: string; amount: string; reference: string | null }) =>
     db.transaction(async (tx) => {
-      await tx.query(LOCK_TRANSFERS);
+      // Writers take turns (chain/chain.repository.ts simulatedChainRepository): the watcher's cursor never skips a row.
+      const repository = simulatedChainRepository(tx);
+      await repository.lockTransfers();
       if (transfer.reference !== null) {
         // Broadcast again (a watcher that crashed before storing the txid, or a second process): the same
         // transaction, nothing new on the chain.
-        const sent = await tx.maybe<{ txid: string }>('SELECT txid FROM simulated_chain_transfers WHERE reference = $1', [transfer.reference]);
+        const sent = await repository.sentWith(transfer.reference);
         if (sent) return sent;
       }
       const txid = CHAIN_NETWORKS[transfer.network].txidOf(randomBytes(TXID_BYTES));
-      await tx.query(
-        `INSERT INTO simulated_chain_transfers (network, txid, vout, asset, address, amount, reference, created_at)
-         VALUES ($1, $2, 0, $3, $4, $5, $6, $7)`,
-        [transfer.network, txid, transfer.asset, transfer.address, transfer.amount, transfer.reference, now()],
-      );
+      await repository.insertTransfer({ ...transfer, txid, at: now() });
       return { txid };
     });
 
@@ -110,11 +97,7 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
     async incoming(network, cursor, limit) {
       if (cursor !== null && !/^\d+$/.test(cursor)) throw new Error(`The simulated chain cannot read from cursor ${cursor}`);
-      const rows = await db.query<IncomingTransfer & { seq: string }>(
-        `SELECT seq, txid, vout, asset, address, amount::text AS amount
-         FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3`,
-        [network, cursor ?? '0', limit],
-      );
+      const rows = await simulatedChainRepository(db).transfersAfter(network, cursor ?? '0', limit);
       const last = rows.at(-1);
       return {
         transfers: rows.map(({ txid, vout, asset, address, amount }) => ({ txid, vout, asset, address, amount })),
@@ -124,20 +107,14 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
     async confirmations(network, txids) {
       if (txids.length === 0) return new Map();
-      const rows = await db.query<{ txid: string; confirmations: number }>(
-        `SELECT DISTINCT t.txid,
-                CASE WHEN t.block_height IS NULL THEN 0 ELSE coalesce(h.height, 0) - t.block_height + 1 END AS confirmations
-         FROM simulated_chain_transfers t LEFT JOIN simulated_chain_heights h ON h.network = t.network
-         WHERE t.network = $1 AND t.txid = ANY($2::text[])`,
-        [network, [...txids]],
-      );
+      const rows = await simulatedChainRepository(db).confirmationsOf(network, txids);
       return new Map(rows.map((row) => [row.txid, Number(row.confirmations)]));
     },
 
     async broadcast(request: BroadcastRequest) {
       // A withdrawal sent before is answered with what was sent, whatever would be refused now (a network
       // delisted since): a refusal makes the watcher refund, so it must never follow a send.
-      const earlier = await db.maybe<{ txid: string }>('SELECT txid FROM simulated_chain_transfers WHERE reference = $1', [request.reference]);
+      const earlier = await simulatedChainRepository(db).sentWith(request.reference);
       if (earlier) return earlier;
       // What a real node or signer refuses outright; the watcher cancels and refunds the withdrawal.
       if (CHAIN_NETWORKS[request.network].parseAddress(request.address) === undefined) {
@@ -168,17 +145,9 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
     async mine(blocks) {
       if (!Number.isInteger(blocks) || blocks < 1) throw new Error(`Cannot mine ${blocks} blocks`);
       await db.transaction(async (tx) => {
-        await tx.query(LOCK_TRANSFERS);
-        await tx.query(
-          `WITH raised AS (
-             INSERT INTO simulated_chain_heights (network, height) SELECT unnest($1::text[]), $2::integer
-             ON CONFLICT (network) DO UPDATE SET height = simulated_chain_heights.height + EXCLUDED.height
-             RETURNING network, height)
-           UPDATE simulated_chain_transfers AS t SET block_height = r.height - $2::integer + 1
-           FROM raised AS r
-           WHERE t.network = r.network AND t.block_height IS NULL`,
-          [[...NETWORK_KEYS], blocks],
-        );
+        const repository = simulatedChainRepository(tx);
+        await repository.lockTransfers();
+        await repository.mine(blocks);
       });
     },
   };

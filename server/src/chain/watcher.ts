@@ -10,6 +10,7 @@ import { chainDeposits } from '../wallets/deposits.ts';
 import { isNetworkKey } from '../wallets/networks.ts';
 import { BroadcastRefused, type ChainAdapter } from './adapter.ts';
 import { withdrawalReferences } from '../wallets/withdrawals.ts';
+import { chainRepository, type WatchedWithdrawal } from './chain.repository.ts';
 
 /**
  * The chain watcher: one round reads what the chain adapter reports, network by network, and turns it into
@@ -54,28 +55,15 @@ const BROADCAST_ERROR_LENGTH = 500;
 
 const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, broadcast: 0, completed: 0, refunded: 0 });
 
-interface WithdrawalRow {
-  id: string;
-  user_id: string;
-  coin_id: number;
-  ticker: string;
-  decimal_places: number;
-  network: string;
-  address: string;
-  amount_crypto: string;
-  fee_crypto: string;
-  txid: string | null;
-}
-
 export function chainWatcher({ db, adapter, now, log, announce = async () => {} }: ChainWatcherDeps) {
   const deposits = chainDeposits({ db, now, log, announce });
+  const repository = chainRepository(db);
   const unknownNetworks = new Set<string>();
 
   /** The networks coins travel on, as coin_networks names them, that this server knows how to watch. */
   async function networks(): Promise<NetworkKey[]> {
-    const rows = await db.query<{ key: string }>('SELECT DISTINCT key FROM coin_networks ORDER BY key');
     const known: NetworkKey[] = [];
-    for (const { key } of rows) {
+    for (const key of await repository.networkKeys()) {
       if (isNetworkKey(key)) known.push(key);
       else if (!unknownNetworks.has(key)) {
         // An operator added a network the server has no address format for: say so once per process.
@@ -89,25 +77,14 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
   /** (a) Reads the chain from the stored cursor, records deposits, moves the cursor on. */
   async function readIncoming(network: NetworkKey, report: ChainSyncReport) {
     for (;;) {
-      const stored = await db.maybe<{ cursor: string }>('SELECT cursor FROM chain_cursors WHERE network = $1', [network]);
-      const from = stored?.cursor ?? null;
+      const from = await repository.cursorOf(network);
       const page = await adapter.incoming(network, from, INCOMING_PAGE);
       report.seen += await deposits.record(network, page.transfers);
       if (page.cursor === from || page.cursor === null) return;
       // Compare-and-set: when another process moved the cursor meanwhile, it read these transfers too (the
       // rows above were idempotent) and is ahead or level; this round leaves the rest of the chain to it.
-      const moved =
-        from === null
-          ? await db.query('INSERT INTO chain_cursors (network, cursor) VALUES ($1, $2) ON CONFLICT (network) DO NOTHING RETURNING network', [
-              network,
-              page.cursor,
-            ])
-          : await db.query('UPDATE chain_cursors SET cursor = $3 WHERE network = $1 AND cursor IS NOT DISTINCT FROM $2 RETURNING network', [
-              network,
-              from,
-              page.cursor,
-            ]);
-      if (moved.length === 0 || page.transfers.length < INCOMING_PAGE) return;
+      const moved = await repository.moveCursor(network, from, page.cursor);
+      if (!moved || page.transfers.length < INCOMING_PAGE) return;
     }
   }
 
@@ -123,39 +100,19 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
     }
   }
 
-  const withdrawalsOf = (network: NetworkKey, broadcast: boolean) =>
-    db.query<WithdrawalRow>(
-      `SELECT w.id, w.user_id, w.coin_id, c.ticker, c.decimal_places, w.network, w.address, w.amount_crypto::text AS amount_crypto,
-              w.fee_crypto::text AS fee_crypto, w.txid
-       FROM wallet_transactions w JOIN coins c ON c.id = w.coin_id
-       WHERE w.network = $1 AND w.trans_type = 'withdrawal' AND w.scope = 'external' AND w.status = 'pending'
-         AND (w.txid IS NOT NULL) = $2
-       ORDER BY w.id`,
-      [network, broadcast],
-    );
-
   /**
    * Ends a pending withdrawal with its ledger entry (and, when sent, its owner's notification), in one
    * transaction guarded by the status it leaves:
    * `sent` when the chain confirmed it, `refund` when the chain refused it. Answers whether this call did it.
+   * Lock order: the withdrawal's row (its status change), then the ledger's balances (chain/chain.repository.ts).
    */
-  const settle = async (row: WithdrawalRow, outcome: 'sent' | 'refund', error?: string): Promise<boolean> => {
+  const settle = async (row: WatchedWithdrawal, outcome: 'sent' | 'refund', error?: string): Promise<boolean> => {
     const notified = await transactionWithRetry(db, async (tx) => {
       const at = now();
-      const changed =
-        outcome === 'sent'
-          ? await tx.query(
-              `UPDATE wallet_transactions SET status = 'completed', completed_at = $2
-               WHERE id = $1 AND status = 'pending' AND txid IS NOT NULL RETURNING id`,
-              [row.id, at],
-            )
-          : // Only while no txid is stored: a withdrawal the chain took once is never refunded.
-            await tx.query(
-              `UPDATE wallet_transactions SET status = 'cancelled', broadcast_error = $2
-               WHERE id = $1 AND status = 'pending' AND txid IS NULL RETURNING id`,
-              [row.id, error ?? null],
-            );
-      if (changed.length === 0) return undefined;
+      const settled = chainRepository(tx);
+      // Only while no txid is stored may it be cancelled: a withdrawal the chain took once is never refunded.
+      const changed = outcome === 'sent' ? await settled.completeWithdrawal(row.id, at) : await settled.cancelWithdrawal(row.id, error ?? null);
+      if (!changed) return undefined;
       const withdrawing: PostingInput = {
         account: { kind: 'withdrawing', userId: row.user_id, coinId: row.coin_id },
         amount: new Money(row.amount_crypto).neg(),
@@ -175,7 +132,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
 
   /** (c) Hands the withdrawals waiting for their broadcast to the chain, one by one. */
   async function broadcastWaiting(network: NetworkKey, report: ChainSyncReport) {
-    for (const row of await withdrawalsOf(network, false)) {
+    for (const row of await repository.pendingWithdrawals(network, false)) {
       let txid: string;
       try {
         ({ txid } = await adapter.broadcast({
@@ -195,27 +152,19 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
           }
         } else {
           // The node is down, a timeout: nothing was decided, so the next round tries again.
-          await db.query(
-            `UPDATE wallet_transactions SET broadcast_attempts = broadcast_attempts + 1, broadcast_error = $2
-             WHERE id = $1 AND status = 'pending' AND txid IS NULL`,
-            [row.id, reason],
-          );
+          await repository.recordBroadcastFailure(row.id, reason);
           log.warn({ network, withdrawal: row.id, err: error }, 'withdrawal broadcast failed: retried next round');
         }
         continue;
       }
-      const stored = await db.query<{ status: string }>(
-        `UPDATE wallet_transactions SET txid = $2 WHERE id = $1 AND txid IS NULL AND status = 'pending' RETURNING status`,
-        [row.id, txid],
-      );
-      if (stored.length > 0) {
+      if (await repository.storeTxid(row.id, txid)) {
         report.broadcast += 1;
         continue;
       }
       // Another process stored this broadcast's txid first (the same one: broadcasts are idempotent), or
       // refunded the withdrawal, which an adapter that keeps its contract (no refusal after a send) makes
       // impossible; if it happened anyway, money left twice and an operator must see it.
-      const now = await db.maybe<{ status: string; txid: string | null }>('SELECT status, txid FROM wallet_transactions WHERE id = $1', [row.id]);
+      const now = await repository.withdrawalState(row.id);
       if (now?.status === 'cancelled') {
         log.error({ network, withdrawal: row.id, txid }, 'a refunded withdrawal was also sent on the chain: reconcile it by hand');
       }
@@ -224,7 +173,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
 
   /** (d) Completes the broadcast withdrawals the chain has confirmed. */
   async function completeConfirmed(network: NetworkKey, report: ChainSyncReport) {
-    const sent = await withdrawalsOf(network, true);
+    const sent = await repository.pendingWithdrawals(network, true);
     if (sent.length === 0) return;
     const confirmations = await adapter.confirmations(network, [...new Set(sent.map((row) => row.txid ?? ''))]);
     for (const row of sent) {

@@ -65,6 +65,19 @@ export function depositAddressesRepository(db: Queryable) {
         )
       ).next,
 
+    /** The owners of those of `addresses` that are deposit addresses on this network. */
+    ownersOf: (network: string, addresses: readonly string[]) =>
+      db.query<{ user_id: string; address: string }>('SELECT user_id, address FROM deposit_addresses WHERE network = $1 AND address = ANY($2::text[])', [
+        network,
+        [...addresses],
+      ]),
+
+    /** The first address handed out on each network that has one (wallet-keys.plugin.ts checks its key against it). */
+    firstOfEachNetwork: () =>
+      db.query<{ network: string; derivation_index: number; address: string }>(
+        `SELECT DISTINCT ON (network) network, derivation_index, address FROM deposit_addresses ORDER BY network, derivation_index`,
+      ),
+
     insert: (row: { userId: string; network: string; index: number; address: string; now: Date }) =>
       db.query(
         `INSERT INTO deposit_addresses (user_id, network, derivation_index, address, created_at)

@@ -8,6 +8,9 @@ import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { walletTexts } from '../notifications/texts.ts';
 import { CHAIN_NETWORKS } from './networks.ts';
+import { depositAddressesRepository } from './deposit-addresses.repository.ts';
+import { walletTransactionsRepository, type ChainDepositRows } from './wallet-transactions.repository.ts';
+import { walletsRepository } from './wallets.repository.ts';
 
 /**
  * Deposits as the chain watcher (chain/watcher.ts) sees them arrive (docs/rules.md "Wallets"): a transfer to a
@@ -60,28 +63,12 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
       const canonical = transfers.map((transfer) => chain.parseAddress(transfer.address));
       const wanted = [...new Set(canonical.filter((address) => address !== undefined))];
       if (wanted.length === 0) return 0;
-      const owners = new Map(
-        (
-          await db.query<{ user_id: string; address: string }>(
-            'SELECT user_id, address FROM deposit_addresses WHERE network = $1 AND address = ANY($2::text[])',
-            [network, wanted],
-          )
-        ).map((row) => [row.address, row.user_id]),
-      );
+      const owners = new Map((await depositAddressesRepository(db).ownersOf(network, wanted)).map((row) => [row.address, row.user_id]));
       if (owners.size === 0) return 0;
       // The price at arrival is the one stored now: what the 5 USD minimum and the history's USD value use.
-      const coins = new Map(
-        (
-          await db.query<{ id: number; ticker: string; decimal_places: number; usd_price: string }>(
-            `SELECT c.id, c.ticker, c.decimal_places, c.usd_price::text AS usd_price
-             FROM coin_networks n JOIN coins c ON c.id = n.coin_id WHERE n.key = $1`,
-            [network],
-          )
-        ).map((row) => [row.ticker, row]),
-      );
+      const coins = new Map((await walletsRepository(db).coinsOn(network)).map((row) => [row.ticker, row]));
 
-      const rows = { user: [] as string[], coin: [] as number[], status: [] as string[], amount: [] as string[], usd: [] as string[] };
-      const at = { address: [] as string[], txid: [] as string[], vout: [] as number[], reference: [] as string[] };
+      const rows: ChainDepositRows = { userIds: [], coinIds: [], statuses: [], amounts: [], usds: [], addresses: [], txids: [], vouts: [], references: [] };
       transfers.forEach((transfer, index) => {
         const address = canonical[index];
         const owner = address === undefined ? undefined : owners.get(address);
@@ -105,54 +92,34 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
         }
         if (amount.isZero()) return;
         const usd = amount.times(coin.usd_price);
-        rows.user.push(owner);
-        rows.coin.push(coin.id);
-        rows.status.push(usd.lt(DEPOSIT_MIN_USD) ? 'cancelled' : 'pending');
-        rows.amount.push(amount.toFixed());
-        rows.usd.push(rounded(usd, FIAT_PLACES));
-        at.address.push(address);
-        at.txid.push(transfer.txid);
-        at.vout.push(transfer.vout);
-        at.reference.push(depositReference(network, transfer.txid, transfer.vout));
+        rows.userIds.push(owner);
+        rows.coinIds.push(coin.id);
+        rows.statuses.push(usd.lt(DEPOSIT_MIN_USD) ? 'cancelled' : 'pending');
+        rows.amounts.push(amount.toFixed());
+        rows.usds.push(rounded(usd, FIAT_PLACES));
+        rows.addresses.push(address);
+        rows.txids.push(transfer.txid);
+        rows.vouts.push(transfer.vout);
+        rows.references.push(depositReference(network, transfer.txid, transfer.vout));
       });
-      if (rows.user.length === 0) return 0;
-      const inserted = await db.query(
-        `INSERT INTO wallet_transactions (user_id, coin_id, network, trans_type, status, scope, amount_crypto, amount_usd,
-                                          address, txid, vout, credit_reference, created_at)
-         SELECT d.user_id, d.coin_id, $1, 'deposit', d.status, 'external', d.amount, d.usd, d.address, d.txid, d.vout, d.reference, $2
-         FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[], $10::integer[], $11::text[])
-              AS d (user_id, coin_id, status, amount, usd, address, txid, vout, reference)
-         ON CONFLICT (network, txid, vout) DO NOTHING
-         RETURNING id`,
-        [network, now(), rows.user, rows.coin, rows.status, rows.amount, rows.usd, at.address, at.txid, at.vout, at.reference],
-      );
+      if (rows.userIds.length === 0) return 0;
+      const inserted = await walletTransactionsRepository(db).insertChainDeposits(network, now(), rows);
       return inserted.length;
     },
 
     /** The network's deposits from the chain waiting for confirmations, oldest first (internal ones settle at once). */
-    pending: (network: NetworkKey) =>
-      db.query<PendingDeposit>(
-        `SELECT id, txid FROM wallet_transactions
-         WHERE network = $1 AND trans_type = 'deposit' AND scope = 'external' AND status = 'pending' AND txid IS NOT NULL
-         ORDER BY id`,
-        [network],
-      ),
+    pending: (network: NetworkKey): Promise<PendingDeposit[]> => walletTransactionsRepository(db).pendingChainDeposits(network),
 
     /**
      * Credits one deposit: `completed`, the ledger entry and the owner's notification in one transaction, only
      * if the row was still pending when this transaction locked it. Answers whether this call credited it (false: another round
-     * or process did, and nothing moved).
+     * or process did, and nothing moved). Lock order: the deposit's row, then the ledger's balances
+     * (wallets/wallet-transactions.repository.ts).
      */
     credit: async (id: string): Promise<boolean> => {
       const notified = await transactionWithRetry(db, async (tx) => {
         const at = now();
-        const row = await tx.maybe<{ user_id: string; coin_id: number; amount_crypto: string; credit_reference: string; network: string; ticker: string; decimal_places: number }>(
-          `UPDATE wallet_transactions w SET status = 'completed', completed_at = $2
-           FROM coins c
-           WHERE w.id = $1 AND w.trans_type = 'deposit' AND w.status = 'pending' AND c.id = w.coin_id
-           RETURNING w.user_id, w.coin_id, w.amount_crypto::text AS amount_crypto, w.credit_reference, w.network, c.ticker, c.decimal_places`,
-          [id, at],
-        );
+        const row = await walletTransactionsRepository(tx).creditDeposit(id, at);
         if (!row) return undefined;
         await postEntry(tx, {
           reference: row.credit_reference,

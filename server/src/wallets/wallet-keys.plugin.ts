@@ -1,6 +1,7 @@
 import { NETWORK_KEYS } from '../../../contracts/wallet.ts';
 import { loadWalletKeys, WalletKeyError, xpubVariable, type WalletKeys } from './keys.ts';
 import { shared } from '../infra/shared.ts';
+import { depositAddressesRepository } from './deposit-addresses.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,9 +21,7 @@ export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
     dataDir: app.config.dataDir,
     appSecret: app.config.appSecret,
   });
-  const firsts = await app.db.query<{ network: string; derivation_index: number; address: string }>(
-    `SELECT DISTINCT ON (network) network, derivation_index, address FROM deposit_addresses ORDER BY network, derivation_index`,
-  );
+  const firsts = await depositAddressesRepository(app.db).firstOfEachNetwork();
   for (const network of NETWORK_KEYS) {
     const first = firsts.find((row) => row.network === network);
     if (!first) continue;

@@ -27,7 +27,40 @@ export interface WalletHistoryRow {
   status: WalletTransactionStatus;
 }
 
-/** The users' deposits and withdrawals (migration 015, wallet_transactions). */
+/** Deposits from the chain to record, one array per column, index by index (unnest). */
+export interface ChainDepositRows {
+  userIds: string[];
+  coinIds: number[];
+  /** `pending`, or `cancelled` below the deposit minimum. */
+  statuses: string[];
+  /** Decimal strings. */
+  amounts: string[];
+  usds: string[];
+  addresses: string[];
+  txids: string[];
+  vouts: number[];
+  references: string[];
+}
+
+/** A deposit that became `completed`, with what its ledger entry and notification need. */
+export interface CreditedDeposit {
+  user_id: string;
+  coin_id: number;
+  /** A decimal string. */
+  amount_crypto: string;
+  credit_reference: string;
+  network: string;
+  ticker: string;
+  decimal_places: number;
+}
+
+/**
+ * The users' deposits and withdrawals (migration 015, wallet_transactions).
+ *
+ * Lock order: a deposit's credit (`creditDeposit`) locks the deposit's row first, by its UPDATE, and only then
+ * the ledger entry that pays for it locks its balance slots, in ledger_post's (account id, slot) order
+ * (ledger/ledger.ts), as the chain watcher's withdrawal settlements do (chain/chain.repository.ts).
+ */
 export function walletTransactionsRepository(db: Queryable) {
   return {
     /**
@@ -50,6 +83,44 @@ export function walletTransactionsRepository(db: Queryable) {
         p.values,
       );
     },
+
+    /**
+     * Records deposits seen on the chain, idempotently on their (network, txid, vout); answers the rows that
+     * are new (a transfer recorded before, by this process or another, adds nothing).
+     */
+    insertChainDeposits: (network: string, at: Date, rows: ChainDepositRows) =>
+      db.query<{ id: string }>(
+        `INSERT INTO wallet_transactions (user_id, coin_id, network, trans_type, status, scope, amount_crypto, amount_usd,
+                                          address, txid, vout, credit_reference, created_at)
+         SELECT d.user_id, d.coin_id, $1, 'deposit', d.status, 'external', d.amount, d.usd, d.address, d.txid, d.vout, d.reference, $2
+         FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[], $10::integer[], $11::text[])
+              AS d (user_id, coin_id, status, amount, usd, address, txid, vout, reference)
+         ON CONFLICT (network, txid, vout) DO NOTHING
+         RETURNING id`,
+        [network, at, rows.userIds, rows.coinIds, rows.statuses, rows.amounts, rows.usds, rows.addresses, rows.txids, rows.vouts, rows.references],
+      ),
+
+    /** The network's deposits from the chain waiting for confirmations, oldest first (internal ones settle at once). */
+    pendingChainDeposits: (network: string) =>
+      db.query<{ id: string; txid: string }>(
+        `SELECT id, txid FROM wallet_transactions
+         WHERE network = $1 AND trans_type = 'deposit' AND scope = 'external' AND status = 'pending' AND txid IS NOT NULL
+         ORDER BY id`,
+        [network],
+      ),
+
+    /**
+     * `pending` → `completed` for one deposit; answers it when this call did it. Locks the deposit's row:
+     * call it before the credit's ledger entry, in the same transaction.
+     */
+    creditDeposit: (id: string, at: Date) =>
+      db.maybe<CreditedDeposit>(
+        `UPDATE wallet_transactions w SET status = 'completed', completed_at = $2
+         FROM coins c
+         WHERE w.id = $1 AND w.trans_type = 'deposit' AND w.status = 'pending' AND c.id = w.coin_id
+         RETURNING w.user_id, w.coin_id, w.amount_crypto::text AS amount_crypto, w.credit_reference, w.network, c.ticker, c.decimal_places`,
+        [id, at],
+      ),
 
     /**
      * A demo trader's starting balance (seed.ts), already posted under `reference`, as a completed deposit

@@ -23,6 +23,14 @@ export function walletsRepository(db: Queryable) {
         [userId],
       ),
 
+    /** The coins that travel on a network, with their places and current USD price (a decimal string). */
+    coinsOn: (network: string) =>
+      db.query<{ id: number; ticker: string; decimal_places: number; usd_price: string }>(
+        `SELECT c.id, c.ticker, c.decimal_places, c.usd_price::text AS usd_price
+         FROM coin_networks n JOIN coins c ON c.id = n.coin_id WHERE n.key = $1`,
+        [network],
+      ),
+
     /** Everything the user owns per coin (available and escrow: coins in an open trade are still theirs) with its current USD price. */
     holdings: (userId: string) =>
       db.query<{ held: string; usd_price: string }>(

@@ -27,7 +27,16 @@ export interface KeptPreview {
   expires_at: Date;
 }
 
-/** The SQL of withdrawals (wallets/withdrawals.ts): routes, the kept preview, the history rows (the lock: accounts/security-hold.ts). */
+/**
+ * The SQL of withdrawals (wallets/withdrawals.ts): routes, the kept preview, the history rows (the lock: accounts/security-hold.ts).
+ *
+ * Lock order of a confirm's transaction, in the order it runs: the kept preview's row (`take`, which
+ * deletes it), the trader's protections and allowlist entry share-locked (accounts/protections.ts
+ * allowlistRefusal), the new history rows (`insertTransaction`: rows nobody else can see yet), and last
+ * the ledger entry's balance slots, in ledger_post's (account id, slot) order (ledger/ledger.ts). The
+ * balances come last here as in every wallet transaction (chain/chain.repository.ts,
+ * wallets/wallet-transactions.repository.ts), so a confirm never holds a balance while waiting on a row.
+ */
 export function withdrawalsRepository(db: Queryable) {
   return {
     /** Every network of the coin with this ticker (none: no such coin), in the order base/coins/ lists them. */
@@ -80,7 +89,8 @@ export function withdrawalsRepository(db: Queryable) {
 
     /**
      * Takes the user's kept preview out, expired or not, in one statement: of two confirms racing, the second
-     * waits on the row the first deletes and then finds nothing, so a preview executes at most once.
+     * waits on the row the first deletes and then finds nothing, so a preview executes at most once. The
+     * first lock of a confirm's transaction (see the order above).
      */
     take: (userId: string) =>
       db.maybe<KeptPreview>(

@@ -151,7 +151,9 @@ export function withdrawals(deps: WithdrawalsDeps) {
 
   /**
    * Confirm's one transaction: takes the kept preview out and executes it. Throws InsufficientFunds, and
-   * everything rolls back, when the balance no longer covers it.
+   * everything rolls back, when the balance no longer covers it. Its locks are taken in the order its
+   * statements run: preview, protections and allowlist, then the ledger's balances
+   * (wallets/withdrawals.repository.ts).
    */
   async function execute(tx: Queryable, userId: string): Promise<Confirmed> {
     const repository = withdrawalsRepository(tx);
