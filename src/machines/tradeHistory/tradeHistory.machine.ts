@@ -1,26 +1,14 @@
 import { assign, setup } from 'xstate';
-import type { Coin, Paginator, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
+import type { Coin, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
 import type { TradeHistoryFilters } from '../../services/trades.ts';
 import { unboundPromise } from '../shared/unbound.ts';
-import { coinChoices, filterAndPage, loadingPage, pagedList } from '../shared/pagedList.ts';
+import { coinChoices, filterAndPage, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
 
 export type { TradeHistoryFilters };
 export const noTradeFilters: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
 
-export type TradeHistoryContext = {
-  coins: Coin[];
-  filters: TradeHistoryFilters;
-  page: number;
-  trades: TradeHistoryRow[];
-  paginator: Paginator | null;
-};
-export type TradeHistoryEvent =
-  | { type: 'filter.tradeType'; value: TradeHistoryFilters['tradeType'] }
-  | { type: 'filter.status'; value: TradeHistoryFilters['status'] }
-  | { type: 'filter.coin'; value: string }
-  | { type: 'filters.clear' }
-  | { type: 'page.next' }
-  | { type: 'page.previous' };
+export type TradeHistoryContext = HistoryList<TradeHistoryFilters> & { trades: TradeHistoryRow[] };
+export type TradeHistoryEvent = { type: 'filter.tradeType'; value: TradeHistoryFilters['tradeType'] } | HistoryListEvent<TradeHistoryFilters>;
 
 /** Recent Trades (/trades): type, status and coin filters with Previous/Next pages. */
 export const tradeHistoryMachine = setup({
@@ -41,10 +29,7 @@ export const tradeHistoryMachine = setup({
     nextPage: assign(({ context }) => pagedList.next(context)),
     previousPage: assign(({ context }) => pagedList.previous(context)),
   },
-  guards: {
-    hasNextPage: ({ context }) => pagedList.hasNext(context),
-    hasPreviousPage: ({ context }) => pagedList.hasPrevious(context),
-  },
+  guards: pageGuards,
 }).createMachine({
   id: 'tradeHistory',
   description: "The signed-in trader's trades, newest first.",

@@ -1,27 +1,17 @@
 import { assertEvent, assign, setup } from 'xstate';
-import type { Coin, Paginator, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
+import type { Coin, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
 import type { WalletHistoryFilters } from '../../services/wallets.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundPromise } from '../shared/unbound.ts';
-import { coinChoices, filterAndPage, loadingPage, pagedList } from '../shared/pagedList.ts';
+import { coinChoices, filterAndPage, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
 
 export type { WalletHistoryFilters };
 export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
 
-export type WalletHistoryContext = {
-  coins: Coin[];
-  filters: WalletHistoryFilters;
-  page: number;
-  transactions: WalletTransaction[];
-  paginator: Paginator | null;
-};
+export type WalletHistoryContext = HistoryList<WalletHistoryFilters> & { transactions: WalletTransaction[] };
 export type WalletHistoryEvent =
   | { type: 'filter.transType'; value: WalletHistoryFilters['transType'] }
-  | { type: 'filter.status'; value: WalletHistoryFilters['status'] }
-  | { type: 'filter.coin'; value: string }
-  | { type: 'filters.clear' }
-  | { type: 'page.next' }
-  | { type: 'page.previous' }
+  | HistoryListEvent<WalletHistoryFilters>
   | { type: 'txid.copy'; txid: string };
 
 export const TXID_COPIED = 'Transaction ID copied to clipboard!';
@@ -63,8 +53,7 @@ export const walletHistoryMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    hasNextPage: ({ context }) => pagedList.hasNext(context),
-    hasPreviousPage: ({ context }) => pagedList.hasPrevious(context),
+    ...pageGuards,
     hasPendingRow: (_, params: { transactions: WalletTransaction[] }) => params.transactions.some((row) => row.status === 'pending'),
     hasTxid: (_, params: { txid: string }) => params.txid.trim() !== '',
   },
