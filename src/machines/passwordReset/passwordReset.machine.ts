@@ -1,19 +1,19 @@
 import { assign, sendTo, setup } from 'xstate';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import {
+  editAfterEmailStep,
+  emailStepGuards,
+  enteringEmail,
+  requestingCode,
+  type EmailProvenContext,
+  type EmailStepEvent,
+} from '../shared/emailStep.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type ResetField = 'email' | 'password' | 'confirmPassword';
-export type ResetContext = Record<ResetField, string> & {
-  /** The emailed code, once the code entry handed it over. */
-  code: string;
-  showErrors: boolean;
-};
-export type ResetEvent =
-  | { type: 'field.change'; name: ResetField; value: string }
-  | { type: 'form.submit' }
-  | { type: 'email.edit' }
-  | CodeEntryReport;
+export type ResetContext = EmailProvenContext<ResetField>;
+export type ResetEvent = EmailStepEvent<ResetField> | CodeEntryReport;
 
 /** Two-step password reset: the email, then the mailed code with the new password; success goes to /login. */
 export const passwordResetMachine = setup({
@@ -39,7 +39,7 @@ export const passwordResetMachine = setup({
     goToLogin: () => {},
   },
   guards: {
-    canEditAfterEmailStep: (_, params: { name: ResetField }) => params.name !== 'email',
+    ...emailStepGuards,
     isEmailValid: unboundRule<{ value: string }>('isEmailValid'),
     isNewPasswordValid: unboundRule<{ password: string; confirmPassword: string }>('isNewPasswordValid'),
   },
@@ -49,40 +49,15 @@ export const passwordResetMachine = setup({
   context: { email: '', code: '', password: '', confirmPassword: '', showErrors: false },
   initial: 'enteringEmail',
   on: {
-    'field.change': {
-      guard: { type: 'canEditAfterEmailStep', params: ({ event }) => ({ name: event.name }) },
-      description: 'Past the email step the address is read-only: the code was sent to it.',
-      actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
-    },
+    'field.change': editAfterEmailStep<ResetField>(),
   },
   states: {
-    enteringEmail: {
-      tags: ['form'],
-      entry: 'startStep',
-      on: {
-        'field.change': {
-          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
-        },
-        'form.submit': [
-          { guard: { type: 'isEmailValid', params: ({ context }) => ({ value: context.email }) }, target: 'requestingCode' },
-          { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },
-        ],
-      },
-    },
-    requestingCode: {
-      tags: ['busy'],
-      description: 'The button reads "Sending...". The server answers alike for known and unknown emails.',
-      invoke: {
-        id: 'requestReset',
-        src: 'requestReset',
-        input: ({ context }) => ({ email: context.email }),
-        onDone: {
-          target: 'enteringDetails',
-          actions: { type: 'notify', params: ({ event }) => ({ title: 'OTP Sent', description: event.output }) },
-        },
-        onError: { target: 'enteringEmail' },
-      },
-    },
+    enteringEmail: enteringEmail<ResetField>(),
+    requestingCode: requestingCode(
+      'requestReset',
+      'enteringDetails',
+      'The button reads "Sending...". The server answers alike for known and unknown emails.',
+    ),
     enteringDetails: {
       tags: ['form'],
       description: 'Code (the code entry child), new password and confirmation; the email is read-only.',

@@ -2,20 +2,19 @@ import { assign, sendTo, setup } from 'xstate';
 import type { SessionResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import {
+  editAfterEmailStep,
+  emailStepGuards,
+  enteringEmail,
+  requestingCode,
+  type EmailProvenContext,
+  type EmailStepEvent,
+} from '../shared/emailStep.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type SignupField = 'email' | 'username' | 'password' | 'confirmPassword';
-export type SignupContext = Record<SignupField, string> & {
-  /** The emailed code, once the code entry handed it over. */
-  code: string;
-  showErrors: boolean;
-};
-export type SignupEvent =
-  | { type: 'field.change'; name: SignupField; value: string }
-  | { type: 'form.submit' }
-  | { type: 'code.resend' }
-  | { type: 'email.edit' }
-  | CodeEntryReport;
+export type SignupContext = EmailProvenContext<SignupField>;
+export type SignupEvent = EmailStepEvent<SignupField> | { type: 'code.resend' } | CodeEntryReport;
 
 /** Three-step registration: email, emailed code, account (the server's rules: docs/rules.md "Accounts"). */
 export const signupMachine = setup({
@@ -41,7 +40,7 @@ export const signupMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    canEditAfterEmailStep: (_, params: { name: SignupField }) => params.name !== 'email',
+    ...emailStepGuards,
     isEmailValid: unboundRule<{ value: string }>('isEmailValid'),
     isAccountValid: unboundRule<{ username: string; password: string; confirmPassword: string }>('isAccountValid'),
   },
@@ -51,40 +50,11 @@ export const signupMachine = setup({
   context: { email: '', code: '', username: '', password: '', confirmPassword: '', showErrors: false },
   initial: 'enteringEmail',
   on: {
-    'field.change': {
-      guard: { type: 'canEditAfterEmailStep', params: ({ event }) => ({ name: event.name }) },
-      description: 'Past the email step the address is read-only: the code was sent to it.',
-      actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
-    },
+    'field.change': editAfterEmailStep<SignupField>(),
   },
   states: {
-    enteringEmail: {
-      tags: ['form'],
-      entry: 'startStep',
-      on: {
-        'field.change': {
-          actions: { type: 'setField', params: ({ event }) => ({ name: event.name, value: event.value }) },
-        },
-        'form.submit': [
-          { guard: { type: 'isEmailValid', params: ({ context }) => ({ value: context.email }) }, target: 'requestingCode' },
-          { actions: 'revealErrors', description: 'Show "Please enter a valid email address".' },
-        ],
-      },
-    },
-    requestingCode: {
-      tags: ['busy'],
-      invoke: {
-        id: 'requestCode',
-        src: 'requestCode',
-        input: ({ context }) => ({ email: context.email }),
-        onDone: {
-          target: 'enteringCode',
-          description: 'The server mailed a code; its answer shows as the "OTP Sent" toast.',
-          actions: { type: 'notify', params: ({ event }) => ({ title: 'OTP Sent', description: event.output }) },
-        },
-        onError: { target: 'enteringEmail' },
-      },
-    },
+    enteringEmail: enteringEmail<SignupField>(),
+    requestingCode: requestingCode('requestCode', 'enteringCode'),
     enteringCode: {
       tags: ['form'],
       description: 'The emailed code goes into the code entry child, which shows its message while incomplete.',

@@ -1,27 +1,17 @@
 import { assertEvent, assign, setup } from 'xstate';
-import type { Coin, Paginator, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
+import type { Coin, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
 import type { WalletHistoryFilters } from '../../services/wallets.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundPromise } from '../shared/unbound.ts';
-import { paging } from '../shared/paging.ts';
+import { coinChoices, filterAndPage, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
 
 export type { WalletHistoryFilters };
 export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
 
-export type WalletHistoryContext = {
-  coins: Coin[];
-  filters: WalletHistoryFilters;
-  page: number;
-  transactions: WalletTransaction[];
-  paginator: Paginator | null;
-};
+export type WalletHistoryContext = HistoryList<WalletHistoryFilters> & { transactions: WalletTransaction[] };
 export type WalletHistoryEvent =
   | { type: 'filter.transType'; value: WalletHistoryFilters['transType'] }
-  | { type: 'filter.status'; value: WalletHistoryFilters['status'] }
-  | { type: 'filter.coin'; value: string }
-  | { type: 'filters.clear' }
-  | { type: 'page.next' }
-  | { type: 'page.previous' }
+  | HistoryListEvent<WalletHistoryFilters>
   | { type: 'txid.copy'; txid: string };
 
 export const TXID_COPIED = 'Transaction ID copied to clipboard!';
@@ -56,15 +46,14 @@ export const walletHistoryMachine = setup({
       transactions: params.history.transactions,
       paginator: params.history.paginator,
     })),
-    setFilter: assign(({ context }, params: Partial<WalletHistoryFilters>) => ({ filters: { ...context.filters, ...params }, page: 1 })),
-    clearFilters: assign({ filters: noTransactionFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: paging.next(context) })),
-    previousPage: assign(({ context }) => ({ page: paging.previous(context) })),
+    setFilter: assign(({ context }, params: Partial<WalletHistoryFilters>) => pagedList.filter(context, params)),
+    clearFilters: assign(() => pagedList.cleared(noTransactionFilters)),
+    nextPage: assign(({ context }) => pagedList.next(context)),
+    previousPage: assign(({ context }) => pagedList.previous(context)),
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    hasNextPage: ({ context }) => paging.hasNext(context),
-    hasPreviousPage: ({ context }) => paging.hasPrevious(context),
+    ...pageGuards,
     hasPendingRow: (_, params: { transactions: WalletTransaction[] }) => params.transactions.some((row) => row.status === 'pending'),
     hasTxid: (_, params: { txid: string }) => params.txid.trim() !== '',
   },
@@ -74,21 +63,7 @@ export const walletHistoryMachine = setup({
   context: { coins: [], filters: noTransactionFilters, page: 1, transactions: [], paginator: null },
   type: 'parallel',
   states: {
-    coins: {
-      description: 'The choices of the coin filter.',
-      initial: 'loading',
-      states: {
-        loading: {
-          invoke: {
-            id: 'loadCoins',
-            src: 'loadCoins',
-            onDone: { target: 'ready', actions: { type: 'keepCoins', params: ({ event }) => ({ coins: event.output }) } },
-            onError: { target: 'ready' },
-          },
-        },
-        ready: {},
-      },
-    },
+    coins: coinChoices(),
     list: {
       initial: 'loading',
       on: {
@@ -96,29 +71,10 @@ export const walletHistoryMachine = setup({
           target: '.loading',
           actions: { type: 'setFilter', params: ({ event }) => ({ transType: event.value }) },
         },
-        'filter.status': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ status: event.value }) },
-        },
-        'filter.coin': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ coinId: event.value }) },
-        },
-        'filters.clear': { target: '.loading', actions: 'clearFilters' },
-        'page.next': { guard: 'hasNextPage', target: '.loading', actions: 'nextPage' },
-        'page.previous': { guard: 'hasPreviousPage', target: '.loading', actions: 'previousPage' },
+        ...filterAndPage<WalletHistoryFilters>(),
       },
       states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadTransactions',
-            src: 'loadTransactions',
-            input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: keepPage,
-            onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
-          },
-        },
+        loading: loadingPage('loadTransactions', keepPage),
         idle: {
           description: 'Nothing on this page is pending: it is not asked for again until the trader filters or pages.',
         },
