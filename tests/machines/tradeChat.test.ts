@@ -85,11 +85,16 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
     expect(chatRules.isReasonGiven(undefined, { reason: 'No payment arrived' })).toBe(true);
   });
 
-  it('imports only xstate and types (the lifecycle chart is bound, not imported), so it loads in the Stately visualizer as it is', () => {
-    const source = readFileSync('src/machines/tradeChat/tradeConversation.machine.ts', 'utf8');
-    const imports = source.split('\n').filter((line) => line.startsWith('import '));
-    expect(imports.filter((line) => !line.startsWith('import type ') && !line.endsWith("from 'xstate';"))).toEqual([]);
-  });
+  it.each(['tradeChat', 'tradeConversation', 'tradeRating'])(
+    '%s imports only xstate, types and the charts\' shared helpers (the lifecycle chart is bound, not imported), so it loads in the Stately visualizer as it is',
+    (chart) => {
+      const source = readFileSync(`src/machines/tradeChat/${chart}.machine.ts`, 'utf8');
+      const imports = source.split('\n').filter((line) => line.startsWith('import '));
+      const allowed = (line: string) =>
+        line.startsWith('import type ') || line.endsWith("from 'xstate';") || /from '\.\.\/shared\/\w+\.ts';$/.test(line);
+      expect(imports.filter((line) => !allowed(line))).toEqual([]);
+    },
+  );
 
   it('the bare chart neither follows the lifecycle nor decides an action: every use starts from tradeConversationLogic', () => {
     const waiting = fromPromise(() => new Promise<never>(() => {}));

@@ -1,5 +1,6 @@
-import { and, assign, fromCallback, fromPromise, or, sendTo, setup, stateIn, type EventObject } from 'xstate';
+import { and, assign, or, sendTo, setup, stateIn, type EventObject } from 'xstate';
 import type { Conversation } from '../../../contracts/index.ts';
+import { unboundCallback, unboundChart, unboundPromise } from '../shared/unbound.ts';
 import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
 
 export type TradeChatInput = {
@@ -39,20 +40,16 @@ function withConversation(list: Conversation[], conversation: Conversation, sear
   return [conversation, ...list.filter((entry) => entry.channel !== conversation.channel)];
 }
 
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
-};
-
 /** /chat: the conversation list, the live connection, and the selected trade's conversation as a child chart. */
 export const tradeChatMachine = setup({
   types: { context: {} as TradeChatContext, events: {} as TradeChatEvent, input: {} as TradeChatInput },
   actors: {
-    loadConversations: fromPromise<Conversation[], { search: string }>(async () => stub('loadConversations')()),
+    loadConversations: unboundPromise<Conversation[], { search: string }>('loadConversations'),
     /** The trader's own channel: `conversation` events. */
-    userChannel: fromCallback<EventObject, { username: string }>(stub('userChannel')),
-    watchConnection: fromCallback<EventObject>(stub('watchConnection')),
+    userChannel: unboundCallback<EventObject, { username: string }>('userChannel'),
+    watchConnection: unboundCallback<EventObject>('watchConnection'),
     // The conversation chart (tradeConversation.machine.ts), declared by its type: this file stands alone.
-    tradeConversation: fromCallback(stub('tradeConversation')) as unknown as TradeConversationLogic,
+    tradeConversation: unboundChart<TradeConversationLogic>('tradeConversation'),
   },
   delays: { searchDebounce: 500 },
   actions: {

@@ -1,8 +1,10 @@
-import { and, assign, fromCallback, fromPromise, not, sendParent, setup, type EventObject } from 'xstate';
+import { and, assign, not, sendParent, setup, type EventObject } from 'xstate';
 import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
 import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
+import { withMessages } from '../shared/chatMessages.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundAction, unboundCallback, unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
 
 export type TradeConversationInput = { conversation: Conversation; username: string };
@@ -66,13 +68,6 @@ export type TradeConversationEvent =
   | { type: 'dispute.submit' }
   | { type: 'dialog.dismiss' };
 
-/** Messages by id, oldest first: one heard twice (a trade event's system message is also a new_message) shows once. */
-function withMessages(known: ChatMessage[], arrived: ChatMessage[]): ChatMessage[] {
-  const byId = new Map(known.map((message) => [message.id, message]));
-  for (const message of arrived) byId.set(message.id, message);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
-}
-
 /**
  * What a conversation gains over the trade's life is set once and never unset (the paying account, the dispute's
  * time, the settlement, this trader's rating): a stale report (a reload begun before) never takes it away again.
@@ -89,15 +84,6 @@ function laterAdditions(known: Conversation, heard: Conversation) {
 /** A conversation's trade facts, without the rest of it. */
 const factsIn = ({ status, buyer_paid, dispute_raised }: TradeFacts): TradeFacts => ({ status, buyer_paid, dispute_raised });
 
-/** A rule bound with the chart in tradeChat.actors.ts (tradeChat.rules.ts: the lifecycle chart, the contracts). */
-const boundRule =
-  <Params>(name: string) =>
-  (_: unknown, _params: Params): boolean => {
-    throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
-  };
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
-};
 
 const takeAction = (action: TradeAction) => ({ type: 'canTakeAction', params: { action } }) as const;
 /** An action the server accepted: the trade region shows its outcome at once, as the lifecycle chart has it. */
@@ -133,18 +119,18 @@ export const tradeConversationMachine = setup({
     input: {} as TradeConversationInput,
   },
   actors: {
-    tradeChannel: fromCallback<EventObject, { channel: string }>(stub('tradeChannel')),
-    loadMessages: fromPromise<ChatMessage[], { channel: string }>(async () => stub('loadMessages')()),
-    sendMessage: fromPromise<ChatMessage, { channel: string; text: string }>(async () => stub('sendMessage')()),
-    sendTyping: fromPromise<unknown, { channel: string }>(async () => stub('sendTyping')()),
+    tradeChannel: unboundCallback<EventObject, { channel: string }>('tradeChannel'),
+    loadMessages: unboundPromise<ChatMessage[], { channel: string }>('loadMessages'),
+    sendMessage: unboundPromise<ChatMessage, { channel: string; text: string }>('sendMessage'),
+    sendTyping: unboundPromise<unknown, { channel: string }>('sendTyping'),
     /** Answers the sentence shown as "Action Performed!". */
-    performAction: fromPromise<string, TradeActionRequest>(async () => stub('performAction')()),
+    performAction: unboundPromise<string, TradeActionRequest>('performAction'),
     /** What the next release of this session must carry (security/confirmation/ `status`). */
-    releaseProof: fromPromise<ConfirmationProof | null>(async () => stub('releaseProof')()),
+    releaseProof: unboundPromise<ConfirmationProof | null>('releaseProof'),
     /** `release_coin` with its proof; refused quietly, since the dialog shows the sentence. */
-    releaseCoin: fromPromise<string, ReleaseRequest>(async () => stub('releaseCoin')()),
+    releaseCoin: unboundPromise<string, ReleaseRequest>('releaseCoin'),
     // The rating form (tradeRating.machine.ts), declared by its type: this file stands alone.
-    tradeRating: fromPromise(stub('tradeRating')) as unknown as TradeRatingLogic,
+    tradeRating: unboundChart<TradeRatingLogic>('tradeRating'),
   },
   delays: { typingDebounce: 500, typingVisible: 1500, reviewTick: 60_000 },
   actions: {
@@ -160,7 +146,7 @@ export const tradeConversationMachine = setup({
      * Keeps facts heard if the lifecycle chart leads there from the facts known (laterFacts): a trade only moves
      * forward, so a late or stale report never moves it back. Bound in tradeChat.actors.ts.
      */
-    keepFacts: (_, _params: TradeFacts) => stub('keepFacts')(),
+    keepFacts: unboundAction<TradeFacts>('keepFacts'),
     /** The rest of what the list heard; its facts go through keepFacts. */
     keepConversation: assign(({ context }, params: { conversation: Conversation }) => ({
       conversation: {
@@ -202,9 +188,9 @@ export const tradeConversationMachine = setup({
      * Raises the lifecycle chart's state for the facts as now known (`lifecycle.paid`, …): bound in
      * tradeChat.actors.ts with the chart of domain/tradeLifecycle, the one the server consults.
      */
-    followLifecycle: stub('followLifecycle'),
+    followLifecycle: unboundAction('followLifecycle'),
     /** Keeps the facts an accepted action leaves (the lifecycle chart's target for it) and follows them: bound in tradeChat.actors.ts. */
-    keepAccepted: (_, _params: { action: TradeAction }) => stub('keepAccepted')(),
+    keepAccepted: unboundAction<{ action: TradeAction }>('keepAccepted'),
   },
   guards: {
     /**
@@ -219,14 +205,14 @@ export const tradeConversationMachine = setup({
     isWriting: (_, params: { value: string }) => params.value.trim() !== '',
     isRated: ({ context }) => context.conversation.my_rating !== null,
     /** The lifecycle chart's answer for this trade and this trader's role: the one the server consults. */
-    canTakeAction: boundRule<{ action: TradeAction }>('canTakeAction'),
+    canTakeAction: unboundRule<{ action: TradeAction }>('canTakeAction'),
     /** Text the server would store (trimmed, 1–2,000 characters) on a pending trade. */
-    canSend: boundRule<{ text: string; status: TradeStatus }>('canSend'),
-    isReasonGiven: boundRule<{ reason: string }>('isReasonGiven'),
+    canSend: unboundRule<{ text: string; status: TradeStatus }>('canSend'),
+    isReasonGiven: unboundRule<{ reason: string }>('isReasonGiven'),
     /** Blank (not stated) or at most 120 characters. */
-    isPayerAccountValid: boundRule<undefined>('isPayerAccountValid'),
+    isPayerAccountValid: unboundRule<undefined>('isPayerAccountValid'),
     /** The proof the server asked for is typed (a password, or six digits), or none is asked. */
-    isProofReady: boundRule<{ proof: ConfirmationProof | null; value: string }>('isProofReady'),
+    isProofReady: unboundRule<{ proof: ConfirmationProof | null; value: string }>('isProofReady'),
     /** 403: the proof was missing or wrong (the server's other 403, "Only the seller…", cannot reach a seller's dialog). */
     isProofRefused: (_, params: { error: unknown }) =>
       typeof params.error === 'object' && params.error !== null && 'status' in params.error && params.error.status === 403,

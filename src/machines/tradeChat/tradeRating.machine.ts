@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { TradeRatingRequest } from '../../services/trades.ts';
 import type { Notice } from '../shared/notify.ts';
+import { unboundPromise } from '../shared/unbound.ts';
 
 export type TradeRatingInput = { channel: string; partner: string };
 
@@ -21,10 +22,6 @@ export type TradeRatingEvent =
   | { type: 'rating.comment.change'; value: string }
   | { type: 'rating.submit' };
 
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound in the route (tradeChat.actors.ts)`);
-};
-
 /**
  * "Rate {partner}" on a completed trade (docs/rules.md "Reputation"): 1–5 stars and an optional comment, sent
  * once. Invoked by the conversation (tradeConversation.machine.ts) while the trader has not rated this trade.
@@ -38,7 +35,7 @@ export const tradeRatingMachine = setup({
   },
   actors: {
     /** Answers the sentence of the toast. */
-    rate: fromPromise<string, TradeRatingRequest>(async () => stub('rate')()),
+    rate: unboundPromise<string, TradeRatingRequest>('rate'),
   },
   actions: {
     setScore: assign((_, params: { score: number }) => ({ score: params.score })),
