@@ -33,7 +33,7 @@ async function bundleServiceWorker(): Promise<string> {
 }
 
 /**
- * /service-worker.js at the site root, where the Beams SDK looks for it (docs/realtime.md "Service worker"): the Beams SDK
+ * /service-worker.js at the site root, where the Beams SDK looks for it (docs/pusher-and-beams.md "Service worker"): the Beams SDK
  * registers it as a classic worker, so it cannot be a module chunk of the app's own build.
  */
 function serviceWorker(): Plugin {

@@ -41,15 +41,15 @@ export const unreadCount = z.int();
 /** `private-user-<username>` → `notification`: a new item, as `list` would show it. */
 export const notificationEvent = notificationItem;
 
-// ---- Web push (docs/realtime.md "Beams device API") ---------------------------------------------
+// ---- Web push (docs/pusher-and-beams.md "Beams device API") ---------------------------------------------
 
 /** The interest every signed-in device is subscribed to (docs/web-app.md "Web push registration"). */
 export const GENERAL_INTEREST = 'general';
-/** docs/realtime.md "Interest and user limits": names, their length, how many a device may hold. */
+/** docs/pusher-and-beams.md "Interest and user limits": names, their length, how many a device may hold. */
 export const INTEREST_PATTERN = /^[A-Za-z0-9_\-=@,.]+$/;
 export const INTEREST_MAX_LENGTH = 164;
 export const INTERESTS_PER_DEVICE = 5000;
-/** The longest Beams user id (docs/realtime.md "Beams tokens"). */
+/** The longest Beams user id (docs/pusher-and-beams.md "Beams tokens"). */
 export const PUSH_USER_ID_MAX_LENGTH = 164;
 
 /** GET /api/push/beams-auth/?user_id= → what Beams' TokenProvider expects (not enveloped). */

@@ -1,12 +1,12 @@
 import type { BeamsWeb } from './store.ts';
 
 /**
- * What a Beams `web` publish becomes on the way to a browser (docs/realtime.md "Push payload"): the notification with its
+ * What a Beams `web` publish becomes on the way to a browser (docs/pusher-and-beams.md "Push payload"): the notification with its
  * deep link made absolute (the service worker opens it as it is, away from any page), and `data.pusher`,
  * without which the Beams service worker shows nothing.
  */
 
-/** Push services take 4096 encrypted bytes; aes128gcm's header, padding delimiter and tag leave this much JSON (docs/realtime.md "Web push delivery"). */
+/** Push services take 4096 encrypted bytes; aes128gcm's header, padding delimiter and tag leave this much JSON (docs/pusher-and-beams.md "Web push delivery"). */
 export const MAX_PAYLOAD_BYTES = 3993;
 /** Beams' default and maximum time to live: four weeks. */
 export const MAX_TTL_SECONDS = 2_419_200;

@@ -4,7 +4,7 @@ import { parse as legacyUrlParse } from 'node:url';
 
 /**
  * A browser's PushSubscription as the Beams SDK sends it (`btoa(JSON.stringify(subscription))`,
- * docs/realtime.md "Web push delivery"), checked before it is stored: the server later POSTs to its endpoint, so an endpoint
+ * docs/pusher-and-beams.md "Web push delivery"), checked before it is stored: the server later POSTs to its endpoint, so an endpoint
  * must be one of the browsers' push services (or a host the operator listed), never an address of the
  * sender's choosing; and its keys must be usable, or every delivery would fail.
  */

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { memberAddedFrame, memberRemovedFrame, type PresenceMember } from './protocol.ts';
 
 /**
- * Several built-in realtime servers behind one load balancer, through one Redis (docs/realtime.md "Several processes").
+ * Several built-in realtime servers behind one load balancer, through one Redis (docs/pusher-and-beams.md "Several processes").
  *
  * - Fan-out: the node that publishes delivers to its own sockets first, then puts
  *   `origin \n channel \n except \n seq \n frame` on one pub/sub channel; every other node delivers it to its

@@ -12,7 +12,7 @@ import {
 } from './protocol.ts';
 
 /**
- * Pusher's HTTP API (docs/realtime.md "HTTP trigger API"), so the `pusher` Node SDK (and anything else that speaks it, such
+ * Pusher's HTTP API (docs/pusher-and-beams.md "HTTP trigger API"), so the `pusher` Node SDK (and anything else that speaks it, such
  * as a soketi client) publishes into the built-in server: signed calls only, Pusher's limits and Pusher's
  * answer shapes (`{}`, `{"channels":…}`, `{"error":…}`), not the product's `{success, info}` envelope.
  */
@@ -36,7 +36,7 @@ export interface RealtimeHttpApiOptions {
   now?: () => number;
 }
 
-/** Pusher's limits (docs/realtime.md "Endpoints and limits"). */
+/** Pusher's limits (docs/pusher-and-beams.md "Endpoints and limits"). */
 export const HTTP_API_LIMITS = {
   channelsPerEvent: 100,
   eventsPerBatch: 10,
@@ -52,7 +52,7 @@ export const EVENT_BODY_BYTES = 2 * MAX_EVENT_DATA_BYTES + HTTP_API_LIMITS.chann
 /** The largest body of a batch: its events, each at most as large as one event's body. */
 export const BATCH_BODY_BYTES = HTTP_API_LIMITS.eventsPerBatch * EVENT_BODY_BYTES;
 
-/** The version of Pusher's signing scheme (docs/realtime.md "Request signing"); the SDKs send `auth_version=1.0`. */
+/** The version of Pusher's signing scheme (docs/pusher-and-beams.md "Request signing"); the SDKs send `auth_version=1.0`. */
 const AUTH_VERSION = '1.0';
 
 class ApiError extends Error {
@@ -66,7 +66,7 @@ class ApiError extends Error {
 
 /**
  * The string the client signed: `METHOD\nPATH\nSORTED_QUERY`, every query parameter but `auth_signature`,
- * keys lower-cased and sorted, values decoded and not encoded again (docs/realtime.md "Request signing").
+ * keys lower-cased and sorted, values decoded and not encoded again (docs/pusher-and-beams.md "Request signing").
  */
 export function stringToSign(method: string, path: string, query: ReadonlyMap<string, string>): string {
   const pairs = [...query]

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
- * The Pusher Channels protocol 7 as the built-in server speaks it (docs/realtime.md "Pusher Channels protocol"): names, signatures and
+ * The Pusher Channels protocol 7 as the built-in server speaks it (docs/pusher-and-beams.md "Pusher Channels protocol"): names, signatures and
  * the frames it sends. Pure functions, shared by the socket server, the Redis bus and the HTTP API.
  */
 
@@ -46,7 +46,7 @@ export function signatureMatches(secret: string, text: string, given: unknown): 
 /**
  * Checks a subscription's `auth` (`"{key}:{hex}"`) against `{socket_id}:{channel}` (private) or
  * `{socket_id}:{channel}:{channel_data}` (presence, and a private subscription that carries channel_data),
- * docs/realtime.md "Channel authorization".
+ * docs/pusher-and-beams.md "Channel authorization".
  */
 export function channelAuthMatches(
   app: { key: string; secret: string },
@@ -104,7 +104,7 @@ export function sessionOfChannelData(channelData: string): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Frames. `data` of server-to-client events is a JSON *string* (docs/realtime.md "Frames"), so it is encoded twice.
+// Frames. `data` of server-to-client events is a JSON *string* (docs/pusher-and-beams.md "Frames"), so it is encoded twice.
 
 /** An application event on a channel; `data` is its JSON text, forwarded unchanged. */
 export const eventFrame = (event: string, channel: string, data: string) =>
@@ -147,7 +147,7 @@ export const memberRemovedFrame = (channel: string, userId: string) =>
   eventFrame('pusher_internal:member_removed', channel, `{"user_id":${JSON.stringify(userId)}}`);
 
 // ---------------------------------------------------------------------------------------------------------
-// Close codes (docs/realtime.md "Close codes"): what pusher-js does with each decides which one to use.
+// Close codes (docs/pusher-and-beams.md "Close codes"): what pusher-js does with each decides which one to use.
 
 export const CloseCode = {
   /** App key unknown: pusher-js gives up ("refused"). */

@@ -30,7 +30,7 @@ import type { RealtimeApp, RealtimePublisher } from './publisher.ts';
 export type { RealtimeLog } from './bus.ts';
 
 /**
- * The built-in realtime server: Pusher Channels protocol 7 over `ws` (docs/realtime.md "Pusher Channels protocol"), so unmodified pusher-js
+ * The built-in realtime server: Pusher Channels protocol 7 over `ws` (docs/pusher-and-beams.md "Pusher Channels protocol"), so unmodified pusher-js
  * 8 connects to `/app/{key}` of the product's own HTTP server; the HTTP trigger API (http-api.ts) so the
  * `pusher` SDK publishes into it; and, with a Redis URL, fan-out, occupancy and presence shared by every
  * process (bus.ts). Without Redis everything stays in this process and no Redis code runs.

@@ -67,7 +67,7 @@ export const RESUBSCRIBE_LAST_MS = 30_000;
 const stateOf = (pusherState: string): ConnectionState =>
   pusherState === 'connected' ? 'connected' : pusherState === 'connecting' || pusherState === 'initialized' ? 'connecting' : 'offline';
 
-/** pusher-js options for a deployment (docs/api.md "Realtime"; docs/realtime.md "Client configuration"). */
+/** pusher-js options for a deployment (docs/api.md "Realtime"; docs/pusher-and-beams.md "Client configuration"). */
 export function pusherOptions(config: WebAppConfig['realtime'], location: { hostname: string; port: string; protocol: string }, auth: Options['channelAuthorization']): Options {
   const builtIn = config.ws_host === null && config.cluster === null;
   const tls = builtIn ? location.protocol === 'https:' : config.force_tls;

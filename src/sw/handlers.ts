@@ -1,5 +1,5 @@
 /**
- * What the service worker does with a web push and with a click on the notification it showed (docs/realtime.md
+ * What the service worker does with a web push and with a click on the notification it showed (docs/pusher-and-beams.md
  * "Service worker"), written against the few worker APIs it uses so a test can hand in stand-ins. The payload is the
  * one a Beams `web` publish makes: `{notification: {title, body, icon, deep_link,
  * hide_notification_if_site_has_focus}, data: {..., pusher: {...}}}`.

@@ -1,5 +1,5 @@
 /**
- * /service-worker.js: the web push worker the Beams SDK registers (docs/realtime.md "Service worker"). Built by Vite into one
+ * /service-worker.js: the web push worker the Beams SDK registers (docs/pusher-and-beams.md "Service worker"). Built by Vite into one
  * classic script at the site root (vite.config.ts), since the SDK registers it without `type: 'module'`.
  */
 import { onNotificationClick, onPush, type NotificationClickEventLike, type PushEventLike, type WorkerScope } from './handlers.ts';

@@ -166,7 +166,7 @@ describe('1. the secrets written in the old source sign nothing', () => {
   });
 
   it('a Beams token forged with it binds no device', async () => {
-    // Everything a real token carries (realtime.md 5.3 and docs/api.md "Web push"), alice's live session included.
+    // Everything a real token carries (docs/pusher-and-beams.md "Beams tokens" and docs/api.md "Web push (Beams-compatible)"), alice's live session included.
     const alice = await login('alice');
     const [session] = (await product.call<{ sessions: Array<{ id: number; current: boolean }> }>('security/sessions/', { type: 'list' }, alice.token)).sessions.filter(
       (entry) => entry.current,

@@ -150,7 +150,7 @@ describe('push registration in /settings', () => {
 
 describe('web push from the product’s own server', () => {
   it('a device registered for alice receives an encrypted push when bob opens a trade, and the service worker shows it', async () => {
-    // The device, registered exactly as the Beams web SDK registers one (realtime.md 5.2).
+    // The device, registered exactly as the Beams web SDK registers one (docs/pusher-and-beams.md "Device calls").
     const aliceToken = await apiSignIn('alice');
     const subscription = browserSubscription(pushService.endpoint());
     const device = async (path: string, init: RequestInit = {}) => {

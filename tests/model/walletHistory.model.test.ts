@@ -110,7 +110,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   const machine = walletHistoryMachine.provide({ actors: fakes.actors as never, actions: { notify: (_, notice) => void notices.push(notice) } });
   const actor = createActor(machine, { clock, inspect: coverage?.inspect }).start();
 
-  // The oracle, from contract.md "Wallets" (history) and the screen's brief: what the trader set, which
+  // The oracle, from docs/rules.md "Wallets" and docs/api.md "User calls" (history) and the screen's brief: what the trader set, which
   // page, the last answer, whether a pending row keeps the page refreshing, and the clipboard.
   type Phase = 'loading' | 'idle' | 'watching' | 'refreshing';
   let filters = blank;

@@ -34,7 +34,7 @@ import {
 import { btcEntry, btcPreview, btcRecipient, confirmedText, tronRecipient, usdtEntry, usdtPreview } from '../support/withdrawal-fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------------
-// The oracle: the spec's rules (sections 2, 5 and 8; contract.md "Wallets") written out on integers
+// The oracle: the rules (docs/rules.md "Wallets", docs/web-app.md "Failures") written out on integers
 // ---------------------------------------------------------------------------------------------------
 
 const coins = [btcEntry, usdtEntry];

@@ -114,7 +114,7 @@ const refusedBy = (schema: z.core.$ZodType) => (body: unknown) => {
 /** The device API parses with zod directly, after the product's rule on NUL and lone surrogates. */
 const deviceRefuses = (schema: z.core.$ZodType) => (body: unknown) => findBadText(body) !== undefined || !z.safeParse(schema, body).success;
 
-/** Pusher's event body (realtime.md 3.3): the trigger API parses it by hand, so its shape is written here. */
+/** Pusher's event body (docs/pusher-and-beams.md "Endpoints and limits"): the trigger API parses it by hand, so its shape is written here. */
 const pusherEvent: JsonSchema = {
   type: 'object',
   properties: {
@@ -343,7 +343,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
     return { method: call.method, url, headers, remoteAddress: benchmarkAddress(), ...(raw !== undefined ? { payload: raw } : {}) };
   }
 
-  /** Pusher's request signature (realtime.md 3.2), as the `pusher` SDK writes it. */
+  /** Pusher's request signature (docs/pusher-and-beams.md "Request signing"), as the `pusher` SDK writes it. */
   function signedUrl(method: string, url: string, raw: string): string {
     const [path = '', search = ''] = url.split('?');
     const query = new Map(new URLSearchParams(search));

@@ -32,7 +32,7 @@ const FCM = 'https://fcm.googleapis.com/fcm/send/secrets-test:APA91bH';
 
 const sign = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
 
-/** A trigger-API request signed as the `pusher` SDK signs it (realtime.md 3.2), with the secret given. */
+/** A trigger-API request signed as the `pusher` SDK signs it (docs/pusher-and-beams.md "Request signing"), with the secret given. */
 function signedTriggerUrl(secret: string, method: 'GET' | 'POST', path: string, body: string, params: Record<string, string> = {}) {
   const query: Record<string, string> = {
     auth_key: BUILT_IN_KEY,

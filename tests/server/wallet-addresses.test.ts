@@ -1,5 +1,5 @@
 /**
- * user/wallet/ `addresses` (contract.md "Wallets"): each trader's own BIP-32 deposit address per network,
+ * user/wallet/ `addresses` (docs/rules.md "Wallets"): each trader's own BIP-32 deposit address per network,
  * handed out once, the same on every call, never shared. On PGlite (one connection) concurrent calls run
  * one after another, so there the checks prove the sequential rules; on PostgreSQL they prove the locking.
  */

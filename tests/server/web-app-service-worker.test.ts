@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/server.ts';
 
 const WORKER = "self.addEventListener('push', () => {});";
 
-describe('GET /service-worker.js (realtime.md 6.1)', () => {
+describe('GET /service-worker.js (docs/pusher-and-beams.md "Service worker")', () => {
   let t: TestApp;
   let dist: string;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ import { coinByTicker, deposit, expectLedgerClean } from '../support/server-mone
 import { open, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /**
- * POST /api/user/wallet/ `preview_withdrawal` and `confirm_withdrawal` (contract.md "Wallets"): the figures
+ * POST /api/user/wallet/ `preview_withdrawal` and `confirm_withdrawal` (docs/rules.md "Wallets"): the figures
  * and every refusal, the kept preview, exactly-once confirms, internal transfers, the lock after a
  * credentials change, and the ledger audit's wallets section.
  */

@@ -55,7 +55,7 @@ async function refusal(call: Promise<unknown>) {
   return { status: error.status, body: JSON.parse(error.body) as unknown };
 }
 
-describe('request signing (docs/realtime.md "Request signing")', () => {
+describe('request signing (docs/pusher-and-beams.md "Request signing")', () => {
   const WORKED = {
     body: '{"name":"foo","channels":["project-3"],"data":"{\\"some\\":\\"data\\"}"}',
     query: 'auth_key=278d425bdf160c739803&auth_timestamp=1353088179&auth_version=1.0&body_md5=ec365a775a4cd0599faeb73354201b6f',

@@ -450,7 +450,7 @@ describe('close()', () => {
     const oldId = await connected(pusher);
     const { channel } = await subscribed(pusher, 'coin_price');
     // pusher-js reports the close code as an error; 4200–4299 make it retry at once rather than after 1 s
-    // (its connection.handleCloseEvent → 'retry' → retryIn(0); docs/realtime.md "Close codes").
+    // (its connection.handleCloseEvent → 'retry' → retryIn(0); docs/pusher-and-beams.md "Close codes").
     const codes: Array<number | undefined> = [];
     pusher.connection.bind('error', (error: PusherError) => codes.push(errorCode(error)));
 

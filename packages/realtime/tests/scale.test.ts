@@ -4,7 +4,7 @@ import { dropKeys, keysOf, startNode, testPrefix, type RealtimeNode } from './su
 import { connected, eventually, nextEvent, pusherClient, serverSdk, subscribed } from './support/clients.ts';
 
 /**
- * Several server processes behind one Redis (docs/realtime.md "Several processes"): each test's nodes are real processes
+ * Several server processes behind one Redis (docs/pusher-and-beams.md "Several processes"): each test's nodes are real processes
  * (packages/realtime/tests/support/node.ts) under a key prefix of their own.
  */
 

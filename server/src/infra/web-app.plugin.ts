@@ -71,7 +71,7 @@ export async function webAppPlugin(app: FastifyInstance, { root, pageFor }: { ro
     // sent, with `Vary: Accept-Encoding`, and nothing is compressed per request.
     preCompressed: true,
     // Pages must be revalidated so a new deployment is picked up at once; so must /service-worker.js (the push
-    // worker, docs/realtime.md "Service worker"), which browsers would otherwise keep running in its old version.
+    // worker, docs/pusher-and-beams.md "Service worker"), which browsers would otherwise keep running in its old version.
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header(

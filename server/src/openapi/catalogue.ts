@@ -141,7 +141,7 @@ const deviceApiError = z.object({ error: z.string(), description: z.string() });
 const triggerApiError = z.object({ error: z.string() });
 const nothing = z.object({});
 const channelAttributes = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
-/** Pusher's event (docs/realtime.md "Endpoints and limits"). */
+/** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */
 const pusherEvent = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(MAX_EVENT_NAME_LENGTH)),
   data: z.string().check(z.describe(`The event's JSON text, forwarded unchanged; at most ${MAX_EVENT_DATA_BYTES} bytes (413 when larger).`)),
@@ -640,7 +640,7 @@ export const CATALOGUE: readonly Call[] = [
     refusals: [404],
   },
 
-  // ---- Beams-compatible device API (docs/realtime.md "Device calls") --------------------------------------
+  // ---- Beams-compatible device API (docs/pusher-and-beams.md "Device calls") --------------------------------------
   {
     method: 'get',
     path: `${DEVICE}/web-vapid-public-key`,
@@ -763,7 +763,7 @@ export const CATALOGUE: readonly Call[] = [
     refusals: [413],
   },
 
-  // ---- Pusher's HTTP trigger API (docs/realtime.md "HTTP trigger API") ------------------------------------
+  // ---- Pusher's HTTP trigger API (docs/pusher-and-beams.md "HTTP trigger API") ------------------------------------
   {
     method: 'post',
     path: '/apps/{appId}/events',

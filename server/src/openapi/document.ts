@@ -43,7 +43,7 @@ const SECURITY_SCHEMES = {
     in: 'query',
     name: 'auth_signature',
     description:
-      'Pusher\'s request signature (docs/realtime.md "Request signing"), as the `pusher` SDK writes it: hex HMAC-SHA256 with the app secret of `METHOD\\nPATH\\nSORTED_QUERY`, SORTED_QUERY being every other query parameter (`auth_key`, `auth_timestamp`, `auth_version`, `body_md5`, …), keys lower-cased and sorted, values not encoded.',
+      'Pusher\'s request signature (docs/pusher-and-beams.md "Request signing"), as the `pusher` SDK writes it: hex HMAC-SHA256 with the app secret of `METHOD\\nPATH\\nSORTED_QUERY`, SORTED_QUERY being every other query parameter (`auth_key`, `auth_timestamp`, `auth_version`, `body_md5`, …), keys lower-cased and sorted, values not encoded.',
   },
 } as const;
 type SchemeName = keyof typeof SECURITY_SCHEMES;

@@ -7,7 +7,7 @@ import { refuse } from '../sentences.ts';
 
 /**
  * GET /api/push/beams-auth/?user_id=<username> (signed-in; docs/api.md "Web push (Beams-compatible)"): the
- * Beams token that binds this browser's device to the caller (docs/realtime.md "Beams tokens"). The answer is Beams'
+ * Beams token that binds this browser's device to the caller (docs/pusher-and-beams.md "Beams tokens"). The answer is Beams'
  * TokenProvider's `{token}`, not the envelope; refusals are. Only the caller's own username gets one: a
  * token for someone else would let this browser receive their notifications. The token names the calling
  * session too: the device it binds goes when that session ends.

@@ -13,7 +13,7 @@ import { Refusal } from '../refusals.ts';
 import { refuse } from '../sentences.ts';
 
 /**
- * The built-in Beams-compatible device API (docs/realtime.md "Device calls"), under `/push/device_api/v1/instances/{id}`,
+ * The built-in Beams-compatible device API (docs/pusher-and-beams.md "Device calls"), under `/push/device_api/v1/instances/{id}`,
  * and the service worker's reporting API. It speaks what @pusher/push-notifications-web expects: plain JSON
  * answers, and errors as `{error, description}` (the SDK throws "Unexpected status code N: error,
  * description"), not the product's envelope.
@@ -259,7 +259,7 @@ export default async function deviceApiRoutes(app: FastifyInstance) {
     return {};
   });
 
-  // The service worker's delivery and open reports (docs/realtime.md "Service worker"): it ignores the answer; nothing keeps them.
+  // The service worker's delivery and open reports (docs/pusher-and-beams.md "Service worker"): it ignores the answer; nothing keeps them.
   app.post<{ Params: InstanceParams }>('/reporting_api/v2/instances/:instanceId/events', { bodyLimit: REPORT_BODY_LIMIT_BYTES }, async (request, reply) => {
     checkInstance(request.params.instanceId);
     return reply.code(204).send();

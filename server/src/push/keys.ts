@@ -10,8 +10,8 @@ import type { VapidKeys as PushVapidKeys } from '../../../packages/push-service/
 import { BUILT_IN_PUSH_INSTANCE, beamsIssuer } from './instance.ts';
 
 /**
- * The keys of web push: the VAPID pair the browsers' subscriptions are bound to (docs/realtime.md "Web push delivery"), and the
- * secret of the Beams tokens that bind a device to a user (docs/realtime.md "Beams tokens").
+ * The keys of web push: the VAPID pair the browsers' subscriptions are bound to (docs/pusher-and-beams.md "Web push delivery"), and the
+ * secret of the Beams tokens that bind a device to a user (docs/pusher-and-beams.md "Beams tokens").
  */
 
 export class PushKeyError extends Error {
@@ -104,7 +104,7 @@ export async function loadVapidKeys(config: Pick<ServerConfig, 'nodeEnv' | 'data
 }
 
 /**
- * Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (docs/realtime.md "Beams tokens"). The built-in
+ * Beams tokens: HS256 JWTs that say "this device belongs to user `sub`" (docs/pusher-and-beams.md "Beams tokens"). The built-in
  * instance's also name the session they were issued to (`sid`, the JWT claim for a session id): the device
  * belongs to that session, and goes when it ends.
  */

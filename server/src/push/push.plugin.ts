@@ -45,7 +45,7 @@ export interface PushPluginOptions extends Record<string, unknown> {
   worker?: boolean;
   /** Test-only: the HTTPS agent web-push sends with (one trusting a test CA). */
   agent?: Agent;
-  /** Test-only: where the hosted Beams SDK publishes (plain HTTP, docs/realtime.md "Publish API") instead of Pusher. */
+  /** Test-only: where the hosted Beams SDK publishes (plain HTTP, docs/pusher-and-beams.md "Publish API") instead of Pusher. */
   beamsEndpoint?: { host: string; port: number };
 }
 
@@ -55,7 +55,7 @@ export const KICK_DELAY_MS = 50;
 const BUSY_INTERVAL_MS = 1_000;
 const IDLE_INTERVAL_MS = 5_000;
 
-/** Beams' limits of one publish (docs/realtime.md "Interest and user limits"). */
+/** Beams' limits of one publish (docs/pusher-and-beams.md "Interest and user limits"). */
 const PUBLISH_MAX_USERS = 1000;
 const PUBLISH_MAX_INTERESTS = 100;
 
@@ -124,7 +124,7 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
       const users = [...(target.users ?? [])];
       const interests = [...(target.interests ?? [])];
       if (users.length === 0 && interests.length === 0) throw new Error('a web push needs at least one user or interest');
-      // Hosted Beams refuses bigger publishes (docs/realtime.md "Interest and user limits"); the built-in service keeps the same rules.
+      // Hosted Beams refuses bigger publishes (docs/pusher-and-beams.md "Interest and user limits"); the built-in service keeps the same rules.
       if (users.length > PUBLISH_MAX_USERS || interests.length > PUBLISH_MAX_INTERESTS) {
         throw new Error(`a web push goes to at most ${PUBLISH_MAX_USERS} users and ${PUBLISH_MAX_INTERESTS} interests`);
       }

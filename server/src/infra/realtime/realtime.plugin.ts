@@ -36,7 +36,7 @@ export interface Realtime {
   /** Which of these traders have a live connection right now, on any process (their user channel is occupied). */
   online(usernames: readonly string[]): Promise<Set<string>>;
   /**
-   * Signs a subscription for pusher-js (docs/realtime.md "Channel authorization"); the caller decides whether the user may join. With the
+   * Signs a subscription for pusher-js (docs/pusher-and-beams.md "Channel authorization"); the caller decides whether the user may join. With the
    * built-in server a private channel's signature also covers `channel_data` naming `sessionId`, the session
    * that asked, so the socket is closed when that session ends.
    */
