@@ -101,6 +101,23 @@ export const FEW_TRADERS = 20;
 /** Newest first; the id breaks ties between offers created in the same instant, so pages never overlap. */
 const NEWEST_FIRST = 'o.created_at DESC, o.id DESC';
 
+/** An offer's columns in the order `insert` and `updateOwn` write them, after their own leading parameters. */
+const recordParameters = (offer: OfferRecord, now: Date) => [
+  offer.offerType,
+  offer.coinId,
+  offer.currencyCode,
+  offer.rate,
+  offer.minAmount,
+  offer.maxAmount,
+  offer.paymentMethodIds,
+  offer.terms,
+  now,
+  offer.minCompletedTrades,
+  offer.minAccountDays,
+  offer.requireTwoFactor,
+  offer.maxOpenTrades,
+];
+
 export function offersRepository(db: Queryable) {
   return {
     insert: async (userId: string, offer: OfferRecord, now: Date): Promise<string> =>
@@ -110,22 +127,7 @@ export function offersRepository(db: Queryable) {
                                payment_method_ids, terms, created_at, updated_at,
                                min_completed_trades, min_account_days, require_two_factor, max_open_trades)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::integer[], $9, $10, $10, $11, $12, $13, $14) RETURNING id`,
-          [
-            userId,
-            offer.offerType,
-            offer.coinId,
-            offer.currencyCode,
-            offer.rate,
-            offer.minAmount,
-            offer.maxAmount,
-            offer.paymentMethodIds,
-            offer.terms,
-            now,
-            offer.minCompletedTrades,
-            offer.minAccountDays,
-            offer.requireTwoFactor,
-            offer.maxOpenTrades,
-          ],
+          [userId, ...recordParameters(offer, now)],
         )
       ).id,
 
@@ -137,23 +139,7 @@ export function offersRepository(db: Queryable) {
                              max_amount = $8, payment_method_ids = $9::integer[], terms = $10, updated_at = $11,
                              min_completed_trades = $12, min_account_days = $13, require_two_factor = $14, max_open_trades = $15
            WHERE id = $1 AND user_id = $2 RETURNING id`,
-          [
-            id,
-            userId,
-            offer.offerType,
-            offer.coinId,
-            offer.currencyCode,
-            offer.rate,
-            offer.minAmount,
-            offer.maxAmount,
-            offer.paymentMethodIds,
-            offer.terms,
-            now,
-            offer.minCompletedTrades,
-            offer.minAccountDays,
-            offer.requireTwoFactor,
-            offer.maxOpenTrades,
-          ],
+          [id, userId, ...recordParameters(offer, now)],
         )
       ).length === 1,
 
