@@ -35,7 +35,6 @@
  * BENCH_ONLY (comma list of scenario name prefixes: publish, SELECT, send_message), BENCH_KEEP_DATABASE=1,
  * BENCH_PROFILE=1 (a V8 CPU profile of the server under /tmp/bench-prof-chat).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { generateMnemonic } from '@scure/bip39';
@@ -51,7 +50,7 @@ import { TRADE_CHANNEL_HEADER } from '../contracts/trade.ts';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { MEMORY_DATA_DIR } from '../server/src/infra/db/pglite.ts';
-import { parseBody } from '../server/src/infra/http/parse-body.ts';
+import { defineCall, envelope, named } from '../server/src/infra/http/call.ts';
 import { ok } from '../server/src/infra/http/reply.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
@@ -107,21 +106,30 @@ async function serve(databaseUrl: string) {
   const app = await buildApp({
     config,
     // The ceilings: what send_message does without the database and the chat's rules (and with one SELECT 1).
-    signedInExtras: async (scope: FastifyInstance) => {
-      const publish = async (request: FastifyRequest<{ Params: { channel: string } }>, select: boolean) => {
-        const body = parseBody(chatRequest, request.body);
-        const { username } = signedIn(request);
-        if (body.type !== 'send_message') throw new Error('send_message only');
-        if (select) await scope.db.query('SELECT 1');
-        sequence += 1;
-        const { channel } = request.params;
-        const message = { id: sequence, sender: username, recipient: 'partner', text: body.text, created: new Date().toISOString(), channel };
-        scope.realtime.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
-        return ok(chatMessage, message);
-      };
-      scope.post<{ Params: { channel: string } }>('/bench/publish/:channel/', (request) => publish(request, false));
-      scope.post<{ Params: { channel: string } }>('/bench/select-1-publish/:channel/', (request) => publish(request, true));
-    },
+    extraCalls: [false, true].map((select) =>
+      defineCall({
+        method: 'post',
+        path: select ? '/api/bench/select-1-publish/{channel}/' : '/api/bench/publish/{channel}/',
+        tag: 'Bench',
+        summary: select ? 'SELECT 1 and publish' : 'Publish',
+        description: "The ceiling probes: send_message's HTTP, session hook, request contract and publish, without the chat's rules.",
+        access: 'session',
+        request: named('ChatRequest', chatRequest),
+        answer: envelope(),
+        refusal: 'envelope',
+        refusals: [],
+        handle: async ({ app, request, body }) => {
+          const { username } = signedIn(request);
+          if (body.type !== 'send_message') throw new Error('send_message only');
+          if (select) await app.db.query('SELECT 1');
+          sequence += 1;
+          const { channel } = request.params as { channel: string };
+          const message = { id: sequence, sender: username, recipient: 'partner', text: body.text, created: new Date().toISOString(), channel };
+          app.realtime.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
+          return ok(chatMessage, message);
+        },
+      }),
+    ),
   });
 
   // Traders and offers inserted directly (the bench measures chatting, not signing up); BTC through the ledger.

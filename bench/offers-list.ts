@@ -21,7 +21,7 @@
  * BENCH_ONLY (comma list of scenario name prefixes), BENCH_KEEP_DATABASE=1 (keep it for psql),
  * BENCH_PROFILE=1 (a V8 CPU profile of the server under /tmp/bench-prof).
  */
-import type { FastifyInstance } from 'fastify';
+import { defineCall, envelope } from '../server/src/infra/http/call.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -126,12 +126,23 @@ async function serve(databaseUrl: string, mode: string) {
   });
   const app = await buildApp({
     config,
-    signedInExtras: async (scope: FastifyInstance) => {
-      scope.post('/bench/select-1/', async () => {
-        await scope.db.query('SELECT 1');
-        return { success: true, info: 'ok' };
-      });
-    },
+    extraCalls: [
+      defineCall({
+        method: 'post',
+        path: '/api/bench/select-1/',
+        tag: 'Bench',
+        summary: 'SELECT 1',
+        description: 'The ceiling probe: the same HTTP, JSON and session hook as a product call, and one round trip.',
+        access: 'session',
+        answer: envelope(),
+        refusal: 'envelope',
+        refusals: [],
+        handle: async ({ app }) => {
+          await app.db.query('SELECT 1');
+          return { success: true, info: 'ok' };
+        },
+      }),
+    ],
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.send?.({ address });

@@ -2,7 +2,6 @@ import Fastify, {
   LogController,
   type FastifyError,
   type FastifyInstance,
-  type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
@@ -46,19 +45,17 @@ import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
 import { twoFactorPlugin } from './accounts/two-factor.plugin.ts';
 import { hasWebApp, pageFinder, webAppPlugin } from './infra/web-app.plugin.ts';
 import { Refusal } from './refusals.ts';
+import { loadCalls, registerCalls } from './infra/http/calls.ts';
+import type { Call, CallDocumentation } from './infra/http/call.ts';
+import { CATALOGUE } from './openapi/catalogue.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
 import devChainRoute from './chain/dev-chain.routes.ts';
 import devOutboxRoute from './infra/dev-outbox.routes.ts';
-import coinsRoute from './offers/coins.routes.ts';
-import healthRoutes from './infra/health.routes.ts';
 import chatRoute from './chat/chat.routes.ts';
-import configRoute from './infra/config.routes.ts';
-import docsRoutes from './openapi/docs.routes.ts';
 import realtimeAuthRoute from './infra/realtime/auth.routes.ts';
 import beamsAuthRoute from './push/beams-auth.routes.ts';
 import pushDeviceApiRoutes from './push/device-api.routes.ts';
-import offersRoute from './offers/offers.routes.ts';
 import tradeRoute from './trades/trades.routes.ts';
 import moderationRoute from './moderation/moderation.routes.ts';
 import tradersRoute from './reputation/traders.routes.ts';
@@ -76,6 +73,13 @@ import validateEmailRoute from './accounts/validate-email.routes.ts';
 import overviewRoute from './accounts/overview.routes.ts';
 import walletRoute from './wallets/wallets.routes.ts';
 import notificationsRoute from './notifications/notifications.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every call this product declares, served here or not (the development helpers, the device API with hosted Beams): the OpenAPI document's list. */
+    documentedCalls: readonly CallDocumentation[];
+  }
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -96,11 +100,11 @@ export interface BuildAppOptions {
   /** Replaces the chain adapter CHAIN_SOURCE names (tests: a chain that refuses or fails broadcasts). */
   chainAdapter?: ChainAdapter;
   /**
-   * Extra routes for the signed-in scope, behind the same session hook as the product's. The product
-   * adds none; bench/offers-list.ts adds its `SELECT 1` ceiling probe here, because routes cannot be
-   * added once the app is ready.
+   * Calls besides the product's, registered like them but left out of the OpenAPI document. The product adds
+   * none; bench/offers-list.ts and bench/chat-roundtrip.ts add their `SELECT 1` ceiling probes here, because
+   * routes cannot be added once the app is ready.
    */
-  signedInExtras?: FastifyPluginAsync;
+  extraCalls?: readonly Call[];
   /**
    * The web push worker and, test-only, where it sends: `agent` (an HTTPS agent trusting a test CA, for a
    * local push endpoint) and `beamsEndpoint` (a fake hosted Beams over plain HTTP). Default: the worker runs
@@ -184,6 +188,25 @@ const isApiPath = (url: string): boolean => {
 
 /** A page route of the web app, as opposed to a missing file (`/assets/old.js` must stay a 404). */
 const isPagePath = (url: string): boolean => !/\.[A-Za-z0-9]+$/.test(url.split('?', 1)[0] ?? '');
+
+/** Says at start-up what a HOST other machines can reach changes: the development helpers are off, sockets need a known origin. */
+function warnAboutReachableHost(app: FastifyInstance, config: Config, devHelpers: DevHelpers) {
+  // Browsers' sockets are refused from any other origin (infra/http/allowed-hosts.ts): say which they must use.
+  const realtimeOrigins =
+    realtimeSettings(config, '').mode === 'built-in'
+      ? `Browsers must open it through PUBLIC_URL (${config.publicUrl}) or a host in ALLOWED_HOSTS ` +
+        `(${config.allowedHosts.length > 0 ? config.allowedHosts.join(', ') : 'none set'}): the realtime socket refuses pages from any other origin (403).`
+      : undefined;
+  if (devHelpers === 'off-on-reachable-host') {
+    app.log.warn(
+      `HOST is ${config.host}, so other machines can reach this server: the development helpers (/api/dev/*) are off. ` +
+        'Mails still appear on this console. Anyone who can reach the server can sign in to the demo accounts ' +
+        `(password peerex-demo) unless the database was created with SEED_DEMO=off.${realtimeOrigins ? ` ${realtimeOrigins}` : ''}`,
+    );
+  } else if (!isLoopbackHost(config.host) && realtimeOrigins) {
+    app.log.warn(`HOST is ${config.host}, so other machines can reach this server. ${realtimeOrigins}`);
+  }
+}
 
 /**
  * The whole server: plugins in tiers (core → db, mail → sessions, rate limits, account rules), then
@@ -285,77 +308,59 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.jobs.add(chainWatcherJob(app));
   app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
-  await app.register(
-    async (api) => {
-      // API answers are per caller (tokens, balances, codes): no browser or proxy may keep a copy.
-      api.addHook('onSend', async (_request, reply) => {
-        reply.header('cache-control', 'no-store');
-      });
-      await api.register(apiCompressionPlugin);
-      // Public scope: no session needed.
-      await api.register(async (open) => {
-        await open.register(healthRoutes);
-        await open.register(configRoute);
-        await open.register(docsRoutes);
-        // Its own token check: the websocket token, which the session hook does not know.
-        await open.register(realtimeAuthRoute);
-        await open.register(loginRoute);
-        await open.register(twoFactorLoginRoute);
-        await open.register(validateEmailRoute);
-        await open.register(registerRoute);
-        await open.register(resetPasswordRoute);
-      });
-      const devHelpers = devHelpersOf(config);
-      // Browsers' sockets are refused from any other origin (infra/http/allowed-hosts.ts): say which they must use.
-      const realtimeOrigins =
-        realtimeSettings(config, '').mode === 'built-in'
-          ? `Browsers must open it through PUBLIC_URL (${config.publicUrl}) or a host in ALLOWED_HOSTS ` +
-            `(${config.allowedHosts.length > 0 ? config.allowedHosts.join(', ') : 'none set'}): the realtime socket refuses pages from any other origin (403).`
-          : undefined;
-      if (devHelpers === 'off-on-reachable-host') {
-        app.log.warn(
-          `HOST is ${config.host}, so other machines can reach this server: the development helpers (/api/dev/*) are off. ` +
-            'Mails still appear on this console. Anyone who can reach the server can sign in to the demo accounts ' +
-            `(password peerex-demo) unless the database was created with SEED_DEMO=off.${realtimeOrigins ? ` ${realtimeOrigins}` : ''}`,
-        );
-      } else if (!isLoopbackHost(config.host) && realtimeOrigins) {
-        app.log.warn(`HOST is ${config.host}, so other machines can reach this server. ${realtimeOrigins}`);
-      }
-      if (devHelpers === 'on') {
-        // Even on a loopback HOST, only a request straight from this machine gets an answer: one that came
-        // through a proxy (a tunnel, a dev proxy with X-Forwarded-For) may come from anywhere.
-        await api.register(async (dev) => {
-          dev.addHook('onRequest', async (request) => {
-            if (!isDirectLocalRequest(request)) throw refuse.noSuchCall();
-          });
-          if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
-          if (config.chainSource === 'simulated') await dev.register(devChainRoute);
+  const calls = await loadCalls();
+  app.decorate('documentedCalls', [...calls, ...CATALOGUE]);
+  const devHelpers = devHelpersOf(config);
+  warnAboutReachableHost(app, config, devHelpers);
+
+  await app.register(async (api) => {
+    // API answers are per caller (tokens, balances, codes): no browser or proxy may keep a copy.
+    api.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+    await api.register(apiCompressionPlugin);
+    // Every declared call (infra/http/calls.ts); the development helpers only where they may exist at all.
+    registerCalls(api, [...calls.filter((call) => !call.developmentOnly || devHelpers === 'on'), ...(options.extraCalls ?? [])]);
+    await api.register(
+      async (legacy) => {
+        await legacy.register(async (open) => {
+          await open.register(realtimeAuthRoute);
+          await open.register(loginRoute);
+          await open.register(twoFactorLoginRoute);
+          await open.register(validateEmailRoute);
+          await open.register(registerRoute);
+          await open.register(resetPasswordRoute);
         });
-      }
-      // Private scope: the hook runs for every route in it, whatever its path.
-      await api.register(async (signedInScope) => {
-        signedInScope.addHook('preHandler', app.requireSession);
-        await signedInScope.register(logoutRoute);
-        await signedInScope.register(twoFactorRoute);
-        await signedInScope.register(sessionsRoute);
-        await signedInScope.register(antiPhishingRoute);
-        await signedInScope.register(withdrawalAllowlistRoute);
-        await signedInScope.register(confirmationRoute);
-        await signedInScope.register(overviewRoute);
-        await signedInScope.register(coinsRoute);
-        await signedInScope.register(offersRoute);
-        await signedInScope.register(tradeRoute);
-        await signedInScope.register(tradersRoute);
-        await signedInScope.register(chatRoute);
-        await signedInScope.register(moderationRoute);
-        await signedInScope.register(walletRoute);
-        await signedInScope.register(beamsAuthRoute);
-        await signedInScope.register(notificationsRoute);
-        if (options.signedInExtras) await signedInScope.register(options.signedInExtras);
-      });
-    },
-    { prefix: '/api' },
-  );
+        if (devHelpers === 'on') {
+          await legacy.register(async (dev) => {
+            dev.addHook('onRequest', async (request) => {
+              if (!isDirectLocalRequest(request)) throw refuse.noSuchCall();
+            });
+            if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
+            if (config.chainSource === 'simulated') await dev.register(devChainRoute);
+          });
+        }
+        await legacy.register(async (signedInScope) => {
+          signedInScope.addHook('preHandler', app.requireSession);
+          await signedInScope.register(logoutRoute);
+          await signedInScope.register(twoFactorRoute);
+          await signedInScope.register(sessionsRoute);
+          await signedInScope.register(antiPhishingRoute);
+          await signedInScope.register(withdrawalAllowlistRoute);
+          await signedInScope.register(confirmationRoute);
+          await signedInScope.register(overviewRoute);
+          await signedInScope.register(tradeRoute);
+          await signedInScope.register(tradersRoute);
+          await signedInScope.register(chatRoute);
+          await signedInScope.register(moderationRoute);
+          await signedInScope.register(walletRoute);
+          await signedInScope.register(beamsAuthRoute);
+          await signedInScope.register(notificationsRoute);
+        });
+      },
+      { prefix: '/api' },
+    );
+  });
 
   // The Beams-compatible device API, outside /api: it answers as the Beams SDK expects, not in the envelope.
   // Hosted Beams has its own, so this server has none.

@@ -31,7 +31,7 @@ import {
   twoFactorRequest,
   validateEmailRequest,
 } from '../../contracts/security.ts';
-import type { Access } from '../../server/src/openapi/catalogue.ts';
+import type { Access } from '../../server/src/infra/http/call.ts';
 import { findBadText, parseBody } from '../../server/src/infra/http/parse-body.ts';
 import { stringToSign } from '../../packages/realtime/index.ts';
 import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../server/src/push/device-api.routes.ts';

@@ -28,6 +28,16 @@ export function routeTreeOf(app: FastifyInstance): RegisteredRoute[] {
         .filter((method) => method !== '' && method !== 'HEAD')
         .map((method) => ({ call: `${method} ${normaliseRoute(path)}`, onSend: '' }));
       found.push(...last);
+    } else if (/^((?:│ {3}| {4})+)([^•│ ].*?) \(([A-Z, ]+)\)$/.test(line)) {
+      // The same path again, for methods whose hooks differ from the line above (`│   /api/health (POST)`).
+      const [, indent = '', segment = '', methods = ''] = /^((?:│ {3}| {4})+)([^•│ ].*?) \(([A-Z, ]+)\)$/.exec(line) ?? [];
+      const depth = indent.length / 4 - 1;
+      const path = `${depth === 0 ? '' : prefixes[depth - 1]}${segment}`;
+      last = methods
+        .split(', ')
+        .filter((method) => method !== '' && method !== 'HEAD')
+        .map((method) => ({ call: `${method} ${normaliseRoute(path)}`, onSend: '' }));
+      found.push(...last);
     } else if (line.includes('• (onSend)')) {
       for (const route of last) route.onSend = line.slice(line.indexOf('['));
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { envelope, info, json, named, type CallDocumentation, type Parameter } from '../infra/http/call.ts';
 import { allowlistRequest, allowlistStatus, antiPhishingRequest, antiPhishingStatus, sessionsRequest, signInHistory, signOutOthersResponse } from '../../../contracts/account-protections.ts';
 import { chatMessage, chatMessages, chatRequest, realtimeAuthRequest, realtimeAuthResponse, typingResponse, webAppConfig } from '../../../contracts/chat.ts';
 import { emptyBody } from '../../../contracts/common.ts';
@@ -38,107 +39,8 @@ import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../
  * The wording of the descriptions is docs/api.md's.
  */
 
-export type Access =
-  /** No credentials. */
-  | 'public'
-  /** The session token of login, two_factor_login or register. */
-  | 'session'
-  /** A moderator's session token. */
-  | 'moderator'
-  /** The websocket token (the session token works too), as pusher-js sends it. */
-  | 'websocket'
-  /** The Beams-compatible device API: the device id in the path is the credential. */
-  | 'device'
-  /** Pusher's HTTP API: a request signed with the app secret. */
-  | 'signed';
-
-export type Method = 'get' | 'post' | 'put' | 'delete';
-
-/** A schema and its name under `components/schemas`. */
-export interface Named {
-  name: string;
-  schema: z.core.$ZodType;
-}
-
-/** One possible `info` of a success, and the body `type`s that answer it (none: every body). */
-export interface Info extends Named {
-  when?: string[];
-}
-
-export type Answer =
-  /** `{"success": true, "info": …}`, `info` one of these. */
-  | { kind: 'envelope'; infos: Info[]; headers?: Record<string, string> }
-  /** A JSON body that is not the envelope (what pusher-js, the Beams SDK or the `pusher` SDK expects). */
-  | { kind: 'json'; body: Named; status?: number }
-  /** No body at all. */
-  | { kind: 'empty'; status: number }
-  /** Not JSON: a page or a script. */
-  | { kind: 'text'; contentType: string; what: string };
-
-/** What a refusal looks like: the product's envelope, or the shape the Beams SDK or the `pusher` SDK reads. */
-export type RefusalShape = 'envelope' | 'device-api' | 'trigger-api';
-
-export interface Parameter {
-  description: string;
-  required?: boolean;
-  schema?: z.core.$ZodType;
-}
-
-export interface Call {
-  method: Method;
-  /** As a caller writes it, OpenAPI style (`{channel}`), with its trailing slash where the call has one. */
-  path: string;
-  tag: string;
-  summary: string;
-  description: string;
-  access: Access;
-  /** A bearer token besides what `access` implies: the Beams token that binds a device to its user. */
-  credential?: 'beamsToken';
-  /** Served only outside production, on a loopback HOST, to requests from this machine (docs/api.md "Development helpers"). */
-  developmentOnly?: boolean;
-  request?: Named & { contentTypes?: string[]; optional?: boolean };
-  query?: Record<string, Parameter>;
-  /** Descriptions of this call's path parameters where the shared ones (PATH_PARAMETERS) do not fit. */
-  params?: Record<string, string>;
-  answer: Answer;
-  refusal: RefusalShape;
-  /** The statuses it refuses with besides those every call of its kind has (BASE_REFUSALS). */
-  refusals: number[];
-}
-
-/** What each status means (docs/api.md "Status codes"). */
-export const STATUS_MEANINGS: Readonly<Record<number, string>> = {
-  400: 'The request is wrong: malformed JSON, a body that fails its schema (the sentence names the field), U+0000 or a lone surrogate in any text, a wrong password or code, an unknown coin, an amount out of range.',
-  401: 'No live session: "Session expired". No token, or an unknown, revoked or idle token, or an interim two-factor token sent to a product call.',
-  403: 'The caller may not do this; or, on a server listening on a loopback HOST, the request names a Host it does not answer to ("This server does not answer requests for this host name.").',
-  404: 'No such thing, as far as the caller may know (unknown or someone else\'s).',
-  409: 'The state does not allow it now (a race lost, a trade no longer pending, a sign-in attempt that is over).',
-  413: 'The body is too large.',
-  429: 'Too many, too soon.',
-  500: 'A bug: "Something went wrong on our side. Please try again." (details go to the log only).',
-  503: 'A service the call needs is down, or this process is shutting down ("This server is restarting. Please try again in a moment.").',
-};
-
-/** Refusals every call of a kind can answer, whatever it does. */
-export const BASE_REFUSALS: Readonly<Record<RefusalShape, readonly number[]>> = {
-  envelope: [400, 500, 503],
-  'device-api': [400, 404, 429, 500],
-  'trigger-api': [400, 401, 404, 500],
-};
-
-/** Path parameters, by name, unless a call says otherwise. */
-export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
-  channel: "The trade's conversation `channel` (market/chat/ `conversations`, the `X-Trade-Channel` header of `open`).",
-  instanceId: 'The Beams instance id: `peerex` for the built-in device API (GET /api/config `push.instance_id`).',
-  deviceId: 'The id `POST /devices/web` answered (`web-<uuid>`).',
-  interest: `An interest name: A–Z a–z 0–9 _ - = @ , . and 1–${INTEREST_MAX_LENGTH} characters.`,
-  appId: 'The realtime app id (`PUSHER_APP_ID`, or the built-in default).',
-};
-
 // ---- Shapes the push device API and the trigger API answer (their routes parse and answer by hand) --------------
 
-const deviceApiError = z.object({ error: z.string(), description: z.string() });
-const triggerApiError = z.object({ error: z.string() });
 const nothing = z.object({});
 const channelAttributes = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
 /** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */
@@ -159,7 +61,6 @@ const signedQuery: Record<string, Parameter> = {
 
 // ---- Named schemas used by several calls ---------------------------------------------------------------------
 
-const named = (name: string, schema: z.core.$ZodType): Named => ({ name, schema });
 const message = named('Message', messageResponse);
 const session = named('Session', sessionResponse);
 const empty = named('EmptyBody', emptyBody);
@@ -168,110 +69,11 @@ const chatMessageSchema = named('ChatMessage', chatMessage);
 const pusherEventSchema = named('PusherEvent', pusherEvent);
 const healthInfo = named('Health', healthResponse);
 
-const info = (item: Named, ...when: string[]): Info => ({ ...item, ...(when.length ? { when } : {}) });
-const envelope = (...infos: Info[]): Answer => ({ kind: 'envelope', infos });
-const json = (name: string, schema: z.core.$ZodType): Answer => ({ kind: 'json', body: named(name, schema) });
-
-export const REFUSAL_SCHEMAS: Readonly<Record<Exclude<RefusalShape, 'envelope'>, Named>> = {
-  'device-api': named('DeviceApiError', deviceApiError),
-  'trigger-api': named('TriggerApiError', triggerApiError),
-};
 
 const DEVICE = '/push/device_api/v1/instances/{instanceId}';
 
-export const CATALOGUE: readonly Call[] = [
+export const CATALOGUE: readonly CallDocumentation[] = [
   // ---- System ----------------------------------------------------------------------------------------------
-  {
-    method: 'get',
-    path: '/api/health',
-    tag: 'System',
-    summary: 'Health',
-    description: 'Answers once the database is migrated and the server accepts calls; 503 "The database is not available." when the database does not respond. Also answers POST, like every other call.',
-    access: 'public',
-    answer: envelope(info(healthInfo)),
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'post',
-    path: '/api/health',
-    tag: 'System',
-    summary: 'Health (POST)',
-    description: 'The same as GET /api/health.',
-    access: 'public',
-    request: { ...empty, optional: true },
-    answer: envelope(info(healthInfo)),
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/ready',
-    tag: 'System',
-    summary: 'Readiness',
-    description:
-      'For load balancers: 200 only while this process can serve calls, its database and (with `REDIS_URL`) Redis answering; 503 otherwise, and while it shuts down.',
-    access: 'public',
-    answer: envelope(info(named('Ready', readyResponse))),
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/config',
-    tag: 'System',
-    summary: 'Browser configuration',
-    description:
-      'What the web app needs at boot, so one build serves every deployment. `ws_host`/`ws_port` null mean this page\'s origin (the built-in server); `cluster` is set only for hosted Pusher. `push.endpoint` is `PUBLIC_URL`\'s `/push`, the built-in Beams-compatible device API (null with hosted Beams); never taken from the request\'s Host or X-Forwarded-Host. `flow_atlas` says who may open `/flows` and whether pages post their charts\' live states.',
-    access: 'public',
-    answer: envelope(info(named('WebAppConfig', webAppConfig))),
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    tag: 'System',
-    summary: 'This OpenAPI document',
-    description: 'The OpenAPI 3.1 document of every call, generated from the zod schemas in `contracts/` when the server starts.',
-    access: 'public',
-    answer: json('OpenApiDocument', z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })),
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/docs',
-    tag: 'System',
-    summary: 'API reference page',
-    description: 'This document as a readable page (Scalar), served from the product itself: no CDN, no request to any other site.',
-    access: 'public',
-    answer: { kind: 'text', contentType: 'text/html', what: 'The page.' },
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/docs/scalar.js',
-    tag: 'System',
-    summary: 'API reference page: Scalar',
-    description: "The API reference page's script: Scalar's standalone browser bundle (`@scalar/api-reference`), as installed.",
-    access: 'public',
-    answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
-    refusal: 'envelope',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/api/docs/init.js',
-    tag: 'System',
-    summary: 'API reference page: start-up',
-    description: 'Starts Scalar on the API reference page with this document, without fonts, telemetry, proxy or API client (the page\'s Content-Security-Policy allows no inline script).',
-    access: 'public',
-    answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
-    refusal: 'envelope',
-    refusals: [],
-  },
 
   // ---- Security ----------------------------------------------------------------------------------------------
   {
@@ -468,39 +270,8 @@ export const CATALOGUE: readonly Call[] = [
     refusal: 'envelope',
     refusals: [404],
   },
-  {
-    method: 'post',
-    path: '/api/base/coins/',
-    tag: 'Market',
-    summary: 'Coins',
-    description: 'Every coin with its networks and current USD price.',
-    access: 'session',
-    request: { ...empty, optional: true },
-    answer: envelope(info(named('Coins', coinsResponse))),
-    refusal: 'envelope',
-    refusals: [],
-  },
 
   // ---- Market ----------------------------------------------------------------------------------------------
-  {
-    method: 'post',
-    path: '/api/market/offers/',
-    tag: 'Market',
-    summary: 'Offers',
-    description:
-      '`components` → the offer form\'s choices. `list` → `{offers, paginator}`: 12 live offers a page, newest first, filtered; each carries its counterparty conditions (`min_completed_trades`, `min_account_days`, `require_two_factor`; 0 / false: none) and `max_open_trades`. `get` (owner only) → the offer for the edit form. `create` publishes a new offer, or with `update:true` rewrites the caller\'s offer `id` → a sentence; the conditions are optional integers (a boolean for two-factor), `max_open_trades` 1–20, default 3. `toggle` pauses or resumes → `{is_active, message}`. 404 "This offer does not exist." for an unknown id or someone else\'s offer.',
-    access: 'session',
-    request: named('OffersRequest', offersRequest),
-    answer: envelope(
-      info(named('OfferComponents', offerComponents), 'components'),
-      info(named('OfferList', offerList), 'list'),
-      info(named('EditableOffer', editableOffer), 'get'),
-      info(message, 'create'),
-      info(named('OfferToggle', offerToggleResponse), 'toggle'),
-    ),
-    refusal: 'envelope',
-    refusals: [404],
-  },
   {
     method: 'post',
     path: '/api/market/trade/',

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod/mini';
 import { envelope, refusal } from '../../../contracts/common.ts';
-import { BASE_REFUSALS, CATALOGUE, PATH_PARAMETERS, REFUSAL_SCHEMAS, STATUS_MEANINGS, type Access, type Call, type Info, type Named } from './catalogue.ts';
+import type { Access, CallDocumentation as Call, Info, Named } from '../infra/http/call.ts';
+import { BASE_REFUSALS, PATH_PARAMETERS, REFUSAL_SCHEMAS, STATUS_MEANINGS } from './reference.ts';
 
 /**
- * The OpenAPI 3.1 document of the catalogue (GET /api/openapi.json). Every schema in it is zod's own JSON Schema
+ * The OpenAPI 3.1 document of the calls as declared (GET /api/openapi.json): the server's `*.call.ts` and the
+ * packages' own lists (infra/http/call.ts). Every schema in it is zod's own JSON Schema
  * output of a contract (`z.toJSONSchema`): request bodies as the server takes them (`io: 'input'`: defaults
  * optional, text before trimming), answers as it sends them (`io: 'output'`). A schema zod cannot express in
  * JSON Schema (a transform's output) becomes `{}` rather than a guess.
@@ -100,16 +102,15 @@ function operationIdOf(call: Call): string {
   return call.method + words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 }
 
-/** Builds the document; a second schema under a name already taken is a catalogue bug and throws. */
-export function buildOpenApiDocument(options: { version: string; catalogue?: readonly Call[] }) {
-  const catalogue = options.catalogue ?? CATALOGUE;
+/** Builds the document; a second schema under a name already taken is a declaration bug and throws. */
+export function buildOpenApiDocument(options: { version: string; calls: readonly Call[] }) {
   const schemas: Record<string, JsonSchema> = {};
   const registered = new Map<string, { schema: z.core.$ZodType; io: Io }>();
 
   /** A `$ref` to the named schema, converting it the first time. */
   const ref = (item: Named, io: Io): JsonSchema => {
     const known = registered.get(item.name);
-    if (known && (known.schema !== item.schema || known.io !== io)) throw new Error(`Two schemas are named ${item.name} in the OpenAPI catalogue`);
+    if (known && (known.schema !== item.schema || known.io !== io)) throw new Error(`Two schemas are named ${item.name} in the declared calls`);
     if (!known) {
       registered.set(item.name, { schema: item.schema, io });
       schemas[item.name] = jsonSchemaOf(item.schema, io);
@@ -213,9 +214,9 @@ export function buildOpenApiDocument(options: { version: string; catalogue?: rea
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const call of catalogue) {
+  for (const call of options.calls) {
     const operations = (paths[call.path] ??= {});
-    if (operations[call.method]) throw new Error(`${call.method.toUpperCase()} ${call.path} is twice in the OpenAPI catalogue`);
+    if (operations[call.method]) throw new Error(`${call.method.toUpperCase()} ${call.path} is declared twice`);
     operations[call.method] = operationOf(call);
   }
 

@@ -1,5 +1,7 @@
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod/mini';
+import { defineCall, json } from '../infra/http/call.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -76,22 +78,76 @@ function compressedOnce(file: string) {
     }));
 }
 
-export default async function docsRoutes(app: FastifyInstance) {
-  const scalarBundle = compressedOnce(SCALAR_BUNDLE);
-  // Once, at the first request for it (about 20 ms, which every start would otherwise pay): the catalogue does not
-  // change while the server runs.
-  let document: string | undefined;
-  const openApiDocument = () => (document ??= JSON.stringify(buildOpenApiDocument({ version: productVersion() })));
+const scalarBundle = compressedOnce(SCALAR_BUNDLE);
 
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApiDocument()));
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(PAGE));
-  app.get('/docs/init.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(INIT_SCRIPT));
+/** Built at the first request and kept: the calls of a running app do not change. */
+const documents = new WeakMap<FastifyInstance, string>();
+function openApiDocumentOf(app: FastifyInstance): string {
+  let document = documents.get(app);
+  if (document === undefined) {
+    document = JSON.stringify(buildOpenApiDocument({ version: productVersion(), calls: app.documentedCalls }));
+    documents.set(app, document);
+  }
+  return document;
+}
+
+export const openApiCall = defineCall({
+  method: 'get',
+  path: '/api/openapi.json',
+  tag: 'System',
+  summary: 'This OpenAPI document',
+  description: 'The OpenAPI 3.1 document of every call, generated from the zod schemas in `contracts/` when the server starts.',
+  access: 'public',
+  answer: json('OpenApiDocument', z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })),
+  refusal: 'envelope',
+  refusals: [],
+  handle: async ({ app, reply }) => reply.type('application/json; charset=utf-8').send(openApiDocumentOf(app)),
+});
+
+export const docsPageCall = defineCall({
+  method: 'get',
+  path: '/api/docs',
+  tag: 'System',
+  summary: 'API reference page',
+  description: 'This document as a readable page (Scalar), served from the product itself: no CDN, no request to any other site.',
+  access: 'public',
+  answer: { kind: 'text', contentType: 'text/html', what: 'The page.' },
+  refusal: 'envelope',
+  refusals: [],
+  handle: async ({ reply }) => reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(PAGE),
+});
+
+export const scalarScriptCall = defineCall({
+  method: 'get',
+  path: '/api/docs/scalar.js',
+  tag: 'System',
+  summary: 'API reference page: Scalar',
+  description: "The API reference page's script: Scalar's standalone browser bundle (`@scalar/api-reference`), as installed.",
+  access: 'public',
+  answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
+  refusal: 'envelope',
+  refusals: [],
   // Not through the API's per-request compression (infra/api-compression.plugin.ts): sent as compressed once.
-  app.get('/docs/scalar.js', { compress: false }, async (request, reply) => {
+  compress: false,
+  handle: async ({ request, reply }) => {
     const copies = await scalarBundle();
     // The client's preference among ours, as @fastify/static and @fastify/compress read it (`br;q=0` refuses brotli).
     const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
     reply.type('text/javascript; charset=utf-8').header('vary', 'accept-encoding');
     return encoding ? reply.header('content-encoding', encoding).send(copies[encoding]) : reply.send(copies.raw);
-  });
-}
+  },
+});
+
+export const docsStartCall = defineCall({
+  method: 'get',
+  path: '/api/docs/init.js',
+  tag: 'System',
+  summary: 'API reference page: start-up',
+  description:
+    "Starts Scalar on the API reference page with this document, without fonts, telemetry, proxy or API client (the page's Content-Security-Policy allows no inline script).",
+  access: 'public',
+  answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
+  refusal: 'envelope',
+  refusals: [],
+  handle: async ({ reply }) => reply.type('text/javascript; charset=utf-8').send(INIT_SCRIPT),
+});
