@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod/mini';
 import type { RealtimeApp } from './publisher.ts';
 import {
   isPresenceChannel,
@@ -194,6 +195,175 @@ async function channelAttributes(backend: RealtimeHttpBackend, channels: readonl
   return out;
 }
 
+// ---- The calls, each declared once: what the plugin registers and what an OpenAPI document says of it --------
+
+/**
+ * One call of the trigger API: its route and handler, and what an OpenAPI document needs (the same fields as the
+ * application's own call declarations, so an application lists these with its calls; zod schemas describe the
+ * shapes, which the handlers parse by hand to answer in Pusher's words).
+ */
+export interface TriggerApiCall {
+  method: 'get' | 'post';
+  /** OpenAPI style (`{appId}`). */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  access: 'signed';
+  query: Record<string, { description: string; required?: boolean }>;
+  params?: Record<string, string>;
+  request?: { name: string; schema: z.core.$ZodType };
+  answer: { kind: 'json'; body: { name: string; schema: z.core.$ZodType } };
+  refusal: 'trigger-api';
+  refusals: number[];
+  bodyLimit?: number;
+  handle(request: FastifyRequest, backend: RealtimeHttpBackend): Promise<unknown>;
+}
+
+const TAG = 'Realtime trigger API (Pusher)';
+const json = (name: string, schema: z.core.$ZodType) => ({ kind: 'json' as const, body: { name, schema } });
+const channelAttributesSchema = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
+/** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */
+const pusherEventSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(MAX_EVENT_NAME_LENGTH)),
+  data: z.string().check(z.describe(`The event's JSON text, forwarded unchanged; at most ${MAX_EVENT_DATA_BYTES} bytes (413 when larger).`)),
+  channels: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(HTTP_API_LIMITS.channelsPerEvent))),
+  channel: z.optional(z.string().check(z.describe('One channel, instead of `channels`.'))),
+  socket_id: z.optional(z.string().check(z.describe('This connection does not receive the event.'))),
+  info: z.optional(z.string().check(z.describe('A comma list of `subscription_count`, `user_count`.'))),
+});
+const SIGNED_QUERY = {
+  auth_key: { description: 'The app key.', required: true },
+  auth_timestamp: { description: 'Unix seconds; within 600 s of the server clock.', required: true },
+  auth_version: { description: '`1.0`.', required: true },
+  body_md5: { description: 'Hex MD5 of the exact raw body, when there is one.' },
+};
+const INFO_QUERY = { info: { description: '`subscription_count`, `user_count`.' } };
+
+export const TRIGGER_API_CALLS: readonly TriggerApiCall[] = [
+  {
+    method: 'post',
+    path: '/apps/{appId}/events',
+    tag: TAG,
+    summary: 'Trigger an event',
+    description:
+      'What the `pusher` Node SDK calls to publish into the built-in server. Each subscriber of each channel gets `{event, channel, data}`, except `socket_id`. Answers `{}`, or the channels\' attributes when `info` is given. 413 for data over 10 KB, or a body larger than one such event needs. The key, `auth_version`, timestamp and signature are checked before the body is read; `body_md5` after.',
+    access: 'signed',
+    query: SIGNED_QUERY,
+    request: { name: 'PusherEvent', schema: pusherEventSchema },
+    answer: json('TriggerAnswer', z.object({ channels: z.optional(z.record(z.string(), channelAttributesSchema)) })),
+    refusal: 'trigger-api',
+    refusals: [413],
+    bodyLimit: EVENT_BODY_BYTES,
+    async handle(request, backend) {
+      const event = parseEvent(parseJsonBody(request.body as string));
+      await backend.publish(event.channels, event.name, event.data, event.socketId);
+      return event.info.size ? { channels: await channelAttributes(backend, event.channels, event.info) } : {};
+    },
+  },
+  {
+    method: 'post',
+    path: '/apps/{appId}/batch_events',
+    tag: TAG,
+    summary: 'Trigger several events',
+    description: `At most ${HTTP_API_LIMITS.eventsPerBatch} events; every event is checked before any is sent, so a batch is refused whole.`,
+    access: 'signed',
+    query: SIGNED_QUERY,
+    request: { name: 'PusherBatch', schema: z.object({ batch: z.array(pusherEventSchema).check(z.maxLength(HTTP_API_LIMITS.eventsPerBatch)) }) },
+    answer: json('BatchTriggerAnswer', z.object({ batch: z.optional(z.array(channelAttributesSchema)) })),
+    refusal: 'trigger-api',
+    refusals: [413],
+    bodyLimit: BATCH_BODY_BYTES,
+    async handle(request, backend) {
+      const body = parseJsonBody(request.body as string) as { batch?: unknown };
+      if (!body || !Array.isArray(body.batch)) throw new ApiError(400, 'batch must be an array');
+      if (body.batch.length > HTTP_API_LIMITS.eventsPerBatch) throw new ApiError(400, `At most ${HTTP_API_LIMITS.eventsPerBatch} events per batch`);
+      // Every event is checked before any is sent: a batch is refused whole.
+      const events = body.batch.map((item, i) => parseEvent(item, `batch[${i}]: `));
+      for (const event of events) await backend.publish(event.channels, event.name, event.data, event.socketId);
+      if (!events.some((event) => event.info.size)) return {};
+      return {
+        batch: await Promise.all(
+          events.map(async (event) => (event.info.size ? (await channelAttributes(backend, event.channels, event.info))[event.channels[0]] : {})),
+        ),
+      };
+    },
+  },
+  {
+    method: 'get',
+    path: '/apps/{appId}/channels',
+    tag: TAG,
+    summary: 'Occupied channels',
+    description: '`info=user_count` only with `filter_by_prefix=presence-`.',
+    access: 'signed',
+    query: { ...SIGNED_QUERY, filter_by_prefix: { description: 'Only channels whose name starts with it.' }, ...INFO_QUERY },
+    answer: json('ChannelList', z.object({ channels: z.record(z.string(), channelAttributesSchema) })),
+    refusal: 'trigger-api',
+    refusals: [],
+    async handle(request, backend) {
+      const query = request.query as Record<string, string | undefined>;
+      const prefix = query.filter_by_prefix ?? '';
+      const info = parseInfo(query.info);
+      if (info.has('user_count') && !prefix.startsWith('presence-')) {
+        throw new ApiError(400, 'info=user_count needs filter_by_prefix=presence-');
+      }
+      const occupied = await backend.channels(prefix);
+      const names = [...occupied.keys()];
+      const attributes = info.has('user_count') ? await channelAttributes(backend, names, new Set(['user_count'])) : undefined;
+      const channels: Record<string, { subscription_count?: number; user_count?: number }> = {};
+      for (const [name, count] of occupied) {
+        channels[name] = {
+          ...(info.has('subscription_count') ? { subscription_count: count } : {}),
+          ...(attributes ? attributes[name] : {}),
+        };
+      }
+      return { channels };
+    },
+  },
+  {
+    method: 'get',
+    path: '/apps/{appId}/channels/{channel}',
+    tag: TAG,
+    summary: 'One channel',
+    description: '`user_count` for presence channels only.',
+    access: 'signed',
+    params: { channel: 'A channel name.' },
+    query: { ...SIGNED_QUERY, ...INFO_QUERY },
+    answer: json('ChannelState', z.object({ occupied: z.boolean(), subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) })),
+    refusal: 'trigger-api',
+    refusals: [],
+    async handle(request, backend) {
+      const { channel } = request.params as { channel: string };
+      if (!isValidChannelName(channel)) throw new ApiError(400, `Invalid channel name: ${channel}`);
+      const info = parseInfo((request.query as Record<string, string | undefined>).info);
+      if (info.has('user_count') && !isPresenceChannel(channel)) throw new ApiError(400, 'user_count is only for presence channels');
+      const [count] = await backend.subscriptionCounts([channel]);
+      const answer: { occupied: boolean; subscription_count?: number; user_count?: number } = { occupied: count > 0 };
+      if (info.has('subscription_count')) answer.subscription_count = count;
+      if (info.has('user_count')) answer.user_count = (await backend.userCounts([channel]))[0];
+      return answer;
+    },
+  },
+  {
+    method: 'get',
+    path: '/apps/{appId}/channels/{channel}/users',
+    tag: TAG,
+    summary: 'Users of a presence channel',
+    description: 'Presence channels only (400 for any other).',
+    access: 'signed',
+    params: { channel: 'A presence channel name (`presence-…`).' },
+    query: SIGNED_QUERY,
+    answer: json('ChannelUsers', z.object({ users: z.array(z.object({ id: z.string() })) })),
+    refusal: 'trigger-api',
+    refusals: [],
+    async handle(request, backend) {
+      const { channel } = request.params as { channel: string };
+      if (!isValidChannelName(channel) || !isPresenceChannel(channel)) throw new ApiError(400, 'Users are listed for presence channels only');
+      return { users: (await backend.userIds(channel)).map((id) => ({ id })) };
+    },
+  },
+];
+
 // ---------------------------------------------------------------------------------------------------------
 
 /** The HTTP API as an encapsulated Fastify plugin: register it at the root (its paths are `/apps/:id/…`). */
@@ -230,63 +400,13 @@ export function createRealtimeHttpApi(options: RealtimeHttpApiOptions): FastifyP
       verifyBodyHash(query, typeof request.body === 'string' ? request.body : '');
     });
 
-    api.post('/apps/:appId/events', { bodyLimit: EVENT_BODY_BYTES }, async (request) => {
-      const event = parseEvent(parseJsonBody(request.body as string));
-      await backend.publish(event.channels, event.name, event.data, event.socketId);
-      return event.info.size ? { channels: await channelAttributes(backend, event.channels, event.info) } : {};
-    });
-
-    api.post('/apps/:appId/batch_events', { bodyLimit: BATCH_BODY_BYTES }, async (request) => {
-      const body = parseJsonBody(request.body as string) as { batch?: unknown };
-      if (!body || !Array.isArray(body.batch)) throw new ApiError(400, 'batch must be an array');
-      if (body.batch.length > HTTP_API_LIMITS.eventsPerBatch) throw new ApiError(400, `At most ${HTTP_API_LIMITS.eventsPerBatch} events per batch`);
-      // Every event is checked before any is sent: a batch is refused whole.
-      const events = body.batch.map((item, i) => parseEvent(item, `batch[${i}]: `));
-      for (const event of events) await backend.publish(event.channels, event.name, event.data, event.socketId);
-      if (!events.some((event) => event.info.size)) return {};
-      return {
-        batch: await Promise.all(
-          events.map(async (event) => (event.info.size ? (await channelAttributes(backend, event.channels, event.info))[event.channels[0]] : {})),
-        ),
-      };
-    });
-
-    api.get('/apps/:appId/channels', async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const prefix = query.filter_by_prefix ?? '';
-      const info = parseInfo(query.info);
-      if (info.has('user_count') && !prefix.startsWith('presence-')) {
-        throw new ApiError(400, 'info=user_count needs filter_by_prefix=presence-');
-      }
-      const occupied = await backend.channels(prefix);
-      const names = [...occupied.keys()];
-      const attributes = info.has('user_count') ? await channelAttributes(backend, names, new Set(['user_count'])) : undefined;
-      const channels: Record<string, { subscription_count?: number; user_count?: number }> = {};
-      for (const [name, count] of occupied) {
-        channels[name] = {
-          ...(info.has('subscription_count') ? { subscription_count: count } : {}),
-          ...(attributes ? attributes[name] : {}),
-        };
-      }
-      return { channels };
-    });
-
-    api.get('/apps/:appId/channels/:channel', async (request: FastifyRequest<{ Params: { channel: string } }>) => {
-      const { channel } = request.params;
-      if (!isValidChannelName(channel)) throw new ApiError(400, `Invalid channel name: ${channel}`);
-      const info = parseInfo((request.query as Record<string, string | undefined>).info);
-      if (info.has('user_count') && !isPresenceChannel(channel)) throw new ApiError(400, 'user_count is only for presence channels');
-      const [count] = await backend.subscriptionCounts([channel]);
-      const answer: { occupied: boolean; subscription_count?: number; user_count?: number } = { occupied: count > 0 };
-      if (info.has('subscription_count')) answer.subscription_count = count;
-      if (info.has('user_count')) answer.user_count = (await backend.userCounts([channel]))[0];
-      return answer;
-    });
-
-    api.get('/apps/:appId/channels/:channel/users', async (request: FastifyRequest<{ Params: { channel: string } }>) => {
-      const { channel } = request.params;
-      if (!isValidChannelName(channel) || !isPresenceChannel(channel)) throw new ApiError(400, 'Users are listed for presence channels only');
-      return { users: (await backend.userIds(channel)).map((id) => ({ id })) };
-    });
+    for (const call of TRIGGER_API_CALLS) {
+      api.route({
+        method: call.method.toUpperCase() as 'GET' | 'POST',
+        url: call.path.replace(/\{([^}]+)\}/g, ':$1'),
+        ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}),
+        handler: (request) => call.handle(request, backend),
+      });
+    }
   };
 }

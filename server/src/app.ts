@@ -9,7 +9,7 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { PgliteBoot } from './infra/db/pglite.ts';
 import { hostRules } from './infra/http/allowed-hosts.ts';
-import { isDirectLocalRequest, isLoopbackHost, proxyTrust } from './infra/http/client-address.ts';
+import { isLoopbackHost, proxyTrust } from './infra/http/client-address.ts';
 import { sendRefusal } from './infra/http/errors.ts';
 import { refuse } from './sentences.ts';
 import type { MailTransport } from './infra/mail.ts';
@@ -48,12 +48,10 @@ import { Refusal } from './refusals.ts';
 import { loadCalls, registerCalls } from './infra/http/calls.ts';
 import type { Call, CallDocumentation } from './infra/http/call.ts';
 import { CATALOGUE } from './openapi/catalogue.ts';
+import { TRIGGER_API_CALLS } from '../../packages/realtime/index.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
-import devChainRoute from './chain/dev-chain.routes.ts';
-import devOutboxRoute from './infra/dev-outbox.routes.ts';
 import chatRoute from './chat/chat.routes.ts';
-import realtimeAuthRoute from './infra/realtime/auth.routes.ts';
 import beamsAuthRoute from './push/beams-auth.routes.ts';
 import pushDeviceApiRoutes from './push/device-api.routes.ts';
 import tradeRoute from './trades/trades.routes.ts';
@@ -309,7 +307,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
   const calls = await loadCalls();
-  app.decorate('documentedCalls', [...calls, ...CATALOGUE]);
+  app.decorate('documentedCalls', [...calls, ...CATALOGUE, ...TRIGGER_API_CALLS]);
   const devHelpers = devHelpersOf(config);
   warnAboutReachableHost(app, config, devHelpers);
 
@@ -324,22 +322,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(
       async (legacy) => {
         await legacy.register(async (open) => {
-          await open.register(realtimeAuthRoute);
           await open.register(loginRoute);
           await open.register(twoFactorLoginRoute);
           await open.register(validateEmailRoute);
           await open.register(registerRoute);
           await open.register(resetPasswordRoute);
         });
-        if (devHelpers === 'on') {
-          await legacy.register(async (dev) => {
-            dev.addHook('onRequest', async (request) => {
-              if (!isDirectLocalRequest(request)) throw refuse.noSuchCall();
-            });
-            if (!config.smtpUrl && app.mailer.outbox) await dev.register(devOutboxRoute);
-            if (config.chainSource === 'simulated') await dev.register(devChainRoute);
-          });
-        }
         await legacy.register(async (signedInScope) => {
           signedInScope.addHook('preHandler', app.requireSession);
           await signedInScope.register(logoutRoute);

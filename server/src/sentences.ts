@@ -89,7 +89,7 @@ const generalRefusals = {
   tooManyRequests: tooMany('rate_limit.requests', 'Too many requests. Please slow down and try again in a minute.'),
   chattingTooFast: tooMany('rate_limit.chat', 'You are sending messages too fast. Please wait a moment.'),
   channelNotAllowed: notAllowed('realtime.channel_not_allowed', 'You may not listen on this channel.'),
-  /** GET /api/push/beams-auth/ (push/beams-auth.routes.ts). */
+  /** GET /api/push/beams-auth/ (push/beams-auth.call.ts). */
   beamsUserIdRequired: invalidInput('push.user_id_required', 'user_id is required'),
   beamsOtherUser: notAllowed('push.other_user', 'You can only register this browser for your own notifications.'),
   /** The push device API's limits, answered in the Beams SDK's shape rather than the envelope (routes/push/device-api.ts). */

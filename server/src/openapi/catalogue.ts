@@ -355,19 +355,6 @@ export const CATALOGUE: readonly CallDocumentation[] = [
 
   // ---- Realtime and push ----------------------------------------------------------------------------------
   {
-    method: 'post',
-    path: '/api/realtime/auth/',
-    tag: 'Realtime',
-    summary: 'Channel authorization (pusher-js)',
-    description:
-      'Form-encoded as pusher-js sends it, or JSON, with `Authorization: Bearer <websocket_token>` (the session token works too) → `{"auth":"key:signature","channel_data":"{\\"session\\":\\"<id>\\"}"}`, not enveloped: pusher-js reads it as it is and sends channel_data back with the subscription. The signature covers `socket_id:channel:channel_data`, so the built-in server ties the socket to that session and closes it (4009) when the session ends; with an external server (`PUSHER_HOST`, `PUSHER_CLUSTER`) the answer is `{"auth"}` alone. 401 "Session expired" without a live session; 403 "You may not listen on this channel."; at most 300 a minute per address (429).',
-    access: 'websocket',
-    request: { ...named('RealtimeAuthRequest', realtimeAuthRequest), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
-    answer: json('RealtimeAuth', realtimeAuthResponse),
-    refusal: 'envelope',
-    refusals: [403, 429],
-  },
-  {
     method: 'get',
     path: '/api/push/beams-auth/',
     tag: 'Web push',
@@ -382,34 +369,6 @@ export const CATALOGUE: readonly CallDocumentation[] = [
   },
 
   // ---- Development helpers --------------------------------------------------------------------------------
-  {
-    method: 'post',
-    path: '/api/dev/outbox/',
-    tag: 'Development helpers',
-    summary: 'Mail outbox',
-    description:
-      'The mails the server would have sent, newest first, at most 50: read signup and reset codes without a mail server. Exists only when `SMTP_URL` is unset, `NODE_ENV` is not production and `HOST` is a loopback address; answers only requests from this machine without proxy headers (else 404 "There is no such API call.").',
-    access: 'public',
-    developmentOnly: true,
-    request: { ...empty, optional: true },
-    answer: envelope(info(named('DevOutbox', devOutboxResponse))),
-    refusal: 'envelope',
-    refusals: [404],
-  },
-  {
-    method: 'post',
-    path: '/api/dev/chain/',
-    tag: 'Development helpers',
-    summary: 'Simulated chain',
-    description:
-      'Drives `CHAIN_SOURCE=simulated`, under the same conditions as the outbox. `deposit` → `{txid}`: a transfer to an address, pending in its owner\'s history at once. `mine` (1–100 blocks) → `{mined}`: deposits with 1 confirmation are credited and broadcast withdrawals confirmed.',
-    access: 'public',
-    developmentOnly: true,
-    request: named('DevChainRequest', devChainRequest),
-    answer: envelope(info(named('DevChainDeposit', devChainDeposit), 'deposit'), info(named('DevChainMine', devChainMine), 'mine')),
-    refusal: 'envelope',
-    refusals: [404],
-  },
 
   // ---- Beams-compatible device API (docs/pusher-and-beams.md "Device calls") --------------------------------------
   {
@@ -535,69 +494,4 @@ export const CATALOGUE: readonly CallDocumentation[] = [
   },
 
   // ---- Pusher's HTTP trigger API (docs/pusher-and-beams.md "HTTP trigger API") ------------------------------------
-  {
-    method: 'post',
-    path: '/apps/{appId}/events',
-    tag: 'Realtime trigger API (Pusher)',
-    summary: 'Trigger an event',
-    description:
-      'What the `pusher` Node SDK calls to publish into the built-in server. Each subscriber of each channel gets `{event, channel, data}`, except `socket_id`. Answers `{}`, or the channels\' attributes when `info` is given. 413 for data over 10 KB, or a body larger than one such event needs. The key, `auth_version`, timestamp and signature are checked before the body is read; `body_md5` after.',
-    access: 'signed',
-    query: signedQuery,
-    request: pusherEventSchema,
-    answer: json('TriggerAnswer', z.object({ channels: z.optional(z.record(z.string(), channelAttributes)) })),
-    refusal: 'trigger-api',
-    refusals: [413],
-  },
-  {
-    method: 'post',
-    path: '/apps/{appId}/batch_events',
-    tag: 'Realtime trigger API (Pusher)',
-    summary: 'Trigger several events',
-    description: `At most ${HTTP_API_LIMITS.eventsPerBatch} events; every event is checked before any is sent, so a batch is refused whole.`,
-    access: 'signed',
-    query: signedQuery,
-    request: named('PusherBatch', z.object({ batch: z.array(pusherEvent).check(z.maxLength(HTTP_API_LIMITS.eventsPerBatch)) })),
-    answer: json('BatchTriggerAnswer', z.object({ batch: z.optional(z.array(channelAttributes)) })),
-    refusal: 'trigger-api',
-    refusals: [413],
-  },
-  {
-    method: 'get',
-    path: '/apps/{appId}/channels',
-    tag: 'Realtime trigger API (Pusher)',
-    summary: 'Occupied channels',
-    description: '`info=user_count` only with `filter_by_prefix=presence-`.',
-    access: 'signed',
-    query: { ...signedQuery, filter_by_prefix: { description: 'Only channels whose name starts with it.' }, info: { description: '`subscription_count`, `user_count`.' } },
-    answer: json('ChannelList', z.object({ channels: z.record(z.string(), channelAttributes) })),
-    refusal: 'trigger-api',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/apps/{appId}/channels/{channel}',
-    tag: 'Realtime trigger API (Pusher)',
-    summary: 'One channel',
-    description: '`user_count` for presence channels only.',
-    access: 'signed',
-    params: { channel: 'A channel name.' },
-    query: { ...signedQuery, info: { description: '`subscription_count`, `user_count`.' } },
-    answer: json('ChannelState', z.object({ occupied: z.boolean(), subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) })),
-    refusal: 'trigger-api',
-    refusals: [],
-  },
-  {
-    method: 'get',
-    path: '/apps/{appId}/channels/{channel}/users',
-    tag: 'Realtime trigger API (Pusher)',
-    summary: 'Users of a presence channel',
-    description: 'Presence channels only (400 for any other).',
-    access: 'signed',
-    params: { channel: 'A presence channel name (`presence-…`).' },
-    query: signedQuery,
-    answer: json('ChannelUsers', z.object({ users: z.array(z.object({ id: z.string() })) })),
-    refusal: 'trigger-api',
-    refusals: [],
-  },
 ];

@@ -1,10 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { MODERATION_CHANNEL, USER_CHANNEL_PREFIX, realtimeAuthRequest, realtimeAuthResponse, userChannelName } from '../../../../contracts/chat.ts';
 import { z } from 'zod/mini';
-import { parseBody } from '../http/parse-body.ts';
-import { BEARER, sessionExpired } from '../../accounts/sessions.plugin.ts';
+import { defineCall, json, named } from '../http/call.ts';
+import { signedIn } from '../../accounts/sessions.plugin.ts';
 import { refuse } from '../../sentences.ts';
-import { SECRET_ANSWER } from '../api-compression.plugin.ts';
 
 const PRIVATE_PREFIX = 'private-';
 
@@ -18,17 +16,22 @@ const PRIVATE_PREFIX = 'private-';
  * built-in server it also carries `channel_data` naming the session, which the signature covers: the socket is
  * tied to that session and closed when it ends.
  */
-export default async function realtimeAuthRoute(app: FastifyInstance) {
-  // Only in this route's scope: every other call stays JSON only.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
-
-  app.post('/realtime/auth/', { onRequest: app.realtimeAuthRateLimit, ...SECRET_ANSWER }, async (request) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const session = match?.[1] ? await app.sessions.resolveRealtime(match[1]) : undefined;
-    if (!session) throw sessionExpired();
-    const body = parseBody(realtimeAuthRequest, request.body);
+export default defineCall({
+  method: 'post',
+  path: '/api/realtime/auth/',
+  tag: 'Realtime',
+  summary: 'Channel authorization (pusher-js)',
+  description:
+    'Form-encoded as pusher-js sends it, or JSON, with `Authorization: Bearer <websocket_token>` (the session token works too) → `{"auth":"key:signature","channel_data":"{\\"session\\":\\"<id>\\"}"}`, not enveloped: pusher-js reads it as it is and sends channel_data back with the subscription. The signature covers `socket_id:channel:channel_data`, so the built-in server ties the socket to that session and closes it (4009) when the session ends; with an external server (`PUSHER_HOST`, `PUSHER_CLUSTER`) the answer is `{"auth"}` alone. 401 "Session expired" without a live session; 403 "You may not listen on this channel."; at most 300 a minute per address (429).',
+  access: 'websocket',
+  rateLimit: { call: 'realtimeAuth' },
+  compress: false,
+  request: { ...named('RealtimeAuthRequest', realtimeAuthRequest), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
+  answer: json('RealtimeAuth', realtimeAuthResponse),
+  refusal: 'envelope',
+  refusals: [403, 429],
+  handle: async ({ app, request, body }) => {
+    const session = signedIn(request);
     const channel = body.channel_name;
 
     let allowed = false;
@@ -41,5 +44,5 @@ export default async function realtimeAuthRoute(app: FastifyInstance) {
     if (!allowed) throw refuse.channelNotAllowed();
 
     return z.parse(realtimeAuthResponse, app.realtime.authorize(body.socket_id, channel, session.id));
-  });
-}
+  },
+});
