@@ -4,7 +4,7 @@ import { chatMessage, chatMessages, chatRequest, realtimeAuthRequest, realtimeAu
 import { emptyBody } from '../../../contracts/common.ts';
 import { coinsResponse, editableOffer, offerComponents, offerList, offersRequest, offerToggleResponse } from '../../../contracts/market.ts';
 import { disputeDetail, disputeList, moderationRequest } from '../../../contracts/moderation.ts';
-import { beamsTokenResponse, INTEREST_MAX_LENGTH, notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
+import { beamsTokenResponse, notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
 import {
   confirmationRequest,
   confirmationStatus,
@@ -28,7 +28,7 @@ import { traderProfile, tradersRequest, traderStanding } from '../../../contract
 import { overview } from '../../../contracts/user.ts';
 import { devChainDeposit, devChainMine, devChainRequest, walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
 import { HTTP_API_LIMITS, MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../../../packages/realtime/index.ts';
-import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../push/device-api.routes.ts';
+import { deviceApiCalls, deviceApiErrorBody, INTEREST_MAX_LENGTH } from '../../../packages/push-service/index.ts';
 
 /**
  * Every call the server registers, as an integrator needs to know it:
@@ -137,9 +137,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
 
 // ---- Shapes the push device API and the trigger API answer (their routes parse and answer by hand) --------------
 
-const deviceApiError = z.object({ error: z.string(), description: z.string() });
 const triggerApiError = z.object({ error: z.string() });
-const nothing = z.object({});
 const channelAttributes = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
 /** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */
 const pusherEvent = z.object({
@@ -163,7 +161,6 @@ const named = (name: string, schema: z.core.$ZodType): Named => ({ name, schema 
 const message = named('Message', messageResponse);
 const session = named('Session', sessionResponse);
 const empty = named('EmptyBody', emptyBody);
-const nothingAnswer = named('Empty', nothing);
 const chatMessageSchema = named('ChatMessage', chatMessage);
 const pusherEventSchema = named('PusherEvent', pusherEvent);
 const healthInfo = named('Health', healthResponse);
@@ -173,11 +170,9 @@ const envelope = (...infos: Info[]): Answer => ({ kind: 'envelope', infos });
 const json = (name: string, schema: z.core.$ZodType): Answer => ({ kind: 'json', body: named(name, schema) });
 
 export const REFUSAL_SCHEMAS: Readonly<Record<Exclude<RefusalShape, 'envelope'>, Named>> = {
-  'device-api': named('DeviceApiError', deviceApiError),
+  'device-api': named('DeviceApiError', deviceApiErrorBody),
   'trigger-api': named('TriggerApiError', triggerApiError),
 };
-
-const DEVICE = '/push/device_api/v1/instances/{instanceId}';
 
 export const CATALOGUE: readonly Call[] = [
   // ---- System ----------------------------------------------------------------------------------------------
@@ -640,128 +635,8 @@ export const CATALOGUE: readonly Call[] = [
     refusals: [404],
   },
 
-  // ---- Beams-compatible device API (docs/pusher-and-beams.md "Device calls") --------------------------------------
-  {
-    method: 'get',
-    path: `${DEVICE}/web-vapid-public-key`,
-    tag: 'Push device API (Beams)',
-    summary: 'VAPID public key',
-    description: 'The base64url P-256 point browsers subscribe with.',
-    access: 'device',
-    answer: json('VapidPublicKey', z.object({ vapidPublicKey: z.string() })),
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'post',
-    path: `${DEVICE}/devices/web`,
-    tag: 'Push device API (Beams)',
-    summary: 'Register a browser',
-    description:
-      '`token` is base64 of the browser\'s `PushSubscription` JSON; its endpoint must be `https://` on a browser push service (FCM, Mozilla autopush, Apple, Windows) or a host listed in `PUSH_ALLOWED_HOSTS`, and its keys a P-256 point and a 16-byte secret; anything else → 400. 30 new devices an hour per address.',
-    access: 'device',
-    request: named('DeviceRegistration', deviceRegistration),
-    answer: json('DeviceId', z.object({ id: z.string() })),
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'delete',
-    path: `${DEVICE}/devices/web/{deviceId}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Forget a device',
-    description: 'The SDK\'s `stop()`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/metadata`,
-    tag: 'Push device API (Beams)',
-    summary: "A device's metadata",
-    description: 'The SDK version (kept cut to 32 characters).',
-    access: 'device',
-    request: named('DeviceMetadata', deviceMetadataBody),
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'get',
-    path: `${DEVICE}/devices/web/{deviceId}/interests`,
-    tag: 'Push device API (Beams)',
-    summary: "A device's interests",
-    description: '`next_cursor` is null on the last page; pass it back as `cursor`.',
-    access: 'device',
-    query: {
-      limit: { description: 'A page of 1–1000 (default 100).', schema: z.string() },
-      cursor: { description: 'The `next_cursor` of the previous page.' },
-    },
-    answer: json('DeviceInterests', z.object({ interests: z.array(z.string()), responseMetadata: z.object({ next_cursor: z.nullable(z.string()) }) })),
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/interests`,
-    tag: 'Push device API (Beams)',
-    summary: "Set a device's interests",
-    description: 'At most 5,000, duplicates removed; `[]` clears them.',
-    access: 'device',
-    request: named('DeviceInterestsBody', deviceInterestsBody),
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'post',
-    path: `${DEVICE}/devices/web/{deviceId}/interests/{interest}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Add an interest',
-    description: 'The SDK\'s `addDeviceInterest`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'delete',
-    path: `${DEVICE}/devices/web/{deviceId}/interests/{interest}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Remove an interest',
-    description: 'The SDK\'s `removeDeviceInterest`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/user`,
-    tag: 'Push device API (Beams)',
-    summary: 'Bind a device to its user',
-    description:
-      'With `Authorization: Bearer <beams JWT>` (GET /api/push/beams-auth/): the device now belongs to the JWT\'s user, and to its session (`sid`) until that session ends. A bad signature, an expired token, another issuer, an unknown user, a token issued before a password reset or two-factor change, or one whose session has ended (signed out, idle) → 401; a device bound to another user → 409.',
-    access: 'device',
-    credential: 'beamsToken',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [401, 409],
-  },
-  {
-    method: 'post',
-    path: '/push/reporting_api/v2/instances/{instanceId}/events',
-    tag: 'Push device API (Beams)',
-    summary: 'Delivery reports',
-    description: "The service worker's delivery and open reports: 204; they are not kept.",
-    access: 'device',
-    request: { ...named('ReportingEvent', z.looseObject({})), optional: true },
-    answer: { kind: 'empty', status: 204 },
-    refusal: 'device-api',
-    refusals: [413],
-  },
+  // ---- Beams-compatible device API (docs/pusher-and-beams.md "Device calls"), declared with its routes ----------
+  ...deviceApiCalls,
 
   // ---- Pusher's HTTP trigger API (docs/pusher-and-beams.md "HTTP trigger API") ------------------------------------
   {
