@@ -45,10 +45,6 @@ export const notificationEvent = notificationItem;
 
 /** The interest every signed-in device is subscribed to (docs/web-app.md "Web push registration"). */
 export const GENERAL_INTEREST = 'general';
-/** docs/pusher-and-beams.md "Interest and user limits": names, their length, how many a device may hold. */
-export const INTEREST_PATTERN = /^[A-Za-z0-9_\-=@,.]+$/;
-export const INTEREST_MAX_LENGTH = 164;
-export const INTERESTS_PER_DEVICE = 5000;
 /** The longest Beams user id (docs/pusher-and-beams.md "Beams tokens"). */
 export const PUSH_USER_ID_MAX_LENGTH = 164;
 

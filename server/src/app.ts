@@ -24,8 +24,8 @@ import { mailPlugin } from './infra/mail.plugin.ts';
 import { jobsPlugin } from './infra/jobs.ts';
 import { priceTick, pricesPlugin } from './prices/prices.plugin.ts';
 import { realtimePlugin } from './infra/realtime/realtime.plugin.ts';
-import { pushPlugin, pushWorkerJob, type PushPluginOptions } from './push/push.plugin.ts';
-import { PUSH_BASE_PATH } from './push/instance.ts';
+import { deviceApiOptions, pushPlugin, pushWorkerJob, type PushPluginOptions } from './push/push.plugin.ts';
+import { createDeviceApi, deviceApiCalls } from '../../packages/push-service/index.ts';
 import { notificationsPlugin } from './notifications/notifications.plugin.ts';
 import { chatPlugin } from './chat/chat.plugin.ts';
 import { livePricesPlugin } from './prices/live-prices.plugin.ts';
@@ -53,7 +53,6 @@ import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
 import chatRoute from './chat/chat.routes.ts';
 import beamsAuthRoute from './push/beams-auth.routes.ts';
-import pushDeviceApiRoutes from './push/device-api.routes.ts';
 import tradeRoute from './trades/trades.routes.ts';
 import moderationRoute from './moderation/moderation.routes.ts';
 import tradersRoute from './reputation/traders.routes.ts';
@@ -307,7 +306,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
   const calls = await loadCalls();
-  app.decorate('documentedCalls', [...calls, ...CATALOGUE, ...TRIGGER_API_CALLS]);
+  app.decorate('documentedCalls', [...calls, ...CATALOGUE, ...TRIGGER_API_CALLS, ...deviceApiCalls]);
   const devHelpers = devHelpersOf(config);
   warnAboutReachableHost(app, config, devHelpers);
 
@@ -352,7 +351,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The Beams-compatible device API, outside /api: it answers as the Beams SDK expects, not in the envelope.
   // Hosted Beams has its own, so this server has none.
-  if (!config.push.beams) await app.register(pushDeviceApiRoutes, { prefix: PUSH_BASE_PATH });
+  if (!config.push.beams) await app.register(createDeviceApi(deviceApiOptions(app)));
 
   if (webApp) await app.register(webAppPlugin, { root: config.webDist, pageFor });
 

@@ -34,7 +34,7 @@ import {
 import type { Access } from '../../server/src/infra/http/call.ts';
 import { findBadText, parseBody } from '../../server/src/infra/http/parse-body.ts';
 import { stringToSign } from '../../packages/realtime/index.ts';
-import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../server/src/push/device-api.routes.ts';
+import { deviceInterestsBody, deviceMetadataBody, deviceRegistration, DEVICE_BODY_LIMIT_BYTES } from '../../packages/push-service/index.ts';
 import { benchmarkAddress, bodiesOf, brokenBodiesOf, type BrokenBody, type JsonSchema } from '../support/hostile-arbitraries.ts';
 import { beamsSdk, browserSubscription } from '../support/push.ts';
 import { normaliseRoute, registeredRoutes } from '../support/route-tree.ts';

@@ -11,7 +11,7 @@ import { offersRequest } from '../../contracts/market.ts';
 import { loginRequest, recoveryCodesResponse, twoFactorRequest } from '../../contracts/security.ts';
 import { tradeRequest } from '../../contracts/trade.ts';
 import { walletRequest } from '../../contracts/wallet.ts';
-import { deviceRegistration } from '../../server/src/push/device-api.routes.ts';
+import { deviceRegistration } from '../../packages/push-service/index.ts';
 import { registeredRoutes } from '../support/route-tree.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 

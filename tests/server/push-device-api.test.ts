@@ -1,14 +1,11 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERESTS_PER_DEVICE } from '../../contracts/notifications.ts';
-import { UNBOUND_DEVICE_LIFETIME_MS } from '../../packages/push-service/index.ts';
-import { DEVICE_REGISTRATIONS_PER_HOUR } from '../../server/src/push/device-api.routes.ts';
+import { DEVICE_REGISTRATIONS_PER_HOUR, INTERESTS_PER_DEVICE, UNBOUND_DEVICE_LIFETIME_MS } from '../../packages/push-service/index.ts';
 import { sessionIdOf, signUp } from '../support/server-flows.ts';
 import { createTestApp, dbTargets, TEST_APP_SECRET, type TestApp } from '../support/server.ts';
-import { BROWSER_USER_AGENT, SDK_VERSION, beamsSdk, browserSubscription, tokenOf } from '../support/push.ts';
+import { BROWSER_USER_AGENT, FCM, SDK_VERSION, beamsSdk, browserSubscription, registeredBrowser } from '../support/push.ts';
 
-const FCM = 'https://fcm.googleapis.com/fcm/send/abc123:APA91bH';
 const beamsAuth = (t: TestApp, token: string | undefined, userId?: string) =>
   t.app.inject({
     method: 'GET',
@@ -38,13 +35,6 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
     await t?.close();
   });
 
-  const registered = async (ip?: string) => {
-    const sdk = beamsSdk(t.app, { ip });
-    const device = await sdk.registerDevice(browserSubscription(`${FCM}${Math.random()}`).token);
-    expect(device.status, JSON.stringify(device.body)).toBe(200);
-    return { sdk, id: device.body.id };
-  };
-
   describe('GET web-vapid-public-key', () => {
     it('answers the VAPID public key, an uncompressed P-256 point in base64url (87 characters)', async () => {
       const answer = await beamsSdk(t.app).vapidPublicKey();
@@ -60,12 +50,6 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       } finally {
         await other.close();
       }
-    });
-
-    it('answers 404 in the SDK error shape for an unknown instance', async () => {
-      const answer = await beamsSdk(t.app, { instance: 'someone-else' }).vapidPublicKey();
-      expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ error: 'Not Found', description: 'Instance not found' });
     });
   });
 
@@ -88,48 +72,6 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       });
     });
 
-    it.each([
-      ['Mozilla autopush', 'https://updates.push.services.mozilla.com/wpush/v2/gAAAAA'],
-      ['Apple', 'https://web.push.apple.com/QGuQyavXutnMH'],
-      ['Windows', 'https://wns2-par02p.notify.windows.com/w/?token=BQYAAA'],
-      ['a PUSH_ALLOWED_HOSTS entry', 'https://push.test.example:8443/p/1'],
-    ])('accepts an endpoint on %s', async (_name, endpoint) => {
-      expect((await beamsSdk(t.app).registerDevice(browserSubscription(endpoint).token)).status).toBe(200);
-    });
-
-    it.each([
-      ['plain http', 'http://fcm.googleapis.com/fcm/send/x'],
-      ['a loopback address', 'https://127.0.0.1/push'],
-      ['an IPv6 literal', 'https://[::1]/push'],
-      ['an unknown host', 'https://evil.example/push'],
-      ['a push service on another port', 'https://fcm.googleapis.com:8443/fcm/send/x'],
-      ['userinfo', 'https://user:pass@fcm.googleapis.com/fcm/send/x'],
-      ['a look-alike host', 'https://fcm.googleapis.com.evil.example/x'],
-      ['a suffix without the dot', 'https://evilpush.apple.com/x'],
-      ['an allowed host on the wrong port', 'https://push.test.example/p/1'],
-      ['no URL at all', 'not a url'],
-    ])('refuses %s with 400, storing nothing', async (_name, endpoint) => {
-      const before = await t.app.db.one<{ n: string }>('SELECT count(*) AS n FROM push_devices');
-      const answer = await beamsSdk(t.app).registerDevice(browserSubscription(endpoint).token);
-      expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ error: 'Bad Request' });
-      expect(await t.app.db.one<{ n: string }>('SELECT count(*) AS n FROM push_devices')).toEqual(before);
-    });
-
-    it('refuses keys that are not a P-256 point and a 16-byte secret, and a token that is not a subscription', async () => {
-      const good = browserSubscription(FCM);
-      const sdk = beamsSdk(t.app);
-      const broken = [
-        tokenOf({ endpoint: FCM, keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: good.auth } }),
-        tokenOf({ endpoint: FCM, keys: { p256dh: good.p256dh.slice(0, 40), auth: good.auth } }),
-        tokenOf({ endpoint: FCM, keys: { p256dh: good.p256dh, auth: Buffer.alloc(8).toString('base64url') } }),
-        tokenOf({ endpoint: FCM }),
-        Buffer.from('not json').toString('base64'),
-      ];
-      for (const token of broken) expect((await sdk.registerDevice(token)).status, token).toBe(400);
-      expect((await sdk.request('POST', '/devices/web', { metadata: {} })).status).toBe(400);
-    });
-
     it(`limits registrations per client address (${DEVICE_REGISTRATIONS_PER_HOUR} an hour), in the SDK error shape`, async () => {
       const sdk = beamsSdk(t.app, { ip: '203.0.113.77' });
       for (let i = 0; i < DEVICE_REGISTRATIONS_PER_HOUR; i += 1) {
@@ -137,21 +79,16 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       }
       const refused = await sdk.registerDevice(browserSubscription(`${FCM}-over`).token);
       expect(refused.status).toBe(429);
-      expect(refused.body).toMatchObject({ error: 'Too Many Requests' });
+      // The server's refusal (push.device_api_registrations), in the SDK's shape.
+      expect(refused.body).toEqual({ error: 'Too Many Requests', description: 'Too many devices registered from this address; try again later' });
       // Another address is not affected.
       expect((await beamsSdk(t.app, { ip: '203.0.113.78' }).registerDevice(browserSubscription(`${FCM}-other`).token)).status).toBe(200);
-    });
-
-    it('refuses a body over its small limit with 413', async () => {
-      const answer = await beamsSdk(t.app).request('POST', '/devices/web', { token: 'A'.repeat(8 * 1024), metadata: {} });
-      expect(answer.status).toBe(413);
-      expect(answer.body).toMatchObject({ error: 'Payload Too Large' });
     });
   });
 
   describe('interests', () => {
     it('adds, lists with paging, removes and replaces interests as the SDK calls them', async () => {
-      const { sdk, id } = await registered();
+      const { sdk, id } = await registeredBrowser(t.app);
       expect((await sdk.addInterest(id, 'general')).status).toBe(200);
       expect((await sdk.addInterest(id, 'debug-x=1@a,b.c_d')).status).toBe(200);
       expect((await sdk.addInterest(id, 'general')).status).toBe(200);
@@ -168,27 +105,14 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       expect((await sdk.interests(id)).body.interests).toEqual([]);
     });
 
-    it('refuses bad characters, 165 characters, and more than INTERESTS_PER_DEVICE, naming the problem', async () => {
-      const { sdk, id } = await registered();
-      const badChar = await sdk.addInterest(id, 'no spaces');
-      expect(badChar.status).toBe(400);
-      expect(badChar.body).toMatchObject({ description: expect.stringContaining('forbidden character') });
-      expect((await sdk.addInterest(id, 'semi;colon')).status).toBe(400);
-      const long = await sdk.addInterest(id, 'x'.repeat(165));
-      expect(long.status).toBe(400);
-      expect(long.body).toMatchObject({ description: expect.stringContaining('164') });
-      expect((await sdk.addInterest(id, 'x'.repeat(164))).status).toBe(200);
-      expect((await sdk.setInterests(id, ['ok', 'bad/slash'])).status).toBe(400);
-      expect((await sdk.setInterests(id, ['ok', 'y'.repeat(165)])).status).toBe(400);
-      expect((await sdk.setInterests(id, [42])).status).toBe(400);
-      const many = Array.from({ length: INTERESTS_PER_DEVICE + 1 }, (_, i) => `i${i}`);
-      const tooMany = await sdk.setInterests(id, many);
-      expect(tooMany.status).toBe(400);
-      expect(tooMany.body).toMatchObject({ description: expect.stringContaining(String(INTERESTS_PER_DEVICE)) });
-      // Duplicates count once: 5,000 distinct names plus a repeat are accepted.
-      expect((await sdk.setInterests(id, [...many.slice(0, INTERESTS_PER_DEVICE), 'i0'])).status).toBe(200);
+    it('keeps at most INTERESTS_PER_DEVICE interests per device in the database, duplicates counted once', async () => {
+      const { sdk, id } = await registeredBrowser(t.app);
+      const many = Array.from({ length: INTERESTS_PER_DEVICE }, (_, i) => `i${i}`);
+      expect((await sdk.setInterests(id, [...many, 'i0'])).status).toBe(200);
       expect((await t.app.db.one<{ n: string }>('SELECT count(*) AS n FROM push_device_interests WHERE device_id = $1', [id])).n).toBe(String(INTERESTS_PER_DEVICE));
       expect((await sdk.addInterest(id, 'one-more')).status).toBe(400);
+      expect((await sdk.setInterests(id, ['a'])).status).toBe(200);
+      expect((await sdk.interests(id)).body.interests).toEqual(['a']);
     });
   });
 
@@ -203,7 +127,7 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       expect(payload).toMatchObject({ sub: trader.username, iss: 'https://peerex.pushnotifications.pusher.com', sid: await sessionIdOf(t, trader.token) });
       expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(24 * 3600);
 
-      const { sdk, id } = await registered();
+      const { sdk, id } = await registeredBrowser(t.app);
       expect((await sdk.setUserId(id, token)).status).toBe(200);
       // Again with the same user: still theirs.
       expect((await sdk.setUserId(id, token)).status).toBe(200);
@@ -228,7 +152,7 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       const trader = await signUp(t);
       const other = await signUp(t);
       const sid = await sessionIdOf(t, trader.token);
-      const { sdk, id } = await registered();
+      const { sdk, id } = await registeredBrowser(t.app);
       const now = Math.floor(Date.now() / 1000);
       const refused = [
         await forgedToken({ sub: trader.username, sid, iat: now - 2 * 86400, exp: now - 86400 }),
@@ -256,7 +180,7 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
     it('refuses to bind a device already bound to another user (409)', async () => {
       const first = await signUp(t);
       const second = await signUp(t);
-      const { sdk, id } = await registered();
+      const { sdk, id } = await registeredBrowser(t.app);
       expect((await sdk.setUserId(id, await forgedToken({ sub: first.username, sid: await sessionIdOf(t, first.token) }))).status).toBe(200);
       const refused = await sdk.setUserId(id, await forgedToken({ sub: second.username, sid: await sessionIdOf(t, second.token) }));
       expect(refused.status).toBe(409);
@@ -267,7 +191,7 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
 
   describe('metadata, deletion, reporting and unknown devices', () => {
     it('updates the SDK version and user agent, deletes the device with its interests, answers 404 afterwards', async () => {
-      const { sdk, id } = await registered();
+      const { sdk, id } = await registeredBrowser(t.app);
       await t.app.db.query('UPDATE push_devices SET sdk_version = NULL, user_agent = NULL WHERE id = $1', [id]);
       expect((await sdk.updateMetadata(id)).status).toBe(200);
       expect(await t.app.db.one('SELECT sdk_version, user_agent FROM push_devices WHERE id = $1', [id])).toEqual({ sdk_version: SDK_VERSION, user_agent: BROWSER_USER_AGENT });
@@ -280,14 +204,7 @@ describe.each(dbTargets)('the Beams-compatible device API on %s', (target) => {
       }
     });
 
-    it('answers the service worker reports with 204 and unknown paths under /push in the SDK error shape', async () => {
-      const report = await t.app.inject({
-        method: 'POST',
-        url: '/push/reporting_api/v2/instances/peerex/events',
-        headers: { 'content-type': 'application/json' },
-        payload: { publishId: 'p', event: 'delivery', deviceId: 'web-x', userId: null, timestampSecs: 1, appInBackground: true, hasDisplayableContent: true, hasData: false },
-      });
-      expect(report.statusCode).toBe(204);
+    it("answers unknown paths under /push in the SDK error shape, not the product's", async () => {
       const unknown = await t.app.inject({ method: 'GET', url: '/push/device_api/v1/instances/peerex/nothing-here' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ error: 'Not Found', description: 'No such call' });

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { createECDH, randomBytes, type ECDH } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent, createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { BrowserSubscription } from '../../packages/push-service/tests/support/beams-sdk.ts';
 import { newVapidEnvironment } from '../../server/src/push/keys.ts';
 // http_ece is the reference implementation of RFC 8188/8291 that web-push itself builds on.
 import ece from 'http_ece';
@@ -17,83 +17,23 @@ import ece from 'http_ece';
  */
 export const TEST_VAPID_KEYS = newVapidEnvironment();
 
-/** The built-in device API's base, as /api/config names it and the Beams web SDK prefixes every path with. */
-export const DEVICE_API = '/push/device_api/v1/instances/peerex';
-/** The version the Beams web SDK 2.1.0 sends in `metadata.sdkVersion`. */
-export const SDK_VERSION = '2.1.0';
-export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
-
-/** A browser's push subscription: its keys stay here, as they stay in the browser, so the test can decrypt. */
-export interface BrowserSubscription {
-  endpoint: string;
-  ecdh: ECDH;
-  p256dh: string;
-  auth: string;
-  /** What the Beams SDK sends: `btoa(JSON.stringify(subscription))`. */
-  token: string;
-}
-
-/** Subscribes like a browser: a fresh P-256 key pair and a 16-byte authentication secret (RFC 8291). */
-export function browserSubscription(endpoint: string): BrowserSubscription {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const p256dh = ecdh.getPublicKey().toString('base64url');
-  const auth = randomBytes(16).toString('base64url');
-  const token = Buffer.from(JSON.stringify({ endpoint, expirationTime: null, keys: { p256dh, auth } })).toString('base64');
-  return { endpoint, ecdh, p256dh, auth, token };
-}
-
-/** A token whose subscription is exactly `subscription` (for the refusal cases). */
-export const tokenOf = (subscription: unknown) => Buffer.from(JSON.stringify(subscription)).toString('base64');
+// The browser and its Beams SDK calls are the package's test support, shared with its own tests.
+export {
+  beamsSdk,
+  BROWSER_USER_AGENT,
+  browserSubscription,
+  DEVICE_API,
+  FCM,
+  registeredBrowser,
+  SDK_VERSION,
+  tokenOf,
+  type BrowserSubscription,
+} from '../../packages/push-service/tests/support/beams-sdk.ts';
 
 /** Decrypts an aes128gcm push body as the browser would, and parses the JSON inside. */
 export function decryptPush(body: Buffer, subscription: BrowserSubscription): unknown {
   const plain = ece.decrypt(body, { version: 'aes128gcm', privateKey: subscription.ecdh, authSecret: subscription.auth }) as Buffer;
   return JSON.parse(plain.toString('utf8'));
-}
-
-// ---- the Beams web SDK's requests (node_modules/@pusher/push-notifications-web/src/push-notifications.js) ----
-
-interface SdkAnswer<T> {
-  status: number;
-  body: T;
-}
-
-/** Replays the SDK's calls: same paths, methods, headers and bodies (do-request.js). */
-export function beamsSdk(app: FastifyInstance, options: { ip?: string; instance?: string } = {}) {
-  const base = options.instance === undefined ? DEVICE_API : `/push/device_api/v1/instances/${encodeURIComponent(options.instance)}`;
-  const request = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<SdkAnswer<T>> => {
-    const response = await app.inject({
-      method,
-      url: `${base}${path}`,
-      headers: { 'user-agent': BROWSER_USER_AGENT, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-      ...(options.ip ? { remoteAddress: options.ip } : {}),
-    });
-    let parsed: unknown = null;
-    try {
-      parsed = response.json();
-    } catch {
-      parsed = null;
-    }
-    return { status: response.statusCode, body: parsed as T };
-  };
-  return {
-    vapidPublicKey: () => request<{ vapidPublicKey: string }>('GET', '/web-vapid-public-key'),
-    registerDevice: (token: string) => request<{ id: string }>('POST', '/devices/web', { token, metadata: { sdkVersion: SDK_VERSION } }),
-    addInterest: (deviceId: string, interest: string) => request('POST', `/devices/web/${deviceId}/interests/${encodeURIComponent(interest)}`),
-    removeInterest: (deviceId: string, interest: string) => request('DELETE', `/devices/web/${deviceId}/interests/${encodeURIComponent(interest)}`),
-    interests: (deviceId: string, limit = 100, cursor: string | null = null) =>
-      request<{ interests: string[]; responseMetadata: { next_cursor: string | null } }>(
-        'GET',
-        `/devices/web/${deviceId}/interests?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      ),
-    setInterests: (deviceId: string, interests: unknown[]) => request('PUT', `/devices/web/${deviceId}/interests`, { interests }),
-    setUserId: (deviceId: string, beamsToken: string) => request('PUT', `/devices/web/${deviceId}/user`, undefined, { Authorization: `Bearer ${beamsToken}` }),
-    deleteDevice: (deviceId: string) => request('DELETE', `/devices/web/${encodeURIComponent(deviceId)}`),
-    updateMetadata: (deviceId: string) => request('PUT', `/devices/web/${deviceId}/metadata`, { sdkVersion: SDK_VERSION }),
-    request,
-  };
 }
 
 // ---- a local HTTPS push service ----

@@ -5,7 +5,7 @@ import { chatMessage, chatMessages, chatRequest, realtimeAuthRequest, realtimeAu
 import { emptyBody } from '../../../contracts/common.ts';
 import { coinsResponse, editableOffer, offerComponents, offerList, offersRequest, offerToggleResponse } from '../../../contracts/market.ts';
 import { disputeDetail, disputeList, moderationRequest } from '../../../contracts/moderation.ts';
-import { beamsTokenResponse, INTEREST_MAX_LENGTH, notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
+import { beamsTokenResponse, notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
 import {
   confirmationRequest,
   confirmationStatus,
@@ -28,8 +28,6 @@ import { conversations, conversationsRequest, TRADE_CHANNEL_HEADER, tradeHistory
 import { traderProfile, tradersRequest, traderStanding } from '../../../contracts/traders.ts';
 import { overview } from '../../../contracts/user.ts';
 import { devChainDeposit, devChainMine, devChainRequest, walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
-import { HTTP_API_LIMITS, MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH } from '../../../packages/realtime/index.ts';
-import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../push/device-api.routes.ts';
 
 /**
  * Every call the server registers, as an integrator needs to know it:
@@ -39,38 +37,13 @@ import { deviceInterestsBody, deviceMetadataBody, deviceRegistration } from '../
  * The wording of the descriptions is docs/api.md's.
  */
 
-// ---- Shapes the push device API and the trigger API answer (their routes parse and answer by hand) --------------
-
-const nothing = z.object({});
-const channelAttributes = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
-/** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */
-const pusherEvent = z.object({
-  name: z.string().check(z.minLength(1), z.maxLength(MAX_EVENT_NAME_LENGTH)),
-  data: z.string().check(z.describe(`The event's JSON text, forwarded unchanged; at most ${MAX_EVENT_DATA_BYTES} bytes (413 when larger).`)),
-  channels: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(HTTP_API_LIMITS.channelsPerEvent))),
-  channel: z.optional(z.string().check(z.describe('One channel, instead of `channels`.'))),
-  socket_id: z.optional(z.string().check(z.describe('This connection does not receive the event.'))),
-  info: z.optional(z.string().check(z.describe('A comma list of `subscription_count`, `user_count`.'))),
-});
-const signedQuery: Record<string, Parameter> = {
-  auth_key: { description: 'The app key.', required: true },
-  auth_timestamp: { description: 'Unix seconds; within 600 s of the server clock.', required: true },
-  auth_version: { description: '`1.0`.', required: true },
-  body_md5: { description: 'Hex MD5 of the exact raw body, when there is one.' },
-};
-
 // ---- Named schemas used by several calls ---------------------------------------------------------------------
 
 const message = named('Message', messageResponse);
 const session = named('Session', sessionResponse);
 const empty = named('EmptyBody', emptyBody);
-const nothingAnswer = named('Empty', nothing);
 const chatMessageSchema = named('ChatMessage', chatMessage);
-const pusherEventSchema = named('PusherEvent', pusherEvent);
 const healthInfo = named('Health', healthResponse);
-
-
-const DEVICE = '/push/device_api/v1/instances/{instanceId}';
 
 export const CATALOGUE: readonly CallDocumentation[] = [
   // ---- System ----------------------------------------------------------------------------------------------
@@ -370,128 +343,5 @@ export const CATALOGUE: readonly CallDocumentation[] = [
 
   // ---- Development helpers --------------------------------------------------------------------------------
 
-  // ---- Beams-compatible device API (docs/pusher-and-beams.md "Device calls") --------------------------------------
-  {
-    method: 'get',
-    path: `${DEVICE}/web-vapid-public-key`,
-    tag: 'Push device API (Beams)',
-    summary: 'VAPID public key',
-    description: 'The base64url P-256 point browsers subscribe with.',
-    access: 'device',
-    answer: json('VapidPublicKey', z.object({ vapidPublicKey: z.string() })),
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'post',
-    path: `${DEVICE}/devices/web`,
-    tag: 'Push device API (Beams)',
-    summary: 'Register a browser',
-    description:
-      '`token` is base64 of the browser\'s `PushSubscription` JSON; its endpoint must be `https://` on a browser push service (FCM, Mozilla autopush, Apple, Windows) or a host listed in `PUSH_ALLOWED_HOSTS`, and its keys a P-256 point and a 16-byte secret; anything else → 400. 30 new devices an hour per address.',
-    access: 'device',
-    request: named('DeviceRegistration', deviceRegistration),
-    answer: json('DeviceId', z.object({ id: z.string() })),
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'delete',
-    path: `${DEVICE}/devices/web/{deviceId}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Forget a device',
-    description: 'The SDK\'s `stop()`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/metadata`,
-    tag: 'Push device API (Beams)',
-    summary: "A device's metadata",
-    description: 'The SDK version (kept cut to 32 characters).',
-    access: 'device',
-    request: named('DeviceMetadata', deviceMetadataBody),
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'get',
-    path: `${DEVICE}/devices/web/{deviceId}/interests`,
-    tag: 'Push device API (Beams)',
-    summary: "A device's interests",
-    description: '`next_cursor` is null on the last page; pass it back as `cursor`.',
-    access: 'device',
-    query: {
-      limit: { description: 'A page of 1–1000 (default 100).', schema: z.string() },
-      cursor: { description: 'The `next_cursor` of the previous page.' },
-    },
-    answer: json('DeviceInterests', z.object({ interests: z.array(z.string()), responseMetadata: z.object({ next_cursor: z.nullable(z.string()) }) })),
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/interests`,
-    tag: 'Push device API (Beams)',
-    summary: "Set a device's interests",
-    description: 'At most 5,000, duplicates removed; `[]` clears them.',
-    access: 'device',
-    request: named('DeviceInterestsBody', deviceInterestsBody),
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [413],
-  },
-  {
-    method: 'post',
-    path: `${DEVICE}/devices/web/{deviceId}/interests/{interest}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Add an interest',
-    description: 'The SDK\'s `addDeviceInterest`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'delete',
-    path: `${DEVICE}/devices/web/{deviceId}/interests/{interest}`,
-    tag: 'Push device API (Beams)',
-    summary: 'Remove an interest',
-    description: 'The SDK\'s `removeDeviceInterest`.',
-    access: 'device',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [],
-  },
-  {
-    method: 'put',
-    path: `${DEVICE}/devices/web/{deviceId}/user`,
-    tag: 'Push device API (Beams)',
-    summary: 'Bind a device to its user',
-    description:
-      'With `Authorization: Bearer <beams JWT>` (GET /api/push/beams-auth/): the device now belongs to the JWT\'s user, and to its session (`sid`) until that session ends. A bad signature, an expired token, another issuer, an unknown user, a token issued before a password reset or two-factor change, or one whose session has ended (signed out, idle) → 401; a device bound to another user → 409.',
-    access: 'device',
-    credential: 'beamsToken',
-    answer: { kind: 'json', body: nothingAnswer },
-    refusal: 'device-api',
-    refusals: [401, 409],
-  },
-  {
-    method: 'post',
-    path: '/push/reporting_api/v2/instances/{instanceId}/events',
-    tag: 'Push device API (Beams)',
-    summary: 'Delivery reports',
-    description: "The service worker's delivery and open reports: 204; they are not kept.",
-    access: 'device',
-    request: { ...named('ReportingEvent', z.looseObject({})), optional: true },
-    answer: { kind: 'empty', status: 204 },
-    refusal: 'device-api',
-    refusals: [413],
-  },
 
-  // ---- Pusher's HTTP trigger API (docs/pusher-and-beams.md "HTTP trigger API") ------------------------------------
 ];

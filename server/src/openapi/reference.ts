@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { INTEREST_MAX_LENGTH } from '../../../contracts/notifications.ts';
+import { deviceApiErrorBody, INTEREST_MAX_LENGTH } from '../../../packages/push-service/index.ts';
 import { named, type Named, type RefusalShape } from '../infra/http/call.ts';
 
 /** What the OpenAPI document says of every call alike: the statuses, the refusals of each kind, the path parameters. */
@@ -33,11 +33,10 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   appId: 'The realtime app id (`PUSHER_APP_ID`, or the built-in default).',
 };
 
-const deviceApiError = z.object({ error: z.string(), description: z.string() });
 const triggerApiError = z.object({ error: z.string() });
 
 /** The refusal bodies of the device API (what the Beams SDK reads) and of the trigger API (what the `pusher` SDK reads). */
 export const REFUSAL_SCHEMAS: Readonly<Record<Exclude<RefusalShape, 'envelope'>, Named>> = {
-  'device-api': named('DeviceApiError', deviceApiError),
+  'device-api': named('DeviceApiError', deviceApiErrorBody),
   'trigger-api': named('TriggerApiError', triggerApiError),
 };

@@ -5,8 +5,8 @@
  */
 export const BUILT_IN_PUSH_INSTANCE = 'peerex';
 
-/** Where the built-in device API and reporting API live on the product's own origin. */
-export const PUSH_BASE_PATH = '/push';
+/** Where the built-in device API and reporting API live on the product's own origin (packages/push-service/device-api.ts). */
+export { DEVICE_API_BASE_PATH as PUSH_BASE_PATH } from '../../../packages/push-service/index.ts';
 
 /** The issuer Beams puts in its tokens, and the one the device API checks (docs/pusher-and-beams.md "Beams tokens"). */
 export const beamsIssuer = (instanceId: string) => `https://${instanceId}.pushnotifications.pusher.com`;

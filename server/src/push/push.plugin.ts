@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'node:https';
-import { INTEREST_MAX_LENGTH, INTEREST_PATTERN, PUSH_USER_ID_MAX_LENGTH } from '../../../contracts/notifications.ts';
+import { PUSH_USER_ID_MAX_LENGTH } from '../../../contracts/notifications.ts';
 import { beamsTokens, loadVapidKeys, type BeamsTokens, type VapidKeys } from './keys.ts';
 import { BUILT_IN_PUSH_INSTANCE } from './instance.ts';
-import { pushWorker, type PushRoundReport } from '../../../packages/push-service/index.ts';
-import { pushRepository, pushStore, type BeamsWeb, type PushUrgency } from './push.repository.ts';
+import {
+  INTEREST_MAX_LENGTH,
+  INTEREST_PATTERN,
+  pushWorker,
+  type DeviceApiOptions,
+  type PushDeviceStore,
+  type PushRoundReport,
+} from '../../../packages/push-service/index.ts';
+import { pushDeviceStore, pushRepository, pushStore, type BeamsWeb, type PushUrgency } from './push.repository.ts';
 import type { FastifyInstance } from 'fastify';
+import { statusOf } from '../infra/http/errors.ts';
+import { clientAddress } from '../infra/http/client-address.ts';
+import { badTextSentence } from '../infra/http/parse-body.ts';
 import type { JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
+import { Refusal } from '../refusals.ts';
+import { refuse } from '../sentences.ts';
 
 /** Web push: the device API's keys and tokens, and the worker that empties the push outbox. */
 export interface PushService {
@@ -19,6 +31,8 @@ export interface PushService {
   readonly vapid: VapidKeys | undefined;
   /** The Beams tokens that bind a device to a user (GET /api/push/beams-auth/, PUT …/user). */
   readonly tokens: BeamsTokens;
+  /** Where the device API keeps devices and their interests (deviceApiOptions). */
+  readonly devices: PushDeviceStore;
   /** Asks the delivery worker for a round soon: a producer just committed an outbox row. */
   kick(): void;
   /** Runs rounds until nothing is due now (tests; a slow push service makes it as slow). */
@@ -70,8 +84,9 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
   const hosted = config.push.beams;
   const vapid = hosted ? undefined : await loadVapidKeys(config);
   const tokens = beamsTokens(config, app.now);
+  const repository = pushRepository(app.db);
   const worker = pushWorker({
-    store: pushStore(app.db),
+    store: pushStore(repository),
     now: app.now,
     log: app.log,
     publicUrl: config.publicUrl,
@@ -80,7 +95,6 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
         ? { kind: 'beams', instanceId: hosted?.instanceId ?? '', secretKey: hosted?.secretKey ?? '', endpoint: options.beamsEndpoint }
         : { kind: 'built-in', instanceId: BUILT_IN_PUSH_INSTANCE, vapid, agent: options.agent },
   });
-  const repository = pushRepository(app.db);
 
   let running: Promise<PushRoundReport> | undefined;
 
@@ -106,6 +120,7 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
     hosted: hosted !== undefined,
     vapid,
     tokens,
+    devices: pushDeviceStore(repository, config.sessionIdleDays),
     kick,
     round,
     async drain() {
@@ -157,4 +172,28 @@ export const pushWorkerJob = (app: FastifyInstance, on: boolean): JobSpec<PushRo
   report(report, log) {
     if (isBusy(report)) log.info(report, 'push worker round');
   },
+});
+
+/**
+ * What the built-in device API (packages/push-service/device-api.ts) takes from this server: `app.push`'s store,
+ * keys and tokens, the clock, and rate limits per client address (clientAddress) that refuse with this server's
+ * refusals (`push.device_api_*`), worded in the SDK's shape. app.ts registers it unless hosted Beams serves devices.
+ */
+export const deviceApiOptions = (app: FastifyInstance): DeviceApiOptions => ({
+  store: app.push.devices,
+  instanceId: BUILT_IN_PUSH_INSTANCE,
+  vapidPublicKey: app.push.vapid?.publicKey,
+  allowedHosts: app.config.push.allowedHosts,
+  now: app.now,
+  verifyToken: (token) => app.push.tokens.verifyIssued(token),
+  rateLimit: ({ kind, max, timeWindowMs }) =>
+    app.rateLimit({
+      max,
+      timeWindow: timeWindowMs,
+      keyGenerator: (request) => `${kind === 'calls' ? 'push-device-api' : 'push-device-registration'}:${clientAddress(request)}`,
+      errorResponseBuilder: () => (kind === 'calls' ? refuse.deviceApiTooManyRequests() : refuse.deviceApiTooManyDevices()),
+    }),
+  refusalOf: (error) => (error instanceof Refusal ? { status: statusOf(error), description: error.sentence } : undefined),
+  // PostgreSQL text cannot hold U+0000 (an sdkVersion holding one was a 500) or a lone surrogate; refused by name, as everywhere.
+  badText: badTextSentence,
 });

@@ -1,5 +1,6 @@
 import type { Queryable } from '../infra/db/db.ts';
-import type { BeamsWeb, ClaimedDelivery, ClaimedPublish, PushStore, PushUrgency } from '../../../packages/push-service/index.ts';
+import { idleLimitOf } from '../accounts/sessions.plugin.ts';
+import type { BeamsWeb, ClaimedDelivery, ClaimedPublish, NewPushDevice, PushDeviceStore, PushStore, PushUrgency } from '../../../packages/push-service/index.ts';
 
 export type { BeamsWeb, PushUrgency } from '../../../packages/push-service/index.ts';
 
@@ -20,17 +21,7 @@ export function pushRepository(db: Queryable) {
   return {
     // ---- devices (the device API) ----
 
-    createDevice: (device: {
-      id: string;
-      instanceId: string;
-      token: string;
-      endpoint: string;
-      p256dh: string;
-      auth: string;
-      sdkVersion: string | null;
-      userAgent: string | null;
-      at: Date;
-    }) =>
+    createDevice: (device: NewPushDevice) =>
       db.query(
         `INSERT INTO push_devices (id, instance_id, token, endpoint, p256dh, auth, sdk_version, user_agent, created_at, last_seen_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
@@ -220,5 +211,19 @@ export function pushRepository(db: Queryable) {
 
 export type PushRepository = ReturnType<typeof pushRepository>;
 
-// The delivery worker's store is this repository (packages/push-service/store.ts).
-export const pushStore = (db: Queryable): PushStore => pushRepository(db);
+/** The delivery worker's store (packages/push-service/store.ts) is this repository. */
+export const pushStore = (repository: PushRepository): PushStore => repository;
+
+/**
+ * The device API's store (packages/push-service/store.ts) is this repository too, where a Beams token binds a device
+ * only to a user whose credentials did not change since it was issued, and only while the session it was issued
+ * to is live (not revoked, used within SESSION_IDLE_DAYS): the device would outlive it.
+ */
+export const pushDeviceStore = (repository: PushRepository, sessionIdleDays: number): PushDeviceStore => ({
+  ...repository,
+  async bindUser(id, claims, at) {
+    const userId = await repository.bindableUserId(claims.username, claims.issuedAt);
+    if (userId === undefined) return 'refused';
+    return repository.bindToSession(id, userId, claims.sessionId, idleLimitOf(at, sessionIdleDays));
+  },
+});
