@@ -56,18 +56,6 @@ import beamsAuthRoute from './push/beams-auth.routes.ts';
 import tradeRoute from './trades/trades.routes.ts';
 import moderationRoute from './moderation/moderation.routes.ts';
 import tradersRoute from './reputation/traders.routes.ts';
-import loginRoute from './accounts/login.routes.ts';
-import logoutRoute from './accounts/logout.routes.ts';
-import registerRoute from './accounts/register.routes.ts';
-import resetPasswordRoute from './accounts/reset-password.routes.ts';
-import twoFactorLoginRoute from './accounts/two-factor-login.routes.ts';
-import twoFactorRoute from './accounts/two-factor.routes.ts';
-import sessionsRoute from './accounts/sessions.routes.ts';
-import antiPhishingRoute from './accounts/anti-phishing.routes.ts';
-import withdrawalAllowlistRoute from './accounts/withdrawal-allowlist.routes.ts';
-import confirmationRoute from './accounts/confirmation.routes.ts';
-import validateEmailRoute from './accounts/validate-email.routes.ts';
-import overviewRoute from './accounts/overview.routes.ts';
 import walletRoute from './wallets/wallets.routes.ts';
 import notificationsRoute from './notifications/notifications.routes.ts';
 
@@ -320,22 +308,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerCalls(api, [...calls.filter((call) => !call.developmentOnly || devHelpers === 'on'), ...(options.extraCalls ?? [])]);
     await api.register(
       async (legacy) => {
-        await legacy.register(async (open) => {
-          await open.register(loginRoute);
-          await open.register(twoFactorLoginRoute);
-          await open.register(validateEmailRoute);
-          await open.register(registerRoute);
-          await open.register(resetPasswordRoute);
-        });
         await legacy.register(async (signedInScope) => {
           signedInScope.addHook('preHandler', app.requireSession);
-          await signedInScope.register(logoutRoute);
-          await signedInScope.register(twoFactorRoute);
-          await signedInScope.register(sessionsRoute);
-          await signedInScope.register(antiPhishingRoute);
-          await signedInScope.register(withdrawalAllowlistRoute);
-          await signedInScope.register(confirmationRoute);
-          await signedInScope.register(overviewRoute);
           await signedInScope.register(tradeRoute);
           await signedInScope.register(tradersRoute);
           await signedInScope.register(chatRoute);

@@ -3,6 +3,8 @@ import type { SessionResponse, UserRole } from '../../../contracts/security.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import { refuse } from '../sentences.ts';
 import { hashToken, newToken } from '../infra/secrets.ts';
+import { clientAddress } from '../infra/http/client-address.ts';
+import type { Caller } from './protections.ts';
 import { sessionsRepository, type SessionLookup } from './sessions.repository.ts';
 import { shared } from '../infra/shared.ts';
 
@@ -80,6 +82,12 @@ export const sessionExpired = () => refuse.sessionExpired();
 export function signedIn(request: FastifyRequest): AuthSession {
   if (!request.session) throw sessionExpired();
   return request.session;
+}
+
+/** The signed-in caller as the account protections take it: the session, and the address it calls from. */
+export function signedInCaller(request: FastifyRequest): Caller {
+  const session = signedIn(request);
+  return { sessionId: session.id, userId: session.userId, client: clientAddress(request) };
 }
 
 const sessionOf = (found: SessionLookup): AuthSession => ({

@@ -1,0 +1,31 @@
+import { confirmationRequest, confirmationStatus } from '../../../contracts/security.ts';
+import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { ok } from '../infra/http/reply.ts';
+import { signedIn } from './sessions.plugin.ts';
+
+/**
+ * POST /api/security/confirmation/ (signed in; docs/api.md "Release confirmation") — `status`: what a release by
+ * this session asks for as its second proof now (the password, the authenticator code, or nothing while its
+ * window is open), so the web app asks only when needed. The proof itself goes with `market/trade/` `release_coin`.
+ */
+export default defineCall({
+  method: 'post',
+  path: '/api/security/confirmation/',
+  tag: 'Security',
+  summary: 'Release confirmation',
+  description:
+    '`status` → `{proof}`: what a `release_coin` by this session must carry now, `"password"`, `"code"` (an authenticator code, two-factor on) or null while the session\'s 10-minute confirmation window is open (a proof given with a release in the last 10 minutes).',
+  access: 'session',
+  request: named('ConfirmationRequest', confirmationRequest),
+  answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
+  refusal: 'envelope',
+  refusals: [429],
+  rateLimit: { call: 'security' },
+  handle: async ({ app, request, body }) => {
+    const session = signedIn(request);
+    switch (body.type) {
+      case 'status':
+        return ok(confirmationStatus, await app.confirmation.status(session.id));
+    }
+  },
+});

@@ -1,0 +1,22 @@
+import { loginRequest, loginResponse } from '../../../contracts/security.ts';
+import { clientAddress } from '../infra/http/client-address.ts';
+import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { ok } from '../infra/http/reply.ts';
+
+/** POST /api/security/login/ — username (or email) and password; with two-factor on, an interim token. */
+export default defineCall({
+  method: 'post',
+  path: '/api/security/login/',
+  tag: 'Security',
+  summary: 'Sign in',
+  description:
+    '`username` may be the username (any case) or the email. Success: `{two_factor:false, token, user}`. With two-factor on, it is `{two_factor:true, token:<interim token>, user:{username}}` instead, and only `security/two_factor_login/` accepts that token, for 5 minutes. 400 "Invalid username or password.", 429 "Too many failed sign-in attempts. Please try again in N minutes.".',
+  access: 'public',
+  request: named('LoginRequest', loginRequest),
+  answer: envelope(info(named('LoginAnswer', loginResponse))),
+  refusal: 'envelope',
+  refusals: [429],
+  rateLimit: { call: 'security' },
+  compress: false,
+  handle: async ({ app, request, body }) => ok(loginResponse, await app.accounts.signIn(body, clientAddress(request))),
+});

@@ -1,0 +1,20 @@
+import { logoutRequest, messageResponse } from '../../../contracts/security.ts';
+import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { ok } from '../infra/http/reply.ts';
+import { signedIn } from './sessions.plugin.ts';
+
+/** POST /api/security/logout/ (signed in) — ends the calling session only. */
+export default defineCall({
+  method: 'post',
+  path: '/api/security/logout/',
+  tag: 'Security',
+  summary: 'Sign out',
+  description: '→ "You have been logged out.". Only this session ends.',
+  access: 'session',
+  request: named('LogoutRequest', logoutRequest),
+  answer: envelope(info(MESSAGE)),
+  refusal: 'envelope',
+  refusals: [429],
+  rateLimit: { call: 'security' },
+  handle: async ({ app, request }) => ok(messageResponse, await app.accounts.signOut(signedIn(request).id)),
+});
