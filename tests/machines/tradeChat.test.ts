@@ -117,7 +117,7 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
     expect(String(unbound.errors[0])).toMatch(/followLifecycle is bound/);
 
     const followingNothing = start(tradeConversationMachine.provide({ actions: { followLifecycle: () => {} } }));
-    followingNothing.bare.send({ type: 'trade.cancel' });
+    followingNothing.bare.send({ type: 'trade.act', action: 'cancel' });
     expect(followingNothing.errors).toHaveLength(1);
     expect(String(followingNothing.errors[0])).toMatch(/canTakeAction is bound/);
   });
@@ -316,7 +316,7 @@ describe('a conversation: the trade actions', () => {
       expect.objectContaining({ label: 'Cancel Trade', enabled: false, busy: false }),
       expect.objectContaining({ label: 'Mark Paid', enabled: false, busy: true }),
     ]);
-    send({ type: 'trade.cancel' });
+    send({ type: 'trade.act', action: 'cancel' });
     expect(calls.inputs('act'), 'one action at a time').toHaveLength(1);
     await calls.answer('act', 'Payment marked as sent. The seller will release the coin once it arrives.');
     expect(notices).toEqual([
@@ -333,7 +333,7 @@ describe('a conversation: the trade actions', () => {
 
   it('a refused action clears the busy state and changes nothing (the refusal is the shared toast)', async () => {
     const { send, calls, snapshot, notices, labels } = await openConversation(withCarol);
-    send({ type: 'trade.cancel' });
+    send({ type: 'trade.act', action: 'cancel' });
     await calls.fail('act', new ApiError('This trade has just changed. Please reload it and try again.', 409));
     expect(notices).toEqual([]);
     expect(snapshot().matches({ actions: 'idle' })).toBe(true);
@@ -342,7 +342,7 @@ describe('a conversation: the trade actions', () => {
 
   it('"Cancel Trade" cancels: no actions and no input afterwards', async () => {
     const { send, calls, snapshot, labels } = await openConversation(withCarol);
-    send({ type: 'trade.cancel' });
+    send({ type: 'trade.act', action: 'cancel' });
     await calls.answer('act', 'Trade cancelled. The coin is back with the seller.');
     expect(snapshot().matches({ trade: 'cancelled' })).toBe(true);
     expect(labels()).toEqual([]);

@@ -67,6 +67,7 @@ type Ctx = {
   payerAccount: string;
   releaseProof: ConfirmationProof | null;
   proof: string;
+  acting: TradeAction | null;
 };
 /** What the server answers a release with a missing or wrong proof (403), and with the seller under the security hold (409). */
 const WRONG_PROOF = 'Please confirm the release with your password.';
@@ -134,18 +135,18 @@ const tradeNotice: Record<string, ChatMessage> = {
   completed: systemMessage(33, 'carol released the coin. Trade completed.'),
   cancelled: systemMessage(34, 'The payment window ran out, so the trade was cancelled.'),
 };
-const performers: Record<TradeAction, string> = {
-  cancel: 'cancelTrade',
-  mark_paid: 'markPaid',
-  release_coin: 'releaseCoin',
-  raise_dispute: 'raiseDispute',
-};
-const busyStates = [
-  { actions: 'cancelling' },
-  { actions: 'markingPaid' },
-  { actions: { releasing: 'submitting' } },
-  { actions: { disputing: 'submitting' } },
-];
+/** The actions with a field or a dialog of their own; every other button of the oracle's is one click. */
+const WITH_A_STEP: readonly TradeAction[] = ['mark_paid', 'release_coin', 'raise_dispute'];
+const ONE_CLICK = (Object.keys(CHAT_BUTTON_LABELS) as TradeAction[]).filter((action) => !WITH_A_STEP.includes(action));
+const oneClickEach = <T,>(value: T) => Object.fromEntries(ONE_CLICK.map((action) => [action, value]));
+/** The actor that makes each action's call, and the state it runs in. */
+const performers = { ...oneClickEach('oneClickAction'), mark_paid: 'markPaid', release_coin: 'releaseCoin', raise_dispute: 'raiseDispute' } as Record<TradeAction, string>;
+const busyStates = {
+  ...oneClickEach({ actions: 'acting' }),
+  mark_paid: { actions: 'markingPaid' },
+  release_coin: { actions: { releasing: 'submitting' } },
+  raise_dispute: { actions: { disputing: 'submitting' } },
+} as Record<TradeAction, object>;
 
 /**
  * The trade and its actions: what the server reports on the channel (paid, disputed, completed, cancelled;
@@ -177,7 +178,7 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
     list.push({ type: 'payer.change', value: next });
   }
   if (snapshot.matches({ actions: 'idle' })) {
-    list.push({ type: 'trade.cancel' }, { type: 'trade.markPaid' }, { type: 'trade.release' }, { type: 'trade.dispute' });
+    list.push(...ONE_CLICK.map((action) => ({ type: 'trade.act', action })), { type: 'trade.markPaid' }, { type: 'trade.release' }, { type: 'trade.dispute' });
   }
   if (snapshot.matches({ actions: { releasing: 'checking' } })) {
     list.push(
@@ -207,8 +208,9 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
       { type: 'dispute.reason.change', value: reason === '' ? 'No coin' : '' },
     );
   }
-  for (const [action, id] of Object.entries(performers)) {
-    if (!snapshot.matches(busyStates[Object.keys(performers).indexOf(action)] as never)) continue;
+  for (const [action, id] of Object.entries(performers) as [TradeAction, string][]) {
+    if (!snapshot.matches(busyStates[action] as never)) continue;
+    if (ONE_CLICK.includes(action) && (snapshot.context as Ctx).acting !== action) continue;
     list.push({ type: `xstate.done.actor.${id}`, output: `${action} accepted.` });
     // A release's refusals are its own (above): they show in its dialog.
     if (action !== 'release_coin') {
@@ -280,8 +282,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   let sending = false;
   let cooling = false;
   let typist: string | null = null;
-  type Actions = 'idle' | 'cancelling' | 'markingPaid' | 'checkingRelease' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
+  type Actions = 'idle' | 'acting' | 'markingPaid' | 'checkingRelease' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
   let actions: Actions = 'idle';
+  /** The one-click action on its way. */
+  let acting: TradeAction | null = null;
   // The release dialog (docs/rules.md "Trades"): what the server asked for, what was typed, the last refusal.
   let asked: ConfirmationProof | null = null;
   let proof = '';
@@ -347,7 +351,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
     if (action === 'mark_paid' && payerAccount.trim().length > 120) return;
     if (next === 'checkingRelease') return askWhatReleaseNeeds();
     actions = next;
-    if (next === 'cancelling') expectedCalls.push({ id: performers[action], input: { type: action, channel } });
+    if (next === 'acting') {
+      acting = action;
+      expectedCalls.push({ id: performers[action], input: { type: action, channel } });
+    }
     if (next === 'markingPaid') {
       const stated = payerAccount.trim();
       expectedCalls.push({ id: performers[action], input: { type: action, channel, ...(stated ? { payer_account: stated } : {}) } });
@@ -449,9 +456,11 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           conversation = { ...conversation, my_rating: event.output };
           expectedReports.push(conversation);
           break;
-        case 'trade.cancel':
-          act('Cancel Trade', 'cancel', 'cancelling');
+        case 'trade.act': {
+          const action = event.action as TradeAction;
+          act(CHAT_BUTTON_LABELS[action], action, 'acting');
           break;
+        }
         case 'trade.markPaid':
           act('Mark Paid', 'mark_paid', 'markingPaid');
           break;
@@ -511,8 +520,9 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
             reason = '';
           }
           break;
-        case 'xstate.done.actor.cancelTrade':
-          accepted('cancel', event.output);
+        case 'xstate.done.actor.oneClickAction':
+          accepted(acting!, event.output);
+          acting = null;
           break;
         case 'xstate.done.actor.markPaid':
           accepted('mark_paid', event.output);
@@ -523,9 +533,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
         case 'xstate.done.actor.raiseDispute':
           accepted('raise_dispute', event.output);
           break;
-        case 'xstate.error.actor.cancelTrade':
+        case 'xstate.error.actor.oneClickAction':
         case 'xstate.error.actor.markPaid':
           actions = 'idle';
+          acting = null;
           break;
         case 'xstate.error.actor.raiseDispute':
           // Back to the dialog with the reason, unless the trade moved on meanwhile (then it closes).
@@ -536,7 +547,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
 
       const s = snapshot as never;
       const state = factsOf(conversation);
-      const busy = ['cancelling', 'markingPaid', 'releasing', 'submittingDispute'].includes(actions);
+      const busy = ['acting', 'markingPaid', 'releasing', 'submittingDispute'].includes(actions);
       expect(selectConversation(s), 'the trade').toEqual(conversation);
       expect(selectMessages(s)).toEqual(messages);
       expect(selectIsLoadingMessages(s)).toBe(loading);
@@ -581,7 +592,7 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
       if (actions === 'disputing') {
         expect(selectReasonError(s)).toBe(reason.trim() === '' ? 'Please enter the reason for your dispute' : undefined);
       }
-      expect(matchesAny(snapshot, busyStates), 'an action call runs').toBe(busy);
+      expect(matchesAny(snapshot, Object.values(busyStates)), 'an action call runs').toBe(busy);
       expect(snapshot.context.payerAccount).toBe(payerAccount);
       const buyerBeforePayment = partnerType === 'seller' && state.status === 'pending' && !state.buyer_paid && !state.dispute_raised;
       expect(selectShowsPayerField(s), '"Paid from (optional)"').toBe(buyerBeforePayment);

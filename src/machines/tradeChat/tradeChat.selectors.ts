@@ -2,7 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { ChatMessage, DisputeResolution, TradeAction } from '../../../contracts/index.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
 import { actionsFor, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf } from './tradeChat.rules.ts';
-import type { TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
+import type { OneClickAction, TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
 import type { tradeRatingMachine } from './tradeRating.machine.ts';
 import { waitedSince } from '../shared/waited.ts';
 
@@ -78,9 +78,18 @@ export type ActionButton = {
   busy: boolean;
 };
 
-const buttons: Record<TradeAction, { label: string; event: TradeConversationEvent; isBusy: (snapshot: ConversationSnapshot) => boolean }> =
+type Button = { label: string; event: TradeConversationEvent; isBusy: (snapshot: ConversationSnapshot) => boolean };
+
+/** A one-click action's button: the chart's `trade.act`, busy while that action is on its way. */
+const oneClick = (action: OneClickAction, label: string): Button => ({
+  label,
+  event: { type: 'trade.act', action },
+  isBusy: (s) => s.matches({ actions: 'acting' }) && s.context.acting === action,
+});
+
+const buttons: Record<TradeAction, Button> =
   {
-    cancel: { label: 'Cancel Trade', event: { type: 'trade.cancel' }, isBusy: (s) => s.matches({ actions: 'cancelling' }) },
+    cancel: oneClick('cancel', 'Cancel Trade'),
     mark_paid: { label: 'Mark Paid', event: { type: 'trade.markPaid' }, isBusy: (s) => s.matches({ actions: 'markingPaid' }) },
     raise_dispute: {
       label: 'Raise Dispute',

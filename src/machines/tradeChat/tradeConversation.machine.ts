@@ -9,6 +9,13 @@ import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.
 
 export type TradeConversationInput = { conversation: Conversation; username: string };
 
+/**
+ * The actions a trader takes with one click: no field, no dialog, only the chart's say-so. Every action the lifecycle
+ * has but these three is one (cancel today), so a new action of that kind needs nothing here, only its button's label
+ * (tradeChat.selectors.ts).
+ */
+export type OneClickAction = Exclude<TradeAction, 'mark_paid' | 'release_coin' | 'raise_dispute'>;
+
 export type TradeConversationContext = {
   /** Who is signed in: own messages, others' typing. */
   username: string;
@@ -33,6 +40,8 @@ export type TradeConversationContext = {
   proof: string;
   /** The server's sentence for the last refused release (a wrong password, the security hold), shown in the dialog. */
   releaseProblem: string | null;
+  /** The one-click action on its way, until the server answers. */
+  acting: OneClickAction | null;
 };
 
 /** What the trade's channel hands over, parsed against the contracts (tradeChat.actors.ts). */
@@ -57,7 +66,7 @@ export type TradeConversationEvent =
   | { type: 'conversation.updated'; conversation: Conversation }
   | { type: 'message.change'; value: string }
   | { type: 'message.send' }
-  | { type: 'trade.cancel' }
+  | { type: 'trade.act'; action: OneClickAction }
   | { type: 'trade.markPaid' }
   | { type: 'payer.change'; value: string }
   | { type: 'trade.release' }
@@ -97,9 +106,6 @@ const actionPerformed = {
     type: 'success',
   }),
 } as const;
-const actionInput =
-  (type: 'cancel') =>
-  ({ context }: { context: TradeConversationContext }) => ({ type, channel: context.conversation.channel });
 
 /** `release_coin` with the proof the server asked for, as typed (a code without spaces: "123 456" is pasted too). */
 const releaseInput = ({ context }: { context: TradeConversationContext }): ReleaseRequest => {
@@ -178,6 +184,7 @@ export const tradeConversationMachine = setup({
       releaseProblem: params.error instanceof Error && params.error.message !== '' ? params.error.message : 'The release did not go through. Please try again.',
     })),
     clearReleaseProblem: assign({ releaseProblem: null }),
+    forgetActing: assign({ acting: null }),
     /** Nothing typed or said in the release dialog outlives it. */
     forgetRelease: assign({ releaseProof: null, proof: '', releaseProblem: null }),
     reportConversation: sendParent(
@@ -233,6 +240,7 @@ export const tradeConversationMachine = setup({
     releaseProof: null,
     proof: '',
     releaseProblem: null,
+    acting: null,
   }),
   invoke: {
     id: 'tradeChannel',
@@ -426,7 +434,12 @@ export const tradeConversationMachine = setup({
       states: {
         idle: {
           on: {
-            'trade.cancel': { guard: takeAction('cancel'), target: 'cancelling' },
+            'trade.act': {
+              guard: { type: 'canTakeAction', params: ({ event }) => ({ action: event.action }) },
+              target: 'acting',
+              description: 'A one-click action (Cancel Trade): no field, no dialog.',
+              actions: assign({ acting: ({ event }) => event.action }),
+            },
             'trade.markPaid': {
               guard: and([takeAction('mark_paid'), 'isPayerAccountValid']),
               target: 'markingPaid',
@@ -436,14 +449,17 @@ export const tradeConversationMachine = setup({
             'trade.dispute': { guard: takeAction('raise_dispute'), target: 'disputing', description: '"Raise Dispute" opens the dialog.' },
           },
         },
-        cancelling: {
+        acting: {
           tags: ['busy'],
           invoke: {
-            id: 'cancelTrade',
+            id: 'oneClickAction',
             src: 'performAction',
-            input: actionInput('cancel'),
-            onDone: { target: 'idle', actions: [actionPerformed, accepted('cancel'), 'reportConversation'] },
-            onError: { target: 'idle', description: 'The refusal shows as a toast.' },
+            input: ({ context }) => ({ type: context.acting!, channel: context.conversation.channel }),
+            onDone: {
+              target: 'idle',
+              actions: [actionPerformed, { type: 'keepAccepted', params: ({ context }) => ({ action: context.acting! }) }, 'reportConversation', 'forgetActing'],
+            },
+            onError: { target: 'idle', description: 'The refusal shows as a toast.', actions: 'forgetActing' },
           },
         },
         markingPaid: {
