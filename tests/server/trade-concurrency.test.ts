@@ -5,11 +5,17 @@
  * PostgreSQL is where they prove the locking, with more rounds.
  */
 import { Decimal } from 'decimal.js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TradeFacts } from '../../contracts/trade.ts';
+import { withHelpers, type Db, type Queryable, type SqlParam } from '../../server/src/infra/db/db.ts';
+import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { postEntry, InsufficientFunds } from '../../server/src/ledger/ledger.ts';
+import { effectsOf, type TradeChange } from '../../server/src/trades/actions.ts';
+import { tradesRepository } from '../../server/src/trades/trades.repository.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean } from '../support/server-money.ts';
-import { act, open, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, open, openStatementAsRead, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 const BTC = 1;
 const dec = (value: Decimal.Value) => new Decimal(value);
@@ -203,5 +209,178 @@ describe.each(dbTargets)('trades under concurrency on %s', (target) => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(20);
     for (const channel of channels) expect((await statusOf(channel)).status).toBe('cancelled');
     expect(dec(await balance(t.app.db, seller.id, BTC, 'available')).eq(1)).toBe(true);
+  });
+});
+
+const PAID: TradeFacts = { status: 'pending', buyer_paid: true, dispute_raised: false };
+const COMPLETED: TradeFacts = { status: 'completed', buyer_paid: true, dispute_raised: false };
+const EXPIRED: TradeFacts = { status: 'cancelled', buyer_paid: false, dispute_raised: false };
+
+/**
+ * The lock order of a trade's change (server/src/ledger/README.md "Lock order"), on PostgreSQL only: it takes
+ * statements running at once on separate connections. They run straight through the repository on a pool of
+ * the test's own, without the service's retry after a deadlock (infra/db/retry.ts), which would hide one.
+ */
+describe.each(dbTargets.filter((target) => target === 'postgres'))('the lock order of a trade change on %s', () => {
+  let t: TestApp;
+  let db: Db;
+  const clients: pg.Client[] = [];
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    db = await openPostgres({ url: t.config.databaseUrl ?? '', poolSize: 4 });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.end()));
+    await db.close();
+    await expectLedgerClean(t.app.db);
+    await t.close();
+  });
+
+  /** A connection of its own, for a transaction the test holds open. */
+  const connection = async () => {
+    const client = new pg.Client({ connectionString: t.config.databaseUrl });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+  const queryableOn = (client: pg.Client): Queryable =>
+    withHelpers(
+      (async (sql: string, params: readonly SqlParam[] = []) => (await client.query(sql, [...params])).rows) as Queryable['query'],
+      async (sql: string) => {
+        await client.query(sql);
+      },
+    );
+
+  /** A 0.001 BTC trade of `seller`'s offer to `buyer` on escrow slot 0, opened by the service's statement; answers its id. */
+  async function openOnSlotZero(offer: number, seller: Trader, buyer: Trader): Promise<string> {
+    const opened = await (await openStatementAsRead(t, offer, seller, buyer))();
+    if (!opened) throw new Error('the trade should have opened');
+    return opened.id;
+  }
+
+  /** `change` as the service applies it, made ready: its effects (trades/actions.ts), then the repository's one statement on `q`. */
+  async function prepare(tradeId: string, change: TradeChange, to: TradeFacts, actorId: string | null) {
+    const { channel } = await t.app.db.one<{ channel: string }>('SELECT channel FROM trades WHERE id = $1', [tradeId]);
+    const trade = await tradesRepository(t.app.db).byChannel(channel);
+    if (!trade) throw new Error(`no trade ${tradeId}`);
+    const context = { actor: 'a trader', actorId, reason: '', payerAccount: '', resolution: '', paymentWindowMinutes: 30, at: t.clock.now() };
+    const effects = effectsOf(trade, change, to, context);
+    return (q: Queryable) => tradesRepository(q).transition(tradeId, effects);
+  }
+  const apply = async (q: Queryable, tradeId: string, change: TradeChange, to: TradeFacts, actorId: string | null) =>
+    (await prepare(tradeId, change, to, actorId))(q);
+
+  /** Until `count` statements of this database wait on a lock (on the holder's, or queued behind one that does). */
+  async function lockWaiters(prober: pg.Client, count: number, what: string): Promise<void> {
+    for (let tries = 0; ; tries += 1) {
+      const waiting = (await prober.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount;
+      if (waiting === count) return;
+      if (tries > 250) throw new Error(`${waiting} statements wait on ${what}, not ${count}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('a release locks the trade, its conversation, the counters in user id order, then the balance slots in (account id, slot) order: held at each row, it holds exactly the rows before', async () => {
+    const seller = await trader(t, { BTC: '1' });
+    const buyer = await trader(t, { BTC: '1' });
+    const offer = await sellOffer(t, seller);
+    // A first trade on slot 0 writes the rows the second one's release locks and that did not exist: the counters, the fee slot.
+    const first = await openOnSlotZero(offer, seller, buyer);
+    expect(await apply(db, first, 'mark_paid', PAID, buyer.id)).toBeDefined();
+    expect(await apply(db, first, 'release_coin', COMPLETED, seller.id)).toBeDefined();
+    const tradeId = await openOnSlotZero(offer, seller, buyer);
+    expect(await apply(db, tradeId, 'mark_paid', PAID, buyer.id)).toBeDefined();
+
+    const [low, high] = [buyer, seller].sort((x, y) => Number(x.id) - Number(y.id)) as [Trader, Trader];
+    const slots = await t.app.db.query<{ account_id: string; key: string }>(
+      `SELECT b.account_id, a.key FROM ledger_balances b JOIN ledger_accounts a ON a.id = b.account_id
+       WHERE b.slot = 0 AND a.key = ANY($1::text[]) ORDER BY b.account_id`,
+      [[`${seller.id}:${BTC}:escrow`, `${buyer.id}:${BTC}:available`, `platform:${BTC}:fees`]],
+    );
+    expect(slots).toHaveLength(3);
+    // The declared order, each row as a query that finds it.
+    const order: Array<{ row: string; sql: string; params: SqlParam[] }> = [
+      { row: 'the trade', sql: 'SELECT 1 AS found FROM trades WHERE id = $1', params: [tradeId] },
+      { row: 'its conversation', sql: 'SELECT 1 AS found FROM conversations WHERE trade_id = $1', params: [tradeId] },
+      ...[low, high].map((party) => ({
+        row: `the counter of the ${party === buyer ? 'buyer' : 'seller'}`,
+        sql: 'SELECT 1 AS found FROM trader_trade_counts WHERE user_id = $1 AND slot = 0',
+        params: [party.id],
+      })),
+      ...slots.map((slot) => ({ row: `balance ${slot.key} slot 0`, sql: 'SELECT 1 AS found FROM ledger_balances WHERE account_id = $1 AND slot = 0', params: [slot.account_id] })),
+    ];
+
+    const [holder, runner, prober] = [await connection(), await connection(), await connection()];
+    const release = await prepare(tradeId, 'release_coin', COMPLETED, seller.id);
+    for (const [position, held] of order.entries()) {
+      await holder.query('BEGIN');
+      expect((await holder.query(`${held.sql} FOR NO KEY UPDATE`, held.params)).rowCount, held.row).toBe(1);
+      // The release in a transaction rolled back after each row, so every round starts from the same paid trade.
+      await runner.query('BEGIN');
+      const released = release(queryableOn(runner));
+      try {
+        await lockWaiters(prober, 1, held.row);
+        // Every other row: taken (by the release) or free, as a third connection that does not wait finds it.
+        const taken: string[] = [];
+        for (const other of order) {
+          if (other === held) continue;
+          if ((await prober.query(`${other.sql} FOR NO KEY UPDATE SKIP LOCKED`, other.params)).rowCount === 0) taken.push(other.row);
+        }
+        expect(taken, `the release waiting on ${held.row}`).toEqual(order.slice(0, position).map((row) => row.row));
+      } finally {
+        await holder.query('ROLLBACK');
+        const applied = await released;
+        await runner.query('ROLLBACK');
+        expect(applied, `the release once ${held.row} was let go`).toBeDefined();
+      }
+    }
+    expect(await release(db)).toBeDefined();
+  });
+
+  const rounds = 40;
+  it(`two trades with their parties swapped, on one slot, changed at the same instant ${rounds} times (release and release, release and expiry): every change applies, none deadlocks`, async () => {
+    const a = await trader(t, { BTC: '1' });
+    const b = await trader(t, { BTC: '1' });
+    const offerOfA = await sellOffer(t, a);
+    const offerOfB = await sellOffer(t, b);
+    // The starting gate below is a's counter on slot 0: written here (adding nothing) so that it is there to hold.
+    await t.app.db.query('INSERT INTO trader_trade_counts (user_id, slot) VALUES ($1, 0), ($2, 0) ON CONFLICT DO NOTHING', [a.id, b.id]);
+    const [gate, prober] = [await connection(), await connection()];
+    for (let round = 0; round < rounds; round += 1) {
+      // a sells to b, and b to a: each release locks both traders' counters, its seller's escrow slot 0, its
+      // buyer's available and the fee slot 0; an expiry (of b's trade) a's counter and b's escrow slot 0 and available.
+      const sold = await openOnSlotZero(offerOfA, a, b);
+      const bought = await openOnSlotZero(offerOfB, b, a);
+      expect(await apply(db, sold, 'mark_paid', PAID, b.id)).toBeDefined();
+      const expiry = round % 2 === 1;
+      if (!expiry) expect(await apply(db, bought, 'mark_paid', PAID, a.id)).toBeDefined();
+      const changes = [
+        await prepare(sold, 'release_coin', COMPLETED, a.id),
+        expiry ? await prepare(bought, 'expire', EXPIRED, null) : await prepare(bought, 'release_coin', COMPLETED, b.id),
+      ];
+      // A starting gate: a row both changes lock, held here until both wait on it (each with whatever it took
+      // before it), then let go, so that they race from the same instant for the rest. One that took a row
+      // out of the order would hold it while the other, let through first, waits for it: a deadlock.
+      await gate.query('BEGIN');
+      await gate.query('SELECT 1 FROM trader_trade_counts WHERE user_id = $1 AND slot = 0 FOR NO KEY UPDATE', [a.id]);
+      const outcomes = Promise.allSettled(changes.map((change) => change(db)));
+      try {
+        await lockWaiters(prober, 2, "a's counter");
+      } finally {
+        await gate.query('ROLLBACK');
+      }
+      const what = (await outcomes).map((outcome) =>
+        outcome.status === 'fulfilled' ? (outcome.value ? 'applied' : 'lost') : String((outcome.reason as { code?: string }).code ?? outcome.reason),
+      );
+      expect(what, `round ${round}`).toEqual(['applied', 'applied']);
+    }
+    // Every release counted both traders, every expiry its buyer (a), on slot 0.
+    const releases = rounds + rounds / 2;
+    expect(await t.app.db.query('SELECT user_id, completed, concluded FROM trader_trade_counts WHERE user_id IN ($1, $2) ORDER BY user_id', [a.id, b.id])).toEqual(
+      [
+        { user_id: a.id, completed: releases, concluded: releases + rounds / 2 },
+        { user_id: b.id, completed: releases, concluded: releases },
+      ].sort((x, y) => Number(x.user_id) - Number(y.user_id)),
+    );
   });
 });

@@ -47,7 +47,7 @@ export function usersRepository(db: Queryable) {
      */
     setRole: (username: string, role: UserRole) =>
       db.maybe<{ id: string; username: string; role: UserRole; previous: UserRole }>(
-        `UPDATE users SET role = $2 FROM (SELECT id, role AS previous FROM users WHERE lower(username) = lower($1) FOR UPDATE) old
+        `UPDATE users SET role = $2 FROM (SELECT id, role AS previous FROM users WHERE lower(username) = lower($1) FOR NO KEY UPDATE) old
          WHERE users.id = old.id RETURNING users.id, users.username, users.role, old.previous`,
         [username, role],
       ),
@@ -107,11 +107,12 @@ export function userProtectionsRepository(db: Queryable) {
     /**
      * Undefined for an unknown user. `lock` holds the row until the caller's transaction ends: `true` to change
      * it (allowlist changes), `'share'` to act on it (a withdrawal's confirm: a change waits for it, or it for the change).
+     * NO KEY UPDATE, not FOR UPDATE: the rows that name the user (a trade's notification) never wait for it.
      */
     find: (userId: string, lock: boolean | 'share' = false) =>
       db.maybe<ProtectionsRow>(
         `SELECT anti_phishing_code, withdrawal_allowlist, withdrawal_allowlist_enforced_until FROM users WHERE id = $1${
-          lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : ''
+          lock === 'share' ? ' FOR SHARE' : lock ? ' FOR NO KEY UPDATE' : ''
         }`,
         [userId],
       ),

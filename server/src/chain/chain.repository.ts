@@ -23,10 +23,9 @@ export interface WatchedWithdrawal {
  * and the external withdrawals it broadcasts and settles (wallet_transactions, migration 015). Every write is
  * guarded by the state it leaves, so several processes may run rounds at once.
  *
- * Lock order: a withdrawal's settlement (`completeWithdrawal`, `cancelWithdrawal`) locks the withdrawal's
- * row first, by its UPDATE, and only then the ledger entry that pays for it locks its balance slots, in
- * ledger_post's (account id, slot) order (ledger/ledger.ts). Every transaction that settles a wallet row
- * takes the row before the balances, so none waits on a balance while holding one another needs first.
+ * Locks (server/src/ledger/README.md "Lock order"): a withdrawal's settlement (`completeWithdrawal`,
+ * `cancelWithdrawal`) takes the withdrawal's row first, by its guarded UPDATE, and only then the ledger entry
+ * that pays for it takes its balance slots (ledger_post).
  */
 export function chainRepository(db: Queryable) {
   return {

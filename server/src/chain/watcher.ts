@@ -104,7 +104,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
    * Ends a pending withdrawal with its ledger entry (and, when sent, its owner's notification), in one
    * transaction guarded by the status it leaves:
    * `sent` when the chain confirmed it, `refund` when the chain refused it. Answers whether this call did it.
-   * Lock order: the withdrawal's row (its status change), then the ledger's balances (chain/chain.repository.ts).
+   * Locks: the withdrawal's row (its status change), then the ledger's balances (server/src/ledger/README.md "Lock order").
    */
   const settle = async (row: WatchedWithdrawal, outcome: 'sent' | 'refund', error?: string): Promise<boolean> => {
     const notified = await transactionWithRetry(db, async (tx) => {

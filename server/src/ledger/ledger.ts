@@ -16,7 +16,8 @@ import { Money } from './money.ts';
  * Concurrency: PostgreSQL runs it under READ COMMITTED with row locks. Every entry locks its balance slots
  * with `SELECT … ORDER BY account_id, slot FOR NO KEY UPDATE` before it reads them, so two entries touching
  * the same slots queue on them in the same order (no lock cycle between two entries), and each reads the
- * balance the previous one committed. Serializable with retry would also be correct, but on the account of
+ * balance the previous one committed. The slots are the last locks of every change that moves money (the one
+ * order, server/src/ledger/README.md "Lock order"): post an entry after the rows the change locks, never before. Serializable with retry would also be correct, but on the account of
  * a busy seller every concurrent trade would then abort and retry instead of waiting its turn. Behind the
  * check stands the table's CHECK (balance >= 0 per slot): no interleaving and no bug can commit a negative
  * user balance.

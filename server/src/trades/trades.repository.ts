@@ -170,11 +170,11 @@ export function tradesRepository(db: Queryable) {
      * that (its owner lowered the cap), the offer takes no trade, so it is never over its cap for long and never
      * further over it.
      *
-     * Each step reads the row the step before returned, so they run, and take their locks, in the order
-     * written: the places, the trade, its conversation and message, the seller's balance slots, held only until
-     * the statement commits, and last the notifications `drafts` (the offer's owner told), written only when the
-     * escrow was: new rows, whose only other locks are key-share locks on users, as the trade's own foreign
-     * keys take.
+     * Locks (server/src/ledger/README.md "Lock order"): the offer's row first, by `queueForOffer` in the same
+     * transaction; this statement then writes new rows (the trade, its conversation and message, the
+     * notifications `drafts`, the offer's owner told, written only when the escrow was), whose only locks are
+     * key-share locks on the rows they name and a wait on an open racing for the same place, and takes the
+     * seller's balance slots last, in `ledger_post`, whose call names the trade this statement inserted.
      */
     open: async (
       trade: NewTrade,
@@ -294,32 +294,34 @@ export function tradesRepository(db: Queryable) {
     /**
      * One candidate, locked, if it still is one and no other transaction holds it. SKIP LOCKED lets several
      * server processes sweep at once without waiting on (or expiring twice) the same trade: a trade locked
-     * by another sweep, or by a party's action in flight, is left for that transaction to decide.
+     * by another sweep, or by a party's action in flight, is left for that transaction to decide. The first
+     * lock of the sweep's transaction, the one `lock_trade_change` then takes again: NO KEY UPDATE, as every
+     * lock of the order (server/src/ledger/README.md "Lock order").
      */
     lockForExpiry: (id: string, cutoff: Date) =>
       db.maybe<TradeRow>(
         `SELECT ${TRADE_COLUMNS} FROM trades t ${TRADE_JOINS}
          WHERE t.id = $1 AND t.status = 'pending' AND NOT t.buyer_paid AND t.created_at <= $2
-         FOR UPDATE OF t SKIP LOCKED`,
+         FOR NO KEY UPDATE OF t SKIP LOCKED`,
         [id, cutoff],
       ),
 
     /**
-     * Writes one change of a trade (trades/actions.ts decides its effects): `setFacts` only if the trade still
-     * holds its `from` facts (with the dispute's time and reason, the stated paying account, a moderator's
-     * resolution), and with it the system message, the conversation's last activity and, when listed, the
-     * ledger movement and the traders' counters (completed trades and the completion rate's concluded ones, one
-     * step for both, as the change's TradeCount says). This compare-and-set makes two racing changes end with
-     * exactly one applied: under READ COMMITTED the loser's UPDATE waits for the winner's row lock, re-reads the
-     * committed row, no longer matches and changes nothing, so it writes no message and moves no money. One
-     * statement, atomic on its own.
+     * Writes one change of a trade (trades/actions.ts decides its effects) in one statement, atomic on its own:
+     * `setFacts` only if the trade still holds its `from` facts (with the dispute's time and reason, the stated
+     * paying account, a moderator's resolution), and with it the system message, the conversation's last
+     * activity and, when listed, the traders' counters (completed trades and the completion rate's concluded
+     * ones, as the change's TradeCount says), the ledger movement and the notifications. Answers the stored
+     * message and the notifications, or undefined when the compare-and-set lost: under READ COMMITTED the
+     * loser waits for the winner's row lock, re-reads the committed row, no longer matches, and writes nothing.
      *
-     * Each step reads the rows the step before returned, so the steps run, and take their locks, in the order
-     * written, whatever the planner does: the trade row, its conversation, the ledger's balance slots (in
-     * (account id, slot) order, inside ledger_post), then the counters (one or both parties') in user id order. Every statement
-     * that touches these rows takes them in this order, so none waits on another in a cycle. Last, the
-     * notifications the change's row names (notify.ts), written only when the rest was. Answers the stored
-     * message and the notifications, or undefined when the compare-and-set lost.
+     * Locks (server/src/ledger/README.md "Lock order"): the first step, `lock_trade_change` (migration 025),
+     * takes the trade, its conversation and the counters, in that written order, and is also the
+     * compare-and-set; every later step reads its row, so none writes before it returned, and those steps
+     * write only rows it holds or new rows. The ledger's balance slots come last, in `ledger_post`, whose call
+     * names the trade from the row of the step before (as `open` does): it runs once that row exists, so after
+     * the locks and never for a change that lost. Add a fragment only on these terms: a row others write too
+     * is locked in `lock_trade_change`, in its place in the order.
      */
     transition: async (
       tradeId: string,
@@ -348,6 +350,11 @@ export function tradesRepository(db: Queryable) {
         );
       }
       const steps = [
+        `locked AS MATERIALIZED (
+           SELECT id FROM lock_trade_change(${p.add(tradeId)}::bigint, ${p.add(from.status)}::text, ${p.add(from.buyer_paid)}::boolean,
+             ${p.add(from.dispute_raised)}::boolean, ${p.add(count?.parties ?? null)}::text, ${p.add(count?.completed ?? false)}::boolean,
+             ${p.add(count?.concluded ?? false)}::boolean)
+         )`,
         `changed AS (
            UPDATE trades SET
              status = ${toStatus}, buyer_paid = ${toPaid}, dispute_raised = ${toDisputed},
@@ -358,9 +365,8 @@ export function tradesRepository(db: Queryable) {
              disputed_at = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${at} ELSE disputed_at END,
              dispute_reason = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${p.add(setFacts.disputeReason)} ELSE dispute_reason END
              ${stated.map((set) => `, ${set}`).join('')}
-           WHERE id = ${p.add(tradeId)} AND status = ${p.add(from.status)} AND buyer_paid = ${p.add(from.buyer_paid)}
-             AND dispute_raised = ${p.add(from.dispute_raised)}
-           RETURNING id, buyer_id, seller_id, escrow_slot
+           FROM locked WHERE trades.id = locked.id
+           RETURNING trades.id
          )`,
         `message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
@@ -370,39 +376,25 @@ export function tradesRepository(db: Queryable) {
         `touched AS (
            UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
            FROM message WHERE conversations.trade_id = message.trade_id
-           RETURNING message.id, message.created_at
+           RETURNING message.id, message.trade_id, message.created_at
          )`,
       ];
       let last = 'touched';
       if (ledger) {
-        const call = entryCall({ postings: ledger.movement.postings, at: setFacts.at, label: ledger.movement.reference }, p.add(ledger.movement.reference), p);
-        steps.push(`posted AS (SELECT ${last}.id, ${last}.created_at FROM ${last}, LATERAL ${call} AS entry)`);
+        const { reference, postings } = ledger.movement;
+        const named = `trade:${tradeId}:`;
+        if (!reference.startsWith(named)) throw new Error(`A trade's movement is named after the trade: ${reference}`);
+        const referenceSql = `'trade:' || ${last}.trade_id || ':' || ${p.add(reference.slice(named.length))}::text`;
+        const call = entryCall({ postings, at: setFacts.at, label: reference }, referenceSql, p);
+        steps.push(`posted AS (SELECT ${last}.id, ${last}.trade_id, ${last}.created_at FROM ${last}, LATERAL ${call} AS entry)`);
         last = 'posted';
-      }
-      let counted = '';
-      if (count) {
-        // Both flags and `parties` come from a closed set (trades/actions.ts TradeCount), never from a request.
-        const completed = count.completed ? 1 : 0;
-        const concluded = count.concluded ? 1 : 0;
-        const parties = count.parties === 'both' ? '(changed.buyer_id), (changed.seller_id)' : '(changed.buyer_id)';
-        steps.push(`counted AS (
-           INSERT INTO trader_trade_counts AS n (user_id, slot, completed, concluded)
-           SELECT party.id, changed.escrow_slot, ${completed}, ${concluded}
-           FROM ${last}, changed CROSS JOIN LATERAL (VALUES ${parties}) AS party (id)
-           ORDER BY party.id
-           ON CONFLICT (user_id, slot) DO UPDATE SET completed = n.completed + excluded.completed, concluded = n.concluded + excluded.concluded
-           RETURNING user_id
-         )`);
-        counted = ' WHERE EXISTS (SELECT FROM counted)';
       }
       const drafts = effects.find((effect) => effect.kind === 'notify')?.drafts ?? [];
       // Last, and only once everything before wrote (the step the guard names is the last one): a lost
-      // compare-and-set tells nobody. Its rows lock nothing another statement waits on: new rows, and
-      // key-share locks on the two users, which no statement of the product waits against (none locks a
-      // user FOR UPDATE, deletes one or changes their id; an ordinary UPDATE of a user does not conflict).
-      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, count ? 'counted' : last));
+      // compare-and-set tells nobody. New rows, whose only locks are key-share locks on the users they name.
+      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, last));
       const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
-        `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}${counted}`,
+        `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}`,
         p.values,
         PREPARED,
       );

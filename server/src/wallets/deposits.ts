@@ -113,8 +113,8 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
     /**
      * Credits one deposit: `completed`, the ledger entry and the owner's notification in one transaction, only
      * if the row was still pending when this transaction locked it. Answers whether this call credited it (false: another round
-     * or process did, and nothing moved). Lock order: the deposit's row, then the ledger's balances
-     * (wallets/wallet-transactions.repository.ts).
+     * or process did, and nothing moved). Locks: the deposit's row, then the ledger's balances
+     * (server/src/ledger/README.md "Lock order").
      */
     credit: async (id: string): Promise<boolean> => {
       const notified = await transactionWithRetry(db, async (tx) => {

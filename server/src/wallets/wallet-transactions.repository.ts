@@ -57,9 +57,9 @@ export interface CreditedDeposit {
 /**
  * The users' deposits and withdrawals (migration 015, wallet_transactions).
  *
- * Lock order: a deposit's credit (`creditDeposit`) locks the deposit's row first, by its UPDATE, and only then
- * the ledger entry that pays for it locks its balance slots, in ledger_post's (account id, slot) order
- * (ledger/ledger.ts), as the chain watcher's withdrawal settlements do (chain/chain.repository.ts).
+ * Locks (server/src/ledger/README.md "Lock order"): a deposit's credit takes the deposit's row first, by the
+ * guarded UPDATE of `creditDeposit`, and only then the ledger entry that pays for it takes its balance slots
+ * (ledger_post), as the chain watcher's withdrawal settlements do (chain/chain.repository.ts).
  */
 export function walletTransactionsRepository(db: Queryable) {
   return {

@@ -30,12 +30,10 @@ export interface KeptPreview {
 /**
  * The SQL of withdrawals (wallets/withdrawals.ts): routes, the kept preview, the history rows (the lock: accounts/security-hold.ts).
  *
- * Lock order of a confirm's transaction, in the order it runs: the kept preview's row (`take`, which
- * deletes it), the trader's protections and allowlist entry share-locked (accounts/protections.ts
- * allowlistRefusal), the new history rows (`insertTransaction`: rows nobody else can see yet), and last
- * the ledger entry's balance slots, in ledger_post's (account id, slot) order (ledger/ledger.ts). The
- * balances come last here as in every wallet transaction (chain/chain.repository.ts,
- * wallets/wallet-transactions.repository.ts), so a confirm never holds a balance while waiting on a row.
+ * Locks of a confirm's transaction, in the one order of server/src/ledger/README.md "Lock order", as its
+ * statements run: the kept preview's row (`take`, which deletes it), the trader's protections and allowlist
+ * entry share-locked (accounts/protections.ts allowlistRefusal), the new history rows (`insertTransaction`:
+ * rows nobody else can see yet), and last the ledger entry's balance slots (ledger_post).
  */
 export function withdrawalsRepository(db: Queryable) {
   return {
