@@ -74,9 +74,6 @@ export const realtimeEvents = {
 /** `private-moderation` → `dispute_raised` | `dispute_resolved`. */
 export const moderationEvent = z.object({ channel: z.string() });
 
-/** The trade events that change the trade's facts. */
-export const TRADE_EVENTS = ['payment_marked', 'coin_released', 'trade_cancelled', 'dispute_raised'] as const;
-export type TradeEventName = (typeof TRADE_EVENTS)[number];
 
 /** `coin_price` → `price`: USD per coin, a non-negative decimal string. */
 export const priceEvent = z.object({ ticker: z.string(), price: z.string().check(z.trim(), z.regex(/^\d+(\.\d+)?$/)) });

@@ -56,6 +56,14 @@ export type TradeRole = z.infer<typeof tradeRole>;
 export const tradeFacts = z.object({ status: tradeStatus, buyer_paid: z.boolean(), dispute_raised: z.boolean() });
 export type TradeFacts = z.infer<typeof tradeFacts>;
 
+/**
+ * The events on a trade's channel that change its facts, one per kind of change: a party's action publishes its
+ * own (server/src/trades/actions.ts), and the same name is the kind of the notification it sends. Every client
+ * follows each of them alike (the facts it carries), so a new one is added here and nowhere else on the web side.
+ */
+export const TRADE_EVENTS = ['payment_marked', 'coin_released', 'trade_cancelled', 'dispute_raised'] as const;
+export type TradeEventName = (typeof TRADE_EVENTS)[number];
+
 /** The `open` answer's header naming the new trade's chat channel (`info` stays the toast's sentence). */
 export const TRADE_CHANNEL_HEADER = 'X-Trade-Channel';
 

@@ -7,8 +7,8 @@
  * subscribed again after a reconnect; the run compares that with the database at the end.
  */
 import PusherClient, { type Channel } from 'pusher-js';
-import { TRADE_EVENTS, realtimeEvents, tradeEvent, type ChatMessage } from '../../contracts/chat.ts';
-import { conversation, TRADE_CHANNEL_HEADER, type Conversation, type TradeFacts } from '../../contracts/trade.ts';
+import { realtimeEvents, tradeEvent, type ChatMessage } from '../../contracts/chat.ts';
+import { conversation, TRADE_CHANNEL_HEADER, TRADE_EVENTS, type Conversation, type TradeFacts } from '../../contracts/trade.ts';
 import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { refusalMayPass, RESUBSCRIBE_FIRST_MS, RESUBSCRIBE_LAST_MS } from '../../src/services/realtime.ts';
 import type { ChaosServer } from './chaos-cluster.ts';

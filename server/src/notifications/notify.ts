@@ -1,5 +1,6 @@
 import type { Queryable, SqlParams } from '../infra/db/db.ts';
 import { sqlParams } from '../infra/db/db.ts';
+import { TRADE_EVENTS } from '../../../contracts/trade.ts';
 
 /**
  * The one seam every producer of a notification goes through (docs/rules.md "Notifications").
@@ -12,11 +13,9 @@ import { sqlParams } from '../infra/db/db.ts';
 
 export const NOTIFICATION_KINDS = [
   'trade_opened',
-  'payment_marked',
-  'coin_released',
-  'trade_cancelled',
+  // A party's action tells the other party by the name of the event it publishes (contracts/trade.ts).
+  ...TRADE_EVENTS,
   'trade_expired',
-  'dispute_raised',
   'dispute_resolved',
   'chat_message',
   'deposit_credited',

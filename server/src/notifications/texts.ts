@@ -15,7 +15,8 @@ const BODY_LENGTH = 500;
 const QUOTE_LENGTH = 160;
 
 const clip = (text: string, length: number) => (text.length <= length ? text : `${text.slice(0, length - 1)}…`);
-const draft = (userId: string, kind: NotificationDraft['kind'], title: string, body: string, link: string | null): NotificationDraft => ({
+/** A notification of `kind` to `userId`, its title and body clipped to what the bell shows. */
+export const draft = (userId: string, kind: NotificationDraft['kind'], title: string, body: string, link: string | null): NotificationDraft => ({
   userId,
   kind,
   title: clip(title, TITLE_LENGTH),
@@ -48,7 +49,8 @@ export interface TradeWords {
 const crypto = (amount: string, trade: TradeWords) => `${fixed(amount, trade.decimal_places)} ${trade.ticker}`;
 const fiat = (trade: TradeWords) => `${fixed(trade.trading_amount, FIAT_PLACES)} ${trade.currency_code}`;
 /** "0.0099 BTC for 970.00 EUR": the trade in one phrase. */
-const deal = (trade: TradeWords) => `${crypto(trade.amount_crypto, trade)} for ${fiat(trade)}`;
+/** "0.01000000 BTC for 650.00 USD": a trade's amounts as every trade notification words them. */
+export const deal = (trade: TradeWords) => `${crypto(trade.amount_crypto, trade)} for ${fiat(trade)}`;
 
 export const tradeTexts = {
   /** To the offer's owner: somebody took their offer. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../infra/db/db.ts';
+import { TRADE_EVENTS } from '../../../contracts/trade.ts';
 import { idleLimitOf } from '../accounts/sessions.plugin.ts';
 import type { BeamsWeb, ClaimedDelivery, ClaimedPublish, NewPushDevice, PushDeviceStore, PushStore, PushUrgency } from '../../../packages/push-service/index.ts';
 
@@ -14,7 +15,7 @@ export interface PushDevice {
 }
 
 /** The notification kinds whose pushes are `high` urgency: a trade's payment window is running. */
-const TRADE_KINDS = ['trade_opened', 'payment_marked', 'coin_released', 'trade_cancelled', 'trade_expired', 'dispute_raised'];
+const TRADE_KINDS: readonly string[] = ['trade_opened', ...TRADE_EVENTS, 'trade_expired'];
 
 /** The SQL of web push: the device API's devices and interests, the outbox and the deliveries. */
 export function pushRepository(db: Queryable) {

@@ -1,4 +1,4 @@
-import type { DisputeOutcome, TradeAction, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
+import type { DisputeOutcome, TradeAction, TradeEventName, TradeFacts, TradeRole } from '../../../contracts/trade.ts';
 import { canTakeAction, type TradeResolution } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { PostingInput } from '../ledger/ledger.ts';
 import type { NotificationDraft } from '../notifications/notify.ts';
@@ -51,7 +51,7 @@ export interface TradeChangeRule {
    * The realtime event published on the trade's channel. A settlement publishes what a release or a cancel does,
    * so both traders' chats follow it as they follow those.
    */
-  event: 'payment_marked' | 'coin_released' | 'trade_cancelled' | 'dispute_raised';
+  event: TradeEventName;
   /** The system message written into the trade's chat. */
   systemText(trade: TradeRow, context: SystemTextContext): string;
 
