@@ -192,3 +192,5 @@ export const conversations = z.array(conversation);
 
 export const tradeAction = z.enum(['cancel', 'mark_paid', 'release_coin', 'raise_dispute']);
 export type TradeAction = z.infer<typeof tradeAction>;
+/** A party's action as market/trade/ asks it: its `type`, the trade's `channel` and what the action says besides. */
+export type TradeActionAsk = Extract<TradeRequest, { type: TradeAction }>;

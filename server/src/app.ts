@@ -51,13 +51,6 @@ import { CATALOGUE } from './openapi/catalogue.ts';
 import { TRIGGER_API_CALLS } from '../../packages/realtime/index.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
-import chatRoute from './chat/chat.routes.ts';
-import beamsAuthRoute from './push/beams-auth.routes.ts';
-import tradeRoute from './trades/trades.routes.ts';
-import moderationRoute from './moderation/moderation.routes.ts';
-import tradersRoute from './reputation/traders.routes.ts';
-import walletRoute from './wallets/wallets.routes.ts';
-import notificationsRoute from './notifications/notifications.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -306,21 +299,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(apiCompressionPlugin);
     // Every declared call (infra/http/calls.ts); the development helpers only where they may exist at all.
     registerCalls(api, [...calls.filter((call) => !call.developmentOnly || devHelpers === 'on'), ...(options.extraCalls ?? [])]);
-    await api.register(
-      async (legacy) => {
-        await legacy.register(async (signedInScope) => {
-          signedInScope.addHook('preHandler', app.requireSession);
-          await signedInScope.register(tradeRoute);
-          await signedInScope.register(tradersRoute);
-          await signedInScope.register(chatRoute);
-          await signedInScope.register(moderationRoute);
-          await signedInScope.register(walletRoute);
-          await signedInScope.register(beamsAuthRoute);
-          await signedInScope.register(notificationsRoute);
-        });
-      },
-      { prefix: '/api' },
-    );
   });
 
   // The Beams-compatible device API, outside /api: it answers as the Beams SDK expects, not in the envelope.

@@ -4,6 +4,7 @@ import type {
   Conversation,
   DisputeOutcome,
   TradeAction,
+  TradeActionAsk,
   TradeAsk,
   TradeFacts,
   TradeHistory,
@@ -105,6 +106,20 @@ export interface ActionWords {
   reason?: string;
   payerAccount?: string;
   proof?: ReleaseProof;
+}
+
+/** What an action's request says besides its channel, as `act` takes it: market/trade/ passes every action through this. */
+export function wordsOf(ask: TradeActionAsk): ActionWords {
+  switch (ask.type) {
+    case 'cancel':
+      return {};
+    case 'mark_paid':
+      return { payerAccount: ask.payer_account };
+    case 'release_coin':
+      return { proof: { password: ask.password, code: ask.code } };
+    case 'raise_dispute':
+      return { reason: ask.reason };
+  }
 }
 
 
