@@ -5,6 +5,13 @@ import type { TradeAction, TradeRole } from '../../contracts/trade.ts';
 export type TradeResolution = 'resolve_release' | 'resolve_refund';
 
 /**
+ * Where each party action's button stands in the chat, left to right: giving up on the trade (cancel, dispute)
+ * first, then the trader's own step. Kept with the chart so an action is added in one place (the compiler asks
+ * for its place here).
+ */
+export const BUTTON_ORDER: Readonly<Record<TradeAction, number>> = { cancel: 0, raise_dispute: 1, mark_paid: 2, release_coin: 3 };
+
+/**
  * Who asks: one of the two parties (for one of the actions of the contracts), the server's payment-window
  * sweep, or a moderator settling a dispute (the server lets only moderators send those).
  */

@@ -1,6 +1,6 @@
 import { transition, type AnyStateNode, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TradeAction, TradeFacts, TradeRole } from '../../contracts/trade.ts';
-import { tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from './tradeLifecycle.machine.ts';
+import { BUTTON_ORDER, tradeLifecycleMachine, type TradeLifecycleEvent, type TradeResolution } from './tradeLifecycle.machine.ts';
 
 export type { TradeResolution } from './tradeLifecycle.machine.ts';
 
@@ -63,8 +63,8 @@ export function applyAction(facts: TradeFacts, action: TradeAction | 'expire' | 
   return factsOf(next);
 }
 
-/** The screen's order of the chat's buttons: giving up on the trade (cancel, dispute) first, then the trader's own step. */
-const TRADE_ACTIONS: readonly TradeAction[] = ['cancel', 'raise_dispute', 'mark_paid', 'release_coin'];
+/** Every party action, in the order the chat shows its buttons (the chart's BUTTON_ORDER). */
+const TRADE_ACTIONS = (Object.keys(BUTTON_ORDER) as TradeAction[]).sort((a, b) => BUTTON_ORDER[a] - BUTTON_ORDER[b]);
 
 /**
  * The actions a party may take now, in the order the chat shows its buttons (docs/rules.md "Chat actions"): the

@@ -47,7 +47,6 @@ import { hasWebApp, pageFinder, webAppPlugin } from './infra/web-app.plugin.ts';
 import { Refusal } from './refusals.ts';
 import { loadCalls, registerCalls } from './infra/http/calls.ts';
 import type { Call, CallDocumentation } from './infra/http/call.ts';
-import { CATALOGUE } from './openapi/catalogue.ts';
 import { TRIGGER_API_CALLS } from '../../packages/realtime/index.ts';
 import { beamsIssuer } from './push/instance.ts';
 import { externalSocketOrigin, realtimeSettings } from './infra/realtime/settings.ts';
@@ -287,7 +286,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
 
   const calls = await loadCalls();
-  app.decorate('documentedCalls', [...calls, ...CATALOGUE, ...TRIGGER_API_CALLS, ...deviceApiCalls]);
+  app.decorate('documentedCalls', [...calls, ...TRIGGER_API_CALLS, ...deviceApiCalls]);
   const devHelpers = devHelpersOf(config);
   warnAboutReachableHost(app, config, devHelpers);
 

@@ -12,10 +12,11 @@ import {
   snapshotOf,
 } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { Coverage } from '../support/machines.ts';
-import { TRADE_FACTS, byTheRules, chatActionsByTheRules, type TradeChange } from '../support/tradeRules.ts';
+import { TRADE_FACTS, acceptedByTheRules, byTheRules, chatActionsByTheRules, type TradeChange } from '../support/tradeRules.ts';
 
 const roles: TradeRole[] = ['buyer', 'seller'];
-const actions: TradeAction[] = ['mark_paid', 'release_coin', 'cancel', 'raise_dispute'];
+/** Every party action the rules know (the oracle's), so a new one is walked as soon as the oracle has it. */
+const actions = Object.keys(acceptedByTheRules) as TradeAction[];
 const resolutions: TradeResolution[] = ['resolve_release', 'resolve_refund'];
 /** Every event the chart can be sent: each action by each party, the payment window's sweep, and a moderator's two settlements. */
 const allEvents: TradeLifecycleEvent[] = [

@@ -111,14 +111,15 @@ export interface ActionWords {
 /** What an action's request says besides its channel, as `act` takes it: market/trade/ passes every action through this. */
 export function wordsOf(ask: TradeActionAsk): ActionWords {
   switch (ask.type) {
-    case 'cancel':
-      return {};
     case 'mark_paid':
       return { payerAccount: ask.payer_account };
     case 'release_coin':
       return { proof: { password: ask.password, code: ask.code } };
     case 'raise_dispute':
       return { reason: ask.reason };
+    default:
+      // An action that says nothing besides its channel (cancel).
+      return {};
   }
 }
 
