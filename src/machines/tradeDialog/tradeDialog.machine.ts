@@ -19,6 +19,12 @@ export type TradeDialogEvent =
 
 
 const blank = { amount: '', paymentMethod: '', preview: null };
+/** The trade as typed, what the preview and the opening both ask about. */
+const tradeAsk = ({ context }: { context: TradeDialogContext }): TradeAsk => ({
+  offer: context.offer?.id ?? 0,
+  amount: context.amount.trim(),
+  payment_method: context.paymentMethod,
+});
 
 /** The Trade Preview dialog (docs/api.md "market/trade preview and open"). */
 export const tradeDialogMachine = setup({
@@ -92,11 +98,7 @@ export const tradeDialogMachine = setup({
           invoke: {
             id: 'previewTrade',
             src: 'previewTrade',
-            input: ({ context }) => ({
-              offer: context.offer?.id ?? 0,
-              amount: context.amount.trim(),
-              payment_method: context.paymentMethod,
-            }),
+            input: tradeAsk,
             onDone: { target: 'ready', actions: { type: 'keepPreview', params: ({ event }) => ({ preview: event.output }) } },
             onError: { target: 'editing', description: 'A preview that fails shows no message; the trader may change the amount or method.' },
           },
@@ -116,12 +118,7 @@ export const tradeDialogMachine = setup({
           invoke: {
             id: 'openTrade',
             src: 'openTrade',
-            input: ({ context }) => ({
-              offer: context.offer?.id ?? 0,
-              amount: context.amount.trim(),
-              payment_method: context.paymentMethod,
-              rate: context.offer?.rate ?? '',
-            }),
+            input: (form) => ({ ...tradeAsk(form), rate: form.context.offer?.rate ?? '' }),
             onDone: {
               target: '#tradeDialog.closed',
               actions: [
