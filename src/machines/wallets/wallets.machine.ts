@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import type { WalletItem } from '../../../contracts/index.ts';
 import type { LivePrice, LivePricesLogic, PriceDirection } from '../livePrices/livePrices.machine.ts';
 import { unboundAction, unboundChart, unboundPromise } from '../shared/unbound.ts';
+import { walletPrices } from '../shared/walletPrices.ts';
 
 export type WalletsContext = {
   /** `user/wallet/` list as last answered; null until the first answer. */
@@ -90,9 +91,7 @@ export const walletsMachine = setup({
           invoke: {
             id: 'livePrices',
             src: 'livePrices',
-            input: ({ context }) => ({
-              prices: (context.wallets ?? []).map((wallet) => ({ ticker: wallet.coin__ticker, price: wallet.coin__price })),
-            }),
+            input: walletPrices,
             onSnapshot: {
               description: 'A price moved (or the feed changed state): the total is recomputed at the prices now known.',
               actions: [
