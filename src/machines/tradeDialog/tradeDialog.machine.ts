@@ -38,8 +38,8 @@ export const tradeDialogMachine = setup({
   actions: {
     openFor: assign((_, params: { offer: OfferListItem }) => ({ offer: params.offer, ...blank })),
     reset: assign({ offer: null, ...blank }),
-    setAmount: assign((_, params: { value: string }) => ({ amount: params.value, preview: null })),
-    setMethod: assign((_, params: { value: string }) => ({ paymentMethod: params.value, preview: null })),
+    /** The amount or the method as typed: the preview of the trade before it no longer holds. */
+    setField: assign((_, params: Partial<Pick<TradeDialogContext, 'amount' | 'paymentMethod'>>) => ({ ...params, preview: null })),
     keepPreview: assign((_, params: { preview: TradePreview }) => ({ preview: params.preview })),
     notify: (_, _params: Notice) => {},
     /** Leaves for /chat, opened on the new trade's conversation when the server named its channel. */
@@ -66,14 +66,8 @@ export const tradeDialogMachine = setup({
       tags: ['open'],
       initial: 'editing',
       on: {
-        'amount.change': {
-          target: '.checking',
-          actions: { type: 'setAmount', params: ({ event }) => ({ value: event.value }) },
-        },
-        'method.change': {
-          target: '.checking',
-          actions: { type: 'setMethod', params: ({ event }) => ({ value: event.value }) },
-        },
+        'amount.change': { target: '.checking', actions: { type: 'setField', params: ({ event }) => ({ amount: event.value }) } },
+        'method.change': { target: '.checking', actions: { type: 'setField', params: ({ event }) => ({ paymentMethod: event.value }) } },
         'dialog.close': { target: 'closed', description: 'Cancel or dismiss: everything typed is reset.', actions: 'reset' },
       },
       states: {
