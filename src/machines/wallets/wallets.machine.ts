@@ -23,6 +23,21 @@ const pricesOfList = (wallets: readonly WalletItem[]) =>
   Object.fromEntries(wallets.map((wallet) => [wallet.coin__ticker, wallet.coin__price]));
 
 /**
+ * The balances read (`loadWallets`, invoked as `id`): the list is kept and the total recomputed at the prices
+ * known now, then the chart goes on to `then`; `failed` says where a failure leads.
+ */
+const readingBalances = (id: string, input: { quiet: boolean }, then: string, failed: { target: string; description: string }) => ({
+  id,
+  src: 'loadWallets' as const,
+  input,
+  onDone: {
+    target: then,
+    actions: [{ type: 'keepWallets' as const, params: ({ event }: { event: { output: WalletItem[] } }) => ({ wallets: event.output }) }, 'recomputeTotal' as const],
+  },
+  onError: failed,
+});
+
+/**
  * My Wallets (/wallets): the trader's balances (`user/wallet/` list, read again every 15 s so a credited
  * deposit shows without a reload), valued at the coins' live prices (the shared live prices chart on the
  * coin_price channel), the Total Portfolio Value marked up or down against the total before it, and a
@@ -66,19 +81,10 @@ export const walletsMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadWallets',
-            src: 'loadWallets',
-            input: { quiet: false },
-            onDone: {
-              target: 'live',
-              actions: [
-                { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
-                'recomputeTotal',
-              ],
-            },
-            onError: { target: 'failed', description: 'The loading flag clears; the shared toast already said why.' },
-          },
+          invoke: readingBalances('loadWallets', { quiet: false }, 'live', {
+            target: 'failed',
+            description: 'The loading flag clears; the shared toast already said why.',
+          }),
         },
         failed: {
           description: 'Nothing to show yet: the list is asked for again after the refresh interval.',
@@ -107,19 +113,10 @@ export const walletsMachine = setup({
             },
             refreshing: {
               description: 'The balances are read again (a deposit credited since shows); the cards stay as they are meanwhile.',
-              invoke: {
-                id: 'refreshWallets',
-                src: 'loadWallets',
-                input: { quiet: true },
-                onDone: {
-                  target: 'waiting',
-                  actions: [
-                    { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
-                    'recomputeTotal',
-                  ],
-                },
-                onError: { target: 'waiting', description: 'The last balances stay; the next interval tries again.' },
-              },
+              invoke: readingBalances('refreshWallets', { quiet: true }, 'waiting', {
+                target: 'waiting',
+                description: 'The last balances stay; the next interval tries again.',
+              }),
             },
           },
         },
