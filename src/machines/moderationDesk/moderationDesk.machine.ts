@@ -55,6 +55,16 @@ export type ModerationDeskEvent =
 
 const resolvable = (outcome: DisputeOutcome) => ({ type: 'canResolve', params: { outcome } }) as const;
 const reading = { target: 'refreshing', reenter: true } as const;
+/**
+ * The list read (`loadDisputes`, invoked as `id`): kept, then shown, or "No open disputes"; `failed` is where a
+ * failure leads.
+ */
+const readingDisputes = (id: string, failed: string) => ({
+  id,
+  src: 'loadDisputes' as const,
+  onDone: { target: 'checking', actions: { type: 'keepDisputes' as const, params: ({ event }: { event: { output: DisputeSummary[] } }) => ({ disputes: event.output }) } },
+  onError: { target: failed },
+});
 
 /**
  * /moderation, the dispute desk: the open disputes oldest first (live on `private-moderation`), one dispute's
@@ -153,12 +163,7 @@ export const moderationDeskMachine = setup({
         loading: {
           tags: ['busy'],
           entry: 'markListRead',
-          invoke: {
-            id: 'loadDisputes',
-            src: 'loadDisputes',
-            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
-            onError: { target: 'failed' },
-          },
+          invoke: readingDisputes('loadDisputes', 'failed'),
           on: {
             'realtime.disputes.subscribed': {
               target: 'loading',
@@ -184,12 +189,7 @@ export const moderationDeskMachine = setup({
         refreshing: {
           description: 'Read again; what shows stays meanwhile, and stays if the read fails.',
           entry: 'markListRead',
-          invoke: {
-            id: 'refreshDisputes',
-            src: 'loadDisputes',
-            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
-            onError: { target: 'checking' },
-          },
+          invoke: readingDisputes('refreshDisputes', 'checking'),
           on: { 'realtime.dispute.changed': reading, 'realtime.disputes.subscribed': reading },
         },
         failed: {
