@@ -3,6 +3,7 @@ import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import { withMessages } from '../shared/chatMessages.ts';
+import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */
@@ -122,8 +123,7 @@ export const moderationDeskMachine = setup({
   },
   guards: {
     hasDisputes: ({ context }) => context.disputes.length > 0,
-    hasChannel: ({ context }) => context.channel !== null,
-    isCurrentChannel: ({ context }, params: { channel: string }) => context.channel === params.channel,
+    ...channelGuards,
     isListStale: ({ context }) => context.listStale,
     isDetailStale: ({ context }) => context.detailStale,
     /** Text the server would store (trimmed, 1–2,000 characters) on a trade still pending. */
@@ -208,10 +208,7 @@ export const moderationDeskMachine = setup({
         'dispute.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
       },
       states: {
-        none: {
-          description: '"Select a dispute".',
-          always: { guard: 'hasChannel', target: 'loading', description: 'The page was opened on a dispute (?channel=).' },
-        },
+        none: noneChosen('"Select a dispute".', 'loading', 'The page was opened on a dispute (?channel=).'),
         loading: {
           tags: ['busy'],
           invoke: {

@@ -1,5 +1,6 @@
 import { and, assign, or, sendTo, setup, stateIn } from 'xstate';
 import type { Conversation } from '../../../contracts/index.ts';
+import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
 import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
 import { unboundChart, unboundPromise } from '../shared/unbound.ts';
 import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
@@ -72,10 +73,9 @@ export const tradeChatMachine = setup({
   },
   guards: {
     hasConversations: ({ context }) => context.conversations.length > 0,
-    hasChannel: ({ context }) => context.channel !== null,
+    ...channelGuards,
     /** The asked-for conversation is in the list, so it can open. */
     hasSelectedConversation: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel),
-    isCurrentChannel: ({ context }, params: { channel: string }) => params.channel === context.channel,
     isListed: ({ context }, params: { channel: string }) => context.conversations.some((entry) => entry.channel === params.channel),
     /** The list's reload (the done event of its load; `and` takes no dynamic params) has the asked-for entry. */
     isSelectedReloaded: ({ context, event }) =>
@@ -175,10 +175,7 @@ export const tradeChatMachine = setup({
         'conversation.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
       },
       states: {
-        none: {
-          description: '"Select a conversation".',
-          always: { guard: 'hasChannel', target: 'waiting', description: 'The page was opened on a conversation.' },
-        },
+        none: noneChosen('"Select a conversation".', 'waiting', 'The page was opened on a conversation.'),
         waiting: {
           description: 'A spinner: the asked-for conversation is not in the list yet (it is loading).',
           always: [
