@@ -85,10 +85,10 @@ export const antiPhishingMachine = setup({
         actions: 'clearPassword',
       },
     }),
-    confirmingClear: confirmingWithPassword('confirmClear', 'Removing the code asks for the password (the passwordConfirm child).', {
-      back: 'showing',
-      done: { title: 'Anti-phishing code removed', type: 'success' },
-      cancelled: 'Cancelled: the code stays.',
-    }),
+    confirmingClear: confirmingWithPassword(
+      'confirmClear',
+      'Removing the code asks for the password (the passwordConfirm child).',
+      { back: 'showing', done: { title: 'Anti-phishing code removed', type: 'success' }, cancelled: 'Cancelled: the code stays.' },
+    ),
   },
 });

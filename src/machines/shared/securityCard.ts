@@ -29,6 +29,8 @@ export const unreadable = <const Retry extends string>(what: string, retry: Retr
   on: { [retry]: { target: 'loading' } } as Record<Retry, { target: 'loading' }>,
 });
 
+type Cancelled = { target: string; actions: 'clearForm' };
+
 /**
  * A form of the card, the password among its fields: each field is kept as typed (`setField`); `submit` is
  * the chart's transition on "form.submit" (its rule, and the state that sends); `cancel` names the event that
@@ -40,10 +42,7 @@ export const passwordForm = <const Submit, const Cancel extends string>(descript
   on: {
     'field.change': { actions: { type: 'setField' as const, params: <E extends { name: string; value: string }>({ event }: { event: E }) => event } },
     'form.submit': submit,
-    ...(Object.fromEntries(Object.entries(cancel).map(([event, back]) => [event, { target: back, actions: 'clearForm' }])) as Record<
-      Cancel,
-      { target: string; actions: 'clearForm' }
-    >),
+    ...(Object.fromEntries(Object.entries(cancel).map(([event, back]) => [event, { target: back, actions: 'clearForm' }])) as Record<Cancel, Cancelled>),
   },
 });
 

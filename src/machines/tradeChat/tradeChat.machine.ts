@@ -105,10 +105,7 @@ export const tradeChatMachine = setup({
           target: '.loading',
           description: 'The channel is live (first, and again after every reconnect): load again, so nothing missed stays missing.',
         },
-        'realtime.conversation.received': {
-          description: 'A trade opened, changed or got a message: its entry moves to the top.',
-          actions: upsertHeard,
-        },
+        'realtime.conversation.received': { description: 'A trade opened, changed or got a message: its entry moves to the top.', actions: upsertHeard },
         'conversation.changed': { description: 'The open conversation heard a message or a change of its trade.', actions: upsertHeard },
       },
       states: {
