@@ -2,6 +2,8 @@ import { assign, setup } from 'xstate';
 import type { AntiPhishingStatus } from '../../../contracts/account-protections.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { PasswordConfirmLogic, PasswordConfirmOutput } from '../passwordConfirm/passwordConfirm.machine.ts';
+import type { CardFormEvent } from '../shared/securityCard.ts';
+import { confirmedChangeGuards, confirmingWithPassword, passwordForm, readingStatus, sendingForm, unreadable } from '../shared/securityCard.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AntiPhishingField = 'antiPhishingCode' | 'password';
@@ -14,14 +16,16 @@ export type AntiPhishingContext = {
   password: string;
 };
 export type AntiPhishingEvent =
-  | { type: 'field.change'; name: AntiPhishingField; value: string }
+  | CardFormEvent<AntiPhishingField>
   | { type: 'set.start' }
   | { type: 'clear.start' }
-  | { type: 'form.submit' }
   | { type: 'form.cancel' }
   | { type: 'status.retry' };
 
 const keepCurrent = { type: 'keepCurrent', params: ({ event }: { event: { output: AntiPhishingStatus } }) => event.output } as const;
+type Form = { context: AntiPhishingContext };
+/** The new code and the password, as the rule checks them. */
+const typedCode = ({ context }: Form) => ({ code: context.draft, password: context.password });
 
 /** The anti-phishing code on /settings/security: shown, set or removed, each change with the password. */
 export const antiPhishingMachine = setup({
@@ -44,7 +48,7 @@ export const antiPhishingMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    isConfirmed: (_, params: PasswordConfirmOutput) => params.confirmed,
+    ...confirmedChangeGuards,
     hasCode: ({ context }) => context.current !== null,
     /** A code the contract takes, and the password (antiPhishing.rules.ts); bound with the chart. */
     isCodeReady: unboundRule<{ code: string; password: string }>('isCodeReady'),
@@ -56,19 +60,8 @@ export const antiPhishingMachine = setup({
   context: { current: null, draft: '', password: '' },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadStatus',
-        src: 'loadStatus',
-        onDone: { target: 'showing', actions: keepCurrent },
-        onError: { target: 'unavailable' },
-      },
-    },
-    unavailable: {
-      description: 'The code could not be read; the trader may try again.',
-      on: { 'status.retry': { target: 'loading' } },
-    },
+    loading: readingStatus('loadStatus', { target: 'showing', actions: keepCurrent }),
+    unavailable: unreadable('The code', 'status.retry'),
     showing: {
       description: 'The current code shows (or that there is none).',
       on: {
@@ -76,53 +69,26 @@ export const antiPhishingMachine = setup({
         'clear.start': { guard: 'hasCode', target: 'confirmingClear', actions: 'clearForm' },
       },
     },
-    editing: {
-      tags: ['form'],
-      description: 'A new code (letters, digits, spaces, - and _) and the password.',
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
-        'form.submit': {
-          guard: { type: 'isCodeReady', params: ({ context }) => ({ code: context.draft, password: context.password }) },
-          target: 'saving',
-        },
-        'form.cancel': { target: 'showing', actions: 'clearForm' },
+    editing: passwordForm(
+      'A new code (letters, digits, spaces, - and _) and the password.',
+      { guard: { type: 'isCodeReady', params: typedCode }, target: 'saving' },
+      { 'form.cancel': 'showing' },
+    ),
+    saving: sendingForm('setCode', ({ context }: Form) => ({ anti_phishing_code: context.draft.trim(), password: context.password }), {
+      onDone: {
+        target: 'showing',
+        actions: [keepCurrent, 'clearForm', { type: 'notify', params: { title: 'Anti-phishing code saved', type: 'success' } }],
       },
-    },
-    saving: {
-      tags: ['busy', 'form'],
-      invoke: {
-        id: 'setCode',
-        src: 'setCode',
-        input: ({ context }) => ({ anti_phishing_code: context.draft.trim(), password: context.password }),
-        onDone: {
-          target: 'showing',
-          actions: [keepCurrent, 'clearForm', { type: 'notify', params: { title: 'Anti-phishing code saved', type: 'success' } }],
-        },
-        onError: {
-          target: 'editing',
-          description: 'Refused (a wrong password, most likely): the refusal shows as a toast; the code stays, the password is typed again.',
-          actions: 'clearPassword',
-        },
+      onError: {
+        target: 'editing',
+        description: 'Refused (a wrong password, most likely): the refusal shows as a toast; the code stays, the password is typed again.',
+        actions: 'clearPassword',
       },
-    },
-    confirmingClear: {
-      description: 'Removing the code asks for the password (the passwordConfirm child).',
-      tags: ['form'],
-      invoke: {
-        id: 'confirmClear',
-        src: 'confirmClear',
-        onDone: [
-          {
-            guard: { type: 'isConfirmed', params: ({ event }) => event.output },
-            target: 'showing',
-            actions: [
-              { type: 'keepConfirmed', params: ({ event }) => event.output },
-              { type: 'notify', params: { title: 'Anti-phishing code removed', type: 'success' } },
-            ],
-          },
-          { target: 'showing', description: 'Cancelled: the code stays.' },
-        ],
-      },
-    },
+    }),
+    confirmingClear: confirmingWithPassword(
+      'confirmClear',
+      'Removing the code asks for the password (the passwordConfirm child).',
+      { back: 'showing', done: { title: 'Anti-phishing code removed', type: 'success' }, cancelled: 'Cancelled: the code stays.' },
+    ),
   },
 });

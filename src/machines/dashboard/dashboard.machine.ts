@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import type { Overview, WalletItem } from '../../../contracts/index.ts';
 import type { LivePricesLogic } from '../livePrices/livePrices.machine.ts';
 import { unboundChart, unboundPromise } from '../shared/unbound.ts';
+import { walletPrices } from '../shared/walletPrices.ts';
 
 export type DashboardContext = { overview: Overview | null; wallets: WalletItem[] | null };
 export type DashboardEvent = { type: 'overview.refresh' };
@@ -64,9 +65,7 @@ export const dashboardMachine = setup({
           invoke: {
             id: 'livePrices',
             src: 'livePrices',
-            input: ({ context }) => ({
-              prices: (context.wallets ?? []).map((wallet) => ({ ticker: wallet.coin__ticker, price: wallet.coin__price })),
-            }),
+            input: walletPrices,
           },
           on: {
             'overview.refresh': {

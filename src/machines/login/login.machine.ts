@@ -29,6 +29,36 @@ export type LoginEvent =
 /** A recovery code as typed (`abcde-fghij`): letters, digits, dashes and spaces, a little over its length at most. */
 const recoveryCodeInput = (value: string) => value.replace(/[^A-Za-z0-9\s-]/g, '').slice(0, 13);
 
+type SecondFactor = { code: string } | { recovery_code: string };
+type Failed = { event: { error: unknown } };
+
+/**
+ * A second factor on its way (the call `submitCode`, invoked as `id`, with the interim token): the session on
+ * success; a sign-in attempt that is over (expired, used or out of tries, `over` says how) goes back to the
+ * credentials; any other refusal is `retry`, to type another.
+ */
+const verifying = <const Id extends string, const Retry>(id: Id, factor: (context: LoginContext) => SecondFactor, over: string, retry: Retry) => ({
+  tags: ['busy' as const],
+  invoke: {
+    id,
+    src: 'submitCode' as const,
+    input: ({ context }: { context: LoginContext }) => ({ ...factor(context), token: context.interimToken ?? '' }),
+    onDone: {
+      target: 'signedIn',
+      actions: { type: 'establishSession' as const, params: ({ event }: { event: { output: SessionResponse } }) => event.output },
+    },
+    onError: [
+      {
+        guard: { type: 'isSignInOver' as const, params: ({ event }: Failed) => ({ error: event.error }) },
+        target: 'editingCredentials',
+        description: over,
+        actions: 'dropSecondFactor' as const,
+      },
+      retry,
+    ],
+  },
+});
+
 /** Login with an optional second factor: an authenticator code or one of the recovery codes (docs/api.md "Login"). */
 export const loginMachine = setup({
   types: { context: {} as LoginContext, events: {} as LoginEvent },
@@ -140,53 +170,18 @@ export const loginMachine = setup({
         'secondFactor.cancel': { target: 'editingCredentials', actions: 'dropSecondFactor' },
       },
     },
-    verifyingCode: {
-      tags: ['busy'],
-      invoke: {
-        id: 'submitCode',
-        src: 'submitCode',
-        input: ({ context }) => ({ code: context.code, token: context.interimToken ?? '' }),
-        onDone: {
-          target: 'signedIn',
-          actions: { type: 'establishSession', params: ({ event }) => event.output },
-        },
-        onError: [
-          {
-            guard: { type: 'isSignInOver', params: ({ event }) => ({ error: event.error }) },
-            target: 'editingCredentials',
-            description:
-              'The sign-in attempt expired, was used or ran out of tries; the trader is told so, and only a new login goes on.',
-            actions: 'dropSecondFactor',
-          },
-          {
-            target: 'awaitingSecondFactor',
-            description: 'A wrong code: the trader types another into a fresh code entry.',
-            actions: 'clearCode',
-          },
-        ],
-      },
-    },
-    verifyingRecoveryCode: {
-      tags: ['busy'],
-      invoke: {
-        id: 'submitRecoveryCode',
-        src: 'submitCode',
-        input: ({ context }) => ({ recovery_code: context.recoveryCode, token: context.interimToken ?? '' }),
-        onDone: {
-          target: 'signedIn',
-          actions: { type: 'establishSession', params: ({ event }) => event.output },
-        },
-        onError: [
-          {
-            guard: { type: 'isSignInOver', params: ({ event }) => ({ error: event.error }) },
-            target: 'editingCredentials',
-            description: 'The sign-in attempt is over (expired, used or out of tries).',
-            actions: 'dropSecondFactor',
-          },
-          { target: 'awaitingRecoveryCode', description: 'A wrong or spent recovery code.', actions: 'clearRecoveryCode' },
-        ],
-      },
-    },
+    verifyingCode: verifying(
+      'submitCode',
+      (context) => ({ code: context.code }),
+      'The sign-in attempt expired, was used or ran out of tries; the trader is told so, and only a new login goes on.',
+      { target: 'awaitingSecondFactor', description: 'A wrong code: the trader types another into a fresh code entry.', actions: 'clearCode' },
+    ),
+    verifyingRecoveryCode: verifying(
+      'submitRecoveryCode',
+      (context) => ({ recovery_code: context.recoveryCode }),
+      'The sign-in attempt is over (expired, used or out of tries).',
+      { target: 'awaitingRecoveryCode', description: 'A wrong or spent recovery code.', actions: 'clearRecoveryCode' },
+    ),
     signedIn: {
       type: 'final',
       description: 'The session actor takes over; the router leaves /login for the page the trader asked for, or /.',

@@ -1,17 +1,9 @@
 import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
-import { z } from 'zod/mini';
 import { MODERATION_CHANNEL, TRADE_EVENTS, chatMessage, moderationEvent, realtimeEvents, tradeChannelName } from '../../../contracts/index.ts';
+import { parsed } from '../shared/channels.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { moderationDeskMachine, type ModerationChannelEvent } from './moderationDesk.machine.ts';
 import { deskRules, settled } from './moderationDesk.rules.ts';
-
-/** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
-const parsed =
-  <T>(schema: z.ZodMiniType<T>, deliver: (value: T) => void) =>
-  (data: unknown) => {
-    const result = z.safeParse(schema, data);
-    if (result.success) deliver(result.data);
-  };
 
 /** The events on a trade's channel that change its facts: the parties' four, and a moderator's settlement. */
 const FACT_EVENTS = [...TRADE_EVENTS, realtimeEvents.disputeResolved];

@@ -3,6 +3,7 @@ import type { ChatMessage, DisputeOutcome } from '../../../contracts/index.ts';
 import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderation.ts';
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import { withMessages } from '../shared/chatMessages.ts';
+import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */
@@ -55,6 +56,16 @@ export type ModerationDeskEvent =
 
 const resolvable = (outcome: DisputeOutcome) => ({ type: 'canResolve', params: { outcome } }) as const;
 const reading = { target: 'refreshing', reenter: true } as const;
+/**
+ * The list read (`loadDisputes`, invoked as `id`): kept, then shown, or "No open disputes"; `failed` is where a
+ * failure leads.
+ */
+const readingDisputes = (id: string, failed: string) => ({
+  id,
+  src: 'loadDisputes' as const,
+  onDone: { target: 'checking', actions: { type: 'keepDisputes' as const, params: ({ event }: { event: { output: DisputeSummary[] } }) => ({ disputes: event.output }) } },
+  onError: { target: failed },
+});
 
 /**
  * /moderation, the dispute desk: the open disputes oldest first (live on `private-moderation`), one dispute's
@@ -112,8 +123,7 @@ export const moderationDeskMachine = setup({
   },
   guards: {
     hasDisputes: ({ context }) => context.disputes.length > 0,
-    hasChannel: ({ context }) => context.channel !== null,
-    isCurrentChannel: ({ context }, params: { channel: string }) => context.channel === params.channel,
+    ...channelGuards,
     isListStale: ({ context }) => context.listStale,
     isDetailStale: ({ context }) => context.detailStale,
     /** Text the server would store (trimmed, 1–2,000 characters) on a trade still pending. */
@@ -153,12 +163,7 @@ export const moderationDeskMachine = setup({
         loading: {
           tags: ['busy'],
           entry: 'markListRead',
-          invoke: {
-            id: 'loadDisputes',
-            src: 'loadDisputes',
-            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
-            onError: { target: 'failed' },
-          },
+          invoke: readingDisputes('loadDisputes', 'failed'),
           on: {
             'realtime.disputes.subscribed': {
               target: 'loading',
@@ -184,12 +189,7 @@ export const moderationDeskMachine = setup({
         refreshing: {
           description: 'Read again; what shows stays meanwhile, and stays if the read fails.',
           entry: 'markListRead',
-          invoke: {
-            id: 'refreshDisputes',
-            src: 'loadDisputes',
-            onDone: { target: 'checking', actions: { type: 'keepDisputes', params: ({ event }) => ({ disputes: event.output }) } },
-            onError: { target: 'checking' },
-          },
+          invoke: readingDisputes('refreshDisputes', 'checking'),
           on: { 'realtime.dispute.changed': reading, 'realtime.disputes.subscribed': reading },
         },
         failed: {
@@ -208,10 +208,7 @@ export const moderationDeskMachine = setup({
         'dispute.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
       },
       states: {
-        none: {
-          description: '"Select a dispute".',
-          always: { guard: 'hasChannel', target: 'loading', description: 'The page was opened on a dispute (?channel=).' },
-        },
+        none: noneChosen('"Select a dispute".', 'loading', 'The page was opened on a dispute (?channel=).'),
         loading: {
           tags: ['busy'],
           invoke: {

@@ -1,24 +1,9 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
-import { z } from 'zod/mini';
 import { notificationEvent, realtimeEvents, unreadEvent, userChannelName } from '../../../contracts/index.ts';
-import type { ConnectionState } from '../../services/realtime.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { appPathOf } from '../shared/appPath.ts';
+import { parsed, watchingConnection } from '../shared/channels.ts';
 import { notificationsMachine, type NotificationsEvent } from './notifications.machine.ts';
-
-/** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
-const parsed =
-  <T>(schema: z.ZodMiniType<T>, deliver: (value: T) => void) =>
-  (data: unknown) => {
-    const result = z.safeParse(schema, data);
-    if (result.success) deliver(result.data);
-  };
-
-const connectionEvents: Record<ConnectionState, NotificationsEvent> = {
-  connecting: { type: 'realtime.connecting' },
-  connected: { type: 'realtime.connected' },
-  offline: { type: 'realtime.offline' },
-};
 
 export const bindNotifications = (deps: FlowDeps) =>
   notificationsMachine.provide({
@@ -39,7 +24,7 @@ export const bindNotifications = (deps: FlowDeps) =>
           onSubscribed: () => send({ type: 'realtime.subscribed' }),
         });
       }),
-      watchConnection: fromCallback<EventObject>(({ sendBack }) => deps.realtime.watchConnection((state) => sendBack(connectionEvents[state]))),
+      watchConnection: watchingConnection(deps.realtime),
     },
     actions: {
       visit: (_, params) => {

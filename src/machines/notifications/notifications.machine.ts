@@ -1,7 +1,8 @@
-import { assign, setup, stateIn, type EventObject } from 'xstate';
+import { assign, setup, stateIn } from 'xstate';
 import type { NotificationItem, NotificationList } from '../../../contracts/index.ts';
 import { NOTIFICATIONS_LIST_LIMIT } from '../../../contracts/notifications.ts';
-import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
+import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
+import { unboundAction, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type NotificationsInput = { username: string };
 
@@ -26,9 +27,7 @@ export type NotificationsEvent =
   | { type: 'realtime.subscribed' }
   | { type: 'realtime.notification.received'; notification: NotificationItem }
   | { type: 'realtime.unread.received'; count: number }
-  | { type: 'realtime.connecting' }
-  | { type: 'realtime.connected' }
-  | { type: 'realtime.offline' };
+  | ConnectionEvent;
 
 const itemOf = (context: NotificationsContext, id: number) => context.items.find((item) => item.id === id);
 
@@ -61,10 +60,8 @@ export const notificationsMachine = setup({
     loadNotifications: unboundPromise<NotificationList>('loadNotifications'),
     openNotification: unboundPromise<number, { id: number }>('openNotification'),
     markAllRead: unboundPromise<number>('markAllRead'),
-    /** `private-user-<username>`: `notification` and `unread` events, and `realtime.subscribed` on each (re)join. */
-    userChannel: unboundCallback<EventObject, { username: string }>('userChannel'),
-    /** The socket's state: `realtime.connecting` / `connected` / `offline`. */
-    watchConnection: unboundCallback<EventObject>('watchConnection'),
+    /** `userChannel` brings `notification` and `unread` events. */
+    ...liveActors,
   },
   actions: {
     keepList: assign(({ context }, params: { list: NotificationList }) => mergedList(params.list, context.items)),
@@ -109,12 +106,7 @@ export const notificationsMachine = setup({
   type: 'parallel',
   states: {
     list: {
-      invoke: {
-        id: 'userChannel',
-        src: 'userChannel',
-        input: ({ context }) => ({ username: context.username }),
-        onError: { description: 'No live updates: the list shows what the loads bring.' },
-      },
+      invoke: userChannel('No live updates: the list shows what the loads bring.'),
       on: {
         'realtime.notification.received': {
           description: 'A new notification arrives live: it goes on top of the list.',
@@ -266,24 +258,17 @@ export const notificationsMachine = setup({
         },
       },
     },
-    connection: {
-      description: 'Whether the channel can reach the page: only while it cannot is the list read on a timer.',
-      invoke: { id: 'connection', src: 'watchConnection', onError: { target: '.offline' } },
-      initial: 'connecting',
-      states: {
-        connecting: {
-          on: { 'realtime.connected': { target: 'live' }, 'realtime.offline': { target: 'offline' } },
-        },
-        live: {
-          description: 'Live: new notifications and counts arrive on the channel; no polling.',
-          on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } },
-        },
-        offline: {
-          description: 'No realtime (none configured, or the socket is down): the list is read again every minute.',
-          on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } },
-        },
+    connection: connectionRegion(
+      'Whether the channel can reach the page: only while it cannot is the list read on a timer.',
+      {
+        description: 'Live: new notifications and counts arrive on the channel; no polling.',
+        on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } },
       },
-    },
+      {
+        description: 'No realtime (none configured, or the socket is down): the list is read again every minute.',
+        on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } },
+      },
+    ),
   },
 });
 

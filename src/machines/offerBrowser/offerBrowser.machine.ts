@@ -4,7 +4,7 @@ import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
-import { paging } from '../shared/paging.ts';
+import { filterBy, pageGuards, pagedList, pageTurns } from '../shared/pagedList.ts';
 
 export type OfferBrowserFilters = OfferSearch;
 export const emptyFilters: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
@@ -55,17 +55,13 @@ export const offerBrowserMachine = setup({
     keepStanding: assign((_, params: { standing: TraderStanding }) => ({ standing: params.standing })),
     /** Opens the Trade Preview dialog on the offer (bound in the route, where the dialog's actor lives). */
     takeOffer: (_, _params: { offer: OfferListItem }) => {},
-    setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => ({
-      filters: { ...context.filters, ...params },
-      page: 1,
-    })),
-    clearFilters: assign({ filters: emptyFilters, page: 1 }),
-    nextPage: assign(({ context }) => ({ page: paging.next(context) })),
-    previousPage: assign(({ context }) => ({ page: paging.previous(context) })),
+    setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => pagedList.filter(context, params)),
+    clearFilters: assign(() => pagedList.cleared(emptyFilters)),
+    nextPage: assign(({ context }) => pagedList.next(context)),
+    previousPage: assign(({ context }) => pagedList.previous(context)),
   },
   guards: {
-    hasNextPage: ({ context }) => paging.hasNext(context),
-    hasPreviousPage: ({ context }) => paging.hasPrevious(context),
+    ...pageGuards,
     /**
      * The trader meets the offer's counterparty conditions (domain/offerConditions.ts, the rule the server refuses
      * an open by), or their standing is unknown and the server will say; bound with the chart (offerBrowser.actors.ts).
@@ -113,25 +109,12 @@ export const offerBrowserMachine = setup({
           description: 'Typing in the trader search waits 500 ms of quiet before reloading.',
           actions: { type: 'setFilter', params: ({ event }) => ({ search: event.value }) },
         },
-        'filter.paymentMethods': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ paymentMethods: event.value }) },
-        },
-        'filter.offerType': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ offerType: event.value }) },
-        },
-        'filter.coin': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ coinId: event.value }) },
-        },
-        'filter.currency': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ currencyCode: event.value }) },
-        },
+        'filter.paymentMethods': filterBy('paymentMethods'),
+        'filter.offerType': filterBy('offerType'),
+        'filter.coin': filterBy('coinId'),
+        'filter.currency': filterBy('currencyCode'),
         'filters.clear': { target: '.loading', description: '"Clear All" resets every filter and reloads.', actions: 'clearFilters' },
-        'page.next': { guard: 'hasNextPage', target: '.loading', actions: 'nextPage' },
-        'page.previous': { guard: 'hasPreviousPage', target: '.loading', actions: 'previousPage' },
+        ...pageTurns(),
         'offers.reload': { target: '.loading' },
       },
       states: {

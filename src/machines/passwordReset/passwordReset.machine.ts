@@ -1,14 +1,8 @@
 import { assign, sendTo, setup } from 'xstate';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import {
-  editAfterEmailStep,
-  emailStepGuards,
-  enteringEmail,
-  requestingCode,
-  type EmailProvenContext,
-  type EmailStepEvent,
-} from '../shared/emailStep.ts';
+import type { EmailProvenContext, EmailStepEvent } from '../shared/emailStep.ts';
+import { editAfterEmailStep, emailStepGuards, enteringEmail, requestingCode } from '../shared/emailStep.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type ResetField = 'email' | 'password' | 'confirmPassword';
@@ -20,10 +14,8 @@ export const passwordResetMachine = setup({
   types: { context: {} as ResetContext, events: {} as ResetEvent },
   actors: {
     requestReset: unboundPromise<string, { email: string }>('requestReset'),
-    resetPassword: unboundPromise<
-      string,
-      { email: string; code: string; password: string; confirmPassword: string }
-    >('resetPassword'),
+    /** The form as typed, with the code the code entry handed over. */
+    resetPassword: unboundPromise<string, Omit<ResetContext, 'showErrors'>>('resetPassword'),
     // The shared code entry chart (codeEntry.machine.ts), declared by its type: this file stands alone.
     codeEntry: unboundChart<CodeEntryLogic>('codeEntry'),
   },

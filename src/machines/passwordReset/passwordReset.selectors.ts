@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { codeEntryOf } from '../codeEntry/codeEntry.selectors.ts';
-import { confirmPasswordError, emailError, passwordError } from '../shared/validation.ts';
+import { newPasswordErrors, type NewPasswordErrors } from '../shared/validation.ts';
 import type { passwordResetMachine } from './passwordReset.machine.ts';
 
 type ResetSnapshot = SnapshotFrom<typeof passwordResetMachine>;
@@ -10,12 +10,5 @@ export const selectStep = (snapshot: ResetSnapshot) =>
 export const selectIsBusy = (snapshot: ResetSnapshot) => snapshot.hasTag('busy');
 /** The code entry of the details step, while it is there (its field shows its own message). */
 export const selectCodeEntry = (snapshot: ResetSnapshot) => codeEntryOf(snapshot);
-export const selectErrors = (snapshot: ResetSnapshot) => {
-  const { context } = snapshot;
-  if (!context.showErrors) return {};
-  return {
-    email: emailError(context.email),
-    password: passwordError(context.password),
-    confirmPassword: confirmPasswordError(context.confirmPassword, context.password),
-  };
-};
+/** The validation messages of the form, once a submit revealed them. */
+export const selectErrors = (snapshot: ResetSnapshot): NewPasswordErrors => (snapshot.context.showErrors ? newPasswordErrors(snapshot.context) : {});

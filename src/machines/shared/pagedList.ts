@@ -7,7 +7,8 @@ import { paging, type Paged } from './paging.ts';
  * filter's choices, the filters and pages the list reloads on, the loading of a page, the updates and guards
  * behind them, and what the screens read. A chart adds its own type filter, its call, and whatever its rows
  * need (a pending transaction's refresh). The names it declares in `setup` are the ones used here: `loadCoins`,
- * `keepCoins`, `setFilter`, `clearFilters`, `nextPage`, `previousPage`, and the guards of `pageGuards`.
+ * `keepCoins`, `setFilter`, `clearFilters`, `nextPage`, `previousPage`, and the guards of `pageGuards`. Browse
+ * Offers, a paged list with filters of its own, takes `filterBy`, `pageTurns`, the updates and the guards.
  */
 
 /** The filters every history list has besides its own type filter. */
@@ -47,21 +48,26 @@ export const coinChoices = () => ({
 });
 
 /**
- * The list region's shared transitions: the status and coin filters, "Clear All" and Previous/Next each load
- * the list again (a filter from its first page); Previous/Next only where the server's paginator has a page there.
+ * A filter's transition: the event's value becomes the filter `name` (`setFilter`) and the list loads again,
+ * from its first page.
  */
-export const filterAndPage = <F extends Filters>() => ({
-  'filter.status': {
-    target: '.loading',
-    actions: { type: 'setFilter' as const, params: ({ event }: { event: { value: F['status'] } }) => ({ status: event.value }) },
-  },
-  'filter.coin': {
-    target: '.loading',
-    actions: { type: 'setFilter' as const, params: ({ event }: { event: { value: string } }) => ({ coinId: event.value }) },
-  },
-  'filters.clear': { target: '.loading', actions: 'clearFilters' as const },
+export const filterBy = <const Name extends string>(name: Name) => ({
+  target: '.loading' as const,
+  actions: { type: 'setFilter' as const, params: <Value>({ event }: { event: { value: Value } }) => ({ [name]: event.value }) as Record<Name, Value> },
+});
+
+/** Previous/Next load the list again, only where the server's paginator has a page there. */
+export const pageTurns = () => ({
   'page.next': { guard: 'hasNextPage' as const, target: '.loading', actions: 'nextPage' as const },
   'page.previous': { guard: 'hasPreviousPage' as const, target: '.loading', actions: 'previousPage' as const },
+});
+
+/** The history list region's shared transitions: the status and coin filters, "Clear All", Previous/Next. */
+export const filterAndPage = () => ({
+  'filter.status': filterBy('status'),
+  'filter.coin': filterBy('coinId'),
+  'filters.clear': { target: '.loading', actions: 'clearFilters' as const },
+  ...pageTurns(),
 });
 
 /**
@@ -82,9 +88,9 @@ export const loadingPage = <const Src extends string, OnDone>(src: Src, onDone: 
 /** The updates behind the shared transitions, for the chart's `assign` actions. */
 export const pagedList = {
   /** One filter changed: the others stay, the list starts again from its first page. */
-  filter: <F extends Filters>({ filters }: { filters: F }, change: Partial<F>) => ({ filters: { ...filters, ...change }, page: 1 }),
+  filter: <F extends object>({ filters }: { filters: F }, change: Partial<F>) => ({ filters: { ...filters, ...change }, page: 1 }),
   /** "Clear All": nothing chosen, the first page. */
-  cleared: <F extends Filters>(none: F) => ({ filters: none, page: 1 }),
+  cleared: <F extends object>(none: F) => ({ filters: none, page: 1 }),
   next: (list: Paged) => ({ page: paging.next(list) }),
   previous: (list: Paged) => ({ page: paging.previous(list) }),
 };

@@ -18,6 +18,15 @@ export const passwordError = (value: string) => firstError(z.safeParse(password,
 export const confirmPasswordError = (value: string, passwordValue: string) =>
   value === passwordValue ? undefined : messages.passwordsDoNotMatch;
 
+/** The messages of an email, a new password and its confirmation (sign-up, the password reset). */
+export const newPasswordErrors = (fields: { email: string; password: string; confirmPassword: string }) => ({
+  email: emailError(fields.email),
+  password: passwordError(fields.password),
+  confirmPassword: confirmPasswordError(fields.confirmPassword, fields.password),
+});
+/** Those messages as a form shows them: none until a submit revealed them. */
+export type NewPasswordErrors = Partial<ReturnType<typeof newPasswordErrors>>;
+
 export const isRecoveryCode = (value: string) => canonicalRecoveryCode(value) !== undefined;
 /** An authenticator code or one of the recovery codes, for the forms that take either. */
 export const isSecondFactor = (value: string) => z.safeParse(secondFactor, value).success;

@@ -1,5 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SignInEntry, SignInHistory, SignOutOthersResponse } from '../../../contracts/account-protections.ts';
+import { readingStatus, unreadable } from '../shared/securityCard.ts';
+import { unboundPromise } from '../shared/unbound.ts';
 
 export type SignInHistoryContext = {
   /** The account's sign-ins as the server listed them, newest first. */
@@ -17,12 +19,8 @@ export type SignInHistoryEvent =
 export const signInHistoryMachine = setup({
   types: { context: {} as SignInHistoryContext, events: {} as SignInHistoryEvent },
   actors: {
-    loadHistory: fromPromise<SignInHistory>(async () => {
-      throw new Error('loadHistory is bound in the route (signInHistory.actors.ts)');
-    }),
-    signOutOthers: fromPromise<SignOutOthersResponse>(async () => {
-      throw new Error('signOutOthers is bound in the route (signInHistory.actors.ts)');
-    }),
+    loadHistory: unboundPromise<SignInHistory>('loadHistory'),
+    signOutOthers: unboundPromise<SignOutOthersResponse>('signOutOthers'),
   },
   actions: {
     keepSessions: assign((_, params: { sessions: SignInEntry[] }) => ({ sessions: params.sessions })),
@@ -39,20 +37,12 @@ export const signInHistoryMachine = setup({
   context: { sessions: [], message: null },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      description: 'Reading the history; after a sign-out the list shown until the answer is the one from before.',
-      invoke: {
-        id: 'loadHistory',
-        src: 'loadHistory',
-        onDone: { target: 'listing', actions: { type: 'keepSessions', params: ({ event }) => event.output } },
-        onError: { target: 'unavailable' },
-      },
-    },
-    unavailable: {
-      description: 'The history could not be read; the trader may try again.',
-      on: { 'history.retry': { target: 'loading' } },
-    },
+    loading: readingStatus(
+      'loadHistory',
+      { target: 'listing', actions: { type: 'keepSessions', params: ({ event }: { event: { output: SignInHistory } }) => event.output } },
+      'Reading the history; after a sign-out the list shown until the answer is the one from before.',
+    ),
+    unavailable: unreadable('The history', 'history.retry'),
     listing: {
       description: 'The list shows; "Sign out everywhere else" is offered while another session is active.',
       on: { 'signOutOthers.start': { guard: 'hasOtherActiveSessions', target: 'confirming' } },

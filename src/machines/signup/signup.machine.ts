@@ -2,14 +2,8 @@ import { assign, sendTo, setup } from 'xstate';
 import type { SessionResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
-import {
-  editAfterEmailStep,
-  emailStepGuards,
-  enteringEmail,
-  requestingCode,
-  type EmailProvenContext,
-  type EmailStepEvent,
-} from '../shared/emailStep.ts';
+import type { EmailProvenContext, EmailStepEvent } from '../shared/emailStep.ts';
+import { editAfterEmailStep, emailStepGuards, enteringEmail, requestingCode } from '../shared/emailStep.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type SignupField = 'email' | 'username' | 'password' | 'confirmPassword';

@@ -1,11 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { codeEntryOf } from '../codeEntry/codeEntry.selectors.ts';
-import {
-  confirmPasswordError,
-  emailError,
-  passwordError,
-  usernameError,
-} from '../shared/validation.ts';
+import { newPasswordErrors, usernameError, type NewPasswordErrors } from '../shared/validation.ts';
 import type { signupMachine } from './signup.machine.ts';
 
 type SignupSnapshot = SnapshotFrom<typeof signupMachine>;
@@ -24,13 +19,7 @@ export const selectCodeEntry = (snapshot: SignupSnapshot) => codeEntryOf(snapsho
 export const selectIsResending = (snapshot: SignupSnapshot) => snapshot.matches('resendingCode');
 
 /** The validation messages for the fields of the current step, once a submit revealed them. */
-export const selectErrors = (snapshot: SignupSnapshot) => {
+export const selectErrors = (snapshot: SignupSnapshot): NewPasswordErrors & { username?: string } => {
   const { context } = snapshot;
-  if (!context.showErrors) return {};
-  return {
-    email: emailError(context.email),
-    username: usernameError(context.username),
-    password: passwordError(context.password),
-    confirmPassword: confirmPasswordError(context.confirmPassword, context.password),
-  };
+  return context.showErrors ? { ...newPasswordErrors(context), username: usernameError(context.username) } : {};
 };

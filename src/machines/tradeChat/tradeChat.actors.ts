@@ -1,5 +1,4 @@
 import { enqueueActions, fromCallback, fromPromise, type EventObject } from 'xstate';
-import { z } from 'zod/mini';
 import {
   TRADE_EVENTS,
   chatMessage,
@@ -13,7 +12,7 @@ import {
   type TradeFacts,
 } from '../../../contracts/index.ts';
 import { factsAfter, laterFacts, stageOf } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
-import type { ConnectionState } from '../../services/realtime.ts';
+import { parsed, watchingConnection } from '../shared/channels.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { tradeChatMachine, type TradeChatEvent } from './tradeChat.machine.ts';
 import { chatRules, ratingRules } from './tradeChat.rules.ts';
@@ -49,20 +48,6 @@ export const tradeConversationLogic = tradeConversationMachine.provide({
   },
   actors: { tradeRating: tradeRatingLogic },
 });
-
-/** A realtime payload handed to the chart only if it is what the contract says; anything else is dropped. */
-const parsed =
-  <T>(schema: z.ZodMiniType<T>, deliver: (value: T) => void) =>
-  (data: unknown) => {
-    const result = z.safeParse(schema, data);
-    if (result.success) deliver(result.data);
-  };
-
-const connectionEvents: Record<ConnectionState, TradeChatEvent> = {
-  connecting: { type: 'realtime.connecting' },
-  connected: { type: 'realtime.connected' },
-  offline: { type: 'realtime.offline' },
-};
 
 export const bindTradeConversation = (deps: FlowDeps) =>
   tradeConversationLogic.provide({
@@ -107,9 +92,7 @@ export const bindTradeChat = (deps: FlowDeps) =>
           onSubscribed: () => sendBack({ type: 'realtime.subscribed' } satisfies TradeChatEvent),
         }),
       ),
-      watchConnection: fromCallback<EventObject>(({ sendBack }) =>
-        deps.realtime.watchConnection((state) => sendBack(connectionEvents[state])),
-      ),
+      watchConnection: watchingConnection(deps.realtime),
       tradeConversation: bindTradeConversation(deps),
     },
   });

@@ -1,6 +1,8 @@
-import { and, assign, or, sendTo, setup, stateIn, type EventObject } from 'xstate';
+import { and, assign, or, sendTo, setup, stateIn } from 'xstate';
 import type { Conversation } from '../../../contracts/index.ts';
-import { unboundCallback, unboundChart, unboundPromise } from '../shared/unbound.ts';
+import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
+import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
+import { unboundChart, unboundPromise } from '../shared/unbound.ts';
 import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
 
 export type TradeChatInput = {
@@ -22,9 +24,7 @@ export type TradeChatEvent =
   | { type: 'conversation.select'; channel: string }
   | { type: 'conversation.close' }
   | { type: 'search.change'; value: string }
-  | { type: 'realtime.connecting' }
-  | { type: 'realtime.connected' }
-  | { type: 'realtime.offline' }
+  | ConnectionEvent
   | { type: 'realtime.subscribed' }
   | { type: 'realtime.conversation.received'; conversation: Conversation }
   | ConversationReport;
@@ -40,14 +40,19 @@ function withConversation(list: Conversation[], conversation: Conversation, sear
   return [conversation, ...list.filter((entry) => entry.channel !== conversation.channel)];
 }
 
+/** A conversation heard (on the trader's channel, or by the open conversation): its entry moves to the top. */
+const upsertHeard = {
+  type: 'upsertConversation',
+  params: ({ event }: { event: { conversation: Conversation } }) => ({ conversation: event.conversation }),
+} as const;
+
 /** /chat: the conversation list, the live connection, and the selected trade's conversation as a child chart. */
 export const tradeChatMachine = setup({
   types: { context: {} as TradeChatContext, events: {} as TradeChatEvent, input: {} as TradeChatInput },
   actors: {
     loadConversations: unboundPromise<Conversation[], { search: string }>('loadConversations'),
-    /** The trader's own channel: `conversation` events. */
-    userChannel: unboundCallback<EventObject, { username: string }>('userChannel'),
-    watchConnection: unboundCallback<EventObject>('watchConnection'),
+    /** `userChannel` brings `conversation` events. */
+    ...liveActors,
     // The conversation chart (tradeConversation.machine.ts), declared by its type: this file stands alone.
     tradeConversation: unboundChart<TradeConversationLogic>('tradeConversation'),
   },
@@ -68,10 +73,9 @@ export const tradeChatMachine = setup({
   },
   guards: {
     hasConversations: ({ context }) => context.conversations.length > 0,
-    hasChannel: ({ context }) => context.channel !== null,
+    ...channelGuards,
     /** The asked-for conversation is in the list, so it can open. */
     hasSelectedConversation: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel),
-    isCurrentChannel: ({ context }, params: { channel: string }) => params.channel === context.channel,
     isListed: ({ context }, params: { channel: string }) => context.conversations.some((entry) => entry.channel === params.channel),
     /** The list's reload (the done event of its load; `and` takes no dynamic params) has the asked-for entry. */
     isSelectedReloaded: ({ context, event }) =>
@@ -89,12 +93,7 @@ export const tradeChatMachine = setup({
     // First of the regions: its subscription opens the socket before the connection is watched, so a page
     // that is about to connect does not start by saying it is offline.
     list: {
-      invoke: {
-        id: 'userChannel',
-        src: 'userChannel',
-        input: ({ context }) => ({ username: context.username }),
-        onError: { description: 'No live list: it shows what the loads bring.' },
-      },
+      invoke: userChannel('No live list: it shows what the loads bring.'),
       initial: 'loading',
       on: {
         'search.change': {
@@ -106,14 +105,8 @@ export const tradeChatMachine = setup({
           target: '.loading',
           description: 'The channel is live (first, and again after every reconnect): load again, so nothing missed stays missing.',
         },
-        'realtime.conversation.received': {
-          description: 'A trade opened, changed or got a message: its entry moves to the top.',
-          actions: { type: 'upsertConversation', params: ({ event }) => ({ conversation: event.conversation }) },
-        },
-        'conversation.changed': {
-          description: 'The open conversation heard a message or a change of its trade.',
-          actions: { type: 'upsertConversation', params: ({ event }) => ({ conversation: event.conversation }) },
-        },
+        'realtime.conversation.received': { description: 'A trade opened, changed or got a message: its entry moves to the top.', actions: upsertHeard },
+        'conversation.changed': { description: 'The open conversation heard a message or a change of its trade.', actions: upsertHeard },
       },
       states: {
         debouncing: { after: { searchDebounce: { target: 'loading' } } },
@@ -146,31 +139,24 @@ export const tradeChatMachine = setup({
         empty: { always: { guard: 'hasConversations', target: 'ready', description: 'A trade opened meanwhile.' } },
       },
     },
-    connection: {
-      description: 'The banner: whether what the channels say reaches this page now.',
-      invoke: { id: 'connection', src: 'watchConnection', onError: { target: '.offline' } },
-      initial: 'connecting',
-      states: {
-        connecting: {
-          on: { 'realtime.connected': { target: 'live' }, 'realtime.offline': { target: 'offline' } },
+    connection: connectionRegion(
+      'The banner: whether what the channels say reaches this page now.',
+      {
+        on: {
+          'realtime.connecting': { target: 'offline', description: 'The socket dropped and is trying again.' },
+          'realtime.offline': { target: 'offline' },
         },
-        live: {
-          on: {
-            'realtime.connecting': { target: 'offline', description: 'The socket dropped and is trying again.' },
-            'realtime.offline': { target: 'offline' },
-          },
-        },
-        offline: {
-          description: '"Reconnecting…" shows.',
-          on: {
-            'realtime.connected': {
-              target: 'live',
-              description: 'Back: each channel is subscribed again, and each reloads once the server accepts it (list, messages).',
-            },
+      },
+      {
+        description: '"Reconnecting…" shows.',
+        on: {
+          'realtime.connected': {
+            target: 'live',
+            description: 'Back: each channel is subscribed again, and each reloads once the server accepts it (list, messages).',
           },
         },
       },
-    },
+    ),
     selection: {
       initial: 'none',
       on: {
@@ -186,10 +172,7 @@ export const tradeChatMachine = setup({
         'conversation.close': { target: '.none', description: 'Back to the list (small screens).', actions: 'clearChannel' },
       },
       states: {
-        none: {
-          description: '"Select a conversation".',
-          always: { guard: 'hasChannel', target: 'waiting', description: 'The page was opened on a conversation.' },
-        },
+        none: noneChosen('"Select a conversation".', 'waiting', 'The page was opened on a conversation.'),
         waiting: {
           description: 'A spinner: the asked-for conversation is not in the list yet (it is loading).',
           always: [

@@ -19,6 +19,12 @@ export type TradeDialogEvent =
 
 
 const blank = { amount: '', paymentMethod: '', preview: null };
+/** The trade as typed, what the preview and the opening both ask about. */
+const tradeAsk = ({ context }: { context: TradeDialogContext }): TradeAsk => ({
+  offer: context.offer?.id ?? 0,
+  amount: context.amount.trim(),
+  payment_method: context.paymentMethod,
+});
 
 /** The Trade Preview dialog (docs/api.md "market/trade preview and open"). */
 export const tradeDialogMachine = setup({
@@ -32,8 +38,8 @@ export const tradeDialogMachine = setup({
   actions: {
     openFor: assign((_, params: { offer: OfferListItem }) => ({ offer: params.offer, ...blank })),
     reset: assign({ offer: null, ...blank }),
-    setAmount: assign((_, params: { value: string }) => ({ amount: params.value, preview: null })),
-    setMethod: assign((_, params: { value: string }) => ({ paymentMethod: params.value, preview: null })),
+    /** The amount or the method as typed: the preview of the trade before it no longer holds. */
+    setField: assign((_, params: Partial<Pick<TradeDialogContext, 'amount' | 'paymentMethod'>>) => ({ ...params, preview: null })),
     keepPreview: assign((_, params: { preview: TradePreview }) => ({ preview: params.preview })),
     notify: (_, _params: Notice) => {},
     /** Leaves for /chat, opened on the new trade's conversation when the server named its channel. */
@@ -60,14 +66,8 @@ export const tradeDialogMachine = setup({
       tags: ['open'],
       initial: 'editing',
       on: {
-        'amount.change': {
-          target: '.checking',
-          actions: { type: 'setAmount', params: ({ event }) => ({ value: event.value }) },
-        },
-        'method.change': {
-          target: '.checking',
-          actions: { type: 'setMethod', params: ({ event }) => ({ value: event.value }) },
-        },
+        'amount.change': { target: '.checking', actions: { type: 'setField', params: ({ event }) => ({ amount: event.value }) } },
+        'method.change': { target: '.checking', actions: { type: 'setField', params: ({ event }) => ({ paymentMethod: event.value }) } },
         'dialog.close': { target: 'closed', description: 'Cancel or dismiss: everything typed is reset.', actions: 'reset' },
       },
       states: {
@@ -92,11 +92,7 @@ export const tradeDialogMachine = setup({
           invoke: {
             id: 'previewTrade',
             src: 'previewTrade',
-            input: ({ context }) => ({
-              offer: context.offer?.id ?? 0,
-              amount: context.amount.trim(),
-              payment_method: context.paymentMethod,
-            }),
+            input: tradeAsk,
             onDone: { target: 'ready', actions: { type: 'keepPreview', params: ({ event }) => ({ preview: event.output }) } },
             onError: { target: 'editing', description: 'A preview that fails shows no message; the trader may change the amount or method.' },
           },
@@ -116,12 +112,7 @@ export const tradeDialogMachine = setup({
           invoke: {
             id: 'openTrade',
             src: 'openTrade',
-            input: ({ context }) => ({
-              offer: context.offer?.id ?? 0,
-              amount: context.amount.trim(),
-              payment_method: context.paymentMethod,
-              rate: context.offer?.rate ?? '',
-            }),
+            input: (form) => ({ ...tradeAsk(form), rate: form.context.offer?.rate ?? '' }),
             onDone: {
               target: '#tradeDialog.closed',
               actions: [

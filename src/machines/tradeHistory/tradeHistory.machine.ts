@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import type { Coin, TradeHistory, TradeHistoryRow } from '../../../contracts/index.ts';
 import type { TradeHistoryFilters } from '../../services/trades.ts';
 import { unboundPromise } from '../shared/unbound.ts';
-import { coinChoices, filterAndPage, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
+import { coinChoices, filterAndPage, filterBy, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
 
 export type { TradeHistoryFilters };
 export const noTradeFilters: TradeHistoryFilters = { tradeType: '', status: '', coinId: '' };
@@ -40,11 +40,8 @@ export const tradeHistoryMachine = setup({
     list: {
       initial: 'loading',
       on: {
-        'filter.tradeType': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ tradeType: event.value }) },
-        },
-        ...filterAndPage<TradeHistoryFilters>(),
+        'filter.tradeType': filterBy('tradeType'),
+        ...filterAndPage(),
       },
       states: {
         loading: loadingPage('loadTrades', {

@@ -2,6 +2,7 @@ import { assign, sendTo, setup } from 'xstate';
 import type { RecoveryCodesResponse } from '../../../contracts/index.ts';
 import type { CodeEntryLogic, CodeEntryReport } from '../codeEntry/codeEntry.machine.ts';
 import type { Notice } from '../shared/notify.ts';
+import { passwordForm, readingStatus, sendingForm, unreadable, type CardFormEvent } from '../shared/securityCard.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type TwoFactorField = 'code' | 'password';
@@ -18,7 +19,7 @@ export type TwoFactorContext = {
   recoveryCodesLeft: number;
 };
 export type TwoFactorEvent =
-  | { type: 'field.change'; name: TwoFactorField; value: string }
+  | CardFormEvent<TwoFactorField>
   | { type: 'setup.start' }
   | { type: 'setup.cancel' }
   | { type: 'disable.start' }
@@ -26,11 +27,32 @@ export type TwoFactorEvent =
   | { type: 'recoveryCodes.start' }
   | { type: 'recoveryCodes.cancel' }
   | { type: 'recoveryCodes.acknowledge' }
-  | { type: 'form.submit' }
   | { type: 'status.retry' }
   | CodeEntryReport;
 
 type Proof = { code: string; password: string };
+/** The code and the password as typed: what a change is checked and sent with. */
+const proof = ({ context }: { context: Proof }) => ({ code: context.code, password: context.password });
+type StatusRead = { event: { output: { enabled: boolean; recovery_codes_left: number } } };
+type Answer<Output> = { event: { output: Output } };
+/** New recovery codes (enabling, renewing): they show this once, and the toast carries the server's sentence. */
+const showingCodes = (title: string) =>
+  ({
+    target: 'showingRecoveryCodes',
+    actions: [
+      { type: 'showRecoveryCodes', params: ({ event }: Answer<RecoveryCodesResponse>) => ({ codes: event.output.recovery_codes }) },
+      { type: 'notify', params: ({ event }: Answer<RecoveryCodesResponse>): Notice => ({ title, description: event.output.message, type: 'success' }) },
+    ],
+  }) as const;
+/** Turned off: the form is forgotten, no recovery code is left, and the toast carries the server's sentence. */
+const turnedOff = {
+  target: 'disabled',
+  actions: [
+    'clearForm',
+    { type: 'keepStatus', params: { recovery_codes_left: 0 } },
+    { type: 'notify', params: ({ event }: Answer<string>): Notice => ({ title: 'Two-factor disabled', description: event.output, type: 'success' }) },
+  ],
+} as const;
 
 /**
  * What the turn-off and renewal forms take as typed: digits alone are an authenticator code (six at most);
@@ -91,26 +113,15 @@ export const twoFactorMachine = setup({
   context: { code: '', password: '', secret: null, otpauthUrl: null, recoveryCodes: null, recoveryCodesLeft: 0 },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadStatus',
-        src: 'loadStatus',
-        onDone: [
-          {
-            guard: { type: 'isEnabled', params: ({ event }) => ({ enabled: event.output.enabled }) },
-            target: 'enabled',
-            actions: { type: 'keepStatus', params: ({ event }) => event.output },
-          },
-          { target: 'disabled' },
-        ],
-        onError: { target: 'unavailable' },
+    loading: readingStatus('loadStatus', [
+      {
+        guard: { type: 'isEnabled', params: ({ event }: StatusRead) => ({ enabled: event.output.enabled }) },
+        target: 'enabled',
+        actions: { type: 'keepStatus', params: ({ event }: StatusRead) => event.output },
       },
-    },
-    unavailable: {
-      description: 'The status could not be read; the trader may try again.',
-      on: { 'status.retry': { target: 'loading' } },
-    },
+      { target: 'disabled' },
+    ]),
+    unavailable: unreadable('The status', 'status.retry'),
     disabled: {
       description: 'Two-factor is off; logins need only the password.',
       on: { 'setup.start': { target: 'startingSetup' } },
@@ -142,26 +153,14 @@ export const twoFactorMachine = setup({
         'setup.cancel': { target: 'disabled', actions: 'forgetSecret' },
       },
     },
-    enabling: {
-      tags: ['busy', 'form'],
-      invoke: {
-        id: 'enable',
-        src: 'enable',
-        input: ({ context }) => ({ code: context.code, password: context.password }),
-        onDone: {
-          target: 'showingRecoveryCodes',
-          actions: [
-            { type: 'showRecoveryCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) },
-            { type: 'notify', params: ({ event }) => ({ title: 'Two-factor enabled', description: event.output.message, type: 'success' }) },
-          ],
-        },
-        onError: {
-          target: 'confirmingSetup',
-          description: 'A wrong code or password: the code is cleared (it is stale by now); the password stays to be corrected.',
-          actions: 'clearCode',
-        },
+    enabling: sendingForm('enable', proof, {
+      onDone: showingCodes('Two-factor enabled'),
+      onError: {
+        target: 'confirmingSetup',
+        description: 'A wrong code or password: the code is cleared (it is stale by now); the password stays to be corrected.',
+        actions: 'clearCode',
       },
-    },
+    }),
     showingRecoveryCodes: {
       description: 'The recovery codes show this once; the trader confirms having saved them.',
       on: { 'recoveryCodes.acknowledge': { target: 'enabled', actions: 'forgetRecoveryCodes' } },
@@ -173,62 +172,23 @@ export const twoFactorMachine = setup({
         'recoveryCodes.start': { target: 'confirmingRenewal', actions: 'clearForm' },
       },
     },
-    confirmingDisable: {
-      tags: ['form'],
-      description: 'A current code (or a recovery code, when the phone is lost) and the password turn two-factor off.',
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
-        'form.submit': {
-          guard: { type: 'isProofComplete', params: ({ context }) => ({ code: context.code, password: context.password }) },
-          target: 'disabling',
-        },
-        'disable.cancel': { target: 'enabled', actions: 'clearForm' },
-      },
-    },
-    disabling: {
-      tags: ['busy', 'form'],
-      invoke: {
-        id: 'disable',
-        src: 'disable',
-        input: ({ context }) => ({ code: context.code, password: context.password }),
-        onDone: {
-          target: 'disabled',
-          actions: [
-            'clearForm',
-            { type: 'keepStatus', params: { recovery_codes_left: 0 } },
-            { type: 'notify', params: ({ event }) => ({ title: 'Two-factor disabled', description: event.output, type: 'success' }) },
-          ],
-        },
-        onError: { target: 'confirmingDisable', actions: 'clearCode' },
-      },
-    },
-    confirmingRenewal: {
-      tags: ['form'],
-      description: 'A current code (or a recovery code) and the password make a new set of recovery codes; the old ones stop working.',
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
-        'form.submit': {
-          guard: { type: 'isProofComplete', params: ({ context }) => ({ code: context.code, password: context.password }) },
-          target: 'renewingRecoveryCodes',
-        },
-        'recoveryCodes.cancel': { target: 'enabled', actions: 'clearForm' },
-      },
-    },
-    renewingRecoveryCodes: {
-      tags: ['busy', 'form'],
-      invoke: {
-        id: 'renewRecoveryCodes',
-        src: 'renewRecoveryCodes',
-        input: ({ context }) => ({ code: context.code, password: context.password }),
-        onDone: {
-          target: 'showingRecoveryCodes',
-          actions: [
-            { type: 'showRecoveryCodes', params: ({ event }) => ({ codes: event.output.recovery_codes }) },
-            { type: 'notify', params: ({ event }) => ({ title: 'New recovery codes', description: event.output.message, type: 'success' }) },
-          ],
-        },
-        onError: { target: 'confirmingRenewal', actions: 'clearCode' },
-      },
-    },
+    confirmingDisable: passwordForm(
+      'A current code (or a recovery code, when the phone is lost) and the password turn two-factor off.',
+      { guard: { type: 'isProofComplete', params: proof }, target: 'disabling' },
+      { 'disable.cancel': 'enabled' },
+    ),
+    disabling: sendingForm('disable', proof, {
+      onDone: turnedOff,
+      onError: { target: 'confirmingDisable', actions: 'clearCode' },
+    }),
+    confirmingRenewal: passwordForm(
+      'A current code (or a recovery code) and the password make a new set of recovery codes; the old ones stop working.',
+      { guard: { type: 'isProofComplete', params: proof }, target: 'renewingRecoveryCodes' },
+      { 'recoveryCodes.cancel': 'enabled' },
+    ),
+    renewingRecoveryCodes: sendingForm('renewRecoveryCodes', proof, {
+      onDone: showingCodes('New recovery codes'),
+      onError: { target: 'confirmingRenewal', actions: 'clearCode' },
+    }),
   },
 });

@@ -3,7 +3,7 @@ import type { Coin, WalletHistory, WalletTransaction } from '../../../contracts/
 import type { WalletHistoryFilters } from '../../services/wallets.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundPromise } from '../shared/unbound.ts';
-import { coinChoices, filterAndPage, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
+import { coinChoices, filterAndPage, filterBy, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
 
 export type { WalletHistoryFilters };
 export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
@@ -67,11 +67,8 @@ export const walletHistoryMachine = setup({
     list: {
       initial: 'loading',
       on: {
-        'filter.transType': {
-          target: '.loading',
-          actions: { type: 'setFilter', params: ({ event }) => ({ transType: event.value }) },
-        },
-        ...filterAndPage<WalletHistoryFilters>(),
+        'filter.transType': filterBy('transType'),
+        ...filterAndPage(),
       },
       states: {
         loading: loadingPage('loadTransactions', keepPage),

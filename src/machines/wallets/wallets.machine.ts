@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import type { WalletItem } from '../../../contracts/index.ts';
 import type { LivePrice, LivePricesLogic, PriceDirection } from '../livePrices/livePrices.machine.ts';
 import { unboundAction, unboundChart, unboundPromise } from '../shared/unbound.ts';
+import { walletPrices } from '../shared/walletPrices.ts';
 
 export type WalletsContext = {
   /** `user/wallet/` list as last answered; null until the first answer. */
@@ -20,6 +21,21 @@ export type WalletsEvent = { type: 'balances.toggle' };
 
 const pricesOfList = (wallets: readonly WalletItem[]) =>
   Object.fromEntries(wallets.map((wallet) => [wallet.coin__ticker, wallet.coin__price]));
+
+/**
+ * The balances read (`loadWallets`, invoked as `id`): the list is kept and the total recomputed at the prices
+ * known now, then the chart goes on to `then`; `failed` says where a failure leads.
+ */
+const readingBalances = (id: string, input: { quiet: boolean }, then: string, failed: { target: string; description: string }) => ({
+  id,
+  src: 'loadWallets' as const,
+  input,
+  onDone: {
+    target: then,
+    actions: [{ type: 'keepWallets' as const, params: ({ event }: { event: { output: WalletItem[] } }) => ({ wallets: event.output }) }, 'recomputeTotal' as const],
+  },
+  onError: failed,
+});
 
 /**
  * My Wallets (/wallets): the trader's balances (`user/wallet/` list, read again every 15 s so a credited
@@ -65,19 +81,10 @@ export const walletsMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadWallets',
-            src: 'loadWallets',
-            input: { quiet: false },
-            onDone: {
-              target: 'live',
-              actions: [
-                { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
-                'recomputeTotal',
-              ],
-            },
-            onError: { target: 'failed', description: 'The loading flag clears; the shared toast already said why.' },
-          },
+          invoke: readingBalances('loadWallets', { quiet: false }, 'live', {
+            target: 'failed',
+            description: 'The loading flag clears; the shared toast already said why.',
+          }),
         },
         failed: {
           description: 'Nothing to show yet: the list is asked for again after the refresh interval.',
@@ -90,9 +97,7 @@ export const walletsMachine = setup({
           invoke: {
             id: 'livePrices',
             src: 'livePrices',
-            input: ({ context }) => ({
-              prices: (context.wallets ?? []).map((wallet) => ({ ticker: wallet.coin__ticker, price: wallet.coin__price })),
-            }),
+            input: walletPrices,
             onSnapshot: {
               description: 'A price moved (or the feed changed state): the total is recomputed at the prices now known.',
               actions: [
@@ -108,19 +113,10 @@ export const walletsMachine = setup({
             },
             refreshing: {
               description: 'The balances are read again (a deposit credited since shows); the cards stay as they are meanwhile.',
-              invoke: {
-                id: 'refreshWallets',
-                src: 'loadWallets',
-                input: { quiet: true },
-                onDone: {
-                  target: 'waiting',
-                  actions: [
-                    { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) },
-                    'recomputeTotal',
-                  ],
-                },
-                onError: { target: 'waiting', description: 'The last balances stay; the next interval tries again.' },
-              },
+              invoke: readingBalances('refreshWallets', { quiet: true }, 'waiting', {
+                target: 'waiting',
+                description: 'The last balances stay; the next interval tries again.',
+              }),
             },
           },
         },

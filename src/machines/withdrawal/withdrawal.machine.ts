@@ -25,8 +25,9 @@ export type WithdrawalEvent =
   | { type: 'preview.refresh' }
   | { type: 'form.submit' };
 
-type Fields = Omit<WithdrawalContext, 'preview'>;
-const fieldsOf = ({ preview: _, ...fields }: WithdrawalContext): Fields => fields;
+/** What the rules read of the form (withdrawal.rules.ts): the context without the preview. */
+export type WithdrawalFields = Omit<WithdrawalContext, 'preview'>;
+const fieldsOf = ({ preview: _, ...fields }: WithdrawalContext): WithdrawalFields => fields;
 
 /** Withdraw (/wallets/withdraw; the server's rules: docs/rules.md "Wallets"). */
 export const withdrawalMachine = setup({
@@ -67,9 +68,9 @@ export const withdrawalMachine = setup({
     /** Coin, network or amount is empty (the "Missing Information" toast). */
     hasMissingFields: ({ context }) => context.ticker === '' || context.network === '' || context.amount.trim() === '',
     /** The amount, in crypto, is above the coin's available balance; bound with the chart (withdrawal.rules.ts). */
-    isOverBalance: unboundRule<Fields>('isOverBalance'),
+    isOverBalance: unboundRule<WithdrawalFields>('isOverBalance'),
     /** Coin, network, recipient and a well-formed amount are filled; bound with the chart (withdrawal.rules.ts). */
-    canPreview: unboundRule<Fields>('canPreview'),
+    canPreview: unboundRule<WithdrawalFields>('canPreview'),
   },
 }).createMachine({
   id: 'withdrawal',

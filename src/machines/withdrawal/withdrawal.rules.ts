@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { positiveDecimal, type WalletAddressEntry, type WithdrawalMode } from '../../../contracts/index.ts';
 import { divideDecimals, multiplyDecimals, roundDownDecimal } from '../../../domain/decimal.ts';
 import { FIAT_PLACES, compareDecimal, isDecimalText } from '../../../domain/money.ts';
+import type { WithdrawalFields } from './withdrawal.machine.ts';
 
 /**
  * The Withdraw form's rules on exact decimals: the balance check, the amount's shape and the USD/crypto
@@ -13,16 +14,6 @@ import { FIAT_PLACES, compareDecimal, isDecimalText } from '../../../domain/mone
 export const withdrawalTexts = {
   overBalance: 'This amount is higher than your balance',
 } as const;
-
-/** What the rules read of the form: the chart's context without the preview. */
-export type WithdrawalFields = {
-  coins: WalletAddressEntry[];
-  ticker: string;
-  network: string;
-  recipient: string;
-  amount: string;
-  mode: WithdrawalMode;
-};
 
 export const coinOf = (coins: readonly WalletAddressEntry[], ticker: string) => coins.find((entry) => entry.coin.ticker === ticker);
 

@@ -3,6 +3,8 @@ import type { AllowlistEntry, AllowlistStatus } from '../../../contracts/account
 import type { Notice } from '../shared/notify.ts';
 import type { AllowlistAddition } from './withdrawalAllowlist.rules.ts';
 import type { PasswordConfirmLogic, PasswordConfirmOutput } from '../passwordConfirm/passwordConfirm.machine.ts';
+import type { CardFormEvent } from '../shared/securityCard.ts';
+import { confirmedChangeGuards, confirmingWithPassword, passwordForm, readingStatus, sendingForm, unreadable } from '../shared/securityCard.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type AllowlistField = 'network' | 'address' | 'label' | 'password';
@@ -21,12 +23,11 @@ export type WithdrawalAllowlistContext = {
   removingId: number | null;
 };
 export type WithdrawalAllowlistEvent =
-  | { type: 'field.change'; name: AllowlistField; value: string }
+  | CardFormEvent<AllowlistField>
   | { type: 'allowlist.enable' }
   | { type: 'disable.start' }
   | { type: 'add.start' }
   | { type: 'address.remove'; id: number }
-  | { type: 'form.submit' }
   | { type: 'form.cancel' }
   | { type: 'status.retry' };
 
@@ -35,6 +36,14 @@ export const DEFAULT_NETWORK = 'bitcoin';
 const emptyForm = { network: DEFAULT_NETWORK, address: '', label: '', password: '' };
 const statusOf = (status: AllowlistStatus) => ({ enabled: status.enabled, enforcedUntil: status.enforced_until, addresses: status.addresses });
 const keepStatus = { type: 'keepStatus', params: ({ event }: { event: { output: AllowlistStatus } }) => event.output } as const;
+type Form = { context: WithdrawalAllowlistContext };
+/** The add form as the rule checks it. */
+const addition = ({ context }: Form) => ({ network: context.network, address: context.address, label: context.label, password: context.password });
+/** The add form as it is sent: the address and the label trimmed. */
+const trimmedAddition = (form: Form) => {
+  const typed = addition(form);
+  return { ...typed, address: typed.address.trim(), label: typed.label.trim() };
+};
 
 /**
  * The withdrawal allowlist on /settings/security. What narrows where coins may go (on, removing an address)
@@ -62,7 +71,7 @@ export const withdrawalAllowlistMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    isConfirmed: (_, params: PasswordConfirmOutput) => params.confirmed,
+    ...confirmedChangeGuards,
     isEnabled: ({ context }) => context.enabled,
     isDisabled: ({ context }) => !context.enabled,
     /** The contract's rules for a new address (withdrawalAllowlist.rules.ts); bound with the chart. */
@@ -75,19 +84,8 @@ export const withdrawalAllowlistMachine = setup({
   context: { enabled: false, enforcedUntil: null, addresses: [], ...emptyForm, removingId: null },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadStatus',
-        src: 'loadStatus',
-        onDone: { target: 'ready', actions: keepStatus },
-        onError: { target: 'unavailable' },
-      },
-    },
-    unavailable: {
-      description: 'The allowlist could not be read; the trader may try again.',
-      on: { 'status.retry': { target: 'loading' } },
-    },
+    loading: readingStatus('loadStatus', { target: 'ready', actions: keepStatus }),
+    unavailable: unreadable('The allowlist', 'status.retry'),
     ready: {
       description: 'The switch and the list show.',
       on: {
@@ -110,54 +108,24 @@ export const withdrawalAllowlistMachine = setup({
         onError: { target: 'ready' },
       },
     },
-    confirmingDisable: {
-      description: 'The password turns it off (the passwordConfirm child); it stays enforced for 24 hours more.',
-      tags: ['form'],
-      invoke: {
-        id: 'confirmDisable',
-        src: 'confirmDisable',
-        onDone: [
-          {
-            guard: { type: 'isConfirmed', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: [
-              { type: 'keepConfirmed', params: ({ event }) => event.output },
-              { type: 'notify', params: { title: 'Withdrawal allowlist off', type: 'success' } },
-            ],
-          },
-          { target: 'ready', description: 'Cancelled: it stays on.' },
-        ],
+    confirmingDisable: confirmingWithPassword(
+      'confirmDisable',
+      'The password turns it off (the passwordConfirm child); it stays enforced for 24 hours more.',
+      { back: 'ready', done: { title: 'Withdrawal allowlist off', type: 'success' }, cancelled: 'Cancelled: it stays on.' },
+    ),
+    editingAddress: passwordForm(
+      'A network, the address, an optional label, and the password.',
+      { guard: { type: 'isAdditionValid', params: addition }, target: 'addingAddress' },
+      { 'form.cancel': 'ready' },
+    ),
+    addingAddress: sendingForm('addAddress', trimmedAddition, {
+      onDone: {
+        target: 'ready',
+        description: 'The new address is listed, usable 24 hours from now.',
+        actions: [keepStatus, 'clearForm', { type: 'notify', params: { title: 'Address added', type: 'success' } }],
       },
-    },
-    editingAddress: {
-      tags: ['form'],
-      description: 'A network, the address, an optional label, and the password.',
-      on: {
-        'field.change': { actions: { type: 'setField', params: ({ event }) => event } },
-        'form.submit': {
-          guard: {
-            type: 'isAdditionValid',
-            params: ({ context }) => ({ network: context.network, address: context.address, label: context.label, password: context.password }),
-          },
-          target: 'addingAddress',
-        },
-        'form.cancel': { target: 'ready', actions: 'clearForm' },
-      },
-    },
-    addingAddress: {
-      tags: ['busy', 'form'],
-      invoke: {
-        id: 'addAddress',
-        src: 'addAddress',
-        input: ({ context }) => ({ network: context.network, address: context.address.trim(), label: context.label.trim(), password: context.password }),
-        onDone: {
-          target: 'ready',
-          description: 'The new address is listed, usable 24 hours from now.',
-          actions: [keepStatus, 'clearForm', { type: 'notify', params: { title: 'Address added', type: 'success' } }],
-        },
-        onError: { target: 'editingAddress', description: 'The form stays as typed but for the password.', actions: 'clearPassword' },
-      },
-    },
+      onError: { target: 'editingAddress', description: 'The form stays as typed but for the password.', actions: 'clearPassword' },
+    }),
     removing: {
       tags: ['busy'],
       invoke: {

@@ -1,0 +1,46 @@
+import type { EventObject } from 'xstate';
+import { unboundCallback } from './unbound.ts';
+
+/**
+ * The pieces of the charts that follow the tab's realtime connection (the bell, the chat list), so each says
+ * once what they do alike while staying one file the Stately visualizer loads on its own: the trader's own
+ * channel, and the region that tells whether the connection reaches the page. The names a chart declares in
+ * `setup` are those of `liveActors`, bound by shared/channels.ts's helpers in the chart's `.actors.ts`.
+ */
+
+/** The socket's state as the binding's `watchConnection` actor tells it. */
+export type ConnectionEvent = { type: 'realtime.connecting' } | { type: 'realtime.connected' } | { type: 'realtime.offline' };
+
+/** The subscriptions, for the chart's `setup`: the trader's own channel (`private-user-<username>`) and the socket's state. */
+export const liveActors = {
+  /** `realtime.subscribed` on each (re)join, and the events the chart's binding reads from the channel. */
+  userChannel: unboundCallback<EventObject, { username: string }>('userChannel'),
+  /** The socket's state: `realtime.connecting` / `connected` / `offline`. */
+  watchConnection: unboundCallback<EventObject>('watchConnection'),
+};
+
+/**
+ * The trader's own channel, invoked by the region whose list it keeps current (leaving the region ends it);
+ * `onError` says what the list shows without it.
+ */
+export const userChannel = (onError: string) => ({
+  id: 'userChannel',
+  src: 'userChannel' as const,
+  input: ({ context }: { context: { username: string } }) => ({ username: context.username }),
+  onError: { description: onError },
+});
+
+/**
+ * The region that tells whether the channels reach the page: connecting at first, then `live` or `offline` as
+ * the socket goes (each chart words the two, and what moves it between them); no socket at all is offline.
+ */
+export const connectionRegion = <const Live, const Offline>(description: string, live: Live, offline: Offline) => ({
+  description,
+  invoke: { id: 'connection', src: 'watchConnection' as const, onError: { target: '.offline' } },
+  initial: 'connecting' as const,
+  states: {
+    connecting: { on: { 'realtime.connected': { target: 'live' }, 'realtime.offline': { target: 'offline' } } },
+    live,
+    offline,
+  },
+});
