@@ -1,27 +1,16 @@
 import { Popover } from '@ark-ui/react/popover';
 import { DateTime } from 'luxon';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { NotificationItem } from '../../../contracts/index.ts';
 import { Button } from '../primitives/Button.tsx';
+import { floatingPanel } from '../primitives/floating.ts';
 import { notificationTexts } from './texts.ts';
 
 
 /** "5 minutes ago", by luxon, against the time it is now (each opening of the panel renders it again). */
 export const relativeTime = (created: string) => DateTime.fromISO(created).toRelative() ?? '';
 
-const content = css({
-  w: '80',
-  maxW: 'calc(100vw - 2rem)',
-  bg: 'bg.surface',
-  color: 'fg',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  zIndex: 20,
-  overflow: 'hidden',
-  _focusVisible: { outline: 'none' },
-});
+const content = cx(floatingPanel, css({ w: '80', maxW: 'calc(100vw - 2rem)', color: 'fg', zIndex: 20, overflow: 'hidden' }));
 const header = css({
   display: 'flex',
   alignItems: 'center',

@@ -25,6 +25,7 @@ import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField, fieldStyles } from '../primitives/TextField.tsx';
 import { conditionPhrases } from './conditions.ts';
 
@@ -62,18 +63,6 @@ const textarea = css({ minH: '24', py: '2', resize: 'vertical' });
 const previewTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' });
 const previewRow = css({ display: 'flex', justifyContent: 'space-between', gap: '3', py: '2', borderTopWidth: '1px', borderColor: 'border', fontSize: 'sm' });
 const previewLabel = css({ color: 'fg.muted' });
-const typeBadge = css({
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'bold',
-  textTransform: 'uppercase',
-  color: 'white',
-  // The buttons' shades (panda.config.ts), in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
-  '&[data-type=buy]': { bg: 'emerald.700' },
-  '&[data-type=sell]': { bg: 'rose.700' },
-});
 const terms = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word', textAlign: 'right' });
 const section = css({ display: 'flex', flexDirection: 'column', gap: '4', pt: '4', borderTopWidth: '1px', borderColor: 'border' });
 const sectionTitle = css({ fontSize: 'md', fontWeight: 'semibold' });
@@ -276,9 +265,9 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
             <h2 className={previewTitle}>Preview</h2>
             <div className={previewRow}>
               <span className={previewLabel}>Type</span>
-              <span className={typeBadge} data-type={values.offer_type}>
+              <Badge tone={values.offer_type} data-type={values.offer_type}>
                 {values.offer_type}
-              </span>
+              </Badge>
             </div>
             <div className={previewRow}>
               <span className={previewLabel}>Coin</span>

@@ -2,6 +2,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { Select, createListCollection } from '@ark-ui/react/select';
 import { useMemo } from 'react';
 import { css, cx } from 'styled-system/css';
+import { floatingItem, floatingPanel } from './floating.ts';
 import { CheckIcon } from './icons.tsx';
 import { fieldStyles } from './TextField.tsx';
 
@@ -18,31 +19,8 @@ const trigger = css({
   '& [data-part=value-text]': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& [data-part=value-text][data-placeholder]': { color: 'fg.subtle' },
 });
-const content = css({
-  bg: 'bg.surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  p: '1',
-  maxH: '72',
-  overflowY: 'auto',
-  zIndex: 30,
-  minW: 'var(--reference-width)',
-  _focusVisible: { outline: 'none' },
-});
-const item = css({
-  display: 'flex',
-  alignItems: 'center',
-  gap: '2',
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-  borderRadius: 'md',
-  cursor: 'pointer',
-  '&[data-highlighted]': { bg: 'bg.muted' },
-  '&[data-state=checked]': { fontWeight: 'semibold' },
-});
+const content = cx(floatingPanel, css({ p: '1', maxH: '72', overflowY: 'auto', zIndex: 30, minW: 'var(--reference-width)' }));
+const item = cx(floatingItem, css({ alignItems: 'center', gap: '2', '&[data-state=checked]': { fontWeight: 'semibold' } }));
 const itemHint = css({ color: 'fg.muted', ml: 'auto', fontSize: 'xs' });
 const chevron = css({ color: 'fg.muted', flexShrink: 0 });
 

@@ -1,7 +1,8 @@
 import { Menu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import { useRouter } from '@tanstack/react-router';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
+import { floatingItem, floatingPanel } from '../primitives/floating.ts';
 import { Tooltip } from '../primitives/Tooltip.tsx';
 
 const avatar = css({
@@ -18,27 +19,8 @@ const avatar = css({
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
 });
 const anchor = css({ display: 'inline-flex' });
-const content = css({
-  minW: '44',
-  bg: 'bg.surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  p: '1',
-  zIndex: 20,
-  _focusVisible: { outline: 'none' },
-});
-const item = css({
-  display: 'flex',
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-  borderRadius: 'md',
-  cursor: 'pointer',
-  color: 'fg',
-  '&[data-highlighted]': { bg: 'bg.muted' },
-});
+const content = cx(floatingPanel, css({ minW: '44', p: '1', zIndex: 20 }));
+const item = cx(floatingItem, css({ color: 'fg' }));
 const danger = css({ color: 'danger' });
 const separator = css({ my: '1', borderColor: 'border' });
 
