@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { css, cx } from 'styled-system/css';
 import type { NotificationItem } from '../../../contracts/index.ts';
 import { Button } from '../primitives/Button.tsx';
-import { floatingPanel } from '../primitives/floating.ts';
+import { floatingPanel, rowButton } from '../primitives/looks.ts';
 import { notificationTexts } from './texts.ts';
 
 
@@ -31,18 +31,7 @@ const entry = css({
   _last: { borderBottomWidth: '0' },
   '&[data-fresh=true]': { bg: 'accent.subtle' },
 });
-const itemButton = css({
-  display: 'flex',
-  gap: '3',
-  w: 'full',
-  textAlign: 'left',
-  px: '4',
-  py: '3',
-  cursor: 'pointer',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-});
+const itemButton = cx(rowButton, css({ display: 'flex', gap: '3', px: '4' }));
 const dot = css({
   flexShrink: 0,
   mt: '1.5',

@@ -2,7 +2,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { Select, createListCollection } from '@ark-ui/react/select';
 import { useMemo } from 'react';
 import { css, cx } from 'styled-system/css';
-import { floatingItem, floatingPanel } from './floating.ts';
+import { floatingItem, floatingPanel } from './looks.ts';
 import { CheckIcon } from './icons.tsx';
 import { fieldStyles } from './TextField.tsx';
 
@@ -86,4 +86,26 @@ export function SelectField({ label, name, options, value, onValueChange, placeh
       <Select.HiddenSelect />
     </Select.Root>
   );
+}
+
+export type SingleSelectFieldProps = Omit<SelectFieldProps, 'value' | 'onValueChange' | 'multiple'> & {
+  value: string;
+  onValueChange: (value: string) => void;
+};
+
+/**
+ * A select of one choice whose value is a string: the placeholder shows while the value is none of the options
+ * (blank, or their list not here yet), and a choice taken back reports ''.
+ */
+export function SingleSelectField({ value, onValueChange, ...select }: SingleSelectFieldProps) {
+  const chosen = select.options.some((option) => option.value === value) ? [value] : [];
+  return <SelectField {...select} value={chosen} onValueChange={([next]) => onValueChange(next ?? '')} />;
+}
+
+/**
+ * A filter of one choice or none: "All …" (`all`) is the first choice, the value '', and what shows while nothing is
+ * chosen.
+ */
+export function FilterSelectField({ all, options, ...select }: Omit<SingleSelectFieldProps, 'placeholder'> & { all: string }) {
+  return <SingleSelectField {...select} placeholder={all} options={[{ value: '', label: all }, ...options]} />;
 }

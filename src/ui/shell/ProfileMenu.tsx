@@ -2,22 +2,13 @@ import { Menu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import { useRouter } from '@tanstack/react-router';
 import { css, cx } from 'styled-system/css';
-import { floatingItem, floatingPanel } from '../primitives/floating.ts';
+import { floatingItem, floatingPanel, initialAvatar } from '../primitives/looks.ts';
 import { Tooltip } from '../primitives/Tooltip.tsx';
 
-const avatar = css({
-  h: '9',
-  w: '9',
-  borderRadius: 'full',
-  bg: 'accent',
-  color: 'accent.fg',
-  fontWeight: 'bold',
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  cursor: 'pointer',
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-});
+const avatar = cx(
+  initialAvatar,
+  css({ h: '9', w: '9', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' } }),
+);
 const anchor = css({ display: 'inline-flex' });
 const content = cx(floatingPanel, css({ minW: '44', p: '1', zIndex: 20 }));
 const item = cx(floatingItem, css({ color: 'fg' }));
