@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { css } from 'styled-system/css';
+import { Button } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 
 const page = css({
@@ -49,5 +50,14 @@ export function AuthCard({
         {footer ? <div className={footerStyle}>{footer}</div> : null}
       </div>
     </main>
+  );
+}
+
+/** An auth card's main button, the card's width: `busyLabel` while the flow works, and disabled then or while `disabled`. */
+export function SubmitButton({ busy, busyLabel, label, disabled = false }: { busy: boolean; busyLabel: string; label: string; disabled?: boolean }) {
+  return (
+    <Button type="submit" className={fullWidth} disabled={disabled || busy}>
+      {busy ? busyLabel : label}
+    </Button>
   );
 }

@@ -23,11 +23,13 @@ import { formatFiat, formatRate } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
-import { SelectField, SingleSelectField } from '../primitives/SelectField.tsx';
+import { SingleSelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { TextField, fieldStyles } from '../primitives/TextField.tsx';
+import { offerChoices } from './choices.ts';
 import { conditionPhrases } from './conditions.ts';
+import { PaymentMethodsField } from './PaymentMethodsField.tsx';
 
 const back = css({ display: 'inline-flex', alignItems: 'center', gap: '1', color: 'fg.muted', fontSize: 'sm', _hover: { color: 'fg' } });
 const title = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', mt: '2', letterSpacing: '-0.02em' });
@@ -109,14 +111,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
   };
   const code = values.currency.toUpperCase();
   const unit = code ? ` (${code})` : '';
-  const options = useMemo(
-    () => ({
-      coins: (components?.coins ?? []).map((entry) => ({ value: String(entry.id), label: entry.label, image: entry.image })),
-      currencies: (components?.currencies ?? []).map((entry) => ({ value: entry.code, label: `${entry.name} (${entry.code.toUpperCase()})` })),
-      methods: (components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name })),
-    }),
-    [components],
-  );
+  const choices = useMemo(() => offerChoices(components), [components]);
 
   return (
     <section aria-busy={loading}>
@@ -147,8 +142,8 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
             </RadioGroup.Root>
 
             <div className={pair}>
-              <SingleSelectField label="Cryptocurrency" placeholder="Select a coin" options={options.coins} {...bind('coin')} />
-              <SingleSelectField label="Fiat currency" placeholder="Select a currency" options={options.currencies} {...bind('currency')} />
+              <SingleSelectField label="Cryptocurrency" placeholder="Select a coin" options={choices.coins} {...bind('coin')} />
+              <SingleSelectField label="Fiat currency" placeholder="Select a currency" options={choices.currencies} {...bind('currency')} />
             </div>
 
             <div className={pair}>
@@ -164,12 +159,9 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
               {...bind('rate')}
             />
 
-            <SelectField
-              label="Payment methods"
-              name="payment_method"
-              multiple
+            <PaymentMethodsField
               placeholder="Select payment methods"
-              options={options.methods}
+              methods={choices.methods}
               value={values.payment_methods}
               onValueChange={(value) => actor.send({ type: 'methods.change', value })}
             />

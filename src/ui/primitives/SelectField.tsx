@@ -107,5 +107,6 @@ export function SingleSelectField({ value, onValueChange, ...select }: SingleSel
  * chosen.
  */
 export function FilterSelectField({ all, options, ...select }: Omit<SingleSelectFieldProps, 'placeholder'> & { all: string }) {
-  return <SingleSelectField {...select} placeholder={all} options={[{ value: '', label: all }, ...options]} />;
+  const withAll = useMemo(() => [{ value: '', label: all }, ...options], [all, options]);
+  return <SingleSelectField {...select} placeholder={all} options={withAll} />;
 }
