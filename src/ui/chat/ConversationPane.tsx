@@ -95,10 +95,6 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
   const typingLine = useSelector(actor, selectTypingLine);
   const buttons = useSelector(actor, selectActionButtons);
   const canWrite = useSelector(actor, selectCanWrite);
-  const draft = useSelector(actor, selectDraft);
-  const draftError = useSelector(actor, selectDraftError);
-  const canSend = useSelector(actor, selectCanSend);
-  const sending = useSelector(actor, selectIsSending);
 
   return (
     <article
@@ -176,16 +172,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
           ))}
         </div>
         {canWrite ? (
-          <MessageComposer
-            label="Message"
-            placeholder="Type a message…"
-            draft={draft}
-            problem={draftError}
-            canSend={canSend}
-            sending={sending}
-            onChange={(value) => actor.send({ type: 'message.change', value })}
-            onSend={() => actor.send({ type: 'message.send' })}
-          />
+          <MessageComposer label="Message" placeholder="Type a message…" actor={actor} read={{ selectDraft, selectDraftError, selectCanSend, selectIsSending }} />
         ) : null}
         <p className={reminder}>
           <ShieldIcon width={14} height={14} />

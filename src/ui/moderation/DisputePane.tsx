@@ -111,10 +111,6 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
   const settledTrade = useSelector(actor, selectIsSettled);
   const buttons = useSelector(actor, selectSettlementButtons);
   const messages = useSelector(actor, selectMessageViews);
-  const draft = useSelector(actor, selectDraft);
-  const draftError = useSelector(actor, selectDraftError);
-  const canSend = useSelector(actor, selectCanSend);
-  const sending = useSelector(actor, selectIsSending);
   const ticker = detail.coin__ticker;
 
   return (
@@ -224,12 +220,8 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
             <MessageComposer
               label="Message as Moderator"
               placeholder="Write to both traders as Moderator…"
-              draft={draft}
-              problem={draftError}
-              canSend={canSend}
-              sending={sending}
-              onChange={(value) => actor.send({ type: 'message.change', value })}
-              onSend={() => actor.send({ type: 'message.send' })}
+              actor={actor}
+              read={{ selectDraft, selectDraftError, selectCanSend, selectIsSending }}
             />
           )}
         </div>
