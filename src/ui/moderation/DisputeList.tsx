@@ -7,8 +7,7 @@ import {
   selectSelectedChannel,
 } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
 import { ChannelList } from '../chat/ChannelList.tsx';
-import { Spinner } from '../chat/Spinner.tsx';
-import { Button } from '../primitives/Button.tsx';
+import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount } from './format.ts';
 import type { DeskRef } from './types.ts';
@@ -33,16 +32,9 @@ export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (ch
     <>
       <h2 className={heading}>Open disputes, oldest first</h2>
       {view === 'loading' ? (
-        <div className={placeholder}>
-          <Spinner label="Loading disputes" />
-        </div>
+        <ColumnLoading className={placeholder} label="Loading disputes" />
       ) : view === 'failed' ? (
-        <div className={placeholder} role="alert">
-          <p>The disputes could not be loaded.</p>
-          <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'list.retry' })}>
-            Try again
-          </Button>
-        </div>
+        <ColumnFailed className={placeholder} text="The disputes could not be loaded." onRetry={() => actor.send({ type: 'list.retry' })} />
       ) : view === 'empty' ? (
         <p className={placeholder}>No open disputes</p>
       ) : (

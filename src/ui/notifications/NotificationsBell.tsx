@@ -13,7 +13,7 @@ import {
   selectItems,
   selectUnreadCount,
 } from '../../machines/notifications/notifications.selectors.ts';
-import { iconButton } from '../primitives/looks.ts';
+import { focusRing, iconButton } from '../primitives/looks.ts';
 import { useLoadedLater } from '../primitives/useLoadedLater.ts';
 import { notificationTexts } from './texts.ts';
 
@@ -27,15 +27,8 @@ export type NotificationsRef = ActorRefFrom<NotificationsLogic>;
 
 const trigger = cx(
   iconButton,
-  css({
-    position: 'relative',
-    h: '10',
-    w: '10',
-    borderRadius: 'full',
-    color: 'fg',
-    _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-    '&[data-state=open]': { bg: 'bg.muted' },
-  }),
+  focusRing,
+  css({ position: 'relative', h: '10', w: '10', borderRadius: 'full', color: 'fg', _focusVisible: { outlineOffset: '2px' }, '&[data-state=open]': { bg: 'bg.muted' } }),
 );
 const badge = css({
   position: 'absolute',

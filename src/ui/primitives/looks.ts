@@ -1,4 +1,4 @@
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 
 /**
  * Looks several components share, as Panda class names. A component adds its own with `cx`, and only properties
@@ -24,16 +24,14 @@ export const floatingItem = css({ display: 'flex', px: '3', py: '2', fontSize: '
 /** A button that is only an icon (back, the menu, the bell, show/hide): the icon centred, lit under the pointer. Each sets its size and corners. */
 export const iconButton = css({ display: 'inline-flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0, cursor: 'pointer', _hover: { bg: 'bg.muted' } });
 
+/** The keyboard's focus ring on a control of the product's own (the Button recipe draws the same). Each sets its offset. */
+export const focusRing = css({ _focusVisible: { outline: '2px solid', outlineColor: 'accent' } });
+
 /** A whole row of a list that is one button (a conversation, a dispute, a notification). Each sets its layout and side padding. */
-export const rowButton = css({
-  width: '100%',
-  textAlign: 'left',
-  py: '3',
-  cursor: 'pointer',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-});
+export const rowButton = cx(
+  focusRing,
+  css({ width: '100%', textAlign: 'left', py: '3', cursor: 'pointer', color: 'fg', _hover: { bg: 'bg.muted' }, _focusVisible: { outlineOffset: '-2px' } }),
+);
 
 /** A trader's initial in a circle of the accent colour (a conversation, a profile, the account menu). Each sets its size. */
 export const initialAvatar = css({

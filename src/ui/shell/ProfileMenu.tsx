@@ -2,13 +2,10 @@ import { Menu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import { useRouter } from '@tanstack/react-router';
 import { css, cx } from 'styled-system/css';
-import { floatingItem, floatingPanel, initialAvatar } from '../primitives/looks.ts';
+import { floatingItem, floatingPanel, focusRing, initialAvatar } from '../primitives/looks.ts';
 import { Tooltip } from '../primitives/Tooltip.tsx';
 
-const avatar = cx(
-  initialAvatar,
-  css({ h: '9', w: '9', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' } }),
-);
+const avatar = cx(initialAvatar, focusRing, css({ h: '9', w: '9', cursor: 'pointer', _focusVisible: { outlineOffset: '2px' } }));
 const anchor = css({ display: 'inline-flex' });
 const content = cx(floatingPanel, css({ minW: '44', p: '1', zIndex: 20 }));
 const item = cx(floatingItem, css({ color: 'fg' }));
