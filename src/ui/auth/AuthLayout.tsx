@@ -1,6 +1,7 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 
 const page = css({
@@ -32,10 +33,6 @@ export function AuthCard({
   children: ReactNode;
   footer?: ReactNode;
 }) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
   // The page's main landmark: the signed-out pages have no shell around them to hold one.
   return (
     <main className={page}>
@@ -44,9 +41,9 @@ export function AuthCard({
           <h1 className={heading}>{title}</h1>
           {leadText ? <p className={lead}>{leadText}</p> : null}
         </div>
-        <form className={formStyle} onSubmit={submit} noValidate>
+        <Form className={formStyle} onSubmit={onSubmit}>
           {children}
-        </form>
+        </Form>
         {footer ? <div className={footerStyle}>{footer}</div> : null}
       </div>
     </main>

@@ -2,7 +2,7 @@ import { Checkbox } from '@ark-ui/react/checkbox';
 import { RadioGroup } from '@ark-ui/react/radio-group';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useMemo, type FormEvent, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { OfferFormField, offerFormMachine } from '../../machines/offerForm/offerForm.machine.ts';
@@ -21,6 +21,7 @@ import {
 } from '../../machines/offerForm/offerForm.selectors.ts';
 import { formatFiat, formatRate } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
 import { SingleSelectField } from '../primitives/SelectField.tsx';
@@ -105,10 +106,6 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
   const bind = (name: OfferFormField) => ({ name, value: values[name], onValueChange: change(name) });
   /** A counterparty condition's field, with the chart's problem with what is typed there. */
   const bindCondition = (name: ConditionField) => ({ ...bind(name), error: conditionErrors[name] });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
   const code = values.currency.toUpperCase();
   const unit = code ? ` (${code})` : '';
   const choices = useMemo(() => offerChoices(components), [components]);
@@ -122,7 +119,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
 
       <div className={layout}>
         <Card>
-          <form className={form} onSubmit={submit} noValidate>
+          <Form className={form} onSubmit={() => actor.send({ type: 'form.submit' })}>
             <RadioGroup.Root
               value={values.offer_type}
               onValueChange={({ value }) => value && change('offer_type')(value)}
@@ -201,7 +198,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
             <Button type="submit" size="lg" disabled={!canSubmit || submitting}>
               {submitting ? 'Please Wait...' : editing ? 'Edit Offer' : 'Publish Offer'}
             </Button>
-          </form>
+          </Form>
         </Card>
 
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
