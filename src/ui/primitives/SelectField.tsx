@@ -27,7 +27,7 @@ const chevron = css({ color: 'fg.muted', flexShrink: 0 });
 export type SelectFieldProps = {
   label: string;
   name: string;
-  options: SelectOption[];
+  options: readonly SelectOption[];
   value: string[];
   onValueChange: (value: string[]) => void;
   placeholder: string;
