@@ -2,15 +2,11 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { bindModerationDesk } from '../../machines/moderationDesk/moderationDesk.actors.ts';
 import { ModerationScreen } from '../../ui/moderation/ModerationScreen.tsx';
+import { channelSearch, openChannelHandlers } from '../-openChannel.ts';
 import { useFlowActor } from '../-useFlow.ts';
 
-/** `?channel=` opens one dispute; anything else there is ignored. */
-const moderationSearch = z.object({
-  channel: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(100))), undefined),
-});
-
 export const Route = createFileRoute('/_app/moderation')({
-  validateSearch: (search: Record<string, unknown>) => z.parse(moderationSearch, search),
+  validateSearch: (search: Record<string, unknown>) => z.parse(channelSearch, search),
   // Only moderators have a desk: anyone else meets the 404 of an unknown page (and the server's 403 on every call).
   // The session is read directly, not through its selectors: this guard ships with every first page.
   beforeLoad: ({ context }) => {
@@ -23,17 +19,9 @@ function ModerationRoute() {
   const { channel } = Route.useSearch();
   const navigate = Route.useNavigate();
   const desk = useFlowActor(bindModerationDesk, { input: { channel: channel ?? null } });
-  return (
-    <ModerationScreen
-      actor={desk}
-      onSelect={(selected) => {
-        desk.send({ type: 'dispute.select', channel: selected });
-        void navigate({ search: { channel: selected }, replace: true });
-      }}
-      onBack={() => {
-        desk.send({ type: 'dispute.close' });
-        void navigate({ search: {}, replace: true });
-      }}
-    />
-  );
+  const { onSelect, onBack } = openChannelHandlers((search) => void navigate({ search, replace: true }), {
+    select: (selected) => desk.send({ type: 'dispute.select', channel: selected }),
+    close: () => desk.send({ type: 'dispute.close' }),
+  });
+  return <ModerationScreen actor={desk} onSelect={onSelect} onBack={onBack} />;
 }

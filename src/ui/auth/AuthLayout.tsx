@@ -1,5 +1,7 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
+import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 
 const page = css({
@@ -31,10 +33,6 @@ export function AuthCard({
   children: ReactNode;
   footer?: ReactNode;
 }) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
   // The page's main landmark: the signed-out pages have no shell around them to hold one.
   return (
     <main className={page}>
@@ -43,11 +41,20 @@ export function AuthCard({
           <h1 className={heading}>{title}</h1>
           {leadText ? <p className={lead}>{leadText}</p> : null}
         </div>
-        <form className={formStyle} onSubmit={submit} noValidate>
+        <Form className={formStyle} onSubmit={onSubmit}>
           {children}
-        </form>
+        </Form>
         {footer ? <div className={footerStyle}>{footer}</div> : null}
       </div>
     </main>
+  );
+}
+
+/** An auth card's main button, the card's width: `busyLabel` while the flow works, and disabled then or while `disabled`. */
+export function SubmitButton({ busy, busyLabel, label, disabled = false }: { busy: boolean; busyLabel: string; label: string; disabled?: boolean }) {
+  return (
+    <Button type="submit" className={fullWidth} disabled={disabled || busy}>
+      {busy ? busyLabel : label}
+    </Button>
   );
 }

@@ -1,79 +1,37 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { loginMachine } from '../../machines/login/login.machine.ts';
-import type { CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { selectCanVerifyRecoveryCode, selectCodeEntry, selectErrors, selectIsBusy, selectStep } from '../../machines/login/login.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
-import { AuthCard, fullWidth, linkStyle } from './AuthLayout.tsx';
-import { CodeEntryField, useIsCodeComplete } from './fields.tsx';
+import { AuthCard, SubmitButton, linkStyle } from './AuthLayout.tsx';
+import { CodeEntryField, UsernameField, useIsCodeComplete } from './fields.tsx';
 
 const forgot = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' });
 const secondary = css({ alignSelf: 'center', fontSize: 'sm' });
 
-export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine> }) {
+type LoginActor = ActorRefFrom<typeof loginMachine>;
+type LoginField = 'username' | 'password' | 'recoveryCode';
+
+const changeOf = (actor: LoginActor) => (name: LoginField) => (value: string) => actor.send({ type: 'field.change', name, value });
+
+/** Login: the credentials, then, for an account with two-factor on, the authenticator's code or a recovery code. */
+export function LoginScreen({ actor }: { actor: LoginActor }) {
   const step = useSelector(actor, selectStep);
+  if (step === 'code') return <AuthenticatorCodeStep actor={actor} />;
+  if (step === 'recoveryCode') return <RecoveryCodeStep actor={actor} />;
+  return <CredentialsStep actor={actor} />;
+}
+
+function CredentialsStep({ actor }: { actor: LoginActor }) {
   const busy = useSelector(actor, selectIsBusy);
   const errors = useSelector(actor, selectErrors);
-  const codeEntry = useSelector(actor, selectCodeEntry);
-  const canVerifyRecoveryCode = useSelector(actor, selectCanVerifyRecoveryCode);
-  const { username, password, code, recoveryCode } = useSelector(actor, (snapshot) => snapshot.context);
-  const change = (name: 'username' | 'password' | 'recoveryCode') => (value: string) =>
-    actor.send({ type: 'field.change', name, value });
-  const backToLogin = (
-    <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
-      Back to login
-    </Button>
-  );
-
-  if (step === 'code') {
-    return (
-      <AuthCard
-        title="Two-factor authentication"
-        lead="Enter the 6-digit code from your authenticator app."
-        onSubmit={() => actor.send({ type: 'code.submit' })}
-        footer={backToLogin}
-      >
-        <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
-        <VerifyCodeButton entry={codeEntry} busy={busy} />
-        <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.start' })} disabled={busy}>
-          Lost your phone? Use a recovery code
-        </Button>
-      </AuthCard>
-    );
-  }
-
-  if (step === 'recoveryCode') {
-    return (
-      <AuthCard
-        title="Use a recovery code"
-        lead="Enter one of the recovery codes you saved when you turned two-factor on. Each code works once."
-        onSubmit={() => actor.send({ type: 'code.submit' })}
-        footer={backToLogin}
-      >
-        <TextField
-          label="Recovery code"
-          name="recovery_code"
-          value={recoveryCode}
-          onValueChange={change('recoveryCode')}
-          placeholder="abcde-fghij"
-          autoComplete="off"
-          spellCheck={false}
-          autoFocus
-        />
-        <Button type="submit" className={fullWidth} disabled={!canVerifyRecoveryCode || busy}>
-          {busy ? 'Verifying...' : 'Verify Code'}
-        </Button>
-        <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.cancel' })} disabled={busy}>
-          Use the authenticator app instead
-        </Button>
-      </AuthCard>
-    );
-  }
-
+  const { username, password } = useSelector(actor, (snapshot) => snapshot.context);
+  const change = changeOf(actor);
   return (
     <AuthCard
       title="Welcome back"
@@ -88,15 +46,7 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
         </>
       }
     >
-      <TextField
-        label="Username"
-        name="username"
-        value={username}
-        error={errors.username}
-        onValueChange={change('username')}
-        autoComplete="username"
-        autoFocus
-      />
+      <UsernameField value={username} error={errors.username} onValueChange={change('username')} />
       <PasswordField
         label="Password"
         name="password"
@@ -108,19 +58,67 @@ export function LoginScreen({ actor }: { actor: ActorRefFrom<typeof loginMachine
       <Link to="/forgot-password" className={`${linkStyle} ${forgot}`}>
         Forgot password?
       </Link>
-      <Button type="submit" className={fullWidth} disabled={busy}>
-        {busy ? 'Logging in...' : 'Login'}
-      </Button>
+      <SubmitButton busy={busy} busyLabel="Logging in..." label="Login" />
     </AuthCard>
   );
 }
 
-/** "Verify Code": enabled once the code entry holds all six digits (docs/api.md "Login"). */
-function VerifyCodeButton({ entry, busy }: { entry: CodeEntryRef | undefined; busy: boolean }) {
-  const complete = useIsCodeComplete(entry);
+/** The 6-digit code of the authenticator app; "Verify Code" once the code entry holds all six digits (docs/api.md "Login"). */
+function AuthenticatorCodeStep({ actor }: { actor: LoginActor }) {
+  const busy = useSelector(actor, selectIsBusy);
+  const codeEntry = useSelector(actor, selectCodeEntry);
+  const code = useSelector(actor, (snapshot) => snapshot.context.code);
+  const complete = useIsCodeComplete(codeEntry);
   return (
-    <Button type="submit" className={fullWidth} disabled={!complete || busy}>
-      {busy ? 'Verifying...' : 'Verify Code'}
+    <SecondFactorCard actor={actor} title="Two-factor authentication" lead="Enter the 6-digit code from your authenticator app.">
+      <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
+      <SubmitButton busy={busy} busyLabel="Verifying..." label="Verify Code" disabled={!complete} />
+      <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.start' })} disabled={busy}>
+        Lost your phone? Use a recovery code
+      </Button>
+    </SecondFactorCard>
+  );
+}
+
+/** One of the recovery codes saved when two-factor was turned on, instead of the app's code. */
+function RecoveryCodeStep({ actor }: { actor: LoginActor }) {
+  const busy = useSelector(actor, selectIsBusy);
+  const canVerify = useSelector(actor, selectCanVerifyRecoveryCode);
+  const recoveryCode = useSelector(actor, (snapshot) => snapshot.context.recoveryCode);
+  return (
+    <SecondFactorCard
+      actor={actor}
+      title="Use a recovery code"
+      lead="Enter one of the recovery codes you saved when you turned two-factor on. Each code works once."
+    >
+      <TextField
+        label="Recovery code"
+        name="recovery_code"
+        value={recoveryCode}
+        onValueChange={changeOf(actor)('recoveryCode')}
+        placeholder="abcde-fghij"
+        autoComplete="off"
+        spellCheck={false}
+        autoFocus
+      />
+      <SubmitButton busy={busy} busyLabel="Verifying..." label="Verify Code" disabled={!canVerify} />
+      <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.cancel' })} disabled={busy}>
+        Use the authenticator app instead
+      </Button>
+    </SecondFactorCard>
+  );
+}
+
+/** A second factor's card: it submits the code or the recovery code (`code.submit`), and its footer goes back to the login. */
+function SecondFactorCard({ actor, title, lead, children }: { actor: LoginActor; title: string; lead: string; children: ReactNode }) {
+  const backToLogin = (
+    <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
+      Back to login
     </Button>
+  );
+  return (
+    <AuthCard title={title} lead={lead} onSubmit={() => actor.send({ type: 'code.submit' })} footer={backToLogin}>
+      {children}
+    </AuthCard>
   );
 }

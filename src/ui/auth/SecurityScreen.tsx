@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
-import type { FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { twoFactorMachine } from '../../machines/twoFactor/twoFactor.machine.ts';
@@ -13,6 +13,7 @@ import {
   selectView,
 } from '../../machines/twoFactor/twoFactor.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
@@ -56,15 +57,12 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
     actor,
     (state) => state.context,
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
+  const submit = () => actor.send({ type: 'form.submit' });
   const change = (name: 'code' | 'password') => (value: string) => actor.send({ type: 'field.change', name, value });
   const passwordField = <CurrentPasswordField value={password} onValueChange={change('password')} />;
   /** The form of a change made with a code of the account's own (off, new recovery codes). */
   const proofForm = (lead: string, submitLabel: string, cancel: () => void, variant: 'destructive' | 'default'): ReactNode => (
-    <form onSubmit={submit} className={s.form}>
+    <Form onSubmit={submit} className={s.form}>
       <p className={s.muted}>{lead}</p>
       <TextField
         label="Authentication or recovery code"
@@ -78,7 +76,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
       />
       {passwordField}
       <FormButtons submitLabel={submitLabel} variant={variant} canSubmit={canSubmit} busy={busy} onCancel={cancel} />
-    </form>
+    </Form>
   );
 
   return (
@@ -114,7 +112,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
               <div className={qr}>
                 <QRCodeSVG value={otpauthUrl} size={165} level="M" title="Two-factor QR code" />
               </div>
-              <form onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+              <Form onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
                 <p className={s.muted}>
                   Scan the code with your authenticator app, or enter this key by hand:
                 </p>
@@ -129,7 +127,7 @@ export function SecurityScreen({ actor, children }: { actor: ActorRefFrom<typeof
                     Cancel
                   </Button>
                 </div>
-              </form>
+              </Form>
             </div>
           ) : null}
 

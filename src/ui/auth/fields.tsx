@@ -1,7 +1,9 @@
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { selectCode, selectError, selectIsComplete, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
+import { AuthCard, SubmitButton } from './AuthLayout.tsx';
 
 /** The fields the signup, reset and login screens share, named by their payload field. */
 
@@ -29,6 +31,11 @@ export function EmailField({
       autoFocus={!readOnly}
     />
   );
+}
+
+/** The username, as signing in and signing up ask for it. */
+export function UsernameField({ value, error, onValueChange }: { value: string; error: string | undefined; onValueChange: (value: string) => void }) {
+  return <TextField label="Username" name="username" value={value} error={error} onValueChange={onValueChange} autoComplete="username" autoFocus />;
 }
 
 /**
@@ -60,38 +67,52 @@ export function CodeEntryField({ entry, label, submitted }: { entry: CodeEntryRe
 export const useIsCodeComplete = (entry: CodeEntryRef | undefined) =>
   useSelector(entry, (snapshot) => snapshot !== undefined && selectIsComplete(snapshot));
 
-/** A new password and its confirmation, each with the show/hide toggle. */
+type NewPasswordField = 'password' | 'confirmPassword';
+
+/** A new password and its confirmation, each with the show/hide toggle; `change` sends a field's typing to the flow. */
 export function NewPasswordFields({
   passwordLabel,
-  password,
-  confirmPassword,
+  values,
   errors,
-  onChange,
+  change,
 }: {
   passwordLabel: string;
-  password: string;
-  confirmPassword: string;
-  errors: { password?: string; confirmPassword?: string };
-  onChange: (name: 'password' | 'confirmPassword', value: string) => void;
+  values: Record<NewPasswordField, string>;
+  errors: Partial<Record<NewPasswordField, string>>;
+  change: (name: NewPasswordField) => (value: string) => void;
 }) {
   return (
     <>
-      <PasswordField
-        label={passwordLabel}
-        name="password"
-        value={password}
-        error={errors.password}
-        onValueChange={(value) => onChange('password', value)}
-        autoComplete="new-password"
-      />
-      <PasswordField
-        label="Confirm password"
-        name="confirmPassword"
-        value={confirmPassword}
-        error={errors.confirmPassword}
-        onValueChange={(value) => onChange('confirmPassword', value)}
-        autoComplete="new-password"
-      />
+      {(['password', 'confirmPassword'] as const).map((name) => (
+        <PasswordField
+          key={name}
+          label={name === 'password' ? passwordLabel : 'Confirm password'}
+          name={name}
+          value={values[name]}
+          error={errors[name]}
+          onValueChange={change(name)}
+          autoComplete="new-password"
+        />
+      ))}
     </>
+  );
+}
+
+/** The first step of signing up and of a password reset (machines/shared/emailStep.ts): the email, and Continue sends a code to it. */
+export function EmailStep(props: {
+  title: string;
+  lead: string;
+  footer: ReactNode;
+  email: string;
+  error: string | undefined;
+  busy: boolean;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+}) {
+  return (
+    <AuthCard title={props.title} lead={props.lead} onSubmit={props.onSubmit} footer={props.footer}>
+      <EmailField value={props.email} error={props.error} onValueChange={props.onChange} />
+      <SubmitButton busy={props.busy} busyLabel="Sending..." label="Continue" />
+    </AuthCard>
   );
 }

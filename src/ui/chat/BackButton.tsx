@@ -1,18 +1,9 @@
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
+import { iconButton } from '../primitives/looks.ts';
 
 // Only on a phone, where the list and the open item take turns (SplitView); from md up both are in view.
-const back = css({
-  display: { base: 'inline-flex', md: 'none' },
-  alignItems: 'center',
-  justifyContent: 'center',
-  w: '9',
-  h: '9',
-  borderRadius: 'md',
-  color: 'fg',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted' },
-});
+const back = cx(iconButton, css({ display: { base: 'inline-flex', md: 'none' }, w: '9', h: '9', borderRadius: 'md', color: 'fg' }));
 
 /** The arrow back from an open conversation or dispute to its list, named by `label`. */
 export function BackButton({ label, onBack }: { label: string; onBack: () => void }) {

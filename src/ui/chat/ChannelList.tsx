@@ -1,19 +1,9 @@
 import type { ReactNode } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
+import { rowButton } from '../primitives/looks.ts';
 
 const list = css({ flex: '1', overflowY: 'auto', minH: '0' });
-const entry = css({
-  width: '100%',
-  textAlign: 'left',
-  py: '3',
-  cursor: 'pointer',
-  borderBottomWidth: '1px',
-  borderColor: 'border',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-  '&[aria-current=true]': { bg: 'accent.subtle' },
-});
+const entry = cx(rowButton, css({ borderBottomWidth: '1px', borderColor: 'border', '&[aria-current=true]': { bg: 'accent.subtle' } }));
 
 /**
  * The left column's trades, one button each, the open one marked current: /chat's conversations and the dispute

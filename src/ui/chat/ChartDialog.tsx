@@ -1,11 +1,11 @@
 import { Dialog } from '@ark-ui/react/dialog';
-import { Field } from '@ark-ui/react/field';
 import { Portal } from '@ark-ui/react/portal';
-import type { FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { dialogStyles } from '../primitives/dialogStyles.ts';
-import { fieldStyles } from '../primitives/TextField.tsx';
+import { TextAreaField } from '../primitives/TextAreaField.tsx';
 
 const { backdrop, positioner, title, description, actions } = dialogStyles;
 const content = dialogStyles.content({ size: 'md' });
@@ -98,31 +98,26 @@ export function WrittenTextForm({
   onSubmit: () => void;
   onCancel: () => void;
 }) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
   return (
-    <form onSubmit={submit} className={form} noValidate>
-      <Field.Root className={fieldStyles.root} invalid={invalid} disabled={busy}>
-        <Field.Label className={fieldStyles.label}>{label}</Field.Label>
-        <Field.Textarea
-          name={name}
-          rows={4}
-          placeholder={placeholder}
-          className={`${fieldStyles.input} ${textarea}`}
-          value={value}
-          onChange={(event) => onChange(event.currentTarget.value)}
-          autoFocus
-        />
-        {invalid || !problem ? null : <Field.HelperText className={fieldStyles.helper}>{problem}</Field.HelperText>}
-        <Field.ErrorText className={fieldStyles.error}>{problem}</Field.ErrorText>
-      </Field.Root>
+    <Form onSubmit={onSubmit} className={form}>
+      <TextAreaField
+        label={label}
+        name={name}
+        rows={4}
+        placeholder={placeholder}
+        className={textarea}
+        value={value}
+        error={invalid ? problem : undefined}
+        helperText={invalid ? undefined : problem}
+        disabled={busy}
+        onValueChange={onChange}
+        autoFocus
+      />
       <DialogActions busy={busy} onCancel={onCancel}>
         <Button type="submit" variant={variant} disabled={!canSubmit || busy} aria-busy={busy}>
           {busy ? 'Please wait...' : submitLabel}
         </Button>
       </DialogActions>
-    </form>
+    </Form>
   );
 }

@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import {
   selectCanConfirmRelease,
@@ -16,6 +15,7 @@ import {
   type ConversationRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { ChartDialog, DialogActions, WrittenTextForm } from './ChartDialog.tsx';
@@ -39,10 +39,6 @@ export function ReleaseDialog({ actor }: { actor: ConversationRef }) {
   const { partner } = useSelector(actor, selectConversation);
   const dismiss = () => actor.send({ type: 'dialog.dismiss' });
   const change = (value: string) => actor.send({ type: 'proof.change', value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'release.confirm' });
-  };
   return (
     <ChartDialog
       open={open}
@@ -51,7 +47,7 @@ export function ReleaseDialog({ actor }: { actor: ConversationRef }) {
       heading="Release Crypto"
       text={`Release the crypto to ${partner} only once their payment has arrived. It cannot be undone.`}
     >
-      <form onSubmit={submit} className={releaseForm} aria-busy={checking || busy} noValidate>
+      <Form onSubmit={() => actor.send({ type: 'release.confirm' })} className={releaseForm} aria-busy={checking || busy}>
         {asked === 'password' ? (
           <PasswordField label="Your password" name="password" value={proof} onValueChange={change} autoComplete="current-password" />
         ) : null}
@@ -76,7 +72,7 @@ export function ReleaseDialog({ actor }: { actor: ConversationRef }) {
             {busy ? 'Please wait...' : 'Confirm Release'}
           </Button>
         </DialogActions>
-      </form>
+      </Form>
     </ChartDialog>
   );
 }

@@ -6,8 +6,7 @@ import { selectConversationRef, selectIsOffline, selectSelection } from '../../m
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { ConversationPane } from './ConversationPane.tsx';
-import { Spinner } from './Spinner.tsx';
-import { SplitView, splitPlaceholder } from './SplitView.tsx';
+import { ColumnLoading, SplitView, splitPlaceholder } from './SplitView.tsx';
 
 const sizes = css({
   gridTemplateColumns: { base: '1fr', md: '20rem 1fr', lg: '22rem 1fr' },
@@ -61,9 +60,7 @@ export function ChatScreen({
           selection === 'open' && conversation ? (
             <ConversationPane key={conversation.sessionId} actor={conversation} onBack={onBack} />
           ) : selection === 'waiting' ? (
-            <div className={splitPlaceholder}>
-              <Spinner label="Loading the conversation" />
-            </div>
+            <ColumnLoading label="Loading the conversation" />
           ) : (
             <p className={splitPlaceholder}>Select a conversation</p>
           )

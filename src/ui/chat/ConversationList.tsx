@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { tradeChatMachine } from '../../machines/tradeChat/tradeChat.machine.ts';
 import {
   initialOf,
@@ -11,24 +11,14 @@ import {
   selectSearch,
   selectSelectedChannel,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
+import { initialAvatar } from '../primitives/looks.ts';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { ChannelList } from './ChannelList.tsx';
 
 const searchBox = css({ p: '3', borderBottomWidth: '1px', borderColor: 'border' });
 const entry = css({ display: 'flex', gap: '3', alignItems: 'center', px: '3' });
-export const avatar = css({
-  flexShrink: '0',
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  w: '10',
-  h: '10',
-  borderRadius: 'full',
-  bg: 'accent',
-  color: 'accent.fg',
-  fontWeight: 'bold',
-});
+export const avatar = cx(initialAvatar, css({ w: '10', h: '10' }));
 const body = css({ display: 'flex', flexDirection: 'column', gap: '0.5', minW: '0', flex: '1' });
 const topLine = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' });
 const partnerName = css({ fontWeight: 'semibold', fontSize: 'sm', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });

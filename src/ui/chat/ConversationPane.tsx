@@ -18,7 +18,7 @@ import {
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { ShieldIcon } from '../primitives/icons.tsx';
-import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { BackButton } from './BackButton.tsx';
 import { DisputeDialog, ReleaseDialog } from './ChatDialogs.tsx';
 import { avatar } from './ConversationList.tsx';
@@ -84,7 +84,6 @@ const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { d
 const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted', '& svg': { flexShrink: '0' } });
 // On a phone the two badges stack rather than squeeze the partner's name.
 const badges = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
-const disputed = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'danger.subtle', color: 'danger' });
 
 const variants = { cancel: 'outline', mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' } as const;
 
@@ -96,10 +95,6 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
   const typingLine = useSelector(actor, selectTypingLine);
   const buttons = useSelector(actor, selectActionButtons);
   const canWrite = useSelector(actor, selectCanWrite);
-  const draft = useSelector(actor, selectDraft);
-  const draftError = useSelector(actor, selectDraftError);
-  const canSend = useSelector(actor, selectCanSend);
-  const sending = useSelector(actor, selectIsSending);
 
   return (
     <article
@@ -129,9 +124,9 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
         </div>
         <div className={badges}>
           {conversation.dispute_raised && conversation.status === 'pending' ? (
-            <span className={disputed} data-disputed>
+            <Badge tone="danger" data-disputed>
               Under dispute
-            </span>
+            </Badge>
           ) : null}
           <StatusBadge status={conversation.status} />
         </div>
@@ -177,16 +172,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
           ))}
         </div>
         {canWrite ? (
-          <MessageComposer
-            label="Message"
-            placeholder="Type a message…"
-            draft={draft}
-            problem={draftError}
-            canSend={canSend}
-            sending={sending}
-            onChange={(value) => actor.send({ type: 'message.change', value })}
-            onSend={() => actor.send({ type: 'message.send' })}
-          />
+          <MessageComposer label="Message" placeholder="Type a message…" actor={actor} read={{ selectDraft, selectDraftError, selectCanSend, selectIsSending }} />
         ) : null}
         <p className={reminder}>
           <ShieldIcon width={14} height={14} />

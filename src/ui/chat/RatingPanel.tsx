@@ -1,6 +1,4 @@
-import { Field } from '@ark-ui/react/field';
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import {
   selectCanSubmitRating,
@@ -16,7 +14,8 @@ import {
   type RatingRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
-import { fieldStyles } from '../primitives/TextField.tsx';
+import { Form } from '../primitives/Form.tsx';
+import { TextAreaField } from '../primitives/TextAreaField.tsx';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
 
@@ -75,12 +74,8 @@ function RatingForm({ actor }: { actor: RatingRef }) {
   const problem = useSelector(actor, selectRatingCommentError);
   const canSubmit = useSelector(actor, selectCanSubmitRating);
   const busy = useSelector(actor, selectIsRatingBusy);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'rating.submit' });
-  };
   return (
-    <form className={panel} aria-label={`Rate ${partner}`} onSubmit={submit} noValidate>
+    <Form className={panel} aria-label={`Rate ${partner}`} onSubmit={() => actor.send({ type: 'rating.submit' })}>
       <fieldset disabled={busy}>
         <legend className={legend}>Rate {partner}</legend>
         <div className={stars} role="radiogroup" aria-label="Score">
@@ -99,22 +94,21 @@ function RatingForm({ actor }: { actor: RatingRef }) {
           ))}
         </div>
       </fieldset>
-      <Field.Root className={fieldStyles.root} invalid={Boolean(problem)} disabled={busy}>
-        <Field.Label className={fieldStyles.label}>Comment (optional)</Field.Label>
-        <Field.Textarea
-          name="comment"
-          rows={2}
-          className={`${fieldStyles.input} ${textarea}`}
-          value={comment}
-          onChange={(event) => actor.send({ type: 'rating.comment.change', value: event.currentTarget.value })}
-        />
-        <Field.ErrorText className={fieldStyles.error}>{problem}</Field.ErrorText>
-      </Field.Root>
+      <TextAreaField
+        label="Comment (optional)"
+        name="comment"
+        rows={2}
+        className={textarea}
+        value={comment}
+        error={problem}
+        disabled={busy}
+        onValueChange={(value) => actor.send({ type: 'rating.comment.change', value })}
+      />
       <div className={row}>
         <Button type="submit" size="sm" disabled={!canSubmit} aria-busy={busy}>
           {busy ? 'Please wait...' : 'Submit rating'}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
+import { Button } from '../primitives/Button.tsx';
+import { Spinner } from './Spinner.tsx';
 
 const layout = css({
   display: 'grid',
@@ -32,6 +34,42 @@ export const splitPlaceholder = css({
   p: '6',
   textAlign: 'center',
 });
+
+const retryRow = css({ display: 'flex', gap: '2' });
+
+/** A column waiting for what it shows: the spinner, announced by `label`. `className` places it (splitPlaceholder unless told). */
+export function ColumnLoading({ label, className = splitPlaceholder }: { label: string; className?: string }) {
+  return (
+    <div className={className}>
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+/** A column whose content could not be loaded: why, "Try again", and any other way out (`children`). */
+export function ColumnFailed({
+  text,
+  onRetry,
+  className = splitPlaceholder,
+  children,
+}: {
+  text: string;
+  onRetry: () => void;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={className} role="alert">
+      <p>{text}</p>
+      <div className={retryRow}>
+        <Button size="sm" variant="outline" onClick={onRetry}>
+          Try again
+        </Button>
+        {children}
+      </div>
+    </div>
+  );
+}
 
 /**
  * A list on the left and the chosen item on the right, one at a time on a phone: /chat's conversations and the

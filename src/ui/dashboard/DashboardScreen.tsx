@@ -18,7 +18,7 @@ import { formatRelative } from '../format/relative.ts';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ChatIcon, CheckIcon, TagIcon, WalletIcon } from '../primitives/icons.tsx';
-import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
 
 const greeting = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em' });
@@ -34,15 +34,6 @@ const statValue = css({ fontSize: '2xl', fontWeight: 'bold', mt: '2', fontVarian
 const panels = css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' }, gap: '4', mt: '6', alignItems: 'start' });
 const column = css({ display: 'flex', flexDirection: 'column', gap: '4' });
 const pricesHead = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' });
-const liveBadge = css({
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'semibold',
-  bg: 'success.subtle',
-  color: 'success',
-});
 const coinName = css({ fontWeight: 'medium' });
 const coinTicker = css({ color: 'fg.muted', fontSize: 'xs' });
 const price = css({ ml: 'auto', fontSize: 'sm', fontWeight: 'medium' });
@@ -116,7 +107,7 @@ function LivePricesPanel({
         <h2 id="live-prices-title" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Live prices
         </h2>
-        {live ? <span className={liveBadge}>Live</span> : null}
+        {live ? <Badge tone="success">Live</Badge> : null}
       </div>
       {unavailable ? (
         <p className={empty}>Prices are unavailable right now.</p>

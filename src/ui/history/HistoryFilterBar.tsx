@@ -1,18 +1,18 @@
+import { useMemo } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
+import { FilterSelectField } from '../primitives/SelectField.tsx';
 
 /** A history row's status as the filters offer it; '' is no filter. */
 export type HistoryStatusFilter = '' | 'pending' | 'completed' | 'cancelled';
 
 const STATUS_OPTIONS = [
-  { value: '', label: 'All statuses' },
   { value: 'pending', label: 'Pending' },
   { value: 'completed', label: 'Completed' },
   { value: 'cancelled', label: 'Cancelled' },
 ];
-const isStatus = (value: string | undefined): value is Exclude<HistoryStatusFilter, ''> =>
+const isStatus = (value: string): value is Exclude<HistoryStatusFilter, ''> =>
   value === 'pending' || value === 'completed' || value === 'cancelled';
 
 const bar = css({
@@ -40,33 +40,27 @@ export type HistoryFilterBarProps<Type extends string> = {
 };
 
 export function HistoryFilterBar<Type extends string>({ type, status, coinId, coins, onStatus, onCoin, onClear }: HistoryFilterBarProps<Type>) {
-  const typeOf = (value: string | undefined) => type.options.find((option) => option.value === value)?.value ?? '';
+  const typeOf = (value: string) => type.options.find((option) => option.value === value)?.value ?? '';
+  const coinOptions = useMemo(() => coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image })), [coins]);
   return (
     <div className={`${cardStyle} ${bar}`} role="search">
-      <SelectField
+      <FilterSelectField
         label="Type"
         name={type.name}
-        placeholder="All types"
-        options={[{ value: '', label: 'All types' }, ...type.options]}
-        value={[type.value]}
-        onValueChange={([value]) => type.onChange(typeOf(value))}
+        all="All types"
+        options={type.options}
+        value={type.value}
+        onValueChange={(value) => type.onChange(typeOf(value))}
       />
-      <SelectField
+      <FilterSelectField
         label="Status"
         name="status"
-        placeholder="All statuses"
+        all="All statuses"
         options={STATUS_OPTIONS}
-        value={[status]}
-        onValueChange={([value]) => onStatus(isStatus(value) ? value : '')}
+        value={status}
+        onValueChange={(value) => onStatus(isStatus(value) ? value : '')}
       />
-      <SelectField
-        label="Coin"
-        name="coin"
-        placeholder="All coins"
-        options={[{ value: '', label: 'All coins' }, ...coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image }))]}
-        value={[coinId]}
-        onValueChange={([value]) => onCoin(value ?? '')}
-      />
+      <FilterSelectField label="Coin" name="coin" all="All coins" options={coinOptions} value={coinId} onValueChange={onCoin} />
       <Button variant="outline" onClick={onClear}>
         Clear All
       </Button>

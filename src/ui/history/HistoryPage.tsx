@@ -1,4 +1,8 @@
+import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
+import type { ActorRef, Snapshot } from 'xstate';
+import { css, cx } from 'styled-system/css';
+import { historySelectors } from '../../machines/shared/pagedList.ts';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
@@ -12,22 +16,34 @@ export type HistoryListEvent =
   | { type: 'page.next' }
   | { type: 'page.previous' };
 
+/** The filters the frame reads of a history chart, besides the screen's own type filter. */
+type FrameFilters = { status: HistoryStatusFilter; coinId: string };
+
+/** A history chart (tradeHistory, walletHistory) as the frame reads it (the shared selectors) and talks to it (the shared events). */
+export type HistoryActor = ActorRef<Snapshot<unknown> & Parameters<typeof historySelectors.selectFilters<FrameFilters>>[0], HistoryListEvent>;
+
+/** The look of both history tables; each screen sets its cells' side padding (`tableClassName`). */
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
+  '& td': { py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+});
+
 /**
  * The frame Recent Trades and Recent Transactions share: the header, the filter bar, the table with its column
- * headings in a card that scrolls sideways on a phone, and Previous/Next. Each screen brings its own rows and
- * table style (their columns differ); the frame holds no state, the screen's chart does.
+ * headings in a card that scrolls sideways on a phone, and Previous/Next, as the screen's chart has them (the
+ * filters, the coin choices, a page loading, the pages). Each screen brings its own type filter, rows and cell
+ * padding (their columns differ); the frame holds no state.
  */
 export function HistoryPage<Type extends string>(props: {
+  actor: HistoryActor;
   title: string;
   subtitle: string;
-  busy: boolean;
   /** The screen's own type filter (trade type, transaction type). */
   type: HistoryFilterBarProps<Type>['type'];
-  status: HistoryStatusFilter;
-  coinId: string;
-  coins: HistoryFilterBarProps<Type>['coins'];
-  /** The screen's chart: it takes the shared events. */
-  send: (event: HistoryListEvent) => void;
   tableClassName: string;
   columns: readonly string[];
   /** The table's rows. */
@@ -36,25 +52,28 @@ export function HistoryPage<Type extends string>(props: {
   belowTable?: ReactNode;
   /** Between the card and the pages. */
   belowCard?: ReactNode;
-  canPrevious: boolean;
-  canNext: boolean;
 }) {
-  const { send } = props;
+  const { actor } = props;
+  const { status, coinId } = useSelector(actor, historySelectors.selectFilters);
+  const coins = useSelector(actor, historySelectors.selectCoins);
+  const busy = useSelector(actor, historySelectors.selectIsLoading);
+  const canPrevious = useSelector(actor, historySelectors.selectCanPrevious);
+  const canNext = useSelector(actor, historySelectors.selectCanNext);
   return (
-    <section aria-busy={props.busy}>
+    <section aria-busy={busy}>
       <PageHeader title={props.title} subtitle={props.subtitle} />
       <HistoryFilterBar
         type={props.type}
-        status={props.status}
-        coinId={props.coinId}
-        coins={props.coins}
-        onStatus={(value) => send({ type: 'filter.status', value })}
-        onCoin={(value) => send({ type: 'filter.coin', value })}
-        onClear={() => send({ type: 'filters.clear' })}
+        status={status}
+        coinId={coinId}
+        coins={coins}
+        onStatus={(value) => actor.send({ type: 'filter.status', value })}
+        onCoin={(value) => actor.send({ type: 'filter.coin', value })}
+        onClear={() => actor.send({ type: 'filters.clear' })}
       />
 
       <div className={`${cardStyle} ${historyTableWrap}`}>
-        <table className={props.tableClassName}>
+        <table className={cx(table, props.tableClassName)}>
           <thead>
             <tr>
               {props.columns.map((column) => (
@@ -69,10 +88,10 @@ export function HistoryPage<Type extends string>(props: {
       {props.belowCard}
 
       <Pager
-        canPrevious={props.canPrevious}
-        canNext={props.canNext}
-        onPrevious={() => send({ type: 'page.previous' })}
-        onNext={() => send({ type: 'page.next' })}
+        canPrevious={canPrevious}
+        canNext={canNext}
+        onPrevious={() => actor.send({ type: 'page.previous' })}
+        onNext={() => actor.send({ type: 'page.next' })}
       />
     </section>
   );

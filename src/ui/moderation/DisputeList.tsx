@@ -7,8 +7,8 @@ import {
   selectSelectedChannel,
 } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
 import { ChannelList } from '../chat/ChannelList.tsx';
-import { Spinner } from '../chat/Spinner.tsx';
-import { Button } from '../primitives/Button.tsx';
+import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount } from './format.ts';
 import type { DeskRef } from './types.ts';
 
@@ -18,16 +18,7 @@ const parties = css({ fontWeight: 'semibold', fontSize: 'sm', overflow: 'hidden'
 const amounts = css({ fontSize: 'sm', fontVariantNumeric: 'tabular-nums' });
 const muted = css({ fontSize: 'xs', color: 'fg.muted' });
 const reason = css({ fontSize: 'xs', color: 'fg.muted', wordBreak: 'break-word' });
-const waiting = css({
-  alignSelf: 'flex-start',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'semibold',
-  bg: 'warning.subtle',
-  color: 'warning',
-});
+const waiting = css({ alignSelf: 'flex-start' });
 const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', p: '6', textAlign: 'center', color: 'fg.muted', fontSize: 'sm' });
 
 /** The left column: the disputed trades, oldest first, each with its wait. */
@@ -41,16 +32,9 @@ export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (ch
     <>
       <h2 className={heading}>Open disputes, oldest first</h2>
       {view === 'loading' ? (
-        <div className={placeholder}>
-          <Spinner label="Loading disputes" />
-        </div>
+        <ColumnLoading className={placeholder} label="Loading disputes" />
       ) : view === 'failed' ? (
-        <div className={placeholder} role="alert">
-          <p>The disputes could not be loaded.</p>
-          <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'list.retry' })}>
-            Try again
-          </Button>
-        </div>
+        <ColumnFailed className={placeholder} text="The disputes could not be loaded." onRetry={() => actor.send({ type: 'list.retry' })} />
       ) : view === 'empty' ? (
         <p className={placeholder}>No open disputes</p>
       ) : (
@@ -65,9 +49,9 @@ export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (ch
               </span>
               <span className={muted}>Raised by {row.disputed_by}</span>
               <span className={reason}>{row.reasonPreview}</span>
-              <span className={waiting} data-waiting>
+              <Badge tone="warning" className={waiting} data-waiting>
                 {row.waiting}
-              </span>
+              </Badge>
             </>
           )}
         </ChannelList>

@@ -16,7 +16,7 @@ import { BackButton } from '../chat/BackButton.tsx';
 import { MessageComposer } from '../chat/MessageComposer.tsx';
 import { MessageList } from '../chat/MessageList.tsx';
 import { Button } from '../primitives/Button.tsx';
-import { StatusBadge } from '../primitives/StatusBadge.tsx';
+import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
 import { ResolveDialog } from './ResolveDialog.tsx';
 import type { DeskRef } from './types.ts';
@@ -42,7 +42,6 @@ const chatColumn = css({ display: 'flex', flexDirection: 'column', minH: '0', h:
 const header = css({ display: 'flex', alignItems: 'center', gap: '2' });
 const badges = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', overflowWrap: 'anywhere' });
-const waitingBadge = css({ px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold', bg: 'warning.subtle', color: 'warning' });
 const facts = css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1.5', fontSize: 'sm', '& dt': { color: 'fg.muted' } });
 const figure = css({ fontVariantNumeric: 'tabular-nums', wordBreak: 'break-word' });
 const payer = css({
@@ -112,10 +111,6 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
   const settledTrade = useSelector(actor, selectIsSettled);
   const buttons = useSelector(actor, selectSettlementButtons);
   const messages = useSelector(actor, selectMessageViews);
-  const draft = useSelector(actor, selectDraft);
-  const draftError = useSelector(actor, selectDraftError);
-  const canSend = useSelector(actor, selectCanSend);
-  const sending = useSelector(actor, selectIsSending);
   const ticker = detail.coin__ticker;
 
   return (
@@ -135,7 +130,7 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
         </header>
         <div className={badges}>
           <StatusBadge status={detail.status} />
-          {settledTrade ? null : <span className={waitingBadge}>{waiting}</span>}
+          {settledTrade ? null : <Badge tone="warning">{waiting}</Badge>}
         </div>
 
         <dl className={facts}>
@@ -225,12 +220,8 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
             <MessageComposer
               label="Message as Moderator"
               placeholder="Write to both traders as Moderator…"
-              draft={draft}
-              problem={draftError}
-              canSend={canSend}
-              sending={sending}
-              onChange={(value) => actor.send({ type: 'message.change', value })}
-              onSend={() => actor.send({ type: 'message.send' })}
+              actor={actor}
+              read={{ selectDraft, selectDraftError, selectCanSend, selectIsSending }}
             />
           )}
         </div>

@@ -1,8 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { css } from 'styled-system/css';
 import { selectDetailView } from '../../machines/moderationDesk/moderationDesk.selectors.ts';
-import { Spinner } from '../chat/Spinner.tsx';
-import { SplitView, splitPlaceholder } from '../chat/SplitView.tsx';
+import { ColumnFailed, ColumnLoading, SplitView, splitPlaceholder } from '../chat/SplitView.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { DisputeList } from './DisputeList.tsx';
@@ -42,21 +41,13 @@ export function ModerationScreen({
           view === 'open' ? (
             <DisputePane actor={actor} onBack={onBack} />
           ) : view === 'loading' ? (
-            <div className={splitPlaceholder}>
-              <Spinner label="Loading the dispute" />
-            </div>
+            <ColumnLoading label="Loading the dispute" />
           ) : view === 'failed' ? (
-            <div className={splitPlaceholder} role="alert">
-              <p>This dispute could not be loaded.</p>
-              <div className={css({ display: 'flex', gap: '2' })}>
-                <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'detail.retry' })}>
-                  Try again
-                </Button>
-                <Button size="sm" variant="ghost" onClick={onBack}>
-                  Back to disputes
-                </Button>
-              </div>
-            </div>
+            <ColumnFailed text="This dispute could not be loaded." onRetry={() => actor.send({ type: 'detail.retry' })}>
+              <Button size="sm" variant="ghost" onClick={onBack}>
+                Back to disputes
+              </Button>
+            </ColumnFailed>
           ) : (
             <p className={splitPlaceholder}>Select a dispute</p>
           )

@@ -2,7 +2,7 @@ import { Popover } from '@ark-ui/react/popover';
 import { Portal } from '@ark-ui/react/portal';
 import { useSelector } from '@xstate/react';
 import { useId, type SVGProps } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import type { NotificationsLogic } from '../../machines/notifications/notifications.machine.ts';
 import {
@@ -13,6 +13,7 @@ import {
   selectItems,
   selectUnreadCount,
 } from '../../machines/notifications/notifications.selectors.ts';
+import { focusRing, iconButton } from '../primitives/looks.ts';
 import { useLoadedLater } from '../primitives/useLoadedLater.ts';
 import { notificationTexts } from './texts.ts';
 
@@ -24,20 +25,11 @@ const loadPanel = () => import('./NotificationsPanel.tsx').then((module) => modu
 
 export type NotificationsRef = ActorRefFrom<NotificationsLogic>;
 
-const trigger = css({
-  position: 'relative',
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  h: '10',
-  w: '10',
-  borderRadius: 'full',
-  color: 'fg',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted', color: 'fg' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-  '&[data-state=open]': { bg: 'bg.muted', color: 'fg' },
-});
+const trigger = cx(
+  iconButton,
+  focusRing,
+  css({ position: 'relative', h: '10', w: '10', borderRadius: 'full', color: 'fg', _focusVisible: { outlineOffset: '2px' }, '&[data-state=open]': { bg: 'bg.muted' } }),
+);
 const badge = css({
   position: 'absolute',
   top: '0.5',

@@ -1,27 +1,16 @@
 import { Popover } from '@ark-ui/react/popover';
 import { DateTime } from 'luxon';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { NotificationItem } from '../../../contracts/index.ts';
 import { Button } from '../primitives/Button.tsx';
+import { floatingPanel, rowButton } from '../primitives/looks.ts';
 import { notificationTexts } from './texts.ts';
 
 
 /** "5 minutes ago", by luxon, against the time it is now (each opening of the panel renders it again). */
 export const relativeTime = (created: string) => DateTime.fromISO(created).toRelative() ?? '';
 
-const content = css({
-  w: '80',
-  maxW: 'calc(100vw - 2rem)',
-  bg: 'bg.surface',
-  color: 'fg',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  zIndex: 20,
-  overflow: 'hidden',
-  _focusVisible: { outline: 'none' },
-});
+const content = cx(floatingPanel, css({ w: '80', maxW: 'calc(100vw - 2rem)', color: 'fg', zIndex: 20, overflow: 'hidden' }));
 const header = css({
   display: 'flex',
   alignItems: 'center',
@@ -42,18 +31,7 @@ const entry = css({
   _last: { borderBottomWidth: '0' },
   '&[data-fresh=true]': { bg: 'accent.subtle' },
 });
-const itemButton = css({
-  display: 'flex',
-  gap: '3',
-  w: 'full',
-  textAlign: 'left',
-  px: '4',
-  py: '3',
-  cursor: 'pointer',
-  color: 'fg',
-  _hover: { bg: 'bg.muted' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-});
+const itemButton = cx(rowButton, css({ display: 'flex', gap: '3', px: '4' }));
 const dot = css({
   flexShrink: 0,
   mt: '1.5',

@@ -5,6 +5,7 @@ import type { PriceDirection } from '../../machines/livePrices/livePrices.machin
 import { formatFiat, formatRate } from '../format/money.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
 import { PriceMove, movingFigure } from '../prices/PriceMove.tsx';
 import { formatCompletion, formatRating, formatTrades } from '../traders/reputation.ts';
 import { conditionPhrases } from './conditions.ts';
@@ -15,19 +16,7 @@ const card = css({ display: 'flex', flexDirection: 'column', gap: '4' });
 const head = css({ display: 'flex', alignItems: 'center', gap: '3' });
 const coinName = css({ fontWeight: 'semibold' });
 const ticker = css({ color: 'fg.muted', fontSize: 'sm', ml: '1' });
-const typeBadge = css({
-  ml: 'auto',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'bold',
-  textTransform: 'uppercase',
-  color: 'white',
-  // The buttons' shades (panda.config.ts), in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
-  '&[data-type=buy]': { bg: 'emerald.700' },
-  '&[data-type=sell]': { bg: 'rose.700' },
-});
+const typeBadge = css({ ml: 'auto' });
 const trader = css({ display: 'flex', flexWrap: 'wrap', columnGap: '1.5', rowGap: '0.5', fontSize: 'sm', color: 'fg.muted' });
 const traderName = css({ color: 'fg', fontWeight: 'medium', _hover: { textDecoration: 'underline' } });
 const figure = css({ whiteSpace: 'nowrap', _before: { content: '"·"', mr: '1.5' } });
@@ -75,9 +64,9 @@ export function OfferCard({
           <span className={coinName}>{offer.coin__label}</span>
           <span className={ticker}>{offer.coin__ticker.toUpperCase()}</span>
         </div>
-        <span className={typeBadge} data-type={offer.offer_type}>
+        <Badge tone={offer.offer_type} className={typeBadge} data-type={offer.offer_type}>
           {offer.offer_type}
-        </span>
+        </Badge>
       </div>
       <div className={trader}>
         <span>

@@ -1,11 +1,10 @@
 import { Checkbox } from '@ark-ui/react/checkbox';
-import { Field } from '@ark-ui/react/field';
 import { RadioGroup } from '@ark-ui/react/radio-group';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useMemo, type FormEvent } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import type { OfferFormField, offerFormMachine } from '../../machines/offerForm/offerForm.machine.ts';
 import {
   selectCanSubmit,
@@ -22,11 +21,16 @@ import {
 } from '../../machines/offerForm/offerForm.selectors.ts';
 import { formatFiat, formatRate } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon } from '../primitives/icons.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
+import { SingleSelectField } from '../primitives/SelectField.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
+import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { TextField, fieldStyles } from '../primitives/TextField.tsx';
+import { offerChoices } from './choices.ts';
 import { conditionPhrases } from './conditions.ts';
+import { PaymentMethodsField } from './PaymentMethodsField.tsx';
 
 const back = css({ display: 'inline-flex', alignItems: 'center', gap: '1', color: 'fg.muted', fontSize: 'sm', _hover: { color: 'fg' } });
 const title = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', mt: '2', letterSpacing: '-0.02em' });
@@ -62,18 +66,6 @@ const textarea = css({ minH: '24', py: '2', resize: 'vertical' });
 const previewTitle = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' });
 const previewRow = css({ display: 'flex', justifyContent: 'space-between', gap: '3', py: '2', borderTopWidth: '1px', borderColor: 'border', fontSize: 'sm' });
 const previewLabel = css({ color: 'fg.muted' });
-const typeBadge = css({
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'bold',
-  textTransform: 'uppercase',
-  color: 'white',
-  // The buttons' shades (panda.config.ts), in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
-  '&[data-type=buy]': { bg: 'emerald.700' },
-  '&[data-type=sell]': { bg: 'rose.700' },
-});
 const terms = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word', textAlign: 'right' });
 const section = css({ display: 'flex', flexDirection: 'column', gap: '4', pt: '4', borderTopWidth: '1px', borderColor: 'border' });
 const sectionTitle = css({ fontSize: 'md', fontWeight: 'semibold' });
@@ -94,6 +86,9 @@ const checkboxControl = css({
 });
 const pauseBox = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' });
 
+/** The counterparty conditions typed as numbers, each with the chart's problem with what is typed (selectConditionErrors). */
+type ConditionField = keyof ReturnType<typeof selectConditionErrors>;
+
 export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFormMachine> }) {
   const editing = useSelector(actor, selectIsEditing);
   const loading = useSelector(actor, selectIsLoading);
@@ -107,19 +102,13 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
   const isActive = useSelector(actor, selectIsActive);
   const conditionErrors = useSelector(actor, selectConditionErrors, (a, b) => JSON.stringify(a) === JSON.stringify(b));
   const change = (name: OfferFormField) => (value: string) => actor.send({ type: 'field.change', name, value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
+  /** A field of the form as the chart holds it: its name, its value, and its changes sent as `field.change`. */
+  const bind = (name: OfferFormField) => ({ name, value: values[name], onValueChange: change(name) });
+  /** A counterparty condition's field, with the chart's problem with what is typed there. */
+  const bindCondition = (name: ConditionField) => ({ ...bind(name), error: conditionErrors[name] });
   const code = values.currency.toUpperCase();
-  const options = useMemo(
-    () => ({
-      coins: (components?.coins ?? []).map((entry) => ({ value: String(entry.id), label: entry.label, image: entry.image })),
-      currencies: (components?.currencies ?? []).map((entry) => ({ value: entry.code, label: `${entry.name} (${entry.code.toUpperCase()})` })),
-      methods: (components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name })),
-    }),
-    [components],
-  );
+  const unit = code ? ` (${code})` : '';
+  const choices = useMemo(() => offerChoices(components), [components]);
 
   return (
     <section aria-busy={loading}>
@@ -130,7 +119,7 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
 
       <div className={layout}>
         <Card>
-          <form className={form} onSubmit={submit} noValidate>
+          <Form className={form} onSubmit={() => actor.send({ type: 'form.submit' })}>
             <RadioGroup.Root
               value={values.offer_type}
               onValueChange={({ value }) => value && change('offer_type')(value)}
@@ -150,73 +139,31 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
             </RadioGroup.Root>
 
             <div className={pair}>
-              <SelectField
-                label="Cryptocurrency"
-                name="coin"
-                placeholder="Select a coin"
-                options={options.coins}
-                value={values.coin ? [values.coin] : []}
-                onValueChange={([value]) => change('coin')(value ?? '')}
-              />
-              <SelectField
-                label="Fiat currency"
-                name="currency"
-                placeholder="Select a currency"
-                options={options.currencies}
-                value={values.currency ? [values.currency] : []}
-                onValueChange={([value]) => change('currency')(value ?? '')}
-              />
+              <SingleSelectField label="Cryptocurrency" placeholder="Select a coin" options={choices.coins} {...bind('coin')} />
+              <SingleSelectField label="Fiat currency" placeholder="Select a currency" options={choices.currencies} {...bind('currency')} />
             </div>
 
             <div className={pair}>
-              <TextField
-                label={`Minimum amount${code ? ` (${code})` : ''}`}
-                name="min_amount"
-                inputMode="decimal"
-                value={values.min_amount}
-                onValueChange={change('min_amount')}
-                required
-              />
-              <TextField
-                label={`Maximum amount${code ? ` (${code})` : ''}`}
-                name="max_amount"
-                inputMode="decimal"
-                value={values.max_amount}
-                onValueChange={change('max_amount')}
-                required
-              />
+              <TextField label={`Minimum amount${unit}`} inputMode="decimal" required {...bind('min_amount')} />
+              <TextField label={`Maximum amount${unit}`} inputMode="decimal" required {...bind('max_amount')} />
             </div>
 
             <TextField
               label="USD Rate"
-              name="rate"
               inputMode="decimal"
-              value={values.rate}
-              onValueChange={change('rate')}
               helperText={currency ? `Market Rate: 1.00 USD ≈ ${formatRate(currency.fx_rate)} ${currency.code.toUpperCase()}` : undefined}
               required
+              {...bind('rate')}
             />
 
-            <SelectField
-              label="Payment methods"
-              name="payment_method"
-              multiple
+            <PaymentMethodsField
               placeholder="Select payment methods"
-              options={options.methods}
+              methods={choices.methods}
               value={values.payment_methods}
               onValueChange={(value) => actor.send({ type: 'methods.change', value })}
             />
 
-            <Field.Root className={fieldStyles.root}>
-              <Field.Label className={fieldStyles.label}>Terms (optional)</Field.Label>
-              <Field.Textarea
-                name="terms"
-                className={cx(fieldStyles.input, textarea)}
-                value={values.terms}
-                maxLength={2000}
-                onChange={(event) => change('terms')(event.currentTarget.value)}
-              />
-            </Field.Root>
+            <TextAreaField label="Terms (optional)" className={textarea} maxLength={2000} {...bind('terms')} />
 
             <fieldset className={section} aria-describedby="offer-conditions-lead">
               <legend className={sectionTitle}>Who can trade with you</legend>
@@ -224,22 +171,8 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
                 Takers who do not meet these cannot open a trade on this offer. Leave a field blank for no condition.
               </p>
               <div className={pair}>
-                <TextField
-                  label="Minimum completed trades (optional)"
-                  name="min_completed_trades"
-                  inputMode="numeric"
-                  value={values.min_completed_trades}
-                  onValueChange={change('min_completed_trades')}
-                  error={conditionErrors.min_completed_trades}
-                />
-                <TextField
-                  label="Minimum account age in days (optional)"
-                  name="min_account_days"
-                  inputMode="numeric"
-                  value={values.min_account_days}
-                  onValueChange={change('min_account_days')}
-                  error={conditionErrors.min_account_days}
-                />
+                <TextField label="Minimum completed trades (optional)" inputMode="numeric" {...bindCondition('min_completed_trades')} />
+                <TextField label="Minimum account age in days (optional)" inputMode="numeric" {...bindCondition('min_account_days')} />
               </div>
               <Checkbox.Root
                 className={checkbox}
@@ -255,67 +188,37 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
               </Checkbox.Root>
               <TextField
                 label="Open trades at once"
-                name="max_open_trades"
                 inputMode="numeric"
-                value={values.max_open_trades}
-                onValueChange={change('max_open_trades')}
-                error={conditionErrors.max_open_trades}
                 helperText="From 1 to 20: how many pending trades this offer takes at the same time."
                 required
+                {...bindCondition('max_open_trades')}
               />
             </fieldset>
 
             <Button type="submit" size="lg" disabled={!canSubmit || submitting}>
               {submitting ? 'Please Wait...' : editing ? 'Edit Offer' : 'Publish Offer'}
             </Button>
-          </form>
+          </Form>
         </Card>
 
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
           <Card aria-label="Offer preview">
             <h2 className={previewTitle}>Preview</h2>
-            <div className={previewRow}>
-              <span className={previewLabel}>Type</span>
-              <span className={typeBadge} data-type={values.offer_type}>
+            <PreviewRow label="Type">
+              <Badge tone={values.offer_type} data-type={values.offer_type}>
                 {values.offer_type}
-              </span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Coin</span>
-              <span>{coin ? `${coin.label} (${coin.ticker.toUpperCase()})` : '—'}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Rate</span>
-              <span>{values.rate && code ? `1.00 USD = ${values.rate} ${code}` : '—'}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Amount range</span>
-              <span>
-                {values.min_amount && values.max_amount && /^\d+(\.\d+)?$/.test(values.min_amount) && /^\d+(\.\d+)?$/.test(values.max_amount)
-                  ? `${formatFiat(values.min_amount)} - ${formatFiat(values.max_amount)} ${code}`
-                  : '—'}
-              </span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Payment methods</span>
-              <span>{values.payment_methods.length ? values.payment_methods.join(', ') : 'None selected'}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Currency</span>
-              <span>{code || '—'}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Who can trade</span>
-              <span>{previewTakers(values)}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Open trades at once</span>
-              <span>{conditionErrors.max_open_trades ? '—' : values.max_open_trades.trim()}</span>
-            </div>
-            <div className={previewRow}>
-              <span className={previewLabel}>Terms</span>
-              <span className={terms}>{values.terms.trim() || '—'}</span>
-            </div>
+              </Badge>
+            </PreviewRow>
+            <PreviewRow label="Coin">{coin ? `${coin.label} (${coin.ticker.toUpperCase()})` : '—'}</PreviewRow>
+            <PreviewRow label="Rate">{values.rate && code ? `1.00 USD = ${values.rate} ${code}` : '—'}</PreviewRow>
+            <PreviewRow label="Amount range">{previewRange(values, code)}</PreviewRow>
+            <PreviewRow label="Payment methods">{values.payment_methods.length ? values.payment_methods.join(', ') : 'None selected'}</PreviewRow>
+            <PreviewRow label="Currency">{code || '—'}</PreviewRow>
+            <PreviewRow label="Who can trade">{previewTakers(values)}</PreviewRow>
+            <PreviewRow label="Open trades at once">{conditionErrors.max_open_trades ? '—' : values.max_open_trades.trim()}</PreviewRow>
+            <PreviewRow label="Terms" className={terms}>
+              {values.terms.trim() || '—'}
+            </PreviewRow>
           </Card>
 
           {editing && isActive !== null ? (
@@ -337,6 +240,24 @@ export function OfferFormScreen({ actor }: { actor: ActorRefFrom<typeof offerFor
       </div>
     </section>
   );
+}
+
+/** One line of the preview: what it is, and what the form holds for it so far. */
+function PreviewRow({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={previewRow}>
+      <span className={previewLabel}>{label}</span>
+      <span className={className}>{children}</span>
+    </div>
+  );
+}
+
+/** The preview's amount range, once both amounts are numbers. */
+function previewRange(values: { min_amount: string; max_amount: string }, code: string): string {
+  const amount = /^\d+(\.\d+)?$/;
+  return amount.test(values.min_amount) && amount.test(values.max_amount)
+    ? `${formatFiat(values.min_amount)} - ${formatFiat(values.max_amount)} ${code}`
+    : '—';
 }
 
 /** The preview's line of conditions, from what is typed so far: numbers that are not whole yet show as none. */

@@ -23,10 +23,12 @@ import { selectPrices } from '../../machines/livePrices/livePrices.selectors.ts'
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
-import { SelectField, type SelectOption } from '../primitives/SelectField.tsx';
+import { FilterSelectField, SingleSelectField } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { offerChoices } from './choices.ts';
 import { OfferCard } from './OfferCard.tsx';
+import { PaymentMethodsField } from './PaymentMethodsField.tsx';
 
 const filtersBox = css({
   display: 'grid',
@@ -41,6 +43,15 @@ const grid = css({
   gap: '4',
   mt: '6',
 });
+const OFFER_TYPES = [
+  { value: 'buy', label: 'Buy Offers' },
+  { value: 'sell', label: 'Sell Offers' },
+];
+/** The filters of one choice or all: each its field, its choices (`from`, offerChoices), the filter it sets and the event that sets it. */
+const CHOICE_FILTERS = [
+  { label: 'Cryptocurrency', name: 'coin', all: 'All Cryptocurrencies', from: 'coins', filter: 'coinId', event: 'filter.coin' },
+  { label: 'Fiat currency', name: 'currency', all: 'All fiat currencies', from: 'currencies', filter: 'currencyCode', event: 'filter.currency' },
+] as const;
 const empty = css({ textAlign: 'center', py: '16', color: 'fg.muted', display: 'flex', flexDirection: 'column', gap: '4', alignItems: 'center', mt: '6' });
 
 export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof offerBrowserMachine>; username: string }) {
@@ -60,24 +71,7 @@ export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof o
   // standing, so it is worked out again only when one of those two changes.
   const refusals = useMemo(() => selectTakeRefusals(arrived), [offers, standing]);
 
-  const options = useMemo(
-    () => ({
-      methods: (components?.payment_methods ?? []).map((method) => ({ value: method.name, label: method.name })),
-      types: [
-        { value: 'buy', label: 'Buy Offers' },
-        { value: 'sell', label: 'Sell Offers' },
-      ],
-      coins: [
-        { value: '', label: 'All Cryptocurrencies' },
-        ...(components?.coins ?? []).map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image })),
-      ],
-      currencies: [
-        { value: '', label: 'All fiat currencies' },
-        ...(components?.currencies ?? []).map((entry) => ({ value: entry.code, label: `${entry.name} (${entry.code.toUpperCase()})` })),
-      ],
-    }),
-    [components],
-  );
+  const choices = useMemo(() => offerChoices(components), [components]);
 
   return (
     <section aria-busy={loading}>
@@ -86,7 +80,7 @@ export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof o
         subtitle="Find the best crypto trading opportunities"
         actions={<ButtonLink to="/offers/create">Create Offer</ButtonLink>}
       />
-      {selectShowFilters(arrived) ? <Filters actor={actor} filters={filters} options={options} /> : null}
+      {selectShowFilters(arrived) ? <Filters actor={actor} filters={filters} choices={choices} /> : null}
       <OfferList
         actor={actor}
         offers={offers}
@@ -105,11 +99,11 @@ export function OffersScreen({ actor, username }: { actor: ActorRefFrom<typeof o
 const Filters = memo(function Filters({
   actor,
   filters,
-  options,
+  choices,
 }: {
   actor: ActorRefFrom<typeof offerBrowserMachine>;
   filters: ReturnType<typeof selectFilters>;
-  options: { methods: SelectOption[]; types: SelectOption[]; coins: SelectOption[]; currencies: SelectOption[] };
+  choices: ReturnType<typeof offerChoices>;
 }) {
   return (
     <div className={`${cardStyle} ${filtersBox}`} role="search">
@@ -120,39 +114,29 @@ const Filters = memo(function Filters({
         value={filters.search}
         onValueChange={(value) => actor.send({ type: 'filter.search', value })}
       />
-      <SelectField
-        label="Payment methods"
-        name="payment_method"
-        multiple
+      <PaymentMethodsField
         placeholder="All payment methods"
-        options={options.methods}
+        methods={choices.methods}
         value={filters.paymentMethods}
         onValueChange={(value) => actor.send({ type: 'filter.paymentMethods', value })}
       />
-      <SelectField
+      <SingleSelectField
         label="Offer type"
         name="offer_type"
         placeholder="Buy or sell"
-        options={options.types}
-        value={filters.offerType ? [filters.offerType] : []}
-        onValueChange={([value]) => actor.send({ type: 'filter.offerType', value: value === 'buy' || value === 'sell' ? value : '' })}
+        options={OFFER_TYPES}
+        value={filters.offerType}
+        onValueChange={(value) => actor.send({ type: 'filter.offerType', value: value === 'buy' || value === 'sell' ? value : '' })}
       />
-      <SelectField
-        label="Cryptocurrency"
-        name="coin"
-        placeholder="All Cryptocurrencies"
-        options={options.coins}
-        value={[filters.coinId]}
-        onValueChange={([value]) => actor.send({ type: 'filter.coin', value: value ?? '' })}
-      />
-      <SelectField
-        label="Fiat currency"
-        name="currency"
-        placeholder="All fiat currencies"
-        options={options.currencies}
-        value={[filters.currencyCode]}
-        onValueChange={([value]) => actor.send({ type: 'filter.currency', value: value ?? '' })}
-      />
+      {CHOICE_FILTERS.map(({ from, filter, event, ...field }) => (
+        <FilterSelectField
+          key={field.name}
+          {...field}
+          options={choices[from]}
+          value={filters[filter]}
+          onValueChange={(value) => actor.send({ type: event, value })}
+        />
+      ))}
       <Button variant="outline" onClick={() => actor.send({ type: 'filters.clear' })}>
         Clear All
       </Button>

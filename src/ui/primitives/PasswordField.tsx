@@ -1,7 +1,8 @@
 import { Field } from '@ark-ui/react/field';
 import { PasswordInput } from '@ark-ui/react/password-input';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
+import { iconButton } from './looks.ts';
 import { fieldStyles } from './TextField.tsx';
 
 export type PasswordFieldProps = {
@@ -14,19 +15,7 @@ export type PasswordFieldProps = {
 };
 
 const control = css({ position: 'relative', display: 'flex', alignItems: 'center' });
-const toggle = css({
-  position: 'absolute',
-  right: '1',
-  h: '8',
-  w: '8',
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  borderRadius: 'md',
-  color: 'fg.muted',
-  cursor: 'pointer',
-  _hover: { color: 'fg', bg: 'bg.muted' },
-});
+const toggle = cx(iconButton, css({ position: 'absolute', right: '1', h: '8', w: '8', borderRadius: 'md', color: 'fg.muted', _hover: { color: 'fg' } }));
 
 /** A password input with a show/hide toggle, so a trader can check what they typed. */
 export function PasswordField({ label, name, value, error, autoComplete, onValueChange }: PasswordFieldProps) {
@@ -39,7 +28,7 @@ export function PasswordField({ label, name, value, error, autoComplete, onValue
             name={name}
             value={value}
             onChange={(event) => onValueChange(event.currentTarget.value)}
-            className={`${fieldStyles.input} ${css({ pr: '10' })}`}
+            className={cx(fieldStyles.input, css({ pr: '10' }))}
           />
           <PasswordInput.VisibilityTrigger className={toggle} aria-label={`Show or hide ${label.toLowerCase()}`}>
             <PasswordInput.Indicator fallback={<EyeOffIcon />}>

@@ -2,6 +2,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { Select, createListCollection } from '@ark-ui/react/select';
 import { useMemo } from 'react';
 import { css, cx } from 'styled-system/css';
+import { floatingItem, floatingPanel } from './looks.ts';
 import { CheckIcon } from './icons.tsx';
 import { fieldStyles } from './TextField.tsx';
 
@@ -18,38 +19,15 @@ const trigger = css({
   '& [data-part=value-text]': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& [data-part=value-text][data-placeholder]': { color: 'fg.subtle' },
 });
-const content = css({
-  bg: 'bg.surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  p: '1',
-  maxH: '72',
-  overflowY: 'auto',
-  zIndex: 30,
-  minW: 'var(--reference-width)',
-  _focusVisible: { outline: 'none' },
-});
-const item = css({
-  display: 'flex',
-  alignItems: 'center',
-  gap: '2',
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-  borderRadius: 'md',
-  cursor: 'pointer',
-  '&[data-highlighted]': { bg: 'bg.muted' },
-  '&[data-state=checked]': { fontWeight: 'semibold' },
-});
+const content = cx(floatingPanel, css({ p: '1', maxH: '72', overflowY: 'auto', zIndex: 30, minW: 'var(--reference-width)' }));
+const item = cx(floatingItem, css({ alignItems: 'center', gap: '2', '&[data-state=checked]': { fontWeight: 'semibold' } }));
 const itemHint = css({ color: 'fg.muted', ml: 'auto', fontSize: 'xs' });
 const chevron = css({ color: 'fg.muted', flexShrink: 0 });
 
 export type SelectFieldProps = {
   label: string;
   name: string;
-  options: SelectOption[];
+  options: readonly SelectOption[];
   value: string[];
   onValueChange: (value: string[]) => void;
   placeholder: string;
@@ -108,4 +86,27 @@ export function SelectField({ label, name, options, value, onValueChange, placeh
       <Select.HiddenSelect />
     </Select.Root>
   );
+}
+
+export type SingleSelectFieldProps = Omit<SelectFieldProps, 'value' | 'onValueChange' | 'multiple'> & {
+  value: string;
+  onValueChange: (value: string) => void;
+};
+
+/**
+ * A select of one choice whose value is a string: the placeholder shows while the value is none of the options
+ * (blank, or their list not here yet), and a choice taken back reports ''.
+ */
+export function SingleSelectField({ value, onValueChange, ...select }: SingleSelectFieldProps) {
+  const chosen = select.options.some((option) => option.value === value) ? [value] : [];
+  return <SelectField {...select} value={chosen} onValueChange={([next]) => onValueChange(next ?? '')} />;
+}
+
+/**
+ * A filter of one choice or none: "All …" (`all`) is the first choice, the value '', and what shows while nothing is
+ * chosen.
+ */
+export function FilterSelectField({ all, options, ...select }: Omit<SingleSelectFieldProps, 'placeholder'> & { all: string }) {
+  const withAll = useMemo(() => [{ value: '', label: all }, ...options], [all, options]);
+  return <SingleSelectField {...select} placeholder={all} options={withAll} />;
 }

@@ -13,15 +13,15 @@ import {
 } from '../../machines/signInHistory/signInHistory.selectors.ts';
 import { ChartDialog, DialogActions } from '../chat/ChartDialog.tsx';
 import { Button } from '../primitives/Button.tsx';
-import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
-import { LoadingOrRetry } from './parts.tsx';
+import { ProtectionCard } from './parts.tsx';
 import { securityStyles as s } from './styles.ts';
 import { RelativeTime } from './time.tsx';
 
 export const signInHistoryTexts = {
   title: 'Sign-in history',
   lead: 'Where and when your account was signed in. If you do not recognise one, sign out everywhere else and change your password.',
+  failure: 'The sign-in history could not be loaded.',
   signOutOthers: 'Sign out everywhere else',
   confirmTitle: 'Sign out everywhere else?',
   confirmText: 'Every other browser and device signed in to your account is signed out. This one stays signed in.',
@@ -32,57 +32,68 @@ export const signInHistoryTexts = {
   signedOut: 'Signed out',
 } as const;
 
+type SignInHistoryActor = ActorRefFrom<typeof signInHistoryMachine>;
+
 /** The sign-in history (newest first) and "Sign out everywhere else" with its confirmation. */
-export function SignInHistoryCard({ actor }: { actor: ActorRefFrom<typeof signInHistoryMachine> }) {
+export function SignInHistoryCard({ actor }: { actor: SignInHistoryActor }) {
   const view = useSelector(actor, selectView);
-  const sessions = useSelector(actor, selectSessions);
   const message = useSelector(actor, selectMessage);
-  const busy = useSelector(actor, selectIsBusy);
-  const open = useSelector(actor, selectIsDialogOpen);
   const canSignOutOthers = useSelector(actor, selectCanSignOutOthers);
-  const canConfirm = useSelector(actor, selectCanConfirm);
   return (
-    <Card aria-labelledby="sign-in-history-title" role="region">
-      <div className={s.head}>
-        <div>
-          <h2 className={s.title} id="sign-in-history-title">
-            {signInHistoryTexts.title}
-          </h2>
-          <p className={s.muted}>{signInHistoryTexts.lead}</p>
-        </div>
-        {view === 'list' ? (
+    <ProtectionCard
+      id="sign-in-history-title"
+      texts={signInHistoryTexts}
+      view={view}
+      onRetry={() => actor.send({ type: 'history.retry' })}
+      action={
+        view === 'list' ? (
           <Button variant="outline" onClick={() => actor.send({ type: 'signOutOthers.start' })} disabled={!canSignOutOthers}>
             {signInHistoryTexts.signOutOthers}
           </Button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {message ? (
         <p className={s.notice} role="status">
           {message}
         </p>
       ) : null}
-      <LoadingOrRetry view={view} failure="The sign-in history could not be loaded." onRetry={() => actor.send({ type: 'history.retry' })} />
-      {view === 'list' ? (
-        <ul className={s.list} aria-label="Sign-ins" aria-busy={busy}>
-          {sessions.map((entry) => (
-            <SignInRow key={entry.id} entry={entry} />
-          ))}
-        </ul>
-      ) : null}
-      <ChartDialog
-        open={open}
-        role="alertdialog"
-        onDismiss={() => actor.send({ type: 'dialog.dismiss' })}
-        heading={signInHistoryTexts.confirmTitle}
-        text={signInHistoryTexts.confirmText}
-      >
-        <DialogActions busy={busy} onCancel={() => actor.send({ type: 'dialog.dismiss' })}>
-          <Button variant="destructive" onClick={() => actor.send({ type: 'signOutOthers.confirm' })} disabled={!canConfirm} aria-busy={busy}>
-            {busy ? 'Please wait...' : signInHistoryTexts.signOutOthers}
-          </Button>
-        </DialogActions>
-      </ChartDialog>
-    </Card>
+      {view === 'list' ? <SignIns actor={actor} /> : null}
+      <SignOutOthersDialog actor={actor} />
+    </ProtectionCard>
+  );
+}
+
+function SignIns({ actor }: { actor: SignInHistoryActor }) {
+  const sessions = useSelector(actor, selectSessions);
+  const busy = useSelector(actor, selectIsBusy);
+  return (
+    <ul className={s.list} aria-label="Sign-ins" aria-busy={busy}>
+      {sessions.map((entry) => (
+        <SignInRow key={entry.id} entry={entry} />
+      ))}
+    </ul>
+  );
+}
+
+function SignOutOthersDialog({ actor }: { actor: SignInHistoryActor }) {
+  const open = useSelector(actor, selectIsDialogOpen);
+  const busy = useSelector(actor, selectIsBusy);
+  const canConfirm = useSelector(actor, selectCanConfirm);
+  return (
+    <ChartDialog
+      open={open}
+      role="alertdialog"
+      onDismiss={() => actor.send({ type: 'dialog.dismiss' })}
+      heading={signInHistoryTexts.confirmTitle}
+      text={signInHistoryTexts.confirmText}
+    >
+      <DialogActions busy={busy} onCancel={() => actor.send({ type: 'dialog.dismiss' })}>
+        <Button variant="destructive" onClick={() => actor.send({ type: 'signOutOthers.confirm' })} disabled={!canConfirm} aria-busy={busy}>
+          {busy ? 'Please wait...' : signInHistoryTexts.signOutOthers}
+        </Button>
+      </DialogActions>
+    </ChartDialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import { Switch } from '@ark-ui/react/switch';
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import { ALLOWLIST_WAIT_HOURS, NETWORK_CHOICES, NETWORK_NAMES, type AllowlistEntry } from '../../../contracts/account-protections.ts';
@@ -17,17 +16,18 @@ import {
   selectView,
 } from '../../machines/withdrawalAllowlist/withdrawalAllowlist.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
-import { Card } from '../primitives/Card.tsx';
-import { SelectField } from '../primitives/SelectField.tsx';
+import { Form } from '../primitives/Form.tsx';
+import { SingleSelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
-import { CurrentPasswordField, FormButtons, LoadingOrRetry, PasswordConfirmForm } from './parts.tsx';
+import { CurrentPasswordField, FormButtons, PasswordConfirmForm, ProtectionCard } from './parts.tsx';
 import { securityStyles as s } from './styles.ts';
 import { exactTime } from './time.tsx';
 
 export const allowlistTexts = {
   title: 'Withdrawal allowlist',
   lead: `When on, withdrawals go only to the addresses saved here. A new address can be used ${ALLOWLIST_WAIT_HOURS} hours after you add it.`,
+  failure: 'The withdrawal allowlist could not be loaded.',
   switchLabel: 'Only allow withdrawals to saved addresses',
   disableLead: `Enter your password to turn the allowlist off. It stays enforced for ${ALLOWLIST_WAIT_HOURS} hours more.`,
   confirmDisable: 'Turn off',
@@ -64,72 +64,21 @@ const switchThumb = css({
 });
 const formGrid = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxW: 'md' });
 
+type AllowlistActor = ActorRefFrom<typeof withdrawalAllowlistMachine>;
+
 /** The withdrawal allowlist: the switch, the saved addresses (with their wait), adding and removing. */
-export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof withdrawalAllowlistMachine> }) {
+export function WithdrawalAllowlistCard({ actor }: { actor: AllowlistActor }) {
   const view = useSelector(actor, selectView);
-  const busy = useSelector(actor, selectIsBusy);
-  const canSubmit = useSelector(actor, selectCanSubmit);
-  const canToggle = useSelector(actor, selectCanToggle);
   const canAdd = useSelector(actor, selectCanAdd);
-  const canRemove = useSelector(actor, selectCanRemove);
-  const labelProblem = useSelector(actor, selectLabelProblem);
   const disabling = useSelector(actor, selectDisabling);
-  const { enabled, enforcedUntil, addresses, network, address, label, password, removingId } = useSelector(actor, (state) => state.context);
-  const change = (name: AllowlistField) => (value: string) => actor.send({ type: 'field.change', name, value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
-  const cancel = () => actor.send({ type: 'form.cancel' });
   const loaded = view !== 'loading' && view !== 'unavailable';
   return (
-    <Card aria-labelledby="allowlist-title" role="region">
-      <h2 className={s.title} id="allowlist-title">
-        {allowlistTexts.title}
-      </h2>
-      <p className={s.muted}>{allowlistTexts.lead}</p>
-      <LoadingOrRetry view={view} failure="The withdrawal allowlist could not be loaded." onRetry={() => actor.send({ type: 'status.retry' })} />
-      {loaded ? (
-        <>
-          <Switch.Root
-            className={switchRoot}
-            checked={enabled}
-            disabled={!canToggle}
-            onCheckedChange={(details) => actor.send({ type: details.checked ? 'allowlist.enable' : 'disable.start' })}
-          >
-            <Switch.Control className={switchControl}>
-              <Switch.Thumb className={switchThumb} />
-            </Switch.Control>
-            <Switch.Label className={css({ fontSize: 'sm', fontWeight: 'medium' })}>{allowlistTexts.switchLabel}</Switch.Label>
-            <Switch.HiddenInput />
-          </Switch.Root>
-          {!enabled && enforcedUntil ? (
-            <p className={s.notice} data-testid="allowlist-enforced-until">
-              Turned off: still enforced until <strong>{exactTime(enforcedUntil)}</strong>.
-            </p>
-          ) : null}
-        </>
-      ) : null}
+    <ProtectionCard id="allowlist-title" texts={allowlistTexts} view={view} onRetry={() => actor.send({ type: 'status.retry' })}>
+      {loaded ? <AllowlistSwitch actor={actor} /> : null}
       {view === 'disabling' ? (
         <PasswordConfirmForm actor={disabling} lead={allowlistTexts.disableLead} submitLabel={allowlistTexts.confirmDisable} variant="destructive" />
       ) : null}
-      {loaded ? (
-        addresses.length === 0 ? (
-          <p className={css({ color: 'fg.muted', fontSize: 'sm', mt: '4' })}>{allowlistTexts.empty}</p>
-        ) : (
-          <ul className={s.list} aria-label="Saved addresses">
-            {addresses.map((entry) => (
-              <AddressRow
-                key={entry.id}
-                entry={entry}
-                removing={removingId === entry.id}
-                canRemove={canRemove}
-                onRemove={() => actor.send({ type: 'address.remove', id: entry.id })}
-              />
-            ))}
-          </ul>
-        )
-      ) : null}
+      {loaded ? <SavedAddresses actor={actor} /> : null}
       {view === 'list' ? (
         <div className={css({ mt: '4' })}>
           <Button variant="outline" onClick={() => actor.send({ type: 'add.start' })} disabled={!canAdd}>
@@ -137,24 +86,80 @@ export function WithdrawalAllowlistCard({ actor }: { actor: ActorRefFrom<typeof 
           </Button>
         </div>
       ) : null}
-      {view === 'adding' ? (
-        <form className={formGrid} onSubmit={submit} noValidate aria-label="Add an address">
-          <SelectField
-            label="Network"
-            name="network"
-            options={NETWORK_CHOICES}
-            value={[network]}
-            onValueChange={(value) => value[0] && change('network')(value[0])}
-            placeholder="Choose a network"
-          />
-          <TextField label="Address" name="address" value={address} onValueChange={change('address')} autoComplete="off" spellCheck={false} autoFocus />
-          <TextField label="Label (optional)" name="label" value={label} onValueChange={change('label')} autoComplete="off" error={labelProblem} />
-          <CurrentPasswordField value={password} onValueChange={change('password')} />
-          <p className={s.muted}>This address can be used {ALLOWLIST_WAIT_HOURS} hours after you save it.</p>
-          <FormButtons submitLabel={allowlistTexts.save} canSubmit={canSubmit} busy={busy} onCancel={cancel} />
-        </form>
+      {view === 'adding' ? <AddAddressForm actor={actor} /> : null}
+    </ProtectionCard>
+  );
+}
+
+/** On or off; turned off, it stays enforced for a while, and says until when. */
+function AllowlistSwitch({ actor }: { actor: AllowlistActor }) {
+  const canToggle = useSelector(actor, selectCanToggle);
+  const { enabled, enforcedUntil } = useSelector(actor, (state) => state.context);
+  return (
+    <>
+      <Switch.Root
+        className={switchRoot}
+        checked={enabled}
+        disabled={!canToggle}
+        onCheckedChange={(details) => actor.send({ type: details.checked ? 'allowlist.enable' : 'disable.start' })}
+      >
+        <Switch.Control className={switchControl}>
+          <Switch.Thumb className={switchThumb} />
+        </Switch.Control>
+        <Switch.Label className={css({ fontSize: 'sm', fontWeight: 'medium' })}>{allowlistTexts.switchLabel}</Switch.Label>
+        <Switch.HiddenInput />
+      </Switch.Root>
+      {!enabled && enforcedUntil ? (
+        <p className={s.notice} data-testid="allowlist-enforced-until">
+          Turned off: still enforced until <strong>{exactTime(enforcedUntil)}</strong>.
+        </p>
       ) : null}
-    </Card>
+    </>
+  );
+}
+
+function SavedAddresses({ actor }: { actor: AllowlistActor }) {
+  const canRemove = useSelector(actor, selectCanRemove);
+  const { addresses, removingId } = useSelector(actor, (state) => state.context);
+  if (addresses.length === 0) return <p className={css({ color: 'fg.muted', fontSize: 'sm', mt: '4' })}>{allowlistTexts.empty}</p>;
+  return (
+    <ul className={s.list} aria-label="Saved addresses">
+      {addresses.map((entry) => (
+        <AddressRow
+          key={entry.id}
+          entry={entry}
+          removing={removingId === entry.id}
+          canRemove={canRemove}
+          onRemove={() => actor.send({ type: 'address.remove', id: entry.id })}
+        />
+      ))}
+    </ul>
+  );
+}
+
+/** A new address: its network, the address, an optional label, and the password that confirms it. */
+function AddAddressForm({ actor }: { actor: AllowlistActor }) {
+  const busy = useSelector(actor, selectIsBusy);
+  const canSubmit = useSelector(actor, selectCanSubmit);
+  const labelProblem = useSelector(actor, selectLabelProblem);
+  const { network, address, label, password } = useSelector(actor, (state) => state.context);
+  const change = (name: AllowlistField) => (value: string) => actor.send({ type: 'field.change', name, value });
+  return (
+    <Form className={formGrid} onSubmit={() => actor.send({ type: 'form.submit' })} aria-label="Add an address">
+      <SingleSelectField
+        label="Network"
+        name="network"
+        options={NETWORK_CHOICES}
+        value={network}
+        onValueChange={(value) => value && change('network')(value)}
+        placeholder="Choose a network"
+      />
+      <TextField label="Address" name="address" value={address} onValueChange={change('address')} autoComplete="off" spellCheck={false} autoFocus />
+      <TextField label="Label (optional)" name="label" value={label} onValueChange={change('label')} autoComplete="off" error={labelProblem} />
+      <CurrentPasswordField value={password} onValueChange={change('password')} />
+      <p className={s.muted}>This address can be used {ALLOWLIST_WAIT_HOURS} hours after you save it.</p>
+      <FormButtons submitLabel={allowlistTexts.save} canSubmit={canSubmit} busy={busy} onCancel={() => actor.send({ type: 'form.cancel' })} />
+    </Form>
   );
 }
 

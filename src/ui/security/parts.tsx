@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import type { ReactNode } from 'react';
 import {
   selectCanSubmit,
   selectIsBusy,
@@ -7,6 +7,8 @@ import {
   type PasswordConfirmRef,
 } from '../../machines/passwordConfirm/passwordConfirm.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Card } from '../primitives/Card.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { securityStyles as s } from './styles.ts';
 
@@ -21,6 +23,42 @@ export function LoadingOrRetry({ view, failure, onRetry }: { view: string; failu
         Try again
       </Button>
     </div>
+  );
+}
+
+/**
+ * A card of the account protections, a region named by its title: the title and lead of its `texts` (with `action`
+ * beside them), what it shows before it has its status (`texts.failure` if it could not get it), then `children`.
+ */
+export function ProtectionCard(props: {
+  id: string;
+  texts: { title: string; lead: string; failure: string };
+  view: string;
+  onRetry: () => void;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  const heading = (
+    <>
+      <h2 className={s.title} id={props.id}>
+        {props.texts.title}
+      </h2>
+      <p className={s.muted}>{props.texts.lead}</p>
+    </>
+  );
+  return (
+    <Card aria-labelledby={props.id} role="region">
+      {props.action ? (
+        <div className={s.head}>
+          <div>{heading}</div>
+          {props.action}
+        </div>
+      ) : (
+        heading
+      )}
+      <LoadingOrRetry view={props.view} failure={props.texts.failure} onRetry={props.onRetry} />
+      {props.children}
+    </Card>
   );
 }
 
@@ -70,12 +108,8 @@ function PasswordConfirmation({ actor, lead, submitLabel, variant }: { actor: Pa
   const password = useSelector(actor, selectPassword);
   const canSubmit = useSelector(actor, selectCanSubmit);
   const busy = useSelector(actor, selectIsBusy);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
   return (
-    <form className={s.form} onSubmit={submit} noValidate>
+    <Form className={s.form} onSubmit={() => actor.send({ type: 'form.submit' })}>
       <p className={s.muted}>{lead}</p>
       <CurrentPasswordField value={password} onValueChange={(value) => actor.send({ type: 'field.change', name: 'password', value })} />
       <FormButtons
@@ -85,6 +119,6 @@ function PasswordConfirmation({ actor, lead, submitLabel, variant }: { actor: Pa
         busy={busy}
         onCancel={() => actor.send({ type: 'form.cancel' })}
       />
-    </form>
+    </Form>
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '../../machines/pushRegistration/pushRegistration.selectors.ts';
 import { Button } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
+import { Badge, type BadgeTone } from '../primitives/StatusBadge.tsx';
 
 const head = css({ display: 'flex', gap: '3', alignItems: 'flex-start' });
 const icon = css({ flexShrink: 0, mt: '0.5', color: 'fg.muted' });
@@ -17,21 +18,8 @@ const title = css({ fontSize: 'lg', fontWeight: 'semibold', display: 'flex', fle
 const muted = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
 const body = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', alignItems: 'flex-start' });
 const failureText = css({ color: 'fg.muted', fontSize: 'xs', wordBreak: 'break-word' });
-const badge = css({
-  display: 'inline-flex',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  fontSize: 'xs',
-  fontWeight: 'semibold',
-  bg: 'bg.muted',
-  color: 'fg.muted',
-  '&[data-tone=success]': { bg: 'success.subtle', color: 'success' },
-  '&[data-tone=warning]': { bg: 'warning.subtle', color: 'warning' },
-  '&[data-tone=danger]': { bg: 'danger.subtle', color: 'danger' },
-});
 
-type Tone = 'neutral' | 'success' | 'warning' | 'danger';
+type Tone = Extract<BadgeTone, 'neutral' | 'success' | 'warning' | 'danger'>;
 
 /** Each state in words: the four of docs/web-app.md "Web push registration" as the badge, what it means for the trader below it. */
 const words: Record<PushView, { label: string; tone: Tone; text: string }> = {
@@ -90,9 +78,7 @@ export function PushSettings({ actor }: { actor: PushRegistrationRef }) {
         <div>
           <h2 className={title}>
             <span id="push-settings-title">Notifications</span>
-            <span className={badge} data-tone={tone}>
-              {label}
-            </span>
+            <Badge tone={tone}>{label}</Badge>
           </h2>
           <p className={muted}>Web push on this device: trades, chat messages while you are away, deposits and security alerts.</p>
         </div>

@@ -1,44 +1,14 @@
 import { Menu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import { useRouter } from '@tanstack/react-router';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
+import { floatingItem, floatingPanel, focusRing, initialAvatar } from '../primitives/looks.ts';
 import { Tooltip } from '../primitives/Tooltip.tsx';
 
-const avatar = css({
-  h: '9',
-  w: '9',
-  borderRadius: 'full',
-  bg: 'accent',
-  color: 'accent.fg',
-  fontWeight: 'bold',
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  cursor: 'pointer',
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-});
+const avatar = cx(initialAvatar, focusRing, css({ h: '9', w: '9', cursor: 'pointer', _focusVisible: { outlineOffset: '2px' } }));
 const anchor = css({ display: 'inline-flex' });
-const content = css({
-  minW: '44',
-  bg: 'bg.surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  p: '1',
-  zIndex: 20,
-  _focusVisible: { outline: 'none' },
-});
-const item = css({
-  display: 'flex',
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-  borderRadius: 'md',
-  cursor: 'pointer',
-  color: 'fg',
-  '&[data-highlighted]': { bg: 'bg.muted' },
-});
+const content = cx(floatingPanel, css({ minW: '44', p: '1', zIndex: 20 }));
+const item = cx(floatingItem, css({ color: 'fg' }));
 const danger = css({ color: 'danger' });
 const separator = css({ my: '1', borderColor: 'border' });
 

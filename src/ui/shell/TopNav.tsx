@@ -1,8 +1,9 @@
 import { Collapsible } from '@ark-ui/react/collapsible';
 import { Link } from '@tanstack/react-router';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { NotificationsBell, type NotificationsRef } from '../notifications/NotificationsBell.tsx';
 import { MenuIcon } from '../primitives/icons.tsx';
+import { iconButton } from '../primitives/looks.ts';
 import { Logo } from './Logo.tsx';
 import { bar, inner, right } from './navStyles.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
@@ -30,17 +31,7 @@ const linkStyle = css({
   _hover: { color: 'fg', bg: 'bg.muted' },
   '&[data-status=active]': { color: 'accent', bg: 'accent.subtle' },
 });
-const menuToggle = css({
-  display: { base: 'inline-flex', md: 'none' },
-  alignItems: 'center',
-  justifyContent: 'center',
-  h: '10',
-  w: '10',
-  borderRadius: 'md',
-  color: 'fg',
-  cursor: 'pointer',
-  _hover: { bg: 'bg.muted' },
-});
+const menuToggle = cx(iconButton, css({ display: { base: 'inline-flex', md: 'none' }, h: '10', w: '10', borderRadius: 'md', color: 'fg' }));
 const mobileLinks = css({
   display: { base: 'flex', md: 'none' },
   flexDirection: 'column',

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
 import type { ActorRefFrom } from 'xstate';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { TraderProfile, TraderRating } from '../../../contracts/traders.ts';
 import type { traderProfileMachine } from '../../machines/traderProfile/traderProfile.machine.ts';
 import {
@@ -15,23 +15,12 @@ import { formatRelative } from '../format/relative.ts';
 import { OfferCard } from '../offers/OfferCard.tsx';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
+import { initialAvatar } from '../primitives/looks.ts';
 import { formatAccountAge, formatCompletionPercent, formatRatedBy, formatTrades } from './reputation.ts';
 
 const page = css({ display: 'flex', flexDirection: 'column', gap: '6' });
 const head = css({ display: 'flex', alignItems: 'center', gap: '4' });
-const avatar = css({
-  display: 'inline-flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  flexShrink: '0',
-  w: '14',
-  h: '14',
-  borderRadius: 'full',
-  bg: 'accent',
-  color: 'accent.fg',
-  fontSize: '2xl',
-  fontWeight: 'bold',
-});
+const avatar = cx(initialAvatar, css({ w: '14', h: '14', fontSize: '2xl' }));
 const name = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em', wordBreak: 'break-all' });
 const muted = css({ color: 'fg.muted', fontSize: 'sm' });
 const stats = css({ display: 'grid', gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(4, 1fr)' }, gap: '3' });

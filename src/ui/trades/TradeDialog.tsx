@@ -1,7 +1,6 @@
 import { Dialog } from '@ark-ui/react/dialog';
 import { Portal } from '@ark-ui/react/portal';
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { tradeDialogMachine } from '../../machines/tradeDialog/tradeDialog.machine.ts';
@@ -20,6 +19,7 @@ import {
 } from '../../machines/tradeDialog/tradeDialog.selectors.ts';
 import { formatFiat } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { dialogStyles } from '../primitives/dialogStyles.ts';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
@@ -46,10 +46,6 @@ export function TradeDialog({ actor }: { actor: ActorRefFrom<typeof tradeDialogM
   const missingMethod = useSelector(actor, selectMethodError);
   const currency = offer?.currency__code ?? '';
   const ticker = offer?.coin__ticker.toUpperCase() ?? '';
-  const confirm = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'order.confirm' });
-  };
 
   return (
     <Dialog.Root open={open} onOpenChange={(details) => !details.open && actor.send({ type: 'dialog.close' })} lazyMount unmountOnExit>
@@ -62,7 +58,7 @@ export function TradeDialog({ actor }: { actor: ActorRefFrom<typeof tradeDialogM
               <Dialog.Description className={description}>Review the trade details before confirming your order</Dialog.Description>
             </div>
             {offer ? (
-              <form onSubmit={confirm} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })} noValidate>
+              <Form onSubmit={() => actor.send({ type: 'order.confirm' })} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
                 <TextField
                   label={`Amount (${currency})`}
                   name="amount"
@@ -115,7 +111,7 @@ export function TradeDialog({ actor }: { actor: ActorRefFrom<typeof tradeDialogM
                     {busy ? 'Please wait...' : confirmLabel}
                   </Button>
                 </div>
-              </form>
+              </Form>
             ) : null}
           </Dialog.Content>
         </Dialog.Positioner>

@@ -3,15 +3,7 @@ import { DateTime } from 'luxon';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { tradeHistoryMachine } from '../../machines/tradeHistory/tradeHistory.machine.ts';
-import {
-  selectCanNext,
-  selectCanPrevious,
-  selectCoins,
-  selectFilters,
-  selectHasLoaded,
-  selectIsLoading,
-  selectTrades,
-} from '../../machines/tradeHistory/tradeHistory.selectors.ts';
+import { selectFilters, selectHasLoaded, selectTrades } from '../../machines/tradeHistory/tradeHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { HistoryPage } from '../history/HistoryPage.tsx';
@@ -19,14 +11,7 @@ import { HistoryPage } from '../history/HistoryPage.tsx';
 /** Trade dates read like "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
 export const formatTradeDate = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd yyyy hh:mm a');
 
-const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
-  '& td': { px: '4', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
-  '& tr:last-child td': { borderBottomWidth: '0' },
-});
+const cells = css({ '& th, & td': { px: '4' } });
 const side = css({ fontWeight: 'semibold', textTransform: 'capitalize', '&[data-type=buy]': { color: 'buy' }, '&[data-type=sell]': { color: 'sell' } });
 const coinCell = css({ display: 'flex', alignItems: 'center', gap: '2' });
 const COLUMNS = [
@@ -45,35 +30,25 @@ const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
 
 export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistoryMachine> }) {
   const trades = useSelector(actor, selectTrades);
-  const current = useSelector(actor, selectFilters);
-  const coins = useSelector(actor, selectCoins);
-  const loading = useSelector(actor, selectIsLoading);
+  const { tradeType } = useSelector(actor, selectFilters);
   const loaded = useSelector(actor, selectHasLoaded);
-  const canNext = useSelector(actor, selectCanNext);
-  const canPrevious = useSelector(actor, selectCanPrevious);
 
   return (
     <HistoryPage
+      actor={actor}
       title="Recent Trades"
       subtitle="Every trade you opened or answered."
-      busy={loading}
       type={{
         name: 'trade_type',
         options: [
           { value: 'buy', label: 'Buy' },
           { value: 'sell', label: 'Sell' },
         ],
-        value: current.tradeType,
+        value: tradeType,
         onChange: (value) => actor.send({ type: 'filter.tradeType', value }),
       }}
-      status={current.status}
-      coinId={current.coinId}
-      coins={coins}
-      send={actor.send}
-      tableClassName={table}
+      tableClassName={cells}
       columns={COLUMNS}
-      canPrevious={canPrevious}
-      canNext={canNext}
     >
       {loaded && trades.length === 0 ? (
         <tr>

@@ -18,6 +18,7 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { ArrowLeftIcon, ShieldIcon } from '../primitives/icons.tsx';
+import { dashedPlaceholder } from '../primitives/looks.ts';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { DepositAddress } from './DepositAddress.tsx';
 
@@ -34,16 +35,6 @@ const details = css({ mt: '5', display: 'flex', flexDirection: 'column', gap: '2
 const detail = css({ display: 'flex', alignItems: 'center', gap: '2', py: '1' });
 const detailName = css({ color: 'fg.muted' });
 const strong = css({ fontWeight: 'semibold' });
-const prompt = css({
-  borderWidth: '1px',
-  borderStyle: 'dashed',
-  borderColor: 'border',
-  borderRadius: 'xl',
-  py: '16',
-  px: '4',
-  textAlign: 'center',
-  color: 'fg.muted',
-});
 const notice = css({
   display: 'flex',
   gap: '3',
@@ -144,7 +135,7 @@ export function DepositScreen({
             {address ? (
               <DepositAddress address={address} ticker={ticker} canCopy={canCopy} onCopy={() => actor.send({ type: 'address.copy' })} />
             ) : (
-              <p className={prompt}>{showsPrompt ? 'Select a cryptocurrency' : pickingNetwork ? `Select the ${ticker} network` : null}</p>
+              <p className={dashedPlaceholder}>{showsPrompt ? 'Select a cryptocurrency' : pickingNetwork ? `Select the ${ticker} network` : null}</p>
             )}
           </Card>
           {address && network ? (

@@ -4,16 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { WalletTransaction } from '../../../contracts/index.ts';
 import type { walletHistoryMachine } from '../../machines/walletHistory/walletHistory.machine.ts';
-import {
-  selectCanNext,
-  selectCanPrevious,
-  selectCoins,
-  selectFilters,
-  selectHasLoaded,
-  selectIsLoading,
-  selectIsWatching,
-  selectTransactions,
-} from '../../machines/walletHistory/walletHistory.selectors.ts';
+import { selectFilters, selectHasLoaded, selectIsWatching, selectTransactions } from '../../machines/walletHistory/walletHistory.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
 import { ArrowDownIcon, ArrowUpIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
@@ -38,16 +29,11 @@ const TYPE_LABELS: Record<WalletTransaction['trans_type'], string> = { deposit: 
 /** External went over the chain; internal was another Peerex trader's address, settled without the chain. */
 const SCOPE_LABELS: Record<WalletTransaction['scope'], string> = { external: 'External', internal: 'Internal' };
 
-const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  // Ten columns, one more than Recent Trades' widest: a little less padding keeps them inside a laptop's width.
-  '& th': { textAlign: 'left', color: 'fg.muted', fontWeight: 'medium', px: '3', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border' },
-  '& td': { px: '3', py: '3', whiteSpace: 'nowrap', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' },
+// Ten columns, one more than Recent Trades' widest: a little less padding keeps them inside a laptop's width.
+const cells = css({
+  '& th, & td': { px: '3' },
   '& th:first-child, & td:first-child': { pl: '4' },
   '& th:last-child, & td:last-child': { pr: '4' },
-  '& tr:last-child td': { borderBottomWidth: '0' },
 });
 const kind = css({
   display: 'inline-flex',
@@ -68,34 +54,26 @@ const live = css({ mt: '3', color: 'fg.muted', fontSize: 'xs', textAlign: 'cente
 
 export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walletHistoryMachine> }) {
   const transactions = useSelector(actor, selectTransactions);
-  const current = useSelector(actor, selectFilters);
-  const coins = useSelector(actor, selectCoins);
-  const loading = useSelector(actor, selectIsLoading);
+  const { transType } = useSelector(actor, selectFilters);
   const loaded = useSelector(actor, selectHasLoaded);
   const watching = useSelector(actor, selectIsWatching);
-  const canNext = useSelector(actor, selectCanNext);
-  const canPrevious = useSelector(actor, selectCanPrevious);
   const copy = (txid: string) => actor.send({ type: 'txid.copy', txid });
 
   return (
     <HistoryPage
+      actor={actor}
       title="Recent Transactions"
       subtitle="Deposits and withdrawals of your wallets."
-      busy={loading}
       type={{
         name: 'trans_type',
         options: [
           { value: 'deposit', label: 'Deposit' },
           { value: 'withdrawal', label: 'Withdrawal' },
         ],
-        value: current.transType,
+        value: transType,
         onChange: (value) => actor.send({ type: 'filter.transType', value }),
       }}
-      status={current.status}
-      coinId={current.coinId}
-      coins={coins}
-      send={actor.send}
-      tableClassName={table}
+      tableClassName={cells}
       columns={COLUMNS}
       belowTable={
         // Under the table rather than in a row ten columns wide, so a phone shows it without scrolling sideways.
@@ -108,8 +86,6 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
           </p>
         ) : null
       }
-      canPrevious={canPrevious}
-      canNext={canNext}
     >
       {transactions.map((row) => (
         <tr key={row.id}>

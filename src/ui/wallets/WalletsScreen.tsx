@@ -58,12 +58,12 @@ function TotalMove({ direction }: { direction: PriceDirection | null }) {
   );
 }
 
-export function WalletsScreen({ actor }: { actor: ActorRefFrom<typeof walletsMachine> }) {
+type WalletsActor = ActorRefFrom<typeof walletsMachine>;
+
+export function WalletsScreen({ actor }: { actor: WalletsActor }) {
   const wallets = useSelector(actor, selectWallets);
   const loading = useSelector(actor, selectIsLoading);
   const masked = useSelector(actor, selectIsMasked);
-  const total = useSelector(actor, selectTotal);
-  const direction = useSelector(actor, selectTotalDirection);
   const livePrices = useSelector(actor, selectLivePrices);
   const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
 
@@ -85,21 +85,7 @@ export function WalletsScreen({ actor }: { actor: ActorRefFrom<typeof walletsMac
         }
       />
 
-      <Card className={summary} role="region" aria-labelledby="portfolio-total">
-        <div>
-          <div id="portfolio-total" className={totalLabel}>
-            Total Portfolio Value
-          </div>
-          <div className={`${movingFigure} ${totalFigure}`} data-direction={direction ?? undefined}>
-            <span>{masked ? MASK : total === null ? '—' : formatUsd(total)}</span>
-            <TotalMove direction={direction} />
-          </div>
-        </div>
-        <Button variant="outline" onClick={() => actor.send({ type: 'balances.toggle' })}>
-          {masked ? <EyeIcon /> : <EyeOffIcon />}
-          {masked ? 'Show balances' : 'Hide balances'}
-        </Button>
-      </Card>
+      <PortfolioTotal actor={actor} masked={masked} />
 
       {wallets === null ? (
         loading ? (
@@ -113,5 +99,28 @@ export function WalletsScreen({ actor }: { actor: ActorRefFrom<typeof walletsMac
         </div>
       )}
     </section>
+  );
+}
+
+/** The total of every balance at live prices, coloured by its last move, and the show/hide toggle of all balances. */
+function PortfolioTotal({ actor, masked }: { actor: WalletsActor; masked: boolean }) {
+  const total = useSelector(actor, selectTotal);
+  const direction = useSelector(actor, selectTotalDirection);
+  return (
+    <Card className={summary} role="region" aria-labelledby="portfolio-total">
+      <div>
+        <div id="portfolio-total" className={totalLabel}>
+          Total Portfolio Value
+        </div>
+        <div className={`${movingFigure} ${totalFigure}`} data-direction={direction ?? undefined}>
+          <span>{masked ? MASK : total === null ? '—' : formatUsd(total)}</span>
+          <TotalMove direction={direction} />
+        </div>
+      </div>
+      <Button variant="outline" onClick={() => actor.send({ type: 'balances.toggle' })}>
+        {masked ? <EyeIcon /> : <EyeOffIcon />}
+        {masked ? 'Show balances' : 'Hide balances'}
+      </Button>
+    </Card>
   );
 }

@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { withdrawalMachine } from '../../machines/withdrawal/withdrawal.machine.ts';
@@ -25,6 +24,7 @@ import {
 } from '../../machines/withdrawal/withdrawal.selectors.ts';
 import { formatCrypto, formatUsd } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
+import { Form } from '../primitives/Form.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { SelectField } from '../primitives/SelectField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
@@ -65,16 +65,12 @@ export function WithdrawScreen({ actor }: { actor: ActorRefFrom<typeof withdrawa
   const unit = mode === 'usd' ? 'USD' : coinTicker || 'Crypto';
   const otherUnit = mode === 'usd' ? coinTicker || 'Crypto' : 'USD';
   const onlyNetwork = coin && coin.networks.length === 1 ? coin.networks[0] : undefined;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'form.submit' });
-  };
 
   return (
     <section aria-busy={loading || busy}>
       <PageHeader title="Withdraw" subtitle="Send crypto from your wallet to an outside address." />
       <div className={layout}>
-        <form className={`${cardStyle} ${form}`} onSubmit={submit} noValidate aria-label="Withdraw">
+        <Form className={`${cardStyle} ${form}`} onSubmit={() => actor.send({ type: 'form.submit' })} aria-label="Withdraw">
           <SelectField
             label="Coin"
             name="ticker"
@@ -158,7 +154,7 @@ export function WithdrawScreen({ actor }: { actor: ActorRefFrom<typeof withdrawa
               {busy ? 'Processing...' : 'Confirm Withdrawal'}
             </Button>
           ) : null}
-        </form>
+        </Form>
         <WithdrawNotice />
       </div>
     </section>
