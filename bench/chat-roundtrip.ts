@@ -116,8 +116,6 @@ async function serve(databaseUrl: string) {
         access: 'session',
         request: named('ChatRequest', chatRequest),
         answer: envelope(),
-        refusal: 'envelope',
-        refusals: [],
         handle: async ({ app, request, body }) => {
           const { username } = signedIn(request);
           if (body.type !== 'send_message') throw new Error('send_message only');

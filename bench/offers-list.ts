@@ -135,8 +135,6 @@ async function serve(databaseUrl: string, mode: string) {
         description: 'The ceiling probe: the same HTTP, JSON and session hook as a product call, and one round trip.',
         access: 'session',
         answer: envelope(),
-        refusal: 'envelope',
-        refusals: [],
         handle: async ({ app }) => {
           await app.db.query('SELECT 1');
           return { success: true, info: 'ok' };

@@ -14,8 +14,6 @@ export default defineCall({
   access: 'session',
   request: named('AntiPhishingRequest', antiPhishingRequest),
   answer: envelope(info(named('AntiPhishingStatus', antiPhishingStatus))),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);

@@ -18,8 +18,6 @@ export default defineCall({
   access: 'session',
   request: named('ConfirmationRequest', confirmationRequest),
   answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const session = signedIn(request);

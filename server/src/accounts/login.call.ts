@@ -14,8 +14,6 @@ export default defineCall({
   access: 'public',
   request: named('LoginRequest', loginRequest),
   answer: envelope(info(named('LoginAnswer', loginResponse))),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => ok(loginResponse, await app.accounts.signIn(body, clientAddress(request))),

@@ -13,8 +13,6 @@ export default defineCall({
   access: 'session',
   request: named('LogoutRequest', logoutRequest),
   answer: envelope(info(MESSAGE)),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   handle: async ({ app, request }) => ok(messageResponse, await app.accounts.signOut(signedIn(request).id)),
 });

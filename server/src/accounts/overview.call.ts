@@ -15,8 +15,6 @@ export default defineCall({
   access: 'session',
   request: { ...named('EmptyBody', emptyBody), optional: true },
   answer: envelope(info(named('Overview', overview))),
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ app, request }) => {
     const { userId } = signedIn(request);
     return ok(overview, await app.overview.forUser(userId));

@@ -13,8 +13,6 @@ export default defineCall({
   access: 'public',
   request: named('ResetPasswordRequest', resetPasswordRequest),
   answer: envelope(info(MESSAGE)),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   handle: async ({ app, body }) =>
     ok(messageResponse, body.type === 'request' ? await app.accounts.requestPasswordReset(body.email) : await app.accounts.resetPassword(body)),

@@ -14,8 +14,6 @@ export default defineCall({
   access: 'session',
   request: named('SessionsRequest', sessionsRequest),
   answer: envelope(info(named('SignInHistory', signInHistory), 'list'), info(named('SignOutOthers', signOutOthersResponse), 'sign_out_others')),
-  refusal: 'envelope',
-  refusals: [429],
   rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);

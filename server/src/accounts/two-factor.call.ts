@@ -26,8 +26,7 @@ export default defineCall({
     info(named('RecoveryCodes', recoveryCodesResponse), 'enable', 'recovery_codes'),
     info(MESSAGE, 'disable'),
   ),
-  refusal: 'envelope',
-  refusals: [409, 429],
+  refusals: [409],
   rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => {

@@ -13,8 +13,7 @@ export default defineCall({
   access: 'public',
   request: named('ValidateEmailRequest', validateEmailRequest),
   answer: envelope(info(MESSAGE)),
-  refusal: 'envelope',
-  refusals: [409, 429],
+  refusals: [409],
   rateLimit: { call: 'security' },
   handle: async ({ app, body }) =>
     ok(

@@ -14,8 +14,7 @@ export default defineCall({
   access: 'session',
   request: named('AllowlistRequest', allowlistRequest),
   answer: envelope(info(named('AllowlistStatus', allowlistStatus))),
-  refusal: 'envelope',
-  refusals: [404, 409, 429],
+  refusals: [404, 409],
   rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);

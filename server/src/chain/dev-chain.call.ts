@@ -21,7 +21,6 @@ export default defineCall({
   servedWhen: (app) => app.config.chainSource === 'simulated',
   request: named('DevChainRequest', devChainRequest),
   answer: envelope(info(named('DevChainDeposit', devChainDeposit), 'deposit'), info(named('DevChainMine', devChainMine), 'mine')),
-  refusal: 'envelope',
   refusals: [404],
   handle: async ({ app, body }) => {
     const chain = app.chain.simulated;

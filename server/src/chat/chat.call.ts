@@ -15,8 +15,6 @@ export const conversationsCall = defineCall({
   access: 'session',
   request: named('ConversationsRequest', conversationsRequest),
   answer: envelope(info(named('Conversations', conversations))),
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ app, request, body }) => {
     const { userId, username } = signedIn(request);
     return ok(conversations, await app.trades.conversations({ id: userId, username }, body.search));
@@ -34,8 +32,7 @@ export const tradeChatCall = defineCall({
   access: 'session',
   request: named('ChatRequest', chatRequest),
   answer: envelope(info(named('ChatMessages', chatMessages), 'messages'), info(named('ChatMessage', chatMessage), 'send_message'), info(named('Typing', typingResponse), 'typing')),
-  refusal: 'envelope',
-  refusals: [404, 409, 429],
+  refusals: [404, 409],
   rateLimit: { types: { send_message: 'chatMessage' } },
   handle: async ({ app, request, body }) => {
     const { userId, username } = signedIn(request);

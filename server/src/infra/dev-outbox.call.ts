@@ -19,7 +19,6 @@ export default defineCall({
   servedWhen: (app) => !app.config.smtpUrl && app.mailer.outbox !== undefined,
   request: { ...named('EmptyBody', emptyBody), optional: true },
   answer: envelope(info(named('DevOutbox', devOutboxResponse))),
-  refusal: 'envelope',
   refusals: [404],
   handle: async ({ app }) => ok(devOutboxResponse, app.mailer.outbox?.recent() ?? []),
 });

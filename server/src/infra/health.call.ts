@@ -34,8 +34,6 @@ export const healthCall = defineCall({
     'Answers once the database is migrated and the server accepts calls; 503 "The database is not available." when the database does not respond. Also answers POST, like every other call.',
   access: 'public',
   answer: envelope(info(HEALTH)),
-  refusal: 'envelope',
-  refusals: [],
   handle: ({ app }) => health(app),
 });
 
@@ -48,8 +46,6 @@ export const healthPostCall = defineCall({
   access: 'public',
   request: { ...named('EmptyBody', emptyBody), optional: true },
   answer: envelope(info(HEALTH)),
-  refusal: 'envelope',
-  refusals: [],
   handle: ({ app }) => health(app),
 });
 
@@ -62,8 +58,6 @@ export const readyCall = defineCall({
     'For load balancers: 200 only while this process can serve calls, its database and (with `REDIS_URL`) Redis answering; 503 otherwise, and while it shuts down.',
   access: 'public',
   answer: envelope(info(named('Ready', readyResponse))),
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ app }) => {
     await databaseAnswers(app);
     // Without an offline queue the ping fails at once while Redis is away, or after the connection's command timeout.

@@ -25,8 +25,7 @@ export default defineCall({
     info(named('ChatMessage', chatMessage), 'message'),
     info(MESSAGE, 'resolve'),
   ),
-  refusal: 'envelope',
-  refusals: [403, 404, 409, 429],
+  refusals: [403, 404, 409],
   // The same limit as a trader's chat messages, keyed by the moderator's account.
   rateLimit: { types: { message: 'chatMessage' } },
   handle: async ({ app, request, body }) => {

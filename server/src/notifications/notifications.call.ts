@@ -17,7 +17,6 @@ export default defineCall({
   access: 'session',
   request: named('NotificationsRequest', notificationsRequest),
   answer: envelope(info(named('NotificationList', notificationList), 'list'), info(named('UnreadCount', unreadCount), 'open_one', 'open_all')),
-  refusal: 'envelope',
   refusals: [404],
   handle: async ({ app, request, body }) => {
     const { userId } = signedIn(request);

@@ -16,7 +16,5 @@ export default defineCall({
   access: 'session',
   request: { ...named('EmptyBody', emptyBody), optional: true },
   answer: envelope(info(named('Coins', coinsResponse))),
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ app }) => ok(coinsResponse, await app.offers.coins()),
 });

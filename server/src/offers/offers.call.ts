@@ -26,7 +26,6 @@ export default defineCall({
     info(MESSAGE, 'create'),
     info(named('OfferToggle', offerToggleResponse), 'toggle'),
   ),
-  refusal: 'envelope',
   refusals: [404],
   handle: async ({ app, request, body }) => {
     const { userId } = signedIn(request);

@@ -99,8 +99,6 @@ export const openApiCall = defineCall({
   description: 'The OpenAPI 3.1 document of every call, generated from the zod schemas in `contracts/` when the server starts.',
   access: 'public',
   answer: json('OpenApiDocument', z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })),
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ app, reply }) => reply.type('application/json; charset=utf-8').send(openApiDocumentOf(app)),
 });
 
@@ -112,8 +110,6 @@ export const docsPageCall = defineCall({
   description: 'This document as a readable page (Scalar), served from the product itself: no CDN, no request to any other site.',
   access: 'public',
   answer: { kind: 'text', contentType: 'text/html', what: 'The page.' },
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ reply }) => reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(PAGE),
 });
 
@@ -125,8 +121,6 @@ export const scalarScriptCall = defineCall({
   description: "The API reference page's script: Scalar's standalone browser bundle (`@scalar/api-reference`), as installed.",
   access: 'public',
   answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
-  refusal: 'envelope',
-  refusals: [],
   // Not through the API's per-request compression (infra/api-compression.plugin.ts): sent as compressed once.
   compress: false,
   handle: async ({ request, reply }) => {
@@ -147,7 +141,5 @@ export const docsStartCall = defineCall({
     "Starts Scalar on the API reference page with this document, without fonts, telemetry, proxy or API client (the page's Content-Security-Policy allows no inline script).",
   access: 'public',
   answer: { kind: 'text', contentType: 'text/javascript', what: 'The script.' },
-  refusal: 'envelope',
-  refusals: [],
   handle: async ({ reply }) => reply.type('text/javascript; charset=utf-8').send(INIT_SCRIPT),
 });

@@ -118,7 +118,11 @@ export function buildOpenApiDocument(options: { version: string; calls: readonly
     return { $ref: `#/components/schemas/${item.name}` };
   };
 
-  const refusalSchemaOf = (call: Call) => (call.refusal === 'envelope' ? ref({ name: 'Refusal', schema: refusal }, 'output') : ref(REFUSAL_SCHEMAS[call.refusal], 'output'));
+  const refusalShapeOf = (call: Call) => call.refusal ?? 'envelope';
+  const refusalSchemaOf = (call: Call) => {
+    const shape = refusalShapeOf(call);
+    return shape === 'envelope' ? ref({ name: 'Refusal', schema: refusal }, 'output') : ref(REFUSAL_SCHEMAS[shape], 'output');
+  };
 
   /** The success envelope of the contracts (`envelope()`), with `info` one of the call's payloads. */
   const envelopeOf = (infos: Info[]): JsonSchema => {
@@ -153,10 +157,11 @@ export function buildOpenApiDocument(options: { version: string; calls: readonly
   };
 
   const refusalStatusesOf = (call: Call): number[] => {
-    const statuses = new Set([...BASE_REFUSALS[call.refusal], ...call.refusals]);
+    const statuses = new Set([...BASE_REFUSALS[refusalShapeOf(call)], ...(call.refusals ?? [])]);
+    if (call.rateLimit) statuses.add(429);
     if (call.access === 'session' || call.access === 'moderator' || call.access === 'websocket') statuses.add(401);
     // Bodies over 64 KiB (the device API: its own smaller limits, listed per call).
-    if (call.request && call.refusal === 'envelope') statuses.add(413);
+    if (call.request && refusalShapeOf(call) === 'envelope') statuses.add(413);
     return [...statuses].sort((a, b) => a - b);
   };
 

@@ -21,7 +21,6 @@ export default defineCall({
   access: 'session',
   query: { user_id: { description: "The caller's own username.", required: true } },
   answer: json('BeamsToken', beamsTokenResponse),
-  refusal: 'envelope',
   refusals: [403],
   // A Beams token: never compressed with text the caller chose (infra/api-compression.plugin.ts SECRET_ANSWER).
   compress: false,

@@ -17,7 +17,6 @@ export default defineCall({
   access: 'session',
   request: named('TradersRequest', tradersRequest),
   answer: envelope(info(named('TraderProfile', traderProfile), 'profile'), info(named('TraderStanding', traderStanding), 'standing')),
-  refusal: 'envelope',
   refusals: [404],
   handle: async ({ app, request, body }) => {
     switch (body.type) {

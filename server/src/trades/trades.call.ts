@@ -33,8 +33,7 @@ export default defineCall({
     ],
     headers: { [TRADE_CHANNEL_HEADER]: "`open` only: the new trade's chat channel." },
   },
-  refusal: 'envelope',
-  refusals: [403, 404, 409, 429],
+  refusals: [403, 404, 409],
   rateLimit: { types: { open: 'tradeOpen' } },
   handle: async ({ app, request, reply, body }) => {
     const session = signedIn(request);

@@ -27,8 +27,7 @@ export default defineCall({
     info(MESSAGE, 'confirm_withdrawal'),
     info(named('WalletHistory', walletHistory), 'history'),
   ),
-  refusal: 'envelope',
-  refusals: [409, 429],
+  refusals: [409],
   rateLimit: { types: { preview_withdrawal: 'withdrawal', confirm_withdrawal: 'withdrawal' } },
   onInvalidBody: async ({ app, request }) => {
     // A preview its schema refuses leaves nothing to confirm, like one the rules refuse.

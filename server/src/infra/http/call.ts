@@ -77,9 +77,15 @@ export interface CallDocumentation {
   /** Descriptions of this call's path parameters where the shared ones (openapi/reference.ts) do not fit. */
   params?: Record<string, string>;
   answer: Answer;
-  refusal: RefusalShape;
-  /** The statuses it refuses with besides those every call of its kind has (openapi/reference.ts BASE_REFUSALS). */
-  refusals: number[];
+  /** The shape of its refusals; left out: the product's envelope, as every call of the server's own refuses. */
+  refusal?: RefusalShape;
+  /**
+   * The statuses it refuses with besides those every call of its kind has (openapi/reference.ts BASE_REFUSALS) and
+   * 429 for a call with a budget (`rateLimit`); none when left out.
+   */
+  refusals?: number[];
+  /** A budget of infra/rate-limit.plugin.ts, for the whole call or some of its `type`s: the document adds 429. */
+  rateLimit?: { call?: RateLimitName; types?: Partial<Record<string, RateLimitName>> };
 }
 
 /** The per-address and per-trader budgets of infra/rate-limit.plugin.ts, by name. */

@@ -28,8 +28,7 @@ export default defineCall({
   compress: false,
   request: { ...named('RealtimeAuthRequest', realtimeAuthRequest), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
   answer: json('RealtimeAuth', realtimeAuthResponse),
-  refusal: 'envelope',
-  refusals: [403, 429],
+  refusals: [403],
   handle: async ({ app, request, body }) => {
     const session = signedIn(request);
     const channel = body.channel_name;
