@@ -204,7 +204,13 @@ interface DeviceApiRoute {
 }
 
 const DEVICE = `${DEVICE_API_BASE_PATH}/device_api/v1/instances/{instanceId}`;
-const TAG = 'Push device API (Beams)';
+/** The device API's group in an OpenAPI document, and what it says of all its calls. */
+export const DEVICE_API_TAG = {
+  name: 'Push device API (Beams)',
+  description:
+    'The Beams-compatible device API that `@pusher/push-notifications-web` 2.1.0 calls with `endpointOverride` `<origin>/push`. Errors are `{error, description}`, as the SDK reads them. 120 calls a minute per address.',
+};
+const TAG = DEVICE_API_TAG.name;
 
 const DEVICE_API_ROUTES: readonly DeviceApiRoute[] = [
   {

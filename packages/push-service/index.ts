@@ -11,6 +11,7 @@ export {
   DEVICE_BODY_LIMIT_BYTES,
   DEVICE_REGISTRATIONS_PER_HOUR,
   deviceApiCalls,
+  DEVICE_API_TAG,
   deviceApiErrorBody,
   deviceInterestsBody,
   deviceMetadataBody,

@@ -220,7 +220,12 @@ export interface TriggerApiCall {
   handle(request: FastifyRequest, backend: RealtimeHttpBackend): Promise<unknown>;
 }
 
-const TAG = 'Realtime trigger API (Pusher)';
+/** The trigger API's group in an OpenAPI document, and what it says of all its calls. */
+export const TRIGGER_API_TAG = {
+  name: 'Realtime trigger API (Pusher)',
+  description: "Pusher's HTTP API, so the `pusher` Node SDK publishes into the built-in server. Answers and errors (`{error}`) are Pusher's, not the envelope.",
+};
+const TAG = TRIGGER_API_TAG.name;
 const json = (name: string, schema: z.core.$ZodType) => ({ kind: 'json' as const, body: { name, schema } });
 const channelAttributesSchema = z.object({ subscription_count: z.optional(z.int()), user_count: z.optional(z.int()) });
 /** Pusher's event (docs/pusher-and-beams.md "Endpoints and limits"). */

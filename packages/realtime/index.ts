@@ -7,5 +7,5 @@
 export { createBuiltInRealtime, type BuiltInRealtime, type BuiltInRealtimeOptions, type RealtimeLog } from './server.ts';
 export { createHostedRealtime, type HostedRealtimeOptions } from './hosted.ts';
 export type { RealtimeApp, RealtimePublisher } from './publisher.ts';
-export { HTTP_API_LIMITS, stringToSign, TRIGGER_API_CALLS, type TriggerApiCall } from './http-api.ts';
+export { HTTP_API_LIMITS, stringToSign, TRIGGER_API_CALLS, TRIGGER_API_TAG, type TriggerApiCall } from './http-api.ts';
 export { channelKind, MAX_EVENT_DATA_BYTES, MAX_EVENT_NAME_LENGTH, type ChannelKind } from './protocol.ts';

@@ -257,25 +257,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(jobsPlugin);
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
-  await app.register(authPlugin);
-  await app.register(rateLimitPlugin);
-  await app.register(loginGuardPlugin);
-  await app.register(emailCodesPlugin);
-  await app.register(twoFactorPlugin);
-  await app.register(accountsPlugin);
-  await app.register(walletKeysPlugin);
+  for (const plugin of [authPlugin, rateLimitPlugin, loginGuardPlugin, emailCodesPlugin, twoFactorPlugin, accountsPlugin, walletKeysPlugin]) {
+    await app.register(plugin);
+  }
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.
   await app.register(pricesPlugin, { adapter: options.priceFeed });
   await app.register(realtimePlugin);
   await app.register(pushPlugin, options.push ?? {});
-  await app.register(notificationsPlugin);
-  await app.register(livePricesPlugin);
-  await app.register(chatPlugin);
-  await app.register(offerListCachePlugin);
-  await app.register(offersPlugin);
-  await app.register(tradesPlugin);
-  await app.register(moderationPlugin);
-  await app.register(reputationPlugin);
+  // The features, each after those it uses (a plugin reaches another's service as app.<service>).
+  for (const plugin of [notificationsPlugin, livePricesPlugin, chatPlugin, offerListCachePlugin, offersPlugin, tradesPlugin, moderationPlugin, reputationPlugin]) {
+    await app.register(plugin);
+  }
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
 

@@ -1,10 +1,10 @@
 import { antiPhishingRequest, antiPhishingStatus } from '../../../contracts/account-protections.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedInCaller } from './sessions.plugin.ts';
 
 /** POST /api/security/anti_phishing/ (signed in) — the code every mail to the account carries: status, set, clear. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/anti_phishing/',
   tag: 'Account protections',
@@ -14,7 +14,6 @@ export default defineCall({
   access: 'session',
   request: named('AntiPhishingRequest', antiPhishingRequest),
   answer: envelope(info(named('AntiPhishingStatus', antiPhishingStatus))),
-  rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);
     switch (body.type) {

@@ -1,5 +1,5 @@
 import { confirmationRequest, confirmationStatus } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from './sessions.plugin.ts';
 
@@ -8,7 +8,7 @@ import { signedIn } from './sessions.plugin.ts';
  * this session asks for as its second proof now (the password, the authenticator code, or nothing while its
  * window is open), so the web app asks only when needed. The proof itself goes with `market/trade/` `release_coin`.
  */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/confirmation/',
   tag: 'Security',
@@ -18,7 +18,6 @@ export default defineCall({
   access: 'session',
   request: named('ConfirmationRequest', confirmationRequest),
   answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
-  rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const session = signedIn(request);
     switch (body.type) {

@@ -1,10 +1,10 @@
 import { loginRequest, loginResponse } from '../../../contracts/security.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/login/ — username (or email) and password; with two-factor on, an interim token. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/login/',
   tag: 'Security',
@@ -14,7 +14,6 @@ export default defineCall({
   access: 'public',
   request: named('LoginRequest', loginRequest),
   answer: envelope(info(named('LoginAnswer', loginResponse))),
-  rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => ok(loginResponse, await app.accounts.signIn(body, clientAddress(request))),
 });

@@ -1,10 +1,10 @@
 import { logoutRequest, messageResponse } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from './sessions.plugin.ts';
 
 /** POST /api/security/logout/ (signed in) — ends the calling session only. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/logout/',
   tag: 'Security',
@@ -13,6 +13,5 @@ export default defineCall({
   access: 'session',
   request: named('LogoutRequest', logoutRequest),
   answer: envelope(info(MESSAGE)),
-  rateLimit: { call: 'security' },
   handle: async ({ app, request }) => ok(messageResponse, await app.accounts.signOut(signedIn(request).id)),
 });

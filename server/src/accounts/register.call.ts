@@ -1,10 +1,10 @@
 import { registerRequest, sessionResponse } from '../../../contracts/security.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/register/ — creates the account on a freshly verified email and signs it in. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/register/',
   tag: 'Security',
@@ -15,7 +15,6 @@ export default defineCall({
   request: named('RegisterRequest', registerRequest),
   answer: envelope(info(named('Session', sessionResponse))),
   refusals: [403, 409],
-  rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => ok(sessionResponse, await app.accounts.register(body, clientAddress(request))),
 });

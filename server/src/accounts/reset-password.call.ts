@@ -1,9 +1,9 @@
 import { messageResponse, resetPasswordRequest } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/reset_password/ — request a code, then set a new password with it. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/reset_password/',
   tag: 'Security',
@@ -13,7 +13,6 @@ export default defineCall({
   access: 'public',
   request: named('ResetPasswordRequest', resetPasswordRequest),
   answer: envelope(info(MESSAGE)),
-  rateLimit: { call: 'security' },
   handle: async ({ app, body }) =>
     ok(messageResponse, body.type === 'request' ? await app.accounts.requestPasswordReset(body.email) : await app.accounts.resetPassword(body)),
 });

@@ -1,10 +1,10 @@
 import { sessionsRequest, signInHistory, signOutOthersResponse } from '../../../contracts/account-protections.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedInCaller } from './sessions.plugin.ts';
 
 /** POST /api/security/sessions/ (signed in) — the sign-in history, and "Sign out everywhere else". */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/sessions/',
   tag: 'Account protections',
@@ -14,7 +14,6 @@ export default defineCall({
   access: 'session',
   request: named('SessionsRequest', sessionsRequest),
   answer: envelope(info(named('SignInHistory', signInHistory), 'list'), info(named('SignOutOthers', signOutOthersResponse), 'sign_out_others')),
-  rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);
     switch (body.type) {

@@ -1,10 +1,10 @@
 import { sessionResponse, twoFactorLoginRequest } from '../../../contracts/security.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/two_factor_login/ — the interim token of login with an authenticator or recovery code. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/two_factor_login/',
   tag: 'Security',
@@ -15,7 +15,6 @@ export default defineCall({
   request: named('TwoFactorLoginRequest', twoFactorLoginRequest),
   answer: envelope(info(named('Session', sessionResponse))),
   refusals: [409],
-  rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => ok(sessionResponse, await app.accounts.completeSignIn(body, clientAddress(request))),
 });

@@ -6,12 +6,12 @@ import {
   twoFactorStatusResponse,
 } from '../../../contracts/security.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from './sessions.plugin.ts';
 
 /** POST /api/security/two_factor/ (signed in) — status, setup, enable, disable and new recovery codes. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/two_factor/',
   tag: 'Security',
@@ -27,7 +27,6 @@ export default defineCall({
     info(MESSAGE, 'disable'),
   ),
   refusals: [409],
-  rateLimit: { call: 'security' },
   compress: false,
   handle: async ({ app, request, body }) => {
     const owner = { userId: signedIn(request).userId, client: clientAddress(request) };

@@ -1,9 +1,9 @@
 import { messageResponse, validateEmailRequest } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/validate_email/ — signup's first two steps: mail a code, then prove it. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/validate_email/',
   tag: 'Security',
@@ -14,7 +14,6 @@ export default defineCall({
   request: named('ValidateEmailRequest', validateEmailRequest),
   answer: envelope(info(MESSAGE)),
   refusals: [409],
-  rateLimit: { call: 'security' },
   handle: async ({ app, body }) =>
     ok(
       messageResponse,

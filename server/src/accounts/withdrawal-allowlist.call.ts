@@ -1,10 +1,10 @@
 import { allowlistRequest, allowlistStatus } from '../../../contracts/account-protections.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedInCaller } from './sessions.plugin.ts';
 
 /** POST /api/security/withdrawal_allowlist/ (signed in) — status, enable, disable, add and remove. */
-export default defineCall({
+export default defineSecurityCall({
   method: 'post',
   path: '/api/security/withdrawal_allowlist/',
   tag: 'Account protections',
@@ -15,7 +15,6 @@ export default defineCall({
   request: named('AllowlistRequest', allowlistRequest),
   answer: envelope(info(named('AllowlistStatus', allowlistStatus))),
   refusals: [404, 409],
-  rateLimit: { call: 'security' },
   handle: async ({ app, request, body }) => {
     const caller = signedInCaller(request);
     switch (body.type) {

@@ -3,7 +3,7 @@ import { CHAIN_ADAPTERS } from './adapters.ts';
 import { isSimulatedChain, simulatedChain, type SimulatedChain } from './simulated.ts';
 import { chainWatcher } from './watcher.ts';
 import type { FastifyInstance } from 'fastify';
-import type { JobSpec } from '../infra/jobs.ts';
+import { oneAtATime, stopBeforeTheDatabase, type JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 /** What one watcher round did, for the dev driver's answer, the logs and the tests. */
@@ -66,17 +66,8 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
   const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
   const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log, announce: (rows) => app.notifications.announce(rows) });
 
-  let running: Promise<ChainSyncReport> | undefined;
+  const rounds = oneAtATime(() => watcher.round());
   let queued: Promise<ChainSyncReport> | undefined;
-  const start = () => {
-    const round = watcher.round();
-    running = round;
-    const done = () => {
-      if (running === round) running = undefined;
-    };
-    round.then(done, done);
-    return round;
-  };
   /**
    * A round that starts after this call: the caller's own writes (a deposit just made) are in it. While a
    * round runs, one more is queued behind it, and every caller meanwhile joins that one: it has not
@@ -84,19 +75,20 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
    */
   const sync = (): Promise<ChainSyncReport> => {
     if (queued) return queued;
-    if (!running) return start();
+    const running = rounds.current();
+    if (!running) return rounds.run();
     const next = running
       .catch(() => undefined)
       .then(() => {
         queued = undefined;
-        return start();
+        return rounds.run();
       });
     queued = next;
     return next;
   };
 
   const stop = async () => {
-    await Promise.allSettled([running, queued]);
+    await Promise.allSettled([rounds.current(), queued]);
   };
 
   app.decorate('chain', {
@@ -107,12 +99,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     stop,
   } satisfies ChainService);
 
-  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no round ever
-  // meets a closed adapter or database.
-  app.addHook('preClose', async () => {
-    await stop();
-    await adapter.close();
-  });
+  stopBeforeTheDatabase(app, stop, () => adapter.close());
 });
 
 /**

@@ -20,14 +20,18 @@ export interface RatingColumns {
   comment: string | null;
 }
 
-/** A trade as its chat needs it: who the two parties are and where it stands, and what both lists show of it. */
-export interface ChatTrade extends TradeFacts, ConversationAdditionsRow {
+/** A trade's row id, its chat channel and its two parties (ids and usernames): what every read of a trade carries. */
+export interface TradeParties {
   id: string;
   channel: string;
   buyer_id: string;
   seller_id: string;
   buyer: string;
   seller: string;
+}
+
+/** A trade as its chat needs it: who the two parties are and where it stands, and what both lists show of it. */
+export interface ChatTrade extends TradeParties, TradeFacts, ConversationAdditionsRow {
   /** Each party's rating of the other, for their own list entry's `my_rating`. */
   buyer_rating_score: number | null;
   buyer_rating_comment: string | null;

@@ -38,14 +38,11 @@ export const healthCall = defineCall({
 });
 
 export const healthPostCall = defineCall({
+  ...healthCall,
   method: 'post',
-  path: '/api/health',
-  tag: 'System',
   summary: 'Health (POST)',
   description: 'The same as GET /api/health.',
-  access: 'public',
   request: { ...named('EmptyBody', emptyBody), optional: true },
-  answer: envelope(info(HEALTH)),
   handle: ({ app }) => health(app),
 });
 

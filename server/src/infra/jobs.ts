@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { shared } from './shared.ts';
 
 /**
@@ -22,6 +22,36 @@ declare module 'fastify' {
   interface FastifyInstance {
     jobs: Jobs;
   }
+}
+
+/**
+ * A round that never overlaps itself in this process: a caller while one runs gets that one's promise, and
+ * `current()` says which runs (to wait for it on close).
+ */
+export function oneAtATime<Result>(round: () => Promise<Result>) {
+  let running: Promise<Result> | undefined;
+  const run = (): Promise<Result> => {
+    if (running) return running;
+    const started = round();
+    running = started;
+    const done = () => {
+      if (running === started) running = undefined;
+    };
+    started.then(done, done);
+    return started;
+  };
+  return { run, current: () => running };
+}
+
+/**
+ * Stops a service that jobs drive, and then what it reads from (its adapter), when the app closes. preClose
+ * runs after the jobs' (this plugin's) and before the database plugin's onClose, so no round ever meets a
+ * closed adapter or database.
+ */
+export function stopBeforeTheDatabase(app: FastifyInstance, ...steps: (() => Promise<void>)[]) {
+  app.addHook('preClose', async () => {
+    for (const step of steps) await step();
+  });
 }
 
 export interface Jobs {

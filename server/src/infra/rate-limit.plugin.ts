@@ -3,6 +3,7 @@ import type { onRequestAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { clientAddress } from './http/client-address.ts';
 import { refuse } from '../sentences.ts';
+import type { Refusal } from '../refusals.ts';
 import { shared } from './shared.ts';
 
 declare module 'fastify' {
@@ -91,36 +92,16 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
     }),
   );
 
-  app.decorate(
-    'tradeOpenRateLimit',
-    app.rateLimit({
-      max: app.config.tradeOpensPerHour,
-      timeWindow: HOUR_MS,
-      // Signed-in handlers only: the session is there. A missing one would share one budget, never pass unlimited.
-      keyGenerator: (request) => `trade-open:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => refuse.openingTooFast(),
-    }),
-  );
+  /**
+   * A budget per trader, for signed-in handlers only: the session is there. A missing one would share one
+   * budget, never pass unlimited.
+   */
+  const perTrader = (name: string, max: number, timeWindow: number, refusal: () => Refusal) =>
+    app.rateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${request.session?.userId ?? 'unknown'}`, errorResponseBuilder: refusal });
 
-  app.decorate(
-    'chatMessageRateLimit',
-    app.rateLimit({
-      max: app.config.chatMessagesPerMinute,
-      timeWindow: MINUTE_MS,
-      keyGenerator: (request) => `chat-message:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => refuse.chattingTooFast(),
-    }),
-  );
-
-  app.decorate(
-    'withdrawalRateLimit',
-    app.rateLimit({
-      max: app.config.withdrawalCallsPerMinute,
-      timeWindow: MINUTE_MS,
-      keyGenerator: (request) => `withdrawal:${request.session?.userId ?? 'unknown'}`,
-      errorResponseBuilder: () => refuse.withdrawingTooFast(),
-    }),
-  );
+  app.decorate('tradeOpenRateLimit', perTrader('trade-open', app.config.tradeOpensPerHour, HOUR_MS, refuse.openingTooFast));
+  app.decorate('chatMessageRateLimit', perTrader('chat-message', app.config.chatMessagesPerMinute, MINUTE_MS, refuse.chattingTooFast));
+  app.decorate('withdrawalRateLimit', perTrader('withdrawal', app.config.withdrawalCallsPerMinute, MINUTE_MS, refuse.withdrawingTooFast));
 
   app.decorate(
     'realtimeAuthRateLimit',

@@ -72,6 +72,24 @@ export function paginator(page: number, hasMore: boolean): Paginator {
   };
 }
 
+/** Where a page of `size` rows starts; the repository reads one row past it, so the page knows whether another follows. */
+export const pageWindow = (page: number, size: number) => ({ limit: size, offset: (page - 1) * size });
+
+/** The rows of one page (read through pageWindow) and its paginator. */
+export function pageOf<Row>(rows: readonly Row[], page: number, size: number): { rows: Row[]; paginator: Paginator } {
+  return { rows: rows.slice(0, size), paginator: paginator(page, rows.length > size) };
+}
+
+/**
+ * A history's coin filter as the form sends it ('' or none: every coin). A coin id no integer column can hold names
+ * no coin: 0, for an empty page rather than a database error.
+ */
+export function coinFilterOf(coin: number | string | undefined): number | undefined {
+  if (coin === undefined || coin === '') return undefined;
+  const coinId = Number(coin);
+  return coinId >= 1 && coinId <= MAX_INT4 ? coinId : 0;
+}
+
 /** An offer's conditions and cap as the contract answers them. */
 const conditionsOf = (row: StoredConditions) => ({
   min_completed_trades: row.min_completed_trades,

@@ -3,6 +3,8 @@ import { z } from 'zod/mini';
 import { envelope, refusal } from '../../../contracts/common.ts';
 import type { Access, CallDocumentation as Call, Info, Named } from '../infra/http/call.ts';
 import { BASE_REFUSALS, PATH_PARAMETERS, REFUSAL_SCHEMAS, STATUS_MEANINGS } from './reference.ts';
+import { DEVICE_API_TAG } from '../../../packages/push-service/index.ts';
+import { TRIGGER_API_TAG } from '../../../packages/realtime/index.ts';
 
 /**
  * The OpenAPI 3.1 document of the calls as declared (GET /api/openapi.json): the server's `*.call.ts` and the
@@ -81,8 +83,9 @@ const TAGS = [
   { name: 'Moderation', description: 'The dispute desk (moderators only).' },
   { name: 'Realtime', description: 'Channel authorization for pusher-js. The websocket itself (Pusher Channels protocol 7) is at `/app/{key}`, outside this document.' },
   { name: 'Web push', description: 'The Beams token that binds a browser to its trader.' },
-  { name: 'Push device API (Beams)', description: 'The Beams-compatible device API that `@pusher/push-notifications-web` 2.1.0 calls with `endpointOverride` `<origin>/push`. Errors are `{error, description}`, as the SDK reads them. 120 calls a minute per address.' },
-  { name: 'Realtime trigger API (Pusher)', description: "Pusher's HTTP API, so the `pusher` Node SDK publishes into the built-in server. Answers and errors (`{error}`) are Pusher's, not the envelope." },
+  // The packages' own groups, as they describe them.
+  DEVICE_API_TAG,
+  TRIGGER_API_TAG,
   { name: 'Development helpers', description: 'Only outside production, on a loopback HOST, for requests from this machine.' },
 ];
 

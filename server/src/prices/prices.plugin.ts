@@ -1,6 +1,6 @@
 import { PRICE_FEED_ADAPTERS, type PriceFeedAdapter } from './adapters.ts';
 import type { FastifyInstance } from 'fastify';
-import type { JobSpec } from '../infra/jobs.ts';
+import { stopBeforeTheDatabase, type JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 
 /** USD per coin, by ticker, as exact decimal strings. */
@@ -120,12 +120,7 @@ export const pricesPlugin = shared<PricesPluginOptions>('peerex-prices', async (
     stop,
   } satisfies PriceSource);
 
-  // preClose runs after the jobs' (infra/jobs.ts) and before the database plugin's onClose, so no tick ever
-  // meets a closed adapter or database.
-  app.addHook('preClose', async () => {
-    await stop();
-    await adapter.close();
-  });
+  stopBeforeTheDatabase(app, stop, () => adapter.close());
 });
 
 /** The price tick, every PRICE_TICK_SECONDS once the app is ready (0: only by hand); app.ts lists it. */

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { statusOf } from '../infra/http/errors.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
 import { badTextSentence } from '../infra/http/parse-body.ts';
-import type { JobSpec } from '../infra/jobs.ts';
+import { oneAtATime, type JobSpec } from '../infra/jobs.ts';
 import { shared } from '../infra/shared.ts';
 import { Refusal } from '../refusals.ts';
 import { refuse } from '../sentences.ts';
@@ -96,23 +96,13 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
         : { kind: 'built-in', instanceId: BUILT_IN_PUSH_INSTANCE, vapid, agent: options.agent },
   });
 
-  let running: Promise<PushRoundReport> | undefined;
-
   /** One round at a time per process; a caller while one runs gets that one's answer and asks again if it must. */
-  const round = (): Promise<PushRoundReport> => {
-    if (running) return running;
-    const current = worker.round();
-    running = current;
-    const done = () => {
-      if (running === current) running = undefined;
-    };
-    current.then(done, done);
-    return current;
-  };
+  const rounds = oneAtATime(() => worker.round());
+  const round = rounds.run;
 
   const kick = () => app.jobs.kick(PUSH_WORKER_JOB, KICK_DELAY_MS);
   const stop = async () => {
-    await Promise.allSettled([running]);
+    await Promise.allSettled([rounds.current()]);
   };
 
   app.decorate('push', {
@@ -126,7 +116,7 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
     async drain() {
       const total: PushRoundReport = { published: 0, delivered: 0, gone: 0, retried: 0, dropped: 0 };
       // A round already running may have claimed rows this one cannot see; wait for it first.
-      if (running) await running.catch(() => undefined);
+      await rounds.current()?.catch(() => undefined);
       while (await worker.anythingDue()) {
         const report = await round();
         for (const key of Object.keys(total) as (keyof PushRoundReport)[]) total[key] += report[key];

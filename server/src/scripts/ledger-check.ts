@@ -5,31 +5,11 @@
  *
  * PGlite keeps its files for one process at a time: stop the server before checking a PGlite DATA_DIR.
  */
-import { openDatabase } from '../infra/db/open.ts';
 import { checkLedger, formatLedgerReport } from '../ledger/check.ts';
+import { runOnDatabase } from './run-on-database.ts';
 
-async function main(): Promise<number> {
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = process.env.DATA_DIR || './.data';
-  const db = await openDatabase({ databaseUrl, dataDir });
-  try {
-    const exists = await db.maybe<{ found: string | null }>(`SELECT to_regclass('ledger_accounts')::text AS found`);
-    if (!exists?.found) {
-      console.error(`ledger: no ledger tables in ${databaseUrl ? 'DATABASE_URL' : dataDir}; start the server once to migrate it.`);
-      return 1;
-    }
-    const report = await checkLedger(db);
-    console.log(formatLedgerReport(report));
-    return report.clean ? 0 : 1;
-  } finally {
-    await db.close();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error('ledger: check failed:', error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runOnDatabase('ledger', 'ledger_accounts', async (db) => {
+  const report = await checkLedger(db);
+  console.log(formatLedgerReport(report));
+  return report.clean ? 0 : 1;
+});

@@ -2,7 +2,7 @@ import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { TradeEffect } from './actions.ts';
-import { CONVERSATION_ADDITIONS, type ConversationAdditionsRow } from '../chat/chat.repository.ts';
+import { CONVERSATION_ADDITIONS, type ConversationAdditionsRow, type TradeParties } from '../chat/chat.repository.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 
@@ -66,13 +66,7 @@ export const BUYER_PLACES_INDEX = 'trades_buyer_places';
 export const OFFER_PLACES_INDEX = 'trades_offer_places';
 
 /** A stored trade with the names and coin its messages and answers need. */
-export interface TradeRow extends TradeFacts {
-  id: string;
-  channel: string;
-  buyer_id: string;
-  seller_id: string;
-  buyer: string;
-  seller: string;
+export interface TradeRow extends TradeParties, TradeFacts {
   coin_id: number;
   ticker: string;
   decimal_places: number;

@@ -25,8 +25,7 @@ import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../l
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
-import { likeContains, paginator } from '../offers/offers.ts';
-import { MAX_INT4 } from '../offers/reference-data.repository.ts';
+import { coinFilterOf, likeContains, pageOf, pageWindow } from '../offers/offers.ts';
 import { standingOf } from '../reputation/reputation.ts';
 import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from './trades.repository.ts';
 import type { Confirmer } from '../accounts/confirmation.ts';
@@ -482,22 +481,17 @@ export function tradesService(deps: TradesDeps) {
 
     /** market/trade/ `history`: the caller's trades newest first, from the caller's side. */
     async history(userId: string, request: TradeHistoryAsk): Promise<TradeHistory> {
-      const coin = request.filters.offer__coin__id;
-      const coinId = coin === undefined || coin === '' ? undefined : Number(coin);
-      // A coin id no integer column can hold names no coin: an empty page, not a database error.
-      const noSuchCoin = coinId !== undefined && !(coinId >= 1 && coinId <= MAX_INT4);
       const { page } = request;
-      const rows = await tradesRepository(db).history({
+      const found = await tradesRepository(db).history({
         userId,
         status: request.filters.status || undefined,
-        coinId: noSuchCoin ? 0 : coinId,
+        coinId: coinFilterOf(request.filters.offer__coin__id),
         tradeType: request.trade_type || undefined,
-        limit: HISTORY_PAGE_SIZE,
-        offset: (page - 1) * HISTORY_PAGE_SIZE,
+        ...pageWindow(page, HISTORY_PAGE_SIZE),
       });
-      const hasMore = rows.length > HISTORY_PAGE_SIZE;
+      const { rows, paginator } = pageOf(found, page, HISTORY_PAGE_SIZE);
       return {
-        trades: rows.slice(0, HISTORY_PAGE_SIZE).map((row) => ({
+        trades: rows.map((row) => ({
           id: Number(row.id),
           created: row.created_at.toISOString(),
           trade_type: row.trade_type,
@@ -513,7 +507,7 @@ export function tradesService(deps: TradesDeps) {
           payment_method: row.payment_method,
           status: row.status,
         })),
-        paginator: paginator(page, hasMore),
+        paginator,
       };
     },
   };

@@ -125,9 +125,19 @@ export interface Call<R extends (Named & { contentTypes?: string[]; optional?: b
   handle: (context: CallContext<BodyOf<R>>) => Promise<unknown>;
 }
 
+type RequestOf = (Named & { contentTypes?: string[]; optional?: boolean }) | undefined;
+
 /** Keeps the handler's body typed by the request schema. */
-export function defineCall<R extends (Named & { contentTypes?: string[]; optional?: boolean }) | undefined = undefined>(call: Call<R>): Call<R> {
+export function defineCall<R extends RequestOf = undefined>(call: Call<R>): Call<R> {
   return call;
+}
+
+/**
+ * A call of the account's security (sign-in, signup, reset, two-factor, the protections): every one draws on the one
+ * per-address budget (RATE_LIMIT_PER_MINUTE), so a script trying passwords or codes is paced across all of them at once.
+ */
+export function defineSecurityCall<R extends RequestOf = undefined>(call: Omit<Call<R>, 'rateLimit'>): Call<R> {
+  return { ...call, rateLimit: { call: 'security' } };
 }
 
 // ---- Helpers for writing a call's documentation -------------------------------------------------------------------
