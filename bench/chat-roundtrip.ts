@@ -19,7 +19,7 @@
  * 4. Scenarios, each BENCH_SECONDS (15) in BENCH_ROUNDS (3) interleaved slices after a 3 s warm-up each, so
  *    all live through the same ups and downs of a shared machine:
  *      - `publish (ceiling)`: `POST /api/bench/publish/<channel>/`, a route that exists only in this run
- *        (BuildAppOptions.signedInExtras): the same HTTP, session hook (one indexed read), request contract,
+ *        (BuildAppOptions.extraCalls): the same HTTP, session hook (one indexed read), request contract,
  *        `app.realtime.publish('private-<channel>', 'new_message', …)` and answer envelope; no chat rules and no
  *        write. The floor of the pipeline.
  *      - `SELECT 1 + publish`: the same with one `SELECT 1` through the pool first (one more database round trip).
