@@ -142,20 +142,6 @@ describe('tradeLifecycle: every path through the chart', () => {
     }
   });
 
-  it("docs/rules.md 'Chat actions': before payment cancel for both and mark_paid for the buyer; after it raise_dispute for both and release_coin for the seller; then nothing", () => {
-    const paid = { ...opened, buyer_paid: true };
-    expect(availableActions(opened, 'buyer')).toEqual(['cancel', 'mark_paid']);
-    expect(availableActions(opened, 'seller')).toEqual(['cancel']);
-    expect(availableActions(paid, 'buyer')).toEqual(['raise_dispute']);
-    expect(availableActions(paid, 'seller')).toEqual(['raise_dispute', 'release_coin']);
-    for (const done of [
-      { ...paid, dispute_raised: true },
-      { status: 'completed', buyer_paid: true, dispute_raised: false },
-      { status: 'cancelled', buyer_paid: false, dispute_raised: false },
-    ] satisfies TradeFacts[]) {
-      for (const role of roles) expect(availableActions(done, role)).toEqual([]);
-    }
-  });
 
   it('reaches every state and takes every transition of the chart', async () => {
     const coverage = new Coverage(tradeLifecycleMachine);

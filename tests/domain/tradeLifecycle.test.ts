@@ -117,17 +117,6 @@ describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
     expect(eventFor('raise_dispute', 'seller')).toEqual({ type: 'trade.raise_dispute', role: 'seller' });
   });
 
-  it.each<[string, TradeFacts, TradeAction[], TradeAction[]]>([
-    ['before payment', unpaid, ['cancel', 'mark_paid'], ['cancel']],
-    ['after payment', paid, ['raise_dispute'], ['raise_dispute', 'release_coin']],
-    ['once disputed', disputed, [], []],
-    ['once completed', completed, [], []],
-    ['once cancelled', cancelled, [], []],
-  ])('chat actions %s (docs/rules.md "Chat actions"): buyer %j, seller %j', (_, facts, buyer, seller) => {
-    expect([...availableActions(facts, 'buyer')].sort()).toEqual(buyer);
-    expect([...availableActions(facts, 'seller')].sort()).toEqual(seller);
-  });
-
   it.each(Object.entries(TRADE_FACTS))('the chat shows the buttons of %s in the screen\'s order', (_, facts) => {
     for (const role of ['buyer', 'seller'] as const) expect(availableActions(facts, role), role).toEqual(chatActionsByTheRules(facts, role));
   });

@@ -67,6 +67,13 @@ export const CHAT_BUTTON_LABELS: Record<TradeAction, string> = {
   release_coin: 'Release Crypto',
 };
 
+/** The chat's buttons as a trader of `role` reads them, in the screen's order. */
+export const buttonLabelsByTheRules = (facts: TradeFacts, role: TradeRole): string[] =>
+  chatActionsByTheRules(facts, role).map((action) => CHAT_BUTTON_LABELS[action]);
+
+/** This trader's role in a conversation whose partner has `partnerType`. */
+export const roleAgainst = (partnerType: TradeRole): TradeRole => (partnerType === 'seller' ? 'buyer' : 'seller');
+
 /**
  * A trade only moves forward (pending → paid → disputed, or to completed / cancelled for good): what a client
  * keeps when it hears `heard` after knowing `known`, so a late or stale report never moves a trade back.

@@ -85,7 +85,8 @@ const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSi
 // On a phone the two badges stack rather than squeeze the partner's name.
 const badges = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
 
-const variants = { cancel: 'outline', mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' } as const;
+/** The trader's own step stands out, a dispute warns; any other action (Cancel Trade) is outlined. */
+const variants: Partial<Record<string, 'buy' | 'destructive'>> = { mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' };
 
 /** The right column: one trade's conversation, as its chart (tradeConversation) has it. */
 export function ConversationPane({ actor, onBack }: { actor: ConversationRef; onBack: () => void }) {
@@ -161,7 +162,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
             <Button
               key={button.action}
               size="sm"
-              variant={variants[button.action]}
+              variant={variants[button.action] ?? 'outline'}
               disabled={!button.enabled}
               aria-busy={button.busy}
               data-action={button.action}
