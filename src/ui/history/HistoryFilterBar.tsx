@@ -47,7 +47,7 @@ export function HistoryFilterBar<Type extends string>({ type, status, coinId, co
       <FilterSelectField
         label="Type"
         name={type.name}
-        all="All types"
+        allLabel="All types"
         options={type.options}
         value={type.value}
         onValueChange={(value) => type.onChange(typeOf(value))}
@@ -55,12 +55,12 @@ export function HistoryFilterBar<Type extends string>({ type, status, coinId, co
       <FilterSelectField
         label="Status"
         name="status"
-        all="All statuses"
+        allLabel="All statuses"
         options={STATUS_OPTIONS}
         value={status}
         onValueChange={(value) => onStatus(isStatus(value) ? value : '')}
       />
-      <FilterSelectField label="Coin" name="coin" all="All coins" options={coinOptions} value={coinId} onValueChange={onCoin} />
+      <FilterSelectField label="Coin" name="coin" allLabel="All coins" options={coinOptions} value={coinId} onValueChange={onCoin} />
       <Button variant="outline" onClick={onClear}>
         Clear All
       </Button>

@@ -49,8 +49,8 @@ const OFFER_TYPES = [
 ];
 /** The filters of one choice or all: each its field, its choices (`from`, offerChoices), the filter it sets and the event that sets it. */
 const CHOICE_FILTERS = [
-  { label: 'Cryptocurrency', name: 'coin', all: 'All Cryptocurrencies', from: 'coins', filter: 'coinId', event: 'filter.coin' },
-  { label: 'Fiat currency', name: 'currency', all: 'All fiat currencies', from: 'currencies', filter: 'currencyCode', event: 'filter.currency' },
+  { label: 'Cryptocurrency', name: 'coin', allLabel: 'All Cryptocurrencies', from: 'coins', filter: 'coinId', event: 'filter.coin' },
+  { label: 'Fiat currency', name: 'currency', allLabel: 'All fiat currencies', from: 'currencies', filter: 'currencyCode', event: 'filter.currency' },
 ] as const;
 const empty = css({ textAlign: 'center', py: '16', color: 'fg.muted', display: 'flex', flexDirection: 'column', gap: '4', alignItems: 'center', mt: '6' });
 

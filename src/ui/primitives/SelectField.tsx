@@ -103,10 +103,10 @@ export function SingleSelectField({ value, onValueChange, ...select }: SingleSel
 }
 
 /**
- * A filter of one choice or none: "All …" (`all`) is the first choice, the value '', and what shows while nothing is
+ * A filter of one choice or none: "All …" (`allLabel`: not `all`, which Panda would read as the CSS property) is the first choice, the value '', and what shows while nothing is
  * chosen.
  */
-export function FilterSelectField({ all, options, ...select }: Omit<SingleSelectFieldProps, 'placeholder'> & { all: string }) {
-  const withAll = useMemo(() => [{ value: '', label: all }, ...options], [all, options]);
-  return <SingleSelectField {...select} placeholder={all} options={withAll} />;
+export function FilterSelectField({ allLabel, options, ...select }: Omit<SingleSelectFieldProps, 'placeholder'> & { allLabel: string }) {
+  const withAll = useMemo(() => [{ value: '', label: allLabel }, ...options], [allLabel, options]);
+  return <SingleSelectField {...select} placeholder={allLabel} options={withAll} />;
 }
