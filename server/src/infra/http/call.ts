@@ -99,11 +99,13 @@ export interface CallContext<Body> {
   body: Body;
 }
 
+/** A call's request: its schema and name, the content types it takes besides JSON, whether it may be left out. */
+type RequestOf = (Named & { contentTypes?: string[]; optional?: boolean }) | undefined;
 type BodyOf<R> = R extends Named<infer S> ? z.output<S> : undefined;
 type TypeOf<R> = BodyOf<R> extends { type: infer T extends string } ? T : never;
 
 /** The server's calls: documentation, plus what the router needs. */
-export interface Call<R extends (Named & { contentTypes?: string[]; optional?: boolean }) | undefined = (Named & { contentTypes?: string[]; optional?: boolean }) | undefined>
+export interface Call<R extends RequestOf = RequestOf>
   extends Omit<CallDocumentation, 'request' | 'access'> {
   access: Exclude<Access, 'device' | 'signed'>;
   request?: R;
@@ -124,8 +126,6 @@ export interface Call<R extends (Named & { contentTypes?: string[]; optional?: b
   /** What the call does; its answer is sent as it is (an envelope built with infra/http/reply.ts `ok`, or the call's own shape). */
   handle: (context: CallContext<BodyOf<R>>) => Promise<unknown>;
 }
-
-type RequestOf = (Named & { contentTypes?: string[]; optional?: boolean }) | undefined;
 
 /** Keeps the handler's body typed by the request schema. */
 export function defineCall<R extends RequestOf = undefined>(call: Call<R>): Call<R> {
