@@ -18,7 +18,19 @@ const CALL_FILE = /\.call\.ts$/;
  * and the OpenAPI document come out the same on every machine. A file that exports no call is a mistake and
  * throws, as does a method and path declared twice.
  */
-export async function loadCalls(root = SERVER_SOURCE): Promise<readonly Call[]> {
+export function loadCalls(root = SERVER_SOURCE): Promise<readonly Call[]> {
+  // The files do not change while the process runs: found and imported once, however many apps it builds.
+  let loading = loaded.get(root);
+  if (!loading) {
+    loading = findCalls(root);
+    loaded.set(root, loading);
+  }
+  return loading;
+}
+
+const loaded = new Map<string, Promise<readonly Call[]>>();
+
+async function findCalls(root: string): Promise<readonly Call[]> {
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((file) => CALL_FILE.test(file))
     .sort();
@@ -91,7 +103,8 @@ function registerCall(app: FastifyInstance, call: Call) {
   if (call.access === 'moderator') onRequest.push(app.requireModerator);
   if (call.access === 'session') preHandler.push(app.requireSession);
   if (call.access === 'websocket') preHandler.push(app.requireRealtimeSession);
-  const typeLimits: Partial<Record<string, RateLimitName>> = call.rateLimit?.types ?? {};
+  // Looked up once here, not on every request: this call's per-`type` budgets, by body type.
+  const typeLimits = new Map(Object.entries(call.rateLimit?.types ?? {}).map(([type, name]) => [type, limiterOf(app, name as RateLimitName)]));
 
   app.route({
     method: call.method.toUpperCase() as Uppercase<Call['method']>,
@@ -111,8 +124,8 @@ function registerCall(app: FastifyInstance, call: Call) {
         }
       }
       const type = (context.body as { type?: unknown } | undefined)?.type;
-      const limit = typeof type === 'string' ? typeLimits[type] : undefined;
-      if (limit) await limiterOf(app, limit).call(app, request, reply);
+      const limit = typeof type === 'string' ? typeLimits.get(type) : undefined;
+      if (limit) await limit.call(app, request, reply);
       return (call.handle as (context: CallContext<unknown>) => Promise<unknown>)(context);
     },
   });
