@@ -95,8 +95,20 @@ describe.skipIf(withoutPostgres)('SIGTERM on PostgreSQL', () => {
     await locker.query('BEGIN');
     await locker.query('SELECT id FROM trades WHERE channel = $1 FOR UPDATE', [channel]);
     const inFlight = post({ type: 'mark_paid', channel });
+    // Settled early means the call never waited on the held row: say what it answered instead of only that
+    // no lock wait appeared.
+    let early: string | undefined;
+    void inFlight.then(
+      async (answer) => (early = `${answer.status} ${await answer.clone().text()}`),
+      (error: unknown) => (early = String(error)),
+    );
     await expect
-      .poll(async () => (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n, { timeout: 10_000 })
+      .poll(
+        async () =>
+          early ??
+          (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
+        { timeout: 20_000 },
+      )
       .toBe(1);
 
     const exited = server.stop();
