@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { NETWORK_KEYS, type NetworkKey } from '../../contracts/wallet.ts';
 import { CHAIN_SOURCE_NAMES, type ChainSourceName } from './chain/adapter.ts';
+import { EvmConfigError, parseEvmNetworks, type EvmNetworkConfig } from './chain/evm/config.ts';
 import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
 
 /**
@@ -253,6 +254,8 @@ export interface Config {
   chainSource: ChainSourceName;
   /** Seconds between chain watcher rounds; 0 turns the timer off (tests sync by hand). */
   chainPollSeconds: number;
+  /** EVM_NETWORKS and their EVM_<NETWORK>_* settings: the networks read and paid on through a real node (docs/chains.md). */
+  evmNetworks: EvmNetworkConfig[];
   /** WALLET_XPUB_<NETWORK>: each network's account-level extended public key; production needs all of them. */
   walletXpubs: Partial<Record<NetworkKey, string>>;
   /**
@@ -328,6 +331,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.BEAMS_INSTANCE_ID === undefined) !== (e.BEAMS_SECRET_KEY === undefined)) {
     throw new ConfigError('Invalid configuration:\n  BEAMS_INSTANCE_ID, BEAMS_SECRET_KEY: set both (hosted Beams) or neither (the built-in device API)');
   }
+  let evmNetworks: EvmNetworkConfig[];
+  try {
+    evmNetworks = parseEvmNetworks(env);
+  } catch (error) {
+    if (error instanceof EvmConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   return {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
@@ -373,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     withdrawalCallsPerMinute: e.WITHDRAWAL_CALLS_PER_MINUTE,
     chainSource: e.CHAIN_SOURCE,
     chainPollSeconds: e.CHAIN_POLL_SECONDS,
+    evmNetworks,
     walletXpubs: Object.fromEntries(
       NETWORK_KEYS.flatMap((network) => {
         const xpub = e[`WALLET_XPUB_${network.toUpperCase() as Uppercase<NetworkKey>}`];

@@ -38,6 +38,7 @@ const total = (reports: ChainSyncReport[]): ChainSyncReport =>
   reports.reduce((sum, report) => ({
     seen: sum.seen + report.seen,
     credited: sum.credited + report.credited,
+    dropped: sum.dropped + report.dropped,
     broadcast: sum.broadcast + report.broadcast,
     completed: sum.completed + report.completed,
     refunded: sum.refunded + report.refunded,
@@ -319,7 +320,7 @@ describe('POST /api/dev/chain/ in production', () => {
       expect(await devChain(t, { type: 'mine', blocks: 1 })).toEqual({ status: 404, body: { success: false, info: 'There is no such API call.' } });
       // The chain behind it is still watched: only the driver is gone.
       expect(t.app.chain.simulated).toBeDefined();
-      expect(await t.app.chain.sync()).toEqual({ seen: 0, credited: 0, broadcast: 0, completed: 0, refunded: 0 });
+      expect(await t.app.chain.sync()).toEqual({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 0, refunded: 0 });
     } finally {
       await t.close();
     }
@@ -470,10 +471,10 @@ describe.each(dbTargets)('the watcher in several rounds at once (%s)', (target) 
     const users = await traffic(3);
     await driverOf(t).mine(1);
     const first = await Promise.all([t.app.chain.sync(), t.app.chain.sync()]);
-    expect(total(first)).toEqual({ seen: 6, credited: 6, broadcast: 3, completed: 0, refunded: 0 });
+    expect(total(first)).toEqual({ seen: 6, credited: 6, dropped: 0, broadcast: 3, completed: 0, refunded: 0 });
     await driverOf(t).mine(1);
     const second = await Promise.all([t.app.chain.sync(), t.app.chain.sync()]);
-    expect(total(second)).toEqual({ seen: 0, credited: 0, broadcast: 0, completed: 3, refunded: 0 });
+    expect(total(second)).toEqual({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 3, refunded: 0 });
     await expectSettledOnce(users);
   });
 
@@ -482,10 +483,10 @@ describe.each(dbTargets)('the watcher in several rounds at once (%s)', (target) 
     const watchers = [1, 2].map(() => chainWatcher({ db: t.app.db, adapter: t.app.chain.adapter, now: t.app.now, log: silent }));
     await driverOf(t).mine(1);
     const first = await Promise.all(watchers.map((watcher) => watcher.round()));
-    expect(total(first)).toEqual({ seen: 6, credited: 6, broadcast: 3, completed: 0, refunded: 0 });
+    expect(total(first)).toEqual({ seen: 6, credited: 6, dropped: 0, broadcast: 3, completed: 0, refunded: 0 });
     await driverOf(t).mine(1);
     const second = await Promise.all(watchers.map((watcher) => watcher.round()));
-    expect(total(second)).toEqual({ seen: 0, credited: 0, broadcast: 0, completed: 3, refunded: 0 });
+    expect(total(second)).toEqual({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 3, refunded: 0 });
     await expectSettledOnce(users);
   });
 });
@@ -518,10 +519,10 @@ describe.each(twoProcesses)('two server processes watching one chain (%s)', () =
     }
     await chain.mine(1);
     const round1 = await Promise.all([first.app.chain.sync(), second.app.chain.sync()]);
-    expect(total(round1)).toEqual({ seen: 6, credited: 6, broadcast: 6, completed: 0, refunded: 0 });
+    expect(total(round1)).toEqual({ seen: 6, credited: 6, dropped: 0, broadcast: 6, completed: 0, refunded: 0 });
     await chain.mine(1);
     const round2 = await Promise.all([first.app.chain.sync(), second.app.chain.sync()]);
-    expect(total(round2)).toEqual({ seen: 0, credited: 0, broadcast: 0, completed: 6, refunded: 0 });
+    expect(total(round2)).toEqual({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 6, refunded: 0 });
 
     for (const user of users) {
       expect(await held(first, 'ETH', 'available', user.id)).toBe(new Money(3).plus(`1.${user.index}`).minus(1).toFixed());

@@ -133,6 +133,7 @@ export function wrappedChain(overrides: ChainOverrides) {
   };
   const adapter: ChainAdapter = {
     name: 'simulated',
+    confirmationsToCredit: (network) => inner().confirmationsToCredit(network),
     watch: (network, address) => inner().watch(network, address),
     incoming: (network, cursor, limit) =>
       overrides.incoming ? overrides.incoming(network, cursor, limit, inner()) : inner().incoming(network, cursor, limit),

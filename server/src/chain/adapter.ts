@@ -13,7 +13,10 @@ import type { NetworkKey } from '../../../contracts/wallet.ts';
  * the withdrawal to the operator's signer (a custody API or a signing service).
  */
 export interface ChainAdapter {
-  readonly name: ChainSourceName;
+  /** CHAIN_SOURCE's name, or `evm` and the names of a routed adapter (chain/routed.ts). */
+  readonly name: string;
+  /** How many confirmations credit a deposit on this network (the simulated chain: 1; an EVM network: its configuration). */
+  confirmationsToCredit(network: NetworkKey): number;
   /**
    * Called once when a deposit address is handed out, so an adapter that watches addresses (an indexer
    * subscription) starts watching it. Must be idempotent; the simulated chain sees every address anyway.
@@ -24,7 +27,7 @@ export interface ChainAdapter {
    * `limit` of them in the chain's order, and the cursor to pass next time (the same one when nothing is
    * new). Transfers to addresses the product does not know may be included; the watcher ignores them.
    */
-  incoming(network: NetworkKey, cursor: string | null, limit: number): Promise<{ transfers: IncomingTransfer[]; cursor: string | null }>;
+  incoming(network: NetworkKey, cursor: string | null, limit: number): Promise<IncomingPage>;
   /**
    * How many confirmations each of these transactions has now: 0 while in the mempool. A txid the chain
    * no longer knows (dropped, or re-organised away) is left out of the answer.
@@ -39,8 +42,28 @@ export interface ChainAdapter {
    * Any other error is retried on a later round.
    */
   broadcast(request: BroadcastRequest): Promise<{ txid: string }>;
+  /**
+   * Optional housekeeping once per round and network, after the broadcasts: send again what the node lost,
+   * replace a transaction stuck under a low fee at the same nonce. Answers each broadcast whose transaction
+   * id changed (a replacement sent, or an earlier attempt the chain mined instead), so the watcher follows
+   * the transaction that will be confirmed.
+   */
+  tend?(network: NetworkKey): Promise<{ reference: string; txid: string }[]>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
+}
+
+/** A page of `incoming`. */
+export interface IncomingPage {
+  transfers: IncomingTransfer[];
+  cursor: string | null;
+  /**
+   * Set when the adapter found the chain re-organised under its cursor (a stored block hash the node no
+   * longer has): every block above `height` is gone. The watcher drops the pending deposits recorded in
+   * them (the chain may bring them back in a new block: they are read again from `cursor`) and reports a
+   * credited one to the operator. `cursor` then points at the last block both chains share.
+   */
+  rewound?: { height: number };
 }
 
 /** One output (or token transfer) of a transaction, paying `amount` of `asset` (a coin's ticker) to `address`. */
@@ -52,6 +75,8 @@ export interface IncomingTransfer {
   address: string;
   /** An exact decimal string in the coin's units, never a float. */
   amount: string;
+  /** The height of the block that holds it, where the chain has blocks that can be re-organised away. */
+  block?: number;
 }
 
 export interface BroadcastRequest {
@@ -62,6 +87,15 @@ export interface BroadcastRequest {
   address: string;
   /** What the recipient receives (the withdrawal's amount less its network fee), an exact decimal string. */
   amount: string;
+}
+
+/**
+ * The chain cannot take this withdrawal yet and only an operator can change that (the hot wallet is short of
+ * the coin or of gas, no hot wallet is configured): the withdrawal keeps waiting, is never refunded for it,
+ * and the watcher tells the operator (log at error, a chain incident) once per withdrawal and reason.
+ */
+export class BroadcastWaiting extends Error {
+  override name = 'BroadcastWaiting';
 }
 
 /** The chain will never accept this withdrawal (an invalid address for it, an unsupported asset). */

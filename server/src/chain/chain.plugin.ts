@@ -1,5 +1,7 @@
 import type { ChainAdapter } from './adapter.ts';
 import { CHAIN_ADAPTERS } from './adapters.ts';
+import { openEvmNetworks } from './evm/networks.ts';
+import { routedChain } from './routed.ts';
 import { isSimulatedChain, simulatedChain, type SimulatedChain } from './simulated.ts';
 import { chainWatcher } from './watcher.ts';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +14,8 @@ export interface ChainSyncReport {
   seen: number;
   /** Deposits credited through the ledger. */
   credited: number;
+  /** Pending deposits dropped because a re-organisation removed their blocks. */
+  dropped: number;
   /** Withdrawals handed to the chain. */
   broadcast: number;
   /** Withdrawals the chain confirmed. */
@@ -61,7 +65,8 @@ export const CHAIN_WATCHER_JOB = 'chain watcher';
  */
 export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app, { adapter: injected }) => {
   const options = { db: app.db, now: app.now };
-  const adapter = injected ?? CHAIN_ADAPTERS[app.config.chainSource](options);
+  const kick = () => app.jobs.kick(CHAIN_WATCHER_JOB, KICK_DELAY_MS);
+  const adapter = injected ?? routedChain(CHAIN_ADAPTERS[app.config.chainSource](options), await openEvmNetworks(app, kick));
   // The simulated chain is its tables, so a driver of its own reaches the same chain a wrapping adapter reads.
   const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
   const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log, announce: (rows) => app.notifications.announce(rows) });
@@ -95,7 +100,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     adapter,
     simulated,
     sync,
-    kick: () => app.jobs.kick(CHAIN_WATCHER_JOB, KICK_DELAY_MS),
+    kick,
     stop,
   } satisfies ChainService);
 

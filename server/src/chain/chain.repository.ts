@@ -2,6 +2,9 @@ import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import type { IncomingTransfer } from './adapter.ts';
 
+/** What an operator must look at (chain_incidents, migration 027). */
+export type ChainIncidentKind = 'credited_deposit_reorganised' | 'hot_wallet_short' | 'withdrawal_reverted' | 'reorganisation_too_deep';
+
 /** An external withdrawal still pending (wallet_transactions, migration 015), as the watcher hands it on or settles it. */
 export interface WatchedWithdrawal {
   id: string;
@@ -110,6 +113,58 @@ export function chainRepository(db: Queryable) {
           [id, txid],
         )
       ).length > 0,
+
+    /**
+     * Follows a still pending, broadcast withdrawal under another transaction id (its replacement, or the
+     * attempt the chain mined); answers whether this call changed it.
+     */
+    followTxid: async (id: string, txid: string) =>
+      (
+        await db.query(`UPDATE wallet_transactions SET txid = $2 WHERE id = $1 AND status = 'pending' AND txid IS NOT NULL AND txid <> $2 RETURNING id`, [
+          id,
+          txid,
+        ])
+      ).length > 0,
+
+    /**
+     * The network's pending chain deposits recorded in blocks above `height`, now `cancelled` as `reorganised`
+     * (recording them again from a new block turns them pending: wallets/wallet-transactions.repository.ts).
+     */
+    dropDepositsAbove: (network: NetworkKey, height: number) =>
+      db.query<{ id: string }>(
+        `UPDATE wallet_transactions SET status = 'cancelled', cancel_reason = 'reorganised'
+         WHERE network = $1 AND trans_type = 'deposit' AND scope = 'external' AND status = 'pending' AND block_number > $2
+         RETURNING id`,
+        [network, height],
+      ),
+
+    /** The network's credited chain deposits recorded in blocks above `height`. */
+    creditedDepositsAbove: (network: NetworkKey, height: number) =>
+      db.query<{ id: string; txid: string; credit_reference: string; amount_crypto: string; ticker: string }>(
+        `SELECT w.id, w.txid, w.credit_reference, w.amount_crypto::text AS amount_crypto, c.ticker
+         FROM wallet_transactions w JOIN coins c ON c.id = w.coin_id
+         WHERE w.network = $1 AND w.trans_type = 'deposit' AND w.scope = 'external' AND w.status = 'completed' AND w.block_number > $2
+         ORDER BY w.id`,
+        [network, height],
+      ),
+
+    /** Writes an incident down once per kind and subject (migration 027); answers whether this call wrote it. */
+    reportIncident: async (incident: { network: NetworkKey; kind: ChainIncidentKind; subject: string; detail: string; at: Date }) =>
+      (
+        await db.query(
+          `INSERT INTO chain_incidents (network, kind, subject, detail, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (kind, subject) DO NOTHING RETURNING id`,
+          [incident.network, incident.kind, incident.subject, incident.detail, incident.at],
+        )
+      ).length > 0,
+
+    /** The incidents no operator has closed yet, oldest first (all networks, or one). */
+    openIncidents: (network?: NetworkKey) =>
+      db.query<{ id: string; network: string; kind: ChainIncidentKind; subject: string; detail: string; created_at: Date }>(
+        `SELECT id, network, kind, subject, detail, created_at FROM chain_incidents
+         WHERE resolved_at IS NULL AND ($1::text IS NULL OR network = $1) ORDER BY id`,
+        [network ?? null],
+      ),
 
     /** A withdrawal's status and txid as they are now. */
     withdrawalState: (id: string) =>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { NetworkKey } from '../../../contracts/wallet.ts';
+import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { Db, Queryable } from '../infra/db/db.ts';
 import { Money } from '../ledger/money.ts';
 import { CHAIN_NETWORKS } from '../wallets/networks.ts';
@@ -91,6 +91,8 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
   return {
     name: 'simulated',
+    // Its blocks are never re-organised: one confirmation is final (contract DEPOSIT_CONFIRMATIONS).
+    confirmationsToCredit: () => DEPOSIT_CONFIRMATIONS,
 
     // Every address is on the one table the watcher reads: nothing to subscribe to.
     async watch() {},

@@ -1,4 +1,4 @@
-import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/wallet.ts';
+import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { Db } from '../infra/db/db.ts';
 import { transactionWithRetry } from '../infra/db/retry.ts';
 import { postEntry, type PostingInput } from '../ledger/ledger.ts';
@@ -8,16 +8,17 @@ import { walletTexts } from '../notifications/texts.ts';
 import type { ChainSyncReport } from './chain.plugin.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
 import { isNetworkKey } from '../wallets/networks.ts';
-import { BroadcastRefused, type ChainAdapter } from './adapter.ts';
+import { BroadcastRefused, BroadcastWaiting, type ChainAdapter } from './adapter.ts';
 import { withdrawalReferences } from '../wallets/withdrawals.ts';
-import { chainRepository, type WatchedWithdrawal } from './chain.repository.ts';
+import { chainRepository, type ChainIncidentKind, type WatchedWithdrawal } from './chain.repository.ts';
 
 /**
  * The chain watcher: one round reads what the chain adapter reports, network by network, and turns it into
  * the wallets' rows and ledger entries (docs/rules.md "Wallets", migration 015):
  *   (a) new transfers to deposit addresses become deposits (wallets/deposits.ts), and the network's cursor
  *       moves past them;
- *   (b) deposits with DEPOSIT_CONFIRMATIONS are credited;
+ *   (b) deposits with the network's confirmations (adapter.confirmationsToCredit) are credited; a
+ *       re-organisation the adapter reports drops the pending deposits it removed;
  *   (c) external withdrawals waiting for their broadcast are handed to the chain;
  *   (d) broadcast withdrawals the chain confirmed are completed: `withdrawing` → the platform's `withdrawals`.
  *
@@ -53,7 +54,7 @@ export const WITHDRAWAL_CONFIRMATIONS = 1;
 /** The longest broadcast error kept on the row: a node may answer a whole HTML page. */
 const BROADCAST_ERROR_LENGTH = 500;
 
-const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, broadcast: 0, completed: 0, refunded: 0 });
+const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 0, refunded: 0 });
 
 export function chainWatcher({ db, adapter, now, log, announce = async () => {} }: ChainWatcherDeps) {
   const deposits = chainDeposits({ db, now, log, announce });
@@ -74,28 +75,72 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
     return known;
   }
 
-  /** (a) Reads the chain from the stored cursor, records deposits, moves the cursor on. */
+  /** Writes an incident down for the operator; logs it at error the first time (answers whether it is new). */
+  async function incident(network: NetworkKey, kind: ChainIncidentKind, subject: string, detail: string, fields: object = {}) {
+    const fresh = await repository.reportIncident({ network, kind, subject, detail, at: now() });
+    if (fresh) log.error({ network, incident: kind, subject, ...fields }, detail);
+    return fresh;
+  }
+
+  /**
+   * The adapter found the blocks above `height` re-organised away: the cursor goes back to the last block both
+   * chains share and, in the same transaction (only if this process moved it), the pending deposits recorded
+   * above it are dropped; the chain may bring them back in a new block, and reading on from the cursor then
+   * records them again. A credited deposit up there that the chain no longer holds is the operator's to look at.
+   */
+  async function rewind(network: NetworkKey, from: string | null, cursor: string | null, height: number, report: ChainSyncReport) {
+    if (cursor === null) return false;
+    const dropped = await db.transaction(async (tx) => {
+      const inTx = chainRepository(tx);
+      if (!(await inTx.moveCursor(network, from, cursor))) return undefined;
+      return inTx.dropDepositsAbove(network, height);
+    });
+    if (dropped === undefined) return false;
+    report.dropped += dropped.length;
+    if (dropped.length > 0) log.warn({ network, height, deposits: dropped.map((row) => row.id) }, 'chain re-organised: pending deposits above the shared block dropped');
+    const credited = await repository.creditedDepositsAbove(network, height);
+    if (credited.length > 0) {
+      const still = await adapter.confirmations(network, [...new Set(credited.map((row) => row.txid))]);
+      for (const row of credited.filter((deposit) => !still.has(deposit.txid))) {
+        await incident(
+          network,
+          'credited_deposit_reorganised',
+          row.credit_reference,
+          `a credited deposit (${row.amount_crypto} ${row.ticker}, transaction ${row.txid}) was in a block the chain re-organised away and is not in the chain now: ` +
+            'the ledger owes it, the chain may not hold it (npm run chain:reconcile)',
+          { deposit: row.id, txid: row.txid },
+        );
+      }
+    }
+    return true;
+  }
+
+  /** (a) Reads the chain from the stored cursor, records deposits, moves the cursor on, while it has more. */
   async function readIncoming(network: NetworkKey, report: ChainSyncReport) {
     for (;;) {
       const from = await repository.cursorOf(network);
       const page = await adapter.incoming(network, from, INCOMING_PAGE);
+      if (page.rewound) {
+        if (await rewind(network, from, page.cursor, page.rewound.height, report)) continue;
+        return;
+      }
       report.seen += await deposits.record(network, page.transfers);
       if (page.cursor === from || page.cursor === null) return;
       // Compare-and-set: when another process moved the cursor meanwhile, it read these transfers too (the
       // rows above were idempotent) and is ahead or level; this round leaves the rest of the chain to it.
-      const moved = await repository.moveCursor(network, from, page.cursor);
-      if (!moved || page.transfers.length < INCOMING_PAGE) return;
+      if (!(await repository.moveCursor(network, from, page.cursor))) return;
     }
   }
 
-  /** (b) Credits the deposits the chain has confirmed enough. */
+  /** (b) Credits the deposits the chain has confirmed enough (the network's own count: adapter.confirmationsToCredit). */
   async function creditConfirmed(network: NetworkKey, report: ChainSyncReport) {
     const pending = await deposits.pending(network);
     if (pending.length === 0) return;
+    const needed = adapter.confirmationsToCredit(network);
     const confirmations = await adapter.confirmations(network, [...new Set(pending.map((row) => row.txid))]);
     for (const row of pending) {
       // A txid the chain no longer knows (dropped, re-organised away) stays pending until it comes back.
-      if ((confirmations.get(row.txid) ?? 0) < DEPOSIT_CONFIRMATIONS) continue;
+      if ((confirmations.get(row.txid) ?? 0) < needed) continue;
       if (await deposits.credit(row.id)) report.credited += 1;
     }
   }
@@ -145,7 +190,11 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
         }));
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, BROADCAST_ERROR_LENGTH);
-        if (error instanceof BroadcastRefused) {
+        if (error instanceof BroadcastWaiting) {
+          // Only an operator can unblock it (fund the hot wallet, configure one): told once, kept waiting, never refunded.
+          await repository.recordBroadcastFailure(row.id, reason);
+          await incident(network, 'hot_wallet_short', withdrawalReferences.broadcast(row.id), `withdrawal ${row.id} waits: ${reason}`, { withdrawal: row.id });
+        } else if (error instanceof BroadcastRefused) {
           if (await settle(row, 'refund', reason)) {
             report.refunded += 1;
             log.warn({ network, withdrawal: row.id, reason }, 'withdrawal refused by the chain: cancelled and refunded');
@@ -167,6 +216,23 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
       const now = await repository.withdrawalState(row.id);
       if (now?.status === 'cancelled') {
         log.error({ network, withdrawal: row.id, txid }, 'a refunded withdrawal was also sent on the chain: reconcile it by hand');
+      }
+    }
+  }
+
+  /**
+   * (c') The adapter's housekeeping (resend, replace a stuck transaction): a broadcast whose transaction id
+   * changed is followed under its new one, so (d) asks the chain about the transaction that will be mined.
+   */
+  async function tend(network: NetworkKey) {
+    if (!adapter.tend) return;
+    const changed = await adapter.tend(network);
+    if (changed.length === 0) return;
+    const byReference = new Map((await repository.pendingWithdrawals(network, true)).map((row) => [withdrawalReferences.broadcast(row.id), row]));
+    for (const { reference, txid } of changed) {
+      const row = byReference.get(reference);
+      if (row && row.txid !== txid && (await repository.followTxid(row.id, txid))) {
+        log.info({ network, withdrawal: row.id, from: row.txid, to: txid }, 'withdrawal now followed under its replacement transaction');
       }
     }
   }
@@ -195,8 +261,12 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
           await readIncoming(network, report);
           await creditConfirmed(network, report);
           await broadcastWaiting(network, report);
+          await tend(network);
           await completeConfirmed(network, report);
         } catch (error) {
+          if (error instanceof Error && error.name === 'ReorganisationTooDeep') {
+            await incident(network, 'reorganisation_too_deep', network, error.message).catch(() => undefined);
+          }
           failures.push({ network, error });
         }
       }

@@ -53,8 +53,9 @@ const isStorableOutput = (transfer: { txid: string; vout: number }) =>
 export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
   return {
     /**
-     * Records the transfers that paid a known deposit address; answers how many rows are new (a transfer
-     * seen before, by this process or another, adds nothing). Transfers to other addresses are the rest of
+     * Records the transfers that paid a known deposit address; answers how many rows are new or changed (a
+     * transfer seen before, by this process or another, adds nothing unless it is now in another block, or
+     * comes back after a re-organisation dropped it). Transfers to other addresses are the rest of
      * the chain's traffic and are skipped without a word.
      */
     async record(network: NetworkKey, transfers: readonly IncomingTransfer[]): Promise<number> {
@@ -68,8 +69,13 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
       // The price at arrival is the one stored now: what the 5 USD minimum and the history's USD value use.
       const coins = new Map((await walletsRepository(db).coinsOn(network)).map((row) => [row.ticker, row]));
 
-      const rows: ChainDepositRows = { userIds: [], coinIds: [], statuses: [], amounts: [], usds: [], addresses: [], txids: [], vouts: [], references: [] };
+      const rows: ChainDepositRows = { userIds: [], coinIds: [], statuses: [], amounts: [], usds: [], addresses: [], txids: [], vouts: [], references: [], blocks: [] };
+      // One row per output: a page that names one twice would make the insert touch a row twice.
+      const taken = new Set<string>();
       transfers.forEach((transfer, index) => {
+        const key = `${transfer.txid}:${transfer.vout}`;
+        if (taken.has(key)) return;
+        taken.add(key);
         const address = canonical[index];
         const owner = address === undefined ? undefined : owners.get(address);
         if (address === undefined || owner === undefined) return;
@@ -101,6 +107,7 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
         rows.txids.push(transfer.txid);
         rows.vouts.push(transfer.vout);
         rows.references.push(depositReference(network, transfer.txid, transfer.vout));
+        rows.blocks.push(transfer.block === undefined ? null : String(transfer.block));
       });
       if (rows.userIds.length === 0) return 0;
       const inserted = await walletTransactionsRepository(db).insertChainDeposits(network, now(), rows);

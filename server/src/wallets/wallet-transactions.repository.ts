@@ -40,6 +40,8 @@ export interface ChainDepositRows {
   txids: string[];
   vouts: number[];
   references: string[];
+  /** The block height holding each (a decimal string), or null where the chain has no re-organisable blocks (the simulated chain). */
+  blocks: (string | null)[];
 }
 
 /** A deposit that became `completed`, with what its ledger entry and notification need. */
@@ -90,14 +92,22 @@ export function walletTransactionsRepository(db: Queryable) {
      */
     insertChainDeposits: (network: string, at: Date, rows: ChainDepositRows) =>
       db.query<{ id: string }>(
-        `INSERT INTO wallet_transactions (user_id, coin_id, network, trans_type, status, scope, amount_crypto, amount_usd,
-                                          address, txid, vout, credit_reference, created_at)
-         SELECT d.user_id, d.coin_id, $1, 'deposit', d.status, 'external', d.amount, d.usd, d.address, d.txid, d.vout, d.reference, $2
-         FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[], $10::integer[], $11::text[])
-              AS d (user_id, coin_id, status, amount, usd, address, txid, vout, reference)
-         ON CONFLICT (network, txid, vout) DO NOTHING
+        // A transfer seen again: a deposit a re-organisation dropped comes back as it is now (pending, or below
+        // the minimum), and any deposit takes the block that holds it now; otherwise nothing changes. Answers
+        // the rows new or changed.
+        `INSERT INTO wallet_transactions AS w (user_id, coin_id, network, trans_type, status, cancel_reason, scope, amount_crypto, amount_usd,
+                                          address, txid, vout, credit_reference, block_number, created_at)
+         SELECT d.user_id, d.coin_id, $1, 'deposit', d.status, CASE WHEN d.status = 'cancelled' THEN 'below_minimum' END, 'external',
+                d.amount, d.usd, d.address, d.txid, d.vout, d.reference, d.block, $2
+         FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::text[], $10::integer[], $11::text[], $12::bigint[])
+              AS d (user_id, coin_id, status, amount, usd, address, txid, vout, reference, block)
+         ON CONFLICT (network, txid, vout) DO UPDATE
+           SET block_number = excluded.block_number,
+               status = CASE WHEN w.cancel_reason = 'reorganised' THEN excluded.status ELSE w.status END,
+               cancel_reason = CASE WHEN w.cancel_reason = 'reorganised' THEN excluded.cancel_reason ELSE w.cancel_reason END
+           WHERE w.cancel_reason IS NOT DISTINCT FROM 'reorganised' OR w.block_number IS DISTINCT FROM excluded.block_number
          RETURNING id`,
-        [network, at, rows.userIds, rows.coinIds, rows.statuses, rows.amounts, rows.usds, rows.addresses, rows.txids, rows.vouts, rows.references],
+        [network, at, rows.userIds, rows.coinIds, rows.statuses, rows.amounts, rows.usds, rows.addresses, rows.txids, rows.vouts, rows.references, rows.blocks],
       ),
 
     /** The network's deposits from the chain waiting for confirmations, oldest first (internal ones settle at once). */

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestClient, createWalletClient, http, parseEther, type Address, type Hash } from 'viem';
+import { hardhat } from 'viem/chains';
+import type { WalletAddressEntry } from '../../contracts/wallet.ts';
+import { held, walletRows } from '../support/server-chain.ts';
+import { expectLedgerClean } from '../support/server-money.ts';
+import { createTestApp, type TestApp } from '../support/server.ts';
+import { trader } from '../support/server-trades.ts';
+import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+
+/**
+ * Ethereum through a real node (tests/support/evm-node.ts, Hardhat Network on 127.0.0.1): deposits read from
+ * its blocks by the product's own watcher, credited at the configured confirmations, dropped when a
+ * re-organisation takes their block away first, and reported to the operator when it takes a credited one.
+ */
+const CONFIRMATIONS = 12;
+
+describe('deposits on an EVM network through a real node', () => {
+  let node: EvmNode;
+  let t: TestApp;
+  const clients = () => {
+    const transport = http(node.url);
+    return { wallet: createWalletClient({ chain: hardhat, transport }), tester: createTestClient({ chain: hardhat, mode: 'hardhat', transport }) };
+  };
+  /** Hardhat's first funded, unlocked account: someone outside paying a trader. */
+  const payer = async () => ((await clients().wallet.getAddresses()) as [Address])[0];
+  const send = async (to: string, ether: string): Promise<Hash> => clients().wallet.sendTransaction({ account: await payer(), to: to as Address, value: parseEther(ether) });
+  // One evm_mine per block: hardhat_mine (viem's `mine`) only reserves a run of blocks and makes each when it is
+  // first read, and blocks read at once (the watcher's batch) then do not join up by their parent hashes.
+  const mineBlocks = async (blocks: number) => {
+    for (let block = 0; block < blocks; block += 1) await clients().tester.request({ method: 'evm_mine' });
+  };
+
+  /** A trader and their Ethereum deposit address, as the wallet page asks for it. */
+  async function traderWithAddress() {
+    const who = await trader(t);
+    const answer = await t.post<WalletAddressEntry[]>('/api/user/wallet/', { type: 'addresses' }, { token: who.token });
+    const address = answer.body.info.find((entry) => entry.coin.ticker === 'ETH')?.networks.find((network) => network.key === 'ethereum')?.address;
+    if (!address) throw new Error('no ethereum deposit address');
+    return { ...who, address };
+  }
+
+  beforeAll(async () => {
+    node = await startEvmNode();
+    t = await createTestApp('pglite', {
+      env: {
+        EVM_NETWORKS: 'ethereum',
+        EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
+        EVM_ETHEREUM_RPC_URL: node.url,
+        EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+        EVM_ETHEREUM_START_BLOCK: '0',
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await node?.stop();
+  });
+
+  it('records an ETH deposit at once and credits it exactly at the configured confirmations', async () => {
+    const who = await traderWithAddress();
+    const txid = await send(who.address, '1.5');
+    expect(await t.app.chain.sync()).toMatchObject({ seen: 1, credited: 0 });
+    const [pending] = await walletRows(t, who.id);
+    expect(pending).toMatchObject({ ticker: 'ETH', network: 'ethereum', status: 'pending', amount_crypto: '1.5', txid, vout: 0, address: who.address });
+
+    // Its own block is the first confirmation: after 10 more it has 11, one short.
+    await mineBlocks(CONFIRMATIONS - 2);
+    expect(await t.app.chain.sync()).toMatchObject({ credited: 0 });
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('0');
+
+    await mineBlocks(1);
+    expect(await t.app.chain.sync()).toMatchObject({ credited: 1 });
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('1.5');
+    expect((await walletRows(t, who.id))[0]).toMatchObject({ status: 'completed', txid });
+
+    // More blocks and rounds credit nothing more.
+    await mineBlocks(3);
+    expect(await t.app.chain.sync()).toMatchObject({ seen: 0, credited: 0 });
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('1.5');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('drops a pending deposit whose block a re-organisation removed, and never credits it', async () => {
+    const who = await traderWithAddress();
+    const { tester } = clients();
+    const before = await tester.snapshot();
+    const txid = await send(who.address, '2');
+    await mineBlocks(3);
+    expect(await t.app.chain.sync()).toMatchObject({ seen: 1 });
+    expect((await walletRows(t, who.id))[0]).toMatchObject({ status: 'pending', txid });
+
+    // The chain goes back to before the transfer and grows past where the watcher had read, without it.
+    await tester.revert({ id: before });
+    await mineBlocks(CONFIRMATIONS + 5);
+    expect(await t.app.chain.sync()).toMatchObject({ dropped: 1, credited: 0 });
+    const [dropped] = await walletRows(t, who.id);
+    expect(dropped).toMatchObject({ status: 'cancelled', txid });
+    expect((await t.app.db.one<{ cancel_reason: string }>('SELECT cancel_reason FROM wallet_transactions WHERE txid = $1', [txid])).cancel_reason).toBe(
+      'reorganised',
+    );
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('0');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('reports a credited deposit that a re-organisation removed to the operator, and credits nothing twice', async () => {
+    const who = await traderWithAddress();
+    const { tester } = clients();
+    const before = await tester.snapshot();
+    const txid = await send(who.address, '0.75');
+    await mineBlocks(CONFIRMATIONS);
+    expect(await t.app.chain.sync()).toMatchObject({ seen: 1, credited: 1 });
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('0.75');
+
+    await tester.revert({ id: before });
+    await mineBlocks(CONFIRMATIONS + 20);
+    await t.app.chain.sync();
+    const incidents = await t.app.db.query<{ kind: string; subject: string; network: string }>('SELECT kind, subject, network FROM chain_incidents');
+    expect(incidents).toContainEqual({ kind: 'credited_deposit_reorganised', subject: `deposit:ethereum:${txid}:0`, network: 'ethereum' });
+    // The ledger still owes it (only an operator may take it back); nothing is credited a second time.
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('0.75');
+    expect((await t.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM wallet_transactions WHERE txid = $1', [txid])).n).toBe(1);
+    await expectLedgerClean(t.app.db);
+  });
+});
