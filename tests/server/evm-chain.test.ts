@@ -7,6 +7,7 @@ import { expectLedgerClean } from '../support/server-money.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { trader } from '../support/server-trades.ts';
 import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 
 /**
  * Ethereum through a real node (tests/support/evm-node.ts, Hardhat Network on 127.0.0.1): deposits read from
@@ -18,6 +19,7 @@ const CONFIRMATIONS = 12;
 describe('deposits on an EVM network through a real node', () => {
   let node: EvmNode;
   let t: TestApp;
+  let usdt: UsdtToken;
   const clients = () => {
     const transport = http(node.url);
     return { wallet: createWalletClient({ chain: hardhat, transport }), tester: createTestClient({ chain: hardhat, mode: 'hardhat', transport }) };
@@ -42,6 +44,7 @@ describe('deposits on an EVM network through a real node', () => {
 
   beforeAll(async () => {
     node = await startEvmNode();
+    usdt = await deployUsdt(node.url);
     t = await createTestApp('pglite', {
       env: {
         EVM_NETWORKS: 'ethereum',
@@ -49,6 +52,7 @@ describe('deposits on an EVM network through a real node', () => {
         EVM_ETHEREUM_RPC_URL: node.url,
         EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
         EVM_ETHEREUM_START_BLOCK: '0',
+        EVM_ETHEREUM_TOKENS: `USDT:${usdt.address}:6`,
       },
     });
   }, 120_000);
@@ -78,6 +82,26 @@ describe('deposits on an EVM network through a real node', () => {
     await mineBlocks(3);
     expect(await t.app.chain.sync()).toMatchObject({ seen: 0, credited: 0 });
     expect(await held(t, 'ETH', 'available', who.id)).toBe('1.5');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('reads a USDT (ERC-20) transfer from its Transfer log and credits the exact units at the confirmations', async () => {
+    const who = await traderWithAddress();
+    await usdt.mint(usdt.owner, 1_000_000_000n);
+    const receipt = await usdt.transfer(usdt.owner, who.address as Address, 250_500_000n);
+    expect(await t.app.chain.sync()).toMatchObject({ seen: 1 });
+    const [log] = receipt.logs;
+    expect((await walletRows(t, who.id))[0]).toMatchObject({
+      ticker: 'USDT',
+      network: 'ethereum',
+      status: 'pending',
+      amount_crypto: '250.5',
+      txid: receipt.transactionHash,
+      vout: (log?.logIndex ?? -1) + 1,
+    });
+    await mineBlocks(CONFIRMATIONS - 1);
+    expect(await t.app.chain.sync()).toMatchObject({ credited: 1 });
+    expect(await held(t, 'USDT', 'available', who.id)).toBe('250.5');
     await expectLedgerClean(t.app.db);
   });
 

@@ -53,6 +53,7 @@ export interface EvmChainDeps {
  */
 export function evmChain({ config, client = evmClient(config), payer, onBlock }: EvmChainDeps): ChainAdapter & { readonly config: EvmNetworkConfig } {
   const network = config.network;
+  const platform = new Set([...(payer ? [payer.address] : []), ...config.coldAddresses].map((address) => address.toLowerCase()));
   // Every call first makes sure the node is the configured chain: deposits read from, or withdrawals signed
   // for, another chain (a testnet URL on a mainnet configuration) would be money lost. Once it answered
   // right, it is not asked again; a wrong answer is asked again each round, so fixing the URL is enough.
@@ -87,7 +88,7 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
 
     incoming: async (asked, cursor) => {
       await sameNetwork(asked);
-      return readIncoming(client, config, cursor);
+      return readIncoming(client, config, cursor, platform);
     },
 
     async confirmations(asked, txids) {

@@ -66,7 +66,16 @@ async function commonAncestor(client: PublicClient, cursor: EvmCursor): Promise<
 }
 
 /** One page: from the block after the cursor, at most `config.blocksPerPage` blocks, never past the node's head. */
-export async function readIncoming(client: PublicClient, config: EvmNetworkConfig, text: string | null): Promise<IncomingPage> {
+export async function readIncoming(
+  client: PublicClient,
+  config: EvmNetworkConfig,
+  text: string | null,
+  /**
+   * The platform's own addresses (hot wallet, cold addresses), lower case: what they send is never a deposit.
+   * The sweep's gas top-up pays a deposit address from the hot wallet (docs/chains.md "Sweeping").
+   */
+  platform: ReadonlySet<string> = new Set(),
+): Promise<IncomingPage> {
   const head = Number(await client.getBlockNumber());
   const cursor: EvmCursor =
     text === null ? { height: Number(config.startBlock ?? BigInt(head)) - 1, hashes: [] } : decodeCursor(text);
@@ -93,6 +102,7 @@ export async function readIncoming(client: PublicClient, config: EvmNetworkConfi
       // A transfer to a deposit address (an account without code) cannot fail, so the block's list is enough
       // for them; value a contract forwards inside a transaction (an internal transfer) is not read here.
       if (typeof transaction === 'string' || transaction.to === null || transaction.value === 0n) continue;
+      if (platform.has(transaction.from.toLowerCase())) continue;
       transfers.push({
         txid: transaction.hash,
         vout: 0,
@@ -118,7 +128,7 @@ export async function readIncoming(client: PublicClient, config: EvmNetworkConfi
       if (log.blockNumber === null || hashOf.get(Number(log.blockNumber)) !== log.blockHash) {
         throw new ChainMovedWhileReading(`a ${token.ticker} transfer log is in block ${log.blockHash ?? '?'}, not in the block read at its height`);
       }
-      if (log.args.value === 0n) continue;
+      if (log.args.value === 0n || (log.args.from !== undefined && platform.has(log.args.from.toLowerCase()))) continue;
       transfers.push({
         txid: log.transactionHash,
         // Output 0 is the transaction's own value; a token transfer is its log's index, shifted past it.
