@@ -30,7 +30,7 @@ describe('deposits on an EVM network through a real node', () => {
   // One evm_mine per block: hardhat_mine (viem's `mine`) only reserves a run of blocks and makes each when it is
   // first read, and blocks read at once (the watcher's batch) then do not join up by their parent hashes.
   const mineBlocks = async (blocks: number) => {
-    for (let block = 0; block < blocks; block += 1) await clients().tester.request({ method: 'evm_mine' });
+    for (let block = 0; block < blocks; block += 1) await clients().tester.request({ method: 'evm_mine', params: undefined });
   };
 
   /** A trader and their Ethereum deposit address, as the wallet page asks for it. */
