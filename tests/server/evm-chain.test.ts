@@ -105,6 +105,14 @@ describe('deposits on an EVM network through a real node', () => {
     await expectLedgerClean(t.app.db);
   });
 
+  it('refuses the simulated chain driver a deposit on the network a real node serves', async () => {
+    const who = await traderWithAddress();
+    const answer = await t.post('/api/dev/chain/', { type: 'deposit', network: 'ethereum', address: who.address, amount: '1' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'dev_chain.on_real_chain' });
+    expect(await walletRows(t, who.id)).toEqual([]);
+  });
+
   it('drops a pending deposit whose block a re-organisation removed, and never credits it', async () => {
     const who = await traderWithAddress();
     const { tester } = clients();

@@ -126,6 +126,7 @@ const PINNED: Record<string, number> = {
   'rating.trade_too_small': 409,
   'trader.not_found': 404,
   'dev_chain.not_simulated': 503,
+  'dev_chain.on_real_chain': 400,
   'dev_chain.invalid_address': 400,
   'dev_chain.unknown_ticker': 400,
   'dev_chain.ticker_required': 400,

@@ -27,6 +27,8 @@ export default defineCall({
     if (!chain) throw refuse.notSimulated();
     switch (body.type) {
       case 'deposit': {
+        // The simulated chain would take it, but the watcher reads this network from its node: it would vanish.
+        if (app.config.evmNetworks.some((evm) => evm.network === body.network)) throw refuse.onRealChain(body.network);
         const { txid } = await chain.deposit(body);
         await app.chain.sync();
         return ok(devChainDeposit, { txid });

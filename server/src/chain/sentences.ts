@@ -6,6 +6,10 @@ import { invalidInput, unavailable } from '../refusals.ts';
  */
 export const chainRefusals = {
   notSimulated: unavailable('dev_chain.not_simulated', 'The chain driver works only with CHAIN_SOURCE=simulated.'),
+  onRealChain: invalidInput(
+    'dev_chain.on_real_chain',
+    (network: string) => `${network} is read from a real node here (EVM_NETWORKS): pay the address on that chain instead.`,
+  ),
   invalidAddress: invalidInput('dev_chain.invalid_address', (network: string) => `address is not a valid ${network} address.`),
   unknownTicker: invalidInput(
     'dev_chain.unknown_ticker',
