@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, createWalletClient, http, parseEther, type Address, type Hash } from 'viem';
 import { hardhat } from 'viem/chains';
 import type { WalletAddressEntry } from '../../contracts/wallet.ts';
-import { held, walletRows } from '../support/server-chain.ts';
-import { expectLedgerClean } from '../support/server-money.ts';
-import { createTestApp, type TestApp } from '../support/server.ts';
+import { depositAddress, held, walletRows } from '../support/server-chain.ts';
+import { expectLedgerClean, insertUser } from '../support/server-money.ts';
+import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { trader } from '../support/server-trades.ts';
 import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
@@ -153,5 +153,56 @@ describe('deposits on an EVM network through a real node', () => {
     expect(await held(t, 'ETH', 'available', who.id)).toBe('0.75');
     expect((await t.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM wallet_transactions WHERE txid = $1', [txid])).n).toBe(1);
     await expectLedgerClean(t.app.db);
+  });
+});
+
+/** Two processes need one database: only on PostgreSQL. */
+const twoProcesses = dbTargets.includes('postgres') ? ['postgres'] : [];
+
+describe.each(twoProcesses)('two server processes watching one EVM node (%s)', () => {
+  let node: EvmNode;
+  let first: TestApp;
+  let second: TestApp;
+  const evmEnv = () => ({
+    EVM_NETWORKS: 'ethereum',
+    EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
+    EVM_ETHEREUM_RPC_URL: node.url,
+    EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+    EVM_ETHEREUM_START_BLOCK: '0',
+  });
+  beforeAll(async () => {
+    node = await startEvmNode();
+    first = await createTestApp('postgres', { env: evmEnv() });
+    second = await createTestApp('pglite', { env: { ...evmEnv(), DATABASE_URL: first.config.databaseUrl ?? '' } });
+  }, 120_000);
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await node?.stop();
+  });
+
+  it('credits each deposit exactly once when both run their rounds at the same time', async () => {
+    const transport = http(node.url);
+    const wallet = createWalletClient({ chain: hardhat, transport });
+    const tester = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
+    const [from] = (await wallet.getAddresses()) as [Address];
+    const traders = [];
+    for (let index = 1; index <= 6; index += 1) {
+      const user = await insertUser(first.app.db);
+      const address = await depositAddress(first, user.id, 'ethereum');
+      await wallet.sendTransaction({ account: from, to: address as Address, value: parseEther(`0.${index}`) });
+      traders.push({ ...user, index });
+    }
+    const seen = await Promise.all([first.app.chain.sync(), second.app.chain.sync()]);
+    expect(seen.reduce((sum, report) => sum + report.seen, 0)).toBe(6);
+    for (let block = 0; block < CONFIRMATIONS; block += 1) await tester.request({ method: 'evm_mine', params: undefined });
+    const credited = [];
+    for (let round = 0; round < 3; round += 1) credited.push(...(await Promise.all([first.app.chain.sync(), second.app.chain.sync()])));
+    expect(credited.reduce((sum, report) => sum + report.credited, 0)).toBe(6);
+    for (const who of traders) {
+      expect(await held(first, 'ETH', 'available', who.id)).toBe(`0.${who.index}`);
+      expect(await walletRows(first, who.id)).toHaveLength(1);
+    }
+    await expectLedgerClean(first.app.db);
   });
 });
