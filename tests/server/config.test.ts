@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       withdrawalCallsPerMinute: 30,
       chainSource: 'simulated',
       chainPollSeconds: 5,
+      evmNetworks: [],
       walletXpubs: {},
       publicUrl: 'http://localhost:3000',
       realtimeLimits: { maxFrameBytes: 10_240, maxSubscriptionsPerConnection: 100, maxConnectionsPerAddress: 50 },
@@ -198,5 +199,53 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       seedDemo: true,
     });
+  });
+
+  it('reads an EVM network from EVM_NETWORKS and its EVM_<NETWORK>_* variables, with the defaults docs/chains.md names', () => {
+    const config = loadConfig({
+      EVM_NETWORKS: 'ethereum',
+      EVM_ETHEREUM_CHAIN_ID: '1',
+      EVM_ETHEREUM_RPC_URL: 'https://rpc.example/eth',
+      EVM_ETHEREUM_TOKENS: 'USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7:6',
+      EVM_ETHEREUM_HOT_WALLET_KEY_FILE: '/etc/peerex/hot.key',
+      EVM_ETHEREUM_COLD_ADDRESSES: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    });
+    expect(config.evmNetworks).toEqual([
+      {
+        network: 'ethereum',
+        chainId: 1,
+        rpcUrl: 'https://rpc.example/eth',
+        wsUrl: undefined,
+        confirmations: 12,
+        native: 'ETH',
+        tokens: [{ ticker: 'USDT', contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 }],
+        startBlock: undefined,
+        hotWallet: { kind: 'key-file', path: '/etc/peerex/hot.key' },
+        coldAddresses: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+        replaceAfterSeconds: 180,
+        blocksPerPage: 100,
+      },
+    ]);
+  });
+
+  it('refuses an EVM network that is not configured whole, naming each variable', () => {
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused({ EVM_NETWORKS: 'ethereum' })).toMatch(/EVM_ETHEREUM_CHAIN_ID[\s\S]*EVM_ETHEREUM_RPC_URL/);
+    expect(refused({ EVM_NETWORKS: 'polygon' })).toMatch(/EVM_NETWORKS: "polygon"/);
+    expect(refused({ EVM_NETWORKS: 'ethereum', EVM_ETHEREUM_CHAIN_ID: '1', EVM_ETHEREUM_RPC_URL: 'ftp://x' })).toMatch(/EVM_ETHEREUM_RPC_URL: must be a http/);
+    expect(refused({ EVM_NETWORKS: 'ethereum', EVM_ETHEREUM_CHAIN_ID: '1', EVM_ETHEREUM_RPC_URL: 'http://x', EVM_ETHEREUM_TOKENS: 'USDT:0x12:6' })).toMatch(
+      /EVM_ETHEREUM_TOKENS: "USDT:0x12:6" is not TICKER:0xCONTRACT:DECIMALS/,
+    );
+    expect(
+      refused({ EVM_NETWORKS: 'ethereum', EVM_ETHEREUM_CHAIN_ID: '1', EVM_ETHEREUM_RPC_URL: 'http://x', EVM_ETHEREUM_HOT_WALLET_SIGNER_URL: 'http://signer' }),
+    ).toMatch(/HOT_WALLET_SIGNER_URL, EVM_ETHEREUM_HOT_WALLET_ADDRESS: set both/);
   });
 });
