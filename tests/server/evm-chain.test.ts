@@ -206,3 +206,48 @@ describe.each(twoProcesses)('two server processes watching one EVM node (%s)', (
     await expectLedgerClean(first.app.db);
   });
 });
+
+describe('an EVM network with a websocket endpoint', () => {
+  let node: EvmNode;
+  let t: TestApp;
+  beforeAll(async () => {
+    node = await startEvmNode();
+    t = await createTestApp('pglite', {
+      env: {
+        EVM_NETWORKS: 'ethereum',
+        EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
+        EVM_ETHEREUM_RPC_URL: node.url,
+        EVM_ETHEREUM_WS_URL: node.url.replace('http://', 'ws://'),
+        EVM_ETHEREUM_START_BLOCK: '0',
+        // An hour between timed rounds: only the node's new-block announcement can start one during the test.
+        CHAIN_POLL_SECONDS: '3600',
+
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await node?.stop();
+  });
+
+  it('reads a new block as soon as the node announces it, without waiting for the timer', async () => {
+    const user = await insertUser(t.app.db);
+    const address = await depositAddress(t, user.id, 'ethereum');
+    const wallet = createWalletClient({ chain: hardhat, transport: http(node.url) });
+    const [from] = (await wallet.getAddresses()) as [Address];
+    // The app subscribes to new heads while it starts; empty blocks until a round has run show it is listening.
+    const tester = createTestClient({ chain: hardhat, mode: 'hardhat', transport: http(node.url) });
+    const cursor = async () => (await t.app.db.maybe<{ cursor: string }>("SELECT cursor FROM chain_cursors WHERE network = 'ethereum'"))?.cursor;
+    await expect
+      .poll(
+        async () => {
+          await tester.request({ method: 'evm_mine', params: undefined });
+          return cursor();
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBeDefined();
+    const txid = await wallet.sendTransaction({ account: from, to: address as Address, value: parseEther('0.3') });
+    await expect.poll(async () => (await walletRows(t, user.id)).map((row) => row.txid), { timeout: 10_000 }).toEqual([txid]);
+  });
+});
