@@ -40,6 +40,8 @@ export const walletNetwork = z.object({
   image: z.string(),
   key: networkKey,
   address: z.string(),
+  /** How many confirmations credit a deposit on this network (its own block counts as one). */
+  confirmations: z.int().check(z.gte(1)),
 });
 export type WalletNetwork = z.infer<typeof walletNetwork>;
 export const walletAddressEntry = z.object({

@@ -39,6 +39,10 @@ describe('deposits on an EVM network through a real node', () => {
     const answer = await t.post<WalletAddressEntry[]>('/api/user/wallet/', { type: 'addresses' }, { token: who.token });
     const address = answer.body.info.find((entry) => entry.coin.ticker === 'ETH')?.networks.find((network) => network.key === 'ethereum')?.address;
     if (!address) throw new Error('no ethereum deposit address');
+    // The wallet page says how many confirmations each network waits for: the node's network its own count.
+    const networks = answer.body.info.flatMap((entry) => entry.networks);
+    expect(new Set(networks.filter((network) => network.key === 'ethereum').map((network) => network.confirmations))).toEqual(new Set([CONFIRMATIONS]));
+    expect(networks.find((network) => network.key === 'bitcoin')?.confirmations).toBe(1);
     return { ...who, address };
   }
 

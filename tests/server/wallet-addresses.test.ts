@@ -179,7 +179,7 @@ describe.each(dbTargets)('watching new deposit addresses on %s', (target) => {
   afterAll(() => t.close());
 
   const serviceWith = (watch: (network: NetworkKey, address: string) => Promise<void>, error = vi.fn()) =>
-    depositAddresses({ db: t.app.db, keys: t.app.walletKeys, now: t.clock.now, watch, log: { error } });
+    depositAddresses({ db: t.app.db, keys: t.app.walletKeys, now: t.clock.now, watch, confirmationsToCredit: () => 1, log: { error } });
 
   it('tells the chain adapter about each new address once, after it is stored, and never again', async () => {
     const user = await insertUser(t.app.db, 'watch');
@@ -220,7 +220,7 @@ describe.each(dbTargets)('watching new deposit addresses on %s', (target) => {
       listen: (...args) => t.app.db.listen(...args),
       close: () => t.app.db.close(),
     };
-    const service = depositAddresses({ db: counting, keys: t.app.walletKeys, now: t.clock.now, watch: async () => undefined, log: { error: vi.fn() } });
+    const service = depositAddresses({ db: counting, keys: t.app.walletKeys, now: t.clock.now, watch: async () => undefined, confirmationsToCredit: () => 1, log: { error: vi.fn() } });
     const first = await service.entries(user.id);
     expect(transactions).toBe(1);
     statements.length = 0;

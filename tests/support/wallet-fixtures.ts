@@ -19,6 +19,7 @@ const network = (id: number, key: WalletNetwork['key'], name: string, image: str
   name,
   image,
   address: addresses[key],
+  confirmations: key === 'ethereum' ? 12 : 1,
 });
 
 export const btcEntry: WalletAddressEntry = {

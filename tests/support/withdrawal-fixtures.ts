@@ -11,6 +11,7 @@ const network = (id: number, key: WalletNetwork['key'], name: string, address: s
   name,
   image: `/networks/${key}.svg`,
   address,
+  confirmations: 1,
 });
 
 /** Tether: two networks (the trader must choose), 6 places. */

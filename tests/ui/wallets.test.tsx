@@ -216,6 +216,8 @@ describe('Deposit', () => {
     await choose(user, 'Network', 'Ethereum (ERC20)');
     expect(within(addressRegion()).getByText(addresses.ethereum)).toBeInTheDocument();
     expect(addressRegion().querySelectorAll('path')[1]!.getAttribute('d')).toBe(qrPathOf(addresses.ethereum));
+    // Each network says its own count: Ethereum read from a real node waits for 12.
+    expect(screen.getByText('Confirmations: 12')).toBeInTheDocument();
   });
 
   it('a coin on one network shows its address at once, with no network selector', async () => {

@@ -16,6 +16,8 @@ export interface DepositAddressesDeps {
   now: () => Date;
   /** Tells the chain adapter to watch a newly handed-out address (ChainAdapter.watch), after its commit. */
   watch: (network: NetworkKey, address: string) => Promise<void>;
+  /** How many confirmations credit a deposit on the network (ChainAdapter.confirmationsToCredit), shown beside the address. */
+  confirmationsToCredit: (network: NetworkKey) => number;
   /** Where a failed `watch` is logged (it never fails the call: the address is the trader's already). Default: console. */
   log?: WatchLog;
 }
@@ -68,7 +70,7 @@ export function depositAddresses(deps: DepositAddressesDeps) {
         await watchAll(await allocate(userId, missing));
         rows = await repository.entriesOf(userId);
       }
-      return entriesOf(rows);
+      return entriesOf(rows, deps.confirmationsToCredit);
     },
   };
 }
@@ -84,7 +86,7 @@ function missingNetworks(rows: readonly AddressRow[]): NetworkKey[] {
 }
 
 /** Folds the coin × network rows (coin order, then network order) into one entry per coin. */
-function entriesOf(rows: readonly AddressRow[]): WalletAddressEntry[] {
+function entriesOf(rows: readonly AddressRow[], confirmationsToCredit: (network: NetworkKey) => number): WalletAddressEntry[] {
   const entries = new Map<number, WalletAddressEntry>();
   for (const row of rows) {
     let entry = entries.get(row.coin_id);
@@ -98,7 +100,14 @@ function entriesOf(rows: readonly AddressRow[]): WalletAddressEntry[] {
     }
     // No network row, or one no address can be derived for: nothing the trader could deposit to.
     if (row.network_id === null || !isNetworkKey(row.network_key) || row.address === null) continue;
-    entry.networks.push({ id: row.network_id, name: row.network_name, image: row.network_image, key: row.network_key, address: row.address });
+    entry.networks.push({
+      id: row.network_id,
+      name: row.network_name,
+      image: row.network_image,
+      key: row.network_key,
+      address: row.address,
+      confirmations: confirmationsToCredit(row.network_key),
+    });
   }
   return [...entries.values()];
 }

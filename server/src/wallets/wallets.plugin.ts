@@ -26,6 +26,7 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       keys: app.walletKeys,
       now: app.now,
       watch: (network, address) => app.chain.adapter.watch(network, address),
+      confirmationsToCredit: (network) => app.chain.adapter.confirmationsToCredit(network),
       log: app.log,
     }),
     withdrawals: withdrawals({

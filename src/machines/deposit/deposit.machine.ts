@@ -112,7 +112,7 @@ export const depositMachine = setup({
             },
             showing: {
               description:
-                'The address on the chosen network: QR code, Copy Address, the network, "Confirmations: 1", ' +
+                'The address on the chosen network: QR code, Copy Address, the network, "Confirmations: 1" (the network\'s own count: 12 on Ethereum read from a real node), ' +
                 '"Min Deposit: 5 USD" and the notice.',
             },
           },

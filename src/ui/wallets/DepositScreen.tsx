@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import { DEPOSIT_CONFIRMATIONS, DEPOSIT_MIN_USD, NETWORK_KEYS, type NetworkKey } from '../../../contracts/index.ts';
+import { DEPOSIT_MIN_USD, NETWORK_KEYS, type NetworkKey } from '../../../contracts/index.ts';
 import type { depositMachine } from '../../machines/deposit/deposit.machine.ts';
 import {
   selectAddress,
@@ -121,7 +121,7 @@ export function DepositScreen({
                 <span className={strong}>{network.name}</span>
               </div>
               <div className={detail}>
-                <span>Confirmations: {DEPOSIT_CONFIRMATIONS}</span>
+                <span>Confirmations: {network.confirmations}</span>
               </div>
               <div className={detail}>
                 <span>Min Deposit: {DEPOSIT_MIN_USD} USD</span>
