@@ -8,6 +8,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { trader } from '../support/server-trades.ts';
 import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
+import { CURSOR_HASHES } from '../../server/src/chain/evm/incoming.ts';
 
 /**
  * Ethereum through a real node (tests/support/evm-node.ts, Hardhat Network on 127.0.0.1): deposits read from
@@ -137,6 +138,26 @@ describe('deposits on an EVM network through a real node', () => {
     );
     expect(await held(t, 'ETH', 'available', who.id)).toBe('0');
     await expectLedgerClean(t.app.db);
+  });
+
+  it('stops the network and tells the operator when a re-organisation is deeper than the blocks it remembers', async () => {
+    const { tester } = clients();
+    await t.app.chain.sync();
+    const before = await tester.snapshot();
+    await mineBlocks(CURSOR_HASHES + 2);
+    await t.app.chain.sync();
+    const cursor = await t.app.db.one<{ cursor: string }>("SELECT cursor FROM chain_cursors WHERE network = 'ethereum'");
+    await tester.revert({ id: before });
+    // Empty blocks on the same parent at the same second would be the very same blocks: the new chain's differ in time.
+    await tester.increaseTime({ seconds: 3600 });
+    await mineBlocks(CURSOR_HASHES + 10);
+    await expect(t.app.chain.sync()).rejects.toThrow(/ethereum/);
+    // Nothing moved: the cursor waits where it was for an operator, who has the incident.
+    expect((await t.app.db.one<{ cursor: string }>("SELECT cursor FROM chain_cursors WHERE network = 'ethereum'")).cursor).toBe(cursor.cursor);
+    expect(await t.app.db.query("SELECT kind FROM chain_incidents WHERE kind = 'reorganisation_too_deep'")).toEqual([{ kind: 'reorganisation_too_deep' }]);
+    // The operator resets the cursor to the new chain (docs/chains.md "Re-organisations"); the network runs again.
+    await t.app.db.query("DELETE FROM chain_cursors WHERE network = 'ethereum'");
+    await expect(t.app.chain.sync()).resolves.toMatchObject({ dropped: 0 });
   });
 
   it('reports a credited deposit that a re-organisation removed to the operator, and credits nothing twice', async () => {
