@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, createWalletClient, http, parseEther, type Address, type Hash } from 'viem';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, createTestClient, createWalletClient, http, parseEther, parseUnits, type Address, type Hash } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import type { WalletAddressEntry } from '../../contracts/wallet.ts';
 import { depositAddress, held, walletRows } from '../support/server-chain.ts';
@@ -21,6 +25,10 @@ describe('deposits on an EVM network through a real node', () => {
   let node: EvmNode;
   let t: TestApp;
   let usdt: UsdtToken;
+  let keyFolder: string;
+  /** The hot wallet the server pays withdrawals from: a key file of the test's, funded from the node's first account. */
+  let hot: Address;
+  const reader = () => createPublicClient({ chain: hardhat, transport: http(node.url), cacheTime: 0 });
   const clients = () => {
     const transport = http(node.url);
     return { wallet: createWalletClient({ chain: hardhat, transport }), tester: createTestClient({ chain: hardhat, mode: 'hardhat', transport }) };
@@ -50,6 +58,12 @@ describe('deposits on an EVM network through a real node', () => {
   beforeAll(async () => {
     node = await startEvmNode();
     usdt = await deployUsdt(node.url);
+    const key = generatePrivateKey();
+    hot = privateKeyToAccount(key).address;
+    keyFolder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
+    const keyFile = join(keyFolder, 'hot.key');
+    writeFileSync(keyFile, `${key}\n`);
+    chmodSync(keyFile, 0o600);
     t = await createTestApp('pglite', {
       env: {
         EVM_NETWORKS: 'ethereum',
@@ -58,13 +72,25 @@ describe('deposits on an EVM network through a real node', () => {
         EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
         EVM_ETHEREUM_START_BLOCK: '0',
         EVM_ETHEREUM_TOKENS: `USDT:${usdt.address}:6`,
+        EVM_ETHEREUM_HOT_WALLET_KEY_FILE: keyFile,
       },
     });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
     await node?.stop();
+    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
   });
+
+  /** A withdrawal as the trader's wallet page asks for it: preview, then confirm. */
+  async function withdraw(token: string, ticker: string, amount: string, recipient: string) {
+    const wallet = (body: Record<string, unknown>) => t.post('/api/user/wallet/', body, { token });
+    const preview = await wallet({ type: 'preview_withdrawal', amount, mode: 'crypto', recipient, ticker, network: 'ethereum' });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const confirmed = await wallet({ type: 'confirm_withdrawal' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  }
+  const withdrawalOf = async (userId: string) => (await walletRows(t, userId)).find((row) => row.trans_type === 'withdrawal');
 
   it('records an ETH deposit at once and credits it exactly at the configured confirmations', async () => {
     const who = await traderWithAddress();
@@ -107,6 +133,82 @@ describe('deposits on an EVM network through a real node', () => {
     await mineBlocks(CONFIRMATIONS - 1);
     expect(await t.app.chain.sync()).toMatchObject({ credited: 1 });
     expect(await held(t, 'USDT', 'available', who.id)).toBe('250.5');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('pays an ETH withdrawal from the hot wallet: the exact amount less the fee arrives, the wallet pays it and the gas, and it completes', async () => {
+    const recipient = '0x00000000000000000000000000000000000a11ce' as Address;
+    const who = await trader(t, { ETH: '3' });
+    // A hot wallet short of funds keeps the withdrawal waiting, tells the operator, and refunds nothing.
+    await withdraw(who.token, 'ETH', '1.25', recipient);
+    expect(await t.app.chain.sync()).toMatchObject({ broadcast: 0, refunded: 0 });
+    const waiting = await withdrawalOf(who.id);
+    expect(waiting).toMatchObject({ status: 'pending', txid: null });
+    expect(await t.app.db.query('SELECT kind FROM chain_incidents WHERE subject = $1', [`withdrawal:${waiting?.id}`])).toEqual([{ kind: 'hot_wallet_short' }]);
+    expect(await held(t, 'ETH', 'withdrawing', who.id)).toBe('1.25');
+
+    await clients().wallet.sendTransaction({ account: await payer(), to: hot, value: parseEther('5') });
+    const before = await reader().getBalance({ address: hot });
+    // The node mines each transaction at once: one round sends it and sees it in its block.
+    expect(await t.app.chain.sync()).toMatchObject({ broadcast: 1, completed: 1 });
+    const sent = await withdrawalOf(who.id);
+    const receipt = await reader().getTransactionReceipt({ hash: sent?.txid as Hash });
+    // 1.25 ETH less the 0.0008 ETH withdrawal fee reaches the recipient; the hot wallet pays that and the gas, exactly.
+    expect(await reader().getBalance({ address: recipient })).toBe(parseEther('1.2492'));
+    expect(before - (await reader().getBalance({ address: hot }))).toBe(parseEther('1.2492') + receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await t.app.chain.sync()).toMatchObject({ broadcast: 0, completed: 0 });
+    expect(await withdrawalOf(who.id)).toMatchObject({ status: 'completed', txid: receipt.transactionHash });
+    expect(await held(t, 'ETH', 'available', who.id)).toBe('1.75');
+    expect(await held(t, 'ETH', 'withdrawing', who.id)).toBe('0');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('pays a USDT withdrawal with `transfer` on the token contract', async () => {
+    const recipient = '0x00000000000000000000000000000000000b0b00' as Address;
+    const who = await trader(t, { USDT: '500' });
+    await usdt.mint(hot, parseUnits('1000', 6));
+    await withdraw(who.token, 'USDT', '120', recipient);
+    expect(await t.app.chain.sync()).toMatchObject({ broadcast: 1, completed: 1 });
+    // 120 less the 3 USDT withdrawal fee on Ethereum.
+    expect(await usdt.balanceOf(recipient)).toBe(parseUnits('117', 6));
+    expect(await withdrawalOf(who.id)).toMatchObject({ status: 'completed' });
+    expect(await held(t, 'USDT', 'available', who.id)).toBe('380');
+    await expectLedgerClean(t.app.db);
+  });
+
+  it('replaces a withdrawal stuck under a low fee at the same nonce, follows the replacement and pays once', async () => {
+    const recipient = '0x00000000000000000000000000000000000ca110' as Address;
+    const who = await trader(t, { ETH: '1' });
+    const { tester } = clients();
+    await tester.setAutomine(false);
+    try {
+      await withdraw(who.token, 'ETH', '0.5', recipient);
+      expect(await t.app.chain.sync()).toMatchObject({ broadcast: 1 });
+      const first = (await withdrawalOf(who.id))?.txid ?? null;
+      // Past EVM_ETHEREUM_REPLACE_AFTER_SECONDS (180) on the server's clock, still unmined.
+      t.clock.advance(181_000);
+      await t.app.chain.sync();
+      const second = (await withdrawalOf(who.id))?.txid ?? null;
+      expect(second).not.toBe(first);
+      // Both attempts were stored before they were sent, at one nonce, the second with fees raised by at least 1/8.
+      const attempts = await t.app.db.query<{ hash: string; max_fee_per_gas: string; nonce: string }>(
+        `SELECT a.hash, a.max_fee_per_gas::text AS max_fee_per_gas, p.nonce::text AS nonce FROM evm_hot_wallet_attempts a
+         JOIN evm_hot_wallet_payments p ON p.reference = a.reference WHERE a.hash = ANY($1::text[]) ORDER BY a.attempt`,
+        [[first, second]],
+      );
+      expect(attempts.map((attempt) => attempt.hash)).toEqual([first, second]);
+      expect(BigInt(attempts[1]!.max_fee_per_gas) * 8n).toBeGreaterThanOrEqual(BigInt(attempts[0]!.max_fee_per_gas) * 9n);
+      const replacement = await reader().getTransaction({ hash: second as Hash });
+      expect(String(replacement.nonce)).toBe(attempts[0]!.nonce);
+      await tester.mine({ blocks: 1 });
+    } finally {
+      await tester.setAutomine(true);
+    }
+    expect(await t.app.chain.sync()).toMatchObject({ completed: 1 });
+    expect(await reader().getBalance({ address: recipient })).toBe(parseEther('0.4992'));
+    const done = await withdrawalOf(who.id);
+    expect(done?.status).toBe('completed');
+    expect(await reader().getTransactionReceipt({ hash: done?.txid as Hash })).toMatchObject({ status: 'success' });
     await expectLedgerClean(t.app.db);
   });
 

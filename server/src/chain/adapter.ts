@@ -46,11 +46,20 @@ export interface ChainAdapter {
    * Optional housekeeping once per round and network, after the broadcasts: send again what the node lost,
    * replace a transaction stuck under a low fee at the same nonce. Answers each broadcast whose transaction
    * id changed (a replacement sent, or an earlier attempt the chain mined instead), so the watcher follows
-   * the transaction that will be confirmed.
+   * the transaction that will be confirmed. A broadcast that went wrong past fixing by itself carries its
+   * `problem` (mined but reverted; its nonce taken by a transaction from outside), answered on every round
+   * until an operator acts: the watcher never completes it and writes the operator a chain incident.
    */
-  tend?(network: NetworkKey): Promise<{ reference: string; txid: string }[]>;
+  tend?(network: NetworkKey): Promise<TendedBroadcast[]>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
+}
+
+/** A broadcast whose transaction changed or went wrong (ChainAdapter.tend). */
+export interface TendedBroadcast {
+  reference: string;
+  txid: string;
+  problem?: 'reverted' | 'nonce-taken';
 }
 
 /** A page of `incoming`. */

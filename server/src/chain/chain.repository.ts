@@ -3,7 +3,12 @@ import type { Queryable } from '../infra/db/db.ts';
 import type { IncomingTransfer } from './adapter.ts';
 
 /** What an operator must look at (chain_incidents, migration 027). */
-export type ChainIncidentKind = 'credited_deposit_reorganised' | 'hot_wallet_short' | 'withdrawal_reverted' | 'reorganisation_too_deep';
+export type ChainIncidentKind =
+  | 'credited_deposit_reorganised'
+  | 'hot_wallet_short'
+  | 'withdrawal_reverted'
+  | 'withdrawal_nonce_taken'
+  | 'reorganisation_too_deep';
 
 /** An external withdrawal still pending (wallet_transactions, migration 015), as the watcher hands it on or settles it. */
 export interface WatchedWithdrawal {

@@ -15,7 +15,7 @@ export function routedChain(fallback: ChainAdapter, byNetwork: ReadonlyMap<Netwo
     incoming: (network, cursor, limit) => of(network).incoming(network, cursor, limit),
     confirmations: (network, txids) => of(network).confirmations(network, txids),
     broadcast: (request) => of(request.network).broadcast(request),
-    tend: async (network) => of(network).tend?.(network) ?? [],
+    tend: async (network) => (await of(network).tend?.(network)) ?? [],
     async close() {
       await Promise.all([fallback, ...byNetwork.values()].map((adapter) => adapter.close()));
     },

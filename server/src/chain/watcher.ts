@@ -229,8 +229,16 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
     const changed = await adapter.tend(network);
     if (changed.length === 0) return;
     const byReference = new Map((await repository.pendingWithdrawals(network, true)).map((row) => [withdrawalReferences.broadcast(row.id), row]));
-    for (const { reference, txid } of changed) {
+    for (const { reference, txid, problem } of changed) {
       const row = byReference.get(reference);
+      if (problem) {
+        const detail =
+          problem === 'reverted'
+            ? `withdrawal ${row?.id ?? reference}: its transaction ${txid} was mined but reverted; nothing was paid and it is not refunded: pay or refund it by hand`
+            : `withdrawal ${row?.id ?? reference}: a transaction from outside the server took its nonce; it was not paid: check the hot wallet, then pay or refund it by hand`;
+        await incident(network, problem === 'reverted' ? 'withdrawal_reverted' : 'withdrawal_nonce_taken', reference, detail, { txid });
+        continue;
+      }
       if (row && row.txid !== txid && (await repository.followTxid(row.id, txid))) {
         log.info({ network, withdrawal: row.id, from: row.txid, to: txid }, 'withdrawal now followed under its replacement transaction');
       }

@@ -9,7 +9,9 @@ import { readIncoming } from './incoming.ts';
 export interface EvmPayer {
   readonly address: `0x${string}`;
   pay(request: { reference: string; to: `0x${string}`; asset: string; amount: string }): Promise<{ txid: string }>;
-  tend(): Promise<{ reference: string; txid: string }[]>;
+  tend(): Promise<{ reference: string; txid: string; problem?: 'reverted' | 'nonce-taken' }[]>;
+  /** The confirmations of the payment any of these attempt hashes belongs to (its mined attempt's); others left out. */
+  confirmations?(txids: readonly string[]): Promise<Map<string, number>>;
   close?(): Promise<void>;
 }
 
@@ -93,13 +95,16 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
 
     async confirmations(asked, txids) {
       await sameNetwork(asked);
-      const answer = new Map<string, number>();
-      if (txids.length === 0) return answer;
+      // A withdrawal's transaction may have been replaced: the hot wallet answers for its payments by whichever
+      // attempt was mined. Deposits (and anything it does not know) are read from their receipts.
+      const answer = payer?.confirmations ? await payer.confirmations(txids) : new Map<string, number>();
+      const rest = txids.filter((txid) => !answer.has(txid));
+      if (rest.length === 0) return answer;
       const head = await client.getBlockNumber();
       const receipts = await Promise.all(
-        txids.map((txid) => client.getTransactionReceipt({ hash: txid as Hash }).then((receipt) => receipt, () => undefined)),
+        rest.map((txid) => client.getTransactionReceipt({ hash: txid as Hash }).then((receipt) => receipt, () => undefined)),
       );
-      txids.forEach((txid, index) => {
+      rest.forEach((txid, index) => {
         const receipt = receipts[index];
         // Not mined (or re-organised away), or mined and reverted: it moved nothing, so it has no confirmations.
         if (!receipt || receipt.status !== 'success') return;
@@ -110,17 +115,17 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
 
     async broadcast(request: BroadcastRequest) {
       await sameNetwork(request.network);
+      // The hot wallet answers a reference it already paid before it checks anything that could refuse
+      // (adapter.ts broadcast): a configuration changed since must never refuse a withdrawal already sent.
+      if (payer) return payer.pay({ reference: request.reference, to: request.address as `0x${string}`, asset: request.asset, amount: request.amount });
       const to = CHAIN_NETWORKS.ethereum.parseAddress(request.address);
       if (to === undefined) throw new BroadcastRefused(`${request.address} is not an EVM address`);
       if (request.asset !== config.native && !config.tokens.some((token) => token.ticker === request.asset)) {
         throw new BroadcastRefused(`${request.asset} is not configured on ${network} (EVM_${network.toUpperCase()}_TOKENS)`);
       }
-      if (!payer) {
-        throw new BroadcastWaiting(
-          `no hot wallet is configured for ${network}: set EVM_${network.toUpperCase()}_HOT_WALLET_KEY_FILE or _HOT_WALLET_SIGNER_URL (docs/chains.md)`,
-        );
-      }
-      return payer.pay({ reference: request.reference, to: to as `0x${string}`, asset: request.asset, amount: request.amount });
+      throw new BroadcastWaiting(
+        `no hot wallet is configured for ${network}: set EVM_${network.toUpperCase()}_HOT_WALLET_KEY_FILE or _HOT_WALLET_SIGNER_URL (docs/chains.md)`,
+      );
     },
 
     tend: async (asked) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NetworkKey } from '../../../../contracts/wallet.ts';
 import type { ChainAdapter } from '../adapter.ts';
 import { evmChain, evmClient, verifyChainId } from './evm-chain.ts';
+import { openHotWallet } from './hot-wallet.ts';
 
 /**
  * The adapters of EVM_NETWORKS (docs/chains.md), one per network. With NODE_ENV=production a node that answers
@@ -24,7 +25,12 @@ export async function openEvmNetworks(app: FastifyInstance, onBlock: () => void)
         app.log.warn({ network: config.network, err: error }, 'EVM node did not answer at start: checked again at its first round');
       }
     }
-    adapters.set(config.network, evmChain({ config, client, onBlock }));
+    // A key file others can read, or a signer that does not sign for its address, stops the start
+    // (HotWalletConfigError): a server must never run with a hot wallet it cannot trust.
+    const payer = config.hotWallet
+      ? await openHotWallet({ db: app.db, config, client, now: app.now, production: app.config.nodeEnv === 'production', log: app.log })
+      : undefined;
+    adapters.set(config.network, evmChain({ config, client, payer, onBlock }));
   }
   return adapters;
 }
