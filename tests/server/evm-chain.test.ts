@@ -8,9 +8,10 @@ import { hardhat } from 'viem/chains';
 import type { WalletAddressEntry } from '../../contracts/wallet.ts';
 import { depositAddress, held, walletRows } from '../support/server-chain.ts';
 import { expectLedgerClean, insertUser } from '../support/server-money.ts';
-import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
+import { createTestApp, dbTargets, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
+import { TEST_VAPID_KEYS } from '../support/push.ts';
 import { trader } from '../support/server-trades.ts';
-import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { HARDHAT_CHAIN_ID, startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 import { CURSOR_HASHES } from '../../server/src/chain/evm/incoming.ts';
 
@@ -376,5 +377,44 @@ describe('an EVM network with a websocket endpoint', () => {
       .toBeDefined();
     const txid = await wallet.sendTransaction({ account: from, to: address as Address, value: parseEther('0.3') });
     await expect.poll(async () => (await walletRows(t, user.id)).map((row) => row.txid), { timeout: 10_000 }).toEqual([txid]);
+  });
+});
+
+describe('production checks of an EVM network', () => {
+  let node: EvmNode;
+  let keyFolder: string;
+  beforeAll(async () => {
+    node = await startEvmNode();
+    keyFolder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
+  }, 120_000);
+  afterAll(async () => {
+    await node?.stop();
+    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
+  });
+  const production = (env: Record<string, string>) =>
+    createTestApp('pglite', {
+      env: {
+        NODE_ENV: 'production',
+        ...TEST_WALLET_XPUBS,
+        ...TEST_VAPID_KEYS,
+        EVM_NETWORKS: 'ethereum',
+        EVM_ETHEREUM_RPC_URL: node.url,
+        EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
+        ...env,
+      },
+    });
+
+  it('refuses to start when the node answers another chain id than configured', async () => {
+    await expect(production({ EVM_ETHEREUM_CHAIN_ID: '1' })).rejects.toThrow(`the node at EVM_ETHEREUM_RPC_URL is chain ${HARDHAT_CHAIN_ID}, not EVM_ETHEREUM_CHAIN_ID 1`);
+  });
+
+  it('refuses to start with a hot-wallet key file other users can read, and starts once only its owner can', async () => {
+    const keyFile = join(keyFolder, 'hot.key');
+    writeFileSync(keyFile, `${generatePrivateKey()}\n`);
+    chmodSync(keyFile, 0o644);
+    await expect(production({ EVM_ETHEREUM_HOT_WALLET_KEY_FILE: keyFile })).rejects.toThrow(/hot.key/);
+    chmodSync(keyFile, 0o600);
+    const t = await production({ EVM_ETHEREUM_HOT_WALLET_KEY_FILE: keyFile });
+    await t.close();
   });
 });

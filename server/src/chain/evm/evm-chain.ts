@@ -72,10 +72,16 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
     await verify();
   };
 
-  let unwatch: (() => void) | undefined;
+  let unwatch: (() => Promise<void>) | undefined;
   if (config.wsUrl && onBlock) {
     const heads = createPublicClient({ transport: webSocket(config.wsUrl, { reconnect: true }) });
-    unwatch = heads.watchBlockNumber({ onBlockNumber: () => onBlock() });
+    const stop = heads.watchBlockNumber({ onBlockNumber: () => onBlock() });
+    unwatch = async () => {
+      stop();
+      // viem keeps the socket (and its reconnecting) after the last subscription ends: close it with the adapter.
+      const socket = await heads.transport.getRpcClient().catch(() => undefined);
+      socket?.close();
+    };
   }
 
   return {
@@ -134,7 +140,7 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
     },
 
     async close() {
-      unwatch?.();
+      await unwatch?.();
       await payer?.close?.();
     },
   };
