@@ -177,6 +177,7 @@ describe('chain:reconcile against a real node', () => {
     expect(recorded(usdtLine, 'tron')).toMatchObject({ arrived: '100', sent: '40', total: '60' });
     expect(usdtLine).toMatchObject({ owed: { total: '310.5' }, held: '310.5', difference: '0', short: false });
     expect(report.ok).toBe(true);
+    expect(formatReconcileReport(report)).toContain('held in all              310.5\n  difference               0  ok');
   });
 
   it('takes a withdrawal mined but not settled yet off what is due, and agrees once the watcher settles it', async () => {

@@ -345,7 +345,7 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
   };
 }
 
-const signed = (value: string) => (value.startsWith('-') ? value : `+${value}`);
+const signed = (value: string) => (value.startsWith('-') || value === '0' ? value : `+${value}`);
 
 /** The report as an operator reads it in a terminal (docs/chains-sweep-reconcile.md explains each line). */
 export function formatReconcileReport(report: ReconcileReport): string {
