@@ -232,7 +232,14 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepRepor
     request: { to: `0x${string}`; value?: bigint; data?: `0x${string}`; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
     step: Omit<SweepStep, 'txid' | 'gasUsed' | 'gasCost' | 'gasLimit' | 'maxFeePerGas'>,
   ) => {
-    const txid = await walletOf(from).sendTransaction({ ...request, type: 'eip1559' });
+    let txid: Hash;
+    try {
+      txid = await walletOf(from).sendTransaction({ ...request, type: 'eip1559' });
+    } catch (error) {
+      // The node refused it (funds, fees, a nonce taken meanwhile): nothing was sent; the other addresses go on.
+      report.failures.push({ ...pick(step), reason: `not sent: ${(error as Error).message.split('\n')[0]}` });
+      return undefined;
+    }
     log(`${step.kind} ${step.amount} ${step.ticker} ${step.kind === 'gas_top_up' ? `to ${step.address}` : `from ${step.address} (index ${step.index})`}: ${txid}`);
     let receipt;
     try {
