@@ -37,6 +37,11 @@ export interface EvmNetworkConfig {
   hotWallet: EvmHotWallet | undefined;
   /** Addresses the operator keeps coins in (cold storage): counted by chain:reconcile as holdings. */
   coldAddresses: `0x${string}`[];
+  /**
+   * The operator's gas station (EVM_<NETWORK>_GAS_STATION_ADDRESS): the key `npm run wallet:sweep` pays the gas of
+   * token sweeps from (chain/evm/sweep.ts). What it sends a deposit address is a top-up, never a deposit.
+   */
+  gasStation?: `0x${string}`;
   /** A withdrawal's transaction still unmined this long after it was sent is replaced at the same nonce with higher fees. */
   replaceAfterSeconds: number;
   /** Blocks read per request (eth_getLogs range, blocks fetched per page). */
@@ -101,6 +106,7 @@ const networkSchema = z.object({
     .default('')
     .transform((text) => text.split(',').map((part) => part.trim()).filter((part) => part !== ''))
     .pipe(z.array(address)),
+  GAS_STATION_ADDRESS: address.optional(),
   REPLACE_AFTER_SECONDS: z.coerce.number().int().min(10).max(86_400).default(180),
   BLOCKS_PER_PAGE: z.coerce.number().int().min(1).max(10_000).default(100),
 });
@@ -171,6 +177,7 @@ export function parseEvmNetworks(env: NodeJS.ProcessEnv): EvmNetworkConfig[] {
             ? { kind: 'signer', url: s.HOT_WALLET_SIGNER_URL, address: s.HOT_WALLET_ADDRESS as `0x${string}` }
             : undefined,
       coldAddresses: s.COLD_ADDRESSES as `0x${string}`[],
+      ...(s.GAS_STATION_ADDRESS !== undefined ? { gasStation: s.GAS_STATION_ADDRESS as `0x${string}` } : {}),
       replaceAfterSeconds: s.REPLACE_AFTER_SECONDS,
       blocksPerPage: s.BLOCKS_PER_PAGE,
     });

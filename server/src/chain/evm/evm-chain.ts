@@ -55,7 +55,11 @@ export interface EvmChainDeps {
  */
 export function evmChain({ config, client = evmClient(config), payer, onBlock }: EvmChainDeps): ChainAdapter & { readonly config: EvmNetworkConfig } {
   const network = config.network;
-  const platform = new Set([...(payer ? [payer.address] : []), ...config.coldAddresses].map((address) => address.toLowerCase()));
+  // What the platform's own addresses send is never a deposit: the hot wallet, the cold addresses, and the gas
+  // station whose top-ups pay a token sweep's gas (chain/evm/sweep.ts).
+  const platform = new Set(
+    [...(payer ? [payer.address] : []), ...config.coldAddresses, ...(config.gasStation ? [config.gasStation] : [])].map((address) => address.toLowerCase()),
+  );
   // Every call first makes sure the node is the configured chain: deposits read from, or withdrawals signed
   // for, another chain (a testnet URL on a mainnet configuration) would be money lost. Once it answered
   // right, it is not asked again; a wrong answer is asked again each round, so fixing the URL is enough.

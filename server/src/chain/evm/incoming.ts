@@ -71,8 +71,8 @@ export async function readIncoming(
   config: EvmNetworkConfig,
   text: string | null,
   /**
-   * The platform's own addresses (hot wallet, cold addresses), lower case: what they send is never a deposit.
-   * The sweep's gas top-up pays a deposit address from the hot wallet (docs/chains.md "Sweeping").
+   * The platform's own addresses (hot wallet, cold addresses, gas station), lower case: what they send is never
+   * a deposit. The sweep's gas top-up pays a deposit address from the gas station (docs/chains.md "Sweeping").
    */
   platform: ReadonlySet<string> = new Set(),
 ): Promise<IncomingPage> {
