@@ -183,7 +183,7 @@ describe('wallet:sweep against a real node', () => {
     expect(await usdt.balanceOf(cold)).toBe(250_500_000n);
     expect(await usdt.balanceOf(bob.address)).toBe(0n);
     expect(await ethOf(bob.address)).toBe(parseEther(topUp.amount) - token.gasCost);
-    // Measured for docs/chains-sweep-reconcile.md: OpenZeppelin 5's ERC20 `transfer` that empties the sender into an
+    // Measured for docs/chains.md "Sweeping": OpenZeppelin 5's ERC20 `transfer` that empties the sender into an
     // account that held none (tests/support/usdt.sol, solc 0.8.26 optimised).
     expect(token.gasUsed).toBe(TOKEN_TRANSFER_GAS);
     // What Bob has left is less than the gas to move it: left, and said so.

@@ -55,6 +55,10 @@ export function reconcileRepository(db: Queryable) {
       ),
 
     /** The network's deposit addresses with their BIP-32 child index, in index order. */
+    /** The hot wallet that has paid on the network, as the hot wallet recorded itself (evm_hot_wallets, migration 028). */
+    hotWalletOn: async (network: string) =>
+      (await db.maybe<{ address: string }>('SELECT address FROM evm_hot_wallets WHERE network = $1 ORDER BY address LIMIT 1', [network]))?.address,
+
     depositAddressesOn: (network: string) =>
       db.query<{ user_id: string; derivation_index: number; address: string }>(
         'SELECT user_id, derivation_index, address FROM deposit_addresses WHERE network = $1 ORDER BY derivation_index',

@@ -8,7 +8,7 @@ import { evmClient, verifyChainId } from './evm/evm-chain.ts';
 import { reconcileRepository } from './reconcile.repository.ts';
 
 /**
- * `npm run chain:reconcile` (docs/chains-sweep-reconcile.md "Reading chain:reconcile"): per coin carried on a
+ * `npm run chain:reconcile` (docs/chains.md "Reconciliation"): per coin carried on a
  * network a real node serves (EVM_NETWORKS), what the ledger owes traders against what the chains hold.
  *
  * The ledger knows a trader's balance per coin, not per network (USDT deposited on Ethereum may be withdrawn on
@@ -211,11 +211,15 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
     const owed = await repository.owedPerCoin();
     const coinNetworks = await repository.coinNetworks();
     const recorded = await repository.recordedPerNetwork();
-    const perNetwork = new Map<NetworkKey, { addresses: string[]; broadcast: Awaited<ReturnType<typeof repository.broadcastWithdrawalsOn>> }>();
+    const perNetwork = new Map<
+      NetworkKey,
+      { addresses: string[]; broadcast: Awaited<ReturnType<typeof repository.broadcastWithdrawalsOn>>; hot: string | undefined }
+    >();
     for (const config of networks) {
       perNetwork.set(config.network, {
         addresses: (await repository.depositAddressesOn(config.network)).map((row) => row.address),
         broadcast: await repository.broadcastWithdrawalsOn(config.network),
+        hot: await repository.hotWalletOn(config.network),
       });
     }
     const incidents = await chainRepository(tx).openIncidents();
@@ -226,7 +230,7 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
   const reads: NetworkRead[] = [];
   const holdings = new Map<NetworkKey, NetworkHoldings & { settlingByCoin: Map<number, { amount: Money; count: number }> }>();
   for (const config of networks) {
-    const own = snapshot.perNetwork.get(config.network) ?? { addresses: [], broadcast: [] };
+    const own = snapshot.perNetwork.get(config.network) ?? { addresses: [], broadcast: [], hot: undefined };
     const read: NetworkRead = {
       network: config.network,
       chainId: config.chainId,
@@ -240,7 +244,10 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
     const client = clientOf(config);
     try {
       await verifyChainId(client, config);
-      const held = await readNetworkHoldings(client, config, own.addresses, { hotWalletAddress: hotWalletAddresses[config.network] });
+      // Given on the command line, else the wallet the server's hot wallet recorded once it paid (a key file's
+      // address is known only to the process that read the key); readNetworkHoldings adds a signer's.
+      const hotWalletAddress = hotWalletAddresses[config.network] ?? own.hot;
+      const held = await readNetworkHoldings(client, config, own.addresses, hotWalletAddress === undefined ? {} : { hotWalletAddress });
       const mined = await minedBy(client, [...new Set(own.broadcast.map((row) => row.txid))], held.block);
       const settlingByCoin = new Map<number, { amount: Money; count: number }>();
       for (const row of own.broadcast) {
@@ -347,7 +354,7 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
 
 const signed = (value: string) => (value.startsWith('-') || value === '0' ? value : `+${value}`);
 
-/** The report as an operator reads it in a terminal (docs/chains-sweep-reconcile.md explains each line). */
+/** The report as an operator reads it in a terminal (docs/chains.md "Reconciliation" explains each line). */
 export function formatReconcileReport(report: ReconcileReport): string {
   const lines = [`chain:reconcile at ${report.at.toISOString()}`];
   if (report.networks.length === 0) lines.push('no EVM network is configured (EVM_NETWORKS): nothing to reconcile');

@@ -3,10 +3,11 @@
  * network of EVM_NETWORKS, what the ledger of the server's database (DATABASE_URL, or the PGlite files under
  * DATA_DIR) owes traders against what the chains hold (chain/reconcile.ts), with the open chain incidents.
  * Exits 1 when a coin is short, a node answers another chain id than configured or cannot be read; 0 otherwise.
- * It only reads. docs/chains-sweep-reconcile.md explains the output.
+ * It only reads. docs/chains.md "Reconciliation" explains the output.
  *
- * The hot wallet's address: `--hot`, or the signer's EVM_<NETWORK>_HOT_WALLET_ADDRESS; without either the hot
- * wallet is not counted (the report says so). PGlite keeps its files for one process at a time: stop the server
+ * The hot wallet's address: `--hot`, or the one the server's hot wallet recorded when it started
+ * (evm_hot_wallets), or the signer's EVM_<NETWORK>_HOT_WALLET_ADDRESS; without any the hot wallet is not
+ * counted (the report says so). PGlite keeps its files for one process at a time: stop the server
  * before reconciling a PGlite DATA_DIR.
  */
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 /**
  * `npm run wallet:sweep -- --network ethereum --to 0xCOLD [--min USDT=50 --min ETH=0.05] [--gas-key-file PATH]
  * [--dry-run] [--hot 0xHOT] [--unlisted-target]`: moves what the network's deposit addresses hold to a cold
- * address or the hot wallet (chain/evm/sweep.ts; docs/chains-sweep-reconcile.md "Sweeping").
+ * address or the hot wallet (chain/evm/sweep.ts; docs/chains.md "Sweeping").
  *
  * Run by the operator where the mnemonic is (WALLET_MNEMONIC_FILE, or --mnemonic-file), never on the server. It
  * reads the deposit addresses and their indexes from the server's database (DATABASE_URL, or the PGlite files

@@ -606,5 +606,12 @@ export async function openHotWallet(deps: HotWalletDeps): Promise<HotWallet> {
     return answer;
   }
 
+  // Recorded at once, not at its first payment: chain:reconcile counts what the hot wallet holds from the start
+  // (a sweep may fill it before any withdrawal). A node that does not answer now leaves it to the first payment.
+  await client.getTransactionCount({ address, blockTag: 'pending' }).then(
+    (count) => repository.ensureWallet(network, address, BigInt(count)),
+    (error: unknown) => log?.warn({ network, err: error }, 'hot wallet not recorded at start: the node did not answer'),
+  );
+
   return { address, pay, tend, confirmations, close: async () => {} };
 }

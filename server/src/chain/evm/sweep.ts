@@ -23,7 +23,7 @@ import { NATIVE_DECIMALS, type EvmNetworkConfig, type EvmToken } from './config.
 import { verifyChainId } from './evm-chain.ts';
 
 /**
- * `npm run wallet:sweep` (docs/chains-sweep-reconcile.md "Sweeping"): moves what the deposit addresses of one EVM
+ * `npm run wallet:sweep` (docs/chains.md "Sweeping"): moves what the deposit addresses of one EVM
  * network hold to the operator's hot wallet or a cold address. Run where the mnemonic is, never by the server: the
  * server holds only the extended public key (WALLET_XPUB_<NETWORK>) and cannot spend from a deposit address.
  *
