@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { currentPassword } from './common.ts';
-import { NETWORK_KEYS, networkKey, type NetworkKey } from './wallet.ts';
+import { isBuiltInNetworkKey, NETWORK_KEYS, networkKey, type BuiltInNetworkKey, type NetworkKey } from './wallet.ts';
 
 /**
  * The account protections of /settings/security (docs/rules.md "Account protections"): the sign-in history with
@@ -77,13 +77,19 @@ export const ALLOWLIST_WAIT_HOURS = 24;
 export const ALLOWLIST_MAX_ADDRESSES = 50;
 
 /** The chains as the allowlist names them, on the Security page and in its sentences (a network key may carry several coins: ETH and USDT on ethereum). */
-export const NETWORK_NAMES: Readonly<Record<NetworkKey, string>> = {
+export const NETWORK_NAMES: Readonly<Record<BuiltInNetworkKey, string>> = {
   bitcoin: 'Bitcoin',
   ethereum: 'Ethereum',
   tron: 'Tron',
   litecoin: 'Litecoin',
 };
-/** Every chain with its name, in the contract's order: the allowlist's network choices. */
+/**
+ * A network's name where no `coin_networks` row is at hand: the built-in name, or the key written as words
+ * (`polygon` → Polygon, `bnb_smart_chain` → Bnb Smart Chain) for an EVM network an operator configured.
+ */
+export const networkName = (key: NetworkKey): string =>
+  isBuiltInNetworkKey(key) ? NETWORK_NAMES[key] : key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+/** Every built-in chain with its name, in the contract's order: the allowlist's network choices (`add` takes these only). */
 export const NETWORK_CHOICES = NETWORK_KEYS.map((key) => ({ value: key, label: NETWORK_NAMES[key] }));
 
 const allowlistAddress = z
@@ -105,7 +111,9 @@ export const allowlistRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status') }),
   z.object({ type: z.literal('enable') }),
   z.object({ type: z.literal('disable'), password: currentPassword }),
-  z.object({ type: z.literal('add'), network: networkKey, address: allowlistAddress, label: allowlistLabel, password: currentPassword }),
+  // The built-in networks only: withdrawal_allowlist's CHECK (migration 021) holds no other key, so an EVM network an
+  // operator added cannot be listed (and while the list is enforced, nothing is withdrawn on it).
+  z.object({ type: z.literal('add'), network: z.enum(NETWORK_KEYS), address: allowlistAddress, label: allowlistLabel, password: currentPassword }),
   z.object({ type: z.literal('remove'), id: allowlistEntryId }),
 ]);
 export type AllowlistRequest = z.infer<typeof allowlistRequest>;

@@ -7,10 +7,18 @@ import { page, paginator, positiveDecimal } from './market.ts';
  * POST /api/dev/chain/.
  */
 
-/** The chains (docs/api.md "User calls"): a key names an address format and a derivation, shared by the coins on it. */
+/**
+ * The chains (docs/api.md "User calls"): a key names an address format and a derivation, shared by the coins on it.
+ * These four are built in, each with its own account key (WALLET_XPUB_<KEY>); any other key is an EVM network an
+ * operator configured (docs/chains.md "Adding a network"), with Ethereum's addresses. So a key on the wire is any
+ * key `coin_networks` may hold, and its name and image come from there.
+ */
 export const NETWORK_KEYS = ['bitcoin', 'ethereum', 'tron', 'litecoin'] as const;
-export const networkKey = z.enum(NETWORK_KEYS);
-export type NetworkKey = z.infer<typeof networkKey>;
+export type BuiltInNetworkKey = (typeof NETWORK_KEYS)[number];
+export const isBuiltInNetworkKey = (value: string | undefined): value is BuiltInNetworkKey => NETWORK_KEYS.some((key) => key === value);
+export const NETWORK_KEY_PATTERN = /^[a-z0-9_]{2,32}$/;
+export const networkKey = z.string({ error: 'network is required' }).check(z.regex(NETWORK_KEY_PATTERN, 'network must be a network key'));
+export type NetworkKey = string;
 
 /** docs/rules.md "Wallets": a deposit is credited at 1 confirmation and must be worth at least 5 USD when it arrives. */
 export const DEPOSIT_CONFIRMATIONS = 1;
@@ -83,7 +91,7 @@ export const walletRequest = z.discriminatedUnion('type', [
     mode: withdrawalMode,
     recipient,
     ticker: z.string({ error: 'ticker is required' }).check(z.trim(), z.minLength(1, 'ticker is required'), z.maxLength(10)),
-    network: z.string({ error: 'network is required' }).check(z.trim(), z.minLength(1, 'network is required'), z.maxLength(20)),
+    network: z.string({ error: 'network is required' }).check(z.trim(), z.minLength(1, 'network is required'), z.maxLength(32)),
   }),
   /** Nothing else: the server executes the preview it kept. */
   z.object({ type: z.literal('confirm_withdrawal') }),
@@ -156,7 +164,8 @@ export type WalletHistory = z.infer<typeof walletHistory>;
 export const devChainRequest = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('deposit'),
-    network: networkKey,
+    /** The simulated chain carries the built-in networks only (an operator's EVM network has its own node). */
+    network: z.enum(NETWORK_KEYS),
     address: z.string({ error: 'address is required' }).check(z.trim(), z.minLength(1, 'address is required'), z.maxLength(128)),
     amount: positiveDecimal('amount', 18),
     ticker: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(10))),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import proxyAddr from '@fastify/proxy-addr';
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { NETWORK_KEYS, type NetworkKey } from '../../contracts/wallet.ts';
+import { NETWORK_KEYS, type BuiltInNetworkKey } from '../../contracts/wallet.ts';
 import { CHAIN_SOURCE_NAMES, type ChainSourceName } from './chain/adapter.ts';
 import { EvmConfigError, parseEvmNetworks, type EvmNetworkConfig } from './chain/evm/config.ts';
 import { PRICE_SOURCE_NAMES, type PriceSourceName } from './prices/adapters.ts';
@@ -257,7 +257,7 @@ export interface Config {
   /** EVM_NETWORKS and their EVM_<NETWORK>_* settings: the networks read and paid on through a real node (docs/chains.md). */
   evmNetworks: EvmNetworkConfig[];
   /** WALLET_XPUB_<NETWORK>: each network's account-level extended public key; production needs all of them. */
-  walletXpubs: Partial<Record<NetworkKey, string>>;
+  walletXpubs: Partial<Record<BuiltInNetworkKey, string>>;
   /**
    * PUBLIC_URL: the origin traders open (`https://peerex.example`): the links in web pushes (made away from any
    * request), the push endpoint GET /api/config names, and a host and origin the server answers to.
@@ -386,7 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     evmNetworks,
     walletXpubs: Object.fromEntries(
       NETWORK_KEYS.flatMap((network) => {
-        const xpub = e[`WALLET_XPUB_${network.toUpperCase() as Uppercase<NetworkKey>}`];
+        const xpub = e[`WALLET_XPUB_${network.toUpperCase() as Uppercase<BuiltInNetworkKey>}`];
         return xpub === undefined ? [] : [[network, xpub]];
       }),
     ),

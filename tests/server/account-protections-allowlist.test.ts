@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWLIST_MAX_ADDRESSES, type AllowlistStatus } from '../../contracts/account-protections.ts';
-import type { NetworkKey } from '../../contracts/wallet.ts';
+import type { BuiltInNetworkKey } from '../../contracts/wallet.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { signUp } from '../support/server-flows.ts';
@@ -21,7 +21,7 @@ const NOT_LISTED =
   'Your withdrawal allowlist is on, and this Bitcoin address is not on it. Add it on the Security page: a new address can be used 24 hours after it is added.';
 
 /** A valid address of `network` whose key is nobody's on Peerex (its secret key is a digest of `seed`). */
-const outsider = (network: NetworkKey, seed: string) =>
+const outsider = (network: BuiltInNetworkKey, seed: string) =>
   CHAIN_NETWORKS[network].addressOf(secp256k1.getPublicKey(sha256(new TextEncoder().encode(`${network}:${seed}`)), true));
 
 /** The refusal's time, worked out here on its own: rounded up to the minute, in UTC. */
@@ -318,7 +318,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const who = await member(t);
     await deposit(t.app.db, who.id, (await coinByTicker(t.app.db, 'USDT')).id, '100');
     const checksummed = outsider('ethereum', 'aliases');
-    const usdt = (recipient: string, network: NetworkKey) =>
+    const usdt = (recipient: string, network: BuiltInNetworkKey) =>
       t.post<unknown>(
         '/api/user/wallet/',
         { type: 'preview_withdrawal', amount: '50', mode: 'crypto', recipient, ticker: 'USDT', network },

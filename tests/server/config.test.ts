@@ -228,6 +228,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads an EVM network beyond the built-in ones by its own key and native coin (docs/chains.md "Adding a network")', () => {
+    const config = loadConfig({
+      EVM_NETWORKS: 'ethereum,polygon',
+      EVM_ETHEREUM_CHAIN_ID: '1',
+      EVM_ETHEREUM_RPC_URL: 'https://rpc.example/eth',
+      EVM_POLYGON_CHAIN_ID: '137',
+      EVM_POLYGON_RPC_URL: 'https://rpc.example/polygon',
+      EVM_POLYGON_NATIVE: 'POL',
+      EVM_POLYGON_CONFIRMATIONS: '64',
+    });
+    expect(config.evmNetworks.map(({ network, chainId, native, confirmations }) => ({ network, chainId, native, confirmations }))).toEqual([
+      { network: 'ethereum', chainId: 1, native: 'ETH', confirmations: 12 },
+      { network: 'polygon', chainId: 137, native: 'POL', confirmations: 64 },
+    ]);
+  });
+
   it('refuses an EVM network that is not configured whole, naming each variable', () => {
     const refused = (env: Record<string, string>) => {
       try {
@@ -239,7 +255,10 @@ describe('loadConfig', () => {
       throw new Error('accepted');
     };
     expect(refused({ EVM_NETWORKS: 'ethereum' })).toMatch(/EVM_ETHEREUM_CHAIN_ID[\s\S]*EVM_ETHEREUM_RPC_URL/);
-    expect(refused({ EVM_NETWORKS: 'polygon' })).toMatch(/EVM_NETWORKS: "polygon"/);
+    // Any network key may be an EVM network, but one without a default native coin must name it; a built-in non-EVM key cannot be one.
+    expect(refused({ EVM_NETWORKS: 'polygon', EVM_POLYGON_CHAIN_ID: '137', EVM_POLYGON_RPC_URL: 'http://x' })).toMatch(/EVM_POLYGON_NATIVE: required/);
+    expect(refused({ EVM_NETWORKS: 'bitcoin' })).toMatch(/EVM_NETWORKS: "bitcoin" is not an EVM network/);
+    expect(refused({ EVM_NETWORKS: 'poly-gon' })).toMatch(/EVM_NETWORKS: "poly-gon" is not a network key/);
     expect(refused({ EVM_NETWORKS: 'ethereum', EVM_ETHEREUM_CHAIN_ID: '1', EVM_ETHEREUM_RPC_URL: 'ftp://x' })).toMatch(/EVM_ETHEREUM_RPC_URL: must be a http/);
     expect(refused({ EVM_NETWORKS: 'ethereum', EVM_ETHEREUM_CHAIN_ID: '1', EVM_ETHEREUM_RPC_URL: 'http://x', EVM_ETHEREUM_TOKENS: 'USDT:0x12:6' })).toMatch(
       /EVM_ETHEREUM_TOKENS: "USDT:0x12:6" is not TICKER:0xCONTRACT:DECIMALS/,

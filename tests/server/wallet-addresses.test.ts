@@ -4,7 +4,7 @@
  * one after another, so there the checks prove the sequential rules; on PostgreSQL they prove the locking.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { NETWORK_KEYS, walletAddresses, type NetworkKey, type WalletAddressEntry } from '../../contracts/wallet.ts';
+import { NETWORK_KEYS, walletAddresses, type BuiltInNetworkKey, type NetworkKey, type WalletAddressEntry } from '../../contracts/wallet.ts';
 import { withHelpers, type Db, type Queryable } from '../../server/src/infra/db/db.ts';
 import { depositAddresses } from '../../server/src/wallets/addresses.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
@@ -13,7 +13,7 @@ import { insertUser } from '../support/server-money.ts';
 import { trader, type Trader } from '../support/server-trades.ts';
 
 /** What each network's deposit addresses look like: P2WPKH bech32, EIP-55 hex, Tron base58check. */
-const ADDRESS_FORMAT: Record<NetworkKey, RegExp> = {
+const ADDRESS_FORMAT: Record<BuiltInNetworkKey, RegExp> = {
   bitcoin: /^bc1q[02-9ac-hj-np-z]{38}$/,
   ethereum: /^0x[0-9a-fA-F]{40}$/,
   tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
@@ -45,7 +45,7 @@ async function expectDerived(t: TestApp) {
   const rows = await storedRows(t);
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) {
-    const network = row.network as NetworkKey;
+    const network = row.network as BuiltInNetworkKey;
     expect(NETWORK_KEYS).toContain(network);
     expect(row.address, `${network} #${row.derivation_index}`).toBe(t.app.walletKeys.addressAt(network, row.derivation_index));
     expect(row.address).toMatch(ADDRESS_FORMAT[network]);

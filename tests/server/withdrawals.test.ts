@@ -1,7 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WITHDRAWAL_PREVIEW_SECONDS, type NetworkKey, type WithdrawalPreview } from '../../contracts/wallet.ts';
+import { WITHDRAWAL_PREVIEW_SECONDS, type BuiltInNetworkKey, type NetworkKey, type WithdrawalPreview } from '../../contracts/wallet.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import { balanceOf, postEntry, type UserAccountKind } from '../../server/src/ledger/ledger.ts';
 import { Money } from '../../server/src/ledger/money.ts';
@@ -32,7 +32,7 @@ const TEXT = {
 };
 
 /** A valid address of `network` whose key is nobody's on Peerex (its secret key is a digest of `seed`). */
-const outsider = (network: NetworkKey, seed = 'outside') =>
+const outsider = (network: BuiltInNetworkKey, seed = 'outside') =>
   CHAIN_NETWORKS[network].addressOf(secp256k1.getPublicKey(sha256(new TextEncoder().encode(`${network}:${seed}`)), true));
 
 /** The same text with its last character changed: what a typo does to a checksum. */

@@ -3,7 +3,7 @@
  * addresses are index 0 of the BIPs' published "abandon … about" test mnemonic on each network (as
  * tests/server/wallet-keys.test.ts derives them): real, well-formed, and owned by nobody.
  */
-import type { WalletAddressEntry, WalletItem, WalletNetwork } from '../../contracts/index.ts';
+import type { BuiltInNetworkKey, WalletAddressEntry, WalletItem, WalletNetwork } from '../../contracts/index.ts';
 import { btcWallet, ethWallet } from './wallets.ts';
 
 export const addresses = {
@@ -13,7 +13,7 @@ export const addresses = {
   litecoin: 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh',
 } as const;
 
-const network = (id: number, key: WalletNetwork['key'], name: string, image: string): WalletNetwork => ({
+const network = (id: number, key: BuiltInNetworkKey, name: string, image: string): WalletNetwork => ({
   id,
   key,
   name,

@@ -1,7 +1,7 @@
 import {
   ALLOWLIST_MAX_ADDRESSES,
   ALLOWLIST_WAIT_HOURS,
-  NETWORK_NAMES,
+  networkName,
   SIGN_IN_HISTORY_LIMIT,
   type AllowlistRequest,
   type AllowlistStatus,
@@ -21,7 +21,7 @@ import { sessionsRepository } from './sessions.repository.ts';
 import { usersRepository, userProtectionsRepository, type UserRow } from './users.repository.ts';
 import { withdrawalAllowlistRepository, type AllowlistRow } from './withdrawal-allowlist.repository.ts';
 import { refuse } from '../sentences.ts';
-import { CHAIN_NETWORKS } from '../wallets/networks.ts';
+import { chainNetworkOf } from '../wallets/networks.ts';
 import { passwordCheck, type AccountsDeps } from './accounts.ts';
 import { protectionSentences } from './protections-sentences.ts';
 
@@ -73,7 +73,7 @@ export async function allowlistRefusal(
   const protections = await userProtectionsRepository(q).find(userId, hold && 'share');
   if (!protections || !isEnforced(protections, now)) return undefined;
   const entry = await withdrawalAllowlistRepository(q).find(userId, network, recipient, hold);
-  if (!entry) return refuse.recipientNotListed(NETWORK_NAMES[network], ALLOWLIST_WAIT_HOURS);
+  if (!entry) return refuse.recipientNotListed(networkName(network), ALLOWLIST_WAIT_HOURS);
   if (entry.usable_from > now) return refuse.recipientWaiting(ALLOWLIST_WAIT_HOURS, utcMinuteUp(entry.usable_from));
   return undefined;
 }
@@ -223,8 +223,9 @@ export function protectionsService(deps: ProtectionsDeps) {
      * (so the withdrawal's recipient matches it exactly), usable after ALLOWLIST_WAIT_HOURS.
      */
     async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
-      const address = CHAIN_NETWORKS[ask.network].parseAddress(ask.address);
-      if (address === undefined) throw refuse.invalidRecipient(NETWORK_NAMES[ask.network]);
+      // `add` names a built-in network (contracts/account-protections.ts), whose rules are always known.
+      const address = chainNetworkOf(ask.network)?.parseAddress(ask.address);
+      if (address === undefined) throw refuse.invalidRecipient(networkName(ask.network));
       const owner = await confirmPassword(caller, ask.password);
       const { status, usableFrom } = await changeAndTell(async (tx, now) => {
         // The owner's row lock makes the count and the insert one step: two adds racing cannot pass the limit.
@@ -239,10 +240,10 @@ export function protectionsService(deps: ProtectionsDeps) {
         if (!added) throw refuse.addressAlreadyListed();
         return {
           result: { status: await allowlistStatus(tx, caller.userId), usableFrom },
-          tell: [securityTexts.withdrawalAddressAdded(caller.userId, NETWORK_NAMES[ask.network], address, usableFrom)],
+          tell: [securityTexts.withdrawalAddressAdded(caller.userId, networkName(ask.network), address, usableFrom)],
         };
       });
-      tellOwner(owner, { kind: 'withdrawalAddressAdded', network: NETWORK_NAMES[ask.network], address, usableFrom: utcMinuteUp(usableFrom) });
+      tellOwner(owner, { kind: 'withdrawalAddressAdded', network: networkName(ask.network), address, usableFrom: utcMinuteUp(usableFrom) });
       return status;
     },
 
@@ -253,7 +254,7 @@ export function protectionsService(deps: ProtectionsDeps) {
         if (!removed) throw refuse.addressNotListedToRemove();
         return {
           result: await allowlistStatus(tx, userId),
-          tell: [securityTexts.withdrawalAddressRemoved(userId, NETWORK_NAMES[removed.network], removed.address)],
+          tell: [securityTexts.withdrawalAddressRemoved(userId, networkName(removed.network), removed.address)],
         };
       });
     },

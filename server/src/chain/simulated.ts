@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEPOSIT_CONFIRMATIONS, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { Db, Queryable } from '../infra/db/db.ts';
 import { Money } from '../ledger/money.ts';
-import { CHAIN_NETWORKS } from '../wallets/networks.ts';
+import { chainNetworkOf } from '../wallets/networks.ts';
 import { simulatedChainRepository } from './chain.repository.ts';
 import { BroadcastRefused, type BroadcastRequest, type ChainAdapter } from './adapter.ts';
 import { chainSentences } from './sentences.ts';
@@ -43,7 +43,12 @@ export interface SimulatedChainDeps {
  * when the product carries it (BTC, ETH, LTC); on a chain whose own coin the product does not carry (tron's
  * TRX) it is the network's only coin (USDT).
  */
-const NATIVE_ASSET: Readonly<Record<NetworkKey, string>> = { bitcoin: 'BTC', ethereum: 'ETH', tron: 'TRX', litecoin: 'LTC' };
+const NATIVE_ASSET: ReadonlyMap<NetworkKey, string> = new Map([
+  ['bitcoin', 'BTC'],
+  ['ethereum', 'ETH'],
+  ['tron', 'TRX'],
+  ['litecoin', 'LTC'],
+]);
 
 /** A transaction id is 32 bytes on every chain here; each network writes them its own way. */
 const TXID_BYTES = 32;
@@ -65,7 +70,8 @@ function assetOf(network: NetworkKey, asked: string | undefined, carried: readon
     if (!carried.includes(ticker)) throw refuse.unknownTicker(ticker, network, carried);
     return ticker;
   }
-  if (carried.includes(NATIVE_ASSET[network])) return NATIVE_ASSET[network];
+  const native = NATIVE_ASSET.get(network);
+  if (native !== undefined && carried.includes(native)) return native;
   const [only] = carried;
   if (carried.length === 1 && only !== undefined) return only;
   throw refuse.tickerRequired(network, carried);
@@ -84,7 +90,9 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
         const sent = await repository.sentWith(transfer.reference);
         if (sent) return sent;
       }
-      const txid = CHAIN_NETWORKS[transfer.network].txidOf(randomBytes(TXID_BYTES));
+      const chain = chainNetworkOf(transfer.network);
+      if (!chain) throw new Error(`The simulated chain does not carry ${transfer.network}`);
+      const txid = chain.txidOf(randomBytes(TXID_BYTES));
       await repository.insertTransfer({ ...transfer, txid, at: now() });
       return { txid };
     });
@@ -119,7 +127,7 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
       const earlier = await simulatedChainRepository(db).sentWith(request.reference);
       if (earlier) return earlier;
       // What a real node or signer refuses outright; the watcher cancels and refunds the withdrawal.
-      if (CHAIN_NETWORKS[request.network].parseAddress(request.address) === undefined) {
+      if (chainNetworkOf(request.network)?.parseAddress(request.address) === undefined) {
         throw new BroadcastRefused(chainSentences.broadcastBadAddress(request.network));
       }
       if (!isPositiveDecimal(request.amount)) throw new BroadcastRefused(chainSentences.broadcastBadAmount(request.amount));
@@ -133,7 +141,7 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
     async deposit({ network, address, amount, ticker }) {
       const trimmed = address.trim();
-      if (CHAIN_NETWORKS[network].parseAddress(trimmed) === undefined) throw refuse.invalidAddress(network);
+      if (chainNetworkOf(network)?.parseAddress(trimmed) === undefined) throw refuse.invalidAddress(network);
       const coins = await coinsOn(db, network);
       const asset = assetOf(network, ticker?.trim(), [...coins.keys()]);
       const places = coins.get(asset)?.decimalPlaces ?? 0;

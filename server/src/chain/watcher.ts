@@ -7,7 +7,7 @@ import { notify, type Notified } from '../notifications/notify.ts';
 import { walletTexts } from '../notifications/texts.ts';
 import type { ChainSyncReport } from './chain.plugin.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
-import { isNetworkKey } from '../wallets/networks.ts';
+import { chainNetworkOf } from '../wallets/networks.ts';
 import { BroadcastRefused, BroadcastWaiting, type ChainAdapter } from './adapter.ts';
 import { withdrawalReferences } from '../wallets/withdrawals.ts';
 import { chainRepository, type ChainIncidentKind, type WatchedWithdrawal } from './chain.repository.ts';
@@ -65,9 +65,9 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
   async function networks(): Promise<NetworkKey[]> {
     const known: NetworkKey[] = [];
     for (const key of await repository.networkKeys()) {
-      if (isNetworkKey(key)) known.push(key);
+      if (chainNetworkOf(key)) known.push(key);
       else if (!unknownNetworks.has(key)) {
-        // An operator added a network the server has no address format for: say so once per process.
+        // An operator added a network that is neither built in nor in EVM_NETWORKS: say so once per process.
         unknownNetworks.add(key);
         log.warn({ network: key }, 'coin_networks names a network the chain watcher does not know: not watched');
       }

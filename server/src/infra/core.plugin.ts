@@ -2,6 +2,7 @@ import { isPublishedAppSecret, type Config, type ServerConfig } from '../config.
 import { deriveKeys, loadAppSecret, type AppKeys } from './secrets.ts';
 import { createPasswordHasher, type Argon2Parameters, type PasswordHasher } from './passwords.ts';
 import { shared } from './shared.ts';
+import { addEvmNetworks } from '../wallets/networks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ export const corePlugin = shared<CorePluginOptions>('peerex-core', async (app, {
     );
   }
   app.decorate('config', { ...config, appSecret: secret.value });
+  // Before anything derives or checks an address: the configured EVM networks' keys name Ethereum's rules.
+  addEvmNetworks(config.evmNetworks.map((evm) => evm.network));
   app.decorate('now', now);
   app.decorate('keys', deriveKeys(secret.value));
   app.decorate('passwords', createPasswordHasher(argon2));

@@ -1,9 +1,9 @@
-import { NETWORK_KEYS, type NetworkKey, type WalletAddressEntry } from '../../../contracts/wallet.ts';
+import { isBuiltInNetworkKey, NETWORK_KEYS, type NetworkKey, type WalletAddressEntry } from '../../../contracts/wallet.ts';
 import type { Db } from '../infra/db/db.ts';
 import { fixed } from '../ledger/money.ts';
 import { depositAddressesRepository, type AddressRow } from './deposit-addresses.repository.ts';
 import type { WalletKeys } from './keys.ts';
-import { isNetworkKey } from './networks.ts';
+import { chainNetworkOf } from './networks.ts';
 
 /** Where a failed `watch` is reported: the app's logger (pino's `error(obj, msg)`); `console` fits too. */
 export interface WatchLog {
@@ -31,7 +31,11 @@ export function depositAddresses(deps: DepositAddressesDeps) {
    * then the next child index after the highest handed out, so concurrent users get consecutive indexes
    * without gaps; the primary key (user, network) and the UNIQUE (network, index) and (network, address)
    * stand behind the lock. A network the user got meanwhile (their own concurrent call) is skipped.
-   * Locks are taken in NETWORK_KEYS order, so two calls never wait on each other in a cycle.
+   * Locks are taken in lock order (missingNetworks), so two calls never wait on each other in a cycle.
+   *
+   * A network derived from another's account (an EVM network beside `ethereum`, ChainNetwork.account) takes
+   * the index of the user's address there, which `networks` puts before it: the trader has one address on
+   * every EVM chain, so coins sent to it on the wrong EVM chain still reach its owner, never another trader.
    */
   async function allocate(userId: string, networks: readonly NetworkKey[]) {
     return deps.db.transaction(async (tx) => {
@@ -40,7 +44,10 @@ export function depositAddresses(deps: DepositAddressesDeps) {
       for (const network of networks) {
         await repository.lockNetwork(network);
         if (await repository.addressOf(userId, network)) continue;
-        const index = await repository.nextIndex(network);
+        const account = chainNetworkOf(network)?.account ?? network;
+        const shared = account === network ? undefined : await repository.addressOf(userId, account);
+        if (account !== network && !shared) throw new Error(`No ${account} address to share with ${network}`);
+        const index = shared ? shared.derivation_index : await repository.nextIndex(network);
         const address = deps.keys.addressAt(network, index);
         await repository.insert({ userId, network, index, address, now: deps.now() });
         allocated.push({ network, address });
@@ -77,12 +84,19 @@ export function depositAddresses(deps: DepositAddressesDeps) {
 export type DepositAddresses = ReturnType<typeof depositAddresses>;
 
 /**
- * The networks the user has no address on yet, once each (USDT on Ethereum shares ETH's), in lock order.
- * A network key the server cannot derive for (an operator's row the code does not know) is left out.
+ * The networks the user has no address on yet, once each (USDT on Ethereum shares ETH's), in lock order: the
+ * built-in ones in NETWORK_KEYS order, then the others by key. Each comes with the account it derives from
+ * (`ethereum` for another EVM network), which may be skipped later as already allocated. A network key the
+ * server cannot derive for (an operator's row with no configuration) is left out.
  */
 function missingNetworks(rows: readonly AddressRow[]): NetworkKey[] {
-  const missing = new Set(rows.flatMap((row) => (row.network_id !== null && row.address === null && isNetworkKey(row.network_key) ? [row.network_key] : [])));
-  return NETWORK_KEYS.filter((network) => missing.has(network));
+  const missing = new Set<NetworkKey>();
+  for (const row of rows) {
+    const chain = row.network_id !== null && row.address === null ? chainNetworkOf(row.network_key) : undefined;
+    if (chain) missing.add(chain.account).add(chain.key);
+  }
+  const others = [...missing].filter((network) => !isBuiltInNetworkKey(network)).sort();
+  return [...NETWORK_KEYS.filter((network) => missing.has(network)), ...others];
 }
 
 /** Folds the coin × network rows (coin order, then network order) into one entry per coin. */
@@ -99,7 +113,7 @@ function entriesOf(rows: readonly AddressRow[], confirmationsToCredit: (network:
       entries.set(row.coin_id, entry);
     }
     // No network row, or one no address can be derived for: nothing the trader could deposit to.
-    if (row.network_id === null || !isNetworkKey(row.network_key) || row.address === null) continue;
+    if (row.network_id === null || chainNetworkOf(row.network_key) === undefined || row.address === null) continue;
     entry.networks.push({
       id: row.network_id,
       name: row.network_name,

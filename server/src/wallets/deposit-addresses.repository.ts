@@ -54,7 +54,10 @@ export function depositAddressesRepository(db: Queryable) {
 
     /** The user's address on a network, if allocated (read again under the network's lock). */
     addressOf: (userId: string, network: string) =>
-      db.maybe<{ address: string }>('SELECT address FROM deposit_addresses WHERE user_id = $1 AND network = $2', [userId, network]),
+      db.maybe<{ address: string; derivation_index: number }>('SELECT address, derivation_index FROM deposit_addresses WHERE user_id = $1 AND network = $2', [
+        userId,
+        network,
+      ]),
 
     /** The first child index no user has on this network (indexes are handed out in order, without gaps). */
     nextIndex: async (network: string) =>

@@ -7,7 +7,7 @@ import { postEntry } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { walletTexts } from '../notifications/texts.ts';
-import { CHAIN_NETWORKS } from './networks.ts';
+import { chainNetworkOf } from './networks.ts';
 import { depositAddressesRepository } from './deposit-addresses.repository.ts';
 import { walletTransactionsRepository, type ChainDepositRows } from './wallet-transactions.repository.ts';
 import { walletsRepository } from './wallets.repository.ts';
@@ -60,7 +60,9 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
      */
     async record(network: NetworkKey, transfers: readonly IncomingTransfer[]): Promise<number> {
       if (transfers.length === 0) return 0;
-      const chain = CHAIN_NETWORKS[network];
+      const chain = chainNetworkOf(network);
+      // The watcher reads only networks it knows (chain/watcher.ts networks()).
+      if (!chain) throw new Error(`No address rules for network ${network}`);
       const canonical = transfers.map((transfer) => chain.parseAddress(transfer.address));
       const wanted = [...new Set(canonical.filter((address) => address !== undefined))];
       if (wanted.length === 0) return 0;

@@ -5,14 +5,16 @@ import { entropyToMnemonic, generateMnemonic, mnemonicToSeedSync, validateMnemon
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
-import { CHAIN_NETWORKS } from './networks.ts';
+import { NETWORK_KEYS, type BuiltInNetworkKey, type NetworkKey } from '../../../contracts/wallet.ts';
+import { CHAIN_NETWORKS, chainNetworkOf } from './networks.ts';
 
 /**
  * The watch-only keys of the deposit addresses: one BIP-32 account-level extended public key per network
  * (WALLET_XPUB_<NETWORK>). The server derives `…/0/<index>` from it and never holds a spending key in
  * production. In development, a network without its variable takes its key from a BIP-39 mnemonic the
  * server generates once into DATA_DIR (printed nowhere; the file is the developer's to keep or delete).
+ * An EVM network an operator configured beyond the built-in ones derives from Ethereum's key
+ * (ChainNetwork.account): the same address scheme on every EVM chain.
  */
 export interface WalletKeys {
   /** The deposit address of child `index` on the network's external chain (`…/0/index`). */
@@ -30,10 +32,10 @@ export const DEV_MNEMONIC_FILE = 'wallet-mnemonic.txt';
 /** An account-level key (m/purpose'/coin'/account') has depth 3; a root or address key here is a mistake. */
 const ACCOUNT_DEPTH = 3;
 
-export const xpubVariable = (network: NetworkKey) => `WALLET_XPUB_${network.toUpperCase()}`;
+export const xpubVariable = (network: BuiltInNetworkKey) => `WALLET_XPUB_${network.toUpperCase()}`;
 
 /** Parses WALLET_XPUB_<NETWORK>: an account's extended public key in any of the network's usual prefixes. */
-export function parseAccountKey(network: NetworkKey, text: string): HDKey {
+export function parseAccountKey(network: BuiltInNetworkKey, text: string): HDKey {
   const variable = xpubVariable(network);
   let key: HDKey | undefined;
   for (const versions of CHAIN_NETWORKS[network].versions) {
@@ -57,9 +59,9 @@ export function parseAccountKey(network: NetworkKey, text: string): HDKey {
 }
 
 /** The account keys of a BIP-39 mnemonic, one per network, at each network's account path. */
-export function accountKeysOfMnemonic(mnemonic: string): Record<NetworkKey, HDKey> {
+export function accountKeysOfMnemonic(mnemonic: string): Record<BuiltInNetworkKey, HDKey> {
   const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
-  const keys = {} as Record<NetworkKey, HDKey>;
+  const keys = {} as Record<BuiltInNetworkKey, HDKey>;
   for (const network of NETWORK_KEYS) {
     // Keep only the public half: nothing after boot can spend, whatever the mnemonic's origin.
     const account = root.derive(CHAIN_NETWORKS[network].accountPath);
@@ -92,7 +94,7 @@ async function developmentMnemonic(dataDir: string, appSecret: string): Promise<
 }
 
 export interface WalletKeysOptions {
-  xpubs: Partial<Record<NetworkKey, string>>;
+  xpubs: Partial<Record<BuiltInNetworkKey, string>>;
   production: boolean;
   dataDir: string;
   appSecret: string;
@@ -107,8 +109,8 @@ export async function loadWalletKeys(options: WalletKeysOptions): Promise<Wallet
         'the deposit addresses are derived from (README "Wallets").',
     );
   }
-  const accounts = {} as Record<NetworkKey, HDKey>;
-  const sources = {} as Record<NetworkKey, string>;
+  const accounts = {} as Record<BuiltInNetworkKey, HDKey>;
+  const sources = {} as Record<BuiltInNetworkKey, string>;
   const fallback = missing.length > 0 ? await developmentMnemonic(options.dataDir, options.appSecret) : undefined;
   const fromMnemonic = fallback ? accountKeysOfMnemonic(fallback.mnemonic) : undefined;
   for (const network of NETWORK_KEYS) {
@@ -126,11 +128,15 @@ export async function loadWalletKeys(options: WalletKeysOptions): Promise<Wallet
   return {
     addressAt(network, index) {
       if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new WalletKeyError(`No address index ${index}`);
-      const child = external.get(network)?.deriveChild(index);
-      if (!child?.publicKey) throw new WalletKeyError(`No ${network} key`);
-      return CHAIN_NETWORKS[network].addressOf(child.publicKey);
+      const chain = chainNetworkOf(network);
+      const child = chain && external.get(chain.account)?.deriveChild(index);
+      if (!chain || !child?.publicKey) throw new WalletKeyError(`No ${network} key`);
+      return chain.addressOf(child.publicKey);
     },
-    sourceOf: (network) => sources[network],
+    sourceOf: (network) => {
+      const chain = chainNetworkOf(network);
+      return chain ? sources[chain.account] : `no key (${network} is not a network this server derives addresses for)`;
+    },
   };
 }
 

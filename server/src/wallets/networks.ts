@@ -6,7 +6,7 @@ import { Address, NETWORK as BITCOIN, p2wpkh } from '@scure/btc-signer';
 
 type BitcoinLikeNetwork = typeof BITCOIN;
 import { addr as ethereumAddress } from 'micro-eth-signer';
-import type { NetworkKey } from '../../../contracts/wallet.ts';
+import { isBuiltInNetworkKey, type BuiltInNetworkKey, type NetworkKey } from '../../../contracts/wallet.ts';
 
 /**
  * What the server knows about each chain (docs/rules.md "Wallets"): which BIP-32 account a network's
@@ -17,7 +17,12 @@ import type { NetworkKey } from '../../../contracts/wallet.ts';
  */
 export interface ChainNetwork {
   key: NetworkKey;
-  /** The BIP-44/84 account whose extended public key WALLET_XPUB_<KEY> holds; deposit addresses are its `…/0/index`. */
+  /**
+   * The built-in network whose account key (WALLET_XPUB_<ACCOUNT>) derives this one's deposit addresses: itself,
+   * or `ethereum` for every other EVM network, whose addresses are Ethereum's (a trader has one address on all of them).
+   */
+  account: BuiltInNetworkKey;
+  /** The BIP-44/84 account whose extended public key WALLET_XPUB_<ACCOUNT> holds; deposit addresses are its `…/0/index`. */
   accountPath: string;
   /** Extended-key version bytes (public, private) this network's keys may be written with, the first the default. */
   versions: readonly { public: number; private: number }[];
@@ -44,10 +49,11 @@ const base58check = base58checkOf(sha256);
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** Addresses a trader may send to on a bitcoin-like chain: native SegWit (v0, v1 taproot) and legacy P2PKH/P2SH. */
-function bitcoinLike(key: NetworkKey, coinType: number, network: BitcoinLikeNetwork, versions: ChainNetwork['versions']): ChainNetwork {
+function bitcoinLike(key: BuiltInNetworkKey, coinType: number, network: BitcoinLikeNetwork, versions: ChainNetwork['versions']): ChainNetwork {
   const decoder = Address(network);
   return {
     key,
+    account: key,
     accountPath: `m/84'/${coinType}'/0'`,
     versions,
     addressOf: (publicKey) => {
@@ -73,11 +79,12 @@ function bitcoinLike(key: NetworkKey, coinType: number, network: BitcoinLikeNetw
 /** The 20-byte account hash of a secp256k1 public key, as Ethereum and Tron use it. */
 const accountHash = (publicKey: Uint8Array) => keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).subarray(1)).subarray(-20);
 
-export const CHAIN_NETWORKS: Readonly<Record<NetworkKey, ChainNetwork>> = {
+export const CHAIN_NETWORKS: Readonly<Record<BuiltInNetworkKey, ChainNetwork>> = {
   bitcoin: bitcoinLike('bitcoin', 0, BITCOIN, [ZPUB, XPUB]),
   litecoin: bitcoinLike('litecoin', 2, LITECOIN, [ZPUB, XPUB, LTUB, MTUB]),
   ethereum: {
     key: 'ethereum',
+    account: 'ethereum',
     accountPath: "m/44'/60'/0'",
     versions: [XPUB],
     addressOf: (publicKey) => ethereumAddress.fromPublicKey(publicKey),
@@ -92,6 +99,7 @@ export const CHAIN_NETWORKS: Readonly<Record<NetworkKey, ChainNetwork>> = {
   },
   tron: {
     key: 'tron',
+    account: 'tron',
     accountPath: "m/44'/195'/0'",
     versions: [XPUB],
     addressOf: (publicKey) => base58check.encode(Uint8Array.of(TRON_PREFIX, ...accountHash(publicKey))),
@@ -108,4 +116,24 @@ export const CHAIN_NETWORKS: Readonly<Record<NetworkKey, ChainNetwork>> = {
   },
 };
 
-export const isNetworkKey = (value: string): value is NetworkKey => Object.hasOwn(CHAIN_NETWORKS, value);
+/** The EVM networks of EVM_NETWORKS that are not built in (docs/chains.md "Adding a network"), as configured at start. */
+const configuredEvmNetworks = new Map<NetworkKey, ChainNetwork>();
+
+/**
+ * Makes each EVM network of the configuration (EvmNetworkConfig.network) known by its key: a built-in one is
+ * already; any other is an Ethereum-family network, with Ethereum's addresses derived from Ethereum's account
+ * key. Called once at start (infra/core.plugin.ts); a key means the same wherever it is configured, so a
+ * second call (another server in the same process, in tests) only adds.
+ */
+export function addEvmNetworks(keys: readonly NetworkKey[]): void {
+  for (const key of keys) {
+    if (!isBuiltInNetworkKey(key)) configuredEvmNetworks.set(key, { ...CHAIN_NETWORKS.ethereum, key });
+  }
+}
+
+/**
+ * The rules of a network key as coin_networks names it, or undefined for a key this server can neither derive
+ * addresses for nor check them on (an operator's row with no EVM configuration): such a network is not offered.
+ */
+export const chainNetworkOf = (key: NetworkKey): ChainNetwork | undefined =>
+  isBuiltInNetworkKey(key) ? CHAIN_NETWORKS[key] : configuredEvmNetworks.get(key);

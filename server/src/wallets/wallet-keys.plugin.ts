@@ -1,5 +1,5 @@
-import { NETWORK_KEYS } from '../../../contracts/wallet.ts';
 import { loadWalletKeys, WalletKeyError, xpubVariable, type WalletKeys } from './keys.ts';
+import { chainNetworkOf } from './networks.ts';
 import { shared } from '../infra/shared.ts';
 import { depositAddressesRepository } from './deposit-addresses.repository.ts';
 
@@ -21,16 +21,17 @@ export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
     dataDir: app.config.dataDir,
     appSecret: app.config.appSecret,
   });
-  const firsts = await depositAddressesRepository(app.db).firstOfEachNetwork();
-  for (const network of NETWORK_KEYS) {
-    const first = firsts.find((row) => row.network === network);
-    if (!first) continue;
+  for (const first of await depositAddressesRepository(app.db).firstOfEachNetwork()) {
+    const { network } = first;
+    // A network no longer configured derives nothing now; its addresses are not offered (wallets/addresses.ts).
+    const chain = chainNetworkOf(network);
+    if (!chain) continue;
     const derived = keys.addressAt(network, first.derivation_index);
     if (derived !== first.address) {
       throw new WalletKeyError(
         `Refusing to start: the ${network} key (${keys.sourceOf(network)}) does not derive the deposit addresses already handed out ` +
           `(index ${first.derivation_index} is ${first.address}, this key gives ${derived}). Restore the key they came from ` +
-          `(${xpubVariable(network)}, or the development mnemonic in DATA_DIR).`,
+          `(${xpubVariable(chain.account)}, or the development mnemonic in DATA_DIR).`,
       );
     }
   }

@@ -16,7 +16,7 @@ import { Refusal } from '../refusals.ts';
 import { withdrawalsRepository, type Route } from './withdrawals.repository.ts';
 import { allowlistRefusal } from '../accounts/protections.ts';
 import { holdEnd, securityChangesOf } from '../accounts/security-hold.ts';
-import { CHAIN_NETWORKS, isNetworkKey } from './networks.ts';
+import { chainNetworkOf, type ChainNetwork } from './networks.ts';
 import { refuse } from '../sentences.ts';
 import { walletSentences as sentences } from './sentences.ts';
 
@@ -70,16 +70,19 @@ export function withdrawals(deps: WithdrawalsDeps) {
     return end.at > deps.now() ? refuse.withdrawalsLocked(WITHDRAWAL_LOCK_HOURS, end.text) : undefined;
   }
 
-  /** The coin and network asked for, or the refusal naming the networks the coin does travel on. */
-  async function routeOf(ticker: string, network: string): Promise<Route> {
+  /** The coin and network asked for with the network's rules, or the refusal naming the networks the coin does travel on. */
+  async function routeOf(ticker: string, network: string): Promise<{ route: Route; chain: ChainNetwork }> {
     const routes = await withdrawalsRepository(db).routesOf(ticker);
     const [coin] = routes;
     if (!coin) throw refuse.unknownWithdrawalCoin();
-    // Only chains this server can check addresses of: a network an operator added without its code is not one.
-    const usable = routes.filter((route): route is Route => route.key !== null && isNetworkKey(route.key));
-    const route = usable.find((candidate) => candidate.key === network.toLowerCase());
-    if (!route) throw refuse.unknownWithdrawalNetwork(coin.ticker, usable.map((candidate) => candidate.network_name));
-    return route;
+    // Only chains this server can check addresses of: a network an operator added without configuring it is not one.
+    const usable = routes.flatMap((route) => {
+      const chain = route.key === null ? undefined : chainNetworkOf(route.key);
+      return chain ? [{ route, chain }] : [];
+    });
+    const found = usable.find((candidate) => candidate.route.key === network.toLowerCase());
+    if (!found) throw refuse.unknownWithdrawalNetwork(coin.ticker, usable.map((candidate) => candidate.route.network_name));
+    return found;
   }
 
   /** The amount asked, in the coin: as typed (mode crypto), or converted at the current price and rounded down (mode usd). */
@@ -103,8 +106,8 @@ export function withdrawals(deps: WithdrawalsDeps) {
     const repository = withdrawalsRepository(db);
     const locked = await lockRefusal(db, userId);
     if (locked) throw locked;
-    const route = await routeOf(ask.ticker, ask.network);
-    const recipient = CHAIN_NETWORKS[route.key].parseAddress(ask.recipient);
+    const { route, chain } = await routeOf(ask.ticker, ask.network);
+    const recipient = chain.parseAddress(ask.recipient);
     if (recipient === undefined) throw refuse.invalidRecipient(route.network_name);
     const notAllowed = await allowlistRefusal(db, userId, route.key, recipient, deps.now());
     if (notAllowed) throw notAllowed;

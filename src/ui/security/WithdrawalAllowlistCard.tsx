@@ -2,7 +2,7 @@ import { Switch } from '@ark-ui/react/switch';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import { ALLOWLIST_WAIT_HOURS, NETWORK_CHOICES, NETWORK_NAMES, type AllowlistEntry } from '../../../contracts/account-protections.ts';
+import { ALLOWLIST_WAIT_HOURS, NETWORK_CHOICES, networkName, type AllowlistEntry } from '../../../contracts/account-protections.ts';
 import type { AllowlistField, withdrawalAllowlistMachine } from '../../machines/withdrawalAllowlist/withdrawalAllowlist.machine.ts';
 import {
   isWaiting,
@@ -169,7 +169,7 @@ function AddressRow({ entry, removing, canRemove, onRemove }: { entry: Allowlist
     <li className={s.row} data-waiting={waiting}>
       <div className={s.rowMain}>
         <span className={s.rowTitle}>
-          {NETWORK_NAMES[entry.network]}
+          {networkName(entry.network)}
           {entry.label ? ` · ${entry.label}` : ''}
         </span>
         <span className={s.mono}>{entry.address}</span>

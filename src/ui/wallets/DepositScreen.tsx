@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import { DEPOSIT_MIN_USD, NETWORK_KEYS, type NetworkKey } from '../../../contracts/index.ts';
+import { DEPOSIT_MIN_USD } from '../../../contracts/index.ts';
 import type { depositMachine } from '../../machines/deposit/deposit.machine.ts';
 import {
   selectAddress,
@@ -46,8 +46,6 @@ const notice = css({
   '& svg': { color: 'warning', flexShrink: 0, mt: '0.5' },
   '& ul': { listStyle: 'disc', pl: '4', display: 'flex', flexDirection: 'column', gap: '1', mt: '1' },
 });
-
-const isNetworkKey = (value: string | undefined): value is NetworkKey => NETWORK_KEYS.some((key) => key === value);
 
 export function DepositScreen({
   actor,
@@ -108,7 +106,8 @@ export function DepositScreen({
                 options={entry.networks.map((option) => ({ value: option.key, label: option.name, image: option.image }))}
                 value={network ? [network.key] : []}
                 onValueChange={([value]) => {
-                  if (isNetworkKey(value)) actor.send({ type: 'network.select', network: value });
+                  // Any key the server listed for the coin (an operator's EVM network too); the machine ignores others.
+                  if (value) actor.send({ type: 'network.select', network: value });
                 }}
               />
             ) : null}

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { NETWORK_KEYS, type NetworkKey } from '../../../../contracts/wallet.ts';
+import { isBuiltInNetworkKey, NETWORK_KEY_PATTERN, type NetworkKey } from '../../../../contracts/wallet.ts';
 
 /**
  * The EVM networks this server reads and pays on through a real node (docs/chains.md), one set of
  * `EVM_<NETWORK>_*` variables per network named in EVM_NETWORKS. A network not named there stays on
  * CHAIN_SOURCE (the simulated chain by default). Everything here is configuration: the adapter
- * (chain/evm/evm-chain.ts) knows no chain id, contract or confirmation count of its own.
+ * (chain/evm/evm-chain.ts) knows no chain id, contract or confirmation count of its own. A network key may be
+ * `ethereum` or any other (`polygon`, `bnb`, `arbitrum`): every EVM network has Ethereum's addresses
+ * (wallets/networks.ts chainNetworkOf), so adding one is these variables and its coin_networks rows.
  */
 export interface EvmToken {
   /** The coin's ticker as the `coins` table writes it (USDT). */
@@ -52,7 +54,7 @@ export interface EvmNetworkConfig {
 export const NATIVE_DECIMALS = 18;
 
 /** What each network's native coin is called when EVM_<NETWORK>_NATIVE is not set. */
-const DEFAULT_NATIVE: Partial<Record<NetworkKey, string>> = { ethereum: 'ETH' };
+const DEFAULT_NATIVE: Readonly<Record<string, string>> = { ethereum: 'ETH' };
 
 export class EvmConfigError extends Error {
   override name = 'EvmConfigError';
@@ -126,11 +128,15 @@ export function parseEvmNetworks(env: NodeJS.ProcessEnv): EvmNetworkConfig[] {
   const problems: string[] = [];
   const configs: EvmNetworkConfig[] = [];
   for (const name of new Set(names)) {
-    if (!(NETWORK_KEYS as readonly string[]).includes(name)) {
-      problems.push(`EVM_NETWORKS: "${name}" is not a network of coin_networks this server derives addresses for (${NETWORK_KEYS.join(', ')})`);
+    if (!NETWORK_KEY_PATTERN.test(name)) {
+      problems.push(`EVM_NETWORKS: "${name}" is not a network key (2 to 32 of a-z, 0-9 and _, as coin_networks writes it)`);
       continue;
     }
-    const network = name as NetworkKey;
+    if (isBuiltInNetworkKey(name) && name !== 'ethereum') {
+      problems.push(`EVM_NETWORKS: "${name}" is not an EVM network`);
+      continue;
+    }
+    const network: NetworkKey = name;
     const prefix = `EVM_${network.toUpperCase()}_`;
     const settings = Object.fromEntries(
       Object.entries(env)
@@ -143,7 +149,7 @@ export function parseEvmNetworks(env: NodeJS.ProcessEnv): EvmNetworkConfig[] {
       continue;
     }
     const s = parsed.data;
-    const native = s.NATIVE ?? DEFAULT_NATIVE[network];
+    const native = s.NATIVE ?? (Object.hasOwn(DEFAULT_NATIVE, network) ? DEFAULT_NATIVE[network] : undefined);
     if (native === undefined) {
       problems.push(`${prefix}NATIVE: required (the ticker of the network's own coin, as the coins table writes it)`);
       continue;
