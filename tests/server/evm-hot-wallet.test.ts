@@ -250,7 +250,16 @@ describe.each(dbTargets)('the EVM hot wallet on %s', (target) => {
     const { wallet } = await fundedWallet(parseEther('1'));
     const payments = [1, 2, 3].map((n) => ({ reference: reference(), to: freshAddress(), asset: 'ETH', amount: `0.0${n}` }));
 
-    const sent = await Promise.all(payments.map((payment) => wallet.pay(payment)));
+    // Mining held while they are sent: an automining Hardhat node refuses a nonce above the next one ("transactions
+    // can't be queued when automining") where a real node queues it, and the order the three reach it is the race's.
+    await clients().tester.setAutomine(false);
+    let sent;
+    try {
+      sent = await Promise.all(payments.map((payment) => wallet.pay(payment)));
+      await clients().tester.mine({ blocks: 1 });
+    } finally {
+      await clients().tester.setAutomine(true);
+    }
     await Promise.all(sent.map(({ txid }) => reader.waitForTransactionReceipt({ hash: txid as Hex })));
 
     const nonces = await Promise.all(payments.map(async (payment) => (await paymentOf(payment.reference))?.nonce));

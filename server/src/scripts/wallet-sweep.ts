@@ -15,7 +15,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { privateKeyToAccount } from 'viem/accounts';
-import { isNetworkKey } from '../wallets/networks.ts';
+import { addEvmNetworks, chainNetworkOf } from '../wallets/networks.ts';
 import { parseAccountKey, xpubVariable } from '../wallets/keys.ts';
 import { parseEvmNetworks } from '../chain/evm/config.ts';
 import { formatSweepReport, isAccountKeyOf, sweepDepositAddresses } from '../chain/evm/sweep.ts';
@@ -53,8 +53,11 @@ async function main(): Promise<number> {
   });
   const networkName = values.network?.trim().toLowerCase();
   if (!networkName || !values.to) throw new Refused(USAGE);
-  if (!isNetworkKey(networkName)) throw new Refused(`--network ${networkName}: not a network of this server`);
-  const config = parseEvmNetworks(process.env).find((candidate) => candidate.network === networkName);
+  const evmNetworks = parseEvmNetworks(process.env);
+  addEvmNetworks(evmNetworks.map((network) => network.network));
+  const chain = chainNetworkOf(networkName);
+  if (!chain) throw new Refused(`--network ${networkName}: not a network of this server`);
+  const config = evmNetworks.find((candidate) => candidate.network === networkName);
   if (!config) throw new Refused(`--network ${networkName}: not in EVM_NETWORKS (the sweep reads the network's node from EVM_${networkName.toUpperCase()}_*)`);
 
   const minimum: Record<string, string> = {};
@@ -67,9 +70,10 @@ async function main(): Promise<number> {
   const mnemonicFile = values['mnemonic-file'] ?? process.env.WALLET_MNEMONIC_FILE;
   if (!mnemonicFile) throw new Refused('WALLET_MNEMONIC_FILE (or --mnemonic-file): the file holding the BIP-39 mnemonic of the deposit addresses');
   const mnemonic = await readSecret(mnemonicFile, 'the mnemonic file');
-  const xpub = process.env[xpubVariable(config.network)];
-  if (xpub !== undefined && xpub.trim() !== '' && !isAccountKeyOf(mnemonic, config.network, parseAccountKey(config.network, xpub))) {
-    throw new Refused(`the mnemonic in ${mnemonicFile} is not the one of ${xpubVariable(config.network)}: nothing was sent`);
+  // Every EVM network's addresses come from Ethereum's account key (wallets/networks.ts ChainNetwork.account).
+  const xpub = process.env[xpubVariable(chain.account)];
+  if (xpub !== undefined && xpub.trim() !== '' && !isAccountKeyOf(mnemonic, config.network, parseAccountKey(chain.account, xpub))) {
+    throw new Refused(`the mnemonic in ${mnemonicFile} is not the one of ${xpubVariable(chain.account)}: nothing was sent`);
   }
 
   let gasStation;

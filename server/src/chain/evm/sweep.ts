@@ -18,7 +18,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Money } from '../../ledger/money.ts';
-import { CHAIN_NETWORKS } from '../../wallets/networks.ts';
+import { chainNetworkOf } from '../../wallets/networks.ts';
 import { NATIVE_DECIMALS, type EvmNetworkConfig, type EvmToken } from './config.ts';
 import { verifyChainId } from './evm-chain.ts';
 
@@ -133,7 +133,7 @@ export function depositAccounts(
 ): Map<`0x${string}`, { index: number; account: LocalAccount }> {
   const words = mnemonic.trim().split(/\s+/).join(' ');
   if (!validateMnemonic(words, wordlist)) throw new SweepRefused('the mnemonic is not a BIP-39 mnemonic (English word list)');
-  const external = HDKey.fromMasterSeed(mnemonicToSeedSync(words)).derive(CHAIN_NETWORKS[config.network].accountPath).deriveChild(0);
+  const external = HDKey.fromMasterSeed(mnemonicToSeedSync(words)).derive(accountPathOf(config.network)).deriveChild(0);
   const accounts = new Map<`0x${string}`, { index: number; account: LocalAccount }>();
   for (const row of addresses) {
     const key = external.deriveChild(row.derivation_index).privateKey;
@@ -150,13 +150,20 @@ export function depositAccounts(
   return accounts;
 }
 
+/** The account every deposit address of the network is a child of (Ethereum's for every EVM network: wallets/networks.ts). */
+function accountPathOf(network: EvmNetworkConfig['network']): string {
+  const chain = chainNetworkOf(network);
+  if (!chain) throw new SweepRefused(`${network} is neither a built-in network nor in EVM_NETWORKS`);
+  return chain.accountPath;
+}
+
 /**
  * Whether the mnemonic's account key on the network is the one the server derives deposit addresses from
  * (WALLET_XPUB_<NETWORK>, parsed by wallets/keys.ts `parseAccountKey`): same public key and chain code.
  */
 export function isAccountKeyOf(mnemonic: string, network: EvmNetworkConfig['network'], accountKey: HDKey): boolean {
   const words = mnemonic.trim().split(/\s+/).join(' ');
-  const derived = HDKey.fromMasterSeed(mnemonicToSeedSync(words)).derive(CHAIN_NETWORKS[network].accountPath);
+  const derived = HDKey.fromMasterSeed(mnemonicToSeedSync(words)).derive(accountPathOf(network));
   const same = (a: Uint8Array | null, b: Uint8Array | null) => a !== null && b !== null && toHex(a) === toHex(b);
   return same(derived.publicKey, accountKey.publicKey) && same(derived.chainCode, accountKey.chainCode);
 }
