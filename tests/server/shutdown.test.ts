@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -57,10 +59,13 @@ describe.skipIf(withoutPostgres)('SIGTERM on PostgreSQL', () => {
   let server: ChaosServer;
   let db: Db;
   let locker: pg.Client;
+  let logs: string;
 
   beforeAll(async () => {
     database = await createScratchDatabase();
-    server = await serverProcess('shutdown', fleetEnvironment(database.url, undefined), logDirectory());
+    logs = logDirectory();
+    // Each request is a line at debug: a failure below can say whether the held call ever reached the server.
+    server = await serverProcess('shutdown', { ...fleetEnvironment(database.url, undefined), LOG_LEVEL: 'debug' }, logs);
     await server.start();
     db = await openPostgres({ url: database.url, poolSize: 2 });
     locker = new pg.Client({ connectionString: database.url });
@@ -86,7 +91,9 @@ describe.skipIf(withoutPostgres)('SIGTERM on PostgreSQL', () => {
         body: JSON.stringify(body),
       });
     const opened = await post({ type: 'open', offer, amount: '97', payment_method: 'SEPA', rate: '1' });
-    expect(opened.status, await opened.clone().text()).toBe(200);
+    // Read whole, so no unread body keeps the client's connection to the server busy.
+    const openedText = await opened.text();
+    expect(opened.status, openedText).toBe(200);
     const channel = opened.headers.get(TRADE_CHANNEL_HEADER)!;
 
     const sockets = await Promise.all([openSocket(server.port), openSocket(server.port), openSocket(server.port)]);
@@ -102,14 +109,30 @@ describe.skipIf(withoutPostgres)('SIGTERM on PostgreSQL', () => {
       async (answer) => (early = `${answer.status} ${await answer.clone().text()}`),
       (error: unknown) => (early = String(error)),
     );
-    await expect
-      .poll(
-        async () =>
-          early ??
-          (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
-        { timeout: 20_000 },
-      )
-      .toBe(1);
+    try {
+      await expect
+        .poll(
+          async () =>
+            early ??
+            // Not on `locker`: inside its open transaction PostgreSQL answers pg_stat_activity from the snapshot of the
+            // transaction's first read of it, so a wait that began after that read would never show there.
+            (await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).n,
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+    } catch (error) {
+      // What the database's sessions and the server were doing, for whoever reads the failure.
+      const activity = await db.query<Record<string, unknown>>(
+        `SELECT pid, state, wait_event_type, wait_event, left(query, 160) AS query FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      const health = await fetch(`http://127.0.0.1:${server.port}/api/health`, { signal: AbortSignal.timeout(3000) }).then(
+        (answer) => answer.status,
+        (failure: unknown) => String(failure),
+      );
+      const log = `health now: ${health}\n` + readFileSync(join(logs, 'shutdown.log'), 'utf8').split('\n').slice(-25).join('\n');
+      throw new Error(`${(error as Error).message}\nsessions: ${JSON.stringify(activity, null, 1)}\nserver log:\n${log}`);
+    }
 
     const exited = server.stop();
     const signalled = Date.now();
