@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { currentPassword } from './common.ts';
-import { isBuiltInNetworkKey, NETWORK_KEYS, networkKey, type BuiltInNetworkKey, type NetworkKey } from './wallet.ts';
+import { isBuiltInNetworkKey, networkKey, type BuiltInNetworkKey, type NetworkKey } from './wallet.ts';
 
 /**
  * The account protections of /settings/security (docs/rules.md "Account protections"): the sign-in history with
@@ -89,8 +89,8 @@ export const NETWORK_NAMES: Readonly<Record<BuiltInNetworkKey, string>> = {
  */
 export const networkName = (key: NetworkKey): string =>
   isBuiltInNetworkKey(key) ? NETWORK_NAMES[key] : key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
-/** Every built-in chain with its name, in the contract's order: the allowlist's network choices (`add` takes these only). */
-export const NETWORK_CHOICES = NETWORK_KEYS.map((key) => ({ value: key, label: NETWORK_NAMES[key] }));
+/** The allowlist's network choices, by name: the networks the server said it carries (AllowlistStatus `networks`). */
+export const networkChoices = (keys: readonly NetworkKey[]) => keys.map((key) => ({ value: key, label: networkName(key) }));
 
 const allowlistAddress = z
   .string({ error: 'address is required' })
@@ -111,9 +111,8 @@ export const allowlistRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status') }),
   z.object({ type: z.literal('enable') }),
   z.object({ type: z.literal('disable'), password: currentPassword }),
-  // The built-in networks only: withdrawal_allowlist's CHECK (migration 021) holds no other key, so an EVM network an
-  // operator added cannot be listed (and while the list is enforced, nothing is withdrawn on it).
-  z.object({ type: z.literal('add'), network: z.enum(NETWORK_KEYS), address: allowlistAddress, label: allowlistLabel, password: currentPassword }),
+  // Any network the server carries (the status's `networks`); the server refuses a key it does not know.
+  z.object({ type: z.literal('add'), network: networkKey, address: allowlistAddress, label: allowlistLabel, password: currentPassword }),
   z.object({ type: z.literal('remove'), id: allowlistEntryId }),
 ]);
 export type AllowlistRequest = z.infer<typeof allowlistRequest>;
@@ -137,5 +136,7 @@ export const allowlistStatus = z.object({
   enabled: z.boolean(),
   enforced_until: z.nullable(z.string()),
   addresses: z.array(allowlistEntry),
+  /** The networks an address can be listed on (an addition): the built-in ones, then any EVM network the operator added. */
+  networks: z.array(networkKey),
 });
 export type AllowlistStatus = z.infer<typeof allowlistStatus>;

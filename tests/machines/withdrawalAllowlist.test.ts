@@ -26,7 +26,7 @@ const cold: AllowlistEntry = {
   created: '2026-11-20T10:00:00.000Z',
   usable_from: '2026-11-21T10:00:00.000Z',
 };
-const off: AllowlistStatus = { enabled: false, enforced_until: null, addresses: [] };
+const off: AllowlistStatus = { enabled: false, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] };
 
 async function start(status: AllowlistStatus) {
   const fakes = scriptedActors(['loadStatus', 'enable', 'change', 'addAddress', 'removeAddress']);
@@ -52,7 +52,7 @@ describe('withdrawal allowlist', () => {
     actor.send({ type: 'allowlist.enable' });
     expect(selectIsBusy(actor.getSnapshot())).toBe(true);
     expect(fakes.calls.at(-1)).toEqual({ id: 'enable', input: undefined });
-    await fakes.resolve('enable', { enabled: true, enforced_until: null, addresses: [] });
+    await fakes.resolve('enable', { enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     expect(actor.getSnapshot().context.enabled).toBe(true);
     expect(notices).toEqual([{ title: 'Withdrawal allowlist on', type: 'success' }]);
     // Already on: the switch's "on" is not taken again.
@@ -61,7 +61,7 @@ describe('withdrawal allowlist', () => {
   });
 
   it('turning it off asks for the password and shows until when it stays enforced', async () => {
-    const { actor, fakes, type } = await start({ enabled: true, enforced_until: null, addresses: [cold] });
+    const { actor, fakes, type } = await start({ enabled: true, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     actor.send({ type: 'disable.start' });
     expect(selectView(actor.getSnapshot())).toBe('disabling');
     expect(selectCanSubmit(actor.getSnapshot())).toBe(false);
@@ -77,13 +77,13 @@ describe('withdrawal allowlist', () => {
     expect(selectPassword(confirmation.getSnapshot())).toBe('');
     confirmation.send({ type: 'field.change', name: 'password', value: 'right' });
     confirmation.send({ type: 'form.submit' });
-    await fakes.resolve('change', { enabled: false, enforced_until: '2026-11-25T10:00:00.000Z', addresses: [cold] });
+    await fakes.resolve('change', { enabled: false, enforced_until: '2026-11-25T10:00:00.000Z', addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     expect(selectView(actor.getSnapshot())).toBe('list');
     expect(actor.getSnapshot().context).toMatchObject({ enabled: false, enforcedUntil: '2026-11-25T10:00:00.000Z', password: '' });
   });
 
   it('adding an address: network, address, an optional label within the contract, and the password', async () => {
-    const { actor, fakes, notices, type } = await start({ enabled: true, enforced_until: null, addresses: [] });
+    const { actor, fakes, notices, type } = await start({ enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     expect(selectCanAdd(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'add.start' });
     expect(selectView(actor.getSnapshot())).toBe('adding');
@@ -110,19 +110,19 @@ describe('withdrawal allowlist', () => {
     expect(actor.getSnapshot().context).toMatchObject({ network: 'tron', address: cold.address, label: 'cold wallet ', password: '' });
     type('password', 'pw');
     actor.send({ type: 'form.submit' });
-    await fakes.resolve('addAddress', { enabled: true, enforced_until: null, addresses: [cold] });
+    await fakes.resolve('addAddress', { enabled: true, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     expect(selectView(actor.getSnapshot())).toBe('list');
     expect(actor.getSnapshot().context).toMatchObject({ addresses: [cold], network: 'bitcoin', address: '', label: '', password: '' });
     expect(notices).toEqual([{ title: 'Address added', type: 'success' }]);
   });
 
   it('removing an address happens at once, and marks the one being removed', async () => {
-    const { actor, fakes } = await start({ enabled: true, enforced_until: null, addresses: [cold] });
+    const { actor, fakes } = await start({ enabled: true, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     actor.send({ type: 'address.remove', id: cold.id });
     expect(actor.getSnapshot().context.removingId).toBe(cold.id);
     expect(selectCanAdd(actor.getSnapshot())).toBe(false);
     expect(fakes.calls.at(-1)).toEqual({ id: 'removeAddress', input: { id: cold.id } });
-    await fakes.resolve('removeAddress', { enabled: true, enforced_until: null, addresses: [] });
+    await fakes.resolve('removeAddress', { enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] });
     expect(actor.getSnapshot().context).toMatchObject({ addresses: [], removingId: null });
   });
 
@@ -133,7 +133,7 @@ describe('withdrawal allowlist', () => {
 
   it('the binding speaks POST security/withdrawal_allowlist/ as the contract says', async () => {
     const bodies: unknown[] = [];
-    const answers = [off, { ...off, enabled: true }, { enabled: true, enforced_until: null, addresses: [cold] }];
+    const answers = [off, { ...off, enabled: true }, { enabled: true, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }];
     const fetch = async (url: string | URL | Request, init?: RequestInit) => {
       expect(String(url)).toBe('/api/security/withdrawal_allowlist/');
       bodies.push(JSON.parse(String(init?.body)));

@@ -14,9 +14,9 @@ const cold: AllowlistEntry = {
   created: '2026-11-23T10:00:00.000Z',
   usable_from: '2026-11-24T10:00:00.000Z',
 };
-const offEmpty: AllowlistStatus = { enabled: false, enforced_until: null, addresses: [] };
-const onListed: AllowlistStatus = { enabled: true, enforced_until: null, addresses: [cold] };
-const offEnforced: AllowlistStatus = { enabled: false, enforced_until: '2026-11-24T10:00:00.000Z', addresses: [cold] };
+const offEmpty: AllowlistStatus = { enabled: false, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] };
+const onListed: AllowlistStatus = { enabled: true, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] };
+const offEnforced: AllowlistStatus = { enabled: false, enforced_until: '2026-11-24T10:00:00.000Z', addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] };
 
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const { enabled, addresses } = snapshot.context as { enabled: boolean; addresses: AllowlistEntry[] };
@@ -33,7 +33,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       return [{ type: 'allowlist.enable' }, { type: 'disable.start' }, { type: 'add.start' }, { type: 'address.remove', id: cold.id }];
     case 'enabling':
       return [
-        { type: 'xstate.done.actor.enable', output: { enabled: true, enforced_until: null, addresses } },
+        { type: 'xstate.done.actor.enable', output: { enabled: true, enforced_until: null, addresses, networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] } },
         { type: 'xstate.error.actor.enable', error: new Error('Internet server error') },
       ];
     // The password confirmation (its own chart, tests/model/passwordConfirm.model.test.ts) ends one of two ways.
@@ -53,12 +53,12 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       ];
     case 'addingAddress':
       return [
-        { type: 'xstate.done.actor.addAddress', output: { enabled, enforced_until: null, addresses: [cold] } },
+        { type: 'xstate.done.actor.addAddress', output: { enabled, enforced_until: null, addresses: [cold], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] } },
         { type: 'xstate.error.actor.addAddress', error: new Error('This address is already on your list.') },
       ];
     case 'removing':
       return [
-        { type: 'xstate.done.actor.removeAddress', output: { enabled, enforced_until: null, addresses: [] } },
+        { type: 'xstate.done.actor.removeAddress', output: { enabled, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] } },
         { type: 'xstate.error.actor.removeAddress', error: new Error('Internet server error') },
       ];
     default:
@@ -79,7 +79,8 @@ async function run(path: ModelPath, coverage?: Coverage) {
   ).start();
   const expectedCalls: { id: string; input: unknown }[] = [];
   const expectedNotices: Notice[] = [];
-  let status: AllowlistStatus = offEmpty;
+  // Nothing read yet: the chart starts with no networks to choose from.
+  let status: AllowlistStatus = { ...offEmpty, networks: [] };
   let previousState: string | undefined;
   let previousContext: Record<string, unknown> | undefined;
   await replay(actor, path, fakes, (snapshot, { event }, index) => {
@@ -112,10 +113,11 @@ async function run(path: ModelPath, coverage?: Coverage) {
     if (previousState === 'ready' && event.type === 'allowlist.enable') expect(state).toBe(previousContext!.enabled ? 'ready' : 'enabling');
     if (previousState === 'ready' && event.type === 'disable.start') expect(state).toBe(previousContext!.enabled ? 'confirmingDisable' : 'ready');
 
-    expect({ enabled: context.enabled, enforcedUntil: context.enforcedUntil, addresses: context.addresses }).toEqual({
+    expect({ enabled: context.enabled, enforcedUntil: context.enforcedUntil, addresses: context.addresses, networks: context.networks }).toEqual({
       enabled: status.enabled,
       enforcedUntil: status.enforced_until,
       addresses: status.addresses,
+      networks: status.networks,
     });
     expect(snapshot.hasTag('busy')).toBe(['loading', 'enabling', 'addingAddress', 'removing'].includes(state));
     expect(context.removingId).toBe(state === 'removing' ? cold.id : null);

@@ -9,6 +9,9 @@ import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/serve
 import { signUp } from '../support/server-flows.ts';
 import { coinByTicker, deposit } from '../support/server-money.ts';
 
+/** The networks an address can be listed on without EVM_NETWORKS: the built-in ones, in their order. */
+const BUILT_IN = ['bitcoin', 'ethereum', 'tron', 'litecoin'];
+
 /**
  * The withdrawal allowlist (docs/rules.md "Account protections"): POST /api/security/withdrawal_allowlist/, and
  * what it does to `user/wallet/` preview_withdrawal and confirm_withdrawal while it applies.
@@ -83,7 +86,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const who = await member(t);
     expect(await allowlist(t, who, { type: 'status' })).toEqual({
       status: 200,
-      body: { success: true, info: { enabled: false, enforced_until: null, addresses: [] } },
+      body: { success: true, info: { enabled: false, enforced_until: null, addresses: [], networks: BUILT_IN } },
     });
   });
 
@@ -101,6 +104,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
         info: {
           enabled: false,
           enforced_until: null,
+          networks: BUILT_IN,
           addresses: [
             {
               id: expect.any(Number),
@@ -176,7 +180,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const since = await lastNotificationId(t);
     expect(await allowlist(t, owner, { type: 'remove', id })).toEqual({
       status: 200,
-      body: { success: true, info: { enabled: false, enforced_until: null, addresses: [] } },
+      body: { success: true, info: { enabled: false, enforced_until: null, addresses: [], networks: BUILT_IN } },
     });
     expect(await allowlist(t, owner, { type: 'remove', id })).toEqual(notOurs);
     expect(await notificationsOf(t, owner, since)).toEqual([
@@ -196,7 +200,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const stranger = outsider('bitcoin', 'stranger');
     const since = await lastNotificationId(t);
 
-    expect((await allowlist(t, who, { type: 'enable' })).body.info).toEqual({ enabled: true, enforced_until: null, addresses: [] });
+    expect((await allowlist(t, who, { type: 'enable' })).body.info).toEqual({ enabled: true, enforced_until: null, addresses: [], networks: BUILT_IN });
     expect(await preview(t, who, stranger)).toEqual({ status: 400, body: { success: false, info: NOT_LISTED } });
 
     const addedAt = t.clock.now().getTime();
@@ -248,7 +252,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     const off = await allowlist(t, who, { type: 'disable', password: who.password });
     expect(off).toEqual({
       status: 200,
-      body: { success: true, info: { enabled: false, enforced_until: new Date(offAt + 24 * HOUR).toISOString(), addresses: [] } },
+      body: { success: true, info: { enabled: false, enforced_until: new Date(offAt + 24 * HOUR).toISOString(), addresses: [], networks: BUILT_IN } },
     });
     expect(await allowlist(t, who, { type: 'disable', password: who.password })).toEqual({
       status: 409,
@@ -272,7 +276,7 @@ describe.each(dbTargets)('POST /api/security/withdrawal_allowlist/ on %s', (targ
     // On, then off and on again: on is on at once, with no wait left over.
     expect((await allowlist(t, who, { type: 'enable' })).status).toBe(200);
     expect((await allowlist(t, who, { type: 'disable', password: who.password })).status).toBe(200);
-    expect((await allowlist(t, who, { type: 'enable' })).body.info).toEqual({ enabled: true, enforced_until: null, addresses: [] });
+    expect((await allowlist(t, who, { type: 'enable' })).body.info).toEqual({ enabled: true, enforced_until: null, addresses: [], networks: BUILT_IN });
     expect(await preview(t, who, stranger)).toEqual({ status: 400, body: { success: false, info: NOT_LISTED } });
   });
 

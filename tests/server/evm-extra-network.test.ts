@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, getAddress, http, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
-import type { AllowlistStatus } from '../../contracts/account-protections.ts';
+import { ALLOWLIST_WAIT_HOURS, type AllowlistStatus } from '../../contracts/account-protections.ts';
 import type { WalletAddressEntry, WithdrawalPreview } from '../../contracts/wallet.ts';
 import { held, walletRows } from '../support/server-chain.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
@@ -167,21 +167,28 @@ describe('an EVM network added by configuration and reference data alone', () =>
     await expectLedgerClean(t.app.db);
   });
 
-  it('keeps the withdrawal allowlist to the built-in networks: a new network is not listed, and is not withdrawn on while the list is on', async () => {
+  it('lists an address on a new network in the withdrawal allowlist, usable after the wait like any other', async () => {
     const who = await traderWithAddresses({ POL: '10' });
     const allowlist = (body: Record<string, unknown>) => t.post<AllowlistStatus>('/api/security/withdrawal_allowlist/', body, { token: who.token });
     const recipient = getAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
-    expect(await allowlist({ type: 'add', network: 'polygon', address: recipient, label: '', password: who.password })).toMatchObject({
+    // The choices are the built-in networks, then the ones the operator added.
+    expect((await allowlist({ type: 'status' })).body.info.networks).toEqual(['bitcoin', 'ethereum', 'tron', 'litecoin', 'polygon']);
+    // An address that is not one of the network's is refused, as on a built-in network.
+    expect(await allowlist({ type: 'add', network: 'polygon', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', label: '', password: who.password })).toMatchObject({
       status: 400,
-      body: { success: false, info: 'network must be one of: bitcoin, ethereum, tron, litecoin' },
     });
+    const added = await allowlist({ type: 'add', network: 'polygon', address: recipient, label: 'cold', password: who.password });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.info.addresses).toMatchObject([{ network: 'polygon', address: recipient, label: 'cold' }]);
     expect((await allowlist({ type: 'enable' })).status).toBe(200);
-    const refused = await wallet(who.token, { type: 'preview_withdrawal', amount: '4', mode: 'crypto', ticker: 'POL', network: 'polygon', recipient });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
-      success: false,
-      info: 'Your withdrawal allowlist is on, and this Polygon address is not on it. Add it on the Security page: a new address can be used 24 hours after it is added.',
-    });
+
+    const preview = { type: 'preview_withdrawal', amount: '4', mode: 'crypto', ticker: 'POL', network: 'polygon', recipient };
+    // Adding an address holds withdrawals for the wait (the security hold), as on every network.
+    expect((await wallet(who.token, preview)).status).toBe(409);
+    t.clock.advance(ALLOWLIST_WAIT_HOURS * 3_600_000 + 60_000);
+    expect((await wallet(who.token, preview)).status).toBe(200);
+    // A network this server cannot check addresses on is not one an address can be listed on.
+    expect((await allowlist({ type: 'add', network: 'arbitrum', address: recipient, label: '', password: who.password })).status).toBe(400);
   });
 
   it('leaves a network neither built in nor configured unoffered and unwatched', async () => {

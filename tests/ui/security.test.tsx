@@ -141,8 +141,8 @@ describe('WithdrawalAllowlistCard', () => {
   }
 
   it('the switch turns it on at once; the list shows each address, and "usable from" while it waits', async () => {
-    const enable = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [waiting, usable] }));
-    const actor = allowlist({ enabled: false, enforced_until: null, addresses: [waiting, usable] }, { enable });
+    const enable = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [waiting, usable], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }));
+    const actor = allowlist({ enabled: false, enforced_until: null, addresses: [waiting, usable], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }, { enable });
     await renderWithRouter(() => <WithdrawalAllowlistCard actor={actor} />);
     const typist = userEvent.setup();
 
@@ -163,8 +163,8 @@ describe('WithdrawalAllowlistCard', () => {
 
   it('turning it off asks for the password and shows until when it stays enforced', async () => {
     const until = inHours(24);
-    const disable = vi.fn(async () => ({ enabled: false, enforced_until: until, addresses: [] }));
-    const actor = allowlist({ enabled: true, enforced_until: null, addresses: [] }, { disable });
+    const disable = vi.fn(async () => ({ enabled: false, enforced_until: until, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }));
+    const actor = allowlist({ enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }, { disable });
     await renderWithRouter(() => <WithdrawalAllowlistCard actor={actor} />);
     const typist = userEvent.setup();
 
@@ -181,9 +181,9 @@ describe('WithdrawalAllowlistCard', () => {
 
   it('adds an address on a chosen network with a label and the password, and removes one', async () => {
     const added = { ...waiting, id: 9 };
-    const addAddress = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [added] }));
-    const removeAddress = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [] }));
-    const actor = allowlist({ enabled: true, enforced_until: null, addresses: [] }, { addAddress, removeAddress });
+    const addAddress = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [added], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }));
+    const removeAddress = vi.fn(async () => ({ enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }));
+    const actor = allowlist({ enabled: true, enforced_until: null, addresses: [], networks: ['bitcoin', 'ethereum', 'tron', 'litecoin'] }, { addAddress, removeAddress });
     await renderWithRouter(() => <WithdrawalAllowlistCard actor={actor} />);
     const typist = userEvent.setup();
 

@@ -9,7 +9,7 @@ import {
   type SignInHistory,
   type SignOutOthersResponse,
 } from '../../../contracts/account-protections.ts';
-import type { NetworkKey } from '../../../contracts/wallet.ts';
+import { isBuiltInNetworkKey, NETWORK_KEYS, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import { securityMail, type SecurityEvent } from './account-mails.ts';
 import { notify } from '../notifications/notify.ts';
@@ -123,6 +123,15 @@ export function protectionsService(deps: ProtectionsDeps) {
     return result;
   }
 
+  /**
+   * The networks an address can be listed on: those a coin travels on whose addresses this server can check
+   * (wallets/networks.ts chainNetworkOf), the built-in ones in their order, then the others by key.
+   */
+  const listableNetworks = (carried: readonly string[]): NetworkKey[] => {
+    const known = new Set(carried.filter((key) => chainNetworkOf(key) !== undefined));
+    return [...NETWORK_KEYS.filter((key) => known.has(key)), ...[...known].filter((key) => !isBuiltInNetworkKey(key)).sort()];
+  };
+
   async function allowlistStatus(q: Queryable, userId: string): Promise<AllowlistStatus> {
     const protections = await userProtectionsRepository(q).find(userId);
     if (!protections) throw refuse.sessionExpired();
@@ -132,6 +141,7 @@ export function protectionsService(deps: ProtectionsDeps) {
       // A wait that is over means nothing any more: "enforced exactly while enabled".
       enforced_until: !protections.withdrawal_allowlist && until !== null && until > deps.now() ? until.toISOString() : null,
       addresses: (await withdrawalAllowlistRepository(q).listOfUser(userId)).map(entryOf),
+      networks: listableNetworks(await withdrawalAllowlistRepository(q).carriedNetworks()),
     };
   }
 
@@ -223,7 +233,7 @@ export function protectionsService(deps: ProtectionsDeps) {
      * (so the withdrawal's recipient matches it exactly), usable after ALLOWLIST_WAIT_HOURS.
      */
     async addToAllowlist(caller: Caller, ask: AddAsk): Promise<AllowlistStatus> {
-      // `add` names a built-in network (contracts/account-protections.ts), whose rules are always known.
+      // A network this server cannot check addresses on (not built in, not configured) has no valid address.
       const address = chainNetworkOf(ask.network)?.parseAddress(ask.address);
       if (address === undefined) throw refuse.invalidRecipient(networkName(ask.network));
       const owner = await confirmPassword(caller, ask.password);

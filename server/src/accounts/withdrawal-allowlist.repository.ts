@@ -16,6 +16,9 @@ const COLUMNS = 'id, network, address, label, created_at, usable_from';
 /** The addresses a user may withdraw to while their allowlist is enforced (migration 021). */
 export function withdrawalAllowlistRepository(db: Queryable) {
   return {
+    /** Every network key a coin travels on (coin_networks), whether or not this server can derive or check its addresses. */
+    carriedNetworks: async () => (await db.query<{ key: string }>('SELECT DISTINCT key FROM coin_networks ORDER BY key')).map((row) => row.key),
+
     /** Oldest first: the order the trader added them in. */
     listOfUser: (userId: string) =>
       db.query<AllowlistRow>(`SELECT ${COLUMNS} FROM withdrawal_allowlist WHERE user_id = $1 ORDER BY created_at, id`, [userId]),

@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { AllowlistEntry, AllowlistStatus } from '../../../contracts/account-protections.ts';
+import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { Notice } from '../shared/notify.ts';
 import type { AllowlistAddition } from './withdrawalAllowlist.rules.ts';
 import type { PasswordConfirmLogic, PasswordConfirmOutput } from '../passwordConfirm/passwordConfirm.machine.ts';
@@ -14,6 +15,8 @@ export type WithdrawalAllowlistContext = {
   /** After the switch was turned off: until then withdrawals still go only to usable listed addresses. */
   enforcedUntil: string | null;
   addresses: AllowlistEntry[];
+  /** The networks an address can be listed on, as the server said (the add form's choices). */
+  networks: NetworkKey[];
   /** The add form (a network key, the address, an optional label) and the password the widening changes ask for. */
   network: string;
   address: string;
@@ -34,7 +37,12 @@ export type WithdrawalAllowlistEvent =
 /** The network a new address starts on: the select always has a choice. */
 export const DEFAULT_NETWORK = 'bitcoin';
 const emptyForm = { network: DEFAULT_NETWORK, address: '', label: '', password: '' };
-const statusOf = (status: AllowlistStatus) => ({ enabled: status.enabled, enforcedUntil: status.enforced_until, addresses: status.addresses });
+const statusOf = (status: AllowlistStatus) => ({
+  enabled: status.enabled,
+  enforcedUntil: status.enforced_until,
+  addresses: status.addresses,
+  networks: status.networks,
+});
 const keepStatus = { type: 'keepStatus', params: ({ event }: { event: { output: AllowlistStatus } }) => event.output } as const;
 type Form = { context: WithdrawalAllowlistContext };
 /** The add form as the rule checks it. */
@@ -81,7 +89,7 @@ export const withdrawalAllowlistMachine = setup({
   id: 'withdrawalAllowlist',
   description:
     'When on, withdrawals go only to saved addresses, each usable 24 hours after it was added; turning it off asks for the password and keeps it enforced for 24 hours.',
-  context: { enabled: false, enforcedUntil: null, addresses: [], ...emptyForm, removingId: null },
+  context: { enabled: false, enforcedUntil: null, addresses: [], networks: [], ...emptyForm, removingId: null },
   initial: 'loading',
   states: {
     loading: readingStatus('loadStatus', { target: 'ready', actions: keepStatus }),

@@ -2,7 +2,7 @@ import { Switch } from '@ark-ui/react/switch';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
-import { ALLOWLIST_WAIT_HOURS, NETWORK_CHOICES, networkName, type AllowlistEntry } from '../../../contracts/account-protections.ts';
+import { ALLOWLIST_WAIT_HOURS, networkChoices, networkName, type AllowlistEntry } from '../../../contracts/account-protections.ts';
 import type { AllowlistField, withdrawalAllowlistMachine } from '../../machines/withdrawalAllowlist/withdrawalAllowlist.machine.ts';
 import {
   isWaiting,
@@ -142,14 +142,14 @@ function AddAddressForm({ actor }: { actor: AllowlistActor }) {
   const busy = useSelector(actor, selectIsBusy);
   const canSubmit = useSelector(actor, selectCanSubmit);
   const labelProblem = useSelector(actor, selectLabelProblem);
-  const { network, address, label, password } = useSelector(actor, (state) => state.context);
+  const { network, networks, address, label, password } = useSelector(actor, (state) => state.context);
   const change = (name: AllowlistField) => (value: string) => actor.send({ type: 'field.change', name, value });
   return (
     <Form className={formGrid} onSubmit={() => actor.send({ type: 'form.submit' })} aria-label="Add an address">
       <SingleSelectField
         label="Network"
         name="network"
-        options={NETWORK_CHOICES}
+        options={networkChoices(networks)}
         value={network}
         onValueChange={(value) => value && change('network')(value)}
         placeholder="Choose a network"
