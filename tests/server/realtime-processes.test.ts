@@ -16,9 +16,10 @@ import {
 } from '../support/server-trades.ts';
 
 /** Two server processes need one database and one Redis: checked whenever both are given (CI has them). */
-const shared = process.env.REDIS_URL && process.env.DATABASE_URL ? [process.env.REDIS_URL] : [];
+// Without them the suite is reported as skipped: an empty `describe.each([])` would fail the file as having no tests.
+const redisUrl = process.env.DATABASE_URL ? process.env.REDIS_URL : undefined;
 
-describe.each(shared)('two server processes behind one Redis (%s) behave as one realtime server', (redisUrl) => {
+describe.skipIf(redisUrl === undefined)('two server processes behind one Redis behave as one realtime server', () => {
   let first: TestApp;
   let second: TestApp;
   let secondPort: number;
@@ -28,8 +29,8 @@ describe.each(shared)('two server processes behind one Redis (%s) behave as one 
   const clients: PusherClient[] = [];
 
   beforeAll(async () => {
-    first = await createTestApp('postgres', { env: { REDIS_URL: redisUrl, MAX_OPEN_TRADES: '100' } });
-    second = await createTestApp('pglite', { env: { REDIS_URL: redisUrl, DATABASE_URL: first.config.databaseUrl ?? '' } });
+    first = await createTestApp('postgres', { env: { REDIS_URL: redisUrl ?? '', MAX_OPEN_TRADES: '100' } });
+    second = await createTestApp('pglite', { env: { REDIS_URL: redisUrl ?? '', DATABASE_URL: first.config.databaseUrl ?? '' } });
     await second.app.listen({ host: '127.0.0.1', port: 0 });
     secondPort = listeningPort(second);
     seller = await trader(first, { BTC: '1' });
