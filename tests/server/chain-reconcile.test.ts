@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createTestClient, createWalletClient, formatEther, getAddress, http, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -9,7 +7,8 @@ import { formatReconcileReport, reconcileChains, type ChainHolding, type CoinRec
 import { depositAddress, depositOnChain, mine, pendingWithdrawal, walletRows } from '../support/server-chain.ts';
 import { coinByTicker, deposit, expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { ethereumEnvironment, startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { runScript } from '../support/commands.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 
 /**
@@ -255,28 +254,8 @@ const postgresOnly = dbTargets.includes('postgres') ? ['postgres' as const] : []
 describe.each(postgresOnly)('npm run chain:reconcile (%s)', (target) => {
   let node: EvmNode;
   let t: TestApp;
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const evmEnv = () => ({
-    EVM_NETWORKS: 'ethereum',
-    EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
-    EVM_ETHEREUM_RPC_URL: node.url,
-    EVM_ETHEREUM_CONFIRMATIONS: '1',
-    EVM_ETHEREUM_START_BLOCK: '0',
-  });
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/scripts/chain-reconcile.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: t.config.databaseUrl ?? '', ...evmEnv() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.once('error', reject);
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const evmEnv = () => ethereumEnvironment(node, { CONFIRMATIONS: '1' });
+  const run = (args: string[]) => runScript('chain-reconcile', args, { NODE_ENV: 'test', DATABASE_URL: t.config.databaseUrl ?? '', ...evmEnv() });
 
   beforeAll(async () => {
     node = await startEvmNode();

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, http, parseEther, parseUnits, type Address, type Hash } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import type { WalletAddressEntry } from '../../contracts/wallet.ts';
 import { depositAddress, held, walletRows } from '../support/server-chain.ts';
@@ -11,7 +11,7 @@ import { expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
 import { TEST_VAPID_KEYS } from '../support/push.ts';
 import { trader } from '../support/server-trades.ts';
-import { HARDHAT_CHAIN_ID, startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { ethereumEnvironment, HARDHAT_CHAIN_ID, hotWalletKeyFile, startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 import { CURSOR_HASHES } from '../../server/src/chain/evm/incoming.ts';
 
@@ -26,7 +26,7 @@ describe('deposits on an EVM network through a real node', () => {
   let node: EvmNode;
   let t: TestApp;
   let usdt: UsdtToken;
-  let keyFolder: string;
+  let hotKey: ReturnType<typeof hotWalletKeyFile>;
   /** The hot wallet the server pays withdrawals from: a key file of the test's, funded from the node's first account. */
   let hot: Address;
   const reader = () => createPublicClient({ chain: hardhat, transport: http(node.url), cacheTime: 0 });
@@ -59,28 +59,16 @@ describe('deposits on an EVM network through a real node', () => {
   beforeAll(async () => {
     node = await startEvmNode();
     usdt = await deployUsdt(node.url);
-    const key = generatePrivateKey();
-    hot = privateKeyToAccount(key).address;
-    keyFolder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
-    const keyFile = join(keyFolder, 'hot.key');
-    writeFileSync(keyFile, `${key}\n`);
-    chmodSync(keyFile, 0o600);
+    hotKey = hotWalletKeyFile();
+    hot = hotKey.address;
     t = await createTestApp('pglite', {
-      env: {
-        EVM_NETWORKS: 'ethereum',
-        EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
-        EVM_ETHEREUM_RPC_URL: node.url,
-        EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-        EVM_ETHEREUM_START_BLOCK: '0',
-        EVM_ETHEREUM_TOKENS: `USDT:${usdt.address}:6`,
-        EVM_ETHEREUM_HOT_WALLET_KEY_FILE: keyFile,
-      },
+      env: ethereumEnvironment(node, { CONFIRMATIONS: String(CONFIRMATIONS), TOKENS: `USDT:${usdt.address}:6`, HOT_WALLET_KEY_FILE: hotKey.path }),
     });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
     await node?.stop();
-    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
+    hotKey?.remove();
   });
 
   /** A withdrawal as the trader's wallet page asks for it: preview, then confirm. */
@@ -291,13 +279,7 @@ describe.each(twoProcesses)('two server processes watching one EVM node (%s)', (
   let node: EvmNode;
   let first: TestApp;
   let second: TestApp;
-  const evmEnv = () => ({
-    EVM_NETWORKS: 'ethereum',
-    EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
-    EVM_ETHEREUM_RPC_URL: node.url,
-    EVM_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-    EVM_ETHEREUM_START_BLOCK: '0',
-  });
+  const evmEnv = () => ethereumEnvironment(node, { CONFIRMATIONS: String(CONFIRMATIONS) });
   beforeAll(async () => {
     node = await startEvmNode();
     first = await createTestApp('postgres', { env: evmEnv() });

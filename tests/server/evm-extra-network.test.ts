@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, getAddress, http, parseEther, type Address, type Hash } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { ALLOWLIST_WAIT_HOURS, type AllowlistStatus } from '../../contracts/account-protections.ts';
 import type { WalletAddressEntry, WithdrawalPreview } from '../../contracts/wallet.ts';
@@ -11,7 +7,7 @@ import { held, walletRows } from '../support/server-chain.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
 import { createTestApp, type TestApp } from '../support/server.ts';
 import { trader } from '../support/server-trades.ts';
-import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { hotWalletKeyFile, startEvmNode, type EvmNode } from '../support/evm-node.ts';
 
 /**
  * An EVM network beyond the built-in ones, added as docs/chains.md "Adding a network" tells an operator: its
@@ -33,7 +29,7 @@ describe('an EVM network added by configuration and reference data alone', () =>
   let ethereum: EvmNode;
   let polygon: EvmNode;
   let t: TestApp;
-  let keyFolder: string;
+  let hotKey: ReturnType<typeof hotWalletKeyFile>;
   let hot: Address;
   const clients = (node: EvmNode) => {
     const transport = http(node.url);
@@ -56,12 +52,8 @@ describe('an EVM network added by configuration and reference data alone', () =>
 
   beforeAll(async () => {
     [ethereum, polygon] = await Promise.all([startEvmNode(), startEvmNode()]);
-    const key = generatePrivateKey();
-    hot = privateKeyToAccount(key).address;
-    keyFolder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
-    const keyFile = join(keyFolder, 'hot.key');
-    writeFileSync(keyFile, `${key}\n`);
-    chmodSync(keyFile, 0o600);
+    hotKey = hotWalletKeyFile();
+    hot = hotKey.address;
     t = await createTestApp('pglite', {
       env: {
         EVM_NETWORKS: 'ethereum,polygon',
@@ -74,7 +66,7 @@ describe('an EVM network added by configuration and reference data alone', () =>
         EVM_POLYGON_NATIVE: 'POL',
         EVM_POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
         EVM_POLYGON_START_BLOCK: '0',
-        EVM_POLYGON_HOT_WALLET_KEY_FILE: keyFile,
+        EVM_POLYGON_HOT_WALLET_KEY_FILE: hotKey.path,
       },
     });
     // The operator's rows, added while the server runs: the next `addresses` and watcher round see them.
@@ -83,7 +75,7 @@ describe('an EVM network added by configuration and reference data alone', () =>
   afterAll(async () => {
     await t?.close();
     await Promise.all([ethereum?.stop(), polygon?.stop()]);
-    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
+    hotKey?.remove();
   });
 
   /** A trader and their deposit addresses, as the wallet page asks for them. */

@@ -1,17 +1,13 @@
 import { createServer, type Server } from 'node:http';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, http, keccak256, parseEther, type Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { fleetEnvironment, freePort, logDirectory, serverProcess, type ChaosServer } from '../../bench/support/chaos-cluster.ts';
 import { insertTrader, signIn } from '../../bench/support/chaos-traders.ts';
 import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import type { Db } from '../../server/src/infra/db/db.ts';
 import { deposit, expectLedgerClean } from '../support/server-money.ts';
-import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { ethereumEnvironment, hotWalletKeyFile, startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/server.ts';
 
 /**
@@ -30,7 +26,7 @@ describe.skipIf(withoutPostgres)('an EVM withdrawal across a SIGKILL (PostgreSQL
   let database: ScratchDatabase;
   let server: ChaosServer;
   let db: Db;
-  let keyFolder: string;
+  let hotKey: ReturnType<typeof hotWalletKeyFile>;
   /** The first raw transaction the relay held back, once the server it killed for it is gone. */
   let heldBack: string | undefined;
   let holding = false;
@@ -38,15 +34,10 @@ describe.skipIf(withoutPostgres)('an EVM withdrawal across a SIGKILL (PostgreSQL
   beforeAll(async () => {
     node = await startEvmNode();
     // The hot wallet: a fresh key in a file only its owner can read, funded by the node's first account.
-    const key = generatePrivateKey();
-    const hot = privateKeyToAccount(key);
-    keyFolder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
-    const keyFile = join(keyFolder, 'hot.key');
-    writeFileSync(keyFile, `${key}\n`);
-    chmodSync(keyFile, 0o600);
+    hotKey = hotWalletKeyFile();
     const funder = createWalletClient({ chain: hardhat, transport: http(node.url) });
     const [from] = (await funder.getAddresses()) as [Address];
-    await funder.sendTransaction({ account: from, to: hot.address, value: parseEther('10') });
+    await funder.sendTransaction({ account: from, to: hotKey.address, value: parseEther('10') });
 
     const relayPort = await freePort();
     relay = createServer((request, response) => {
@@ -73,11 +64,7 @@ describe.skipIf(withoutPostgres)('an EVM withdrawal across a SIGKILL (PostgreSQL
     server = await serverProcess('evm-crash', {
       ...fleetEnvironment(database.url, undefined),
       CHAIN_POLL_SECONDS: '1',
-      EVM_NETWORKS: 'ethereum',
-      EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
-      EVM_ETHEREUM_RPC_URL: `http://127.0.0.1:${relayPort}`,
-      EVM_ETHEREUM_CONFIRMATIONS: '1',
-      EVM_ETHEREUM_HOT_WALLET_KEY_FILE: keyFile,
+      ...ethereumEnvironment(node, { RPC_URL: `http://127.0.0.1:${relayPort}`, CONFIRMATIONS: '1', HOT_WALLET_KEY_FILE: hotKey.path }),
     }, logDirectory());
     await server.start();
     db = await openPostgres({ url: database.url, poolSize: 2 });
@@ -89,7 +76,7 @@ describe.skipIf(withoutPostgres)('an EVM withdrawal across a SIGKILL (PostgreSQL
     await database?.drop();
     await new Promise((resolve) => relay?.close(resolve));
     await node?.stop();
-    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
+    hotKey?.remove();
   });
 
   it('sends the stored transaction after the restart and pays the recipient exactly once', async () => {

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createTestClient, createWalletClient, formatEther, http, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
@@ -14,7 +12,8 @@ import { parseAccountKey } from '../../server/src/wallets/keys.ts';
 import { depositAddress } from '../support/server-chain.ts';
 import { expectLedgerClean, insertUser } from '../support/server-money.ts';
 import { createTestApp, dbTargets, TEST_WALLET_XPUBS, type TestApp } from '../support/server.ts';
-import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { ethereumEnvironment, startEvmNode, type EvmNode } from '../support/evm-node.ts';
+import { runScript } from '../support/commands.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 
 /**
@@ -232,30 +231,10 @@ describe.each(postgresOnly)('npm run wallet:sweep (%s)', (target) => {
   let node: EvmNode;
   let t: TestApp;
   let folder: string;
-  const root = fileURLToPath(new URL('../..', import.meta.url));
   const cold = privateKeyToAccount(generatePrivateKey()).address;
-  const evmEnv = () => ({
-    EVM_NETWORKS: 'ethereum',
-    EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
-    EVM_ETHEREUM_RPC_URL: node.url,
-    EVM_ETHEREUM_CONFIRMATIONS: '1',
-    EVM_ETHEREUM_START_BLOCK: '0',
-    EVM_ETHEREUM_COLD_ADDRESSES: cold,
-  });
+  const evmEnv = () => ethereumEnvironment(node, { CONFIRMATIONS: '1', COLD_ADDRESSES: cold });
   const run = (args: string[], mnemonicFile: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/scripts/wallet-sweep.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.config.databaseUrl ?? '', WALLET_MNEMONIC_FILE: mnemonicFile, ...TEST_WALLET_XPUBS, ...evmEnv() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.once('error', reject);
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+    runScript('wallet-sweep', args, { DATABASE_URL: t.config.databaseUrl ?? '', WALLET_MNEMONIC_FILE: mnemonicFile, ...TEST_WALLET_XPUBS, ...evmEnv() });
 
   beforeAll(async () => {
     node = await startEvmNode();

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /**
  * A real EVM node for tests: Hardhat Network's JSON-RPC node from the `hardhat` 2.x package (2.29 runs on Node 20),
@@ -85,4 +86,28 @@ export async function startEvmNode(): Promise<EvmNode> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return { url, chainId: HARDHAT_CHAIN_ID, stop };
+}
+
+/**
+ * EVM_NETWORKS=ethereum on `node`, read from its first block, with the `EVM_ETHEREUM_*` settings given
+ * (`{ CONFIRMATIONS: '12', TOKENS: … }`): the environment every EVM test starts its app or command with.
+ */
+export function ethereumEnvironment(node: EvmNode, settings: Record<string, string> = {}): Record<string, string> {
+  return {
+    EVM_NETWORKS: 'ethereum',
+    EVM_ETHEREUM_CHAIN_ID: String(node.chainId),
+    EVM_ETHEREUM_RPC_URL: node.url,
+    EVM_ETHEREUM_START_BLOCK: '0',
+    ...Object.fromEntries(Object.entries(settings).map(([setting, value]) => [`EVM_ETHEREUM_${setting}`, value])),
+  };
+}
+
+/** A fresh hot-wallet key in a temporary file only its owner may read, as an operator keeps it. */
+export function hotWalletKeyFile(): { address: `0x${string}`; path: string; remove(): void } {
+  const key = generatePrivateKey();
+  const folder = mkdtempSync(join(tmpdir(), 'peerex-hot-'));
+  const path = join(folder, 'hot.key');
+  writeFileSync(path, `${key}\n`);
+  chmodSync(path, 0o600);
+  return { address: privateKeyToAccount(key).address, path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }

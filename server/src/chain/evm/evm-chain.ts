@@ -45,6 +45,8 @@ export interface EvmChainDeps {
   client?: PublicClient;
   /** The network's hot wallet; without one, withdrawals wait (BroadcastWaiting) and the operator is told. */
   payer?: EvmPayer | undefined;
+  /** The node already answered the configured chain id (chain/evm/networks.ts checks it at start): not asked again. */
+  verified?: boolean;
   /** Called when the node's websocket (EVM_<NETWORK>_WS_URL) announces a new block: the watcher runs a round soon. */
   onBlock?: () => void;
 }
@@ -53,7 +55,7 @@ export interface EvmChainDeps {
  * One EVM network through its node's JSON-RPC (docs/chains.md): the ChainAdapter of chain/adapter.ts for that
  * network alone; chain/routed.ts puts it beside the simulated chain.
  */
-export function evmChain({ config, client = evmClient(config), payer, onBlock }: EvmChainDeps): ChainAdapter & { readonly config: EvmNetworkConfig } {
+export function evmChain({ config, client = evmClient(config), payer, onBlock, verified: verifiedAtStart = false }: EvmChainDeps): ChainAdapter & { readonly config: EvmNetworkConfig } {
   const network = config.network;
   // What the platform's own addresses send is never a deposit: the hot wallet, the cold addresses, and the gas
   // station whose top-ups pay a token sweep's gas (chain/evm/sweep.ts).
@@ -63,7 +65,7 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock }:
   // Every call first makes sure the node is the configured chain: deposits read from, or withdrawals signed
   // for, another chain (a testnet URL on a mainnet configuration) would be money lost. Once it answered
   // right, it is not asked again; a wrong answer is asked again each round, so fixing the URL is enough.
-  let verified: Promise<void> | undefined;
+  let verified: Promise<void> | undefined = verifiedAtStart ? Promise.resolve() : undefined;
   const verify = () => {
     verified ??= verifyChainId(client, config).catch((error: unknown) => {
       verified = undefined;

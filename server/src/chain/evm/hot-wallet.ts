@@ -102,6 +102,12 @@ export interface HotWalletDeps {
    * exactly once after its restart (tests kill a process at this point).
    */
   afterStore?: (stored: { reference: string; txid: string }) => Promise<void> | void;
+  /**
+   * The node answered the configured chain id: the wallet records itself (and its first nonce) at once. Unset,
+   * it waits for its first payment, which the adapter makes only on a verified node: a nonce read from another
+   * chain would leave a gap no transaction fills.
+   */
+  chainVerified?: boolean;
 }
 
 /** The hot wallet's configuration cannot be used: the server must not start with it. */
@@ -607,11 +613,13 @@ export async function openHotWallet(deps: HotWalletDeps): Promise<HotWallet> {
   }
 
   // Recorded at once, not at its first payment: chain:reconcile counts what the hot wallet holds from the start
-  // (a sweep may fill it before any withdrawal). A node that does not answer now leaves it to the first payment.
-  await client.getTransactionCount({ address, blockTag: 'pending' }).then(
-    (count) => repository.ensureWallet(network, address, BigInt(count)),
-    (error: unknown) => log?.warn({ network, err: error }, 'hot wallet not recorded at start: the node did not answer'),
-  );
+  // (a sweep may fill it before any withdrawal).
+  if (deps.chainVerified) {
+    await client.getTransactionCount({ address, blockTag: 'pending' }).then(
+      (count) => repository.ensureWallet(network, address, BigInt(count)),
+      (error: unknown) => log?.warn({ network, err: error }, 'hot wallet not recorded at start: the node did not answer'),
+    );
+  }
 
   return { address, pay, tend, confirmations, close: async () => {} };
 }

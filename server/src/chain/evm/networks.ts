@@ -15,8 +15,10 @@ export async function openEvmNetworks(app: FastifyInstance, onBlock: () => void)
   const adapters = new Map<NetworkKey, ChainAdapter>();
   for (const config of app.config.evmNetworks) {
     const client = evmClient(config);
+    let verified = false;
     try {
       await verifyChainId(client, config);
+      verified = true;
     } catch (error) {
       if (error instanceof Error && error.name === 'WrongChain') {
         if (app.config.nodeEnv === 'production') throw new Error(`Refusing to start: ${error.message}.`);
@@ -28,9 +30,9 @@ export async function openEvmNetworks(app: FastifyInstance, onBlock: () => void)
     // A key file others can read, or a signer that does not sign for its address, stops the start
     // (HotWalletConfigError): a server must never run with a hot wallet it cannot trust.
     const payer = config.hotWallet
-      ? await openHotWallet({ db: app.db, config, client, now: app.now, production: app.config.nodeEnv === 'production', log: app.log })
+      ? await openHotWallet({ db: app.db, config, client, now: app.now, production: app.config.nodeEnv === 'production', log: app.log, chainVerified: verified })
       : undefined;
-    adapters.set(config.network, evmChain({ config, client, payer, onBlock }));
+    adapters.set(config.network, evmChain({ config, client, payer, onBlock, verified }));
   }
   return adapters;
 }
