@@ -12,9 +12,8 @@
  * The configuration is read with parseEvmNetworks, not the server's loadConfig: this machine needs the network's
  * variables, not the server's secrets (APP_SECRET and the rest).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { privateKeyToAccount } from 'viem/accounts';
+import { KeyFileError, readPrivateKeyFile, readSecretFile } from '../chain/evm/key-files.ts';
 import { addEvmNetworks, chainNetworkOf } from '../wallets/networks.ts';
 import { parseAccountKey, xpubVariable } from '../wallets/keys.ts';
 import { parseEvmNetworks } from '../chain/evm/config.ts';
@@ -27,15 +26,11 @@ const USAGE =
 
 class Refused extends Error {}
 
-/** A secret the operator keeps in a file: refused when its group or others may read it. */
-async function readSecret(path: string, what: string): Promise<string> {
-  const info = await stat(path).catch((error: Error) => {
-    throw new Refused(`${what} ${path} cannot be read: ${error.message}`);
+/** A secret the operator keeps in a file, readable by its owner only (chain/evm/key-files.ts): a refusal otherwise. */
+const ownersOnly = <T>(read: Promise<T>): Promise<T> =>
+  read.catch((error: unknown) => {
+    throw error instanceof KeyFileError ? new Refused(error.message) : error;
   });
-  if (!info.isFile()) throw new Refused(`${what} ${path} is not a file`);
-  if ((info.mode & 0o077) !== 0) throw new Refused(`${what} ${path} is open to group or others (mode ${(info.mode & 0o777).toString(8)}): chmod 600 it`);
-  return (await readFile(path, 'utf8')).trim();
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -69,7 +64,7 @@ async function main(): Promise<number> {
 
   const mnemonicFile = values['mnemonic-file'] ?? process.env.WALLET_MNEMONIC_FILE;
   if (!mnemonicFile) throw new Refused('WALLET_MNEMONIC_FILE (or --mnemonic-file): the file holding the BIP-39 mnemonic of the deposit addresses');
-  const mnemonic = await readSecret(mnemonicFile, 'the mnemonic file');
+  const mnemonic = await ownersOnly(readSecretFile(mnemonicFile, 'the mnemonic file', true));
   // Every EVM network's addresses come from Ethereum's account key (wallets/networks.ts ChainNetwork.account).
   const xpub = process.env[xpubVariable(chain.account)];
   if (xpub !== undefined && xpub.trim() !== '' && !isAccountKeyOf(mnemonic, config.network, parseAccountKey(chain.account, xpub))) {
@@ -78,10 +73,7 @@ async function main(): Promise<number> {
 
   let gasStation;
   if (values['gas-key-file'] !== undefined) {
-    const text = await readSecret(values['gas-key-file'], 'the gas key file');
-    const digits = text.replace(/^0x/i, '');
-    if (!/^[0-9a-fA-F]{64}$/.test(digits)) throw new Refused(`the gas key file ${values['gas-key-file']} does not hold a private key (64 hex digits, with or without 0x)`);
-    gasStation = privateKeyToAccount(`0x${digits.toLowerCase()}`);
+    gasStation = await ownersOnly(readPrivateKeyFile(values['gas-key-file'], 'the gas key file', true));
   }
 
   // The database only lists the addresses: it is closed before anything is sent (a PGlite folder is one process's).

@@ -34,6 +34,17 @@ export async function verifyChainId(client: PublicClient, config: EvmNetworkConf
   }
 }
 
+/**
+ * The EIP-1559 fees to offer now: twice the latest block's base fee (it can rise 12.5% a block, so the cap holds
+ * through about six full blocks in a row) plus the node's suggested tip; undefined on a chain without a base fee.
+ * Only the base fee actually charged and the tip are paid.
+ */
+export async function currentFees(client: PublicClient): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | undefined> {
+  const [block, tip] = await Promise.all([client.getBlock({ blockTag: 'latest' }), client.estimateMaxPriorityFeePerGas()]);
+  if (typeof block.baseFeePerGas !== 'bigint') return undefined;
+  return { maxFeePerGas: block.baseFeePerGas * 2n + tip, maxPriorityFeePerGas: tip };
+}
+
 /** A viem client of the network's node; requests in one tick go in one JSON-RPC batch. */
 export const evmClient = (config: EvmNetworkConfig): PublicClient =>
   // cacheTime 0: viem otherwise answers eth_blockNumber from a 4-second cache, and a round would count

@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import {
   encodeFunctionData,
   erc20Abi,
@@ -13,7 +12,8 @@ import {
   type TransactionReceipt,
   type TransactionSerializedEIP1559,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { currentFees } from './evm-chain.ts';
+import { KeyFileError, readPrivateKeyFile } from './key-files.ts';
 import type { Db } from '../../infra/db/db.ts';
 import { BroadcastRefused, BroadcastWaiting } from '../adapter.ts';
 import type { ChainLog } from '../watcher.ts';
@@ -182,28 +182,11 @@ function unitsOf(amount: string, decimals: number, asset: string): bigint {
 
 /** The key file's private key; refused when it is not one, or (production) when group or others may read it. */
 async function keyFileSigner(path: string, production: boolean): Promise<Signer> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    throw new HotWalletConfigError(`the hot wallet's key file ${path} cannot be read: ${(error as Error).message}`);
-  }
-  if (!info.isFile()) throw new HotWalletConfigError(`the hot wallet's key file ${path} is not a file`);
-  if (production && (info.mode & 0o077) !== 0) {
-    throw new HotWalletConfigError(
-      `the hot wallet's key file ${path} is open to group or others (mode ${(info.mode & 0o777).toString(8)}): chmod 600 it, owned by the server's user`,
-    );
-  }
-  const text = (await readFile(path, 'utf8')).trim();
-  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
-  if (!/^[0-9a-fA-F]{64}$/.test(digits)) {
-    throw new HotWalletConfigError(`the hot wallet's key file ${path} does not hold a private key (64 hex digits, with or without 0x)`);
-  }
   let account;
   try {
-    account = privateKeyToAccount(`0x${digits.toLowerCase()}`);
-  } catch {
-    throw new HotWalletConfigError(`the hot wallet's key file ${path} does not hold a valid secp256k1 private key`);
+    account = await readPrivateKeyFile(path, "the hot wallet's key file", production);
+  } catch (error) {
+    throw error instanceof KeyFileError ? new HotWalletConfigError(error.message) : error;
   }
   return {
     address: account.address,
@@ -337,13 +320,10 @@ export async function openHotWallet(deps: HotWalletDeps): Promise<HotWallet> {
     }
   }
 
-  /** The fees to offer now: twice the latest block's base fee (room for six full blocks) plus the node's suggested tip. */
   async function marketFees() {
-    const [block, tip] = await Promise.all([client.getBlock({ blockTag: 'latest' }), client.estimateMaxPriorityFeePerGas()]);
-    if (block.baseFeePerGas === null || block.baseFeePerGas === undefined) {
-      throw new Error(`the ${network} node reports no base fee: the hot wallet signs EIP-1559 transactions only`);
-    }
-    return { maxFeePerGas: block.baseFeePerGas * 2n + tip, maxPriorityFeePerGas: tip };
+    const fees = await currentFees(client);
+    if (!fees) throw new Error(`the ${network} node reports no base fee: the hot wallet signs EIP-1559 transactions only`);
+    return fees;
   }
 
   const currentOf = (payment: Pick<HotWalletPaymentRow, 'mined_hash' | 'hash'>) => payment.mined_hash ?? payment.hash;

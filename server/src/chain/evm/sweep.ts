@@ -20,7 +20,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { Money } from '../../ledger/money.ts';
 import { chainNetworkOf } from '../../wallets/networks.ts';
 import { NATIVE_DECIMALS, type EvmNetworkConfig, type EvmToken } from './config.ts';
-import { verifyChainId } from './evm-chain.ts';
+import { currentFees, verifyChainId } from './evm-chain.ts';
 
 /**
  * `npm run wallet:sweep` (docs/chains.md "Sweeping"): moves what the deposit addresses of one EVM
@@ -46,12 +46,6 @@ const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 value)']);
 
 /** A transfer of the native coin to an ordinary address (not a contract): the protocol's fixed cost. */
 export const NATIVE_TRANSFER_GAS = 21_000n;
-
-/**
- * The fee cap is twice the latest base fee plus the tip: the base fee can rise 12.5% a block, so the cap holds
- * through about six full blocks in a row. Only the base fee actually charged and the tip are paid.
- */
-const BASE_FEE_HEADROOM = 2n;
 
 /** How long a transaction may take to be mined before the run stops and leaves it for the next one. */
 const RECEIPT_TIMEOUT_MS = 15 * 60_000;
@@ -217,10 +211,9 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepRepor
     return BigInt(units.toDecimalPlaces(0, Money.ROUND_UP).toFixed());
   };
   const fees = async () => {
-    const block = await client.getBlock({ blockTag: 'latest' });
-    if (typeof block.baseFeePerGas !== 'bigint') throw new SweepRefused(`${config.network} has no EIP-1559 base fee: sweeping needs it`);
-    const maxPriorityFeePerGas = await client.estimateMaxPriorityFeePerGas();
-    return { maxFeePerGas: block.baseFeePerGas * BASE_FEE_HEADROOM + maxPriorityFeePerGas, maxPriorityFeePerGas };
+    const offered = await currentFees(client);
+    if (!offered) throw new SweepRefused(`${config.network} has no EIP-1559 base fee: sweeping needs it`);
+    return offered;
   };
   /**
    * The gas of a native transfer: 21,000 exactly to an account without code (the protocol's fixed cost; a node's
