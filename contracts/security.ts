@@ -3,7 +3,7 @@ import { code, currentPassword, device, email, password, recoveryCode, secondFac
 import { messages } from './messages.ts';
 
 /** Granted only from the command line (`npm run user:role`), never through the API. */
-export const userRole = z.enum(['trader', 'moderator']);
+export const userRole = z.enum(['trader', 'moderator', 'operator']);
 export type UserRole = z.infer<typeof userRole>;
 
 export const user = z.object({

@@ -30,6 +30,8 @@ export const DEMO_USERS: ReadonlyArray<{ username: string; email: string; totpSe
   { username: 'dave', email: 'dave@peerex.test', totpSecret: DEMO_TOTP_SECRET },
   // The dispute desk's demo: settles the demo traders' disputes; holds nothing and publishes no offers.
   { username: 'mod', email: 'mod@peerex.test', role: 'moderator' },
+  // The operator console's demo (docs/operators.md): runs the platform; not a trader, holds nothing.
+  { username: 'ops', email: 'ops@peerex.test', role: 'operator' },
 ];
 
 export interface DemoOffer {

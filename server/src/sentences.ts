@@ -2,6 +2,7 @@ import { messages } from '../../contracts/messages.ts';
 import { chainRefusals } from './chain/sentences.ts';
 import { protectionRefusals } from './accounts/protections-sentences.ts';
 import { moderationRefusals, moderationSentences } from './moderation/sentences.ts';
+import { operatorRefusals, operatorSentences } from './operator/sentences.ts';
 import { notificationRefusals, notificationSentences } from './notifications/sentences.ts';
 import { reputationRefusals, reputationSentences } from './reputation/sentences.ts';
 import {
@@ -123,6 +124,7 @@ export const REFUSALS = {
   ...protectionRefusals,
   ...notificationRefusals,
   ...moderationRefusals,
+  ...operatorRefusals,
   ...reputationRefusals,
   ...chainRefusals,
 } as const;
@@ -153,5 +155,6 @@ export const sentences = {
   ...walletSentences,
   ...notificationSentences,
   ...moderationSentences,
+  ...operatorSentences,
   ...reputationSentences,
 } as const;

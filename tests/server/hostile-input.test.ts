@@ -322,7 +322,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
     let url = call.url(w);
     if (raw !== undefined) headers['content-type'] = 'application/json';
     if (as === 'caller') {
-      if (call.access === 'session') headers.authorization = `Bearer ${await sessionOf(w.me)}`;
+      if (call.access === 'session' || call.access === 'trader') headers.authorization = `Bearer ${await sessionOf(w.me)}`;
       if (call.access === 'moderator') headers.authorization = `Bearer ${await sessionOf({ username: w.mod.username, password: newTrader().password })}`;
       if (call.access === 'websocket') headers.authorization = `Bearer ${w.me.websocketToken}`;
       if (call.access === 'signed') url = signedUrl(call.method, url, raw ?? '');
@@ -418,7 +418,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       '/api/market/moderation': { type: 'list' },
       '/api/realtime/auth': { socket_id: '123.456', channel_name: 'private-user-alice' },
     };
-    const guarded = CALLS.filter((call) => call.access === 'session' || call.access === 'moderator' || call.access === 'websocket');
+    const guarded = CALLS.filter((call) => call.access === 'session' || call.access === 'trader' || call.access === 'moderator' || call.access === 'websocket');
 
     for (const call of guarded) {
       it(`${call.method} ${call.route}: 401 "Session expired" with no token, a made-up one, or a malformed header`, async () => {

@@ -42,7 +42,7 @@ describe.each(dbTargets)('roles: setUserRole (npm run user:role) on %s', (target
     expect((await moderationCall(t, asModerator, { type: 'list' })).status).toBe(200);
     expect(await setUserRole(t.app.db, who.username, 'trader')).toEqual({
       ok: true,
-      sentence: `${who.username} is now a trader again: they are signed out everywhere and the dispute desk is closed to them.`,
+      sentence: `${who.username} is now a trader again: they are signed out everywhere and the staff pages are closed to them.`,
     });
     expect((await moderationCall(t, asModerator, { type: 'list' })).status).toBe(401);
     expect((await moderationCall(t, await signedInAgain(t, who), { type: 'list' })).status).toBe(403);
@@ -52,7 +52,7 @@ describe.each(dbTargets)('roles: setUserRole (npm run user:role) on %s', (target
     const who = await trader(t);
     expect(await setUserRole(t.app.db, 'nobody_by_this_name', 'moderator')).toEqual({ ok: false, sentence: 'There is no user named "nobody_by_this_name".' });
     for (const role of ['admin', 'Moderator', '']) {
-      expect(await setUserRole(t.app.db, who.username, role)).toEqual({ ok: false, sentence: `Unknown role "${role}": use trader or moderator.` });
+      expect(await setUserRole(t.app.db, who.username, role)).toEqual({ ok: false, sentence: `Unknown role "${role}": use trader, moderator or operator.` });
     }
     expect(await roleOf(t, who.username)).toBe('trader');
   });
@@ -156,7 +156,7 @@ describe.each(dbTargets)('npm run user:role, the command, on %s', (target) => {
       expect(unknownUser.out).toContain('There is no user named "nobody_by_this_name".');
       const unknownRole = await npm([user.username, 'admin'], env);
       expect(unknownRole.code).toBe(1);
-      expect(unknownRole.out).toContain('Unknown role "admin": use trader or moderator.');
+      expect(unknownRole.out).toContain('Unknown role "admin": use trader, moderator or operator.');
       expect((await npm([user.username], env)).code).toBe(1);
 
       const db = target === 'pglite' ? await openDatabase({ databaseUrl: undefined, dataDir }) : t.app.db;

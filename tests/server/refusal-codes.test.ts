@@ -118,6 +118,8 @@ const PINNED: Record<string, number> = {
   'allowlist.recipient_waiting': 409,
   'notification.not_found': 404,
   'moderation.moderators_only': 403,
+  'operator.operators_only': 403,
+  'operator.not_a_trader': 403,
   'moderation.already_settled': 409,
   'moderation.own_trade_dispute': 403,
   'moderation.own_trade': 403,

@@ -15,7 +15,7 @@ export default defineSecurityCall({
   summary: 'Release confirmation',
   description:
     '`status` → `{proof}`: what a `release_coin` by this session must carry now, `"password"`, `"code"` (an authenticator code, two-factor on) or null while the session\'s 10-minute confirmation window is open (a proof given with a release in the last 10 minutes).',
-  access: 'session',
+  access: 'trader',
   request: named('ConfirmationRequest', confirmationRequest),
   answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
   handle: async ({ app, request, body }) => {

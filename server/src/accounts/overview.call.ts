@@ -12,7 +12,7 @@ export default defineCall({
   summary: 'Dashboard figures',
   description:
     '`total_balance` is the USD value of everything the trader holds, escrow included, at current prices, to 2 places; `open_chats` counts pending trades; `recent_trades` holds the newest 5.',
-  access: 'session',
+  access: 'trader',
   request: { ...named('EmptyBody', emptyBody), optional: true },
   answer: envelope(info(named('Overview', overview))),
   handle: async ({ app, request }) => {

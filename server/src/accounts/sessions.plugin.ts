@@ -59,6 +59,13 @@ declare module 'fastify' {
      * request arrives, before the body is read, so a trader learns nothing of the call, not even which bodies it takes.
      */
     requireModerator: preHandlerAsyncHookHandler;
+    /** An operator's calls (docs/operators.md): as `requireModerator`, for the operator role. */
+    requireOperator: preHandlerAsyncHookHandler;
+    /**
+     * A trader's calls (offers, trades, chat, wallets): a session whose role trades. An operator holds nothing and
+     * trades nothing (docs/operators.md), so their session is refused here as the request arrives.
+     */
+    requireTrader: preHandlerAsyncHookHandler;
     /** pusher-js's channel authorization: the websocket token (or the session token) as the bearer token. */
     requireRealtimeSession: preHandlerAsyncHookHandler;
   }
@@ -169,6 +176,14 @@ export const authPlugin = shared('peerex-auth', async (app) => {
   app.decorate('requireModerator', async function requireModerator(request: FastifyRequest, reply: FastifyReply) {
     await app.requireSession.call(app, request, reply);
     if (signedIn(request).role !== 'moderator') throw refuse.moderatorsOnly();
+  });
+  app.decorate('requireOperator', async function requireOperator(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession.call(app, request, reply);
+    if (signedIn(request).role !== 'operator') throw refuse.operatorsOnly();
+  });
+  app.decorate('requireTrader', async function requireTrader(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession.call(app, request, reply);
+    if (signedIn(request).role === 'operator') throw refuse.operatorsDoNotTrade();
   });
   app.decorate('requireRealtimeSession', async function requireRealtimeSession(request: FastifyRequest) {
     const match = BEARER.exec(request.headers.authorization ?? '');

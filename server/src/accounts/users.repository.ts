@@ -52,6 +52,10 @@ export function usersRepository(db: Queryable) {
         [username, role],
       ),
 
+    /** Everyone holding a role (the operators a chain incident is told to). */
+    idsOfRole: async (role: UserRole) =>
+      (await db.query<{ id: string }>('SELECT id FROM users WHERE role = $1 ORDER BY id', [role])).map((row) => row.id),
+
     /** The same password, hashed anew (a rehash at sign-in): not a credentials change. */
     setPasswordHash: (id: string, passwordHash: string) =>
       db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]),

@@ -11,7 +11,7 @@ export default defineSecurityCall({
   summary: 'Withdrawal allowlist',
   description:
     'Every type answers `{enabled, enforced_until, addresses}`. `enable` and `remove` apply at once; `disable` and `add` ask for the password and widen where coins may go only after 24 hours. 404 "This address is not on your withdrawal allowlist."; 409 when already off, already listed, or at 50 addresses.',
-  access: 'session',
+  access: 'trader',
   request: named('AllowlistRequest', allowlistRequest),
   answer: envelope(info(named('AllowlistStatus', allowlistStatus))),
   refusals: [404, 409],

@@ -4,7 +4,8 @@ import { transactionWithRetry } from '../infra/db/retry.ts';
 import { postEntry, type PostingInput } from '../ledger/ledger.ts';
 import { Money, fixed } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
-import { walletTexts } from '../notifications/texts.ts';
+import { operatorTexts, walletTexts } from '../notifications/texts.ts';
+import { usersRepository } from '../accounts/users.repository.ts';
 import type { ChainSyncReport } from './chain.plugin.ts';
 import { chainDeposits } from '../wallets/deposits.ts';
 import { chainNetworkOf } from '../wallets/networks.ts';
@@ -75,11 +76,21 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
     return known;
   }
 
-  /** Writes an incident down for the operator; logs it at error the first time (answers whether it is new). */
+  /**
+   * Writes an incident down for the operators: the first time, logged at error and every operator notified, in
+   * the incident's own transaction (docs/operators.md "Notifications"). Answers whether it is new.
+   */
   async function incident(network: NetworkKey, kind: ChainIncidentKind, subject: string, detail: string, fields: object = {}) {
-    const fresh = await repository.reportIncident({ network, kind, subject, detail, at: now() });
-    if (fresh) log.error({ network, incident: kind, subject, ...fields }, detail);
-    return fresh;
+    const at = now();
+    const notified = await db.transaction(async (tx) => {
+      if (!(await chainRepository(tx).reportIncident({ network, kind, subject, detail, at }))) return undefined;
+      const operators = await usersRepository(tx).idsOfRole('operator');
+      return notify(tx, operators.map((id) => operatorTexts.chainIncident(id, network, kind, detail)), at);
+    });
+    if (!notified) return false;
+    log.error({ network, incident: kind, subject, ...fields }, detail);
+    await announce(notified);
+    return true;
   }
 
   /**

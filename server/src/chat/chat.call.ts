@@ -12,7 +12,7 @@ export const conversationsCall = defineCall({
   summary: 'Conversations',
   description:
     'One conversation per trade of the caller, by latest activity, at most 200. `search` keeps the partners whose username contains it; `online` says whether the partner has a live realtime connection right now.',
-  access: 'session',
+  access: 'trader',
   request: named('ConversationsRequest', conversationsRequest),
   answer: envelope(info(named('Conversations', conversations))),
   handle: async ({ app, request, body }) => {
@@ -29,7 +29,7 @@ export const tradeChatCall = defineCall({
   summary: 'A trade\'s chat',
   description:
     '`messages` → the conversation\'s messages, oldest first, the newest 500 at most. `send_message` → the stored message, also published as `new_message` (409 on a completed or cancelled trade; 429 over `CHAT_MESSAGES_PER_MINUTE`). `typing` → `{sent}`: at most once per 500 ms, extra ones answer `{sent:false}`. A channel the caller is not a party to answers 404 "This trade does not exist.", exactly like an unknown one.',
-  access: 'session',
+  access: 'trader',
   request: named('ChatRequest', chatRequest),
   answer: envelope(info(named('ChatMessages', chatMessages), 'messages'), info(named('ChatMessage', chatMessage), 'send_message'), info(named('Typing', typingResponse), 'typing')),
   refusals: [404, 409],

@@ -27,6 +27,8 @@ export const NOTIFICATION_KINDS = [
   'signed_out_elsewhere',
   'anti_phishing_code_changed',
   'withdrawal_allowlist_changed',
+  // To operators (docs/operators.md "Notifications").
+  'chain_incident',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

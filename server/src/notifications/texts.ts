@@ -160,6 +160,14 @@ export const walletTexts = {
     ),
 };
 
+/** What operators are told (docs/operators.md "Notifications"); the console's overview links each. */
+export const OPERATOR_LINK = '/operator';
+export const operatorTexts = {
+  /** A chain incident only an operator settles (docs/chains.md "Re-organisations", "Withdrawals"). */
+  chainIncident: (userId: string, network: string, kind: string, detail: string): NotificationDraft =>
+    draft(userId, 'chain_incident', `Chain incident on ${network}`, `${kind.replaceAll('_', ' ')}: ${detail}. npm run chain:reconcile lists the open incidents.`, OPERATOR_LINK),
+};
+
 const ifNotYou = 'If this was not you, reset your password now and turn on two-factor authentication.';
 
 /**

@@ -17,7 +17,7 @@ export default defineCall({
   summary: 'Offers',
   description:
     '`components` → the offer form\'s choices. `list` → `{offers, paginator}`: 12 live offers a page, newest first, filtered; each carries its counterparty conditions (`min_completed_trades`, `min_account_days`, `require_two_factor`; 0 / false: none) and `max_open_trades`. `get` (owner only) → the offer for the edit form. `create` publishes a new offer, or with `update:true` rewrites the caller\'s offer `id` → a sentence; the conditions are optional integers (a boolean for two-factor), `max_open_trades` 1–20, default 3. `toggle` pauses or resumes → `{is_active, message}`. 404 "This offer does not exist." for an unknown id or someone else\'s offer.',
-  access: 'session',
+  access: 'trader',
   request: named('OffersRequest', offersRequest),
   answer: envelope(
     info(named('OfferComponents', offerComponents), 'components'),

@@ -56,6 +56,8 @@ const SECURITY_OF: Record<Access, SchemeName[]> = {
   public: [],
   session: ['session'],
   moderator: ['session'],
+  operator: ['session'],
+  trader: ['session'],
   websocket: ['websocketToken'],
   device: [],
   signed: ['pusherSignature'],
@@ -65,6 +67,8 @@ const ACCESS_NOTES: Record<Access, string> = {
   public: 'Public: no token.',
   session: 'Signed in: `Authorization: Bearer <token>`.',
   moderator: 'Signed in as a moderator: `Authorization: Bearer <token>` of a moderator\'s session.',
+  operator: 'Signed in as an operator: `Authorization: Bearer <token>` of an operator\'s session.',
+  trader: 'Signed in with a role that trades: `Authorization: Bearer <token>`; an operator\'s session is refused with 403.',
   websocket: 'The websocket token: `Authorization: Bearer <websocket_token>`.',
   device: 'No session: the device id in the path is the credential. Not served with hosted Beams (`BEAMS_INSTANCE_ID`).',
   signed: 'Signed with the realtime app secret. Not served with a hosted Pusher (`PUSHER_HOST`, `PUSHER_CLUSTER`).',
@@ -162,7 +166,8 @@ export function buildOpenApiDocument(options: { version: string; calls: readonly
   const refusalStatusesOf = (call: Call): number[] => {
     const statuses = new Set([...BASE_REFUSALS[refusalShapeOf(call)], ...(call.refusals ?? [])]);
     if (call.rateLimit) statuses.add(429);
-    if (call.access === 'session' || call.access === 'moderator' || call.access === 'websocket') statuses.add(401);
+    if (call.access !== 'public' && call.access !== 'device' && call.access !== 'signed') statuses.add(401);
+    if (call.access === 'trader') statuses.add(403);
     // Bodies over 64 KiB (the device API: its own smaller limits, listed per call).
     if (call.request && refusalShapeOf(call) === 'envelope') statuses.add(413);
     return [...statuses].sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 /**
- * `npm run user:role -- <username> <role>`: grants (`moderator`) or takes back (`trader`) a role on the database
+ * `npm run user:role -- <username> <role>`: grants (`moderator`, `operator`) or takes back (`trader`) a role on the database
  * the server would use (DATABASE_URL, or the PGlite files under DATA_DIR, default ./.data). No API call can
  * change a role. Prints what it did; an unknown user or role exits 1.
  *
@@ -8,7 +8,7 @@
 import { setUserRole } from '../accounts/roles.ts';
 import { runOnDatabase } from './run-on-database.ts';
 
-const USAGE = 'usage: npm run user:role -- <username> <moderator|trader>';
+const USAGE = 'usage: npm run user:role -- <username> <moderator|operator|trader>';
 
 const [username, role, ...extra] = process.argv.slice(2);
 if (!username || !role || extra.length > 0) {

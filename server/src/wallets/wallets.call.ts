@@ -18,7 +18,7 @@ export default defineCall({
   summary: 'Wallets and withdrawals',
   description:
     "The trader's own wallets only. `list` → one item per coin with the available balance. `addresses` → the trader's own deposit address on each network. `preview_withdrawal` → the fees and what will leave the balance; kept as the pending withdrawal for 2 minutes. `confirm_withdrawal` → a sentence; executes the kept preview exactly once (409 without one). `history` → `{transactions, paginator}`, newest first, 10 a page. Withdrawals are refused (409) for 24 hours after a password reset or a two-factor change and limited per minute (429).",
-  access: 'session',
+  access: 'trader',
   request: named('WalletRequest', walletRequest),
   answer: envelope(
     info(named('WalletList', walletList), 'list'),

@@ -17,6 +17,10 @@ export type Access =
   | 'session'
   /** A moderator's session token. */
   | 'moderator'
+  /** An operator's session token (docs/operators.md). */
+  | 'operator'
+  /** A session token of a role that trades: every role but the operator's, who holds nothing and trades nothing. */
+  | 'trader'
   /** The websocket token (the session token works too), as pusher-js sends it. */
   | 'websocket'
   /** The Beams-compatible device API: the device id in the path is the credential. */

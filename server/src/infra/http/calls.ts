@@ -74,9 +74,9 @@ const fromThisMachineOnly: onRequestAsyncHookHandler = async (request) => {
 };
 
 /**
- * Registers calls as routes: the access hooks (`session` and `websocket` before the handler, `moderator` as the
- * request arrives, before the body is read), the call's budget, its body parsed by its request schema, its
- * per-type budget once the body says what it asks, then its handler.
+ * Registers calls as routes: the access hooks (`session`, `trader` and `websocket` before the handler, `moderator`
+ * and `operator` as the request arrives, before the body is read), the call's budget, its body parsed by its
+ * request schema, its per-type budget once the body says what it asks, then its handler.
  */
 export function registerCalls(app: FastifyInstance, calls: readonly Call[]) {
   for (const call of calls) {
@@ -101,7 +101,10 @@ function registerCall(app: FastifyInstance, call: Call) {
   if (call.developmentOnly) onRequest.push(fromThisMachineOnly);
   if (call.rateLimit?.call) onRequest.push(limiterOf(app, call.rateLimit.call));
   if (call.access === 'moderator') onRequest.push(app.requireModerator);
+  if (call.access === 'operator') onRequest.push(app.requireOperator);
   if (call.access === 'session') preHandler.push(app.requireSession);
+  // After the body is parsed, as `session`: a trader's calls answer a broken body and a missing session as before.
+  if (call.access === 'trader') preHandler.push(app.requireTrader);
   if (call.access === 'websocket') preHandler.push(app.requireRealtimeSession);
   // Looked up once here, not on every request: this call's per-`type` budgets, by body type.
   const typeLimits = new Map(Object.entries(call.rateLimit?.types ?? {}).map(([type, name]) => [type, limiterOf(app, name as RateLimitName)]));
