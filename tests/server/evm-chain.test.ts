@@ -253,6 +253,8 @@ describe('deposits on an EVM network through a real node', () => {
 
   it('reports a credited deposit that a re-organisation removed to the operator, and credits nothing twice', async () => {
     const who = await traderWithAddress();
+    const operator = await insertUser(t.app.db, 'op');
+    await t.app.db.query("UPDATE users SET role = 'operator' WHERE id = $1", [operator.id]);
     const { tester } = clients();
     const before = await tester.snapshot();
     const txid = await send(who.address, '0.75');
@@ -265,6 +267,17 @@ describe('deposits on an EVM network through a real node', () => {
     await t.app.chain.sync();
     const incidents = await t.app.db.query<{ kind: string; subject: string; network: string }>('SELECT kind, subject, network FROM chain_incidents');
     expect(incidents).toContainEqual({ kind: 'credited_deposit_reorganised', subject: `deposit:ethereum:${txid}:0`, network: 'ethereum' });
+    // Every operator is told once, on the bell and by web push, whatever the later rounds see again.
+    await t.app.chain.sync();
+    const told = await t.app.db.query<{ kind: string; title: string; body: string; link: string }>(
+      'SELECT kind, title, body, link FROM notifications WHERE user_id = $1',
+      [operator.id],
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ kind: 'chain_incident', title: 'Chain incident on ethereum', link: '/operator' });
+    expect(told[0]?.body).toContain('credited deposit reorganised');
+    const pushes = await t.app.db.query<{ users: string[] }>("SELECT users FROM push_publishes WHERE publish_id LIKE 'notification-%'");
+    expect(pushes.map((row) => row.users)).toContainEqual([operator.username]);
     // The ledger still owes it (only an operator may take it back); nothing is credited a second time.
     expect(await held(t, 'ETH', 'available', who.id)).toBe('0.75');
     expect((await t.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM wallet_transactions WHERE txid = $1', [txid])).n).toBe(1);
