@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TRADER_PAGE_SIGN_INS, TRADER_PAGE_TRADES, type TraderDossier, type TraderSearchResult } from '../../../contracts/operator.ts';
+import { TRADER_PAGE_SIGN_INS, TRADER_PAGE_TRADES, type AuditAction, type TraderDossier, type TraderSearchResult } from '../../../contracts/operator.ts';
 import { endEverySession } from '../accounts/accounts.ts';
 import { securityMail } from '../accounts/account-mails.ts';
 import { signInEntryOf } from '../accounts/protections.ts';
@@ -82,6 +82,34 @@ export function operatorTradersService(deps: OperatorTradersDeps) {
     deps.sessions.ended(done.ended);
     if (done.offersPaused) await deps.offersChanged();
     return done.sentence;
+  }
+
+  /**
+   * In an action's transaction: `change` (if any), then everything `target` is signed in with ends (accounts.ts
+   * `endEverySession`), and the audit row records the live sessions and bound push devices before and after, with
+   * what `change` says it changed. Answers the ended sessions' ids.
+   */
+  async function signOutAudited(
+    tx: Queryable,
+    now: Date,
+    entry: { operator: Operator; target: TraderRecord; action: AuditAction; reason: string },
+    options: { closeSignIns: boolean },
+    change?: () => Promise<{ before: Record<string, unknown>; after: Record<string, unknown> } | void>,
+  ): Promise<string[]> {
+    const { operator, target, action, reason } = entry;
+    const before = await signedIn(tx, target.id, now);
+    const changed = (await change?.()) ?? { before: {}, after: {} };
+    const ended = await endEverySession(tx, target.id, now, options);
+    await auditRepository(tx).record({
+      actor: operator,
+      action,
+      target: target.username,
+      reason,
+      before: { ...changed.before, ...before },
+      after: { ...changed.after, ...(await signedIn(tx, target.id, now)) },
+      at: now,
+    });
+    return ended;
   }
 
   /** Staff accounts are the command line's (docs/operators.md "The role"): the console acts on traders only. */
@@ -169,18 +197,11 @@ export function operatorTradersService(deps: OperatorTradersDeps) {
       return act(username, async (tx, target, now) => {
         assertTrader(target);
         if (target.suspended) throw refuse.alreadySuspended();
-        const before = await signedIn(tx, target.id, now);
-        await tradersRepository(tx).suspend(target.id, { at: now, reason, by: operator.id });
-        const ended = await endEverySession(tx, target.id, now, { closeSignIns: false });
-        const paused = await offersService(tx).pauseAllOf(target.id, now);
-        await auditRepository(tx).record({
-          actor: operator,
-          action: 'trader_suspended',
-          target: target.username,
-          reason,
-          before: { suspended: false, ...before, active_offers: paused },
-          after: { suspended: true, ...(await signedIn(tx, target.id, now)), active_offers: [] },
-          at: now,
+        let paused: number[] = [];
+        const ended = await signOutAudited(tx, now, { operator, target, action: 'trader_suspended', reason }, { closeSignIns: false }, async () => {
+          await tradersRepository(tx).suspend(target.id, { at: now, reason, by: operator.id });
+          paused = await offersService(tx).pauseAllOf(target.id, now);
+          return { before: { suspended: false, active_offers: paused }, after: { suspended: true, active_offers: [] } };
         });
         return { ended, sentence: sentences.traderSuspended(target.username), offersPaused: paused.length > 0 };
       });
@@ -214,17 +235,8 @@ export function operatorTradersService(deps: OperatorTradersDeps) {
       let owner: { email: string; username: string } | undefined;
       const sentence = await act(username, async (tx, target, now) => {
         assertTrader(target);
-        const before = await signedIn(tx, target.id, now);
-        await tradersRepository(tx).replacePasswordHash(target.id, unusable);
-        const ended = await endEverySession(tx, target.id, now, { closeSignIns: true });
-        await auditRepository(tx).record({
-          actor: operator,
-          action: 'password_reset_forced',
-          target: target.username,
-          reason,
-          before,
-          after: await signedIn(tx, target.id, now),
-          at: now,
+        const ended = await signOutAudited(tx, now, { operator, target, action: 'password_reset_forced', reason }, { closeSignIns: true }, async () => {
+          await tradersRepository(tx).replacePasswordHash(target.id, unusable);
         });
         owner = target;
         return { ended, sentence: sentences.passwordResetForced(target.username) };
@@ -237,17 +249,7 @@ export function operatorTradersService(deps: OperatorTradersDeps) {
     endSessions(operator: Operator, username: string, reason: string): Promise<string> {
       return act(username, async (tx, target, now) => {
         assertTrader(target);
-        const before = await signedIn(tx, target.id, now);
-        const ended = await endEverySession(tx, target.id, now, { closeSignIns: true });
-        await auditRepository(tx).record({
-          actor: operator,
-          action: 'sessions_ended',
-          target: target.username,
-          reason,
-          before,
-          after: await signedIn(tx, target.id, now),
-          at: now,
-        });
+        const ended = await signOutAudited(tx, now, { operator, target, action: 'sessions_ended', reason }, { closeSignIns: true });
         return { ended, sentence: sentences.sessionsEnded(target.username) };
       });
     },
