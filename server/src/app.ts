@@ -34,6 +34,7 @@ import { offersPlugin } from './offers/offers.plugin.ts';
 import { reputationPlugin } from './reputation/reputation.plugin.ts';
 import { paymentWindowSweep, tradesPlugin } from './trades/trades.plugin.ts';
 import { moderationPlugin } from './moderation/moderation.plugin.ts';
+import { operatorTradersPlugin } from './operator/traders.plugin.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
 import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
@@ -265,7 +266,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(realtimePlugin);
   await app.register(pushPlugin, options.push ?? {});
   // The features, each after those it uses (a plugin reaches another's service as app.<service>).
-  for (const plugin of [notificationsPlugin, livePricesPlugin, chatPlugin, offerListCachePlugin, offersPlugin, tradesPlugin, moderationPlugin, reputationPlugin]) {
+  for (const plugin of [notificationsPlugin, livePricesPlugin, chatPlugin, offerListCachePlugin, offersPlugin, tradesPlugin, moderationPlugin, reputationPlugin, operatorTradersPlugin]) {
     await app.register(plugin);
   }
   await app.register(chainPlugin, { adapter: options.chainAdapter });

@@ -41,6 +41,8 @@ const generalRefusals = {
   releaseCodeUsed: notAllowed('release.code_used', CODE_USED),
   tooManyAuthenticatorCodes: signInExpired('sign_in.too_many_codes', 'Too many wrong codes. Please sign in again.'),
   signInExpired: signInExpired('sign_in.expired', 'This sign-in has expired. Please enter your username and password again.'),
+  /** The right password (and second factor) of a suspended account (docs/operators.md "Traders and suspension"). */
+  signInSuspended: notAllowed('sign_in.suspended', 'This account is suspended. Please contact support.'),
   invalidRecoveryCode: invalidInput('two_factor.invalid_recovery_code', 'Invalid recovery code.'),
   wrongPassword: invalidInput('account.wrong_password', 'The password is not correct.'),
   emailTaken: stateConflict('account.email_taken', 'An account with this email already exists.'),

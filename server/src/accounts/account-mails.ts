@@ -15,7 +15,10 @@ export type SecurityEvent =
   | { kind: 'withdrawalAddressAdded'; network: string; address: string; usableFrom: string }
   | { kind: 'withdrawalAllowlistOff'; enforcedUntil: string }
   | { kind: 'antiPhishingCodeSet' }
-  | { kind: 'antiPhishingCodeRemoved' };
+  | { kind: 'antiPhishingCodeRemoved' }
+  // An operator made the password unusable (docs/operators.md "Traders and suspension"): the owner learns here how
+  // to sign in again, since the sign-in page only says the password is wrong.
+  | { kind: 'passwordResetForced' };
 
 const notYou =
   'If this was not you, someone else has your password and a way into your account: choose a new password now with ' +
@@ -89,6 +92,12 @@ export function securityMail(owner: { email: string; username: string }, event: 
         hello,
         `The anti-phishing code of your Peerex account was removed at ${when}. Emails from us no longer carry one.`,
         notYou,
+      ]);
+    case 'passwordResetForced':
+      return noticeMail(owner.email, 'Choose a new password for your Peerex account', [
+        hello,
+        `For your account's safety, Peerex's staff reset your password at ${when}: it no longer works, and every session of your account ended.`,
+        'Choose a new password with "Forgot password?" on the sign-in page: a code is mailed to this address.',
       ]);
   }
 }

@@ -71,6 +71,20 @@ const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'repl
 };
 
 /**
+ * Ends everything a user is signed in with, in the caller's transaction (a password reset; an operator's suspension,
+ * forced reset or "end sessions", docs/operators.md "Traders and suspension"): every session, whose sockets close and
+ * whose push devices are unbound with it (migration 022), and every push device bound to the account (the owner's
+ * browsers bind again at their next sign-in); with `closeSignIns`, every half-finished two-factor sign-in too.
+ * Answers the ended sessions' ids: the caller hands them to `sessions.ended` right after the commit.
+ */
+export async function endEverySession(tx: Queryable, userId: string, now: Date, options: { closeSignIns: boolean }): Promise<string[]> {
+  const ended = await sessionsRepository(tx).revokeAllOfUser(userId, now);
+  if (options.closeSignIns) await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
+  await pushRepository(tx).unbindUser(userId);
+  return ended;
+}
+
+/**
  * The password again before a change a stolen session must not make (two-factor, the account protections); a
  * wrong one is refused before any code is looked at (or spent) and counts towards the sign-in lockout, so a
  * session cannot grind passwords.
@@ -150,6 +164,8 @@ export function accountsService(deps: AccountsDeps) {
         await loginGuard.recordFailure(attempt);
         throw refuse.invalidCredentials();
       }
+      // Said only to whoever has the password, so the sentence tells no one else the account is suspended.
+      if (user.suspended_at !== null) throw refuse.signInSuspended();
       if (deps.passwords.needsRehash(user.password_hash)) {
         await users.setPasswordHash(user.id, await deps.passwords.hash(ask.password));
       }
@@ -204,6 +220,11 @@ export function accountsService(deps: AccountsDeps) {
           // Two-factor was switched off since the password step: the interim token no longer means anything.
           await challenges.close(challenge.id, now);
           return { kind: 'over', refusal: refuse.signInExpired(), failed: false };
+        }
+        if (user.suspended_at !== null) {
+          // Suspended since the password step: this attempt signs no one in (docs/operators.md "Traders and suspension").
+          await challenges.close(challenge.id, now);
+          return { kind: 'over', refusal: refuse.signInSuspended(), failed: false };
         }
         const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
         if (outcome.ok) {
@@ -305,12 +326,9 @@ export function accountsService(deps: AccountsDeps) {
       const now = deps.now();
       const { notified, ended } = await db.transaction(async (tx) => {
         await usersRepository(tx).replacePassword(userId, passwordHash, now);
-        // Whoever held the old password may hold a session or be halfway through two-factor: end both.
-        const endedSessions = await sessionsRepository(tx).revokeAllOfUser(userId, now);
-        await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
-        // …and may have bound their own browser to the account's web pushes: unbind every one (the owner's
-        // browsers bind again at their next sign-in; the tokens issued before now bind nothing, device-api.ts).
-        await pushRepository(tx).unbindUser(userId);
+        // Whoever held the old password may hold a session, be halfway through two-factor or have bound their own
+        // browser to the account's web pushes: all of it ends (the tokens issued before now bind nothing, device-api.ts).
+        const endedSessions = await endEverySession(tx, userId, now, { closeSignIns: true });
         return { notified: await notify(tx, [securityTexts.passwordChanged(userId)], now), ended: endedSessions };
       });
       // The ended sessions' sockets close before "Password changed" is published, so only the new password hears it.

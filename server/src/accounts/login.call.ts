@@ -10,10 +10,11 @@ export default defineSecurityCall({
   tag: 'Security',
   summary: 'Sign in',
   description:
-    '`username` may be the username (any case) or the email. Success: `{two_factor:false, token, user}`. With two-factor on, it is `{two_factor:true, token:<interim token>, user:{username}}` instead, and only `security/two_factor_login/` accepts that token, for 5 minutes. 400 "Invalid username or password.", 429 "Too many failed sign-in attempts. Please try again in N minutes.".',
+    '`username` may be the username (any case) or the email. Success: `{two_factor:false, token, user}`. With two-factor on, it is `{two_factor:true, token:<interim token>, user:{username}}` instead, and only `security/two_factor_login/` accepts that token, for 5 minutes. 400 "Invalid username or password.", 403 "This account is suspended. Please contact support." (said only once the password is right), 429 "Too many failed sign-in attempts. Please try again in N minutes.".',
   access: 'public',
   request: named('LoginRequest', loginRequest),
   answer: envelope(info(named('LoginAnswer', loginResponse))),
+  refusals: [403],
   compress: false,
   handle: async ({ app, request, body }) => ok(loginResponse, await app.accounts.signIn(body, clientAddress(request))),
 });

@@ -6,6 +6,7 @@ import {
   type AllowlistRequest,
   type AllowlistStatus,
   type AntiPhishingStatus,
+  type SignInEntry,
   type SignInHistory,
   type SignOutOthersResponse,
 } from '../../../contracts/account-protections.ts';
@@ -17,7 +18,7 @@ import { securityTexts, utcMinuteUp } from '../notifications/texts.ts';
 import { idleLimitOf } from './sessions.plugin.ts';
 import { accountKey } from './login-guard.plugin.ts';
 import type { Refusal } from '../refusals.ts';
-import { sessionsRepository } from './sessions.repository.ts';
+import { sessionsRepository, type SessionHistoryRow } from './sessions.repository.ts';
 import { usersRepository, userProtectionsRepository, type UserRow } from './users.repository.ts';
 import { withdrawalAllowlistRepository, type AllowlistRow } from './withdrawal-allowlist.repository.ts';
 import { refuse } from '../sentences.ts';
@@ -41,6 +42,20 @@ export interface Caller {
 }
 
 type AddAsk = Extract<AllowlistRequest, { type: 'add' }>;
+
+/**
+ * One sign-in of the history as its owner sees it, and as an operator's page of the trader shows it (no session is
+ * the operator's own: `currentSessionId` undefined). Sessions last used at or before `idleBefore` are idle-expired.
+ */
+export const signInEntryOf = (row: SessionHistoryRow, idleBefore: Date, currentSessionId?: string): SignInEntry => ({
+  id: Number(row.id),
+  created: row.created_at.toISOString(),
+  last_used: row.last_used_at.toISOString(),
+  device: row.device,
+  ip: row.client_address,
+  current: row.id === currentSessionId,
+  active: row.revoked_at === null && row.last_used_at > idleBefore,
+});
 
 const entryOf = (row: AllowlistRow) => ({
   id: Number(row.id),
@@ -150,17 +165,7 @@ export function protectionsService(deps: ProtectionsDeps) {
     async signInHistory(caller: Caller): Promise<SignInHistory> {
       const idleBefore = idleLimitOf(deps.now(), deps.sessionIdleDays);
       const rows = await sessionsRepository(db).newestOfUser(caller.userId, SIGN_IN_HISTORY_LIMIT);
-      return {
-        sessions: rows.map((row) => ({
-          id: Number(row.id),
-          created: row.created_at.toISOString(),
-          last_used: row.last_used_at.toISOString(),
-          device: row.device,
-          ip: row.client_address,
-          current: row.id === caller.sessionId,
-          active: row.revoked_at === null && row.last_used_at > idleBefore,
-        })),
-      };
+      return { sessions: rows.map((row) => signInEntryOf(row, idleBefore, caller.sessionId)) };
     },
 
     /** Ends every other live session of the account; the calling one stays. */

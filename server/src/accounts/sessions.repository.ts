@@ -40,7 +40,7 @@ export function sessionsRepository(db: Queryable) {
     db.maybe<SessionLookup>(
       `SELECT s.id AS session_id, s.user_id, u.username, u.email, u.role, s.last_used_at
        FROM sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.${column} = $1 AND s.revoked_at IS NULL`,
+       WHERE s.${column} = $1 AND s.revoked_at IS NULL AND u.suspended_at IS NULL`,
       [hash],
       // Every signed-in call runs one: kept prepared (a lookup by a unique key, one plan for any token).
       PREPARED,
@@ -78,7 +78,11 @@ export function sessionsRepository(db: Queryable) {
       return { ids: ended.map((row) => row.id), live: ended.filter((row) => row.live).length };
     },
 
-    /** The live (not revoked) session behind a token hash, with its user. Idle expiry is the caller's rule. */
+    /**
+     * The live (not revoked) session behind a token hash, with its user. Idle expiry is the caller's rule. A
+     * suspended user's session is none: suspending ends their sessions anyway, and this holds even for one a
+     * sign-in racing the suspension opened (docs/operators.md "Traders and suspension").
+     */
     findLive: (tokenHash: string) => findLiveBy('token_hash', tokenHash),
 
     /** The live session whose websocket token hashes to this (channel authorization). */

@@ -10,9 +10,11 @@ export interface UserRow {
   totp_secret: string | null;
   totp_pending_secret: string | null;
   role: UserRole;
+  /** Set while an operator has suspended the account (migration 032): it signs in nowhere. */
+  suspended_at: Date | null;
 }
 
-const COLUMNS = 'id, username, email, password_hash, totp_secret, totp_pending_secret, role';
+const COLUMNS = 'id, username, email, password_hash, totp_secret, totp_pending_secret, role, suspended_at';
 
 export function usersRepository(db: Queryable) {
   return {

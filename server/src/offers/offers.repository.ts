@@ -156,6 +156,21 @@ export function offersRepository(db: Queryable) {
         )
       )?.is_active,
 
+    /**
+     * Pauses every live offer of the user (a suspension, docs/operators.md "Traders and suspension"); answers the
+     * paused offers' ids, in id order. The open statement takes only a live offer, so a trade cannot open on one
+     * once this committed.
+     */
+    pauseAllOfUser: async (userId: string, now: Date): Promise<number[]> =>
+      (
+        await db.query<{ id: string }>('UPDATE offers SET is_active = false, updated_at = $2 WHERE user_id = $1 AND is_active RETURNING id', [
+          userId,
+          now,
+        ])
+      )
+        .map((row) => Number(row.id))
+        .sort((a, b) => a - b),
+
     find: (id: number) =>
       db.maybe<StoredOffer>(
         `SELECT o.id, o.user_id, o.offer_type, o.coin_id, o.currency_code, o.rate, o.min_amount, o.max_amount,

@@ -274,6 +274,14 @@ export function offersService(db: Queryable) {
       if (!(await offers.updateOwn(id, userId, await check(fields), now))) throw refuse.offerNotFound();
     },
 
+    /**
+     * Pauses every live offer of a trader an operator suspends, in the suspension's transaction (`db` is it);
+     * answers their ids. The caller drops Browse Offers' cached pages (`offersChanged`) once it committed.
+     */
+    pauseAllOf(userId: string, now: Date): Promise<number[]> {
+      return offers.pauseAllOfUser(userId, now);
+    },
+
     /** Pauses or resumes the caller's own offer; answers whether it is now live. Someone else's answers 404, as `editable`. */
     async toggle(id: number, userId: string, now: Date): Promise<boolean> {
       const active = await offers.toggleOwn(id, userId, now);

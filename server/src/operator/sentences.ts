@@ -1,13 +1,31 @@
-import { notAllowed, sentencesOf } from '../refusals.ts';
+import { notAllowed, notFound, sentencesOf, stateConflict } from '../refusals.ts';
 
 /** The operator console's refusals, each with its stable code (gathered into `REFUSALS`, server/src/sentences.ts). */
 export const operatorRefusals = {
   operatorsOnly: notAllowed('operator.operators_only', 'Only operators can use the operator console.'),
   /** An operator holds nothing and trades nothing (docs/operators.md "The role"). */
   operatorsDoNotTrade: notAllowed('operator.not_a_trader', "Operators do not trade: sign in with a trader's account."),
+  noSuchTrader: notFound('operator.no_such_trader', 'There is no trader by that name.'),
+  /**
+   * Staff accounts are changed from the command line only (docs/operators.md "Traders and suspension"): an operator
+   * cannot suspend, force a reset on or sign out a moderator or another operator.
+   */
+  staffAccount: stateConflict(
+    'operator.not_a_trader_account',
+    'This is a staff account: the console acts on traders only. Staff accounts are changed from the command line.',
+  ),
+  alreadySuspended: stateConflict('operator.already_suspended', 'This trader is already suspended.'),
+  notSuspended: stateConflict('operator.not_suspended', 'This trader is not suspended.'),
 } as const;
 
 /** The operator console's sentences (spread into `sentences`, server/src/sentences.ts). */
 export const operatorSentences = {
   ...sentencesOf(operatorRefusals),
+  traderSuspended: (username: string) => `${username} is suspended: every session of theirs ended and their offers are paused.`,
+  traderReinstated: (username: string) =>
+    `${username} is reinstated and can sign in again. Their offers stay paused until they resume them.`,
+  passwordResetForced: (username: string) =>
+    `${username}'s password no longer works and every session of theirs ended: they choose a new one with "Forgot password?".`,
+  sessionsEnded: (username: string) => `Every session of ${username} ended.`,
+  noteAdded: 'Note added.',
 } as const;
