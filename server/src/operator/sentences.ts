@@ -1,13 +1,21 @@
-import { notAllowed, sentencesOf } from '../refusals.ts';
+import { notAllowed, notFound, sentencesOf, stateConflict } from '../refusals.ts';
 
 /** The operator console's refusals, each with its stable code (gathered into `REFUSALS`, server/src/sentences.ts). */
 export const operatorRefusals = {
   operatorsOnly: notAllowed('operator.operators_only', 'Only operators can use the operator console.'),
   /** An operator holds nothing and trades nothing (docs/operators.md "The role"). */
   operatorsDoNotTrade: notAllowed('operator.not_a_trader', "Operators do not trade: sign in with a trader's account."),
+  /** Withdrawal review (docs/operators.md "Withdrawal review"): an id that names no withdrawal (a deposit's included). */
+  reviewWithdrawalNotFound: notFound('review.not_found', 'This withdrawal does not exist.'),
+  /** Approved or rejected already, by this operator or another: a decision is final. */
+  reviewAlreadyDecided: stateConflict('review.already_decided', 'This withdrawal has already been decided.'),
+  /** A withdrawal below the threshold, or one confirmed while review was off: it never waited for anyone. */
+  reviewNotWaiting: stateConflict('review.not_in_review', 'This withdrawal is not waiting for review.'),
 } as const;
 
 /** The operator console's sentences (spread into `sentences`, server/src/sentences.ts). */
 export const operatorSentences = {
   ...sentencesOf(operatorRefusals),
+  withdrawalApproved: 'Withdrawal approved: it goes to the chain now.',
+  withdrawalRejected: "Withdrawal rejected: the amount is back in the trader's wallet.",
 } as const;
