@@ -1,20 +1,8 @@
+import type { WatchedWithdrawal } from '../chain/chain.repository.ts';
 import type { Queryable } from '../infra/db/db.ts';
 
-/** A withdrawal in review, as the queue and a decision read it (wallet_transactions, migrations 015 and 033). */
-export interface ReviewRow {
-  id: string;
-  user_id: string;
-  username: string;
-  coin_id: number;
-  ticker: string;
-  decimal_places: number;
-  network: string;
-  address: string;
-  amount_crypto: string;
-  amount_usd: string;
-  fee_crypto: string;
-  created_at: Date;
-}
+/** A withdrawal in review, as the queue and a decision read it (wallet_transactions, migrations 015 and 033): the watcher's figures and who, worth what, since when. */
+export type ReviewRow = Omit<WatchedWithdrawal, 'txid'> & { username: string; amount_usd: string; created_at: Date };
 
 const REVIEW_COLUMNS = `w.id::text AS id, w.user_id::text AS user_id, u.username, w.coin_id, c.ticker, c.decimal_places, w.network, w.address,
   w.amount_crypto::text AS amount_crypto, w.amount_usd::text AS amount_usd, w.fee_crypto::text AS fee_crypto, w.created_at`;
