@@ -71,7 +71,11 @@ export const withdrawalMode = z.enum(['usd', 'crypto']);
 export type WithdrawalMode = z.infer<typeof withdrawalMode>;
 export const walletTransactionType = z.enum(['deposit', 'withdrawal']);
 export type WalletTransactionType = z.infer<typeof walletTransactionType>;
-export const walletTransactionStatus = z.enum(['pending', 'completed', 'cancelled']);
+/**
+ * `review`: an external withdrawal at or above WITHDRAWAL_REVIEW_USD waiting for an operator's decision (docs/rules.md
+ * "Wallets"); approved it turns `pending` and goes to the chain, rejected it turns `cancelled` and is refunded.
+ */
+export const walletTransactionStatus = z.enum(['pending', 'review', 'completed', 'cancelled']);
 export type WalletTransactionStatus = z.infer<typeof walletTransactionStatus>;
 /** `external`: on the chain; `internal`: to another Peerex trader's deposit address, settled at once without a network fee. */
 export const walletTransactionScope = z.enum(['external', 'internal']);

@@ -40,6 +40,7 @@ import type { ChainAdapter } from './chain/adapter.ts';
 import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
 import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
 import { walletsPlugin } from './wallets/wallets.plugin.ts';
+import { operatorReviewPlugin } from './operator/operator-review.plugin.ts';
 import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
 import { apiCompressionPlugin } from './infra/api-compression.plugin.ts';
 import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
@@ -271,6 +272,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
+  await app.register(operatorReviewPlugin);
 
   // The periodic jobs (infra/jobs.ts): each a tick of a feature's service on a timer, from onReady to close.
   app.jobs.add(paymentWindowSweep(app));

@@ -143,6 +143,10 @@ const envSchema = z.object({
   OFFER_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   CHAT_MESSAGES_PER_MINUTE: positiveInt.default(60),
   WITHDRAWAL_CALLS_PER_MINUTE: positiveInt.default(30),
+  WITHDRAWAL_REVIEW_USD: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount of USD with at most 2 decimals, like 10000 or 2500.50 (0 turns review off)')
+    .default('10000'),
   CHAIN_SOURCE: z
     .enum(CHAIN_SOURCE_NAMES, { error: `must be one of: ${CHAIN_SOURCE_NAMES.join(', ')}` })
     .default('simulated'),
@@ -250,6 +254,11 @@ export interface Config {
   chatMessagesPerMinute: number;
   /** Withdrawal previews and confirms one trader may ask for within a minute, together. */
   withdrawalCallsPerMinute: number;
+  /**
+   * WITHDRAWAL_REVIEW_USD: an external withdrawal worth this much or more when confirmed (its amount at the preview's
+   * price) waits for an operator's approval (docs/operators.md "Withdrawal review"). An exact decimal string; `0`: never.
+   */
+  withdrawalReviewUsd: string;
   /** Where deposits are seen and withdrawals sent (server/src/chain/adapter.ts); an unknown name fails at boot. */
   chainSource: ChainSourceName;
   /** Seconds between chain watcher rounds; 0 turns the timer off (tests sync by hand). */
@@ -381,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     offerListCacheSeconds: e.OFFER_LIST_CACHE_SECONDS,
     chatMessagesPerMinute: e.CHAT_MESSAGES_PER_MINUTE,
     withdrawalCallsPerMinute: e.WITHDRAWAL_CALLS_PER_MINUTE,
+    withdrawalReviewUsd: e.WITHDRAWAL_REVIEW_USD,
     chainSource: e.CHAIN_SOURCE,
     chainPollSeconds: e.CHAIN_POLL_SECONDS,
     evmNetworks,

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       offerListCacheSeconds: 5,
       chatMessagesPerMinute: 60,
       withdrawalCallsPerMinute: 30,
+      withdrawalReviewUsd: '10000',
       chainSource: 'simulated',
       chainPollSeconds: 5,
       evmNetworks: [],
@@ -95,6 +96,7 @@ describe('loadConfig', () => {
       TRADE_SWEEP_SECONDS: '10',
       OFFER_LIST_CACHE_SECONDS: '30',
       WITHDRAWAL_CALLS_PER_MINUTE: '10',
+      WITHDRAWAL_REVIEW_USD: '2500.50',
       LOG_LEVEL: 'debug',
     });
     expect(config).toMatchObject({
@@ -120,7 +122,18 @@ describe('loadConfig', () => {
       tradeSweepSeconds: 10,
       offerListCacheSeconds: 30,
       withdrawalCallsPerMinute: 10,
+      withdrawalReviewUsd: '2500.50',
     });
+  });
+
+  it('takes the withdrawal review threshold as an exact amount of USD, 0 turning review off, and refuses anything else at start', () => {
+    expect(loadConfig({ WITHDRAWAL_REVIEW_USD: '0' }).withdrawalReviewUsd).toBe('0');
+    expect(loadConfig({ WITHDRAWAL_REVIEW_USD: '9999.99' }).withdrawalReviewUsd).toBe('9999.99');
+    // Empty counts as unset: the default.
+    expect(loadConfig({ WITHDRAWAL_REVIEW_USD: '' }).withdrawalReviewUsd).toBe('10000');
+    for (const bad of ['-1', '10,000', '1e4', '100.001', 'off', ' 100', '.5', '1234567890123']) {
+      expect(() => loadConfig({ WITHDRAWAL_REVIEW_USD: bad }), bad).toThrow(/WITHDRAWAL_REVIEW_USD: must be an amount of USD with at most 2 decimals/);
+    }
   });
 
   it('logs at info by default, at warn under tests, and refuses a level pino does not know', () => {

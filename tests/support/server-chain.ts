@@ -1,12 +1,19 @@
 /** The simulated chain from a test: deposit addresses, deposits from outside, blocks, and withdrawals in flight. */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { expect } from 'vitest';
-import type { NetworkKey } from '../../contracts/wallet.ts';
+import type { BuiltInNetworkKey, NetworkKey } from '../../contracts/wallet.ts';
 import type { BroadcastRequest, ChainAdapter } from '../../server/src/chain/adapter.ts';
 import type { SimulatedChain } from '../../server/src/chain/simulated.ts';
 import { balanceOf, postEntry, type AccountKind } from '../../server/src/ledger/ledger.ts';
 import { Money } from '../../server/src/ledger/money.ts';
+import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import type { CallOptions, TestApp } from './server.ts';
 import { coinByTicker } from './server-money.ts';
+
+/** A valid address of `network` whose key is nobody's on Peerex (its secret key is a digest of `seed`). */
+export const outsider = (network: BuiltInNetworkKey, seed = 'outside') =>
+  CHAIN_NETWORKS[network].addressOf(secp256k1.getPublicKey(sha256(new TextEncoder().encode(`${network}:${seed}`)), true));
 
 /** POST /api/dev/chain/ as the developer's terminal sends it. */
 export const devChain = <T = unknown>(t: TestApp, body: unknown, options: CallOptions = {}) => t.post<T>('/api/dev/chain/', body, options);
@@ -46,7 +53,7 @@ export interface WalletRow {
   ticker: string;
   network: string;
   trans_type: 'deposit' | 'withdrawal';
-  status: 'pending' | 'completed' | 'cancelled';
+  status: 'pending' | 'review' | 'completed' | 'cancelled';
   scope: string;
   amount_crypto: string;
   amount_usd: string;

@@ -259,6 +259,10 @@ describe('Recent Trades screen', () => {
     await choose(typist, 'Status', 'Completed');
     await choose(typist, 'Coin', 'Ethereum');
     expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTrades({ tradeType: 'sell', status: 'completed', coinId: '2' }) });
+    // A trade never waits for review: that status is the wallet history's only.
+    await typist.click(screen.getByRole('combobox', { name: 'Status' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['All statuses', 'Pending', 'Completed', 'Cancelled']);
+    await typist.keyboard('{Escape}');
     await answer(noTrades);
 
     await typist.click(screen.getByRole('button', { name: 'Clear All' }));

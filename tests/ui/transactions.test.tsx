@@ -177,6 +177,31 @@ describe('Recent Transactions screen', () => {
     }
   });
 
+  it('shows a withdrawal waiting for an operator as "Waiting for review", and does not keep asking for the page', async () => {
+    const { answer } = await transactions();
+    await answer({ transactions: [transactionRow(1, { trans_type: 'withdrawal', status: 'review' })], paginator: paginator(1, 1) });
+    const badge = cellsOf(0).at(-1)!.firstElementChild;
+    expect(badge).toHaveTextContent(/^Waiting for review$/);
+    expect(badge).toHaveAttribute('data-status', 'review');
+    // A decision may take hours: the trader is notified of it rather than the page polling until then.
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('offers "Waiting for review" among the statuses, after Pending, and filters on it', async () => {
+    const { answer, loads, typist } = await transactions();
+    await answer(transactionPage(1, 1));
+    await typist.click(screen.getByRole('combobox', { name: 'Status' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'All statuses',
+      'Pending',
+      'Waiting for review',
+      'Completed',
+      'Cancelled',
+    ]);
+    await typist.click(screen.getByRole('option', { name: 'Waiting for review' }));
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTransactions({ status: 'review' }) });
+  });
+
   it('says "No transactions found matching your criteria." only once an empty answer arrived', async () => {
     const { answer } = await transactions();
     expect(screen.queryByText('No transactions found matching your criteria.')).not.toBeInTheDocument();

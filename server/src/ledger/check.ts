@@ -28,7 +28,7 @@ export interface LedgerReport {
 /**
  * The wallets against the ledger (migration 015's references): a deposit is credited (its credit_reference
  * posts its amount to the owner's available) exactly when it is completed; each user's `withdrawing` balance
- * of a coin is the sum of their pending external withdrawals; an external withdrawal has its `:hold`, and its
+ * of a coin is the sum of their pending external withdrawals (those waiting for review included); an external withdrawal has its `:hold`, and its
  * `:sent` exactly when completed or its `:refund` exactly when cancelled (each moving its amount in or out of
  * `withdrawing`); an internal one has its `transfer:<id>` taking its amount from the sender's available.
  */
@@ -136,7 +136,7 @@ async function auditWallets(db: Queryable): Promise<WalletsReport> {
        WHERE a.kind = 'withdrawing' GROUP BY a.user_id, a.coin_id
      ), in_flight AS (
        SELECT user_id, coin_id, sum(amount_crypto) AS total
-       FROM wallet_transactions WHERE trans_type = 'withdrawal' AND scope = 'external' AND status = 'pending'
+       FROM wallet_transactions WHERE trans_type = 'withdrawal' AND scope = 'external' AND status IN ('pending', 'review')
        GROUP BY user_id, coin_id
      )
      SELECT coalesce(h.user_id, f.user_id)::text AS "userId", coalesce(h.coin_id, f.coin_id) AS "coinId",

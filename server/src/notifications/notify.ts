@@ -20,6 +20,9 @@ export const NOTIFICATION_KINDS = [
   'chat_message',
   'deposit_credited',
   'withdrawal_completed',
+  // A withdrawal at or above WITHDRAWAL_REVIEW_USD, decided by an operator (docs/operators.md "Withdrawal review").
+  'withdrawal_approved',
+  'withdrawal_rejected',
   'sign_in',
   'password_changed',
   'two_factor_changed',
@@ -29,6 +32,7 @@ export const NOTIFICATION_KINDS = [
   'withdrawal_allowlist_changed',
   // To operators (docs/operators.md "Notifications").
   'chain_incident',
+  'withdrawal_review',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -158,14 +158,46 @@ export const walletTexts = {
       `${amount} ${ticker} was sent on ${network} to ${address}. The transaction is in a block; the history shows its ID.`,
       TRANSACTIONS_LINK,
     ),
+
+  /** An operator approved a withdrawal that waited for review: it goes to the chain now. */
+  withdrawalApproved: (userId: string, amount: string, ticker: string, network: NetworkKey | string, address: string): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_approved',
+      'Withdrawal approved',
+      `Your withdrawal of ${amount} ${ticker} on ${network} to ${address} was approved and is on its way to the chain. You will be told when it is in a block.`,
+      TRANSACTIONS_LINK,
+    ),
+
+  /** An operator rejected a withdrawal that waited for review: its amount is back in the wallet. */
+  withdrawalRejected: (userId: string, amount: string, ticker: string, network: NetworkKey | string, reason: string): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_rejected',
+      'Withdrawal rejected',
+      `Your withdrawal of ${amount} ${ticker} on ${network} was rejected: "${clip(reason, QUOTE_LENGTH)}". The ${amount} ${ticker} is back in your wallet.`,
+      TRANSACTIONS_LINK,
+    ),
 };
 
 /** What operators are told (docs/operators.md "Notifications"); the console's overview links each. */
 export const OPERATOR_LINK = '/operator';
+/** The console's withdrawal review queue. */
+export const REVIEWS_LINK = '/operator/reviews';
 export const operatorTexts = {
   /** A chain incident only an operator settles (docs/chains.md "Re-organisations", "Withdrawals"). */
   chainIncident: (userId: string, network: string, kind: string, detail: string): NotificationDraft =>
     draft(userId, 'chain_incident', `Chain incident on ${network}`, `${kind.replaceAll('_', ' ')}: ${detail}. npm run chain:reconcile lists the open incidents.`, OPERATOR_LINK),
+
+  /** A withdrawal at or above WITHDRAWAL_REVIEW_USD waits for an operator's decision (docs/operators.md "Withdrawal review"). */
+  withdrawalReview: (userId: string, trader: string, amount: string, ticker: string, network: string, amountUsd: string): NotificationDraft =>
+    draft(
+      userId,
+      'withdrawal_review',
+      'Withdrawal waiting for review',
+      `${trader} withdraws ${amount} ${ticker} on ${network}, worth ${amountUsd} USD. Approve or reject it in the review queue.`,
+      REVIEWS_LINK,
+    ),
 };
 
 const ifNotYou = 'If this was not you, reset your password now and turn on two-factor authentication.';

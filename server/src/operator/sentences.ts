@@ -16,6 +16,12 @@ export const operatorRefusals = {
   ),
   alreadySuspended: stateConflict('operator.already_suspended', 'This trader is already suspended.'),
   notSuspended: stateConflict('operator.not_suspended', 'This trader is not suspended.'),
+  /** Withdrawal review (docs/operators.md "Withdrawal review"): an id that names no withdrawal (a deposit's included). */
+  reviewWithdrawalNotFound: notFound('review.not_found', 'This withdrawal does not exist.'),
+  /** Approved or rejected already, by this operator or another: a decision is final. */
+  reviewAlreadyDecided: stateConflict('review.already_decided', 'This withdrawal has already been decided.'),
+  /** A withdrawal below the threshold, or one confirmed while review was off: it never waited for anyone. */
+  reviewNotWaiting: stateConflict('review.not_in_review', 'This withdrawal is not waiting for review.'),
 } as const;
 
 /** The operator console's sentences (spread into `sentences`, server/src/sentences.ts). */
@@ -28,4 +34,6 @@ export const operatorSentences = {
     `${username}'s password no longer works and every session of theirs ended: they choose a new one with "Forgot password?".`,
   sessionsEnded: (username: string) => `Every session of ${username} ended.`,
   noteAdded: 'Note added.',
+  withdrawalApproved: 'Withdrawal approved: it goes to the chain now.',
+  withdrawalRejected: "Withdrawal rejected: the amount is back in the trader's wallet.",
 } as const;

@@ -46,5 +46,7 @@ export const walletRefusals = {
 export const walletSentences = {
   ...sentencesOf(walletRefusals),
   withdrawalSubmitted: 'Withdrawal submitted. It will be sent within 30 minutes.',
+  /** A withdrawal at or above WITHDRAWAL_REVIEW_USD (docs/rules.md "Wallets"). */
+  withdrawalInReview: 'Withdrawal submitted. Large withdrawals are reviewed by an operator before they are sent: you will be notified of the decision.',
   internalTransferSent: 'Sent to another Peerex wallet.',
 } as const;

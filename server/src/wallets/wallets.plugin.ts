@@ -3,6 +3,7 @@ import { transactionHistory, type WalletHistoryService } from './history.ts';
 import { withdrawals, type Withdrawals } from './withdrawals.ts';
 import { walletsService } from './wallets.ts';
 import { shared } from '../infra/shared.ts';
+import { OPERATORS_CHANNEL, operatorEvents } from '../../../contracts/operator.ts';
 
 export interface WalletsServices {
   list: ReturnType<typeof walletsService>['list'];
@@ -34,6 +35,8 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       now: app.now,
       dispatched: () => app.chain.kick(),
       announce: (rows) => app.notifications.announce(rows),
+      reviewThresholdUsd: app.config.withdrawalReviewUsd,
+      reviewQueueChanged: () => app.realtime.publish(OPERATORS_CHANNEL, operatorEvents.reviews, {}),
     }),
     history: transactionHistory(app.db),
   });

@@ -24,6 +24,8 @@ export interface KeptPreview {
   amount_usd: string;
   fee_crypto: string;
   fee_usd: string;
+  /** The coin's USD price the preview used (migration 033); null for a preview kept before it. */
+  usd_price: string | null;
   expires_at: Date;
 }
 
@@ -63,11 +65,11 @@ export function withdrawalsRepository(db: Queryable) {
     /** Keeps the user's one pending withdrawal: a new preview replaces the old one. */
     keep: (preview: Omit<KeptPreview, 'network'> & { network: string }) =>
       db.query(
-        `INSERT INTO withdrawal_previews (user_id, coin_id, network, recipient, scope, amount_crypto, amount_usd, fee_crypto, fee_usd, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `INSERT INTO withdrawal_previews (user_id, coin_id, network, recipient, scope, amount_crypto, amount_usd, fee_crypto, fee_usd, expires_at, usd_price)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (user_id) DO UPDATE SET coin_id = excluded.coin_id, network = excluded.network, recipient = excluded.recipient,
            scope = excluded.scope, amount_crypto = excluded.amount_crypto, amount_usd = excluded.amount_usd,
-           fee_crypto = excluded.fee_crypto, fee_usd = excluded.fee_usd, expires_at = excluded.expires_at`,
+           fee_crypto = excluded.fee_crypto, fee_usd = excluded.fee_usd, expires_at = excluded.expires_at, usd_price = excluded.usd_price`,
         [
           preview.user_id,
           preview.coin_id,
@@ -79,6 +81,7 @@ export function withdrawalsRepository(db: Queryable) {
           preview.fee_crypto,
           preview.fee_usd,
           preview.expires_at,
+          preview.usd_price,
         ],
       ),
 
@@ -94,7 +97,7 @@ export function withdrawalsRepository(db: Queryable) {
       db.maybe<KeptPreview>(
         `DELETE FROM withdrawal_previews WHERE user_id = $1
          RETURNING user_id, coin_id, network, recipient, scope, amount_crypto::text AS amount_crypto, amount_usd::text AS amount_usd,
-                   fee_crypto::text AS fee_crypto, fee_usd::text AS fee_usd, expires_at`,
+                   fee_crypto::text AS fee_crypto, fee_usd::text AS fee_usd, usd_price::text AS usd_price, expires_at`,
         [userId],
       ),
 
@@ -104,7 +107,8 @@ export function withdrawalsRepository(db: Queryable) {
       coinId: number;
       network: string;
       transType: 'deposit' | 'withdrawal';
-      status: 'pending' | 'completed';
+      /** `review`: an external withdrawal waiting for an operator (docs/operators.md "Withdrawal review"). */
+      status: 'pending' | 'review' | 'completed';
       scope: WalletTransactionScope;
       amountCrypto: string;
       amountUsd: string;

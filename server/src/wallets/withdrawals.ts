@@ -11,9 +11,10 @@ import { transactionWithRetry } from '../infra/db/retry.ts';
 import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
-import { utcMinuteUp, walletTexts } from '../notifications/texts.ts';
+import { operatorTexts, utcMinuteUp, walletTexts } from '../notifications/texts.ts';
+import { usersRepository } from '../accounts/users.repository.ts';
 import { Refusal } from '../refusals.ts';
-import { withdrawalsRepository, type Route } from './withdrawals.repository.ts';
+import { withdrawalsRepository, type KeptPreview, type Route } from './withdrawals.repository.ts';
 import { allowlistRefusal } from '../accounts/protections.ts';
 import { holdEnd, securityChangesOf } from '../accounts/security-hold.ts';
 import { chainNetworkOf, type ChainNetwork } from './networks.ts';
@@ -27,6 +28,13 @@ export interface WithdrawalsDeps {
   dispatched: () => void;
   /** After an internal transfer's commit: the recipient's notification, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /**
+   * WITHDRAWAL_REVIEW_USD: an external withdrawal worth this much or more at the preview's price waits for an
+   * operator (docs/operators.md "Withdrawal review"). An exact decimal string; '0': never.
+   */
+  reviewThresholdUsd: string;
+  /** After a withdrawal entered review and committed: the operators' console reads its queue again (never throws). */
+  reviewQueueChanged: () => void;
 }
 
 /** The ledger references migration 015 pins for a withdrawal (the chain watcher posts `:sent` and `:refund`). */
@@ -52,6 +60,7 @@ export function withdrawalLockEnd(changedAt: Date): { at: Date; text: string } {
 /** What confirm did inside its transaction; refusals that must keep what it wrote (a deleted expired preview) come back as values. */
 type Confirmed =
   | { kind: 'external' }
+  | { kind: 'review'; notified: Notified[] }
   | { kind: 'internal'; notified: Notified[] }
   | { kind: 'refused'; refusal: Refusal };
 
@@ -97,6 +106,17 @@ export function withdrawals(deps: WithdrawalsDeps) {
   }
 
   /**
+   * Whether an external withdrawal waits for an operator: its worth at the preview's price, exactly (amount_usd is
+   * rounded to cents), at or above the threshold. A preview kept before migration 033 has no price: its amount_usd.
+   */
+  function needsReview(preview: KeptPreview): boolean {
+    const threshold = new Money(deps.reviewThresholdUsd);
+    if (threshold.isZero()) return false;
+    const worth = preview.usd_price === null ? new Money(preview.amount_usd) : new Money(preview.amount_crypto).times(preview.usd_price);
+    return worth.gte(threshold);
+  }
+
+  /**
    * Checks a withdrawal as the trader typed it, in the order they would fix it (the lock, the coin and
    * network, the address, the amount), answers its figures and keeps it for WITHDRAWAL_PREVIEW_SECONDS as
    * the one withdrawal `confirm` may execute. A recipient that is another trader's deposit address on that
@@ -138,6 +158,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
       amount_usd: rounded(amount.times(route.usd_price), FIAT_PLACES),
       fee_crypto: fixed(fee, route.decimal_places),
       fee_usd: rounded(fee.times(route.usd_price), FIAT_PLACES),
+      usd_price: route.usd_price,
       expires_at: expires,
     };
     await repository.keep(kept);
@@ -182,11 +203,14 @@ export function withdrawals(deps: WithdrawalsDeps) {
     const amount = new Money(preview.amount_crypto);
     const sender = { kind: 'available', userId, coinId: preview.coin_id } as const;
     if (preview.scope === 'external') {
+      // A large one waits for an operator (docs/rules.md "Wallets"); its amount is held all the same, so the balance
+      // it leaves is decided here, under the ledger's lock, like any other withdrawal's.
+      const review = needsReview(preview);
       const id = await repository.insertTransaction({
         ...figures,
         userId,
         transType: 'withdrawal',
-        status: 'pending',
+        status: review ? 'review' : 'pending',
         scope: 'external',
         feeCrypto: preview.fee_crypto,
         feeUsd: preview.fee_usd,
@@ -200,7 +224,15 @@ export function withdrawals(deps: WithdrawalsDeps) {
           { account: { kind: 'withdrawing', userId, coinId: preview.coin_id }, amount },
         ],
       });
-      return { kind: 'external' };
+      if (!review) return { kind: 'external' };
+      // Every operator is told, in this transaction: a withdrawal in review that nobody hears of waits forever.
+      const words = await repository.transferWords(userId, preview.coin_id);
+      const operators = await usersRepository(tx).idsOfRole('operator');
+      const amountText = fixed(preview.amount_crypto, words.decimal_places);
+      const drafts = operators.map((operatorId) =>
+        operatorTexts.withdrawalReview(operatorId, words.sender, amountText, words.ticker, preview.network, preview.amount_usd),
+      );
+      return { kind: 'review', notified: await notify(tx, drafts, now) };
     }
 
     // Deposit addresses are never reused, so the owner the preview found is the owner now.
@@ -280,6 +312,12 @@ export function withdrawals(deps: WithdrawalsDeps) {
       if (outcome.kind === 'external') {
         deps.dispatched();
         return sentences.withdrawalSubmitted;
+      }
+      if (outcome.kind === 'review') {
+        // Not handed to the chain: the watcher picks up `pending` only, which an operator's approval makes it.
+        await deps.announce(outcome.notified);
+        deps.reviewQueueChanged();
+        return sentences.withdrawalInReview;
       }
       await deps.announce(outcome.notified);
       return sentences.internalTransferSent;

@@ -6,21 +6,24 @@ import { historySelectors } from '../../machines/shared/pagedList.ts';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
-import { HistoryFilterBar, historyTableWrap, type HistoryFilterBarProps, type HistoryStatusFilter } from './HistoryFilterBar.tsx';
+import { HistoryFilterBar, historyTableWrap, STATUS_OPTIONS, type HistoryFilterBarProps, type HistoryStatusFilter } from './HistoryFilterBar.tsx';
 
 /** The events both history charts take alike (tradeHistory, walletHistory): status, coin, "Clear All", the pages. */
-export type HistoryListEvent =
-  | { type: 'filter.status'; value: HistoryStatusFilter }
+export type HistoryListEvent<Status extends string = HistoryStatusFilter> =
+  | { type: 'filter.status'; value: Status | '' }
   | { type: 'filter.coin'; value: string }
   | { type: 'filters.clear' }
   | { type: 'page.next' }
   | { type: 'page.previous' };
 
 /** The filters the frame reads of a history chart, besides the screen's own type filter. */
-type FrameFilters = { status: HistoryStatusFilter; coinId: string };
+type FrameFilters<Status extends string> = { status: Status | ''; coinId: string };
 
 /** A history chart (tradeHistory, walletHistory) as the frame reads it (the shared selectors) and talks to it (the shared events). */
-export type HistoryActor = ActorRef<Snapshot<unknown> & Parameters<typeof historySelectors.selectFilters<FrameFilters>>[0], HistoryListEvent>;
+export type HistoryActor<Status extends string = HistoryStatusFilter> = ActorRef<
+  Snapshot<unknown> & Parameters<typeof historySelectors.selectFilters<FrameFilters<Status>>>[0],
+  HistoryListEvent<Status>
+>;
 
 /** The look of both history tables; each screen sets its cells' side padding (`tableClassName`). */
 const table = css({
@@ -38,8 +41,10 @@ const table = css({
  * filters, the coin choices, a page loading, the pages). Each screen brings its own type filter, rows and cell
  * padding (their columns differ); the frame holds no state.
  */
-export function HistoryPage<Type extends string>(props: {
-  actor: HistoryActor;
+export function HistoryPage<Type extends string, Status extends string = HistoryStatusFilter>(props: {
+  actor: HistoryActor<NoInfer<Status>>;
+  /** The status filter's choices (default: the common ones, STATUS_OPTIONS). */
+  statuses?: HistoryFilterBarProps<Type, Status>['statuses'];
   title: string;
   subtitle: string;
   /** The screen's own type filter (trade type, transaction type). */
@@ -65,6 +70,8 @@ export function HistoryPage<Type extends string>(props: {
       <HistoryFilterBar
         type={props.type}
         status={status}
+        // Without its own choices a screen's statuses are the common ones (its chart's filter type says so).
+        statuses={props.statuses ?? (STATUS_OPTIONS as HistoryFilterBarProps<Type, Status>['statuses'])}
         coinId={coinId}
         coins={coins}
         onStatus={(value) => actor.send({ type: 'filter.status', value })}

@@ -26,12 +26,22 @@ export function Badge({ tone, className, ...span }: { tone?: BadgeTone } & HTMLA
   return <span className={cx(badge({ tone }), className)} {...span} />;
 }
 
-const TONES: Record<string, BadgeTone> = { completed: 'success', pending: 'warning', cancelled: 'danger' };
+const TONES: Record<string, BadgeTone> = { completed: 'success', pending: 'warning', review: 'info', cancelled: 'danger' };
+/** Statuses whose word is not the label: a withdrawal waiting for an operator's decision. */
+const LABELS: Record<string, string> = { review: 'Waiting for review' };
 
-/** Trade status badges: completed success, pending warning, cancelled danger, anything else no badge. */
+/** Trade and transaction status badges: completed success, pending warning, review info, cancelled danger, anything else no badge. */
 export function StatusBadge({ status }: { status: string }) {
   const tone = TONES[status];
   if (!tone) return null;
+  const label = LABELS[status];
+  if (label) {
+    return (
+      <Badge tone={tone} data-status={status}>
+        {label}
+      </Badge>
+    );
+  }
   return (
     <Badge tone={tone} className={capitalized} data-status={status}>
       {status}

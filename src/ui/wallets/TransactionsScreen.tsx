@@ -9,6 +9,7 @@ import { formatCrypto, formatUsd } from '../format/money.ts';
 import { ArrowDownIcon, ArrowUpIcon } from '../primitives/icons.tsx';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { HistoryPage } from '../history/HistoryPage.tsx';
+import { STATUS_OPTIONS, type HistoryStatusOption, type WalletStatusFilter } from '../history/HistoryFilterBar.tsx';
 import { TransactionTxid } from './TransactionTxid.tsx';
 
 /** Dates read like the trades' "MMM DD YYYY hh:mm A" (e.g. "Mar 05 2025 02:07 PM"). */
@@ -28,6 +29,12 @@ function TransactionDate({ iso }: { iso: string }) {
 const TYPE_LABELS: Record<WalletTransaction['trans_type'], string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
 /** External went over the chain; internal was another Peerex trader's address, settled without the chain. */
 const SCOPE_LABELS: Record<WalletTransaction['scope'], string> = { external: 'External', internal: 'Internal' };
+/** A large withdrawal waits for an operator before it goes to the chain (docs/rules.md "Wallets"). */
+const STATUSES: readonly HistoryStatusOption<WalletStatusFilter>[] = [
+  STATUS_OPTIONS[0]!,
+  { value: 'review', label: 'Waiting for review' },
+  ...STATUS_OPTIONS.slice(1),
+];
 
 // Ten columns, one more than Recent Trades' widest: a little less padding keeps them inside a laptop's width.
 const cells = css({
@@ -73,6 +80,7 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
         value: transType,
         onChange: (value) => actor.send({ type: 'filter.transType', value }),
       }}
+      statuses={STATUSES}
       tableClassName={cells}
       columns={COLUMNS}
       belowTable={
