@@ -13,8 +13,11 @@ CREATE TABLE chain_watch_rounds (
 
 -- The overview's counts read ranges of time, each through an index rather than the whole table, so the overview
 -- costs the same with a hundred thousand trades as with ten (docs/operators.md "The overview").
--- Traders active in the last 24 hours or 7 days: the sessions used since.
+-- Traders active in the last 24 hours or 7 days: the sessions used since, less the staff's (a handful of rows);
+-- traders are all users less the staff, and the suspended ones a handful too.
 CREATE INDEX sessions_by_last_use ON sessions (last_used_at);
+CREATE INDEX users_staff ON users (id) WHERE role <> 'trader';
+CREATE INDEX users_suspended ON users (id) WHERE suspended_at IS NOT NULL;
 -- Trades opened, ended and disputed since midnight and in the last 7 days.
 CREATE INDEX trades_by_created ON trades (created_at);
 CREATE INDEX trades_by_closed ON trades (closed_at) WHERE closed_at IS NOT NULL;

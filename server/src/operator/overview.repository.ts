@@ -67,12 +67,12 @@ export function overviewRepository(db: Queryable) {
     /** Traders (the role that trades): all, suspended, and those with a session used in the last 24 hours or 7 days. */
     traders: (times: OverviewTimes) =>
       db.one<TraderCounts>(
-        `SELECT (SELECT count(*) FROM users WHERE role = 'trader')::int AS total,
-                (SELECT count(*) FROM users WHERE role = 'trader' AND suspended_at IS NOT NULL)::int AS suspended,
+        `SELECT ((SELECT count(*) FROM users) - (SELECT count(*) FROM users WHERE role <> 'trader'))::int AS total,
+                (SELECT count(*) FROM users WHERE suspended_at IS NOT NULL AND role = 'trader')::int AS suspended,
                 active.day::int AS active_24h, active.week::int AS active_7d
          FROM (SELECT count(DISTINCT s.user_id) FILTER (WHERE s.last_used_at >= $1) AS day, count(DISTINCT s.user_id) AS week
-               FROM sessions s JOIN users u ON u.id = s.user_id AND u.role = 'trader'
-               WHERE s.last_used_at >= $2) active`,
+               FROM sessions s
+               WHERE s.last_used_at >= $2 AND NOT EXISTS (SELECT FROM users u WHERE u.id = s.user_id AND u.role <> 'trader')) active`,
         [times.day, times.week],
       ),
 
@@ -112,9 +112,11 @@ export function overviewRepository(db: Queryable) {
                 coalesce((SELECT sum(b.balance) FROM ledger_balances b WHERE b.coin_id = c.id AND b.kind = 'fees'), 0)::text AS all_time
          FROM coins c
          LEFT JOIN (SELECT p.coin_id, sum(p.amount) FILTER (WHERE e.created_at >= $1) AS today, sum(p.amount) AS week
-                    FROM ledger_entries e
-                    JOIN ledger_postings p ON p.entry_id = e.id
-                    JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'fees'
+                    FROM ledger_entries e,
+                         -- OFFSET 0 keeps this a lookup per entry of the week (ledger_postings_by_entry), rather than
+                         -- a join the planner may make by reading every posting the ledger ever wrote.
+                         LATERAL (SELECT p.coin_id, p.amount FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'fees'
+                                  WHERE p.entry_id = e.id OFFSET 0) p
                     WHERE e.created_at >= $2
                     GROUP BY p.coin_id) recent ON recent.coin_id = c.id
          ORDER BY c.id`,
