@@ -1,6 +1,6 @@
 -- The operator's overview and the audit log's reading (docs/operators.md "The overview", "Audit log").
 
--- A suspended trader (docs/operators.md "Traders"): the overview counts them. The suspension's own migration
+-- A suspended trader (docs/api.md "Operator: traders"): the overview counts them. The suspension's own migration
 -- adds the column too; IF NOT EXISTS lets either come first.
 ALTER TABLE users ADD COLUMN IF NOT EXISTS suspended_at timestamptz;
 

@@ -16,7 +16,7 @@ export const OVERVIEW_LIVE_MS = 5_000;
 export const OVERVIEW_HOLDINGS_MS = 60_000;
 
 /**
- * WITHDRAWAL_REVIEW_USD (docs/operators.md "Withdrawal review"), as the configuration holds it once the review's
+ * WITHDRAWAL_REVIEW_USD (docs/api.md "Operator: withdrawal review"), as the configuration holds it once the review's
  * variable is in config.ts, else its default. The one seam between the overview and that variable.
  */
 export const reviewThresholdOf = (config: Config): string =>

@@ -144,7 +144,7 @@ export function overviewRepository(db: Queryable) {
                 least((SELECT min(created_at) FROM push_publishes), (SELECT min(created_at) FROM push_deliveries)) AS oldest`,
       ),
 
-    /** Withdrawals waiting for an operator's review (docs/operators.md "Withdrawal review"). */
+    /** Withdrawals waiting for an operator's review (docs/api.md "Operator: withdrawal review"). */
     reviewsWaiting: async () =>
       (await db.one<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM wallet_transactions WHERE status = 'review'`)).waiting,
 

@@ -11,7 +11,7 @@ import { overviewRepository, type OverviewTimes } from './overview.repository.ts
 /** The fee export's columns, in order. */
 export const FEES_CSV_HEADER = ['date', 'coin', 'amount', 'reference', 'trade'] as const;
 
-/** WITHDRAWAL_REVIEW_USD's default (docs/operators.md "Withdrawal review"), until the configuration names one. */
+/** WITHDRAWAL_REVIEW_USD's default (docs/api.md "Operator: withdrawal review"), until the configuration names one. */
 export const DEFAULT_REVIEW_THRESHOLD_USD = '10000';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
