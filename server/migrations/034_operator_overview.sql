@@ -17,7 +17,8 @@ CREATE TABLE chain_watch_rounds (
 -- traders are all users less the staff, and the suspended ones a handful too.
 CREATE INDEX sessions_by_last_use ON sessions (last_used_at);
 CREATE INDEX users_staff ON users (id) WHERE role <> 'trader';
-CREATE INDEX users_suspended ON users (id) WHERE suspended_at IS NOT NULL;
+-- The suspension's migration makes this index too (032): whichever comes first.
+CREATE INDEX IF NOT EXISTS users_suspended ON users (suspended_at) WHERE suspended_at IS NOT NULL;
 -- Trades opened, ended and disputed since midnight and in the last 7 days.
 CREATE INDEX trades_by_created ON trades (created_at);
 CREATE INDEX trades_by_closed ON trades (closed_at) WHERE closed_at IS NOT NULL;

@@ -56,6 +56,24 @@ export const entryOf = (row: AuditRow): AuditEntry => ({
 /** The audit export's columns, in order. */
 export const AUDIT_CSV_HEADER = ['id', 'at', 'actor', 'actor_role', 'action', 'target', 'reason', 'before', 'after'] as const;
 
+/**
+ * An export's records, EXPORT_BATCH rows at a time: each batch read after the last row of the one before (its
+ * time and id, the order it is read in), until a batch comes back short.
+ */
+export async function* keysetBatches<Row extends { at: Date; id: string }, Cell>(
+  read: (after: { at: Date; id: string } | undefined) => Promise<Row[]>,
+  record: (row: Row) => Cell[],
+): AsyncIterable<Cell[][]> {
+  let after: { at: Date; id: string } | undefined;
+  for (;;) {
+    const rows = await read(after);
+    yield rows.map(record);
+    const last = rows.at(-1);
+    if (!last || rows.length < EXPORT_BATCH) return;
+    after = { at: last.at, id: last.id };
+  }
+}
+
 const json = (value: Record<string, unknown> | null) => (value === null ? null : JSON.stringify(value));
 
 /**
@@ -76,16 +94,10 @@ export function auditLogService({ db }: { db: Db }) {
     /** The filters read at once (a bad date refuses before any byte is sent), then the records batch by batch. */
     records(filters: AuditFilters): AsyncIterable<(string | number | null)[][]> {
       const query = readFilters(filters);
-      return (async function* () {
-        let after: { at: Date; id: string } | undefined;
-        for (;;) {
-          const rows = await auditRepository(db).batch(query, after, EXPORT_BATCH);
-          yield rows.map((row) => [row.id, row.at.toISOString(), row.actor, row.actor_role, row.action, row.target, row.reason, json(row.before), json(row.after)]);
-          const last = rows.at(-1);
-          if (!last || rows.length < EXPORT_BATCH) return;
-          after = { at: last.at, id: last.id };
-        }
-      })();
+      return keysetBatches(
+        (after) => auditRepository(db).batch(query, after, EXPORT_BATCH),
+        (row) => [row.id, row.at.toISOString(), row.actor, row.actor_role, row.action, row.target, row.reason, json(row.before), json(row.after)],
+      );
     },
   };
 }

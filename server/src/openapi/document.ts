@@ -85,7 +85,7 @@ const TAGS = [
   { name: 'Market', description: 'Coins, offers, trades and trader profiles.' },
   { name: 'Chat', description: 'Trade conversations.' },
   { name: 'Moderation', description: 'The dispute desk (moderators only).' },
-  { name: 'Operator', description: "The operator's console (operators only): the overview, traders, withdrawal review, the audit log and the exports." },
+  { name: 'Operator console', description: 'Running the marketplace: traders, withdrawal review, the audit log (operators only).' },
   { name: 'Realtime', description: 'Channel authorization for pusher-js. The websocket itself (Pusher Channels protocol 7) is at `/app/{key}`, outside this document.' },
   { name: 'Web push', description: 'The Beams token that binds a browser to its trader.' },
   // The packages' own groups, as they describe them.

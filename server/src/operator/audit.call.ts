@@ -23,7 +23,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 export const auditListCall = defineCall({
   method: 'post',
   path: '/api/operator/audit/',
-  tag: 'Operator',
+  tag: 'Operator console',
   summary: 'Audit log',
   description:
     'Operators only (403 before the body is read). `list` → `{entries, paginator}`: 50 entries a page, newest first, filtered by `actor` and `target` (exact usernames or references), `action` and the days `since` and `until` (UTC, inclusive). A date that does not exist is refused (400).',
@@ -36,7 +36,7 @@ export const auditListCall = defineCall({
 export const auditCsvCall = defineCall({
   method: 'get',
   path: '/api/operator/audit.csv',
-  tag: 'Operator',
+  tag: 'Operator console',
   summary: 'Audit log as CSV',
   description: `Operators only. The audit log, newest first, with the list's filters as query parameters; columns ${AUDIT_CSV_HEADER.join(', ')} (before and after as JSON). ${CSV_NOTE}`,
   access: 'operator',
@@ -57,7 +57,7 @@ export const auditCsvCall = defineCall({
 export const feesCsvCall = defineCall({
   method: 'get',
   path: '/api/operator/fees.csv',
-  tag: 'Operator',
+  tag: 'Operator console',
   summary: 'Fee income as CSV',
   description: `Operators only. One row per fee the ledger took (a posting into the platform's fee account), oldest first, within the days \`since\` and \`until\` (UTC, inclusive; both optional); columns ${FEES_CSV_HEADER.join(', ')}: when, the coin, the amount to the coin's places, the ledger entry and the trade's channel. ${CSV_NOTE}`,
   access: 'operator',

@@ -5,7 +5,7 @@ import type { EvmNetworkConfig } from '../chain/evm/config.ts';
 import { reconcileChains, type CoinReconciliation, type ReconcileDeps } from '../chain/reconcile.ts';
 import type { Db } from '../infra/db/db.ts';
 import { Money, fixed } from '../ledger/money.ts';
-import { EXPORT_BATCH } from '../audit/audit-log.ts';
+import { EXPORT_BATCH, keysetBatches } from '../audit/audit-log.ts';
 import { overviewRepository, type OverviewTimes } from './overview.repository.ts';
 
 /** The fee export's columns, in order. */
@@ -75,13 +75,13 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
   const reads: ChainReads = { progress: new Map(), holdings: undefined };
   let lastPublished: string | undefined;
 
-  function holdingsOf(network: string, places: Map<string, number>) {
+  function holdingsOf(network: string) {
     const coins = reads.holdings?.coins ?? [];
     return coins
       .filter((coin) => coin.holdings.some((holding) => holding.network === network) || coin.unread.includes(network))
       .map((coin) => {
         const source = coin.holdings.find((holding) => holding.network === network)?.source ?? 'chain';
-        const decimalPlaces = places.get(coin.ticker) ?? coin.places;
+        const decimalPlaces = coin.places;
         return {
           ticker: coin.ticker,
           decimal_places: decimalPlaces,
@@ -103,7 +103,6 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
     const networks = await repository.networks();
     const push = await repository.pushQueue();
     const reviewsWaiting = await repository.reviewsWaiting();
-    const places = new Map(fees.map((fee) => [fee.ticker, fee.decimal_places]));
     return z.parse(operatorOverview, {
       generated_at: now.toISOString(),
       traders,
@@ -146,7 +145,7 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
           lag_blocks: lastBlock === null || head === null ? null : Math.max(0, head - lastBlock),
           last_round_at: row.last_round_at?.toISOString() ?? null,
           open_incidents: row.open_incidents,
-          holdings: holdingsOf(row.network, places),
+          holdings: holdingsOf(row.network),
           read_at: reads.holdings?.at.toISOString() ?? null,
         };
       }),
@@ -163,10 +162,11 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
 
   /** Asks the chain adapter where the watcher stands on each network (a node's head: one light call each). */
   async function refreshProgress(): Promise<void> {
+    const { adapter } = deps;
+    if (!adapter.progress) return;
     for (const row of await overviewRepository(db).networks()) {
-      if (!deps.adapter.progress) return;
       try {
-        reads.progress.set(row.network, await deps.adapter.progress(row.network, row.cursor));
+        reads.progress.set(row.network, await adapter.progress(row.network, row.cursor));
       } catch (error) {
         // A node that does not answer keeps its last reading; the watcher's own round reports the node.
         deps.log?.warn({ network: row.network, err: error }, 'operator overview: the chain did not say its head');
@@ -197,16 +197,10 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
      * oldest first, its amount exact to the coin's places, read in keyset batches.
      */
     feeRecords(range: { from?: Date; to?: Date }): AsyncIterable<(string | null)[][]> {
-      return (async function* () {
-        let after: { at: Date; id: string } | undefined;
-        for (;;) {
-          const rows = await overviewRepository(db).feePostings(range, after, EXPORT_BATCH);
-          yield rows.map((row) => [row.at.toISOString(), row.ticker, fixed(row.amount, row.decimal_places), row.reference, row.channel]);
-          const last = rows.at(-1);
-          if (!last || rows.length < EXPORT_BATCH) return;
-          after = { at: last.at, id: last.id };
-        }
-      })();
+      return keysetBatches(
+        (after) => overviewRepository(db).feePostings(range, after, EXPORT_BATCH),
+        (row) => [row.at.toISOString(), row.ticker, fixed(row.amount, row.decimal_places), row.reference, row.channel],
+      );
     },
     refreshProgress,
 
