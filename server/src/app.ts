@@ -41,6 +41,8 @@ import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
 import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
 import { walletsPlugin } from './wallets/wallets.plugin.ts';
 import { operatorReviewPlugin } from './operator/operator-review.plugin.ts';
+import { auditLogPlugin } from './audit/audit.plugin.ts';
+import { operatorOverviewPlugin, overviewHoldingsJob, overviewLiveJob } from './operator/overview.plugin.ts';
 import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
 import { apiCompressionPlugin } from './infra/api-compression.plugin.ts';
 import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
@@ -273,12 +275,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(chainPlugin, { adapter: options.chainAdapter });
   await app.register(walletsPlugin);
   await app.register(operatorReviewPlugin);
+  // The operator's console: the audit log's reading, and the overview (after the chain: it reads its adapter).
+  await app.register(auditLogPlugin);
+  await app.register(operatorOverviewPlugin);
 
   // The periodic jobs (infra/jobs.ts): each a tick of a feature's service on a timer, from onReady to close.
   app.jobs.add(paymentWindowSweep(app));
   app.jobs.add(priceTick(app));
   app.jobs.add(chainWatcherJob(app));
   app.jobs.add(pushWorkerJob(app, options.push?.worker ?? config.nodeEnv !== 'test'));
+  app.jobs.add(overviewLiveJob(app));
+  app.jobs.add(overviewHoldingsJob(app));
 
   const calls = await loadCalls();
   app.decorate('documentedCalls', [...calls, ...TRIGGER_API_CALLS, ...deviceApiCalls]);

@@ -283,6 +283,30 @@ describe('deposits on an EVM network through a real node', () => {
     expect((await t.app.db.one<{ n: number }>('SELECT count(*)::int AS n FROM wallet_transactions WHERE txid = $1', [txid])).n).toBe(1);
     await expectLedgerClean(t.app.db);
   });
+
+  it("gives the operator's overview the watcher's last block against the node's head, and the holdings read from the node", async () => {
+    await t.app.chain.sync();
+    const ethereum = async () => {
+      await t.app.operatorOverview.refreshProgress();
+      return (await t.app.operatorOverview.overview()).networks.find((network) => network.network === 'ethereum');
+    };
+    const read = await ethereum();
+    expect(read?.head).toBe(Number(await reader().getBlockNumber()));
+    expect(read?.last_block).toBeTypeOf('number');
+    await mineBlocks(2);
+    const later = await ethereum();
+    // The node moved on, the watcher has not had a round since: two blocks more behind.
+    expect(later).toMatchObject({ last_block: read?.last_block, head: (read?.head ?? 0) + 2, lag_blocks: (read?.lag_blocks ?? 0) + 2 });
+    expect(later?.holdings).toEqual([]);
+
+    await t.app.operatorOverview.refreshHoldings();
+    const holdings = (await ethereum())?.holdings ?? [];
+    expect(holdings.map((holding) => [holding.ticker, holding.source])).toEqual([
+      ['ETH', 'chain'],
+      ['USDT', 'chain'],
+    ]);
+    for (const holding of holdings) expect(holding.held).not.toBeNull();
+  });
 });
 
 /** Two processes need one database: only on PostgreSQL. */

@@ -22,7 +22,7 @@ import { normaliseRoute, registeredRoutes } from '../support/route-tree.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { expectCatalogued } from '../support/refusals.ts';
 import { login, newTrader, sessionIdOf } from '../support/server-flows.ts';
-import { moderator, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { moderator, openTrade, operator, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** Seeded, so a failure reproduces; HOSTILE_SEED=<n> replays one. */
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_114);
@@ -53,6 +53,7 @@ interface World {
   seller: Trader;
   buyer: Trader;
   mod: Trader;
+  ops: Trader;
   sellerOffer: number;
   channel: string;
   sellerNotification: number;
@@ -134,6 +135,10 @@ const KNOWN: Record<string, Partial<Pick<Call, 'url' | 'readOnly' | 'endsSession
   '/api/push/beams-auth': { url: (w) => `/api/push/beams-auth/?user_id=${w.me.username}`, readOnly: true },
   '/api/realtime/auth': { readOnly: true },
   '/api/dev/outbox': { readOnly: true },
+  '/api/operator/overview': { readOnly: true },
+  '/api/operator/audit': { readOnly: true },
+  '/api/operator/audit.csv': { readOnly: true },
+  '/api/operator/fees.csv': { readOnly: true },
 };
 
 /** The server's own calls, from their declarations (the *.call.ts files under server/src): method, route, access and request schema. */
@@ -324,6 +329,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
     if (as === 'caller') {
       if (call.access === 'session' || call.access === 'trader') headers.authorization = `Bearer ${await sessionOf(w.me)}`;
       if (call.access === 'moderator') headers.authorization = `Bearer ${await sessionOf({ username: w.mod.username, password: newTrader().password })}`;
+      if (call.access === 'operator') headers.authorization = `Bearer ${await sessionOf({ username: w.ops.username, password: newTrader().password })}`;
       if (call.access === 'websocket') headers.authorization = `Bearer ${w.me.websocketToken}`;
       if (call.access === 'signed') url = signedUrl(call.method, url, raw ?? '');
       if (call.route.endsWith('/user') && call.access === 'device') headers.authorization = `Bearer ${await t.app.push.tokens.issue(w.me.username, await sessionIdOf(t, await sessionOf(w.me)))}`;
@@ -351,6 +357,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
     const seller = await trader(t, { BTC: '1' });
     const buyer = await trader(t);
     const mod = await moderator(t);
+    const ops = await operator(t);
     const sellerOffer = await sellOffer(t, seller, { terms: SECRET.terms });
     const channel = await openTrade(t, buyer, sellerOffer, '97', 'SEPA');
     expect((await t.post(`/api/market/chat/${channel}/`, { type: 'send_message', message_type: 'text', text: SECRET.chat }, { token: buyer.token })).status).toBe(200);
@@ -378,6 +385,7 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       seller,
       buyer,
       mod,
+      ops,
       sellerOffer,
       channel,
       sellerNotification,
@@ -416,9 +424,11 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       '/api/market/chat': { type: 'conversations' },
       '/api/market/chat/:channel': { type: 'messages' },
       '/api/market/moderation': { type: 'list' },
+      '/api/operator/overview': { type: 'overview' },
+      '/api/operator/audit': { type: 'list' },
       '/api/realtime/auth': { socket_id: '123.456', channel_name: 'private-user-alice' },
     };
-    const guarded = CALLS.filter((call) => call.access === 'session' || call.access === 'trader' || call.access === 'moderator' || call.access === 'websocket');
+    const guarded = CALLS.filter((call) => ['session', 'trader', 'moderator', 'operator', 'websocket'].includes(call.access));
 
     for (const call of guarded) {
       it(`${call.method} ${call.route}: 401 "Session expired" with no token, a made-up one, or a malformed header`, async () => {
@@ -499,6 +509,11 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
       { name: "their trade's realtime channel", call: '/api/realtime/auth', request: (w) => ({ body: { socket_id: '1.2', channel_name: `private-${w.channel}` } }) },
       { name: 'their private user channel', call: '/api/realtime/auth', request: (w) => ({ body: { socket_id: '1.2', channel_name: `private-user-${w.seller.username}` } }) },
       { name: "the moderators' channel", call: '/api/realtime/auth', request: () => ({ body: { socket_id: '1.2', channel_name: 'private-moderation' } }) },
+      { name: "the operators' channel", call: '/api/realtime/auth', request: () => ({ body: { socket_id: '1.2', channel_name: 'private-operators' } }) },
+      { name: 'the operator overview as a trader', call: '/api/operator/overview', request: () => ({ body: { type: 'overview' } }) },
+      { name: 'the audit log as a trader', call: '/api/operator/audit', request: () => ({ body: { type: 'list' } }) },
+      { name: 'the audit log as CSV as a trader', call: '/api/operator/audit.csv', request: () => ({}) },
+      { name: 'the fee income as CSV as a trader', call: '/api/operator/fees.csv', request: () => ({}) },
       { name: 'a Beams token for their user id', call: '/api/push/beams-auth', request: (w) => ({ url: `/api/push/beams-auth/?user_id=${w.seller.username}` }) },
       {
         // The device id is the device's credential; binding someone else's device to oneself is a conflict.
@@ -521,8 +536,8 @@ describe.each(dbTargets)('hostile input on %s', (target) => {
         const call = route(foreign.call);
         const asked = foreign.request(w);
         const request = await requestOf(call, asked.body === undefined ? undefined : JSON.stringify(asked.body));
-        // The moderation call is made by a trader here, not by the moderator the table's fuzzing uses.
-        if (call.access === 'moderator') request.headers = { ...request.headers, authorization: `Bearer ${await sessionOf(w.me)}` };
+        // The staff calls are made by a trader here, not by the moderator or operator the table's fuzzing uses.
+        if (call.access === 'moderator' || call.access === 'operator') request.headers = { ...request.headers, authorization: `Bearer ${await sessionOf(w.me)}` };
         if (asked.url) request.url = asked.url;
         const before = await snapshotOf(t);
         const response = await t.app.inject(request);

@@ -171,6 +171,14 @@ export async function moderator(t: TestApp): Promise<Trader> {
   return signedInAgain(t, who);
 }
 
+/** A signed-up account made an operator as `npm run user:role` does (docs/operators.md "The role"), and signed in again. */
+export async function operator(t: TestApp): Promise<Trader> {
+  const who = await trader(t);
+  const change = await setUserRole(t.app.db, who.username, 'operator');
+  expect(change.ok, change.sentence).toBe(true);
+  return signedInAgain(t, who);
+}
+
 /** A new session of `who` (their old ones ended by a role change, say), opened as a sign-in opens one. */
 export async function signedInAgain(t: TestApp, who: Trader): Promise<Trader> {
   const user = await t.app.db.one<{ id: string; username: string; email: string; role: UserRole }>('SELECT id, username, email, role FROM users WHERE id = $1', [who.id]);

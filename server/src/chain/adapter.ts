@@ -51,8 +51,20 @@ export interface ChainAdapter {
    * until an operator acts: the watcher never completes it and writes the operator a chain incident.
    */
   tend?(network: NetworkKey): Promise<TendedBroadcast[]>;
+  /**
+   * Where the watcher stands on the network, for the operator's overview (docs/operators.md "The overview"): the
+   * last block its `cursor` covers and the chain's newest block, each null when unknown. May ask the node, so
+   * a periodic job calls it, never a request. Optional: an adapter without it reports neither.
+   */
+  progress?(network: NetworkKey, cursor: string | null): Promise<ChainProgress>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
+}
+
+/** ChainAdapter.progress: block heights, null when unknown. */
+export interface ChainProgress {
+  lastBlock: number | null;
+  head: number | null;
 }
 
 /** A broadcast whose transaction changed or went wrong (ChainAdapter.tend). */

@@ -63,6 +63,14 @@ export function chainRepository(db: Queryable) {
       return moved.length > 0;
     },
 
+    /** The watcher finished a round on these networks at `at` (chain_watch_rounds, migration 034; never moved back). */
+    roundsFinished: (networks: readonly NetworkKey[], at: Date) =>
+      db.query(
+        `INSERT INTO chain_watch_rounds (network, finished_at) SELECT unnest($1::text[]), $2
+         ON CONFLICT (network) DO UPDATE SET finished_at = greatest(chain_watch_rounds.finished_at, EXCLUDED.finished_at)`,
+        [networks, at],
+      ),
+
     /** The network's pending external withdrawals, oldest first: broadcast already (a txid stored) or still waiting for it. */
     pendingWithdrawals: (network: NetworkKey, broadcast: boolean) =>
       db.query<WatchedWithdrawal>(
@@ -208,6 +216,14 @@ export function simulatedChainRepository(db: Queryable) {
         `INSERT INTO simulated_chain_transfers (network, txid, vout, asset, address, amount, reference, created_at)
          VALUES ($1, $2, 0, $3, $4, $5, $6, $7)`,
         [transfer.network, transfer.txid, transfer.asset, transfer.address, transfer.amount, transfer.reference, transfer.at],
+      ),
+
+    /** The network's height, and the lowest block holding a transfer after sequence number `after` (none: null). */
+    progress: (network: NetworkKey, after: string) =>
+      db.one<{ head: number | null; first_unread: number | null }>(
+        `SELECT (SELECT height FROM simulated_chain_heights WHERE network = $1) AS head,
+                (SELECT min(block_height) FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint) AS first_unread`,
+        [network, after],
       ),
 
     /** Up to `limit` transfers on the network after sequence number `after`, in sequence order. */

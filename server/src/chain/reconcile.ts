@@ -110,6 +110,11 @@ export interface ReconcileDeps {
   hotWalletAddresses?: Partial<Record<NetworkKey, string>>;
   clientOf?: (config: EvmNetworkConfig) => PublicClient;
   now?: () => Date;
+  /**
+   * Every coin, also those no node is read for (their holdings are all recorded ones): the operator's overview
+   * shows every network (operator/operator-overview.ts). Default: only the coins a node is read for.
+   */
+  everyCoin?: boolean;
 }
 
 /** Balances asked of a node at once (one JSON-RPC batch each): a large platform's addresses in bounded rounds. */
@@ -275,7 +280,7 @@ export async function reconcileChains(deps: ReconcileDeps): Promise<ReconcileRep
   const coins: CoinReconciliation[] = [];
   for (const coin of snapshot.owed) {
     const coinNetworks = snapshot.coinNetworks.filter((row) => row.coin_id === coin.coin_id).map((row) => row.network);
-    if (!coinNetworks.some((network) => readsCoin(network, coin.ticker))) continue;
+    if (!deps.everyCoin && !coinNetworks.some((network) => readsCoin(network, coin.ticker))) continue;
     const owedTotal = new Money(coin.available).plus(coin.escrow).plus(coin.withdrawing);
     let settling = new Money(0);
     let held = new Money(0);

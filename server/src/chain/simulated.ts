@@ -137,6 +137,16 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
       return send(request);
     },
 
+    /**
+     * The cursor is a transfer's sequence number, not a block: the last block read is the one below the first
+     * mined block holding a transfer the watcher has not read, or the chain's height when it has read them all.
+     */
+    async progress(network, cursor) {
+      const row = await simulatedChainRepository(db).progress(network, cursor !== null && /^\d+$/.test(cursor) ? cursor : '0');
+      const head = row.head === null ? 0 : Number(row.head);
+      return { head, lastBlock: row.first_unread === null ? head : Number(row.first_unread) - 1 };
+    },
+
     async close() {},
 
     async deposit({ network, address, amount, ticker }) {

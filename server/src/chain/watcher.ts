@@ -275,6 +275,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
     async round(): Promise<ChainSyncReport> {
       const report = emptyReport();
       const failures: { network: NetworkKey; error: unknown }[] = [];
+      const finished: NetworkKey[] = [];
       for (const network of await networks()) {
         try {
           await readIncoming(network, report);
@@ -282,6 +283,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
           await broadcastWaiting(network, report);
           await tend(network);
           await completeConfirmed(network, report);
+          finished.push(network);
         } catch (error) {
           if (error instanceof Error && error.name === 'ReorganisationTooDeep') {
             await incident(network, 'reorganisation_too_deep', network, error.message).catch(() => undefined);
@@ -289,6 +291,8 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
           failures.push({ network, error });
         }
       }
+      // The operator's overview shows when each network last had a round (docs/operators.md "The overview").
+      if (finished.length > 0) await repository.roundsFinished(finished, now());
       if (failures.length > 0) {
         throw new AggregateError(
           failures.map((failure) => failure.error),

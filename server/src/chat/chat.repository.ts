@@ -2,6 +2,7 @@ import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
+import { auditStep, type AuditRecord } from '../audit/audit.repository.ts';
 
 /** What a conversation shows of a trade besides its facts: the paying account, the dispute, its settlement. */
 export interface ConversationAdditionsRow {
@@ -85,24 +86,28 @@ export function chatRepository(db: Queryable) {
     /**
      * Stores a moderator's message (from_moderator, to everyone) and moves the conversation up both lists, in one
      * statement, only while the trade is pending and disputed: a settled trade's chat is closed, and a moderator
-     * has no business in one never disputed. Undefined when it is not so.
+     * has no business in one never disputed. Undefined when it is not so. `audit`, the moderator's entry in the
+     * audit log (docs/operators.md "Audit log"), is written by the same statement, only with the message.
      */
-    insertModeratorMessage: (message: { tradeId: string; moderatorId: string; text: string; at: Date }) =>
-      db.maybe<{ id: string; created_at: Date }>(
+    insertModeratorMessage: (message: { tradeId: string; moderatorId: string; text: string; at: Date }, audit: AuditRecord) => {
+      const p = sqlParams();
+      const [tradeId, moderatorId, text, at] = [p.add(message.tradeId), p.add(message.moderatorId), p.add(message.text), p.add(message.at)];
+      return db.maybe<{ id: string; created_at: Date }>(
         `WITH disputed AS (
-           SELECT id FROM trades WHERE id = $1 AND status = 'pending' AND dispute_raised
+           SELECT id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND dispute_raised
          ), message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at, from_moderator)
-           SELECT id, $2, 'all', $3, $4, true FROM disputed
+           SELECT id, ${moderatorId}, 'all', ${text}, ${at}, true FROM disputed
            RETURNING id, trade_id, created_at
          ), touched AS (
-           UPDATE conversations SET last_message_at = greatest(last_message_at, $4)
+           UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
            FROM message WHERE conversations.trade_id = message.trade_id
            RETURNING message.id
-         )
+         ), ${auditStep(p, audit, 'message')}
          SELECT message.id, message.created_at FROM message JOIN touched ON touched.id = message.id`,
-        [message.tradeId, message.moderatorId, message.text, message.at],
-      ),
+        p.values,
+      );
+    },
 
     /**
      * Stores a trader's message and moves the conversation up the list, in one statement, only while the

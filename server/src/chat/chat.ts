@@ -16,6 +16,7 @@ import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
+import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
 
 /** At most one typing notice per trader and conversation in this long (docs/rules.md "Chat"). */
 export const TYPING_INTERVAL_MS = 500;
@@ -159,13 +160,16 @@ export function chatService(deps: ChatDeps) {
      * but shown to both traders as from "Moderator", published as `new_message` on the trade's channel, and both
      * lists move it up. A channel that does not exist or was never disputed is not found, as for anyone else's
      * trade; a settled one takes no more messages (409). A moderator who is one of its parties is refused (403):
-     * their counterparty would read the platform's neutral voice taking their side.
+     * their counterparty would read the platform's neutral voice taking their side. The message is written in the
+     * audit log (`dispute_message`) by the statement that stores it.
      */
-    async sendAsModerator(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
+    async sendAsModerator(moderator: StaffMember, channel: string, text: string): Promise<ChatMessage> {
       const trade = isTradeChannel(channel) ? await chatRepository(db).tradeByChannel(channel) : undefined;
       if (!trade || trade.disputed_at === null) throw refuse.tradeNotFound();
       if (trade.buyer_id === moderator.id || trade.seller_id === moderator.id) throw refuse.ownTradeModeration();
-      const stored = await retrying(() => chatRepository(db).insertModeratorMessage({ tradeId: trade.id, moderatorId: moderator.id, text, at: deps.now() }));
+      const at = deps.now();
+      const audit: AuditRecord = { actor: moderator, action: 'dispute_message', target: channel, after: { text }, at };
+      const stored = await retrying(() => chatRepository(db).insertModeratorMessage({ tradeId: trade.id, moderatorId: moderator.id, text, at }, audit));
       if (!stored) throw refuse.disputeAlreadySettled();
       const message = messageOut({ id: stored.id, sender: MODERATOR_SENDER, recipient: 'all', text, created_at: stored.created_at, from_moderator: true }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);

@@ -29,7 +29,9 @@ export default defineCall({
   // The same limit as a trader's chat messages, keyed by the moderator's account.
   rateLimit: { types: { message: 'chatMessage' } },
   handle: async ({ app, request, body }) => {
-    const moderator = { id: signedIn(request).userId };
+    const session = signedIn(request);
+    // Named in the audit log entry each message and settlement writes (docs/operators.md "Audit log").
+    const moderator = { id: session.userId, username: session.username, role: session.role };
 
     switch (body.type) {
       case 'list':

@@ -10,6 +10,7 @@ import { moderationRepository, type DisputeRow } from './moderation.repository.t
 import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
 import type { TradesService } from '../trades/trades.ts';
+import type { StaffMember } from '../audit/audit.repository.ts';
 
 /**
  * The most disputes one list answers, oldest first: a desk with more settles the oldest before it sees the
@@ -79,11 +80,11 @@ export function moderationService(deps: ModerationDeps) {
       };
     },
 
-    message(moderator: { id: string }, channel: string, text: string): Promise<ChatMessage> {
+    message(moderator: StaffMember, channel: string, text: string): Promise<ChatMessage> {
       return deps.chat.sendAsModerator(moderator, channel, text);
     },
 
-    resolve(moderator: { id: string }, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
+    resolve(moderator: StaffMember, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
       return deps.trades.resolve(moderator, channel, outcome, resolution);
     },
   };

@@ -1,5 +1,6 @@
 import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
+import { auditStep, type AuditRecord } from '../audit/audit.repository.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { TradeEffect } from './actions.ts';
 import { CONVERSATION_ADDITIONS, type ConversationAdditionsRow, type TradeParties } from '../chat/chat.repository.ts';
@@ -305,7 +306,8 @@ export function tradesRepository(db: Queryable) {
      * `setFacts` only if the trade still holds its `from` facts (with the dispute's time and reason, the stated
      * paying account, a moderator's resolution), and with it the system message, the conversation's last
      * activity and, when listed, the traders' counters (completed trades and the completion rate's concluded
-     * ones, as the change's TradeCount says), the ledger movement and the notifications. Answers the stored
+     * ones, as the change's TradeCount says), the ledger movement, the notifications and a staff member's `audit`
+     * entry. Answers the stored
      * message and the notifications, or undefined when the compare-and-set lost: under READ COMMITTED the
      * loser waits for the winner's row lock, re-reads the committed row, no longer matches, and writes nothing.
      *
@@ -320,6 +322,7 @@ export function tradesRepository(db: Queryable) {
     transition: async (
       tradeId: string,
       effects: readonly TradeEffect[],
+      audit?: AuditRecord,
     ): Promise<{ id: string; created_at: Date; notified: Notified[] } | undefined> => {
       const setFacts = effects.find((effect) => effect.kind === 'setFacts');
       const message = effects.find((effect) => effect.kind === 'systemMessage');
@@ -387,6 +390,9 @@ export function tradesRepository(db: Queryable) {
       // Last, and only once everything before wrote (the step the guard names is the last one): a lost
       // compare-and-set tells nobody. New rows, whose only locks are key-share locks on the users they name.
       if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, last));
+      // A staff member's change (a settlement) writes its audit log entry the same way: a new row, only once
+      // everything before wrote.
+      if (audit) steps.push(auditStep(p, audit, last));
       const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
         `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}`,
         p.values,

@@ -31,6 +31,7 @@ import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferFor
 import type { Confirmer } from '../accounts/confirmation.ts';
 import { isSellingPaused, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
 import { refuse, sentences } from '../sentences.ts';
+import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
 import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
 import { isTradeChannel, newTradeChannel } from './channels.ts';
 import { quoteTrade } from './quote.ts';
@@ -47,6 +48,8 @@ interface ChangeWords {
   reason?: string;
   payerAccount?: string;
   resolution?: string;
+  /** A staff member's change (a settlement): its audit log entry, written by the change's own statement. */
+  audit?: AuditRecord;
 }
 
 /** Who settled, as the traders read it: never the moderator's username. */
@@ -195,7 +198,7 @@ export function tradesService(deps: TradesDeps) {
       paymentWindowMinutes: deps.paymentWindowMinutes,
       at: deps.now(),
     });
-    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects);
+    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects, words.audit);
     const message = await (tx ? write(tx) : retrying(() => write(db))).catch((error: unknown) => {
       throw ledgerFailure(error);
     });
@@ -411,7 +414,7 @@ export function tradesService(deps: TradesDeps) {
      * moderators at once, or a settlement racing anything else, end with exactly one applied and the ledger
      * moved once. A trade never disputed is not found; a moderator who is one of its parties may not settle it.
      */
-    async resolve(moderator: { id: string }, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
+    async resolve(moderator: StaffMember, channel: string, outcome: DisputeOutcome, resolution: string): Promise<string> {
       const trades = tradesRepository(db);
       const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
       if (!trade || trade.disputed_at === null) throw refuse.tradeNotFound();
@@ -420,7 +423,17 @@ export function tradesService(deps: TradesDeps) {
       const next = applyAction(storedFacts(trade), change);
       // Only a disputed trade can be settled, and a trade once disputed is pending and disputed until it is.
       if (!next) throw refuse.disputeAlreadySettled();
-      const applied = await transition(trade, change, next, { id: moderator.id, name: MODERATOR_ACTOR }, { resolution });
+      // The settlement's audit entry (docs/operators.md "Audit log") commits with it, and only if it applied.
+      const audit: AuditRecord = {
+        actor: moderator,
+        action: 'dispute_resolved',
+        target: trade.channel,
+        reason: resolution,
+        before: storedFacts(trade),
+        after: { ...next, outcome },
+        at: deps.now(),
+      };
+      const applied = await transition(trade, change, next, { id: moderator.id, name: MODERATOR_ACTOR }, { resolution, audit });
       if (!applied) throw refuse.disputeAlreadySettled();
       await publish(applied);
       deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeResolved, { channel: trade.channel });
