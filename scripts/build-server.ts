@@ -1,6 +1,6 @@
 /**
  * The server's production build: `server/src/main.ts` and everything it imports of ours, bundled by esbuild into
- * one ES module, `dist/server/main.js` (with its source map), which plain `node` runs without compiling any
+ * one ES module, `server/dist/main.js` (with its source map), which plain `node` runs without compiling any
  * TypeScript at start (`npm run serve`). Packages stay in node_modules (imported, not bundled): their own files
  * (PGlite's WebAssembly, Scalar's bundle, pino-pretty's worker) are found where they are.
  * Run: npm run build:server [-- --outfile <file>]
@@ -11,7 +11,7 @@ import { build, type Plugin } from 'esbuild';
 import { callFileNames, SERVER_SOURCE } from '../server/src/infra/http/call-files.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const SERVER_BUNDLE = join(ROOT, 'dist', 'server', 'main.js');
+export const SERVER_BUNDLE = join(ROOT, 'server', 'dist', 'main.js');
 
 /**
  * In the bundle, server/src/infra/http/call-modules.ts is this module instead: every `*.call.ts` found now,
@@ -33,10 +33,11 @@ const callFilesInBundle: Plugin = {
   },
 };
 
-export async function buildServer(outfile = SERVER_BUNDLE): Promise<void> {
+/** Bundles `entry` (the server's main.ts unless told) into `outfile`, the way the production build does. */
+export async function buildServer(outfile = SERVER_BUNDLE, entry = join(ROOT, 'server', 'src', 'main.ts')): Promise<void> {
   const toRoot = relative(dirname(outfile), ROOT).split('\\').join('/');
   await build({
-    entryPoints: [join(ROOT, 'server', 'src', 'main.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

@@ -81,7 +81,7 @@ describe('npm start passes the stop signal to the server', () => {
     // `exec`: the shell npm runs the script in is replaced, so npm's child is the next process and no shell
     // sits between npm and the server to swallow the signal (sh -c dies of SIGTERM and leaves its child running).
     expect(scripts.start).toBe('npm run build && exec npm run serve');
-    expect(scripts.serve).toMatch(/^exec node (--[a-z-]+ )*dist\/server\/main\.js$/);
+    expect(scripts.serve).toMatch(/^exec node (--[a-z-]+ )*server\/dist\/main\.js$/);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

@@ -2,14 +2,14 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Set by the production build (scripts/build-server.ts) to the way from the bundle's own directory to the
- * repository's root (`../../` for `dist/server/main.js`). Every module of the bundle shares the bundle's
+ * repository's root (`../../` for `server/dist/main.js`). Every module of the bundle shares the bundle's
  * `import.meta.url`, so a path written relative to a source file would point elsewhere from the build.
  */
 declare const PEEREX_BUNDLE_TO_ROOT: string | undefined;
 
 /**
  * The repository's root, with a trailing slash: where `package.json` and `server/migrations/` are, whether the
- * server runs from its source (`node --import tsx server/src/main.ts`) or from the build (`dist/server/main.js`).
+ * server runs from its source (`node --import tsx server/src/main.ts`) or from the build (`server/dist/main.js`).
  * Files the server reads at run time are named from here, never from `import.meta.url` in their own module.
  */
 export const ROOT = fileURLToPath(

@@ -19,7 +19,10 @@ export function backupFile(target: string, now: Date): string {
   return /\.(tar\.gz|tgz)$/.test(target) ? resolve(target) : resolve(target, `peerex-${backupStamp(now)}.tar.gz`);
 }
 
-/** The files the server generates into DATA_DIR beside the database: a backup does not hold them (docs/operators.md "Backups"). */
+/**
+ * The files the server generates into DATA_DIR beside the database: a backup does not hold them
+ * (docs/operators.md "Running it in production").
+ */
 export const GENERATED_FILES = ['app-secret.txt', 'wallet-mnemonic.txt', 'vapid-keys.json'] as const;
 
 /** Makes a rename or a new file in `dir` survive a power cut (the file's own data is synced by its writer). */
