@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod/mini';
 import { envelope, refusal } from '../../../contracts/common.ts';
 import type { Access, CallDocumentation as Call, Info, Named } from '../infra/http/call.ts';
 import { BASE_REFUSALS, PATH_PARAMETERS, REFUSAL_SCHEMAS, STATUS_MEANINGS } from './reference.ts';
 import { DEVICE_API_TAG } from '../../../packages/push-service/index.ts';
 import { TRIGGER_API_TAG } from '../../../packages/realtime/index.ts';
+import { ROOT } from '../infra/root.ts';
 
 /**
  * The OpenAPI 3.1 document of the calls as declared (GET /api/openapi.json): the server's `*.call.ts` and the
@@ -249,5 +251,5 @@ export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
 
 /** The product's version, as package.json gives it. */
 export function productVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../root.ts';
 import type { Db } from './db.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+export const MIGRATIONS_DIR = join(ROOT, 'server', 'migrations');
 
 /** `NNN_name.sql`: the number orders them, the name is for people. */
 const MIGRATION_FILE = /^(\d{3})_[a-z0-9_]+\.sql$/;

@@ -93,7 +93,7 @@ function isRunning(pid: number): boolean {
  * and corrupt the database. So the opener takes `<dataDir>/pgdata.lock` holding its pid, and refuses while a
  * live process holds it; a lock left by a process that died is taken over. Answers the release.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   const lockFile = join(dataDir, 'pgdata.lock');
   for (;;) {
     try {

@@ -1,16 +1,11 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { SECRET_ANSWER } from '../api-compression.plugin.ts';
 import { isDirectLocalRequest } from './client-address.ts';
 import { parseBody } from './parse-body.ts';
 import { refuse } from '../../sentences.ts';
 import type { Call, CallContext, RateLimitName } from './call.ts';
-
-/** server/src: every `*.call.ts` below it declares calls. */
-const SERVER_SOURCE = fileURLToPath(new URL('../../', import.meta.url));
-const CALL_FILE = /\.call\.ts$/;
+import { SERVER_SOURCE } from './call-files.ts';
+import { importCallFiles } from './call-modules.ts';
 
 /**
  * Every call of the server, from the `*.call.ts` files of its feature folders (each exports its calls: one
@@ -31,12 +26,8 @@ export function loadCalls(root = SERVER_SOURCE): Promise<readonly Call[]> {
 const loaded = new Map<string, Promise<readonly Call[]>>();
 
 async function findCalls(root: string): Promise<readonly Call[]> {
-  const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((file) => CALL_FILE.test(file))
-    .sort();
   const calls: Call[] = [];
-  for (const file of files) {
-    const module = (await import(pathToFileURL(join(root, file)).href)) as Record<string, unknown>;
+  for (const [file, module] of await importCallFiles(root)) {
     const declared = Object.values(module).filter(isCall);
     if (declared.length === 0) throw new Error(`${file} declares no call (export a defineCall(…))`);
     calls.push(...declared);
