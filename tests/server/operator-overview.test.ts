@@ -41,7 +41,6 @@ describe.each(dbTargets)('POST /api/operator/overview/ on %s', (target) => {
     offer = await sellOffer(t, seller);
     const veteran = await trader(t);
     fees.longAgo = await feeOf(t, await completed(veteran));
-    await t.app.db.query('UPDATE users SET suspended_at = $2 WHERE id = $1', [veteran.id, LONG_AGO]);
     // 26 hours ago: a trader active this week but not today, a completed trade and a cancelled one.
     t.clock.set(YESTERDAY);
     const lastWeek = await trader(t);
@@ -58,6 +57,8 @@ describe.each(dbTargets)('POST /api/operator/overview/ on %s', (target) => {
     await disputedTrade(t, { buyer: await trader(t), seller, offer });
     mod = await moderator(t);
     ops = await operator(t);
+    const suspended = await t.post('/api/operator/traders/', { type: 'suspend', username: veteran.username, reason: 'Chargebacks on every trade.' }, { token: ops.token });
+    expect(suspended.status).toBe(200);
     const addresses = (await t.post<WalletAddressEntry[]>('/api/user/wallet/', { type: 'addresses' }, { token: buyer.token })).body.info;
     const address = addresses.find((entry) => entry.coin.ticker === 'BTC')?.networks.find((network) => network.key === 'bitcoin')?.address ?? '';
     const chain = t.app.chain.simulated;
