@@ -41,7 +41,14 @@ describe.each(dbTargets)('POST /api/operator/overview/ on %s', (target) => {
     offer = await sellOffer(t, seller);
     const veteran = await trader(t);
     fees.longAgo = await feeOf(t, await completed(veteran));
-    await t.app.db.query('UPDATE users SET suspended_at = $2 WHERE id = $1', [veteran.id, LONG_AGO]);
+    // Suspended, as the suspension writes it: with its reason and operator where the columns exist (migration 032).
+    const whole = await t.app.db.maybe(`SELECT 1 FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'suspended_reason'`);
+    await t.app.db.query(
+      whole
+        ? `UPDATE users SET suspended_at = $2, suspended_reason = 'spam', suspended_by = $3 WHERE id = $1`
+        : 'UPDATE users SET suspended_at = $2 WHERE id = $1 AND $3::bigint IS NOT NULL',
+      [veteran.id, LONG_AGO, seller.id],
+    );
     // 26 hours ago: a trader active this week but not today, a completed trade and a cancelled one.
     t.clock.set(YESTERDAY);
     const lastWeek = await trader(t);
