@@ -120,6 +120,8 @@ const PINNED: Record<string, number> = {
   'moderation.moderators_only': 403,
   'operator.operators_only': 403,
   'operator.not_a_trader': 403,
+  'operator.metrics_token_required': 401,
+  'operator.metrics_token_refused': 401,
   'moderation.already_settled': 409,
   'moderation.own_trade_dispute': 403,
   'moderation.own_trade': 403,

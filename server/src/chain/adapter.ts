@@ -51,6 +51,13 @@ export interface ChainAdapter {
    * until an operator acts: the watcher never completes it and writes the operator a chain incident.
    */
   tend?(network: NetworkKey): Promise<TendedBroadcast[]>;
+  /**
+   * Optional, for monitoring (GET /metrics, docs/operators.md "Monitoring"): how far the chain runs ahead of the
+   * watcher's `cursor` (null: nothing read yet), in the adapter's own unit: blocks above it on an EVM node,
+   * transfers after it on the simulated chain. Reads only; 0 when the watcher is level with the chain, undefined
+   * (or no such method) when the adapter cannot tell.
+   */
+  lag?(network: NetworkKey, cursor: string | null): Promise<number | undefined>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ export function routedChain(fallback: ChainAdapter, byNetwork: ReadonlyMap<Netwo
     confirmations: (network, txids) => of(network).confirmations(network, txids),
     broadcast: (request) => of(request.network).broadcast(request),
     tend: async (network) => (await of(network).tend?.(network)) ?? [],
+    lag: async (network, cursor) => of(network).lag?.(network, cursor),
     async close() {
       await Promise.all([fallback, ...byNetwork.values()].map((adapter) => adapter.close()));
     },

@@ -34,6 +34,7 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       now: app.now,
       dispatched: () => app.chain.kick(),
       announce: (rows) => app.notifications.announce(rows),
+      counted: (outcome) => app.metrics.withdrawal(outcome),
     }),
     history: transactionHistory(app.db),
   });

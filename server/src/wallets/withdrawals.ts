@@ -27,7 +27,16 @@ export interface WithdrawalsDeps {
   dispatched: () => void;
   /** After an internal transfer's commit: the recipient's notification, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /** After a confirm's commit, for GET /metrics: `confirmed`, and `completed` too for an internal transfer (settled at once). */
+  counted: (outcome: WithdrawalOutcome) => void;
 }
+
+/**
+ * What GET /metrics counts of withdrawals (docs/operators.md "Monitoring"): confirmed by their trader, completed
+ * (an internal transfer at once, an external one when the chain confirms it), refunded (the chain refused it).
+ */
+export const WITHDRAWAL_OUTCOMES = ['confirmed', 'completed', 'refunded'] as const;
+export type WithdrawalOutcome = (typeof WITHDRAWAL_OUTCOMES)[number];
 
 /** The ledger references migration 015 pins for a withdrawal (the chain watcher posts `:sent` and `:refund`). */
 export const withdrawalReferences = {
@@ -277,10 +286,12 @@ export function withdrawals(deps: WithdrawalsDeps) {
         throw refuse.amountAboveBalance();
       }
       if (outcome.kind === 'refused') throw outcome.refusal;
+      deps.counted('confirmed');
       if (outcome.kind === 'external') {
         deps.dispatched();
         return sentences.withdrawalSubmitted;
       }
+      deps.counted('completed');
       await deps.announce(outcome.notified);
       return sentences.internalTransferSent;
     },

@@ -3,7 +3,7 @@ import type { NetworkKey } from '../../../../contracts/wallet.ts';
 import { CHAIN_NETWORKS } from '../../wallets/networks.ts';
 import { BroadcastRefused, BroadcastWaiting, type BroadcastRequest, type ChainAdapter } from '../adapter.ts';
 import type { EvmNetworkConfig } from './config.ts';
-import { readIncoming } from './incoming.ts';
+import { blocksBehind, readIncoming } from './incoming.ts';
 
 /** What the adapter needs of the hot wallet (chain/evm/hot-wallet.ts): pay once per reference, and tend what it sent. */
 export interface EvmPayer {
@@ -114,6 +114,11 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock, v
     incoming: async (asked, cursor) => {
       await sameNetwork(asked);
       return readIncoming(client, config, cursor, platform);
+    },
+
+    lag: async (asked, cursor) => {
+      await sameNetwork(asked);
+      return blocksBehind(client, config, cursor);
     },
 
     async confirmations(asked, txids) {
