@@ -3,9 +3,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import parsePrometheusTextFormat, { type PrometheusFamily, type PrometheusSample } from 'parse-prometheus-text-format';
 import type PusherClient from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainAdapter } from '../../server/src/chain/adapter.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
-import { depositAddress, driverOf, mine } from '../support/server-chain.ts';
+import { depositAddress, driverOf, mine, wrappedChain } from '../support/server-chain.ts';
 import { TRADE_OUTCOMES } from '../../server/src/trades/trades.ts';
 import {
   act,
@@ -32,7 +33,7 @@ const TOKEN = 'a-metrics-token-of-enough-length';
 
 interface Scrape {
   status: number;
-  contentType: string | undefined;
+  contentType: unknown;
   /** Each family as the parser reads the whole answer: its type and help (the parser throws on a malformed line). */
   families: Map<string, PrometheusFamily>;
   /** Every sample line by its name (`…_bucket`, `…_count` and `…_sum` apart), with all its labels. */
@@ -209,6 +210,38 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
   });
 });
 
+describe('GET /metrics: a chain that does not answer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const wrapped = wrappedChain({});
+    const chainAdapter: ChainAdapter = {
+      ...wrapped.adapter,
+      lag: async (network, cursor) => {
+        if (network === 'bitcoin') throw new Error('connect ECONNREFUSED 127.0.0.1:8332');
+        // A node that never answers: the scrape stops waiting for it.
+        if (network === 'litecoin') return new Promise<number>(() => {});
+        // An adapter that cannot tell.
+        if (network === 'tron') return undefined;
+        return driverOf(t).lag?.(network, cursor);
+      },
+    };
+    t = await createTestApp('pglite', { chainAdapter });
+    wrapped.bind(t);
+  });
+  afterAll(() => t.close());
+
+  it("says the node is down and leaves its lag out, without failing the scrape or the other networks' lines", async () => {
+    const scraped = await scrape(t);
+    expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'bitcoin' })).toBe(0);
+    expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'bitcoin' })).toBeUndefined();
+    expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'litecoin' })).toBe(0);
+    expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'litecoin' })).toBeUndefined();
+    expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'tron' })).toBeUndefined();
+    expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'ethereum' })).toBe(1);
+    expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
+  });
+});
+
 describe('GET /metrics: websockets of the built-in realtime server', () => {
   let t: TestApp;
   let port: number;
@@ -290,7 +323,8 @@ describe('GET /metrics: who is answered', () => {
     });
 
     it('refuses a request a local proxy passed on, whatever it says of its client', async () => {
-      for (const header of [{ 'x-forwarded-for': OUTSIDE }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }]) {
+      const proxied: Record<string, string>[] = [{ 'x-forwarded-for': OUTSIDE }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }];
+      for (const header of proxied) {
         expect(await refusal(t, { headers: header }), JSON.stringify(header)).toEqual({
           status: 401,
           code: 'operator.metrics_token_required',

@@ -85,30 +85,34 @@ export function appMetrics(sources: MetricSources) {
   for (const outcome of TRADE_OUTCOMES) trades.inc({ outcome }, 0);
   for (const outcome of WITHDRAWAL_OUTCOMES) withdrawals.inc({ outcome }, 0);
 
+  // Both chain gauges come from one question to each node per scrape: the registry collects its metrics at once,
+  // so the second to ask joins the first's answer.
+  let asking: Promise<ChainLag[]> | undefined;
+  const chainLag = () => {
+    asking ??= sources.chainLag(CHAIN_LAG_TIMEOUT_MS).finally(() => {
+      asking = undefined;
+    });
+    return asking;
+  };
   const lag = new Gauge({
     name: 'peerex_chain_watcher_lag',
     help: 'Blocks the chain node holds above the chain watcher\'s cursor, per network (the simulated chain: transfers not read yet).',
     labelNames: ['network'] as const,
     registers,
-    collect: readAtScrape(
-      'peerex_chain_watcher_lag',
-      () => sources.chainLag(CHAIN_LAG_TIMEOUT_MS),
-      (lines) => {
-        lag.reset();
-        reachable.reset();
-        for (const { network, behind } of lines) {
-          reachable.set({ network }, behind === undefined ? 0 : 1);
-          if (behind !== undefined) lag.set({ network }, behind);
-        }
-      },
-    ),
+    collect: readAtScrape('peerex_chain_watcher_lag', chainLag, (lines) => {
+      lag.reset();
+      for (const { network, behind } of lines) if (behind !== undefined) lag.set({ network }, behind);
+    }),
   });
-  // Set by the lag's collect: both come from the same question to the node.
   const reachable = new Gauge({
     name: 'peerex_chain_node_up',
     help: `1 when the network's chain answered for its head within ${CHAIN_LAG_TIMEOUT_MS / 1000} s at this scrape, else 0 (its lag is then left out).`,
     labelNames: ['network'] as const,
     registers,
+    collect: readAtScrape('peerex_chain_node_up', chainLag, (lines) => {
+      reachable.reset();
+      for (const { network, behind } of lines) reachable.set({ network }, behind === undefined ? 0 : 1);
+    }),
   });
 
   const pushQueue = new Gauge({
