@@ -212,6 +212,7 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
 
 describe('GET /metrics: a chain that does not answer', () => {
   let t: TestApp;
+  let ethereumDown = false;
   beforeAll(async () => {
     const wrapped = wrappedChain({});
     const chainAdapter: ChainAdapter = {
@@ -222,6 +223,7 @@ describe('GET /metrics: a chain that does not answer', () => {
         if (network === 'litecoin') return new Promise<number>(() => {});
         // An adapter that cannot tell.
         if (network === 'tron') return undefined;
+        if (network === 'ethereum' && ethereumDown) throw new Error('connect ECONNREFUSED 127.0.0.1:8545');
         return driverOf(t).lag?.(network, cursor);
       },
     };
@@ -239,6 +241,14 @@ describe('GET /metrics: a chain that does not answer', () => {
     expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'tron' })).toBeUndefined();
     expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'ethereum' })).toBe(1);
     expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
+  });
+
+  it('drops the last scrape\'s lag once the node stops answering, rather than repeat it', async () => {
+    expect(valueOf(await scrape(t), 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
+    ethereumDown = true;
+    const scraped = await scrape(t);
+    expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'ethereum' })).toBe(0);
+    expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBeUndefined();
   });
 });
 

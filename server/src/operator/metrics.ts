@@ -53,14 +53,19 @@ export function appMetrics(sources: MetricSources) {
   const registry = new Registry();
   const registers = [registry];
 
-  /** A gauge read at the scrape: a source that fails leaves it out of this scrape, not the whole answer. */
-  const readAtScrape = <T>(name: string, read: () => Promise<T> | T, write: (value: T) => void) => async () => {
-    try {
-      write(await read());
-    } catch (error) {
-      sources.log.warn({ err: error, metric: name }, 'metrics: a source did not answer; left out of this scrape');
-    }
-  };
+  /**
+   * A labelled gauge read at the scrape, its last scrape's series dropped first: a source that fails leaves the
+   * gauge out of this scrape (never the last scrape's numbers, nor the whole answer failing).
+   */
+  const readAtScrape = <T>(name: string, read: () => Promise<T>, write: (value: T) => void) =>
+    async function collect(this: { reset(): void }) {
+      this.reset();
+      try {
+        write(await read());
+      } catch (error) {
+        sources.log.warn({ err: error, metric: name }, 'metrics: a source did not answer; left out of this scrape');
+      }
+    };
 
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
@@ -100,7 +105,6 @@ export function appMetrics(sources: MetricSources) {
     labelNames: ['network'] as const,
     registers,
     collect: readAtScrape('peerex_chain_watcher_lag', chainLag, (lines) => {
-      lag.reset();
       for (const { network, behind } of lines) if (behind !== undefined) lag.set({ network }, behind);
     }),
   });
@@ -110,7 +114,6 @@ export function appMetrics(sources: MetricSources) {
     labelNames: ['network'] as const,
     registers,
     collect: readAtScrape('peerex_chain_node_up', chainLag, (lines) => {
-      reachable.reset();
       for (const { network, behind } of lines) reachable.set({ network }, behind === undefined ? 0 : 1);
     }),
   });
