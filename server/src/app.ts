@@ -21,6 +21,7 @@ import { dbPlugin } from './infra/db/db.plugin.ts';
 import { emailCodesPlugin } from './accounts/email-codes.plugin.ts';
 import { loginGuardPlugin } from './accounts/login-guard.plugin.ts';
 import { mailPlugin } from './infra/mail.plugin.ts';
+import { metricsPlugin } from './operator/metrics.plugin.ts';
 import { jobsPlugin } from './infra/jobs.ts';
 import { priceTick, pricesPlugin } from './prices/prices.plugin.ts';
 import { realtimePlugin } from './infra/realtime/realtime.plugin.ts';
@@ -257,6 +258,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Tier 0–2: shared by everything registered after them.
   await app.register(corePlugin, { config, now: options.now ?? (() => new Date()), argon2: options.argon2 ?? OWASP_ARGON2ID });
+  // Before every route and service: its histogram times every answer, and the services count through it.
+  await app.register(metricsPlugin);
   // First, so that on close the jobs stop before any feature or the database does.
   await app.register(jobsPlugin);
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });

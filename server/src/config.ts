@@ -74,6 +74,9 @@ const flag = z
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The shortest METRICS_TOKEN production takes: anything shorter is a password someone could guess. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
 const positiveInt = z.coerce.number().int().positive();
 const optionalText = z.string().trim().min(1).optional();
 
@@ -173,6 +176,7 @@ const envSchema = z.object({
   REALTIME_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
   BEAMS_INSTANCE_ID: optionalText,
   BEAMS_SECRET_KEY: optionalText,
+  METRICS_TOKEN: z.string().optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of: ${LOG_LEVELS.join(', ')}` })
     .optional(),
@@ -296,6 +300,11 @@ export interface Config {
     /** BEAMS_INSTANCE_ID + BEAMS_SECRET_KEY: publish through hosted Beams instead of the built-in device API. */
     beams: { instanceId: string; secretKey: string } | undefined;
   };
+  /**
+   * METRICS_TOKEN: the bearer token GET /metrics asks for (docs/operators.md "Monitoring"). Unset: only a request
+   * straight from this machine is answered, and none at all with TRUST_PROXY set.
+   */
+  metricsToken: string | undefined;
 }
 
 /** The configuration the app runs with: the environment's, with APP_SECRET resolved (infra/secrets.ts `loadAppSecret`). */
@@ -324,6 +333,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Refusing to start: NODE_ENV=production but APP_SECRET is the development secret earlier versions published in their source. ' +
         'Set APP_SECRET to a long random value (for example `openssl rand -base64 48`).',
+    );
+  }
+  if (production && e.METRICS_TOKEN !== undefined && e.METRICS_TOKEN.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(
+      `Refusing to start: NODE_ENV=production but METRICS_TOKEN is shorter than ${METRICS_TOKEN_MIN_LENGTH} characters, so it could be guessed. ` +
+        'Set it to a long random value (for example `openssl rand -hex 32`), or leave it unset to answer /metrics on this machine only.',
     );
   }
   const external = e.PUSHER_HOST !== undefined || e.PUSHER_CLUSTER !== undefined;
@@ -415,5 +430,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter((host) => host !== ''),
       beams: e.BEAMS_INSTANCE_ID !== undefined && e.BEAMS_SECRET_KEY !== undefined ? { instanceId: e.BEAMS_INSTANCE_ID, secretKey: e.BEAMS_SECRET_KEY } : undefined,
     },
+    metricsToken: e.METRICS_TOKEN,
   };
 }

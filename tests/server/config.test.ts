@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       realtimeLimits: { maxFrameBytes: 10_240, maxSubscriptionsPerConnection: 100, maxConnectionsPerAddress: 50 },
       push: { vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidSubject: undefined, allowedHosts: [], beams: undefined },
+      metricsToken: undefined,
     });
   });
 
@@ -175,6 +176,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: published })).toThrow(/APP_SECRET is the development secret earlier versions published/);
     // Outside production it is allowed (knowingly, to read an old database): the app warns at boot.
     expect(loadConfig({ APP_SECRET: published }).appSecret).toBe(published);
+  });
+
+  it('reads METRICS_TOKEN as written, and refuses one shorter than 16 characters in production only', () => {
+    const production = { NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' };
+    expect(loadConfig({ ...production, METRICS_TOKEN: '0123456789abcdef' }).metricsToken).toBe('0123456789abcdef');
+    expect(loadConfig({ ...production }).metricsToken).toBeUndefined();
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: '0123456789abcde' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'scrape-me' })).toThrow(
+      /NODE_ENV=production but METRICS_TOKEN is shorter than 16 characters, so it could be guessed/,
+    );
+    // Outside production a short one is taken (a laptop's Prometheus), and an empty one counts as unset.
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-me' }).metricsToken).toBe('scrape-me');
+    expect(loadConfig({ ...production, METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
   });
 
   it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses `true` with a sentence naming both forms', () => {

@@ -128,6 +128,8 @@ const PINNED: Record<string, number> = {
   'review.not_found': 404,
   'review.already_decided': 409,
   'review.not_in_review': 409,
+  'operator.metrics_token_required': 401,
+  'operator.metrics_token_refused': 401,
   'moderation.already_settled': 409,
   'moderation.own_trade_dispute': 403,
   'moderation.own_trade': 403,

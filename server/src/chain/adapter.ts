@@ -57,6 +57,13 @@ export interface ChainAdapter {
    * a periodic job calls it, never a request. Optional: an adapter without it reports neither.
    */
   progress?(network: NetworkKey, cursor: string | null): Promise<ChainProgress>;
+  /**
+   * Optional, for monitoring (GET /metrics, docs/operators.md "Monitoring"): how far the chain runs ahead of the
+   * watcher's `cursor` (null: nothing read yet), in the adapter's own unit: blocks above it on an EVM node,
+   * transfers after it on the simulated chain. Reads only; 0 when the watcher is level with the chain, undefined
+   * (or no such method) when the adapter cannot tell.
+   */
+  lag?(network: NetworkKey, cursor: string | null): Promise<number | undefined>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
 }

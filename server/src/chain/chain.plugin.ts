@@ -1,3 +1,4 @@
+import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { ChainAdapter } from './adapter.ts';
 import { CHAIN_ADAPTERS } from './adapters.ts';
 import { openEvmNetworks } from './evm/networks.ts';
@@ -38,6 +39,18 @@ export interface ChainService {
   kick(): void;
   /** Waits for a running round. */
   stop(): Promise<void>;
+  /**
+   * Per watched network, how far the chain runs ahead of the watcher's cursor (GET /metrics), each network asked
+   * at once and given `timeoutMs`: `behind` undefined when its chain failed or did not answer in time. A network
+   * whose adapter cannot tell is left out.
+   */
+  lag(timeoutMs: number): Promise<ChainLag[]>;
+}
+
+/** One network's line of ChainService.lag: blocks (the simulated chain: transfers) not read yet. */
+export interface ChainLag {
+  network: NetworkKey;
+  behind: number | undefined;
 }
 
 declare module 'fastify' {
@@ -69,7 +82,14 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
   const adapter = injected ?? routedChain(CHAIN_ADAPTERS[app.config.chainSource](options), await openEvmNetworks(app, kick));
   // The simulated chain is its tables, so a driver of its own reaches the same chain a wrapping adapter reads.
   const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
-  const watcher = chainWatcher({ db: app.db, adapter, now: app.now, log: app.log, announce: (rows) => app.notifications.announce(rows) });
+  const watcher = chainWatcher({
+    db: app.db,
+    adapter,
+    now: app.now,
+    log: app.log,
+    announce: (rows) => app.notifications.announce(rows),
+    settled: (outcome) => app.metrics.withdrawal(outcome),
+  });
 
   const rounds = oneAtATime(() => watcher.round());
   let queued: Promise<ChainSyncReport> | undefined;
@@ -96,12 +116,34 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     await Promise.allSettled([rounds.current(), queued]);
   };
 
+  /** A node that hangs must not hold a scrape: past the time it is counted as not answering, and left to finish. */
+  const lagOf = async (network: NetworkKey, timeoutMs: number): Promise<ChainLag | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+    });
+    try {
+      const behind = await Promise.race([watcher.lag(network), late]);
+      if (behind === 'late') return { network, behind: undefined };
+      return behind === undefined ? undefined : { network, behind };
+    } catch (error) {
+      app.log.debug({ err: error, network }, 'chain lag unknown: the chain did not answer');
+      return { network, behind: undefined };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   app.decorate('chain', {
     adapter,
     simulated,
     sync,
     kick,
     stop,
+    async lag(timeoutMs) {
+      const lines = await Promise.all((await watcher.networks()).map((network) => lagOf(network, timeoutMs)));
+      return lines.filter((line): line is ChainLag => line !== undefined);
+    },
   } satisfies ChainService);
 
   stopBeforeTheDatabase(app, stop, () => adapter.close());

@@ -234,6 +234,12 @@ export function simulatedChainRepository(db: Queryable) {
         [network, after, limit],
       ),
 
+    /** How many transfers the network has after sequence number `after` (GET /metrics: the watcher's lag). */
+    countAfter: async (network: NetworkKey, after: string) =>
+      Number(
+        (await db.one<{ n: string }>('SELECT count(*) AS n FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint', [network, after])).n,
+      ),
+
     /** Each known txid's confirmations: 0 while unmined, else the blocks from its own to the network's height. */
     confirmationsOf: (network: NetworkKey, txids: readonly string[]) =>
       db.query<{ txid: string; confirmations: number }>(

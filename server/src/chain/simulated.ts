@@ -115,6 +115,12 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
       };
     },
 
+    // Transfers, not blocks: the watcher reads the simulated chain by transfer (its cursor is a `seq`).
+    async lag(network, cursor) {
+      if (cursor !== null && !/^\d+$/.test(cursor)) return undefined;
+      return simulatedChainRepository(db).countAfter(network, cursor ?? '0');
+    },
+
     async confirmations(network, txids) {
       if (txids.length === 0) return new Map();
       const rows = await simulatedChainRepository(db).confirmationsOf(network, txids);

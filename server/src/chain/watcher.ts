@@ -46,6 +46,8 @@ export interface ChainWatcherDeps {
    * worker (never throws). A watcher built without it still writes the notifications; nobody is told live.
    */
   announce?: (rows: readonly Notified[]) => Promise<void>;
+  /** After a withdrawal's settlement committed: `completed` (the chain confirmed it) or `refunded` (GET /metrics). */
+  settled?: (outcome: 'completed' | 'refunded') => void;
 }
 
 /** Transfers asked of the adapter at a time; a round keeps asking while pages come back full. */
@@ -57,7 +59,7 @@ const BROADCAST_ERROR_LENGTH = 500;
 
 const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 0, refunded: 0 });
 
-export function chainWatcher({ db, adapter, now, log, announce = async () => {} }: ChainWatcherDeps) {
+export function chainWatcher({ db, adapter, now, log, announce = async () => {}, settled: counted = () => {} }: ChainWatcherDeps) {
   const deposits = chainDeposits({ db, now, log, announce });
   const repository = chainRepository(db);
   const unknownNetworks = new Set<string>();
@@ -182,6 +184,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
       return notify(tx, [walletTexts.withdrawalCompleted(row.user_id, fixed(row.amount_crypto, row.decimal_places), row.ticker, row.network, row.address)], at);
     });
     if (!notified) return false;
+    counted(outcome === 'sent' ? 'completed' : 'refunded');
     await announce(notified);
     return true;
   };
@@ -268,6 +271,15 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {} 
   }
 
   return {
+    /** The networks a round watches. */
+    networks,
+
+    /** How far the chain runs ahead of the network's stored cursor (ChainAdapter.lag); undefined when the adapter cannot tell. */
+    async lag(network: NetworkKey): Promise<number | undefined> {
+      if (!adapter.lag) return undefined;
+      return adapter.lag(network, await repository.cursorOf(network));
+    },
+
     /**
      * One round over every network. A network that fails (its node is down) does not hold up the others;
      * the round then rejects, naming the networks that failed, after the rest are done.

@@ -44,6 +44,12 @@ const SECURITY_SCHEMES = {
     bearerFormat: 'JWT',
     description: 'The token GET /api/push/beams-auth/ answers (HS256, 24 hours, naming the session it was issued to).',
   },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The server\'s `METRICS_TOKEN`, sent as `Authorization: Bearer <METRICS_TOKEN>` (docs/operators.md "Monitoring"). Without METRICS_TOKEN set, a request straight from the server\'s own machine needs none.',
+  },
   pusherSignature: {
     type: 'apiKey',
     in: 'query',
@@ -61,6 +67,7 @@ const SECURITY_OF: Record<Access, SchemeName[]> = {
   operator: ['session'],
   trader: ['session'],
   websocket: ['websocketToken'],
+  metrics: ['metricsToken'],
   device: [],
   signed: ['pusherSignature'],
 };
@@ -72,6 +79,8 @@ const ACCESS_NOTES: Record<Access, string> = {
   operator: 'Signed in as an operator: `Authorization: Bearer <token>` of an operator\'s session.',
   trader: 'Signed in with a role that trades: `Authorization: Bearer <token>`; an operator\'s session is refused with 403.',
   websocket: 'The websocket token: `Authorization: Bearer <websocket_token>`.',
+  metrics:
+    'The metrics token: `Authorization: Bearer <METRICS_TOKEN>`, from the server\'s machine too; without METRICS_TOKEN set, only a request straight from that machine (no proxy header), and none while TRUST_PROXY is set.',
   device: 'No session: the device id in the path is the credential. Not served with hosted Beams (`BEAMS_INSTANCE_ID`).',
   signed: 'Signed with the realtime app secret. Not served with a hosted Pusher (`PUSHER_HOST`, `PUSHER_CLUSTER`).',
 };

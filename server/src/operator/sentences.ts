@@ -1,4 +1,4 @@
-import { notAllowed, notFound, sentencesOf, stateConflict } from '../refusals.ts';
+import { notAllowed, notFound, notSignedIn, sentencesOf, stateConflict } from '../refusals.ts';
 
 /** The operator console's refusals, each with its stable code (gathered into `REFUSALS`, server/src/sentences.ts). */
 export const operatorRefusals = {
@@ -22,6 +22,13 @@ export const operatorRefusals = {
   reviewAlreadyDecided: stateConflict('review.already_decided', 'This withdrawal has already been decided.'),
   /** A withdrawal below the threshold, or one confirmed while review was off: it never waited for anyone. */
   reviewNotWaiting: stateConflict('review.not_in_review', 'This withdrawal is not waiting for review.'),
+  /** GET /metrics without METRICS_TOKEN, from another machine or through a proxy (docs/operators.md "Monitoring"). */
+  metricsTokenRequired: notSignedIn(
+    'operator.metrics_token_required',
+    'GET /metrics answers only this machine: set METRICS_TOKEN on the server and scrape with "Authorization: Bearer <METRICS_TOKEN>".',
+  ),
+  /** GET /metrics with METRICS_TOKEN set, and not sent (or another one). */
+  metricsTokenRefused: notSignedIn('operator.metrics_token_refused', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".'),
 } as const;
 
 /** The operator console's sentences (spread into `sentences`, server/src/sentences.ts). */

@@ -41,6 +41,8 @@ export interface PushService {
   round(): Promise<PushRoundReport>;
   /** Waits for a running round. */
   stop(): Promise<void>;
+  /** The outbox rows not delivered yet, every process's (GET /metrics): publishes to expand, deliveries to send. */
+  queueDepth(): Promise<{ publishes: number; deliveries: number }>;
   /**
    * Queues a web push to users (usernames) and/or interests, for server code with no notification row of
    * its own (an announcement to "general"). Answers the publish id.
@@ -125,6 +127,7 @@ export const pushPlugin = shared<PushPluginOptions>('peerex-push', async (app, o
       return total;
     },
     stop,
+    queueDepth: () => repository.queueDepth(),
     async publish(target, web, publishOptions = {}) {
       const users = [...(target.users ?? [])];
       const interests = [...(target.interests ?? [])];

@@ -176,6 +176,14 @@ export function pushRepository(db: Queryable) {
         )
       ).length,
 
+    /** The outbox not delivered yet (GET /metrics): publishes still to expand, deliveries still to send (retries included). */
+    queueDepth: async () => {
+      const row = await db.one<{ publishes: string; deliveries: string }>(
+        'SELECT (SELECT count(*) FROM push_publishes) AS publishes, (SELECT count(*) FROM push_deliveries) AS deliveries',
+      );
+      return { publishes: Number(row.publishes), deliveries: Number(row.deliveries) };
+    },
+
     deletePublish: (id: string) => db.query('DELETE FROM push_publishes WHERE id = $1', [id]),
 
     retryPublishAt: (id: string, at: Date) => db.query('UPDATE push_publishes SET next_attempt_at = $2 WHERE id = $1', [id, at]),

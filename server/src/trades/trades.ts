@@ -55,9 +55,25 @@ interface ChangeWords {
 /** Who settled, as the traders read it: never the moderator's username. */
 const MODERATOR_ACTOR = 'A moderator';
 
+/** What GET /metrics counts of trades (docs/operators.md "Monitoring"): each a change announced after its commit. */
+export const TRADE_OUTCOMES = ['opened', 'completed', 'cancelled', 'expired', 'disputed', 'settled'] as const;
+export type TradeOutcome = (typeof TRADE_OUTCOMES)[number];
+
+/** The outcome each change counts as; marking paid is a step, not an outcome. A new change must say (the compiler asks). */
+const OUTCOME_OF: Readonly<Record<TradeChange, TradeOutcome | undefined>> = {
+  mark_paid: undefined,
+  release_coin: 'completed',
+  cancel: 'cancelled',
+  expire: 'expired',
+  raise_dispute: 'disputed',
+  resolve_release: 'settled',
+  resolve_refund: 'settled',
+};
+
 /** What an applied transition tells the parties once its transaction committed. */
 interface Applied {
   channel: string;
+  change: TradeChange;
   /** Who the change told (its notifications, committed with it). */
   notified: Notified[];
   event: string;
@@ -90,6 +106,8 @@ export interface TradesDeps {
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /** After the commit of an open or a change that ends a step of the trade's life: counted for GET /metrics. */
+  counted: (outcome: TradeOutcome) => void;
   /**
    * The second proof a release needs (accounts/confirmation.ts): passes while the session's window is open or the
    * proof holds; refuses (403, or the lockout's 429) otherwise.
@@ -206,6 +224,7 @@ export function tradesService(deps: TradesDeps) {
     const text = effects.find((effect) => effect.kind === 'systemMessage')?.text ?? '';
     return {
       channel: trade.channel,
+      change,
       notified: message.notified,
       event: TRADE_CHANGES[change].event,
       data: {
@@ -216,6 +235,13 @@ export function tradesService(deps: TradesDeps) {
     };
   }
 
+  /** After the commit of an open or a change: counted, then both conversation lists and whoever it told are told. */
+  const told = async (channel: string, notified: readonly Notified[], outcome: TradeOutcome | undefined) => {
+    if (outcome) deps.counted(outcome);
+    await deps.changed(channel);
+    await deps.announce(notified);
+  };
+
   /**
    * After the commit: the trade event and its system message on the trade's channel (the message also as
    * `new_message`, so a chat shows it like any other), then both conversation lists, then whoever it told.
@@ -224,8 +250,7 @@ export function tradesService(deps: TradesDeps) {
     const realtimeChannel = tradeChannelName(applied.channel);
     deps.publish(realtimeChannel, applied.event, applied.data);
     deps.publish(realtimeChannel, realtimeEvents.newMessage, applied.data.message);
-    await deps.changed(applied.channel);
-    await deps.announce(applied.notified);
+    await told(applied.channel, applied.notified, OUTCOME_OF[applied.change]);
   };
 
   /**
@@ -363,8 +388,7 @@ export function tradesService(deps: TradesDeps) {
         throw refuse.offerFull();
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
-      await deps.changed(channel);
-      await deps.announce(opened.notified);
+      await told(channel, opened.notified, 'opened');
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)

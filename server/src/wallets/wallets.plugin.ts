@@ -37,6 +37,7 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       announce: (rows) => app.notifications.announce(rows),
       reviewThresholdUsd: app.config.withdrawalReviewUsd,
       reviewQueueChanged: () => app.realtime.publish(OPERATORS_CHANNEL, operatorEvents.reviews, {}),
+      counted: (outcome) => app.metrics.withdrawal(outcome),
     }),
     history: transactionHistory(app.db),
   });

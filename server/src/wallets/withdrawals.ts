@@ -35,7 +35,16 @@ export interface WithdrawalsDeps {
   reviewThresholdUsd: string;
   /** After a withdrawal entered review and committed: the operators' console reads its queue again (never throws). */
   reviewQueueChanged: () => void;
+  /** After a confirm's commit, for GET /metrics: `confirmed`, and `completed` too for an internal transfer (settled at once). */
+  counted: (outcome: WithdrawalOutcome) => void;
 }
+
+/**
+ * What GET /metrics counts of withdrawals (docs/operators.md "Monitoring"): confirmed by their trader, completed
+ * (an internal transfer at once, an external one when the chain confirms it), refunded (the chain refused it).
+ */
+export const WITHDRAWAL_OUTCOMES = ['confirmed', 'completed', 'refunded'] as const;
+export type WithdrawalOutcome = (typeof WITHDRAWAL_OUTCOMES)[number];
 
 /** The ledger references migration 015 pins for a withdrawal (the chain watcher posts `:sent` and `:refund`). */
 export const withdrawalReferences = {
@@ -309,6 +318,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
         throw refuse.amountAboveBalance();
       }
       if (outcome.kind === 'refused') throw outcome.refusal;
+      deps.counted('confirmed');
       if (outcome.kind === 'external') {
         deps.dispatched();
         return sentences.withdrawalSubmitted;
@@ -319,6 +329,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
         deps.reviewQueueChanged();
         return sentences.withdrawalInReview;
       }
+      deps.counted('completed');
       await deps.announce(outcome.notified);
       return sentences.internalTransferSent;
     },

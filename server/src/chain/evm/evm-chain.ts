@@ -3,7 +3,7 @@ import type { NetworkKey } from '../../../../contracts/wallet.ts';
 import { CHAIN_NETWORKS } from '../../wallets/networks.ts';
 import { BroadcastRefused, BroadcastWaiting, type BroadcastRequest, type ChainAdapter } from '../adapter.ts';
 import type { EvmNetworkConfig } from './config.ts';
-import { decodeCursor, readIncoming } from './incoming.ts';
+import { blocksBehind, decodeCursor, readIncoming } from './incoming.ts';
 
 /** What the adapter needs of the hot wallet (chain/evm/hot-wallet.ts): pay once per reference, and tend what it sent. */
 export interface EvmPayer {
@@ -120,6 +120,10 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock, v
     progress: async (asked, cursor) => {
       await sameNetwork(asked);
       return { lastBlock: cursor === null ? null : decodeCursor(cursor).height, head: Number(await client.getBlockNumber()) };
+    },
+    lag: async (asked, cursor) => {
+      await sameNetwork(asked);
+      return blocksBehind(client, config, cursor);
     },
 
     async confirmations(asked, txids) {

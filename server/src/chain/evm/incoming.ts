@@ -65,6 +65,16 @@ async function commonAncestor(client: PublicClient, cursor: EvmCursor): Promise<
   );
 }
 
+/** The stored cursor, or before anything was read the block before EVM_<NETWORK>_START_BLOCK (unset: the node's head). */
+const cursorAt = (config: EvmNetworkConfig, text: string | null, head: number): EvmCursor =>
+  text === null ? { height: Number(config.startBlock ?? BigInt(head)) - 1, hashes: [] } : decodeCursor(text);
+
+/** The blocks the node holds above the cursor (GET /metrics: the watcher's lag); one call to the node. */
+export async function blocksBehind(client: PublicClient, config: EvmNetworkConfig, text: string | null): Promise<number> {
+  const head = Number(await client.getBlockNumber());
+  return Math.max(0, head - cursorAt(config, text, head).height);
+}
+
 /** One page: from the block after the cursor, at most `config.blocksPerPage` blocks, never past the node's head. */
 export async function readIncoming(
   client: PublicClient,
@@ -77,8 +87,7 @@ export async function readIncoming(
   platform: ReadonlySet<string> = new Set(),
 ): Promise<IncomingPage> {
   const head = Number(await client.getBlockNumber());
-  const cursor: EvmCursor =
-    text === null ? { height: Number(config.startBlock ?? BigInt(head)) - 1, hashes: [] } : decodeCursor(text);
+  const cursor = cursorAt(config, text, head);
 
   const ancestor = await commonAncestor(client, cursor);
   if (ancestor) return { transfers: [], cursor: encodeCursor(ancestor), rewound: { height: ancestor.height } };

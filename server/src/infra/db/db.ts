@@ -51,7 +51,18 @@ export interface Db extends Queryable {
    * one, or a command against the same database. Resolves once listening; answers the stop.
    */
   listen(channel: string, onNotify: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * PostgreSQL's connection pool as it stands (GET /metrics): connections open, idle among them, and queries
+   * waiting for one. PGlite has none: it is one connection inside the process, whose queue it does not show.
+   */
+  pool?(): PoolCounts;
   close(): Promise<void>;
+}
+
+export interface PoolCounts {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface ListenOptions {

@@ -67,6 +67,7 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
         await listener.stop();
       };
     },
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     // Idempotent: a second close (shutdown racing a failed boot) must not throw.
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));

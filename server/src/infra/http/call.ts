@@ -23,6 +23,8 @@ export type Access =
   | 'trader'
   /** The websocket token (the session token works too), as pusher-js sends it. */
   | 'websocket'
+  /** GET /metrics: `Authorization: Bearer <METRICS_TOKEN>`, or without METRICS_TOKEN a request straight from this machine. */
+  | 'metrics'
   /** The Beams-compatible device API: the device id in the path is the credential. */
   | 'device'
   /** Pusher's HTTP API: a request signed with the app secret. */

@@ -65,8 +65,8 @@ const fromThisMachineOnly: onRequestAsyncHookHandler = async (request) => {
 };
 
 /**
- * Registers calls as routes: the access hooks (`session`, `trader` and `websocket` before the handler, `moderator`
- * and `operator` as the request arrives, before the body is read), the call's budget, its body parsed by its
+ * Registers calls as routes: the access hooks (`session`, `trader` and `websocket` before the handler, `moderator`,
+ * `operator` and `metrics` as the request arrives, before the body is read), the call's budget, its body parsed by its
  * request schema, its per-type budget once the body says what it asks, then its handler.
  */
 export function registerCalls(app: FastifyInstance, calls: readonly Call[]) {
@@ -93,6 +93,7 @@ function registerCall(app: FastifyInstance, call: Call) {
   if (call.rateLimit?.call) onRequest.push(limiterOf(app, call.rateLimit.call));
   if (call.access === 'moderator') onRequest.push(app.requireModerator);
   if (call.access === 'operator') onRequest.push(app.requireOperator);
+  if (call.access === 'metrics') onRequest.push(app.requireMetricsAccess);
   if (call.access === 'session') preHandler.push(app.requireSession);
   // After the body is parsed, as `session`: a trader's calls answer a broken body and a missing session as before.
   if (call.access === 'trader') preHandler.push(app.requireTrader);

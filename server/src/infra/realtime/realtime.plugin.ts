@@ -43,6 +43,11 @@ export interface Realtime {
   authorize(socketId: string, channelName: string, sessionId: string): { auth: string; channel_data?: string };
   /** In-process listeners (tests, benchmarks). Returns the unsubscribe. */
   subscribe(listener: RealtimeListener): () => void;
+  /**
+   * The built-in server's open websockets and the channels they subscribe to, in this process (GET /metrics);
+   * undefined with hosted Pusher or soketi, whose own dashboard counts them.
+   */
+  stats(): { connections: number; channels: number } | undefined;
 }
 
 declare module 'fastify' {
@@ -62,6 +67,7 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
   const settings = realtimeSettings(app.config, app.keys.realtimeSecret);
   const signer = new Pusher({ appId: settings.app.id, key: settings.app.key, secret: settings.app.secret, host: 'localhost' });
   let publisher: RealtimePublisher;
+  let stats: Realtime['stats'] = () => undefined;
   if (settings.mode === 'built-in') {
     const limits = app.config.realtimeLimits;
     const trust = proxyTrust(app.config.trustProxy);
@@ -79,6 +85,7 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
     builtIn.attach(app.server);
     await app.register(builtIn.httpApi);
     publisher = builtIn;
+    stats = () => builtIn.stats();
     await endSocketsWithTheirSessions(builtIn);
   } else {
     publisher = createHostedRealtime(settings);
@@ -153,6 +160,7 @@ export const realtimePlugin = shared('peerex-realtime', async (app) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    stats: () => stats(),
   } satisfies Realtime);
 
   // Before the HTTP server stops: open websockets would otherwise hold its close until they time out.
