@@ -43,11 +43,11 @@ function AppLayout() {
 function SignedInLayout({ username }: { username: string }) {
   const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
   const initial = useSelector(session, selectInitial);
-  const moderator = useSelector(session, (snapshot) => selectUser(snapshot)?.role === 'moderator');
+  const role = useSelector(session, (snapshot) => selectUser(snapshot)?.role);
   const notifications = useFlowActor(bindNotifications, { input: { username } });
   return (
     <>
-      <SignedInNav initial={initial} moderator={moderator} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
+      <SignedInNav initial={initial} role={role} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
       <main className={main}>
         <Outlet />
       </main>

@@ -110,6 +110,14 @@ export function createApi(options: ApiOptions) {
       text = failed.message ?? '';
     }
 
+    const info = judged(status, text, callOptions);
+    const parsed = z.safeParse(schema, info);
+    if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
+    return { info: parsed.data as z.output<T>, headers };
+  }
+
+  /** The envelope's `info` of an answer, or the refusal it is (thrown, with its toast unless `noToast`). */
+  function judged(status: number, text: string, callOptions: CallOptions): unknown {
     const payload = parseJson(text);
     const info = isEnvelope(payload) ? payload.info : undefined;
     const message = typeof info === 'string' && info.trim() ? info : undefined;
@@ -127,10 +135,28 @@ export function createApi(options: ApiOptions) {
     if (status >= 500 && !worded) refuse(apiMessages.serverError, status, callOptions, code);
     if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
     if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions, code);
+    return payload.info;
+  }
 
-    const parsed = z.safeParse(schema, payload.info);
-    if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
-    return { info: parsed.data as z.output<T>, headers };
+  /**
+   * A file the server answers to a GET (the console's CSV exports), sent with the session's token, which a plain
+   * link cannot carry. A refusal fails as a call's does.
+   */
+  async function file(path: string, callOptions: CallOptions = {}): Promise<{ blob: Blob; name: string | null }> {
+    const token = options.getToken();
+    let request = base.url(path.replace(/^\//, '')).headers({ Accept: '*/*' });
+    if (token) request = request.auth(`Bearer ${token}`);
+    try {
+      const response = await request.get().res();
+      const name = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+      return { blob: await response.blob(), name };
+    } catch (error) {
+      const failed = error as Partial<WretchError>;
+      if (typeof failed.status !== 'number') refuse(apiMessages.unknown, 0, callOptions);
+      judged(failed.status, failed.message ?? '', callOptions);
+      // A failed answer whose envelope says success is no file either.
+      refuse(apiMessages.unknown, failed.status, callOptions);
+    }
   }
 
   return {
@@ -147,6 +173,7 @@ export function createApi(options: ApiOptions) {
      */
     writeWithHeader: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, header: string, callOptions?: CallOptions) =>
       call(false, path, body, schema, callOptions).then(({ info, headers }) => ({ info, header: headers.get(header) })),
+    file,
   };
 }
 

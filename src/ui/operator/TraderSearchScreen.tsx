@@ -1,0 +1,93 @@
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+import { css } from 'styled-system/css';
+import {
+  selectCanNext,
+  selectCanPrevious,
+  selectHasLoaded,
+  selectIsLoading,
+  selectQuery,
+  selectSearched,
+  selectTraders,
+} from '../../machines/traderSearch/traderSearch.selectors.ts';
+import { PageHeader } from '../pages/PageHeader.tsx';
+import { cardStyle } from '../primitives/Card.tsx';
+import { Form } from '../primitives/Form.tsx';
+import { Pager } from '../primitives/Pager.tsx';
+import { Badge } from '../primitives/StatusBadge.tsx';
+import { TextField } from '../primitives/TextField.tsx';
+import { formatMaybe } from './format.ts';
+import { emptyRow, link, nowrap, table, tableCard } from './styles.ts';
+import type { TraderSearchRef } from './types.ts';
+
+const bar = css({ mt: '6' });
+const results = css({ mt: '4' });
+
+/** /operator/traders: a search box over the traders, and their rows, each opening that trader's page. */
+export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchRef; onSearched?: (query: string) => void }) {
+  const query = useSelector(actor, selectQuery);
+  const searched = useSelector(actor, selectSearched);
+  const traders = useSelector(actor, selectTraders);
+  const loading = useSelector(actor, selectIsLoading);
+  const loaded = useSelector(actor, selectHasLoaded);
+  const canPrevious = useSelector(actor, selectCanPrevious);
+  const canNext = useSelector(actor, selectCanNext);
+  // Told once per search asked for (the route keeps it in the URL), whatever the caller's function is this render.
+  const tell = useRef(onSearched);
+  tell.current = onSearched;
+  useEffect(() => tell.current?.(searched), [searched]);
+  return (
+    <section aria-busy={loading}>
+      <PageHeader title="Traders" subtitle="Find a trader by username or email, then open their page." />
+      <Form className={`${cardStyle} ${bar}`} role="search" onSubmit={() => actor.send({ type: 'search.submit' })}>
+        <TextField
+          label="Username or email"
+          name="query"
+          type="search"
+          placeholder="alice, or alice@example.com"
+          autoComplete="off"
+          value={query}
+          onValueChange={(value) => actor.send({ type: 'query.change', value })}
+        />
+      </Form>
+      <div className={`${tableCard} ${results}`}>
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Username</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Joined</th>
+              <th>Last seen</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {traders.map((trader) => (
+              <tr key={trader.username}>
+                <td className={nowrap}>
+                  <Link to="/operator/traders/$username" params={{ username: trader.username }} className={link}>
+                    {trader.username}
+                  </Link>
+                </td>
+                <td className={nowrap}>{trader.email}</td>
+                <td>{trader.role}</td>
+                <td className={nowrap}>{formatMaybe(trader.joined)}</td>
+                <td className={nowrap}>{formatMaybe(trader.last_seen, 'Never')}</td>
+                <td>{trader.suspended ? <Badge tone="danger">Suspended</Badge> : <Badge tone="success">Active</Badge>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {loaded && traders.length === 0 ? <p className={emptyRow}>{searched ? `No trader matches “${searched}”.` : 'No traders yet.'}</p> : null}
+      </div>
+      <Pager
+        canPrevious={canPrevious}
+        canNext={canNext}
+        onPrevious={() => actor.send({ type: 'page.previous' })}
+        onNext={() => actor.send({ type: 'page.next' })}
+      />
+    </section>
+  );
+}
