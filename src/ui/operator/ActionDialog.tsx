@@ -10,12 +10,14 @@ import {
   selectReason,
   selectReasonError,
 } from '../../machines/traderDossier/traderDossier.selectors.ts';
-import { ChartDialog, DialogActions, WrittenTextForm } from '../chat/ChartDialog.tsx';
+import { ChartDialog, WrittenTextForm } from '../chat/ChartDialog.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { dialogStyles } from '../primitives/dialogStyles.ts';
 import type { DossierRef } from './types.ts';
 
 const { actions } = dialogStyles;
+// Three buttons: on a phone they wrap, the one that acts staying last.
+const steps = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: '2' });
 const quote = css({
   p: '3',
   borderRadius: 'md',
@@ -86,16 +88,21 @@ export function ActionDialog({ actor }: { actor: DossierRef }) {
               {outcome}
             </p>
           ) : null}
-          <DialogActions busy={busy} onCancel={dismiss}>
+          <div className={steps}>
             {busy ? null : (
-              <Button variant="outline" onClick={() => actor.send({ type: 'reason.edit' })}>
-                Change the reason
-              </Button>
+              <>
+                <Button variant="ghost" onClick={dismiss}>
+                  Cancel
+                </Button>
+                <Button variant="outline" onClick={() => actor.send({ type: 'reason.edit' })}>
+                  Edit reason
+                </Button>
+              </>
             )}
             <Button variant={variant} disabled={busy} aria-busy={busy} onClick={() => actor.send({ type: 'action.confirm' })}>
-              {busy ? 'Please wait...' : step === 'failed' ? 'Try again' : `Confirm: ${texts?.label.toLowerCase() ?? ''}`}
+              {busy ? 'Please wait...' : step === 'failed' ? 'Try again' : texts?.label}
             </Button>
-          </DialogActions>
+          </div>
         </>
       )}
     </ChartDialog>

@@ -25,7 +25,7 @@ import { FilterSelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMoment } from './format.ts';
-import { emptyRow, longText, muted, nowrap, table, tableCard } from './styles.ts';
+import { emptyRow, longText, muted, nowrap, stacked, table, tableCard } from './styles.ts';
 import type { AuditLogRef } from './types.ts';
 
 const bar = css({
@@ -36,7 +36,7 @@ const bar = css({
   mt: '6',
 });
 const barActions = css({ display: 'flex', gap: '2', gridColumn: { base: 'auto', sm: '1 / -1' }, justifyContent: 'flex-end' });
-const exports = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' });
+const exports = css({ display: 'flex', flexWrap: { base: 'wrap', lg: 'nowrap' }, alignItems: 'center', gap: '2', flexShrink: 0 });
 const exportError = css({
   display: 'flex',
   alignItems: 'center',
@@ -50,7 +50,7 @@ const exportError = css({
   fontSize: 'sm',
 });
 const results = css({ mt: '6' });
-const change = css({ fontSize: 'xs', color: 'fg.muted', mt: '1', overflowWrap: 'anywhere' });
+const change = css({ display: 'block', fontSize: 'xs', color: 'fg.muted', mt: '1', overflowWrap: 'anywhere' });
 
 /** /operator/audit: the audit log, filtered, paged, and its CSV exports (the log as filtered, and the fee income). */
 export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
@@ -104,7 +104,7 @@ export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
       </Form>
       <p className={`${muted} ${results}`}>The fee income export covers the same days as the filters (all days when none are set).</p>
       <div className={`${tableCard} ${results}`}>
-        <table className={table}>
+        <table className={`${table} ${stacked}`}>
           <thead>
             <tr>
               <th>When</th>
@@ -119,15 +119,25 @@ export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
               const changed = describeChange(entry.before, entry.after);
               return (
                 <tr key={entry.id} data-entry={entry.id}>
-                  <td className={nowrap}>{formatMoment(entry.at)}</td>
-                  <td className={nowrap}>
-                    {entry.actor} <Badge>{entry.actor_role}</Badge>
+                  <td className={nowrap} data-label="When">
+                    {formatMoment(entry.at)}
                   </td>
-                  <td className={nowrap}>{actionLabels[entry.action]}</td>
-                  <td className={nowrap}>{entry.target ?? '—'}</td>
-                  <td className={longText}>
-                    {entry.reason ?? '—'}
-                    {changed ? <div className={change}>{changed}</div> : null}
+                  <td className={nowrap} data-label="Who">
+                    <span>
+                      {entry.actor} <Badge>{entry.actor_role}</Badge>
+                    </span>
+                  </td>
+                  <td className={nowrap} data-label="Action">
+                    {actionLabels[entry.action]}
+                  </td>
+                  <td className={nowrap} data-label="On">
+                    {entry.target ?? '—'}
+                  </td>
+                  <td className={longText} data-label="Why">
+                    <span>
+                      {entry.reason ?? '—'}
+                      {changed ? <span className={change}>{changed}</span> : null}
+                    </span>
                   </td>
                 </tr>
               );

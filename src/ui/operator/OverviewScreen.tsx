@@ -17,7 +17,7 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { coinAmount, count, formatMaybe, usd } from './format.ts';
-import { link, muted, nowrap, section, sectionTitle, table, tableCard } from './styles.ts';
+import { link, muted, nowrap, section, sectionTitle, stacked, table, tableCard } from './styles.ts';
 import type { OverviewRef } from './types.ts';
 
 const cards = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', xl: 'repeat(4, 1fr)' }, gap: '4', mt: '6' });
@@ -28,15 +28,15 @@ const facts = css({
   gridTemplateColumns: '1fr auto',
   columnGap: '3',
   rowGap: '1',
-  mt: '3',
   fontSize: 'sm',
   '& dt': { color: 'fg.muted' },
   '& dd': { fontVariantNumeric: 'tabular-nums', textAlign: 'right' },
 });
-const cardFoot = css({ mt: '3', fontSize: 'sm' });
+const below = css({ mt: '3', display: 'flex', flexDirection: 'column', gap: '2' });
+const cardFoot = css({ fontSize: 'sm' });
 const networkHead = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: '2', px: '4', pt: '4' });
 const networkName = css({ fontWeight: 'semibold' });
-const watcher = css({ display: 'flex', flexWrap: 'wrap', gap: '4', px: '4', pb: '3', pt: '1', fontSize: 'sm', color: 'fg.muted' });
+const watcher = css({ display: 'flex', flexWrap: 'wrap', columnGap: '4', rowGap: '1', px: '4', pb: '3', pt: '1', fontSize: 'sm', color: 'fg.muted' });
 const networks = css({ display: 'grid', gap: '4' });
 const shortfall = css({ color: 'danger', fontWeight: 'semibold' });
 const alert = css({
@@ -87,7 +87,7 @@ function Stat({ title, value, children, label }: { title: string; value: string;
     <Card aria-label={label} role="group">
       <h2 className={cardTitle}>{title}</h2>
       <p className={big}>{value}</p>
-      {children}
+      {children ? <div className={below}>{children}</div> : null}
     </Card>
   );
 }
@@ -141,7 +141,7 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
           Trades
         </h2>
         <div className={tableCard}>
-          <table className={table}>
+          <table className={`${table} ${stacked}`}>
             <thead>
               <tr>
                 <th>Period</th>
@@ -159,11 +159,21 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
                 ] as const
               ).map(([period, figures]) => (
                 <tr key={period}>
-                  <td className={nowrap}>{period}</td>
-                  <td data-numeric>{count(figures.opened)}</td>
-                  <td data-numeric>{count(figures.completed)}</td>
-                  <td data-numeric>{count(figures.cancelled)}</td>
-                  <td data-numeric>{count(figures.disputed)}</td>
+                  <td className={nowrap} data-label="Period">
+                    <strong>{period}</strong>
+                  </td>
+                  <td data-numeric data-label="Opened">
+                    {count(figures.opened)}
+                  </td>
+                  <td data-numeric data-label="Completed">
+                    {count(figures.completed)}
+                  </td>
+                  <td data-numeric data-label="Cancelled">
+                    {count(figures.cancelled)}
+                  </td>
+                  <td data-numeric data-label="Disputed">
+                    {count(figures.disputed)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -176,7 +186,7 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
           Fee income
         </h2>
         <div className={tableCard}>
-          <table className={table}>
+          <table className={`${table} ${stacked}`}>
             <thead>
               <tr>
                 <th>Coin</th>
@@ -188,10 +198,18 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
             <tbody>
               {overview.fees.map((fee) => (
                 <tr key={fee.ticker}>
-                  <td>{fee.ticker.toUpperCase()}</td>
-                  <td data-numeric>{coinAmount(fee.today, fee.decimal_places, fee.ticker)}</td>
-                  <td data-numeric>{coinAmount(fee.week, fee.decimal_places, fee.ticker)}</td>
-                  <td data-numeric>{coinAmount(fee.all_time, fee.decimal_places, fee.ticker)}</td>
+                  <td data-label="Coin">
+                    <strong>{fee.ticker.toUpperCase()}</strong>
+                  </td>
+                  <td data-numeric data-label="Today">
+                    {coinAmount(fee.today, fee.decimal_places, fee.ticker)}
+                  </td>
+                  <td data-numeric data-label="7 days">
+                    {coinAmount(fee.week, fee.decimal_places, fee.ticker)}
+                  </td>
+                  <td data-numeric data-label="All time">
+                    {coinAmount(fee.all_time, fee.decimal_places, fee.ticker)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -222,7 +240,7 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
                 </span>
                 <span>Last round {formatMaybe(network.last_round_at, 'not yet')}</span>
               </div>
-              <table className={table}>
+              <table className={`${table} ${stacked}`}>
                 <thead>
                   <tr>
                     <th>Coin</th>
@@ -237,14 +255,22 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
                     .filter((row) => row.network === network.network)
                     .map((row) => (
                       <tr key={row.ticker} data-shortfall={row.shortfall}>
-                        <td>{row.ticker.toUpperCase()}</td>
-                        <td data-numeric>{coinAmount(row.owed, row.decimal_places, row.ticker)}</td>
-                        <td data-numeric>{row.held === null ? 'Not read yet' : coinAmount(row.held, row.decimal_places, row.ticker)}</td>
-                        <td data-numeric className={row.shortfall ? shortfall : undefined}>
+                        <td data-label="Coin">
+                          <strong>{row.ticker.toUpperCase()}</strong>
+                        </td>
+                        <td data-numeric data-label="Owed to traders">
+                          {coinAmount(row.owed, row.decimal_places, row.ticker)}
+                        </td>
+                        <td data-numeric data-label="Held">
+                          {row.held === null ? 'Not read yet' : coinAmount(row.held, row.decimal_places, row.ticker)}
+                        </td>
+                        <td data-numeric data-label="Difference" className={row.shortfall ? shortfall : undefined}>
                           {row.difference === null ? '—' : coinAmount(row.difference, row.decimal_places, row.ticker)}
                           {row.shortfall ? ' (shortfall)' : ''}
                         </td>
-                        <td className={nowrap}>{row.source === 'chain' ? `Chain, ${formatMaybe(network.read_at)}` : 'Recorded'}</td>
+                        <td className={nowrap} data-label="Source">
+                          {row.source === 'chain' ? `Chain, ${formatMaybe(network.read_at)}` : 'Recorded'}
+                        </td>
                       </tr>
                     ))}
                 </tbody>

@@ -20,7 +20,7 @@ import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { coinAmount, formatMoment, usd } from './format.ts';
-import { emptyRow, link, longText, nowrap, table, tableCard } from './styles.ts';
+import { emptyRow, link, longText, nowrap, stacked, table, tableCard } from './styles.ts';
 import type { ReviewQueueRef } from './types.ts';
 
 const body = css({ mt: '6' });
@@ -83,7 +83,7 @@ export function ReviewQueueScreen({ actor }: { actor: ReviewQueueRef }) {
           <ColumnFailed className={placeholder} text="The review queue could not be loaded." onRetry={() => actor.send({ type: 'queue.retry' })} />
         ) : (
           <div className={tableCard}>
-            <table className={table}>
+            <table className={`${table} ${stacked}`}>
               <thead>
                 <tr>
                   <th>Confirmed</th>
@@ -98,17 +98,27 @@ export function ReviewQueueScreen({ actor }: { actor: ReviewQueueRef }) {
               <tbody>
                 {withdrawals.map((withdrawal) => (
                   <tr key={withdrawal.id} data-withdrawal={withdrawal.id}>
-                    <td className={nowrap}>{formatMoment(withdrawal.created)}</td>
-                    <td className={nowrap}>
+                    <td className={nowrap} data-label="Confirmed">
+                      {formatMoment(withdrawal.created)}
+                    </td>
+                    <td className={nowrap} data-label="Trader">
                       <Link to="/operator/traders/$username" params={{ username: withdrawal.username }} className={link}>
                         {withdrawal.username}
                       </Link>
                     </td>
-                    <td data-numeric>{coinAmount(withdrawal.amount, withdrawal.decimal_places, withdrawal.ticker)}</td>
-                    <td data-numeric>{usd(withdrawal.amount_usd)}</td>
-                    <td className={nowrap}>{withdrawal.network}</td>
-                    <td className={longText}>{withdrawal.recipient}</td>
-                    <td>
+                    <td data-numeric data-label="Amount">
+                      {coinAmount(withdrawal.amount, withdrawal.decimal_places, withdrawal.ticker)}
+                    </td>
+                    <td data-numeric data-label="Worth">
+                      {usd(withdrawal.amount_usd)}
+                    </td>
+                    <td className={nowrap} data-label="Network">
+                      {withdrawal.network}
+                    </td>
+                    <td className={longText} data-label="To">
+                      {withdrawal.recipient}
+                    </td>
+                    <td data-label="Decision">
                       <div className={rowActions}>
                         <Button size="sm" variant="buy" disabled={!canDecide} onClick={() => actor.send({ type: 'review.approve', id: withdrawal.id })}>
                           Approve

@@ -20,7 +20,7 @@ import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { coinAmount, formatMaybe, formatMoment } from './format.ts';
-import { emptyRow, longText, muted, nowrap, section, sectionTitle, table, tableCard } from './styles.ts';
+import { emptyRow, longText, muted, nowrap, section, sectionTitle, stacked, table, tableCard } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
 const header = css({ display: 'flex', flexDirection: 'column', gap: '2' });
@@ -88,7 +88,7 @@ function Table({ label, columns, empty, children, rows }: { label: string; colum
     <section className={section} aria-label={label}>
       <h2 className={sectionTitle}>{label}</h2>
       <div className={tableCard}>
-        <table className={table}>
+        <table className={`${table} ${stacked}`}>
           <thead>
             <tr>{columns}</tr>
           </thead>
@@ -168,10 +168,18 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
       >
         {dossier.balances.map((balance) => (
           <tr key={balance.ticker}>
-            <td>{balance.ticker.toUpperCase()}</td>
-            <td data-numeric>{coinAmount(balance.available, balance.decimal_places, balance.ticker)}</td>
-            <td data-numeric>{coinAmount(balance.escrow, balance.decimal_places, balance.ticker)}</td>
-            <td data-numeric>{coinAmount(balance.withdrawing, balance.decimal_places, balance.ticker)}</td>
+            <td data-label="Coin">
+              <strong>{balance.ticker.toUpperCase()}</strong>
+            </td>
+            <td data-numeric data-label="Available">
+              {coinAmount(balance.available, balance.decimal_places, balance.ticker)}
+            </td>
+            <td data-numeric data-label="In escrow">
+              {coinAmount(balance.escrow, balance.decimal_places, balance.ticker)}
+            </td>
+            <td data-numeric data-label="Withdrawing">
+              {coinAmount(balance.withdrawing, balance.decimal_places, balance.ticker)}
+            </td>
           </tr>
         ))}
       </Table>
@@ -188,13 +196,19 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
       >
         {dossier.trades.map((trade) => (
           <tr key={trade.channel}>
-            <td className={nowrap}>{formatMoment(trade.created)}</td>
-            <td>{trade.role}</td>
-            <td className={nowrap}>{trade.partner}</td>
-            <td data-numeric>{`${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`}</td>
-            <td data-numeric>{`${trade.trading_amount} ${trade.currency__code}`}</td>
-            <td className={nowrap}>
-              <StatusBadge status={trade.status} /> {trade.dispute_raised ? <Badge tone="warning">Disputed</Badge> : null}
+            <td className={nowrap} data-label="Opened">
+              {formatMoment(trade.created)}
+            </td>
+            <td data-label="Role">{trade.role}</td>
+            <td className={nowrap} data-label="Partner">
+              {trade.partner}
+            </td>
+            <td data-numeric data-label="Amount">{`${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`}</td>
+            <td data-numeric data-label="Fiat">{`${trade.trading_amount} ${trade.currency__code}`}</td>
+            <td className={nowrap} data-label="Status">
+              <span>
+                <StatusBadge status={trade.status} /> {trade.dispute_raised ? <Badge tone="warning">Disputed</Badge> : null}
+              </span>
             </td>
           </tr>
         ))}
@@ -210,11 +224,17 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
       >
         {dossier.sign_ins.map((entry) => (
           <tr key={entry.id}>
-            <td className={nowrap}>{formatMoment(entry.created)}</td>
-            <td className={nowrap}>{formatMoment(entry.last_used)}</td>
-            <td>{entry.device || 'Unknown device'}</td>
-            <td className={nowrap}>{entry.ip || '—'}</td>
-            <td>{entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>}</td>
+            <td className={nowrap} data-label="Signed in">
+              {formatMoment(entry.created)}
+            </td>
+            <td className={nowrap} data-label="Last used">
+              {formatMoment(entry.last_used)}
+            </td>
+            <td data-label="Device">{entry.device || 'Unknown device'}</td>
+            <td className={nowrap} data-label="Address">
+              {entry.ip || '—'}
+            </td>
+            <td data-label="State">{entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>}</td>
           </tr>
         ))}
       </Table>
@@ -229,10 +249,16 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
       >
         {dossier.devices.map((device) => (
           <tr key={`${device.signed_in}-${device.device}`}>
-            <td>{device.device || 'Unknown device'}</td>
-            <td className={nowrap}>{device.address || '—'}</td>
-            <td className={nowrap}>{formatMoment(device.signed_in)}</td>
-            <td className={nowrap}>{formatMoment(device.last_used)}</td>
+            <td data-label="Device">{device.device || 'Unknown device'}</td>
+            <td className={nowrap} data-label="Address">
+              {device.address || '—'}
+            </td>
+            <td className={nowrap} data-label="Signed in">
+              {formatMoment(device.signed_in)}
+            </td>
+            <td className={nowrap} data-label="Last used">
+              {formatMoment(device.last_used)}
+            </td>
           </tr>
         ))}
       </Table>

@@ -18,7 +18,7 @@ import { Pager } from '../primitives/Pager.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMaybe } from './format.ts';
-import { emptyRow, link, nowrap, table, tableCard } from './styles.ts';
+import { emptyRow, link, nowrap, stacked, table, tableCard } from './styles.ts';
 import type { TraderSearchRef } from './types.ts';
 
 const bar = css({ mt: '6' });
@@ -52,7 +52,7 @@ export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchR
         />
       </Form>
       <div className={`${tableCard} ${results}`}>
-        <table className={table}>
+        <table className={`${table} ${stacked}`}>
           <thead>
             <tr>
               <th>Username</th>
@@ -66,16 +66,22 @@ export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchR
           <tbody>
             {traders.map((trader) => (
               <tr key={trader.username}>
-                <td className={nowrap}>
+                <td className={nowrap} data-label="Username">
                   <Link to="/operator/traders/$username" params={{ username: trader.username }} className={link}>
                     {trader.username}
                   </Link>
                 </td>
-                <td className={nowrap}>{trader.email}</td>
-                <td>{trader.role}</td>
-                <td className={nowrap}>{formatMaybe(trader.joined)}</td>
-                <td className={nowrap}>{formatMaybe(trader.last_seen, 'Never')}</td>
-                <td>{trader.suspended ? <Badge tone="danger">Suspended</Badge> : <Badge tone="success">Active</Badge>}</td>
+                <td className={nowrap} data-label="Email">
+                  {trader.email}
+                </td>
+                <td data-label="Role">{trader.role}</td>
+                <td className={nowrap} data-label="Joined">
+                  {formatMaybe(trader.joined)}
+                </td>
+                <td className={nowrap} data-label="Last seen">
+                  {formatMaybe(trader.last_seen, 'Never')}
+                </td>
+                <td data-label="Status">{trader.suspended ? <Badge tone="danger">Suspended</Badge> : <Badge tone="success">Active</Badge>}</td>
               </tr>
             ))}
           </tbody>

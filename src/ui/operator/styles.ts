@@ -21,6 +21,32 @@ export const table = css({
   '& tr:last-child td': { borderBottomWidth: '0' },
   '& th[data-numeric], & td[data-numeric]': { textAlign: 'right', whiteSpace: 'nowrap' },
 });
+/**
+ * On a phone a table of many columns reads as cards: each row a block, each cell a line with its column's name
+ * (the cell's `data-label`) on the left. From md up it is the table again.
+ */
+export const stacked = css({
+  mdDown: {
+    '& thead': { display: 'none' },
+    '& tbody, & tr': { display: 'block' },
+    '& tr': { py: '2', borderBottomWidth: '1px', borderColor: 'border' },
+    '& tr:last-child': { borderBottomWidth: '0' },
+    '& td, & td[data-numeric]': {
+      display: 'flex',
+      justifyContent: 'space-between',
+      alignItems: 'baseline',
+      gap: '3',
+      py: '1',
+      borderBottomWidth: '0',
+      textAlign: 'right',
+      whiteSpace: 'normal',
+      overflowWrap: 'anywhere',
+      minW: '0',
+      maxW: 'none',
+    },
+    '& td[data-label]::before': { content: 'attr(data-label)', color: 'fg.muted', textAlign: 'left', flexShrink: 0, whiteSpace: 'nowrap' },
+  },
+});
 /** A cell that must not wrap (a date, an amount, a name). */
 export const nowrap = css({ whiteSpace: 'nowrap' });
 /** A cell of long text (a reason, an address): it wraps anywhere rather than widen the table past reason. */
