@@ -68,6 +68,7 @@ export const auditLogMachine = setup({
   type: 'parallel',
   states: {
     list: {
+      description: 'The entries, newest first, as the applied filters and the page ask.',
       initial: 'loading',
       on: {
         'filter.change': { actions: { type: 'setDraft', params: ({ event }) => ({ name: event.name, value: event.value }) } },
@@ -78,6 +79,7 @@ export const auditLogMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
+          description: 'The page asked for; the rows shown stay meanwhile.',
           invoke: {
             id: 'loadAudit',
             src: 'loadAudit',
@@ -86,14 +88,14 @@ export const auditLogMachine = setup({
             onError: { target: 'idle', description: 'The rows stay; the shared toast says why (a bad date, say).' },
           },
         },
-        idle: {},
+        idle: { description: 'The rows, or "Nothing recorded yet" / "No entry matches these filters".' },
       },
     },
     export: {
       description: '"Export audit log (CSV)" and "Export fee income (CSV)": one download at a time.',
       initial: 'idle',
       states: {
-        idle: { on: { 'export.audit': exportAs('audit'), 'export.fees': exportAs('fees') } },
+        idle: { description: 'Both buttons enabled.', on: { 'export.audit': exportAs('audit'), 'export.fees': exportAs('fees') } },
         downloading: {
           tags: ['exporting'],
           description: '"Preparing…" on the button asked.',
@@ -110,6 +112,7 @@ export const auditLogMachine = setup({
           },
         },
         failed: {
+          description: '"The export failed: …" with the server’s sentence, and "Dismiss"; either button tries again.',
           on: {
             'export.audit': exportAs('audit'),
             'export.fees': exportAs('fees'),

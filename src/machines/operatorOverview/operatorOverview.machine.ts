@@ -56,6 +56,7 @@ export const operatorOverviewMachine = setup({
   type: 'parallel',
   states: {
     overview: {
+      description: 'The numbers, read once and then kept current.',
       invoke: { id: 'operatorsChannel', src: 'operatorsChannel', onError: { description: 'No live updates: the page shows what the reads bring.' } },
       initial: 'loading',
       states: {

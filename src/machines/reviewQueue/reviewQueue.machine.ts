@@ -96,11 +96,13 @@ export const reviewQueueMachine = setup({
   on: { 'notice.dismiss': { actions: 'clearNotice' } },
   states: {
     queue: {
+      description: 'The withdrawals waiting, live on the operators’ channel.',
       invoke: { id: 'operatorsChannel', src: 'operatorsChannel', onError: { description: 'No live queue: it shows what the reads bring.' } },
       initial: 'loading',
       states: {
         loading: {
           tags: ['busy'],
+          description: 'The first read: a spinner.',
           entry: 'markRead',
           invoke: { id: 'loadQueue', src: 'loadQueue', onDone: { target: 'ready', actions: keptQueue }, onError: { target: 'failed' } },
           on: {
@@ -133,9 +135,11 @@ export const reviewQueueMachine = setup({
       },
     },
     decision: {
+      description: 'One decision at a time: the dialog over the queue.',
       initial: 'idle',
       states: {
         idle: {
+          description: 'Each row’s "Approve" and "Reject" enabled.',
           on: {
             'review.approve': choose('approve', 'approving'),
             'review.reject': choose('reject', 'rejecting'),

@@ -94,6 +94,7 @@ export const traderDossierMachine = setup({
   states: {
     loading: {
       tags: ['busy'],
+      description: 'The first read: a spinner.',
       invoke: {
         id: 'loadTrader',
         src: 'loadTrader',
@@ -108,12 +109,17 @@ export const traderDossierMachine = setup({
     failed: { description: 'The read failed: a message and "Try again".', on: { 'dossier.retry': { target: 'loading' } } },
     missing: { description: '"No trader by that name" and the way back to the search.' },
     open: {
+      description: 'The page: the facts, the notes and the staff actions, side by side.',
       type: 'parallel',
       states: {
         facts: {
+          description: 'Balances, trades, sign-ins, devices, the suspension: read again after every change made here.',
           initial: 'current',
           states: {
-            current: { always: { guard: 'isStale', target: 'refreshing', description: 'A note or an action was taken (or refused) here.' } },
+            current: {
+              description: 'As last read.',
+              always: { guard: 'isStale', target: 'refreshing', description: 'A note or an action was taken (or refused) here.' },
+            },
             refreshing: {
               description: 'Read again; the page stays meanwhile, and stays if the read fails.',
               entry: 'markRead',
@@ -133,6 +139,7 @@ export const traderDossierMachine = setup({
           on: { 'note.change': { actions: { type: 'setNote', params: ({ event }) => ({ value: event.value }) } } },
           states: {
             idle: {
+              description: '"Add note" is enabled once something is written.',
               on: {
                 'note.save': {
                   guard: { type: 'isNoteWritten', params: ({ context }) => ({ text: context.note }) },
@@ -143,6 +150,7 @@ export const traderDossierMachine = setup({
             },
             saving: {
               tags: ['busy'],
+              description: '"Please wait...".',
               invoke: {
                 id: 'addNote',
                 src: 'addNote',
@@ -166,6 +174,7 @@ export const traderDossierMachine = setup({
           initial: 'idle',
           states: {
             idle: {
+              description: 'The buttons that apply: Suspend or Reinstate, Force password reset, End sessions.',
               on: {
                 'action.choose': {
                   guard: { type: 'canTake', params: ({ event }) => ({ action: event.action }) },
@@ -210,7 +219,7 @@ export const traderDossierMachine = setup({
                 },
               },
             },
-            done: { tags: ['dialog'], on: { 'dialog.dismiss': closeDialog } },
+            done: { tags: ['dialog'], description: 'The server’s sentence and "Close".', on: { 'dialog.dismiss': closeDialog } },
             failed: {
               tags: ['dialog'],
               description: 'The server’s sentence: try again, change the reason, or close.',

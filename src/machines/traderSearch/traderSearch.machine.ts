@@ -61,6 +61,7 @@ export const traderSearchMachine = setup({
     },
     loading: {
       tags: ['busy'],
+      description: 'The page of the search asked for; the rows shown stay meanwhile.',
       invoke: {
         id: 'searchTraders',
         src: 'searchTraders',
@@ -69,7 +70,7 @@ export const traderSearchMachine = setup({
         onError: { target: 'idle', description: 'The rows stay; the shared toast says why.' },
       },
     },
-    idle: {},
+    idle: { description: 'The rows, or "No trader matches …".' },
   },
 });
 
