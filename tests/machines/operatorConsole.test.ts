@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SimulatedClock, createActor } from 'xstate';
+import { SimulatedClock, createActor, type AnyStateMachine } from 'xstate';
 import { OPERATORS_CHANNEL } from '../../contracts/operator.ts';
 import { auditFilters, bindAuditLog } from '../../src/machines/auditLog/auditLog.actors.ts';
 import { auditLogMachine } from '../../src/machines/auditLog/auditLog.machine.ts';
@@ -348,7 +348,7 @@ describe('the charts as written', () => {
 
   it.each(Object.entries(charts))('%s runs nothing unbound: its first call fails, naming itself', async (name, chart) => {
     const failures: unknown[] = [];
-    const actor = createActor(chart as never, {
+    const actor = createActor(chart as AnyStateMachine, {
       input: { username: 'bob', query: '' },
       inspect: (inspection) => {
         if (inspection.type === '@xstate.event' && inspection.event.type.startsWith('xstate.error.actor.')) failures.push((inspection.event as { error?: unknown }).error);
