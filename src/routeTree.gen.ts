@@ -15,7 +15,6 @@ import { Route as FlowsRouteImport } from './routes/flows'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppChatRouteImport } from './routes/_app/chat'
 import { Route as AppModerationRouteImport } from './routes/_app/moderation'
-import { Route as AppOperatorRouteImport } from './routes/_app/operator'
 import { Route as AppTradesRouteImport } from './routes/_app/trades'
 import { Route as PublicForgotPasswordRouteImport } from './routes/_public/forgot-password'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
@@ -23,9 +22,6 @@ import { Route as PublicSignupRouteImport } from './routes/_public/signup'
 import { Route as AppOffersIndexRouteImport } from './routes/_app/offers/index'
 import { Route as AppOffersIdRouteImport } from './routes/_app/offers/$id'
 import { Route as AppOffersCreateRouteImport } from './routes/_app/offers/create'
-import { Route as AppOperatorIndexRouteImport } from './routes/_app/operator/index'
-import { Route as AppOperatorAuditRouteImport } from './routes/_app/operator/audit'
-import { Route as AppOperatorReviewsRouteImport } from './routes/_app/operator/reviews'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsSecurityRouteImport } from './routes/_app/settings/security'
 import { Route as AppTradersUsernameRouteImport } from './routes/_app/traders/$username'
@@ -33,8 +29,7 @@ import { Route as AppWalletsIndexRouteImport } from './routes/_app/wallets/index
 import { Route as AppWalletsDepositRouteImport } from './routes/_app/wallets/deposit'
 import { Route as AppWalletsTransactionsRouteImport } from './routes/_app/wallets/transactions'
 import { Route as AppWalletsWithdrawRouteImport } from './routes/_app/wallets/withdraw'
-import { Route as AppOperatorTradersIndexRouteImport } from './routes/_app/operator/traders/index'
-import { Route as AppOperatorTradersUsernameRouteImport } from './routes/_app/operator/traders/$username'
+import { Route as AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport } from './routes/_app/operator/{-$section}.{-$username}'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -62,11 +57,6 @@ const AppChatRoute = AppChatRouteImport.update({
 const AppModerationRoute = AppModerationRouteImport.update({
   id: '/moderation',
   path: '/moderation',
-  getParentRoute: () => AppRoute,
-} as any)
-const AppOperatorRoute = AppOperatorRouteImport.update({
-  id: '/operator',
-  path: '/operator',
   getParentRoute: () => AppRoute,
 } as any)
 const AppTradesRoute = AppTradesRouteImport.update({
@@ -104,21 +94,6 @@ const AppOffersCreateRoute = AppOffersCreateRouteImport.update({
   path: '/offers/create',
   getParentRoute: () => AppRoute,
 } as any)
-const AppOperatorIndexRoute = AppOperatorIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => AppOperatorRoute,
-} as any)
-const AppOperatorAuditRoute = AppOperatorAuditRouteImport.update({
-  id: '/audit',
-  path: '/audit',
-  getParentRoute: () => AppOperatorRoute,
-} as any)
-const AppOperatorReviewsRoute = AppOperatorReviewsRouteImport.update({
-  id: '/reviews',
-  path: '/reviews',
-  getParentRoute: () => AppOperatorRoute,
-} as any)
 const AppSettingsIndexRoute = AppSettingsIndexRouteImport.update({
   id: '/settings/',
   path: '/settings/',
@@ -154,16 +129,11 @@ const AppWalletsWithdrawRoute = AppWalletsWithdrawRouteImport.update({
   path: '/wallets/withdraw',
   getParentRoute: () => AppRoute,
 } as any)
-const AppOperatorTradersIndexRoute = AppOperatorTradersIndexRouteImport.update({
-  id: '/traders/',
-  path: '/traders/',
-  getParentRoute: () => AppOperatorRoute,
-} as any)
-const AppOperatorTradersUsernameRoute =
-  AppOperatorTradersUsernameRouteImport.update({
-    id: '/traders/$username',
-    path: '/traders/$username',
-    getParentRoute: () => AppOperatorRoute,
+const AppOperatorChar123SectionChar125Char123UsernameChar125Route =
+  AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport.update({
+    id: '/operator/{-$section}/{-$username}',
+    path: '/operator/{-$section}/{-$username}',
+    getParentRoute: () => AppRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -171,26 +141,21 @@ export interface FileRoutesByFullPath {
   '/flows': typeof FlowsRoute
   '/chat': typeof AppChatRoute
   '/moderation': typeof AppModerationRoute
-  '/operator': typeof AppOperatorRouteWithChildren
   '/trades': typeof AppTradesRoute
   '/forgot-password': typeof PublicForgotPasswordRoute
   '/login': typeof PublicLoginRoute
   '/signup': typeof PublicSignupRoute
   '/offers/$id': typeof AppOffersIdRoute
   '/offers/create': typeof AppOffersCreateRoute
-  '/operator/audit': typeof AppOperatorAuditRoute
-  '/operator/reviews': typeof AppOperatorReviewsRoute
   '/settings/security': typeof AppSettingsSecurityRoute
   '/traders/$username': typeof AppTradersUsernameRoute
   '/wallets/deposit': typeof AppWalletsDepositRoute
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/offers/': typeof AppOffersIndexRoute
-  '/operator/': typeof AppOperatorIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
   '/wallets/': typeof AppWalletsIndexRoute
-  '/operator/traders/$username': typeof AppOperatorTradersUsernameRoute
-  '/operator/traders/': typeof AppOperatorTradersIndexRoute
+  '/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRoutesByTo {
   '/': typeof AppIndexRoute
@@ -203,19 +168,15 @@ export interface FileRoutesByTo {
   '/signup': typeof PublicSignupRoute
   '/offers/$id': typeof AppOffersIdRoute
   '/offers/create': typeof AppOffersCreateRoute
-  '/operator/audit': typeof AppOperatorAuditRoute
-  '/operator/reviews': typeof AppOperatorReviewsRoute
   '/settings/security': typeof AppSettingsSecurityRoute
   '/traders/$username': typeof AppTradersUsernameRoute
   '/wallets/deposit': typeof AppWalletsDepositRoute
   '/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/offers': typeof AppOffersIndexRoute
-  '/operator': typeof AppOperatorIndexRoute
   '/settings': typeof AppSettingsIndexRoute
   '/wallets': typeof AppWalletsIndexRoute
-  '/operator/traders/$username': typeof AppOperatorTradersUsernameRoute
-  '/operator/traders': typeof AppOperatorTradersIndexRoute
+  '/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -224,7 +185,6 @@ export interface FileRoutesById {
   '/flows': typeof FlowsRoute
   '/_app/chat': typeof AppChatRoute
   '/_app/moderation': typeof AppModerationRoute
-  '/_app/operator': typeof AppOperatorRouteWithChildren
   '/_app/trades': typeof AppTradesRoute
   '/_public/forgot-password': typeof PublicForgotPasswordRoute
   '/_public/login': typeof PublicLoginRoute
@@ -232,19 +192,15 @@ export interface FileRoutesById {
   '/_app/': typeof AppIndexRoute
   '/_app/offers/$id': typeof AppOffersIdRoute
   '/_app/offers/create': typeof AppOffersCreateRoute
-  '/_app/operator/audit': typeof AppOperatorAuditRoute
-  '/_app/operator/reviews': typeof AppOperatorReviewsRoute
   '/_app/settings/security': typeof AppSettingsSecurityRoute
   '/_app/traders/$username': typeof AppTradersUsernameRoute
   '/_app/wallets/deposit': typeof AppWalletsDepositRoute
   '/_app/wallets/transactions': typeof AppWalletsTransactionsRoute
   '/_app/wallets/withdraw': typeof AppWalletsWithdrawRoute
   '/_app/offers/': typeof AppOffersIndexRoute
-  '/_app/operator/': typeof AppOperatorIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
   '/_app/wallets/': typeof AppWalletsIndexRoute
-  '/_app/operator/traders/$username': typeof AppOperatorTradersUsernameRoute
-  '/_app/operator/traders/': typeof AppOperatorTradersIndexRoute
+  '/_app/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -253,26 +209,21 @@ export interface FileRouteTypes {
     | '/flows'
     | '/chat'
     | '/moderation'
-    | '/operator'
     | '/trades'
     | '/forgot-password'
     | '/login'
     | '/signup'
     | '/offers/$id'
     | '/offers/create'
-    | '/operator/audit'
-    | '/operator/reviews'
     | '/settings/security'
     | '/traders/$username'
     | '/wallets/deposit'
     | '/wallets/transactions'
     | '/wallets/withdraw'
     | '/offers/'
-    | '/operator/'
     | '/settings/'
     | '/wallets/'
-    | '/operator/traders/$username'
-    | '/operator/traders/'
+    | '/operator/{-$section}/{-$username}'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -285,19 +236,15 @@ export interface FileRouteTypes {
     | '/signup'
     | '/offers/$id'
     | '/offers/create'
-    | '/operator/audit'
-    | '/operator/reviews'
     | '/settings/security'
     | '/traders/$username'
     | '/wallets/deposit'
     | '/wallets/transactions'
     | '/wallets/withdraw'
     | '/offers'
-    | '/operator'
     | '/settings'
     | '/wallets'
-    | '/operator/traders/$username'
-    | '/operator/traders'
+    | '/operator/{-$section}/{-$username}'
   id:
     | '__root__'
     | '/_app'
@@ -305,7 +252,6 @@ export interface FileRouteTypes {
     | '/flows'
     | '/_app/chat'
     | '/_app/moderation'
-    | '/_app/operator'
     | '/_app/trades'
     | '/_public/forgot-password'
     | '/_public/login'
@@ -313,19 +259,15 @@ export interface FileRouteTypes {
     | '/_app/'
     | '/_app/offers/$id'
     | '/_app/offers/create'
-    | '/_app/operator/audit'
-    | '/_app/operator/reviews'
     | '/_app/settings/security'
     | '/_app/traders/$username'
     | '/_app/wallets/deposit'
     | '/_app/wallets/transactions'
     | '/_app/wallets/withdraw'
     | '/_app/offers/'
-    | '/_app/operator/'
     | '/_app/settings/'
     | '/_app/wallets/'
-    | '/_app/operator/traders/$username'
-    | '/_app/operator/traders/'
+    | '/_app/operator/{-$section}/{-$username}'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -378,13 +320,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppModerationRouteImport
       parentRoute: typeof AppRoute
     }
-    '/_app/operator': {
-      id: '/_app/operator'
-      path: '/operator'
-      fullPath: '/operator'
-      preLoaderRoute: typeof AppOperatorRouteImport
-      parentRoute: typeof AppRoute
-    }
     '/_app/trades': {
       id: '/_app/trades'
       path: '/trades'
@@ -433,27 +368,6 @@ declare module '@tanstack/react-router' {
       fullPath: '/offers/create'
       preLoaderRoute: typeof AppOffersCreateRouteImport
       parentRoute: typeof AppRoute
-    }
-    '/_app/operator/': {
-      id: '/_app/operator/'
-      path: '/'
-      fullPath: '/operator/'
-      preLoaderRoute: typeof AppOperatorIndexRouteImport
-      parentRoute: typeof AppOperatorRoute
-    }
-    '/_app/operator/audit': {
-      id: '/_app/operator/audit'
-      path: '/audit'
-      fullPath: '/operator/audit'
-      preLoaderRoute: typeof AppOperatorAuditRouteImport
-      parentRoute: typeof AppOperatorRoute
-    }
-    '/_app/operator/reviews': {
-      id: '/_app/operator/reviews'
-      path: '/reviews'
-      fullPath: '/operator/reviews'
-      preLoaderRoute: typeof AppOperatorReviewsRouteImport
-      parentRoute: typeof AppOperatorRoute
     }
     '/_app/settings/': {
       id: '/_app/settings/'
@@ -504,47 +418,19 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppWalletsWithdrawRouteImport
       parentRoute: typeof AppRoute
     }
-    '/_app/operator/traders/': {
-      id: '/_app/operator/traders/'
-      path: '/traders'
-      fullPath: '/operator/traders/'
-      preLoaderRoute: typeof AppOperatorTradersIndexRouteImport
-      parentRoute: typeof AppOperatorRoute
-    }
-    '/_app/operator/traders/$username': {
-      id: '/_app/operator/traders/$username'
-      path: '/traders/$username'
-      fullPath: '/operator/traders/$username'
-      preLoaderRoute: typeof AppOperatorTradersUsernameRouteImport
-      parentRoute: typeof AppOperatorRoute
+    '/_app/operator/{-$section}/{-$username}': {
+      id: '/_app/operator/{-$section}/{-$username}'
+      path: '/operator/{-$section}/{-$username}'
+      fullPath: '/operator/{-$section}/{-$username}'
+      preLoaderRoute: typeof AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport
+      parentRoute: typeof AppRoute
     }
   }
 }
 
-interface AppOperatorRouteChildren {
-  AppOperatorAuditRoute: typeof AppOperatorAuditRoute
-  AppOperatorReviewsRoute: typeof AppOperatorReviewsRoute
-  AppOperatorIndexRoute: typeof AppOperatorIndexRoute
-  AppOperatorTradersUsernameRoute: typeof AppOperatorTradersUsernameRoute
-  AppOperatorTradersIndexRoute: typeof AppOperatorTradersIndexRoute
-}
-
-const AppOperatorRouteChildren: AppOperatorRouteChildren = {
-  AppOperatorAuditRoute: AppOperatorAuditRoute,
-  AppOperatorReviewsRoute: AppOperatorReviewsRoute,
-  AppOperatorIndexRoute: AppOperatorIndexRoute,
-  AppOperatorTradersUsernameRoute: AppOperatorTradersUsernameRoute,
-  AppOperatorTradersIndexRoute: AppOperatorTradersIndexRoute,
-}
-
-const AppOperatorRouteWithChildren = AppOperatorRoute._addFileChildren(
-  AppOperatorRouteChildren,
-)
-
 interface AppRouteChildren {
   AppChatRoute: typeof AppChatRoute
   AppModerationRoute: typeof AppModerationRoute
-  AppOperatorRoute: typeof AppOperatorRouteWithChildren
   AppTradesRoute: typeof AppTradesRoute
   AppIndexRoute: typeof AppIndexRoute
   AppOffersIdRoute: typeof AppOffersIdRoute
@@ -557,12 +443,12 @@ interface AppRouteChildren {
   AppOffersIndexRoute: typeof AppOffersIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
   AppWalletsIndexRoute: typeof AppWalletsIndexRoute
+  AppOperatorChar123SectionChar125Char123UsernameChar125Route: typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppChatRoute: AppChatRoute,
   AppModerationRoute: AppModerationRoute,
-  AppOperatorRoute: AppOperatorRouteWithChildren,
   AppTradesRoute: AppTradesRoute,
   AppIndexRoute: AppIndexRoute,
   AppOffersIdRoute: AppOffersIdRoute,
@@ -575,6 +461,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppOffersIndexRoute: AppOffersIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,
   AppWalletsIndexRoute: AppWalletsIndexRoute,
+  AppOperatorChar123SectionChar125Char123UsernameChar125Route:
+    AppOperatorChar123SectionChar125Char123UsernameChar125Route,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -138,27 +138,6 @@ export function createApi(options: ApiOptions) {
     return payload.info;
   }
 
-  /**
-   * A file the server answers to a GET (the console's CSV exports), sent with the session's token, which a plain
-   * link cannot carry. A refusal fails as a call's does.
-   */
-  async function file(path: string, callOptions: CallOptions = {}): Promise<{ blob: Blob; name: string | null }> {
-    const token = options.getToken();
-    let request = base.url(path.replace(/^\//, '')).headers({ Accept: '*/*' });
-    if (token) request = request.auth(`Bearer ${token}`);
-    try {
-      const response = await request.get().res();
-      const name = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
-      return { blob: await response.blob(), name };
-    } catch (error) {
-      const failed = error as Partial<WretchError>;
-      if (typeof failed.status !== 'number') refuse(apiMessages.unknown, 0, callOptions);
-      judged(failed.status, failed.message ?? '', callOptions);
-      // A failed answer whose envelope says success is no file either.
-      refuse(apiMessages.unknown, failed.status, callOptions);
-    }
-  }
-
   return {
     /** A call that changes nothing: retried on network failure and 5xx. */
     read: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, callOptions?: CallOptions) =>
@@ -173,7 +152,13 @@ export function createApi(options: ApiOptions) {
      */
     writeWithHeader: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, header: string, callOptions?: CallOptions) =>
       call(false, path, body, schema, callOptions).then(({ info, headers }) => ({ info, header: headers.get(header) })),
-    file,
+    /**
+     * For a call of another shape (the console's CSV downloads, src/services/operator.ts, only ever made signed in):
+     * a request of this API with the session's token, and the judgement of its answer, which throws a refusal as
+     * any call's does (signing out on a 401).
+     */
+    request: (path: string) => base.url(path).auth(`Bearer ${options.getToken()}`),
+    judged,
   };
 }
 

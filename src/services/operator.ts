@@ -70,8 +70,21 @@ export function createOperatorService(api: Api) {
         })
         .then(sentenceOf(input.decision === 'approve' ? 'Withdrawal approved.' : 'Withdrawal rejected.')),
     audit: (input: { page: number; filters: AuditFilters }) => api.read(AUDIT, { type: 'list', page: input.page, filters: input.filters }, auditPage),
-    /** The CSV as a file the browser saves; a refusal fails with the server's sentence (shown by the page). */
-    download: (input: { kind: ExportKind; filters: AuditFilters }) => api.file(exportQuery(input.kind, input.filters), { noToast: true }),
+    /**
+     * The CSV as a file the browser saves: a GET with the session's token, which a plain link cannot carry. A
+     * refusal fails with the server's sentence (the page shows it, no toast).
+     */
+    download: async (input: { kind: ExportKind; filters: AuditFilters }): Promise<{ blob: Blob; name: string | null }> => {
+      try {
+        const response = await api.request(exportQuery(input.kind, input.filters)).headers({ Accept: 'text/csv' }).get().res();
+        const name = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+        return { blob: await response.blob(), name };
+      } catch (error) {
+        // A failed answer is always a refusal: judged, it throws (a network failure, status 0, as "An unknown error occurred").
+        const failed = error as { status?: unknown; message?: string };
+        throw api.judged(typeof failed.status === 'number' ? failed.status : 0, failed.message ?? '', { noToast: true });
+      }
+    },
   };
 }
 

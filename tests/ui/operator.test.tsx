@@ -1,5 +1,5 @@
-import { isNotFound, isRedirect } from '@tanstack/react-router';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter, isNotFound, isRedirect } from '@tanstack/react-router';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
 import { bindAuditLog } from '../../src/machines/auditLog/auditLog.actors.ts';
@@ -8,8 +8,9 @@ import { bindOperatorOverview } from '../../src/machines/operatorOverview/operat
 import { bindReviewQueue } from '../../src/machines/reviewQueue/reviewQueue.actors.ts';
 import { bindTraderDossier } from '../../src/machines/traderDossier/traderDossier.actors.ts';
 import { bindTraderSearch } from '../../src/machines/traderSearch/traderSearch.actors.ts';
-import { Route as DashboardRoute } from '../../src/routes/_app/index.tsx';
-import { Route as OperatorRoute } from '../../src/routes/_app/operator.tsx';
+import { Route as AppRoute } from '../../src/routes/_app.tsx';
+import { ConsolePage } from '../../src/routes/_app/operator/-console.tsx';
+import { createApi } from '../../src/services/api.ts';
 import { AuditLogScreen } from '../../src/ui/operator/AuditLogScreen.tsx';
 import { OverviewScreen } from '../../src/ui/operator/OverviewScreen.tsx';
 import { ReviewQueueScreen } from '../../src/ui/operator/ReviewQueueScreen.tsx';
@@ -37,39 +38,76 @@ beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(GENERATED_
 afterEach(() => vi.useRealTimers());
 
 type Role = 'trader' | 'moderator' | 'operator' | undefined;
-const sessionOf = (role: Role) => ({
-  session: { getSnapshot: () => ({ context: { user: { username: 'ops', email: 'ops@peerex.test', websocket_token: 't', role } } }) },
-});
-const thrownBy = (run: () => void) => {
+
+/** The signed-in layout's guard, for a session of `role`, on `pathname`: what it throws, or undefined. */
+async function guarded(role: Role, pathname: string) {
+  const snapshot = {
+    matches: (state: string) => state === 'signedIn',
+    context: { user: { username: 'ops', email: 'ops@peerex.test', websocket_token: 't', role } },
+  };
+  const session = { getSnapshot: () => snapshot, subscribe: () => ({ unsubscribe: () => {} }) };
   try {
-    run();
+    await (AppRoute.options.beforeLoad as (options: unknown) => Promise<unknown>)({ context: { session }, location: { pathname, href: pathname } });
   } catch (error) {
     return error;
   }
   return undefined;
-};
+}
 
 describe('who reaches the console', () => {
-  const guard = (role: Role) => () => (OperatorRoute.options.beforeLoad as (options: unknown) => void)({ context: sessionOf(role) });
-
-  it.each([['a trader', 'trader'], ['a moderator', 'moderator'], ['a session stored before roles', undefined]] as const)(
-    '/operator is not found for %s',
-    (_, role) => {
-      expect(isNotFound(thrownBy(guard(role)))).toBe(true);
-    },
-  );
-
-  it('opens for an operator', () => {
-    expect(guard('operator')).not.toThrow();
+  it.each([
+    ['a trader', 'trader', '/operator'],
+    ['a moderator', 'moderator', '/operator/reviews'],
+    ['a session stored before roles', undefined, '/operator/traders/bob'],
+  ] as const)('is not found for %s (%s)', async (_, role, path) => {
+    expect(isNotFound(await guarded(role, path))).toBe(true);
   });
 
-  it('an operator signing in lands on /operator, not the dashboard whose calls refuse them; a trader stays', () => {
-    const home = (role: Role) => () => (DashboardRoute.options.beforeLoad as (options: unknown) => void)({ context: sessionOf(role) });
-    const sent = thrownBy(home('operator')) as { options: { to: string; replace: boolean } };
+  it('opens for an operator', async () => {
+    expect(await guarded('operator', '/operator/audit')).toBeUndefined();
+  });
+
+  it('an operator signing in lands on /operator, not the dashboard whose calls refuse them; a trader stays', async () => {
+    const sent = (await guarded('operator', '/')) as { options: { to: string; replace: boolean } };
     expect(isRedirect(sent)).toBe(true);
-    expect(sent.options).toMatchObject({ to: '/operator', replace: true });
-    expect(home('trader')).not.toThrow();
-    expect(home('moderator')).not.toThrow();
+    expect(sent.options).toMatchObject({ href: '/operator', replace: true });
+    expect(await guarded('trader', '/')).toBeUndefined();
+    expect(await guarded('operator', '/settings/security'), 'their own settings stay theirs').toBeUndefined();
+  });
+});
+
+describe('the console’s pages, one route', () => {
+  /** The console's route at `url`, its calls never answered (each page shows its loading state). */
+  async function consoleAt(url: string) {
+    const api = createApi({ baseUrl: 'http://peerex.test/api/', getToken: () => 't', onSessionExpired: () => {}, onError: () => {}, fetch: () => new Promise(() => {}) });
+    const deps = { ...operatorDeps().deps, api };
+    const root = createRootRoute({ notFoundComponent: () => <p>Page not found</p> });
+    const page = createRoute({ getParentRoute: () => root, path: '/operator/{-$section}/{-$username}', component: ConsolePage });
+    const router = createRouter({ routeTree: root.addChildren([page]), history: createMemoryHistory({ initialEntries: [url] }), context: { deps } as never });
+    await act(async () => {
+      render(<RouterProvider router={router} />);
+      await router.load();
+    });
+  }
+
+  it.each([
+    ['/operator', 'Overview'],
+    ['/operator/traders', 'Traders'],
+    ['/operator/reviews', 'Withdrawal review'],
+    ['/operator/audit', 'Audit log'],
+  ])('%s is the page "%s"', async (url, title) => {
+    await consoleAt(url);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+  });
+
+  it('/operator/traders/bob is bob’s page', async () => {
+    await consoleAt('/operator/traders/bob');
+    expect(await screen.findByRole('status', { name: 'Loading the trader' })).toBeInTheDocument();
+  });
+
+  it.each(['/operator/wallets', '/operator/reviews/7', '/operator/audit/ops'])('%s is not found', async (url) => {
+    await consoleAt(url);
+    expect(await screen.findByText('Page not found')).toBeInTheDocument();
   });
 });
 
@@ -135,8 +173,7 @@ describe('/operator/traders', () => {
   it('searches on Enter, lists each trader linking to their page, and says when nobody matches', async () => {
     const harness = operatorDeps();
     const actor = createActor(bindTraderSearch(harness.deps, harness.operator), { input: { query: '' } }).start();
-    const searched: string[] = [];
-    await renderWithRouter(() => <TraderSearchScreen actor={actor} onSearched={(query) => void searched.push(query)} />, '/operator/traders');
+    await renderWithRouter(() => <TraderSearchScreen actor={actor} />, '/operator/traders');
     await act(() => harness.calls.answer('searchTraders', traderPage(1, 1, [traderRow('alice'), traderRow('bob', { suspended: true })])));
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual(['alice', 'bob']);
@@ -147,7 +184,6 @@ describe('/operator/traders', () => {
     expect(harness.calls.inputs('searchTraders').at(-1)).toEqual({ query: 'zed', page: 1 });
     await act(() => harness.calls.answer('searchTraders', traderPage(1, 1, [])));
     expect(screen.getByText('No trader matches “zed”.')).toBeInTheDocument();
-    expect(searched.at(-1)).toBe('zed');
   });
 });
 

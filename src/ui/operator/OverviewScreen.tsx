@@ -129,7 +129,7 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
         <Stat title="Withdrawals to review" label="Reviews" value={count(reviews.waiting)}>
           <p className={`${cardFoot} ${muted}`}>At or above {usd(reviews.threshold_usd)}</p>
           <p className={cardFoot}>
-            <Link to="/operator/reviews" className={link}>
+            <Link to="/operator/{-$section}/{-$username}" params={{ section: 'reviews' }} className={link}>
               Open the review queue
             </Link>
           </p>

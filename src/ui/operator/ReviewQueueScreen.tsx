@@ -102,7 +102,7 @@ export function ReviewQueueScreen({ actor }: { actor: ReviewQueueRef }) {
                       {formatMoment(withdrawal.created)}
                     </td>
                     <td className={nowrap} data-label="Trader">
-                      <Link to="/operator/traders/$username" params={{ username: withdrawal.username }} className={link}>
+                      <Link to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: withdrawal.username }} className={link}>
                         {withdrawal.username}
                       </Link>
                     </td>

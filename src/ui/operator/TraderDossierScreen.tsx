@@ -64,7 +64,7 @@ export function TraderDossierScreen({ actor }: { actor: DossierRef }) {
   return (
     <section aria-busy={refreshing || view === 'loading'}>
       <div className={back}>
-        <ButtonLink to="/operator/traders" variant="ghost" size="sm">
+        <ButtonLink to="/operator/{-$section}/{-$username}" params={{ section: 'traders' }} variant="ghost" size="sm">
           ← All traders
         </ButtonLink>
       </div>

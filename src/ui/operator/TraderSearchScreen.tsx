@@ -1,6 +1,5 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import {
   selectCanNext,
@@ -25,7 +24,7 @@ const bar = css({ mt: '6' });
 const results = css({ mt: '4' });
 
 /** /operator/traders: a search box over the traders, and their rows, each opening that trader's page. */
-export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchRef; onSearched?: (query: string) => void }) {
+export function TraderSearchScreen({ actor }: { actor: TraderSearchRef }) {
   const query = useSelector(actor, selectQuery);
   const searched = useSelector(actor, selectSearched);
   const traders = useSelector(actor, selectTraders);
@@ -33,10 +32,6 @@ export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchR
   const loaded = useSelector(actor, selectHasLoaded);
   const canPrevious = useSelector(actor, selectCanPrevious);
   const canNext = useSelector(actor, selectCanNext);
-  // Told once per search asked for (the route keeps it in the URL), whatever the caller's function is this render.
-  const tell = useRef(onSearched);
-  tell.current = onSearched;
-  useEffect(() => tell.current?.(searched), [searched]);
   return (
     <section aria-busy={loading}>
       <PageHeader title="Traders" subtitle="Find a trader by username or email, then open their page." />
@@ -67,7 +62,7 @@ export function TraderSearchScreen({ actor, onSearched }: { actor: TraderSearchR
             {traders.map((trader) => (
               <tr key={trader.username}>
                 <td className={nowrap} data-label="Username">
-                  <Link to="/operator/traders/$username" params={{ username: trader.username }} className={link}>
+                  <Link to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: trader.username }} className={link}>
                     {trader.username}
                   </Link>
                 </td>

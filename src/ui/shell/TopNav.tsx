@@ -21,10 +21,10 @@ export const moderatorLinks = [{ to: '/moderation', label: 'Disputes' }] as cons
 
 /** An operator trades nothing: their bar is the console's pages instead of the trading ones. */
 export const operatorLinks = [
-  { to: '/operator', label: 'Overview' },
-  { to: '/operator/traders', label: 'Traders' },
-  { to: '/operator/reviews', label: 'Reviews' },
-  { to: '/operator/audit', label: 'Audit log' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: undefined, username: undefined }, label: 'Overview' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'traders' }, label: 'Traders' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'reviews' }, label: 'Reviews' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'audit' }, label: 'Audit log' },
 ] as const;
 
 type Role = 'trader' | 'moderator' | 'operator' | undefined;
@@ -55,11 +55,12 @@ const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
 function NavLinks({ role, onNavigate }: { role: Role; onNavigate?: () => void }) {
   return linksOf(role).map((item) => (
     <Link
-      key={item.to}
+      key={item.label}
       to={item.to}
+      params={'params' in item ? item.params : undefined}
       className={linkStyle}
-      // A trader's page of the console is still under "Traders"; the console's home is only itself.
-      activeOptions={{ exact: item.to !== '/operator/traders', includeSearch: false }}
+      // A trader's page of the console is still under "Traders"; every other link is active on its page alone.
+      activeOptions={{ exact: item.label !== 'Traders', includeSearch: false }}
       onClick={onNavigate}
     >
       {item.label}
