@@ -25,7 +25,8 @@ import { FilterSelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMoment } from './format.ts';
-import { emptyRow, longText, muted, nowrap, stacked, table, tableCard } from './styles.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { muted } from './styles.ts';
 import type { AuditLogRef } from './types.ts';
 
 const bar = css({
@@ -50,6 +51,13 @@ const exportError = css({
   fontSize: 'sm',
 });
 const results = css({ mt: '6' });
+const columns: Column[] = [
+  { label: 'When', nowrap: true },
+  { label: 'Who', nowrap: true },
+  { label: 'Action', nowrap: true },
+  { label: 'On', nowrap: true },
+  { label: 'Why', long: true },
+];
 const change = css({ display: 'block', fontSize: 'xs', color: 'fg.muted', mt: '1', overflowWrap: 'anywhere' });
 
 /** /operator/audit: the audit log, filtered, paged, and its CSV exports (the log as filtered, and the fee income). */
@@ -103,49 +111,31 @@ export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
         </div>
       </Form>
       <p className={`${muted} ${results}`}>The fee income export covers the same days as the filters (all days when none are set).</p>
-      <div className={`${tableCard} ${results}`}>
-        <table className={`${table} ${stacked}`}>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Who</th>
-              <th>Action</th>
-              <th>On</th>
-              <th>Reason and change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => {
-              const changed = describeChange(entry.before, entry.after);
-              return (
-                <tr key={entry.id} data-entry={entry.id}>
-                  <td className={nowrap} data-label="When">
-                    {formatMoment(entry.at)}
-                  </td>
-                  <td className={nowrap} data-label="Who">
-                    <span>
-                      {entry.actor} <Badge>{entry.actor_role}</Badge>
-                    </span>
-                  </td>
-                  <td className={nowrap} data-label="Action">
-                    {actionLabels[entry.action]}
-                  </td>
-                  <td className={nowrap} data-label="On">
-                    {entry.target ?? '—'}
-                  </td>
-                  <td className={longText} data-label="Why">
-                    <span>
-                      {entry.reason ?? '—'}
-                      {changed ? <span className={change}>{changed}</span> : null}
-                    </span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        {loaded && entries.length === 0 ? <p className={emptyRow}>{filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.'}</p> : null}
-      </div>
+      <DataTable
+        className={results}
+        columns={columns}
+        loaded={loaded}
+        empty={filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.'}
+        rows={entries.map((entry) => {
+          const changed = describeChange(entry.before, entry.after);
+          return {
+            key: entry.id,
+            data: { 'data-entry': entry.id },
+            cells: [
+              formatMoment(entry.at),
+              <span key="who">
+                {entry.actor} <Badge>{entry.actor_role}</Badge>
+              </span>,
+              actionLabels[entry.action],
+              entry.target ?? '—',
+              <span key="why">
+                {entry.reason ?? '—'}
+                {changed ? <span className={change}>{changed}</span> : null}
+              </span>,
+            ],
+          };
+        })}
+      />
       <Pager
         canPrevious={canPrevious}
         canNext={canNext}

@@ -17,7 +17,8 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { coinAmount, count, formatMaybe, usd } from './format.ts';
-import { link, muted, nowrap, section, sectionTitle, stacked, table, tableCard } from './styles.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { link, muted, section, sectionTitle } from './styles.ts';
 import type { OverviewRef } from './types.ts';
 
 const cards = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', xl: 'repeat(4, 1fr)' }, gap: '4', mt: '6' });
@@ -50,6 +51,16 @@ const alert = css({
   fontSize: 'sm',
   fontWeight: 'medium',
 });
+const periodColumns: Column[] = [
+  { label: 'Period', nowrap: true },
+  ...['Opened', 'Completed', 'Cancelled', 'Disputed'].map((label) => ({ label, numeric: true })),
+];
+const feeColumns: Column[] = [{ label: 'Coin' }, ...['Today', '7 days', 'All time'].map((label) => ({ label, numeric: true }))];
+const holdingColumns: Column[] = [
+  { label: 'Coin' },
+  ...['Owed to traders', 'Held', 'Difference'].map((label) => ({ label, numeric: true })),
+  { label: 'Source', nowrap: true },
+];
 const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
 
 /** /operator: the platform at a glance, as the overview's chart has it. */
@@ -136,154 +147,84 @@ function Shown({ actor, overview }: { actor: OverviewRef; overview: OperatorOver
         </Stat>
       </div>
 
-      <section className={section} aria-labelledby="trades-heading">
-        <h2 id="trades-heading" className={sectionTitle}>
-          Trades
-        </h2>
-        <div className={tableCard}>
-          <table className={`${table} ${stacked}`}>
-            <thead>
-              <tr>
-                <th>Period</th>
-                <th data-numeric>Opened</th>
-                <th data-numeric>Completed</th>
-                <th data-numeric>Cancelled</th>
-                <th data-numeric>Disputed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(
-                [
-                  ['Today (UTC)', trades.today],
-                  ['Last 7 days', trades.week],
-                ] as const
-              ).map(([period, figures]) => (
-                <tr key={period}>
-                  <td className={nowrap} data-label="Period">
-                    <strong>{period}</strong>
-                  </td>
-                  <td data-numeric data-label="Opened">
-                    {count(figures.opened)}
-                  </td>
-                  <td data-numeric data-label="Completed">
-                    {count(figures.completed)}
-                  </td>
-                  <td data-numeric data-label="Cancelled">
-                    {count(figures.cancelled)}
-                  </td>
-                  <td data-numeric data-label="Disputed">
-                    {count(figures.disputed)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <section className={section} aria-label="Trades">
+        <h2 className={sectionTitle}>Trades</h2>
+        <DataTable
+          columns={periodColumns}
+          rows={(
+            [
+              ['Today (UTC)', trades.today],
+              ['Last 7 days', trades.week],
+            ] as const
+          ).map(([period, figures]) => ({
+            key: period,
+            cells: [<strong key="period">{period}</strong>, ...[figures.opened, figures.completed, figures.cancelled, figures.disputed].map(count)],
+          }))}
+        />
       </section>
 
-      <section className={section} aria-labelledby="fees-heading">
-        <h2 id="fees-heading" className={sectionTitle}>
-          Fee income
-        </h2>
-        <div className={tableCard}>
-          <table className={`${table} ${stacked}`}>
-            <thead>
-              <tr>
-                <th>Coin</th>
-                <th data-numeric>Today</th>
-                <th data-numeric>7 days</th>
-                <th data-numeric>All time</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.fees.map((fee) => (
-                <tr key={fee.ticker}>
-                  <td data-label="Coin">
-                    <strong>{fee.ticker.toUpperCase()}</strong>
-                  </td>
-                  <td data-numeric data-label="Today">
-                    {coinAmount(fee.today, fee.decimal_places, fee.ticker)}
-                  </td>
-                  <td data-numeric data-label="7 days">
-                    {coinAmount(fee.week, fee.decimal_places, fee.ticker)}
-                  </td>
-                  <td data-numeric data-label="All time">
-                    {coinAmount(fee.all_time, fee.decimal_places, fee.ticker)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <section className={section} aria-label="Fee income">
+        <h2 className={sectionTitle}>Fee income</h2>
+        <DataTable
+          columns={feeColumns}
+          rows={overview.fees.map((fee) => ({
+            key: fee.ticker,
+            cells: [
+              <strong key="coin">{fee.ticker.toUpperCase()}</strong>,
+              ...[fee.today, fee.week, fee.all_time].map((amount) => coinAmount(amount, fee.decimal_places, fee.ticker)),
+            ],
+          }))}
+        />
       </section>
 
-      <section className={section} aria-labelledby="networks-heading">
-        <h2 id="networks-heading" className={sectionTitle}>
-          Networks: owed and held
-        </h2>
+      <section className={section} aria-label="Networks">
+        <h2 className={sectionTitle}>Networks: owed and held</h2>
         <div className={networks}>
           {overview.networks.map((network) => (
-            <div key={network.network} className={tableCard} role="group" aria-label={network.name} data-network={network.network}>
-              <div className={networkHead}>
-                <span className={networkName}>{network.name}</span>
-                {network.open_incidents > 0 ? (
-                  <Badge tone="danger">
-                    {network.open_incidents} open incident{network.open_incidents === 1 ? '' : 's'}
-                  </Badge>
-                ) : null}
-              </div>
-              <div className={watcher}>
-                <span>Last block {network.last_block === null ? '—' : count(network.last_block)}</span>
-                <span>Head {network.head === null ? '—' : count(network.head)}</span>
-                <span data-lag>
-                  Lag {network.lag_blocks === null ? '—' : `${count(network.lag_blocks)} block${network.lag_blocks === 1 ? '' : 's'}`}
-                </span>
-                <span>Last round {formatMaybe(network.last_round_at, 'not yet')}</span>
-              </div>
-              <table className={`${table} ${stacked}`}>
-                <thead>
-                  <tr>
-                    <th>Coin</th>
-                    <th data-numeric>Owed to traders</th>
-                    <th data-numeric>Held</th>
-                    <th data-numeric>Difference</th>
-                    <th>Source</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {holdings
-                    .filter((row) => row.network === network.network)
-                    .map((row) => (
-                      <tr key={row.ticker} data-shortfall={row.shortfall}>
-                        <td data-label="Coin">
-                          <strong>{row.ticker.toUpperCase()}</strong>
-                        </td>
-                        <td data-numeric data-label="Owed to traders">
-                          {coinAmount(row.owed, row.decimal_places, row.ticker)}
-                        </td>
-                        <td data-numeric data-label="Held">
-                          {row.held === null ? 'Not read yet' : coinAmount(row.held, row.decimal_places, row.ticker)}
-                        </td>
-                        <td data-numeric data-label="Difference" className={row.shortfall ? shortfall : undefined}>
-                          {row.difference === null ? '—' : coinAmount(row.difference, row.decimal_places, row.ticker)}
-                          {row.shortfall ? ' (shortfall)' : ''}
-                        </td>
-                        <td className={nowrap} data-label="Source">
-                          {row.source === 'chain' ? `Chain, ${formatMaybe(network.read_at)}` : 'Recorded'}
-                        </td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
+            <div key={network.network} role="group" aria-label={network.name} data-network={network.network}>
+              <DataTable
+                columns={holdingColumns}
+                rows={holdings
+                  .filter((row) => row.network === network.network)
+                  .map((row) => ({
+                    key: row.ticker,
+                    data: { 'data-shortfall': row.shortfall },
+                    cells: [
+                      <strong key="coin">{row.ticker.toUpperCase()}</strong>,
+                      coinAmount(row.owed, row.decimal_places, row.ticker),
+                      row.held === null ? 'Not read yet' : coinAmount(row.held, row.decimal_places, row.ticker),
+                      <span key="difference" className={row.shortfall ? shortfall : undefined}>
+                        {row.difference === null ? '—' : coinAmount(row.difference, row.decimal_places, row.ticker)}
+                        {row.shortfall ? ' (shortfall)' : ''}
+                      </span>,
+                      row.source === 'chain' ? `Chain, ${formatMaybe(network.read_at)}` : 'Recorded',
+                    ],
+                  }))}
+              >
+                <div className={networkHead}>
+                  <span className={networkName}>{network.name}</span>
+                  {network.open_incidents > 0 ? (
+                    <Badge tone="danger">
+                      {network.open_incidents} open incident{network.open_incidents === 1 ? '' : 's'}
+                    </Badge>
+                  ) : null}
+                </div>
+                <div className={watcher}>
+                  <span>Last block {network.last_block === null ? '—' : count(network.last_block)}</span>
+                  <span>Head {network.head === null ? '—' : count(network.head)}</span>
+                  <span data-lag>
+                    Lag {network.lag_blocks === null ? '—' : `${count(network.lag_blocks)} block${network.lag_blocks === 1 ? '' : 's'}`}
+                  </span>
+                  <span>Last round {formatMaybe(network.last_round_at, 'not yet')}</span>
+                </div>
+              </DataTable>
             </div>
           ))}
         </div>
       </section>
 
-      <section className={section} aria-labelledby="push-heading">
-        <h2 id="push-heading" className={sectionTitle}>
-          Web push queue
-        </h2>
+      <section className={section} aria-label="Web push queue">
+        <h2 className={sectionTitle}>Web push queue</h2>
         <Card>
           <dl className={facts}>
             <dt>Waiting to be sent</dt>

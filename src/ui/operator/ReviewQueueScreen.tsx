@@ -20,7 +20,8 @@ import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { coinAmount, formatMoment, usd } from './format.ts';
-import { emptyRow, link, longText, nowrap, stacked, table, tableCard } from './styles.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { link } from './styles.ts';
 import type { ReviewQueueRef } from './types.ts';
 
 const body = css({ mt: '6' });
@@ -37,6 +38,15 @@ const notice = css({
   bg: 'warning.subtle',
   fontSize: 'sm',
 });
+const columns: Column[] = [
+  { label: 'Confirmed', nowrap: true },
+  { label: 'Trader', nowrap: true },
+  { label: 'Amount', numeric: true },
+  { label: 'Worth', numeric: true },
+  { label: 'Network', nowrap: true },
+  { label: 'To', long: true },
+  { label: 'Decision' },
+];
 const rowActions = css({ display: 'flex', gap: '2' });
 const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
 const summary = css({
@@ -82,63 +92,32 @@ export function ReviewQueueScreen({ actor }: { actor: ReviewQueueRef }) {
         ) : view === 'failed' ? (
           <ColumnFailed className={placeholder} text="The review queue could not be loaded." onRetry={() => actor.send({ type: 'queue.retry' })} />
         ) : (
-          <div className={tableCard}>
-            <table className={`${table} ${stacked}`}>
-              <thead>
-                <tr>
-                  <th>Confirmed</th>
-                  <th>Trader</th>
-                  <th data-numeric>Amount</th>
-                  <th data-numeric>Worth</th>
-                  <th>Network</th>
-                  <th>To</th>
-                  <th>Decision</th>
-                </tr>
-              </thead>
-              <tbody>
-                {withdrawals.map((withdrawal) => (
-                  <tr key={withdrawal.id} data-withdrawal={withdrawal.id}>
-                    <td className={nowrap} data-label="Confirmed">
-                      {formatMoment(withdrawal.created)}
-                    </td>
-                    <td className={nowrap} data-label="Trader">
-                      <Link to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: withdrawal.username }} className={link}>
-                        {withdrawal.username}
-                      </Link>
-                    </td>
-                    <td data-numeric data-label="Amount">
-                      {coinAmount(withdrawal.amount, withdrawal.decimal_places, withdrawal.ticker)}
-                    </td>
-                    <td data-numeric data-label="Worth">
-                      {usd(withdrawal.amount_usd)}
-                    </td>
-                    <td className={nowrap} data-label="Network">
-                      {withdrawal.network}
-                    </td>
-                    <td className={longText} data-label="To">
-                      {withdrawal.recipient}
-                    </td>
-                    <td data-label="Decision">
-                      <div className={rowActions}>
-                        <Button size="sm" variant="buy" disabled={!canDecide} onClick={() => actor.send({ type: 'review.approve', id: withdrawal.id })}>
-                          Approve
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="destructive"
-                          disabled={!canDecide}
-                          onClick={() => actor.send({ type: 'review.reject', id: withdrawal.id })}
-                        >
-                          Reject
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {view === 'empty' ? <p className={emptyRow}>Nothing waits for review.</p> : null}
-          </div>
+          <DataTable
+            columns={columns}
+            empty="Nothing waits for review."
+            rows={withdrawals.map((withdrawal) => ({
+              key: withdrawal.id,
+              data: { 'data-withdrawal': withdrawal.id },
+              cells: [
+                formatMoment(withdrawal.created),
+                <Link key="trader" to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: withdrawal.username }} className={link}>
+                  {withdrawal.username}
+                </Link>,
+                coinAmount(withdrawal.amount, withdrawal.decimal_places, withdrawal.ticker),
+                usd(withdrawal.amount_usd),
+                withdrawal.network,
+                withdrawal.recipient,
+                <div key="decision" className={rowActions}>
+                  <Button size="sm" variant="buy" disabled={!canDecide} onClick={() => actor.send({ type: 'review.approve', id: withdrawal.id })}>
+                    Approve
+                  </Button>
+                  <Button size="sm" variant="destructive" disabled={!canDecide} onClick={() => actor.send({ type: 'review.reject', id: withdrawal.id })}>
+                    Reject
+                  </Button>
+                </div>,
+              ],
+            }))}
+          />
         )}
       </div>
       <DecisionDialog actor={actor} />

@@ -20,7 +20,8 @@ import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { coinAmount, formatMaybe, formatMoment } from './format.ts';
-import { emptyRow, longText, muted, nowrap, section, sectionTitle, stacked, table, tableCard } from './styles.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { longText, muted, section, sectionTitle } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
 const header = css({ display: 'flex', flexDirection: 'column', gap: '2' });
@@ -83,22 +84,33 @@ export function TraderDossierScreen({ actor }: { actor: DossierRef }) {
   );
 }
 
-function Table({ label, columns, empty, children, rows }: { label: string; columns: readonly ReactNode[]; empty: string; rows: number; children: ReactNode }) {
+/** A titled table of the trader's page. */
+function Section({ label, children }: { label: string; children: ReactNode }) {
   return (
     <section className={section} aria-label={label}>
       <h2 className={sectionTitle}>{label}</h2>
-      <div className={tableCard}>
-        <table className={`${table} ${stacked}`}>
-          <thead>
-            <tr>{columns}</tr>
-          </thead>
-          <tbody>{children}</tbody>
-        </table>
-        {rows === 0 ? <p className={emptyRow}>{empty}</p> : null}
-      </div>
+      {children}
     </section>
   );
 }
+
+const balanceColumns: Column[] = [{ label: 'Coin' }, ...['Available', 'In escrow', 'Withdrawing'].map((label) => ({ label, numeric: true }))];
+const tradeColumns: Column[] = [
+  { label: 'Opened', nowrap: true },
+  { label: 'Role' },
+  { label: 'Partner', nowrap: true },
+  { label: 'Amount', numeric: true },
+  { label: 'Fiat', numeric: true },
+  { label: 'Status', nowrap: true },
+];
+const signInColumns: Column[] = [
+  { label: 'Signed in', nowrap: true },
+  { label: 'Last used', nowrap: true },
+  { label: 'Device' },
+  { label: 'Address', nowrap: true },
+  { label: 'State' },
+];
+const deviceColumns: Column[] = [{ label: 'Device' }, { label: 'Address', nowrap: true }, { label: 'Signed in', nowrap: true }, { label: 'Last used', nowrap: true }];
 
 function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier }) {
   const buttons = useSelector(actor, selectActionButtons);
@@ -149,119 +161,67 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
         </div>
       </Card>
 
-      <Table
-        label="Balances"
-        rows={dossier.balances.length}
-        empty="No balances."
-        columns={[
-          <th key="coin">Coin</th>,
-          <th key="available" data-numeric>
-            Available
-          </th>,
-          <th key="escrow" data-numeric>
-            In escrow
-          </th>,
-          <th key="withdrawing" data-numeric>
-            Withdrawing
-          </th>,
-        ]}
-      >
-        {dossier.balances.map((balance) => (
-          <tr key={balance.ticker}>
-            <td data-label="Coin">
-              <strong>{balance.ticker.toUpperCase()}</strong>
-            </td>
-            <td data-numeric data-label="Available">
-              {coinAmount(balance.available, balance.decimal_places, balance.ticker)}
-            </td>
-            <td data-numeric data-label="In escrow">
-              {coinAmount(balance.escrow, balance.decimal_places, balance.ticker)}
-            </td>
-            <td data-numeric data-label="Withdrawing">
-              {coinAmount(balance.withdrawing, balance.decimal_places, balance.ticker)}
-            </td>
-          </tr>
-        ))}
-      </Table>
+      <Section label="Balances">
+        <DataTable
+          columns={balanceColumns}
+          empty="No balances."
+          rows={dossier.balances.map((balance) => ({
+            key: balance.ticker,
+            cells: [
+              <strong key="coin">{balance.ticker.toUpperCase()}</strong>,
+              ...[balance.available, balance.escrow, balance.withdrawing].map((amount) => coinAmount(amount, balance.decimal_places, balance.ticker)),
+            ],
+          }))}
+        />
+      </Section>
 
-      <Table
-        label="Trades"
-        rows={dossier.trades.length}
-        empty="No trades yet."
-        columns={['Opened', 'Role', 'Partner', 'Amount', 'Fiat', 'Status'].map((column) => (
-          <th key={column} data-numeric={column === 'Amount' || column === 'Fiat' ? true : undefined}>
-            {column}
-          </th>
-        ))}
-      >
-        {dossier.trades.map((trade) => (
-          <tr key={trade.channel}>
-            <td className={nowrap} data-label="Opened">
-              {formatMoment(trade.created)}
-            </td>
-            <td data-label="Role">{trade.role}</td>
-            <td className={nowrap} data-label="Partner">
-              {trade.partner}
-            </td>
-            <td data-numeric data-label="Amount">{`${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`}</td>
-            <td data-numeric data-label="Fiat">{`${trade.trading_amount} ${trade.currency__code}`}</td>
-            <td className={nowrap} data-label="Status">
-              <span>
+      <Section label="Trades">
+        <DataTable
+          columns={tradeColumns}
+          empty="No trades yet."
+          rows={dossier.trades.map((trade) => ({
+            key: trade.channel,
+            cells: [
+              formatMoment(trade.created),
+              trade.role,
+              trade.partner,
+              `${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`,
+              `${trade.trading_amount} ${trade.currency__code}`,
+              <span key="status">
                 <StatusBadge status={trade.status} /> {trade.dispute_raised ? <Badge tone="warning">Disputed</Badge> : null}
-              </span>
-            </td>
-          </tr>
-        ))}
-      </Table>
+              </span>,
+            ],
+          }))}
+        />
+      </Section>
 
-      <Table
-        label="Sign-ins"
-        rows={dossier.sign_ins.length}
-        empty="No sign-ins."
-        columns={['Signed in', 'Last used', 'Device', 'Address', 'State'].map((column) => (
-          <th key={column}>{column}</th>
-        ))}
-      >
-        {dossier.sign_ins.map((entry) => (
-          <tr key={entry.id}>
-            <td className={nowrap} data-label="Signed in">
-              {formatMoment(entry.created)}
-            </td>
-            <td className={nowrap} data-label="Last used">
-              {formatMoment(entry.last_used)}
-            </td>
-            <td data-label="Device">{entry.device || 'Unknown device'}</td>
-            <td className={nowrap} data-label="Address">
-              {entry.ip || '—'}
-            </td>
-            <td data-label="State">{entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>}</td>
-          </tr>
-        ))}
-      </Table>
+      <Section label="Sign-ins">
+        <DataTable
+          columns={signInColumns}
+          empty="No sign-ins."
+          rows={dossier.sign_ins.map((entry) => ({
+            key: entry.id,
+            cells: [
+              formatMoment(entry.created),
+              formatMoment(entry.last_used),
+              entry.device || 'Unknown device',
+              entry.ip || '—',
+              entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>,
+            ],
+          }))}
+        />
+      </Section>
 
-      <Table
-        label="Devices"
-        rows={dossier.devices.length}
-        empty="Not signed in anywhere."
-        columns={['Device', 'Address', 'Signed in', 'Last used'].map((column) => (
-          <th key={column}>{column}</th>
-        ))}
-      >
-        {dossier.devices.map((device) => (
-          <tr key={`${device.signed_in}-${device.device}`}>
-            <td data-label="Device">{device.device || 'Unknown device'}</td>
-            <td className={nowrap} data-label="Address">
-              {device.address || '—'}
-            </td>
-            <td className={nowrap} data-label="Signed in">
-              {formatMoment(device.signed_in)}
-            </td>
-            <td className={nowrap} data-label="Last used">
-              {formatMoment(device.last_used)}
-            </td>
-          </tr>
-        ))}
-      </Table>
+      <Section label="Devices">
+        <DataTable
+          columns={deviceColumns}
+          empty="Not signed in anywhere."
+          rows={dossier.devices.map((device) => ({
+            key: `${device.signed_in}-${device.device}`,
+            cells: [device.device || 'Unknown device', device.address || '—', formatMoment(device.signed_in), formatMoment(device.last_used)],
+          }))}
+        />
+      </Section>
 
       <section className={section} aria-label="Notes">
         <h2 className={sectionTitle}>Notes</h2>

@@ -17,11 +17,20 @@ import { Pager } from '../primitives/Pager.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMaybe } from './format.ts';
-import { emptyRow, link, nowrap, stacked, table, tableCard } from './styles.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { link } from './styles.ts';
 import type { TraderSearchRef } from './types.ts';
 
 const bar = css({ mt: '6' });
 const results = css({ mt: '4' });
+const columns: Column[] = [
+  { label: 'Username', nowrap: true },
+  { label: 'Email', nowrap: true },
+  { label: 'Role' },
+  { label: 'Joined', nowrap: true },
+  { label: 'Last seen', nowrap: true },
+  { label: 'Status' },
+];
 
 /** /operator/traders: a search box over the traders, and their rows, each opening that trader's page. */
 export function TraderSearchScreen({ actor }: { actor: TraderSearchRef }) {
@@ -46,43 +55,25 @@ export function TraderSearchScreen({ actor }: { actor: TraderSearchRef }) {
           onValueChange={(value) => actor.send({ type: 'query.change', value })}
         />
       </Form>
-      <div className={`${tableCard} ${results}`}>
-        <table className={`${table} ${stacked}`}>
-          <thead>
-            <tr>
-              <th>Username</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Joined</th>
-              <th>Last seen</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {traders.map((trader) => (
-              <tr key={trader.username}>
-                <td className={nowrap} data-label="Username">
-                  <Link to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: trader.username }} className={link}>
-                    {trader.username}
-                  </Link>
-                </td>
-                <td className={nowrap} data-label="Email">
-                  {trader.email}
-                </td>
-                <td data-label="Role">{trader.role}</td>
-                <td className={nowrap} data-label="Joined">
-                  {formatMaybe(trader.joined)}
-                </td>
-                <td className={nowrap} data-label="Last seen">
-                  {formatMaybe(trader.last_seen, 'Never')}
-                </td>
-                <td data-label="Status">{trader.suspended ? <Badge tone="danger">Suspended</Badge> : <Badge tone="success">Active</Badge>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {loaded && traders.length === 0 ? <p className={emptyRow}>{searched ? `No trader matches “${searched}”.` : 'No traders yet.'}</p> : null}
-      </div>
+      <DataTable
+        className={results}
+        columns={columns}
+        loaded={loaded}
+        empty={searched ? `No trader matches “${searched}”.` : 'No traders yet.'}
+        rows={traders.map((trader) => ({
+          key: trader.username,
+          cells: [
+            <Link key="username" to="/operator/{-$section}/{-$username}" params={{ section: 'traders', username: trader.username }} className={link}>
+              {trader.username}
+            </Link>,
+            trader.email,
+            trader.role,
+            formatMaybe(trader.joined),
+            formatMaybe(trader.last_seen, 'Never'),
+            trader.suspended ? <Badge tone="danger">Suspended</Badge> : <Badge tone="success">Active</Badge>,
+          ],
+        }))}
+      />
       <Pager
         canPrevious={canPrevious}
         canNext={canNext}
