@@ -13,7 +13,7 @@ import {
   selectIsFiltered,
   selectIsLoading,
 } from '../../src/machines/auditLog/auditLog.selectors.ts';
-import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
+import { Coverage, describeModel, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 import { auditPageOf, operatorDeps, refusal } from '../support/operator.ts';
 
 /**
@@ -111,20 +111,4 @@ async function run(path: ModelPath, coverage?: Coverage) {
   actor.stop();
 }
 
-describe('audit log: every path through the chart', () => {
-  it('has a graph to walk', () => {
-    expect(model.states).toBeGreaterThanOrEqual(20);
-  });
-
-  it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
-    await run(path);
-  });
-
-  it('reaches every state and takes every transition of the chart', async () => {
-    const coverage = new Coverage(walked);
-    for (const path of model.paths) await run(path, coverage);
-    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots)`);
-    expect(coverage.missingStates()).toEqual([]);
-    expect(coverage.missingTransitions()).toEqual([]);
-  }, 300_000);
-});
+describeModel('audit log', walked, model, 20, run);

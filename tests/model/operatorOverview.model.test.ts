@@ -7,7 +7,7 @@ import {
   selectOverview,
   selectOverviewView,
 } from '../../src/machines/operatorOverview/operatorOverview.selectors.ts';
-import { Coverage, afterEvent, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
+import { Coverage, afterEvent, describeModel, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 import { GENERATED_AT, operatorDeps, operatorOverview } from '../support/operator.ts';
 
 /**
@@ -115,20 +115,4 @@ async function run(path: ModelPath, coverage?: Coverage) {
   actor.stop();
 }
 
-describe('operator overview: every path through the chart', () => {
-  it('has a graph to walk', () => {
-    expect(model.states).toBeGreaterThanOrEqual(15);
-  });
-
-  it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
-    await run(path);
-  });
-
-  it('reaches every state and takes every transition of the chart', async () => {
-    const coverage = new Coverage(walked);
-    for (const path of model.paths) await run(path, coverage);
-    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots)`);
-    expect(coverage.missingStates()).toEqual([]);
-    expect(coverage.missingTransitions()).toEqual([]);
-  }, 300_000);
-});
+describeModel('operator overview', walked, model, 15, run);

@@ -11,7 +11,7 @@ import {
   selectQueueView,
   selectWithdrawals,
 } from '../../src/machines/reviewQueue/reviewQueue.selectors.ts';
-import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
+import { Coverage, describeModel, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 import { operatorDeps, refusal, reviewQueueOf, reviewedWithdrawal } from '../support/operator.ts';
 
 /**
@@ -158,20 +158,4 @@ async function run(path: ModelPath, coverage?: Coverage) {
   actor.stop();
 }
 
-describe('review queue: every path through the chart', () => {
-  it('has a graph to walk', () => {
-    expect(model.states).toBeGreaterThanOrEqual(30);
-  });
-
-  it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
-    await run(path);
-  });
-
-  it('reaches every state and takes every transition of the chart', async () => {
-    const coverage = new Coverage(walked);
-    for (const path of model.paths) await run(path, coverage);
-    console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots)`);
-    expect(coverage.missingStates()).toEqual([]);
-    expect(coverage.missingTransitions()).toEqual([]);
-  }, 300_000);
-});
+describeModel('review queue', walked, model, 30, run);
