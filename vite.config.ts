@@ -276,7 +276,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // The entry's stages (src/main.tsx), one chunk each: React DOM; zod; the contracts every page parses with (the
-            // desk's, profiles' and account protections' stay in their own pages' chunks: contracts/index.ts does not
+            // desk's, profiles', account protections' and the operator console's stay in their own pages' chunks: contracts/index.ts does not
             // re-export them); the app, with everything else it imports statically. A few scripts on a first visit (and
             // the route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's
             // six connections. Vite's preload helper, which the entry's imports go through, is in none of them: the
@@ -284,7 +284,7 @@ export default defineConfig({
             { name: 'preload', test: /vite\/preload-helper/, priority: 5 },
             { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
             { name: 'zod', test: /\/node_modules\/zod\//, priority: 4 },
-            { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections)/, priority: 3 },
+            { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections|operator)/, priority: 3 },
             { name: 'app', test: /\/src\/app\.tsx$/, priority: 2 },
           ],
         },

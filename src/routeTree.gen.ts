@@ -29,6 +29,7 @@ import { Route as AppWalletsIndexRouteImport } from './routes/_app/wallets/index
 import { Route as AppWalletsDepositRouteImport } from './routes/_app/wallets/deposit'
 import { Route as AppWalletsTransactionsRouteImport } from './routes/_app/wallets/transactions'
 import { Route as AppWalletsWithdrawRouteImport } from './routes/_app/wallets/withdraw'
+import { Route as AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport } from './routes/_app/operator/{-$section}.{-$username}'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -128,6 +129,12 @@ const AppWalletsWithdrawRoute = AppWalletsWithdrawRouteImport.update({
   path: '/wallets/withdraw',
   getParentRoute: () => AppRoute,
 } as any)
+const AppOperatorChar123SectionChar125Char123UsernameChar125Route =
+  AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport.update({
+    id: '/operator/{-$section}/{-$username}',
+    path: '/operator/{-$section}/{-$username}',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
@@ -148,6 +155,7 @@ export interface FileRoutesByFullPath {
   '/offers/': typeof AppOffersIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
   '/wallets/': typeof AppWalletsIndexRoute
+  '/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRoutesByTo {
   '/': typeof AppIndexRoute
@@ -168,6 +176,7 @@ export interface FileRoutesByTo {
   '/offers': typeof AppOffersIndexRoute
   '/settings': typeof AppSettingsIndexRoute
   '/wallets': typeof AppWalletsIndexRoute
+  '/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -191,6 +200,7 @@ export interface FileRoutesById {
   '/_app/offers/': typeof AppOffersIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
   '/_app/wallets/': typeof AppWalletsIndexRoute
+  '/_app/operator/{-$section}/{-$username}': typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -213,6 +223,7 @@ export interface FileRouteTypes {
     | '/offers/'
     | '/settings/'
     | '/wallets/'
+    | '/operator/{-$section}/{-$username}'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -233,6 +244,7 @@ export interface FileRouteTypes {
     | '/offers'
     | '/settings'
     | '/wallets'
+    | '/operator/{-$section}/{-$username}'
   id:
     | '__root__'
     | '/_app'
@@ -255,6 +267,7 @@ export interface FileRouteTypes {
     | '/_app/offers/'
     | '/_app/settings/'
     | '/_app/wallets/'
+    | '/_app/operator/{-$section}/{-$username}'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -405,6 +418,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppWalletsWithdrawRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/operator/{-$section}/{-$username}': {
+      id: '/_app/operator/{-$section}/{-$username}'
+      path: '/operator/{-$section}/{-$username}'
+      fullPath: '/operator/{-$section}/{-$username}'
+      preLoaderRoute: typeof AppOperatorChar123SectionChar125Char123UsernameChar125RouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -423,6 +443,7 @@ interface AppRouteChildren {
   AppOffersIndexRoute: typeof AppOffersIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
   AppWalletsIndexRoute: typeof AppWalletsIndexRoute
+  AppOperatorChar123SectionChar125Char123UsernameChar125Route: typeof AppOperatorChar123SectionChar125Char123UsernameChar125Route
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -440,6 +461,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppOffersIndexRoute: AppOffersIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,
   AppWalletsIndexRoute: AppWalletsIndexRoute,
+  AppOperatorChar123SectionChar125Char123UsernameChar125Route:
+    AppOperatorChar123SectionChar125Char123UsernameChar125Route,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

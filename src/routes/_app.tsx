@@ -1,4 +1,4 @@
-import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
+import { Outlet, createFileRoute, notFound, redirect } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
 import { css } from 'styled-system/css';
@@ -19,6 +19,12 @@ export const Route = createFileRoute('/_app')({
       const asked = returnTo(location.href);
       throw redirect({ to: '/login', search: asked && asked !== '/' ? { [RETURN_TO_PARAM]: asked } : {}, replace: true });
     }
+    // An operator holds nothing and trades nothing (the dashboard's calls refuse them): their home is the console.
+    // The console (/operator…) is theirs alone: anyone else meets the 404 of an unknown page (and the server's 403
+    // on every call). Here rather than in a route of the console's own, whose definition /login would download too.
+    const operator = snapshot.context.user?.role === 'operator';
+    if (operator && location.pathname === '/') throw redirect({ href: '/operator', replace: true });
+    if (!operator && location.pathname.startsWith('/operator')) throw notFound();
     // The signed-in bar (menus, popovers, the bell and its chart) is its own chunk, fetched once someone is
     // signed in and before the page renders, so it never pops in late and /login never downloads it.
     const [{ SignedInNav }, { bindNotifications }] = await Promise.all([
@@ -43,11 +49,11 @@ function AppLayout() {
 function SignedInLayout({ username }: { username: string }) {
   const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
   const initial = useSelector(session, selectInitial);
-  const moderator = useSelector(session, (snapshot) => selectUser(snapshot)?.role === 'moderator');
+  const role = useSelector(session, (snapshot) => selectUser(snapshot)?.role);
   const notifications = useFlowActor(bindNotifications, { input: { username } });
   return (
     <>
-      <SignedInNav initial={initial} moderator={moderator} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
+      <SignedInNav initial={initial} role={role} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
       <main className={main}>
         <Outlet />
       </main>

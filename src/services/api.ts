@@ -110,6 +110,14 @@ export function createApi(options: ApiOptions) {
       text = failed.message ?? '';
     }
 
+    const info = judged(status, text, callOptions);
+    const parsed = z.safeParse(schema, info);
+    if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
+    return { info: parsed.data as z.output<T>, headers };
+  }
+
+  /** The envelope's `info` of an answer, or the refusal it is (thrown, with its toast unless `noToast`). */
+  function judged(status: number, text: string, callOptions: CallOptions): unknown {
     const payload = parseJson(text);
     const info = isEnvelope(payload) ? payload.info : undefined;
     const message = typeof info === 'string' && info.trim() ? info : undefined;
@@ -127,10 +135,7 @@ export function createApi(options: ApiOptions) {
     if (status >= 500 && !worded) refuse(apiMessages.serverError, status, callOptions, code);
     if (!isEnvelope(payload)) refuse(apiMessages.unknown, status, callOptions);
     if (!payload.success || status >= 400) refuse(message ?? apiMessages.unknown, status, callOptions, code);
-
-    const parsed = z.safeParse(schema, payload.info);
-    if (!parsed.success) refuse(apiMessages.unknown, status, callOptions);
-    return { info: parsed.data as z.output<T>, headers };
+    return payload.info;
   }
 
   return {
@@ -147,6 +152,13 @@ export function createApi(options: ApiOptions) {
      */
     writeWithHeader: <T extends z.core.$ZodType>(path: string, body: unknown, schema: T, header: string, callOptions?: CallOptions) =>
       call(false, path, body, schema, callOptions).then(({ info, headers }) => ({ info, header: headers.get(header) })),
+    /**
+     * For a call of another shape (the console's CSV downloads, src/services/operator.ts, only ever made signed in):
+     * a request of this API with the session's token, and the judgement of its answer, which throws a refusal as
+     * any call's does (signing out on a 401).
+     */
+    request: (path: string) => base.url(path).auth(`Bearer ${options.getToken()}`),
+    judged,
   };
 }
 

@@ -5,7 +5,7 @@
  * (`xstate.done.actor.<id>` / `xstate.error.actor.<id>`) as events of the walk, and the replay makes the
  * fake actor of that invoke resolve or reject at exactly that step. That is why every `invoke` has an explicit `id`.
  */
-import { expect, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   fromPromise,
   getInitialMicrosteps,
@@ -265,6 +265,36 @@ export function walk(machine: AnyStateMachine, options: WalkOptions): Walk {
     for (const path of getSimplePaths(machine, traversal) as unknown as ModelPath[]) add(path);
   }
   return { paths: [...paths.values()], states: shortest.length, edges };
+}
+
+/**
+ * The tests a chart's model file ends with: the graph is there to walk, every path replays, and the paths
+ * together reach every state and take every transition of the chart (measured on real actors, printed).
+ */
+export function describeModel(
+  title: string,
+  chart: AnyStateMachine,
+  model: { paths: ModelPath[]; states: number },
+  least: number,
+  run: (path: ModelPath, coverage?: Coverage) => Promise<void>,
+) {
+  describe(`${title}: every path through the chart`, () => {
+    it('has a graph to walk', () => {
+      expect(model.states).toBeGreaterThanOrEqual(least);
+    });
+
+    it.each(model.paths.map((path) => [describePath(path), path] as const))('%s', async (_, path) => {
+      await run(path);
+    });
+
+    it('reaches every state and takes every transition of the chart', async () => {
+      const coverage = new Coverage(chart);
+      for (const path of model.paths) await run(path, coverage);
+      console.log(`${coverage.summary()} (${model.paths.length} paths over ${model.states} snapshots)`);
+      expect(coverage.missingStates()).toEqual([]);
+      expect(coverage.missingTransitions()).toEqual([]);
+    }, 300_000);
+  });
 }
 
 /** A short readable name of a path for test titles. */

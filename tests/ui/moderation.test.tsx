@@ -22,7 +22,7 @@ afterEach(() => vi.useRealTimers());
 /** The bar as the signed-in layout draws it, for a moderator or not. */
 async function showBar(moderator: boolean) {
   const notifications = createActor(bindNotifications(notificationDeps().deps), { input: { username: trader } }).start();
-  return renderWithRouter(() => <SignedInNav initial="M" moderator={moderator} notifications={notifications} onLogout={() => {}} />);
+  return renderWithRouter(() => <SignedInNav initial="M" role={moderator ? 'moderator' : 'trader'} notifications={notifications} onLogout={() => {}} />);
 }
 
 describe('the Disputes link', () => {

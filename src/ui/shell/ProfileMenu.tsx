@@ -12,15 +12,21 @@ const item = cx(floatingItem, css({ color: 'fg' }));
 const danger = css({ color: 'danger' });
 const separator = css({ my: '1', borderColor: 'border' });
 
-const links = [
+const walletLinks = [
   { value: '/wallets/deposit', label: 'Deposit' },
   { value: '/wallets/withdraw', label: 'Withdraw' },
+] as const;
+const accountLinks = [
   { value: '/settings', label: 'Settings' },
   { value: '/settings/security', label: 'Security' },
 ] as const;
 
-/** The avatar menu: Deposit, Withdraw, Settings and Security (our additions: notifications, two-factor) and Log out. */
-export function ProfileMenu({ initial, onLogout }: { initial: string; onLogout: () => void }) {
+/**
+ * The avatar menu: Deposit, Withdraw, Settings and Security (our additions: notifications, two-factor) and Log out.
+ * An operator holds no wallet (`wallets: false`): their menu starts at Settings.
+ */
+export function ProfileMenu({ initial, onLogout, wallets = true }: { initial: string; onLogout: () => void; wallets?: boolean }) {
+  const links = wallets ? [...walletLinks, ...accountLinks] : accountLinks;
   const router = useRouter();
   return (
     <Menu.Root

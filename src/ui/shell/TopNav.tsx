@@ -19,6 +19,17 @@ export const navLinks = [
 /** Moderators' own page: the dispute desk. */
 export const moderatorLinks = [{ to: '/moderation', label: 'Disputes' }] as const;
 
+/** An operator trades nothing: their bar is the console's pages instead of the trading ones. */
+export const operatorLinks = [
+  { to: '/operator/{-$section}/{-$username}', params: { section: undefined, username: undefined }, label: 'Overview' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'traders' }, label: 'Traders' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'reviews' }, label: 'Reviews' },
+  { to: '/operator/{-$section}/{-$username}', params: { section: 'audit' }, label: 'Audit log' },
+] as const;
+
+type Role = 'trader' | 'moderator' | 'operator' | undefined;
+const linksOf = (role: Role) => (role === 'operator' ? operatorLinks : role === 'moderator' ? [...navLinks, ...moderatorLinks] : navLinks);
+
 const desktopLinks = css({ display: { base: 'none', md: 'flex' }, gap: '1', flex: '1' });
 const linkStyle = css({
   px: '3',
@@ -41,28 +52,36 @@ const mobileLinks = css({
 });
 const spacer = css({ flex: '1', display: { base: 'block', md: 'none' } });
 
-function NavLinks({ moderator, onNavigate }: { moderator: boolean; onNavigate?: () => void }) {
-  return [...navLinks, ...(moderator ? moderatorLinks : [])].map((item) => (
-    <Link key={item.to} to={item.to} className={linkStyle} activeOptions={{ exact: true, includeSearch: false }} onClick={onNavigate}>
+function NavLinks({ role, onNavigate }: { role: Role; onNavigate?: () => void }) {
+  return linksOf(role).map((item) => (
+    <Link
+      key={item.label}
+      to={item.to}
+      params={'params' in item ? item.params : undefined}
+      className={linkStyle}
+      // A trader's page of the console is still under "Traders"; every other link is active on its page alone.
+      activeOptions={{ exact: item.label !== 'Traders', includeSearch: false }}
+      onClick={onNavigate}
+    >
       {item.label}
     </Link>
   ));
 }
 
 /**
- * Signed in: the product's links (a toggleable menu on small screens), "Disputes" for a moderator, the bell and
- * the profile menu.
+ * Signed in: the product's links (a toggleable menu on small screens), "Disputes" for a moderator, the console's
+ * pages instead for an operator, the bell and the profile menu.
  */
 export function SignedInNav({
   initial,
   notifications,
   onLogout,
-  moderator = false,
+  role,
 }: {
   initial: string;
   notifications: NotificationsRef;
   onLogout: () => void;
-  moderator?: boolean;
+  role?: Role;
 }) {
   return (
     <Collapsible.Root className={bar} lazyMount unmountOnExit>
@@ -72,19 +91,19 @@ export function SignedInNav({
         </Collapsible.Trigger>
         <Logo />
         <div className={desktopLinks}>
-          <NavLinks moderator={moderator} />
+          <NavLinks role={role} />
         </div>
         <div className={spacer} />
         <div className={right}>
           <NotificationsBell actor={notifications} />
-          <ProfileMenu initial={initial} onLogout={onLogout} />
+          <ProfileMenu initial={initial} onLogout={onLogout} wallets={role !== 'operator'} />
         </div>
       </nav>
       <Collapsible.Content>
         <Collapsible.Context>
           {(collapsible) => (
             <div className={mobileLinks}>
-              <NavLinks moderator={moderator} onNavigate={() => collapsible.setOpen(false)} />
+              <NavLinks role={role} onNavigate={() => collapsible.setOpen(false)} />
             </div>
           )}
         </Collapsible.Context>
