@@ -94,12 +94,7 @@ export function HistoryPage<Type extends string, Status extends string = History
       </div>
       {props.belowCard}
 
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
+      <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />
     </section>
   );
 }

@@ -191,12 +191,7 @@ const OfferList = memo(function OfferList({
 
       {/* Once a page has arrived: drawn before, the list would push it down as it arrives (a layout shift). */}
       {loaded ? (
-        <Pager
-          canPrevious={canPrevious}
-          canNext={canNext}
-          onPrevious={() => actor.send({ type: 'page.previous' })}
-          onNext={() => actor.send({ type: 'page.next' })}
-        />
+        <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />
       ) : null}
     </>
   );

@@ -136,12 +136,7 @@ export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
           };
         })}
       />
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
+      <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />
     </section>
   );
 }

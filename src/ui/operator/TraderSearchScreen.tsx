@@ -74,12 +74,7 @@ export function TraderSearchScreen({ actor }: { actor: TraderSearchRef }) {
           ],
         }))}
       />
-      <Pager
-        canPrevious={canPrevious}
-        canNext={canNext}
-        onPrevious={() => actor.send({ type: 'page.previous' })}
-        onNext={() => actor.send({ type: 'page.next' })}
-      />
+      <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />
     </section>
   );
 }
