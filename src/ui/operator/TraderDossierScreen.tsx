@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import type { TraderDossier } from '../../../contracts/operator.ts';
 import {
@@ -20,7 +19,7 @@ import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { coinAmount, formatMaybe, formatMoment } from './format.ts';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column, type Row } from './DataTable.tsx';
 import { longText, muted, section, sectionTitle } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
@@ -84,12 +83,12 @@ export function TraderDossierScreen({ actor }: { actor: DossierRef }) {
   );
 }
 
-/** A titled table of the trader's page. */
-function Section({ label, children }: { label: string; children: ReactNode }) {
+/** A titled table of the trader's page: its heading names the section, and its sentence shows when it has no rows. */
+function DossierSection({ label, ...table }: { label: string; columns: readonly Column[]; rows: readonly Row[]; empty: string }) {
   return (
     <section className={section} aria-label={label}>
       <h2 className={sectionTitle}>{label}</h2>
-      {children}
+      <DataTable {...table} />
     </section>
   );
 }
@@ -111,6 +110,44 @@ const signInColumns: Column[] = [
   { label: 'State' },
 ];
 const deviceColumns: Column[] = [{ label: 'Device' }, { label: 'Address', nowrap: true }, { label: 'Signed in', nowrap: true }, { label: 'Last used', nowrap: true }];
+
+/** One entry of a list the dossier carries (`Of<'trades'>`, a trade). */
+type Of<Key extends keyof TraderDossier> = TraderDossier[Key] extends readonly (infer Item)[] ? Item : never;
+
+const balanceRow = (balance: Of<'balances'>): Row => ({
+  key: balance.ticker,
+  cells: [
+    <strong key="coin">{balance.ticker.toUpperCase()}</strong>,
+    ...[balance.available, balance.escrow, balance.withdrawing].map((amount) => coinAmount(amount, balance.decimal_places, balance.ticker)),
+  ],
+});
+const tradeRow = (trade: Of<'trades'>): Row => ({
+  key: trade.channel,
+  cells: [
+    formatMoment(trade.created),
+    trade.role,
+    trade.partner,
+    `${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`,
+    `${trade.trading_amount} ${trade.currency__code}`,
+    <span key="status">
+      <StatusBadge status={trade.status} /> {trade.dispute_raised ? <Badge tone="warning">Disputed</Badge> : null}
+    </span>,
+  ],
+});
+const signInRow = (entry: Of<'sign_ins'>): Row => ({
+  key: entry.id,
+  cells: [
+    formatMoment(entry.created),
+    formatMoment(entry.last_used),
+    entry.device || 'Unknown device',
+    entry.ip || '—',
+    entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>,
+  ],
+});
+const deviceRow = (device: Of<'devices'>): Row => ({
+  key: `${device.signed_in}-${device.device}`,
+  cells: [device.device || 'Unknown device', device.address || '—', formatMoment(device.signed_in), formatMoment(device.last_used)],
+});
 
 function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier }) {
   const buttons = useSelector(actor, selectActionButtons);
@@ -161,67 +198,10 @@ function Dossier({ actor, dossier }: { actor: DossierRef; dossier: TraderDossier
         </div>
       </Card>
 
-      <Section label="Balances">
-        <DataTable
-          columns={balanceColumns}
-          empty="No balances."
-          rows={dossier.balances.map((balance) => ({
-            key: balance.ticker,
-            cells: [
-              <strong key="coin">{balance.ticker.toUpperCase()}</strong>,
-              ...[balance.available, balance.escrow, balance.withdrawing].map((amount) => coinAmount(amount, balance.decimal_places, balance.ticker)),
-            ],
-          }))}
-        />
-      </Section>
-
-      <Section label="Trades">
-        <DataTable
-          columns={tradeColumns}
-          empty="No trades yet."
-          rows={dossier.trades.map((trade) => ({
-            key: trade.channel,
-            cells: [
-              formatMoment(trade.created),
-              trade.role,
-              trade.partner,
-              `${trade.trading_amount_crypto} ${trade.coin__ticker.toUpperCase()}`,
-              `${trade.trading_amount} ${trade.currency__code}`,
-              <span key="status">
-                <StatusBadge status={trade.status} /> {trade.dispute_raised ? <Badge tone="warning">Disputed</Badge> : null}
-              </span>,
-            ],
-          }))}
-        />
-      </Section>
-
-      <Section label="Sign-ins">
-        <DataTable
-          columns={signInColumns}
-          empty="No sign-ins."
-          rows={dossier.sign_ins.map((entry) => ({
-            key: entry.id,
-            cells: [
-              formatMoment(entry.created),
-              formatMoment(entry.last_used),
-              entry.device || 'Unknown device',
-              entry.ip || '—',
-              entry.active ? <Badge tone="success">Signed in</Badge> : <Badge>Ended</Badge>,
-            ],
-          }))}
-        />
-      </Section>
-
-      <Section label="Devices">
-        <DataTable
-          columns={deviceColumns}
-          empty="Not signed in anywhere."
-          rows={dossier.devices.map((device) => ({
-            key: `${device.signed_in}-${device.device}`,
-            cells: [device.device || 'Unknown device', device.address || '—', formatMoment(device.signed_in), formatMoment(device.last_used)],
-          }))}
-        />
-      </Section>
+      <DossierSection label="Balances" columns={balanceColumns} empty="No balances." rows={dossier.balances.map(balanceRow)} />
+      <DossierSection label="Trades" columns={tradeColumns} empty="No trades yet." rows={dossier.trades.map(tradeRow)} />
+      <DossierSection label="Sign-ins" columns={signInColumns} empty="No sign-ins." rows={dossier.sign_ins.map(signInRow)} />
+      <DossierSection label="Devices" columns={deviceColumns} empty="Not signed in anywhere." rows={dossier.devices.map(deviceRow)} />
 
       <section className={section} aria-label="Notes">
         <h2 className={sectionTitle}>Notes</h2>
