@@ -1,5 +1,6 @@
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
+import { focusRing } from '../primitives/looks.ts';
 import { Tooltip } from '../primitives/Tooltip.tsx';
 
 /** Enough of a txid to tell rows apart and match it in an explorer: "3f9a1c…7d2e". */
@@ -11,13 +12,10 @@ export function shortTxid(txid: string): string {
 }
 
 const cell = css({ display: 'inline-flex', alignItems: 'center', gap: '1' });
-const code = css({
-  fontFamily: 'mono',
-  fontSize: 'xs',
-  borderRadius: 'sm',
-  cursor: 'default',
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-});
+const code = cx(
+  focusRing,
+  css({ fontFamily: 'mono', fontSize: 'xs', borderRadius: 'sm', cursor: 'default', _focusVisible: { outlineOffset: '2px' } }),
+);
 // Inside the row's own padding, so rows with and without a txid are equally tall.
 const copy = css({ w: '7', h: '7!', px: '0!', my: '-1', color: 'fg.muted', _hover: { color: 'fg' } });
 const none = css({ color: 'fg.muted' });
