@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { tradeChatMachine } from '../../machines/tradeChat/tradeChat.machine.ts';
 import { selectConversationRef, selectIsOffline, selectSelection } from '../../machines/tradeChat/tradeChat.selectors.ts';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { callout } from '../primitives/boxes.ts';
 import { ConversationList } from './ConversationList.tsx';
 import { ConversationPane } from './ConversationPane.tsx';
 import { ColumnLoading, SplitView, splitPlaceholder } from './SplitView.tsx';
@@ -16,16 +17,7 @@ const sizes = css({
   // The offline banner takes about 3rem above it: the chat shrinks so its input stays in the window.
   '&[data-offline]': { h: { base: 'calc(100dvh - 16rem)', md: 'calc(100dvh - 18rem)' } },
 });
-const banner = css({
-  mt: '4',
-  px: '4',
-  py: '2',
-  borderRadius: 'lg',
-  bg: 'warning.subtle',
-  color: 'warning',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-});
+const banner = cx(callout({ tone: 'warning', bordered: false }), css({ mt: '4', px: '4', py: '2', color: 'warning', fontWeight: 'medium' }));
 
 /**
  * /chat: conversations on the left, the selected one on the right (one at a time on small screens).

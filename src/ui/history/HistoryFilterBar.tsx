@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { Button } from '../primitives/Button.tsx';
-import { cardStyle } from '../primitives/Card.tsx';
+import { filterBar } from '../primitives/boxes.ts';
 import { FilterSelectField } from '../primitives/SelectField.tsx';
 
 /**
@@ -18,13 +18,7 @@ export const STATUS_OPTIONS: readonly HistoryStatusOption<HistoryStatusFilter>[]
   { value: 'cancelled', label: 'Cancelled' },
 ];
 
-const bar = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' },
-  gap: '3',
-  alignItems: 'end',
-  mt: '6',
-});
+const bar = cx(filterBar, css({ gridTemplateColumns: { base: '1fr', sm: 'repeat(3, 1fr) auto' } }));
 /** The card a history table scrolls in, sideways on a phone. */
 export const historyTableWrap = css({ mt: '6', overflowX: 'auto', p: '0!' });
 
@@ -58,7 +52,7 @@ export function HistoryFilterBar<Type extends string, Status extends string>({
   const typeOf = (value: string) => type.options.find((option) => option.value === value)?.value ?? '';
   const coinOptions = useMemo(() => coins.map((coin) => ({ value: String(coin.id), label: coin.label, image: coin.image })), [coins]);
   return (
-    <div className={`${cardStyle} ${bar}`} role="search">
+    <div className={bar} role="search">
       <FilterSelectField
         label="Type"
         name={type.name}

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { MODERATOR_SENDER } from '../../../contracts/index.ts';
 import {
   selectCanSend,
@@ -16,6 +16,7 @@ import { BackButton } from '../chat/BackButton.tsx';
 import { MessageComposer } from '../chat/MessageComposer.tsx';
 import { MessageList } from '../chat/MessageList.tsx';
 import { Button } from '../primitives/Button.tsx';
+import { callout, factList } from '../primitives/boxes.ts';
 import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
 import { ResolveDialog } from './ResolveDialog.tsx';
@@ -42,17 +43,9 @@ const chatColumn = css({ display: 'flex', flexDirection: 'column', minH: '0', h:
 const header = css({ display: 'flex', alignItems: 'center', gap: '2' });
 const badges = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' });
 const title = css({ fontWeight: 'semibold', fontSize: 'lg', flex: '1', minW: '0', overflowWrap: 'anywhere' });
-const facts = css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1.5', fontSize: 'sm', '& dt': { color: 'fg.muted' } });
+const facts = cx(factList, css({ gridTemplateColumns: 'auto 1fr', rowGap: '1.5' }));
 const figure = css({ fontVariantNumeric: 'tabular-nums', wordBreak: 'break-word' });
-const payer = css({
-  p: '3',
-  borderRadius: 'lg',
-  borderWidth: '1px',
-  borderColor: 'accent',
-  bg: 'accent.subtle',
-  fontSize: 'sm',
-  '& strong': { display: 'block', fontSize: 'md', wordBreak: 'break-word' },
-});
+const payer = cx(callout({ tone: 'accent' }), css({ p: '3', '& strong': { display: 'block', fontSize: 'md', wordBreak: 'break-word' } }));
 const reasonBox = css({ fontSize: 'sm', '& p': { whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: '1' } });
 const label = css({ fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted', textTransform: 'uppercase', letterSpacing: '0.04em' });
 const settleRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2' });

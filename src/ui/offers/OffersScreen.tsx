@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { memo, useDeferredValue, useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
 import type { LivePrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import type { offerBrowserMachine } from '../../machines/offerBrowser/offerBrowser.machine.ts';
@@ -21,6 +21,7 @@ import {
 } from '../../machines/offerBrowser/offerBrowser.selectors.ts';
 import { selectPrices } from '../../machines/livePrices/livePrices.selectors.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
+import { filterBar } from '../primitives/boxes.ts';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { FilterSelectField, SingleSelectField } from '../primitives/SelectField.tsx';
@@ -30,13 +31,7 @@ import { offerChoices } from './choices.ts';
 import { OfferCard } from './OfferCard.tsx';
 import { PaymentMethodsField } from './PaymentMethodsField.tsx';
 
-const filtersBox = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(5, 1fr) auto' },
-  gap: '3',
-  alignItems: 'end',
-  mt: '6',
-});
+const filtersBox = cx(filterBar, css({ gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(5, 1fr) auto' } }));
 const grid = css({
   display: 'grid',
   gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' },
@@ -106,7 +101,7 @@ const Filters = memo(function Filters({
   choices: ReturnType<typeof offerChoices>;
 }) {
   return (
-    <div className={`${cardStyle} ${filtersBox}`} role="search">
+    <div className={filtersBox} role="search">
       <TextField
         label="Search trader"
         name="search"

@@ -13,6 +13,7 @@ import {
 import { ChartDialog, WrittenTextForm } from '../chat/ChartDialog.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { dialogStyles } from '../primitives/dialogStyles.ts';
+import { dialogNote } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
 const { actions } = dialogStyles;
@@ -29,8 +30,8 @@ const quote = css({
   overflowY: 'auto',
 });
 const label = css({ fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted', textTransform: 'uppercase', letterSpacing: '0.04em', mb: '1' });
-const failed = css({ p: '3', borderRadius: 'md', bg: 'danger.subtle', color: 'danger', fontSize: 'sm', fontWeight: 'medium' });
-const done = css({ p: '3', borderRadius: 'md', bg: 'success.subtle', color: 'success', fontSize: 'sm', fontWeight: 'medium' });
+const failed = dialogNote({ tone: 'danger' });
+const done = dialogNote({ tone: 'success' });
 
 /**
  * A staff action on a trader, in steps the chart keeps: the written reason, the confirmation (what happens, to

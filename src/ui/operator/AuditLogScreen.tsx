@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { AuditFilterFields } from '../../machines/auditLog/auditLog.machine.ts';
 import {
   actionLabels,
@@ -18,7 +18,7 @@ import {
 } from '../../machines/auditLog/auditLog.selectors.ts';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
-import { cardStyle } from '../primitives/Card.tsx';
+import { callout, filterBar } from '../primitives/boxes.ts';
 import { Form } from '../primitives/Form.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { FilterSelectField } from '../primitives/SelectField.tsx';
@@ -29,27 +29,13 @@ import { DataTable, type Column } from './DataTable.tsx';
 import { muted } from './styles.ts';
 import type { AuditLogRef } from './types.ts';
 
-const bar = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(5, 1fr)' },
-  gap: '3',
-  alignItems: 'end',
-  mt: '6',
-});
+const bar = cx(filterBar, css({ gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(5, 1fr)' } }));
 const barActions = css({ display: 'flex', gap: '2', gridColumn: { base: 'auto', sm: '1 / -1' }, justifyContent: 'flex-end' });
 const exports = css({ display: 'flex', flexWrap: { base: 'wrap', lg: 'nowrap' }, alignItems: 'center', gap: '2', flexShrink: 0 });
-const exportError = css({
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'space-between',
-  gap: '3',
-  mt: '4',
-  p: '3',
-  borderRadius: 'lg',
-  bg: 'danger.subtle',
-  color: 'danger',
-  fontSize: 'sm',
-});
+const exportError = cx(
+  callout({ tone: 'danger', bordered: false }),
+  css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', mt: '4', p: '3', color: 'danger' }),
+);
 const results = css({ mt: '6' });
 const columns: Column[] = [
   { label: 'When', nowrap: true },
@@ -97,7 +83,7 @@ export function AuditLogScreen({ actor }: { actor: AuditLogRef }) {
           </Button>
         </div>
       ) : null}
-      <Form className={`${cardStyle} ${bar}`} role="search" aria-label="Filters" onSubmit={() => actor.send({ type: 'filters.apply' })}>
+      <Form className={bar} role="search" aria-label="Filters" onSubmit={() => actor.send({ type: 'filters.apply' })}>
         <TextField label="Who acted" name="actor" placeholder="Username" value={draft.actor} onValueChange={set('actor')} />
         <FilterSelectField label="Action" name="action" allLabel="All actions" options={actionOptions} value={draft.action} onValueChange={set('action')} />
         <TextField label="Acted on" name="target" placeholder="Username or reference" value={draft.target} onValueChange={set('target')} />

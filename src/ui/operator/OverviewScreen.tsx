@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { OperatorOverview } from '../../../contracts/operator.ts';
 import {
   selectHasShortfall,
@@ -14,25 +14,18 @@ import {
 } from '../../machines/operatorOverview/operatorOverview.selectors.ts';
 import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
+import { callout, factList } from '../primitives/boxes.ts';
 import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { coinAmount, count, formatMaybe, usd } from './format.ts';
 import { DataTable, type Column } from './DataTable.tsx';
-import { link, muted, section, sectionTitle } from './styles.ts';
+import { link, muted, placeholder, section, sectionTitle } from './styles.ts';
 import type { OverviewRef } from './types.ts';
 
 const cards = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', xl: 'repeat(4, 1fr)' }, gap: '4', mt: '6' });
 const cardTitle = css({ fontSize: 'sm', fontWeight: 'medium', color: 'fg.muted' });
 const big = css({ fontSize: '3xl', fontWeight: 'bold', fontVariantNumeric: 'tabular-nums', lineHeight: '1.2', mt: '1' });
-const facts = css({
-  display: 'grid',
-  gridTemplateColumns: '1fr auto',
-  columnGap: '3',
-  rowGap: '1',
-  fontSize: 'sm',
-  '& dt': { color: 'fg.muted' },
-  '& dd': { fontVariantNumeric: 'tabular-nums', textAlign: 'right' },
-});
+const facts = cx(factList, css({ gridTemplateColumns: '1fr auto', rowGap: '1', '& dd': { fontVariantNumeric: 'tabular-nums', textAlign: 'right' } }));
 const below = css({ mt: '3', display: 'flex', flexDirection: 'column', gap: '2' });
 const cardFoot = css({ fontSize: 'sm' });
 const networkHead = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: '2', px: '4', pt: '4' });
@@ -40,17 +33,7 @@ const networkName = css({ fontWeight: 'semibold' });
 const watcher = css({ display: 'flex', flexWrap: 'wrap', columnGap: '4', rowGap: '1', px: '4', pb: '3', pt: '1', fontSize: 'sm', color: 'fg.muted' });
 const networks = css({ display: 'grid', gap: '4' });
 const shortfall = css({ color: 'danger', fontWeight: 'semibold' });
-const alert = css({
-  mt: '6',
-  p: '3',
-  borderRadius: 'lg',
-  borderWidth: '1px',
-  borderColor: 'danger',
-  bg: 'danger.subtle',
-  color: 'danger',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-});
+const alert = cx(callout({ tone: 'danger' }), css({ mt: '6', p: '3', color: 'danger', fontWeight: 'medium' }));
 const periodColumns: Column[] = [
   { label: 'Period', nowrap: true },
   ...['Opened', 'Completed', 'Cancelled', 'Disputed'].map((label) => ({ label, numeric: true })),
@@ -61,7 +44,6 @@ const holdingColumns: Column[] = [
   ...['Owed to traders', 'Held', 'Difference'].map((label) => ({ label, numeric: true })),
   { label: 'Source', nowrap: true },
 ];
-const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
 
 /** /operator: the platform at a glance, as the overview's chart has it. */
 export function OverviewScreen({ actor }: { actor: OverviewRef }) {

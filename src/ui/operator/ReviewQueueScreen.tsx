@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import {
   selectCanConfirm,
   selectCanDecide,
@@ -19,25 +19,17 @@ import { ChartDialog, DialogActions, WrittenTextForm } from '../chat/ChartDialog
 import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
+import { callout, factList } from '../primitives/boxes.ts';
 import { coinAmount, formatMoment, usd } from './format.ts';
 import { DataTable, type Column } from './DataTable.tsx';
-import { link } from './styles.ts';
+import { dialogNote, link, placeholder } from './styles.ts';
 import type { ReviewQueueRef } from './types.ts';
 
 const body = css({ mt: '6' });
-const notice = css({
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'space-between',
-  gap: '3',
-  mt: '6',
-  p: '3',
-  borderRadius: 'lg',
-  borderWidth: '1px',
-  borderColor: 'warning',
-  bg: 'warning.subtle',
-  fontSize: 'sm',
-});
+const notice = cx(
+  callout({ tone: 'warning' }),
+  css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '3', mt: '6', p: '3' }),
+);
 const columns: Column[] = [
   { label: 'Confirmed', nowrap: true },
   { label: 'Trader', nowrap: true },
@@ -48,17 +40,11 @@ const columns: Column[] = [
   { label: 'Decision' },
 ];
 const rowActions = css({ display: 'flex', gap: '2' });
-const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
-const summary = css({
-  display: 'grid',
-  gridTemplateColumns: 'auto 1fr',
-  columnGap: '3',
-  rowGap: '1',
-  fontSize: 'sm',
-  '& dt': { color: 'fg.muted' },
-  '& dd': { overflowWrap: 'anywhere', fontVariantNumeric: 'tabular-nums' },
-});
-const refused = css({ p: '3', borderRadius: 'md', bg: 'danger.subtle', color: 'danger', fontSize: 'sm', fontWeight: 'medium' });
+const summary = cx(
+  factList,
+  css({ gridTemplateColumns: 'auto 1fr', rowGap: '1', '& dd': { overflowWrap: 'anywhere', fontVariantNumeric: 'tabular-nums' } }),
+);
+const refused = dialogNote({ tone: 'danger' });
 
 /** /operator/reviews: large withdrawals waiting for a second look, oldest first, each approved or rejected. */
 export function ReviewQueueScreen({ actor }: { actor: ReviewQueueRef }) {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import type { TraderDossier } from '../../../contracts/operator.ts';
 import {
   selectActionButtons,
@@ -13,6 +13,7 @@ import {
 } from '../../machines/traderDossier/traderDossier.selectors.ts';
 import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
+import { callout, factList } from '../primitives/boxes.ts';
 import { Card } from '../primitives/Card.tsx';
 import { Form } from '../primitives/Form.tsx';
 import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
@@ -20,40 +21,26 @@ import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { coinAmount, formatMaybe, formatMoment } from './format.ts';
 import { DataTable, type Column, type Row } from './DataTable.tsx';
-import { longText, muted, section, sectionTitle } from './styles.ts';
+import { longText, muted, placeholder, section, sectionTitle } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
 const header = css({ display: 'flex', flexDirection: 'column', gap: '2' });
 const titleRow = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' });
 const title = css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold', letterSpacing: '-0.02em', overflowWrap: 'anywhere' });
-const facts = css({
-  display: 'grid',
-  gridTemplateColumns: { base: 'auto 1fr', md: 'repeat(3, auto 1fr)' },
-  columnGap: '3',
-  rowGap: '1.5',
-  fontSize: 'sm',
-  mt: '4',
-  '& dt': { color: 'fg.muted' },
-  '& dd': { overflowWrap: 'anywhere' },
-});
-const banner = css({
-  mt: '4',
-  p: '4',
-  borderRadius: 'lg',
-  borderWidth: '1px',
-  borderColor: 'danger',
-  bg: 'danger.subtle',
-  fontSize: 'sm',
-  '& strong': { color: 'danger', display: 'block', mb: '1' },
-  '& p': { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
-});
+const facts = cx(
+  factList,
+  css({ gridTemplateColumns: { base: 'auto 1fr', md: 'repeat(3, auto 1fr)' }, rowGap: '1.5', mt: '4', '& dd': { overflowWrap: 'anywhere' } }),
+);
+const banner = cx(
+  callout({ tone: 'danger' }),
+  css({ mt: '4', p: '4', '& strong': { color: 'danger', display: 'block', mb: '1' }, '& p': { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } }),
+);
 const actionsRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', mt: '4' });
 const notes = css({ display: 'flex', flexDirection: 'column', gap: '3' });
 const note = css({ borderBottomWidth: '1px', borderColor: 'border', pb: '3', '& p': { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', mt: '1', fontSize: 'sm' } });
 const noteMeta = css({ fontSize: 'xs', color: 'fg.muted' });
 const noteForm = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', '& textarea': { h: 'auto!', minH: '20', py: '2' } });
 const noteSubmit = css({ alignSelf: 'flex-end' });
-const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
 const back = css({ mb: '4' });
 
 /** /operator/traders/$username: one trader as the dossier's chart has them, and the staff actions. */

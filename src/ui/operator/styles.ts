@@ -1,4 +1,4 @@
-import { css, cx } from 'styled-system/css';
+import { css, cva, cx } from 'styled-system/css';
 import { cardStyle } from '../primitives/Card.tsx';
 
 /** The console's tables: a card that scrolls sideways on a phone, its rows as the history tables draw theirs. */
@@ -57,3 +57,10 @@ export const section = css({ mt: '8' });
 /** The sentence in an empty table's place. */
 export const emptyRow = css({ p: '6', textAlign: 'center', color: 'fg.muted', fontSize: 'sm' });
 export const link = css({ color: 'accent', fontWeight: 'medium', textDecoration: 'none', _hover: { textDecoration: 'underline' } });
+/** Where a console page's content will be: its spinner, or why it could not load and "Try again". */
+export const placeholder = css({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '3', py: '16', color: 'fg.muted', textAlign: 'center' });
+/** The server's sentence in a console dialog: an action done, or refused. */
+export const dialogNote = cva({
+  base: { p: '3', borderRadius: 'md', fontSize: 'sm', fontWeight: 'medium' },
+  variants: { tone: { danger: { bg: 'danger.subtle', color: 'danger' }, success: { bg: 'success.subtle', color: 'success' } } },
+});
