@@ -19,11 +19,12 @@ export const Route = createFileRoute('/_app')({
       const asked = returnTo(location.href);
       throw redirect({ to: '/login', search: asked && asked !== '/' ? { [RETURN_TO_PARAM]: asked } : {}, replace: true });
     }
-    // An operator holds nothing and trades nothing (the dashboard's calls refuse them): their home is the console.
+    // An operator holds nothing and trades nothing (every trading call refuses them): their pages are the console
+    // and their own settings, and any other address (a bookmark, a typed /wallets) lands on the console.
     // The console (/operator…) is theirs alone: anyone else meets the 404 of an unknown page (and the server's 403
     // on every call). Here rather than in a route of the console's own, whose definition /login would download too.
     const operator = snapshot.context.user?.role === 'operator';
-    if (operator && location.pathname === '/') throw redirect({ href: '/operator', replace: true });
+    if (operator && !/^\/(operator|settings)\b/.test(location.pathname)) throw redirect({ href: '/operator', replace: true });
     if (!operator && location.pathname.startsWith('/operator')) throw notFound();
     // The signed-in bar (menus, popovers, the bell and its chart) is its own chunk, fetched once someone is
     // signed in and before the page renders, so it never pops in late and /login never downloads it.

@@ -60,6 +60,15 @@ describe('the operator console', () => {
     await screenshot(ops, 'e2e-operator-overview-dark');
   });
 
+  it('ops typing a trading address lands on the console; their security page has no withdrawal allowlist', async () => {
+    await ops.goto(`${product.baseUrl}/wallets/withdraw`);
+    await ops.waitForURL((url) => url.pathname === '/operator');
+    await ops.getByRole('heading', { name: 'Overview' }).waitFor(within);
+    await ops.goto(`${product.baseUrl}/settings/security`);
+    await ops.getByText('Sign-in history').first().waitFor(within);
+    expect(await ops.getByText('Withdrawal allowlist').count()).toBe(0);
+  });
+
   it('ops approves alice’s withdrawal and rejects carol’s with a reason; carol has her coins back', async () => {
     await ops.goto(`${product.baseUrl}/operator/reviews`);
     const row = (username: string) => ops.locator('tr, [data-withdrawal]').filter({ hasText: username }).first();

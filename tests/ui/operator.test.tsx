@@ -74,6 +74,16 @@ describe('who reaches the console', () => {
     expect(await guarded('trader', '/')).toBeUndefined();
     expect(await guarded('operator', '/settings/security'), 'their own settings stay theirs').toBeUndefined();
   });
+
+  it.each(['/wallets', '/wallets/withdraw', '/offers/create', '/trades', '/chat', '/moderation', '/traders/bob'])(
+    'an operator typing a trading address (%s) lands on the console; a trader does not',
+    async (path) => {
+      const sent = (await guarded('operator', path)) as { options: { href: string } };
+      expect(isRedirect(sent)).toBe(true);
+      expect(sent.options).toMatchObject({ href: '/operator', replace: true });
+      expect(await guarded('trader', path)).toBeUndefined();
+    },
+  );
 });
 
 describe('the console’s pages, one route', () => {
