@@ -4,6 +4,7 @@ import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderatio
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import { withMessages } from '../shared/chatMessages.ts';
 import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
+import { clockRegion } from '../shared/waited.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */
@@ -357,13 +358,7 @@ export const moderationDeskMachine = setup({
         },
       },
     },
-    clock: {
-      description: 'Reads the time once a minute, so each dispute’s "Waiting …" stays current.',
-      initial: 'ticking',
-      states: {
-        ticking: { entry: 'tick', after: { waitingTick: { target: 'ticking', reenter: true } } },
-      },
-    },
+    clock: clockRegion('Reads the time once a minute, so each dispute’s "Waiting …" stays current.'),
   },
 });
 

@@ -44,3 +44,15 @@ export const connectionRegion = <const Live, const Offline>(description: string,
     offline,
   },
 });
+
+/**
+ * The connection region of a chart that only says where the socket stands (the bell, the operators' overview):
+ * `live` and `offline` follow the socket as it goes, back to `connecting` while it tries again; the chart words
+ * the region and each of the two.
+ */
+export const socketRegion = (description: string, live: string, offline: string) =>
+  connectionRegion(
+    description,
+    { description: live, on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } } },
+    { description: offline, on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } } },
+  );
