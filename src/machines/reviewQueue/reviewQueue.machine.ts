@@ -1,6 +1,7 @@
 import { assign, setup, type EventObject } from 'xstate';
 import type { ReviewQueue, ReviewedWithdrawal } from '../../../contracts/operator.ts';
 import type { ReviewDecision } from '../../services/operator.ts';
+import { writingReason } from '../shared/reasonDialog.ts';
 import { refusalStatus, refusalText } from '../shared/refusal.ts';
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
@@ -153,14 +154,7 @@ export const reviewQueueMachine = setup({
         rejecting: {
           tags: ['dialog'],
           description: 'The reason the trader reads; "Reject" stays disabled while it is blank.',
-          on: {
-            'reason.change': { actions: { type: 'setReason', params: ({ event }) => ({ value: event.value }) } },
-            'decision.confirm': {
-              guard: { type: 'isReasonWritten', params: ({ context }) => ({ reason: context.reason }) },
-              target: 'submitting',
-            },
-            'dialog.dismiss': { target: 'idle', actions: 'clearChoice' },
-          },
+          on: writingReason({ change: 'reason.change', submit: 'decision.confirm' }, 'submitting', { target: 'idle', actions: 'clearChoice' }),
         },
         submitting: {
           tags: ['dialog', 'busy'],
