@@ -1,6 +1,7 @@
 import { assign, setup, type EventObject } from 'xstate';
 import type { ReviewQueue, ReviewedWithdrawal } from '../../../contracts/operator.ts';
 import type { ReviewDecision } from '../../services/operator.ts';
+import { readAgainWhen } from '../shared/liveRegions.ts';
 import { writingReason } from '../shared/reasonDialog.ts';
 import { refusalStatus, refusalText } from '../shared/refusal.ts';
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
@@ -121,11 +122,10 @@ export const reviewQueueMachine = setup({
         },
         ready: {
           description: 'The queue, or "Nothing waits for review".',
-          always: { guard: 'isStale', target: 'refreshing', description: 'A decision was made or refused here.' },
-          on: {
-            'realtime.reviews.changed': { target: 'refreshing', description: 'A withdrawal joined or left the queue (by anyone).' },
-            'realtime.operators.subscribed': { target: 'refreshing', description: 'Joined again after a reconnect: read what was missed.' },
-          },
+          ...readAgainWhen('isStale', 'A decision was made or refused here.', {
+            'realtime.reviews.changed': 'A withdrawal joined or left the queue (by anyone).',
+            'realtime.operators.subscribed': 'Joined again after a reconnect: read what was missed.',
+          }),
         },
         refreshing: {
           description: 'Read again; the rows stay meanwhile, and stay if the read fails.',

@@ -1,6 +1,6 @@
 /**
- * The written reason a dialog asks for before it sends (a withdrawal's rejection, a staff action on a trader, a
- * dispute raised), so what these dialogs do alike is written once while each chart stays one file the Stately
+ * The written reason a dialog asks for before it sends (a dispute's settlement, a withdrawal's rejection, a staff
+ * action on a trader, a dispute raised), so what these dialogs do alike is written once while each chart stays one file the Stately
  * visualizer loads on its own. The names a chart declares in `setup` are the ones used here: the action
  * `setReason`, the guard `isReasonWritten` (the chart's rule for a reason), and `reason` in its context.
  */
