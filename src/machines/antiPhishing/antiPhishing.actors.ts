@@ -12,7 +12,7 @@ export const bindAntiPhishing = (deps: FlowDeps) => {
   const protections = createAccountProtectionService(deps.api);
   return antiPhishingLogic.provide({
     actors: {
-      ...callsOf({ loadStatus: protections.antiPhishingStatus, setCode: protections.setAntiPhishingCode }),
+      ...callsOf(protections, { loadStatus: 'antiPhishingStatus', setCode: 'setAntiPhishingCode' }),
       confirmClear: confirmedBy(protections.clearAntiPhishingCode),
     },
     actions: toasts(deps),

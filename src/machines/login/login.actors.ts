@@ -9,6 +9,6 @@ export const loginLogic = loginMachine.provide({ guards: formRules, actors: { co
 
 export const bindLogin = (deps: FlowDeps) =>
   loginLogic.provide({
-    actors: callsOf({ submitCredentials: deps.accounts.login, submitCode: deps.accounts.twoFactorLogin }),
+    actors: callsOf(deps.accounts, { submitCredentials: 'login', submitCode: 'twoFactorLogin' }),
     actions: signingIn(deps),
   });

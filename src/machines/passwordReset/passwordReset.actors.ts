@@ -9,6 +9,6 @@ export const passwordResetLogic = passwordResetMachine.provide({ guards: formRul
 
 export const bindPasswordReset = (deps: FlowDeps) =>
   passwordResetLogic.provide({
-    actors: callsOf({ requestReset: deps.accounts.requestPasswordReset, resetPassword: deps.accounts.resetPassword }),
+    actors: callsOf(deps.accounts, { requestReset: 'requestPasswordReset', resetPassword: 'resetPassword' }),
     actions: { ...toasts(deps), goToLogin: () => deps.navigate('/login') },
   });

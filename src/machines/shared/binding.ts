@@ -14,13 +14,22 @@ type Call = (input: never) => Promise<unknown>;
 /** What the actor takes: the call's argument; a call without one takes whatever the chart gives (nothing). */
 type InputOf<C extends Call> = Parameters<C> extends [] ? NonReducibleUnknown : Parameters<C>[0];
 
+/** The names of a service's calls. */
+type CallName<Service> = { [Name in keyof Service]: Service[Name] extends Call ? Name : never }[keyof Service];
+
 /**
- * The chart's named calls (`fromPromise` actors), each the service function given for its name: the actor's
- * input is the call's argument, its answer the actor's output.
+ * The chart's named calls (`fromPromise` actors), each the call of `service` named for it: the actor's input is
+ * the call's argument, its answer the actor's output. The call is looked up when the actor runs, as a binding
+ * written out by hand would.
  */
-export const callsOf = <const Calls extends Record<string, Call>>(calls: Calls) =>
-  Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, fromPromise<unknown, never>(({ input }) => call(input))])) as {
-    [Name in keyof Calls]: PromiseActorLogic<Awaited<ReturnType<Calls[Name]>>, InputOf<Calls[Name]>>;
+export const callsOf = <Service, const Names extends Record<string, CallName<Service>>>(service: Service, names: Names) =>
+  Object.fromEntries(
+    Object.entries<CallName<Service>>(names).map(([actor, call]) => [
+      actor,
+      fromPromise<unknown, never>(({ input }) => (service[call] as Call)(input)),
+    ]),
+  ) as {
+    [Actor in keyof Names]: Service[Names[Actor]] extends infer C extends Call ? PromiseActorLogic<Awaited<ReturnType<C>>, InputOf<C>> : never;
   };
 
 /** The chart's `notify`: its toasts, on the app's toaster. */

@@ -6,6 +6,6 @@ import { signInHistoryMachine } from './signInHistory.machine.ts';
 export const bindSignInHistory = (deps: FlowDeps) => {
   const protections = createAccountProtectionService(deps.api);
   return signInHistoryMachine.provide({
-    actors: callsOf({ loadHistory: protections.signInHistory, signOutOthers: protections.signOutOthers }),
+    actors: callsOf(protections, { loadHistory: 'signInHistory', signOutOthers: 'signOutOthers' }),
   });
 };

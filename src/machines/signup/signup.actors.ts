@@ -9,10 +9,6 @@ export const signupLogic = signupMachine.provide({ guards: formRules, actors: { 
 
 export const bindSignup = (deps: FlowDeps) =>
   signupLogic.provide({
-    actors: callsOf({
-      requestCode: deps.accounts.requestEmailCode,
-      verifyCode: deps.accounts.verifyEmailCode,
-      register: deps.accounts.register,
-    }),
+    actors: callsOf(deps.accounts, { requestCode: 'requestEmailCode', verifyCode: 'verifyEmailCode', register: 'register' }),
     actions: signingIn(deps),
   });

@@ -8,7 +8,7 @@ export const tradeDialogLogic = tradeDialogMachine.provide({ guards: formRules }
 
 export const bindTradeDialog = (deps: FlowDeps) =>
   tradeDialogLogic.provide({
-    actors: callsOf({ previewTrade: deps.trades.preview, openTrade: deps.trades.open }),
+    actors: callsOf(deps.trades, { previewTrade: 'preview', openTrade: 'open' }),
     actions: {
       ...toasts(deps),
       goToChat: (_, params) => deps.navigate('/chat', params.channel ? { channel: params.channel } : undefined),

@@ -13,7 +13,7 @@ export const bindWithdrawalAllowlist = (deps: FlowDeps) => {
   const protections = createAccountProtectionService(deps.api);
   return withdrawalAllowlistLogic.provide({
     actors: {
-      ...callsOf({ loadStatus: protections.allowlistStatus, enable: protections.enableAllowlist, removeAddress: protections.removeAllowlistAddress }),
+      ...callsOf(protections, { loadStatus: 'allowlistStatus', enable: 'enableAllowlist', removeAddress: 'removeAllowlistAddress' }),
       confirmDisable: confirmedBy(protections.disableAllowlist),
       // The chart's guard has checked the addition against the contract, network key included.
       addAddress: fromPromise(({ input }) => protections.addAllowlistAddress(input as never)),
