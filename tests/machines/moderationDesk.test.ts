@@ -123,7 +123,7 @@ describe('the desk’s rules (moderationDesk.rules.ts)', () => {
     expect(resolutionProblem('   ')).toBe('Please write the resolution');
     expect(resolutionProblem('x'.repeat(2000))).toBeUndefined();
     expect(resolutionProblem('x'.repeat(2001))).toBe('A resolution can be at most 2,000 characters');
-    expect(deskRules.isResolutionWritten(undefined, { resolution: ' Paid ' })).toBe(true);
+    expect(deskRules.isReasonWritten(undefined, { reason: ' Paid ' })).toBe(true);
   });
 
   it('a message is sent only with text, and only into a pending trade', () => {

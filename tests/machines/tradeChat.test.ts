@@ -81,9 +81,9 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
   });
 
   it('a dispute needs a reason that is not blank', () => {
-    expect(chatRules.isReasonGiven(undefined, { reason: '' })).toBe(false);
-    expect(chatRules.isReasonGiven(undefined, { reason: '   ' })).toBe(false);
-    expect(chatRules.isReasonGiven(undefined, { reason: 'No payment arrived' })).toBe(true);
+    expect(chatRules.isReasonWritten(undefined, { reason: '' })).toBe(false);
+    expect(chatRules.isReasonWritten(undefined, { reason: '   ' })).toBe(false);
+    expect(chatRules.isReasonWritten(undefined, { reason: 'No payment arrived' })).toBe(true);
   });
 
   it.each(['tradeChat', 'tradeConversation', 'tradeRating'])(

@@ -120,7 +120,7 @@ function detailEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   if (composerIdle && context.draft === '') {
     if (settlement('idle') && factsCurrent) list.push({ type: 'resolve.release' }, { type: 'resolve.refund' });
     if (settlement('confirming') && factsCurrent) {
-      list.push({ type: 'resolution.change', value: context.resolution === '' ? 'Paid in full' : '' }, { type: 'resolution.confirm' }, { type: 'dialog.dismiss' });
+      list.push({ type: 'resolution.change', value: context.reason === '' ? 'Paid in full' : '' }, { type: 'resolution.confirm' }, { type: 'dialog.dismiss' });
     }
     if (settlement('submitting')) {
       list.push({ type: 'xstate.done.actor.resolveDispute', output: 'Dispute settled.' }, { type: 'xstate.error.actor.resolveDispute', error: failure });
@@ -189,7 +189,7 @@ async function run(path: ModelPath, input: ModerationDeskInput, coverage?: Cover
       expect(selectDialogOutcome(s), 'dialog').toBe(dialog ? context.outcome : null);
       expect(selectIsResolving(s), 'Please wait...').toBe(fakes.isRunning('resolveDispute'));
       expect(selectCanConfirm(s), 'Confirm').toBe(
-        on(snapshot, { detail: { open: { settlement: 'confirming' } } }) && context.resolution.trim() !== '' && disputed,
+        on(snapshot, { detail: { open: { settlement: 'confirming' } } }) && context.reason.trim() !== '' && disputed,
       );
       const buttons = selectSettlementButtons(s).map((button) => button.enabled);
       const idle = on(snapshot, { detail: { open: { settlement: 'idle' } } });

@@ -1,6 +1,6 @@
-import { fromPromise } from 'xstate';
 import { createAccountProtectionService } from '../../services/accountProtections.ts';
 import { confirmedBy } from '../passwordConfirm/passwordConfirm.actors.ts';
+import { callsOf, toasts } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { antiPhishingMachine } from './antiPhishing.machine.ts';
 import { antiPhishingRules } from './antiPhishing.rules.ts';
@@ -12,10 +12,9 @@ export const bindAntiPhishing = (deps: FlowDeps) => {
   const protections = createAccountProtectionService(deps.api);
   return antiPhishingLogic.provide({
     actors: {
-      loadStatus: fromPromise(() => protections.antiPhishingStatus()),
-      setCode: fromPromise(({ input }) => protections.setAntiPhishingCode(input)),
-      confirmClear: confirmedBy((input) => protections.clearAntiPhishingCode(input)),
+      ...callsOf(protections, { loadStatus: 'antiPhishingStatus', setCode: 'setAntiPhishingCode' }),
+      confirmClear: confirmedBy(protections.clearAntiPhishingCode),
     },
-    actions: { notify: (_, params) => deps.notify(params) },
+    actions: toasts(deps),
   });
 };

@@ -2,7 +2,8 @@ import { assign, setup } from 'xstate';
 import type { Paginator } from '../../../contracts/market.ts';
 import type { AuditEntry, AuditPage } from '../../../contracts/operator.ts';
 import type { ExportKind } from '../../services/operator.ts';
-import { pageGuards, pageTurns, pagedList } from '../shared/pagedList.ts';
+import { loadingPage, pageGuards, pageTurns, pagedList } from '../shared/pagedList.ts';
+import { keepAnswer } from '../shared/reading.ts';
 import { refusalText } from '../shared/refusal.ts';
 import { unboundPromise } from '../shared/unbound.ts';
 
@@ -77,17 +78,14 @@ export const auditLogMachine = setup({
         ...pageTurns(),
       },
       states: {
-        loading: {
-          tags: ['busy'],
-          description: 'The page asked for; the rows shown stay meanwhile.',
-          invoke: {
-            id: 'loadAudit',
-            src: 'loadAudit',
-            input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: { target: 'idle', actions: { type: 'keepEntries', params: ({ event }) => ({ page: event.output }) } },
-            onError: { target: 'idle', description: 'The rows stay; the shared toast says why (a bad date, say).' },
+        loading: loadingPage(
+          'loadAudit',
+          { target: 'idle', actions: keepAnswer('keepEntries', 'page') },
+          {
+            description: 'The page asked for; the rows shown stay meanwhile.',
+            failure: 'The rows stay; the shared toast says why (a bad date, say).',
           },
-        },
+        ),
         idle: { description: 'The rows, or "Nothing recorded yet" / "No entry matches these filters".' },
       },
     },

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { Overview, WalletItem } from '../../../contracts/index.ts';
 import type { LivePricesLogic } from '../livePrices/livePrices.machine.ts';
+import { readInto } from '../shared/reading.ts';
 import { unboundChart, unboundPromise } from '../shared/unbound.ts';
 import { walletPrices } from '../shared/walletPrices.ts';
 
@@ -34,12 +35,11 @@ export const dashboardMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadOverview',
-            src: 'loadOverview',
-            onDone: { target: 'ready', actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) } },
-            onError: { target: 'ready', description: 'Overview failure yields null: the cards show 0.' },
-          },
+          invoke: readInto('loadOverview', ['keepOverview', 'overview'], {
+            done: 'ready',
+            failed: 'ready',
+            failure: 'Overview failure yields null: the cards show 0.',
+          }),
         },
         ready: {
           on: { 'overview.refresh': { target: 'loading' } },
@@ -51,15 +51,11 @@ export const dashboardMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          invoke: {
-            id: 'loadWallets',
-            src: 'loadWallets',
-            onDone: { target: 'live', actions: { type: 'keepWallets', params: ({ event }) => ({ wallets: event.output }) } },
-            onError: {
-              target: 'unavailable',
-              description: 'No live prices panel; Total Balance stays the overview’s figure.',
-            },
-          },
+          invoke: readInto('loadWallets', ['keepWallets', 'wallets'], {
+            done: 'live',
+            failed: 'unavailable',
+            failure: 'No live prices panel; Total Balance stays the overview’s figure.',
+          }),
         },
         live: {
           invoke: {

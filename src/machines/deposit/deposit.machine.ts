@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { NetworkKey, WalletAddressEntry } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { readInto } from '../shared/reading.ts';
 import { unboundPromise } from '../shared/unbound.ts';
 
 export type DepositContext = {
@@ -68,12 +69,11 @@ export const depositMachine = setup({
   states: {
     loading: {
       tags: ['busy'],
-      invoke: {
-        id: 'loadAddresses',
-        src: 'loadAddresses',
-        onDone: { target: 'ready', actions: { type: 'keepEntries', params: ({ event }) => ({ entries: event.output }) } },
-        onError: { target: 'unavailable', description: 'The loading flag clears; the shared toast already said why.' },
-      },
+      invoke: readInto('loadAddresses', ['keepEntries', 'entries'], {
+        done: 'ready',
+        failed: 'unavailable',
+        failure: 'The loading flag clears; the shared toast already said why.',
+      }),
     },
     unavailable: {
       description: 'No addresses to show: the prompt "Select a cryptocurrency" stays, with nothing to select.',

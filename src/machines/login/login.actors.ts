@@ -1,5 +1,5 @@
-import { fromPromise } from 'xstate';
 import { codeEntryMachine } from '../codeEntry/codeEntry.machine.ts';
+import { callsOf, signingIn } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { formRules } from '../shared/rules.ts';
 import { loginMachine } from './login.machine.ts';
@@ -9,12 +9,6 @@ export const loginLogic = loginMachine.provide({ guards: formRules, actors: { co
 
 export const bindLogin = (deps: FlowDeps) =>
   loginLogic.provide({
-    actors: {
-      submitCredentials: fromPromise(({ input }) => deps.accounts.login(input)),
-      submitCode: fromPromise(({ input }) => deps.accounts.twoFactorLogin(input)),
-    },
-    actions: {
-      establishSession: (_, params) => deps.signIn(params),
-      notify: (_, params) => deps.notify(params),
-    },
+    actors: callsOf(deps.accounts, { submitCredentials: 'login', submitCode: 'twoFactorLogin' }),
+    actions: signingIn(deps),
   });

@@ -4,6 +4,9 @@ import type { DisputeDetail, DisputeSummary } from '../../../contracts/moderatio
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import { withMessages } from '../shared/chatMessages.ts';
 import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
+import { readAgainWhen } from '../shared/liveRegions.ts';
+import { writingReason } from '../shared/reasonDialog.ts';
+import { clockRegion } from '../shared/waited.ts';
 
 export type ModerationDeskInput = {
   /** The dispute the page was opened on (`/moderation?channel=`), if any. */
@@ -20,8 +23,8 @@ export type ModerationDeskContext = {
   draft: string;
   /** Which settlement the dialog asks about, while it is open. */
   outcome: DisputeOutcome | null;
-  /** The written resolution in the dialog. */
-  resolution: string;
+  /** The written resolution in the dialog: the reason the settlement carries. */
+  reason: string;
   /** The desk's clock (ms since the epoch), read every minute: each dispute's wait is counted to it. */
   now: number;
   /** A settlement made here: the list is read again once no read of it is on its way. */
@@ -93,10 +96,10 @@ export const moderationDeskMachine = setup({
       detail: null,
       draft: '',
       outcome: null,
-      resolution: '',
+      reason: '',
       detailStale: false,
     })),
-    clearChannel: assign({ channel: null, detail: null, draft: '', outcome: null, resolution: '', detailStale: false }),
+    clearChannel: assign({ channel: null, detail: null, draft: '', outcome: null, reason: '', detailStale: false }),
     /** A fresh read, keeping any message heard live that it does not have yet. */
     keepDetail: assign(({ context }, params: { detail: DisputeDetail }) => ({
       detail: { ...params.detail, messages: withMessages(context.detail?.messages ?? [], params.detail.messages) },
@@ -107,9 +110,9 @@ export const moderationDeskMachine = setup({
     setDraft: assign((_, params: { value: string }) => ({ draft: params.value })),
     /** The input clears once the message is stored, unless the moderator has typed on meanwhile. */
     clearSent: assign(({ context }, params: { text: string }) => ({ draft: context.draft.trim() === params.text ? '' : context.draft })),
-    setOutcome: assign((_, params: { outcome: DisputeOutcome }) => ({ outcome: params.outcome, resolution: '' })),
-    setResolution: assign((_, params: { value: string }) => ({ resolution: params.value })),
-    clearResolution: assign({ outcome: null, resolution: '' }),
+    setOutcome: assign((_, params: { outcome: DisputeOutcome }) => ({ outcome: params.outcome, reason: '' })),
+    setReason: assign((_, params: { value: string }) => ({ reason: params.value })),
+    clearResolution: assign({ outcome: null, reason: '' }),
     markListStale: assign({ listStale: true }),
     markListRead: assign({ listStale: false }),
     markDetailStale: assign({ detailStale: true }),
@@ -133,7 +136,7 @@ export const moderationDeskMachine = setup({
     /** The same answer for the settlement the dialog asks about. */
     canResolveChosen: unboundRule<void>('canResolveChosen'),
     /** "Please write the resolution" until it is (at most 2,000 characters). */
-    isResolutionWritten: unboundRule<{ resolution: string }>('isResolutionWritten'),
+    isReasonWritten: unboundRule<{ reason: string }>('isReasonWritten'),
   },
 }).createMachine({
   id: 'moderationDesk',
@@ -145,7 +148,7 @@ export const moderationDeskMachine = setup({
     detail: null,
     draft: '',
     outcome: null,
-    resolution: '',
+    reason: '',
     now: 0,
     listStale: false,
     detailStale: false,
@@ -174,13 +177,10 @@ export const moderationDeskMachine = setup({
           },
         },
         checking: { always: [{ guard: 'hasDisputes', target: 'ready' }, { target: 'empty' }] },
-        ready: {
-          always: { guard: 'isListStale', target: 'refreshing', description: 'A dispute was settled here.' },
-          on: {
-            'realtime.dispute.changed': { target: 'refreshing', description: 'A dispute was raised or settled (by anyone).' },
-            'realtime.disputes.subscribed': { target: 'refreshing', description: 'Joined again after a reconnect: read what was missed.' },
-          },
-        },
+        ready: readAgainWhen('isListStale', 'A dispute was settled here.', {
+          'realtime.dispute.changed': 'A dispute was raised or settled (by anyone).',
+          'realtime.disputes.subscribed': 'Joined again after a reconnect: read what was missed.',
+        }),
         empty: {
           description: '"No open disputes".',
           always: { guard: 'isListStale', target: 'refreshing' },
@@ -235,13 +235,10 @@ export const moderationDeskMachine = setup({
             facts: {
               initial: 'current',
               states: {
-                current: {
-                  always: { guard: 'isDetailStale', target: 'refreshing', description: 'A settlement was made or refused here.' },
-                  on: {
-                    'realtime.trade.changed': { target: 'refreshing', description: 'Paid, released, cancelled, disputed or settled: read the facts again.' },
-                    'realtime.trade.subscribed': { target: 'refreshing', description: 'Joined (again): read what was said meanwhile.' },
-                  },
-                },
+                current: readAgainWhen('isDetailStale', 'A settlement was made or refused here.', {
+                  'realtime.trade.changed': 'Paid, released, cancelled, disputed or settled: read the facts again.',
+                  'realtime.trade.subscribed': 'Joined (again): read what was said meanwhile.',
+                }),
                 refreshing: {
                   entry: 'markDetailRead',
                   invoke: {
@@ -316,14 +313,10 @@ export const moderationDeskMachine = setup({
                     description: 'Settled under the dialog (another moderator, a read of the facts).',
                     actions: 'clearResolution',
                   },
-                  on: {
-                    'resolution.change': { actions: { type: 'setResolution', params: ({ event }) => ({ value: event.value }) } },
-                    'resolution.confirm': {
-                      guard: { type: 'isResolutionWritten', params: ({ context }) => ({ resolution: context.resolution }) },
-                      target: 'submitting',
-                    },
-                    'dialog.dismiss': { target: 'idle', actions: 'clearResolution' },
-                  },
+                  on: writingReason({ change: 'resolution.change', submit: 'resolution.confirm' }, 'submitting', {
+                    target: 'idle',
+                    actions: 'clearResolution',
+                  }),
                 },
                 submitting: {
                   tags: ['open', 'busy'],
@@ -331,13 +324,13 @@ export const moderationDeskMachine = setup({
                   invoke: {
                     id: 'resolveDispute',
                     src: 'resolveDispute',
-                    input: ({ context }) => ({ channel: context.channel!, outcome: context.outcome!, resolution: context.resolution.trim() }),
+                    input: ({ context }) => ({ channel: context.channel!, outcome: context.outcome!, resolution: context.reason.trim() }),
                     onDone: {
                       target: 'idle',
                       description: 'Settled: the toast, the trade shown settled at once, then the facts and the list read again.',
                       actions: [
                         { type: 'notifySettled', params: ({ event }) => ({ info: event.output }) },
-                        { type: 'settle', params: ({ context }) => ({ outcome: context.outcome!, text: context.resolution.trim() }) },
+                        { type: 'settle', params: ({ context }) => ({ outcome: context.outcome!, text: context.reason.trim() }) },
                         'clearResolution',
                         'markDetailStale',
                         'markListStale',
@@ -357,13 +350,7 @@ export const moderationDeskMachine = setup({
         },
       },
     },
-    clock: {
-      description: 'Reads the time once a minute, so each dispute’s "Waiting …" stays current.',
-      initial: 'ticking',
-      states: {
-        ticking: { entry: 'tick', after: { waitingTick: { target: 'ticking', reenter: true } } },
-      },
-    },
+    clock: clockRegion('Reads the time once a minute, so each dispute’s "Waiting …" stays current.'),
   },
 });
 

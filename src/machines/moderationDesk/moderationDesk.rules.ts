@@ -39,5 +39,5 @@ export const deskRules = {
     params.detail?.status === 'pending' && messageProblem(params.text) === undefined,
   canResolve: ({ context }: DeskContext, params: { outcome: DisputeOutcome }) => isResolvable(context.detail, params.outcome),
   canResolveChosen: ({ context }: DeskContext) => isResolvable(context.detail, context.outcome),
-  isResolutionWritten: (_: unknown, params: { resolution: string }) => resolutionProblem(params.resolution) === undefined,
+  isReasonWritten: (_: unknown, params: { reason: string }) => resolutionProblem(params.reason) === undefined,
 };

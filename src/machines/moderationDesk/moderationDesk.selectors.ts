@@ -94,9 +94,9 @@ export const selectSettlementButtons = (snapshot: DeskSnapshot): SettlementButto
 /** Which settlement the dialog asks about, while it is open. */
 export const selectDialogOutcome = (snapshot: DeskSnapshot): DisputeOutcome | null =>
   snapshot.hasTag('open') ? snapshot.context.outcome : null;
-export const selectResolution = (snapshot: DeskSnapshot) => snapshot.context.resolution;
+export const selectResolution = (snapshot: DeskSnapshot) => snapshot.context.reason;
 /** "Please write the resolution" while it is empty. */
-export const selectResolutionError = (snapshot: DeskSnapshot) => resolutionProblem(snapshot.context.resolution);
+export const selectResolutionError = (snapshot: DeskSnapshot) => resolutionProblem(snapshot.context.reason);
 export const selectCanConfirm = (snapshot: DeskSnapshot) => snapshot.can({ type: 'resolution.confirm' });
 /** The settlement is on its way: "Please wait...", and the dialog cannot be closed. */
 export const selectIsResolving = (snapshot: DeskSnapshot) => snapshot.matches({ detail: { open: { settlement: 'submitting' } } });

@@ -1,7 +1,7 @@
 import { assign, setup, stateIn } from 'xstate';
 import type { NotificationItem, NotificationList } from '../../../contracts/index.ts';
 import { NOTIFICATIONS_LIST_LIMIT } from '../../../contracts/notifications.ts';
-import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
+import { liveActors, socketRegion, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
 import { unboundAction, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type NotificationsInput = { username: string };
@@ -258,16 +258,10 @@ export const notificationsMachine = setup({
         },
       },
     },
-    connection: connectionRegion(
+    connection: socketRegion(
       'Whether the channel can reach the page: only while it cannot is the list read on a timer.',
-      {
-        description: 'Live: new notifications and counts arrive on the channel; no polling.',
-        on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } },
-      },
-      {
-        description: 'No realtime (none configured, or the socket is down): the list is read again every minute.',
-        on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } },
-      },
+      'Live: new notifications and counts arrive on the channel; no polling.',
+      'No realtime (none configured, or the socket is down): the list is read again every minute.',
     ),
   },
 });

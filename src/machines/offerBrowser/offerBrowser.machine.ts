@@ -3,8 +3,9 @@ import type { OfferComponents, OfferConditions, OfferList, OfferListItem, Pagina
 import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
+import { keepAnswer, readInto } from '../shared/reading.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
-import { filterBy, pageGuards, pagedList, pageTurns } from '../shared/pagedList.ts';
+import { filterBy, loadingPage, pageGuards, pagedList, pageTurns } from '../shared/pagedList.ts';
 
 export type OfferBrowserFilters = OfferSearch;
 export const emptyFilters: OfferBrowserFilters = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
@@ -87,15 +88,11 @@ export const offerBrowserMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          invoke: {
-            id: 'loadComponents',
-            src: 'loadComponents',
-            onDone: {
-              target: 'ready',
-              actions: { type: 'keepComponents', params: ({ event }) => ({ components: event.output }) },
-            },
-            onError: { target: 'unavailable', description: 'The choices could not load: nothing shows, the filters stay hidden.' },
-          },
+          invoke: readInto('loadComponents', ['keepComponents', 'components'], {
+            done: 'ready',
+            failed: 'unavailable',
+            failure: 'The choices could not load: nothing shows, the filters stay hidden.',
+          }),
         },
         ready: { description: 'The filters show.' },
         unavailable: {},
@@ -121,16 +118,7 @@ export const offerBrowserMachine = setup({
         debouncing: {
           after: { searchDebounce: { target: 'loading' } },
         },
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadOffers',
-            src: 'loadOffers',
-            input: ({ context }) => ({ page: context.page, filters: context.filters }),
-            onDone: { target: 'idle', actions: { type: 'keepOffers', params: ({ event }) => ({ list: event.output }) } },
-            onError: { target: 'idle', description: 'A list that fails to load shows no message.' },
-          },
-        },
+        loading: loadingPage('loadOffers', { target: 'idle', actions: keepAnswer('keepOffers', 'list') }, { failure: 'A list that fails to load shows no message.' }),
         idle: {},
       },
     },
@@ -139,12 +127,11 @@ export const offerBrowserMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          invoke: {
-            id: 'loadPrices',
-            src: 'loadPrices',
-            onDone: { target: 'live', actions: { type: 'keepPrices', params: ({ event }) => ({ prices: event.output }) } },
-            onError: { target: 'unavailable', description: 'The prices could not load: the cards show no price line.' },
-          },
+          invoke: readInto('loadPrices', ['keepPrices', 'prices'], {
+            done: 'live',
+            failed: 'unavailable',
+            failure: 'The prices could not load: the cards show no price line.',
+          }),
         },
         live: {
           invoke: { id: 'livePrices', src: 'livePrices', input: ({ context }) => ({ prices: context.coinPrices }) },
@@ -157,15 +144,11 @@ export const offerBrowserMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          invoke: {
-            id: 'loadStanding',
-            src: 'loadStanding',
-            onDone: { target: 'known', actions: { type: 'keepStanding', params: ({ event }) => ({ standing: event.output }) } },
-            onError: {
-              target: 'unknown',
-              description: 'Not known: every trade button stays enabled, and the server refuses an open with the condition named.',
-            },
-          },
+          invoke: readInto('loadStanding', ['keepStanding', 'standing'], {
+            done: 'known',
+            failed: 'unknown',
+            failure: 'Not known: every trade button stays enabled, and the server refuses an open with the condition named.',
+          }),
         },
         known: {},
         unknown: {},

@@ -1,6 +1,7 @@
 import { assign, setup, stateIn, type EventObject } from 'xstate';
 import type { OperatorOverview } from '../../../contracts/operator.ts';
-import { connectionRegion, liveActors, type ConnectionEvent } from '../shared/liveRegions.ts';
+import { liveActors, socketRegion, type ConnectionEvent } from '../shared/liveRegions.ts';
+import { clockRegion } from '../shared/waited.ts';
 import { unboundAction, unboundCallback, unboundPromise } from '../shared/unbound.ts';
 
 export type OperatorOverviewContext = {
@@ -109,24 +110,12 @@ export const operatorOverviewMachine = setup({
         },
       },
     },
-    connection: connectionRegion(
+    connection: socketRegion(
       'Whether the channel can reach the page: only while it cannot is the overview read on a timer.',
-      {
-        description: 'Live: "Live" beside the title; the numbers arrive on the channel.',
-        on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } },
-      },
-      {
-        description: 'No realtime: "Updated every minute"; the overview is read again each minute.',
-        on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } },
-      },
+      'Live: "Live" beside the title; the numbers arrive on the channel.',
+      'No realtime: "Updated every minute"; the overview is read again each minute.',
     ),
-    clock: {
-      description: 'Reads the time once a minute, so the oldest dispute’s wait stays current.',
-      initial: 'ticking',
-      states: {
-        ticking: { entry: 'tick', after: { waitingTick: { target: 'ticking', reenter: true } } },
-      },
-    },
+    clock: clockRegion('Reads the time once a minute, so the oldest dispute’s wait stays current.'),
   },
 });
 

@@ -1,5 +1,5 @@
-import { fromPromise } from 'xstate';
 import { codeEntryMachine } from '../codeEntry/codeEntry.machine.ts';
+import { callsOf, toasts } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { formRules } from '../shared/rules.ts';
 import { passwordResetMachine } from './passwordReset.machine.ts';
@@ -9,12 +9,6 @@ export const passwordResetLogic = passwordResetMachine.provide({ guards: formRul
 
 export const bindPasswordReset = (deps: FlowDeps) =>
   passwordResetLogic.provide({
-    actors: {
-      requestReset: fromPromise(({ input }) => deps.accounts.requestPasswordReset(input)),
-      resetPassword: fromPromise(({ input }) => deps.accounts.resetPassword(input)),
-    },
-    actions: {
-      notify: (_, params) => deps.notify(params),
-      goToLogin: () => deps.navigate('/login'),
-    },
+    actors: callsOf(deps.accounts, { requestReset: 'requestPasswordReset', resetPassword: 'resetPassword' }),
+    actions: { ...toasts(deps), goToLogin: () => deps.navigate('/login') },
   });

@@ -1,6 +1,8 @@
 import { assign, setup, type EventObject } from 'xstate';
 import type { ReviewQueue, ReviewedWithdrawal } from '../../../contracts/operator.ts';
 import type { ReviewDecision } from '../../services/operator.ts';
+import { readAgainWhen } from '../shared/liveRegions.ts';
+import { writingReason } from '../shared/reasonDialog.ts';
 import { refusalStatus, refusalText } from '../shared/refusal.ts';
 import { unboundAction, unboundCallback, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
@@ -120,11 +122,10 @@ export const reviewQueueMachine = setup({
         },
         ready: {
           description: 'The queue, or "Nothing waits for review".',
-          always: { guard: 'isStale', target: 'refreshing', description: 'A decision was made or refused here.' },
-          on: {
-            'realtime.reviews.changed': { target: 'refreshing', description: 'A withdrawal joined or left the queue (by anyone).' },
-            'realtime.operators.subscribed': { target: 'refreshing', description: 'Joined again after a reconnect: read what was missed.' },
-          },
+          ...readAgainWhen('isStale', 'A decision was made or refused here.', {
+            'realtime.reviews.changed': 'A withdrawal joined or left the queue (by anyone).',
+            'realtime.operators.subscribed': 'Joined again after a reconnect: read what was missed.',
+          }),
         },
         refreshing: {
           description: 'Read again; the rows stay meanwhile, and stay if the read fails.',
@@ -153,14 +154,7 @@ export const reviewQueueMachine = setup({
         rejecting: {
           tags: ['dialog'],
           description: 'The reason the trader reads; "Reject" stays disabled while it is blank.',
-          on: {
-            'reason.change': { actions: { type: 'setReason', params: ({ event }) => ({ value: event.value }) } },
-            'decision.confirm': {
-              guard: { type: 'isReasonWritten', params: ({ context }) => ({ reason: context.reason }) },
-              target: 'submitting',
-            },
-            'dialog.dismiss': { target: 'idle', actions: 'clearChoice' },
-          },
+          on: writingReason({ change: 'reason.change', submit: 'decision.confirm' }, 'submitting', { target: 'idle', actions: 'clearChoice' }),
         },
         submitting: {
           tags: ['dialog', 'busy'],

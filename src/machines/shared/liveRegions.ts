@@ -44,3 +44,28 @@ export const connectionRegion = <const Live, const Offline>(description: string,
     offline,
   },
 });
+
+/**
+ * The connection region of a chart that only says where the socket stands (the bell, the operators' overview):
+ * `live` and `offline` follow the socket as it goes, back to `connecting` while it tries again; the chart words
+ * the region and each of the two.
+ */
+export const socketRegion = (description: string, live: string, offline: string) =>
+  connectionRegion(
+    description,
+    { description: live, on: { 'realtime.offline': { target: 'offline' }, 'realtime.connecting': { target: 'connecting' } } },
+    { description: offline, on: { 'realtime.connected': { target: 'live' }, 'realtime.connecting': { target: 'connecting' } } },
+  );
+
+/**
+ * A state that shows what was last read until it is read again (`refreshing`, a sibling): when a change made here
+ * marked it stale (the chart's guard `stale`; `staleWhy` says which change), or when the channel tells of a
+ * change or of being joined again (`told`: each event with what it means).
+ */
+export const readAgainWhen = <const Stale extends string, const Told extends string>(stale: Stale, staleWhy: string, told: Record<Told, string>) => ({
+  always: { guard: stale, target: 'refreshing' as const, description: staleWhy },
+  on: Object.fromEntries(Object.entries(told).map(([event, description]) => [event, { target: 'refreshing', description }])) as Record<
+    Told,
+    { target: 'refreshing'; description: string }
+  >,
+});

@@ -71,17 +71,24 @@ export const filterAndPage = () => ({
 });
 
 /**
- * The list's `loading` state: the call `src` (invoked as `src`) asked for the page and filters as they stand,
- * `onDone` keeps its answer; a failure only clears the busy flag (the shared toast says why).
+ * A paged list's `loading` state (the histories, Browse Offers, the audit log): the call `src` (invoked as `src`)
+ * asked for the page and filters as they stand, `onDone` keeps its answer; a failure goes back to `idle`, the rows
+ * shown staying (`failure` says what shows; by default only the busy flag clears, the shared toast says why).
+ * `description` words the state, where the chart says more of it.
  */
-export const loadingPage = <const Src extends string, OnDone>(src: Src, onDone: OnDone) => ({
+export const loadingPage = <const Src extends string, OnDone>(
+  src: Src,
+  onDone: OnDone,
+  { description, failure = 'The loading flag clears; no message of its own.' }: { description?: string; failure?: string } = {},
+) => ({
   tags: ['busy' as const],
+  ...(description === undefined ? {} : { description }),
   invoke: {
     id: src,
     src,
-    input: <F extends Filters>({ context }: { context: FilteredPage<F> }) => ({ page: context.page, filters: context.filters }),
+    input: <F>({ context }: { context: Paged & { filters: F } }) => ({ page: context.page, filters: context.filters }),
     onDone,
-    onError: { target: 'idle', description: 'The loading flag clears; no message of its own.' },
+    onError: { target: 'idle', description: failure },
   },
 });
 

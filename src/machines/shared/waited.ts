@@ -16,3 +16,15 @@ export function waitedSince(since: string, now: number): string {
   const parts = days > 0 ? [`${days} d`, hours > 0 ? `${hours} h` : ''] : [hours > 0 ? `${hours} h` : '', rest > 0 ? `${rest} min` : ''];
   return parts.filter(Boolean).join(' ');
 }
+
+/**
+ * The region that reads the time once a minute, so the waits a page shows (`waitedSince`) stay current; the
+ * chart declares in `setup` the action `tick` (bound: the browser's clock) and the delay `waitingTick`.
+ */
+export const clockRegion = (description: string) => ({
+  description,
+  initial: 'ticking' as const,
+  states: {
+    ticking: { entry: 'tick' as const, after: { waitingTick: { target: 'ticking', reenter: true } } },
+  },
+});

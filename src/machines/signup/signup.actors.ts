@@ -1,5 +1,5 @@
-import { fromPromise } from 'xstate';
 import { codeEntryMachine } from '../codeEntry/codeEntry.machine.ts';
+import { callsOf, signingIn } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { formRules } from '../shared/rules.ts';
 import { signupMachine } from './signup.machine.ts';
@@ -9,13 +9,6 @@ export const signupLogic = signupMachine.provide({ guards: formRules, actors: { 
 
 export const bindSignup = (deps: FlowDeps) =>
   signupLogic.provide({
-    actors: {
-      requestCode: fromPromise(({ input }) => deps.accounts.requestEmailCode(input)),
-      verifyCode: fromPromise(({ input }) => deps.accounts.verifyEmailCode(input)),
-      register: fromPromise(({ input }) => deps.accounts.register(input)),
-    },
-    actions: {
-      establishSession: (_, params) => deps.signIn(params),
-      notify: (_, params) => deps.notify(params),
-    },
+    actors: callsOf(deps.accounts, { requestCode: 'requestEmailCode', verifyCode: 'verifyEmailCode', register: 'register' }),
+    actions: signingIn(deps),
   });

@@ -55,7 +55,7 @@ export const chatRules = {
   /** The server stores a message only while the trade is pending. */
   canSend: (_: unknown, params: { text: string; status: TradeStatus }) =>
     params.status === 'pending' && messageProblem(params.text) === undefined,
-  isReasonGiven: (_: unknown, params: { reason: string }) => reasonProblem(params.reason) === undefined,
+  isReasonWritten: (_: unknown, params: { reason: string }) => reasonProblem(params.reason) === undefined,
   isPayerAccountValid: ({ context }: { context: { payerAccount: string } }) => payerAccountProblem(context.payerAccount) === undefined,
   isProofReady: (_: unknown, params: { proof: ConfirmationProof | null; value: string }) => isProofReady(params.proof, params.value),
 };

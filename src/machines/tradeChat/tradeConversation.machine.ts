@@ -3,6 +3,7 @@ import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFa
 import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
 import { withMessages } from '../shared/chatMessages.ts';
+import { writingReason } from '../shared/reasonDialog.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundAction, unboundCallback, unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
@@ -215,7 +216,7 @@ export const tradeConversationMachine = setup({
     canTakeAction: unboundRule<{ action: TradeAction }>('canTakeAction'),
     /** Text the server would store (trimmed, 1–2,000 characters) on a pending trade. */
     canSend: unboundRule<{ text: string; status: TradeStatus }>('canSend'),
-    isReasonGiven: unboundRule<{ reason: string }>('isReasonGiven'),
+    isReasonWritten: unboundRule<{ reason: string }>('isReasonWritten'),
     /** Blank (not stated) or at most 120 characters. */
     isPayerAccountValid: unboundRule<undefined>('isPayerAccountValid'),
     /** The proof the server asked for is typed (a password, or six digits), or none is asked. */
@@ -563,14 +564,10 @@ export const tradeConversationMachine = setup({
                 description: 'The trade changed under the dialog.',
                 actions: 'clearReason',
               },
-              on: {
-                'dispute.reason.change': { actions: { type: 'setReason', params: ({ event }) => ({ value: event.value }) } },
-                'dispute.submit': {
-                  guard: { type: 'isReasonGiven', params: ({ context }) => ({ reason: context.reason }) },
-                  target: 'submitting',
-                },
-                'dialog.dismiss': { target: '#tradeConversation.actions.idle', actions: 'clearReason' },
-              },
+              on: writingReason({ change: 'dispute.reason.change', submit: 'dispute.submit' }, 'submitting', {
+                target: '#tradeConversation.actions.idle',
+                actions: 'clearReason',
+              }),
             },
             submitting: {
               tags: ['busy'],

@@ -1,4 +1,4 @@
-import { fromPromise } from 'xstate';
+import { callsOf, toasts } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { formRules } from '../shared/rules.ts';
 import { tradeDialogMachine } from './tradeDialog.machine.ts';
@@ -8,12 +8,9 @@ export const tradeDialogLogic = tradeDialogMachine.provide({ guards: formRules }
 
 export const bindTradeDialog = (deps: FlowDeps) =>
   tradeDialogLogic.provide({
-    actors: {
-      previewTrade: fromPromise(({ input }) => deps.trades.preview(input)),
-      openTrade: fromPromise(({ input }) => deps.trades.open(input)),
-    },
+    actors: callsOf(deps.trades, { previewTrade: 'preview', openTrade: 'open' }),
     actions: {
-      notify: (_, params) => deps.notify(params),
+      ...toasts(deps),
       goToChat: (_, params) => deps.navigate('/chat', params.channel ? { channel: params.channel } : undefined),
     },
   });

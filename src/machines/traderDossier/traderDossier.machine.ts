@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { TraderDossier } from '../../../contracts/operator.ts';
 import type { TraderAction } from '../../services/operator.ts';
+import { writingReason } from '../shared/reasonDialog.ts';
 import { refusalStatus, refusalText } from '../shared/refusal.ts';
 import { unboundAction, unboundPromise, unboundRule } from '../shared/unbound.ts';
 
@@ -37,6 +38,13 @@ export type TraderDossierEvent =
 
 const keptDossier = { type: 'keepDossier' as const, params: ({ event }: { event: { output: TraderDossier } }) => ({ dossier: event.output }) };
 const closeDialog = { target: 'idle', actions: 'clearAction' } as const;
+/** The trader's page read (`loadTrader`, invoked as `id`), kept on the way to `done`. */
+const readingTrader = <const Done extends string>(id: string, done: Done) => ({
+  id,
+  src: 'loadTrader' as const,
+  input: ({ context }: { context: { username: string } }) => ({ username: context.username }),
+  onDone: { target: done, actions: keptDossier },
+});
 
 /**
  * /operator/traders/$username, one trader's page: balances, trades, sign-ins, devices, notes, and the staff
@@ -96,10 +104,7 @@ export const traderDossierMachine = setup({
       tags: ['busy'],
       description: 'The first read: a spinner.',
       invoke: {
-        id: 'loadTrader',
-        src: 'loadTrader',
-        input: ({ context }) => ({ username: context.username }),
-        onDone: { target: 'open', actions: keptDossier },
+        ...readingTrader('loadTrader', 'open'),
         onError: [
           { guard: { type: 'isMissing', params: ({ event }) => ({ error: event.error }) }, target: 'missing' },
           { target: 'failed' },
@@ -123,13 +128,7 @@ export const traderDossierMachine = setup({
             refreshing: {
               description: 'Read again; the page stays meanwhile, and stays if the read fails.',
               entry: 'markRead',
-              invoke: {
-                id: 'refreshTrader',
-                src: 'loadTrader',
-                input: ({ context }) => ({ username: context.username }),
-                onDone: { target: 'current', actions: keptDossier },
-                onError: { target: 'current' },
-              },
+              invoke: { ...readingTrader('refreshTrader', 'current'), onError: { target: 'current' } },
             },
           },
         },
@@ -186,14 +185,7 @@ export const traderDossierMachine = setup({
             writing: {
               tags: ['dialog'],
               description: 'The dialog asks for the reason; Continue stays disabled while it is blank ("Please write the reason").',
-              on: {
-                'reason.change': { actions: { type: 'setReason', params: ({ event }) => ({ value: event.value }) } },
-                'reason.submit': {
-                  guard: { type: 'isReasonWritten', params: ({ context }) => ({ reason: context.reason }) },
-                  target: 'confirming',
-                },
-                'dialog.dismiss': closeDialog,
-              },
+              on: writingReason({ change: 'reason.change', submit: 'reason.submit' }, 'confirming', closeDialog),
             },
             confirming: {
               tags: ['dialog'],

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { WalletAddressEntry, WithdrawalAsk, WithdrawalMode, WithdrawalPreview } from '../../../contracts/index.ts';
 import type { Notice } from '../shared/notify.ts';
+import { readInto } from '../shared/reading.ts';
 import { unboundPromise, unboundRule, unboundUpdate } from '../shared/unbound.ts';
 
 export type WithdrawalContext = {
@@ -80,12 +81,11 @@ export const withdrawalMachine = setup({
   states: {
     loading: {
       description: 'The coins with their balances, prices and networks.',
-      invoke: {
-        id: 'loadWallets',
-        src: 'loadWallets',
-        onDone: { target: 'form', actions: { type: 'keepCoins', params: ({ event }) => ({ coins: event.output }) } },
-        onError: { target: 'form', description: 'The loading flag clears with no message of its own; no coin to choose.' },
-      },
+      invoke: readInto('loadWallets', ['keepCoins', 'coins'], {
+        done: 'form',
+        failed: 'form',
+        failure: 'The loading flag clears with no message of its own; no coin to choose.',
+      }),
     },
     form: {
       tags: ['form'],

@@ -1,6 +1,7 @@
 import { fromPromise } from 'xstate';
 import { createAccountProtectionService } from '../../services/accountProtections.ts';
 import { confirmedBy } from '../passwordConfirm/passwordConfirm.actors.ts';
+import { callsOf, toasts } from '../shared/binding.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { withdrawalAllowlistMachine } from './withdrawalAllowlist.machine.ts';
 import { allowlistRules } from './withdrawalAllowlist.rules.ts';
@@ -12,13 +13,11 @@ export const bindWithdrawalAllowlist = (deps: FlowDeps) => {
   const protections = createAccountProtectionService(deps.api);
   return withdrawalAllowlistLogic.provide({
     actors: {
-      loadStatus: fromPromise(() => protections.allowlistStatus()),
-      enable: fromPromise(() => protections.enableAllowlist()),
-      confirmDisable: confirmedBy((input) => protections.disableAllowlist(input)),
+      ...callsOf(protections, { loadStatus: 'allowlistStatus', enable: 'enableAllowlist', removeAddress: 'removeAllowlistAddress' }),
+      confirmDisable: confirmedBy(protections.disableAllowlist),
       // The chart's guard has checked the addition against the contract, network key included.
       addAddress: fromPromise(({ input }) => protections.addAllowlistAddress(input as never)),
-      removeAddress: fromPromise(({ input }) => protections.removeAllowlistAddress(input)),
     },
-    actions: { notify: (_, params) => deps.notify(params) },
+    actions: toasts(deps),
   });
 };
