@@ -4,15 +4,19 @@
  * (`server/dist/main.js`, as `npm run serve` starts it) against the TypeScript source under tsx, RUNS starts
  * each, taken in turn so a change in the machine's load falls on both; then where a built start's time goes
  * (bench/support/boot-phases.ts). Prints the load average before and after, since a busy machine slows it all.
- * Run: node --import tsx bench/restart.ts [runs] [--development]
+ * Run: node --import tsx bench/restart.ts [runs] [--development] [--postgres] [--node <binary>]
+ * `--postgres`: on a throwaway database of the PostgreSQL server at BENCH_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/postgres) instead of PGlite. `--node <binary>`: the servers run on that Node
+ * (the compile cache, server/dist/main.js, is Node 22.1's and later's), the bench itself on this one.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateMnemonic } from '@scure/bip39';
+import pg from 'pg';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { buildServer, SERVER_BUNDLE } from '../scripts/build-server.ts';
 import { newVapidEnvironment } from '../server/src/push/keys.ts';
@@ -21,6 +25,13 @@ import { freePort } from './support/chaos-cluster.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 5);
+const optionValue = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const NODE = optionValue('--node') ?? process.execPath;
+const POSTGRES = process.argv.includes('--postgres');
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PHASES_BUNDLE = join(ROOT, 'server', 'dist', 'bench-boot-phases.js');
 const POLL_MS = 10;
 
@@ -50,8 +61,18 @@ const PRODUCTION: NodeJS.ProcessEnv = {
   ...newVapidEnvironment(),
 };
 
+let databaseUrl: string | undefined;
+
 function environment(dataDir: string, port: number): NodeJS.ProcessEnv {
-  const base = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const base = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
   return DEVELOPMENT ? base : { ...base, ...PRODUCTION };
 }
 
@@ -59,7 +80,7 @@ function environment(dataDir: string, port: number): NodeJS.ProcessEnv {
 async function restartToReady(mode: Mode, dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...MODES[mode]], { cwd: ROOT, env: environment(dataDir, port), stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, [...MODES[mode]], { cwd: ROOT, env: environment(dataDir, port), stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let ready: number | undefined;
   while (ready === undefined) {
@@ -79,7 +100,7 @@ async function restartToReady(mode: Mode, dataDir: string): Promise<number> {
 async function phases(dataDir: string): Promise<string> {
   await buildServer(PHASES_BUNDLE, join(ROOT, 'bench', 'support', 'boot-phases.ts'));
   const port = await freePort();
-  const child = spawn(process.execPath, [PHASES_BUNDLE], { cwd: ROOT, env: environment(dataDir, port), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(NODE, [PHASES_BUNDLE], { cwd: ROOT, env: environment(dataDir, port), stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   await new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -90,8 +111,20 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 await buildServer();
 const dataDir = mkdtempSync(join(tmpdir(), 'peerex-restart-'));
+const databaseName = `restart_bench_${randomBytes(4).toString('hex')}`;
+const admin = POSTGRES ? new pg.Client({ connectionString: SERVER_URL }) : undefined;
+if (admin) {
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${databaseName}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${databaseName}`;
+  databaseUrl = url.href;
+}
 try {
-  console.log(`Node ${process.version}, ${DEVELOPMENT ? 'development' : 'production'} environment; load average before: ${load()}`);
+  const nodeVersion = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
+  console.log(
+    `Node ${nodeVersion}, ${DEVELOPMENT ? 'development' : 'production'} environment, ${POSTGRES ? 'PostgreSQL' : 'PGlite'}; load average before: ${load()}`,
+  );
   // The first start migrates and seeds: the data directory is warm from here on.
   await restartToReady('built', dataDir);
   const times = new Map<Mode, number[]>(Object.keys(MODES).map((mode) => [mode as Mode, []]));
@@ -105,4 +138,8 @@ try {
   console.log(`load average after: ${load()}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
+  if (admin) {
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.end();
+  }
 }

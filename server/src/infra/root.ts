@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Set by the production build (scripts/build-server.ts) to the way from the bundle's own directory to the
- * repository's root (`../../` for `server/dist/main.js`). Every module of the bundle shares the bundle's
+ * repository's root (`../../` for `server/dist/main.bundle.js`). Every module of the bundle shares the bundle's
  * `import.meta.url`, so a path written relative to a source file would point elsewhere from the build.
  */
 declare const PEEREX_BUNDLE_TO_ROOT: string | undefined;

@@ -55,7 +55,14 @@ function queryableOf(target: PGlite | Transaction): Queryable {
  * real one. It costs one fsync of the WAL per commit (about 3 ms on the 2-vCPU development machine) and the
  * fsyncs of a checkpoint. `relaxedDurability` plays no part here: it only skips waiting for a browser store's sync.
  */
-const DURABLE_START_PARAMS = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
+/*
+ * PostgreSQL's default 128 MB of shared buffers is allocated and zeroed inside the WebAssembly memory at every
+ * open: about half a second of each start, before the first query (bench/README.md "Restart to ready"). The
+ * embedded database is one connection on one machine whose files the operating system caches anyway, so 32 MB of
+ * PostgreSQL's own cache is plenty; a database that outgrows it is one for DATABASE_URL.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const DURABLE_START_PARAMS = [...START_PARAMS.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
 
 /** The subset of Emscripten's NODEFS that fsync needs: its stream operations and the Node descriptor of a stream. */
 interface EmscriptenNodeFs {
@@ -115,7 +122,7 @@ export function lockDataDir(dataDir: string): () => void {
 export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
   let location = MEMORY_DATA_DIR;
   let unlock = () => {};
-  let files = {};
+  let files: { fs?: NodeFS; startParams: string[] } = { startParams: START_PARAMS };
   // A snapshot only seeds a new data directory; one that holds a database already (a second boot) opens as it is.
   let snapshot = boot.snapshot;
   if (dataDir !== MEMORY_DATA_DIR) {
