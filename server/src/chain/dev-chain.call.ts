@@ -1,5 +1,5 @@
 import { devChainDeposit, devChainMine, devChainRequest } from '../../../contracts/wallet.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { refuse } from '../sentences.ts';
 
@@ -19,8 +19,8 @@ export default defineCall({
   access: 'public',
   developmentOnly: true,
   servedWhen: (app) => app.config.chainSource === 'simulated',
-  request: named('DevChainRequest', devChainRequest),
-  answer: envelope(info(named('DevChainDeposit', devChainDeposit), 'deposit'), info(named('DevChainMine', devChainMine), 'mine')),
+  request: devChainRequest,
+  answer: byType({ deposit: devChainDeposit, mine: devChainMine }),
   refusals: [404],
   handle: async ({ app, body }) => {
     const chain = app.chain.simulated;
