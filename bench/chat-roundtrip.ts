@@ -50,7 +50,7 @@ import { TRADE_CHANNEL_HEADER } from '../contracts/trade.ts';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { MEMORY_DATA_DIR } from '../server/src/infra/db/pglite.ts';
-import { defineCall, envelope, named } from '../server/src/infra/http/call.ts';
+import { defineCall, envelope } from '../server/src/infra/http/call.ts';
 import { ok } from '../server/src/infra/http/reply.ts';
 import { postEntry } from '../server/src/ledger/ledger.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
@@ -114,8 +114,8 @@ async function serve(databaseUrl: string) {
         summary: select ? 'SELECT 1 and publish' : 'Publish',
         description: "The ceiling probes: send_message's HTTP, session hook, request contract and publish, without the chat's rules.",
         access: 'session',
-        request: named('ChatRequest', chatRequest),
-        answer: envelope(),
+        request: chatRequest,
+        answer: envelope(chatMessage),
         handle: async ({ app, request, body }) => {
           const { username } = signedIn(request);
           if (body.type !== 'send_message') throw new Error('send_message only');

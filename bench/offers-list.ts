@@ -21,6 +21,7 @@
  * BENCH_ONLY (comma list of scenario name prefixes), BENCH_KEEP_DATABASE=1 (keep it for psql),
  * BENCH_PROFILE=1 (a V8 CPU profile of the server under /tmp/bench-prof).
  */
+import { messageResponse } from '../contracts/security.ts';
 import { defineCall, envelope } from '../server/src/infra/http/call.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -134,7 +135,7 @@ async function serve(databaseUrl: string, mode: string) {
         summary: 'SELECT 1',
         description: 'The ceiling probe: the same HTTP, JSON and session hook as a product call, and one round trip.',
         access: 'session',
-        answer: envelope(),
+        answer: envelope(messageResponse),
         handle: async ({ app }) => {
           await app.db.query('SELECT 1');
           return { success: true, info: 'ok' };

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { currentPassword } from './common.ts';
+import { apiNames, currentPassword } from './common.ts';
 import { isBuiltInNetworkKey, networkKey, type BuiltInNetworkKey, type NetworkKey } from './wallet.ts';
 
 /**
@@ -18,7 +18,7 @@ export const sessionsRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('list') }),
   /** Ends every live session of the account except the calling one. */
   z.object({ type: z.literal('sign_out_others') }),
-]);
+]).register(apiNames, { id: 'SessionsRequest' });
 export type SessionsRequest = z.infer<typeof sessionsRequest>;
 
 export const signInEntry = z.object({
@@ -37,10 +37,10 @@ export const signInEntry = z.object({
   active: z.boolean(),
 });
 export type SignInEntry = z.infer<typeof signInEntry>;
-export const signInHistory = z.object({ sessions: z.array(signInEntry) });
+export const signInHistory = z.object({ sessions: z.array(signInEntry) }).register(apiNames, { id: 'SignInHistory' });
 export type SignInHistory = z.infer<typeof signInHistory>;
 /** `sign_out_others`: a sentence to show, and how many sessions it ended. */
-export const signOutOthersResponse = z.object({ message: z.string(), signed_out: z.int() });
+export const signOutOthersResponse = z.object({ message: z.string(), signed_out: z.int() }).register(apiNames, { id: 'SignOutOthers' });
 export type SignOutOthersResponse = z.infer<typeof signOutOthersResponse>;
 
 // ---- security/anti_phishing/ (signed in) --------------------------------------------------------------------
@@ -64,10 +64,10 @@ export const antiPhishingRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status') }),
   z.object({ type: z.literal('set'), anti_phishing_code: antiPhishingCode, password: currentPassword }),
   z.object({ type: z.literal('clear'), password: currentPassword }),
-]);
+]).register(apiNames, { id: 'AntiPhishingRequest' });
 export type AntiPhishingRequest = z.infer<typeof antiPhishingRequest>;
 /** Every type answers the code now in force (null: none). */
-export const antiPhishingStatus = z.object({ anti_phishing_code: z.nullable(z.string()) });
+export const antiPhishingStatus = z.object({ anti_phishing_code: z.nullable(z.string()) }).register(apiNames, { id: 'AntiPhishingStatus' });
 export type AntiPhishingStatus = z.infer<typeof antiPhishingStatus>;
 
 // ---- security/withdrawal_allowlist/ (signed in) -------------------------------------------------------------
@@ -114,7 +114,7 @@ export const allowlistRequest = z.discriminatedUnion('type', [
   // Any network the server carries (the status's `networks`); the server refuses a key it does not know.
   z.object({ type: z.literal('add'), network: networkKey, address: allowlistAddress, label: allowlistLabel, password: currentPassword }),
   z.object({ type: z.literal('remove'), id: allowlistEntryId }),
-]);
+]).register(apiNames, { id: 'AllowlistRequest' });
 export type AllowlistRequest = z.infer<typeof allowlistRequest>;
 
 export const allowlistEntry = z.object({
@@ -138,5 +138,5 @@ export const allowlistStatus = z.object({
   addresses: z.array(allowlistEntry),
   /** The networks an address can be listed on (an addition): the built-in ones, then any EVM network the operator added. */
   networks: z.array(networkKey),
-});
+}).register(apiNames, { id: 'AllowlistStatus' });
 export type AllowlistStatus = z.infer<typeof allowlistStatus>;

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { writtenText } from './common.ts';
+import { apiNames, writtenText } from './common.ts';
 import { tradeFacts } from './trade.ts';
 
 /** The longest chat message, after trimming (docs/rules.md "Chat"). */
@@ -24,9 +24,9 @@ export const chatMessage = z.object({
   channel: z.string(),
   /** An addition: true on a moderator's message, whose `sender` is then "Moderator" (never a username). */
   from_moderator: z.optional(z.boolean()),
-});
+}).register(apiNames, { id: 'ChatMessage' });
 export type ChatMessage = z.infer<typeof chatMessage>;
-export const chatMessages = z.array(chatMessage);
+export const chatMessages = z.array(chatMessage).register(apiNames, { id: 'ChatMessages' });
 
 /** Text as the trader typed it: trimmed, 1–2,000 characters. */
 export const chatText = writtenText({ max: CHAT_TEXT_MAX, tooLong: chatMessageTooLong, notText: chatMessageEmpty, empty: chatMessageEmpty });
@@ -36,11 +36,11 @@ export const chatRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('messages') }),
   z.object({ type: z.literal('send_message'), message_type: z.literal('text'), text: chatText }),
   z.object({ type: z.literal('typing') }),
-]);
+]).register(apiNames, { id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof chatRequest>;
 
 /** The typing answer: whether the notice went out (false: dropped by the 500 ms throttle). */
-export const typingResponse = z.object({ sent: z.boolean() });
+export const typingResponse = z.object({ sent: z.boolean() }).register(apiNames, { id: 'Typing' });
 
 // ---- Realtime (docs/api.md "Realtime") ----------------------------------------------------------
 
@@ -92,9 +92,9 @@ export const unreadEvent = z.object({ count: z.int() });
 export const realtimeAuthRequest = z.object({
   socket_id: z.string({ error: 'socket_id is required' }).check(z.regex(/^\d{1,20}\.\d{1,20}$/, 'socket_id must look like 123.456')),
   channel_name: z.string({ error: 'channel_name is required' }).check(z.minLength(1, 'channel_name is required'), z.maxLength(200)),
-});
+}).register(apiNames, { id: 'RealtimeAuthRequest' });
 /** Not enveloped: pusher-js reads it as it is. */
-export const realtimeAuthResponse = z.object({ auth: z.string(), channel_data: z.optional(z.string()) });
+export const realtimeAuthResponse = z.object({ auth: z.string(), channel_data: z.optional(z.string()) }).register(apiNames, { id: 'RealtimeAuth' });
 
 /** GET /api/config: what the web app needs at boot, so one build serves every deployment. */
 export const webAppConfig = z.object({
@@ -117,5 +117,5 @@ export const webAppConfig = z.object({
    * only) and whether the pages broadcast their charts' live states to it (development only).
    */
   flow_atlas: z.object({ open_to: z.enum(['everyone', 'moderators']), live: z.boolean() }),
-});
+}).register(apiNames, { id: 'WebAppConfig' });
 export type WebAppConfig = z.infer<typeof webAppConfig>;

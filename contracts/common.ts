@@ -2,6 +2,15 @@
 import { z } from 'zod/mini';
 import { messages } from './messages.ts';
 
+/**
+ * The names the OpenAPI document gives the contracts' schemas (`components/schemas`, server/src/openapi/document.ts):
+ * each is declared once, on its schema (`.register(apiNames, { id: 'OfferList' })`), and every call that takes or
+ * answers that schema is documented under it. A registry of its own rather than zod's global one: z.toJSONSchema
+ * turns the global ids into `$defs` inside every schema that contains a named one, and the document carries each
+ * contract's JSON Schema whole.
+ */
+export const apiNames = z.registry<{ id: string }>();
+
 /** The answer envelope of every call: `info` is the payload on success and one sentence on refusal. */
 export const envelope = <T extends z.core.$ZodType>(info: T) => z.object({ success: z.literal(true), info });
 /**
@@ -91,7 +100,7 @@ export const device = z._default(z.optional(z.pipe(z.string().check(z.maxLength(
 /** Money crosses the wire as decimal strings, never as floats. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number'));
 
-export const emptyBody = z.looseObject({});
+export const emptyBody = z.looseObject({}).register(apiNames, { id: 'EmptyBody' });
 
 /**
  * Text a person writes (a chat message, a paying account, a comment, a resolution): trimmed, then at most `max`

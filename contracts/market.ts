@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { apiNames } from './common.ts';
 
 /** A positive decimal written as a string: money never crosses the wire as a float. */
 export const positiveDecimal = (field: string, maxScale: number) =>
@@ -73,14 +74,14 @@ export const coin = z.object({
   networks: z.array(z.object({ id: z.int(), name: z.string(), key: z.string(), image: z.string() })),
 });
 export type Coin = z.infer<typeof coin>;
-export const coinsResponse = z.array(coin);
+export const coinsResponse = z.array(coin).register(apiNames, { id: 'Coins' });
 
 /** market/offers/ {type:"components"} */
 export const offerComponents = z.object({
   payment_methods: z.array(paymentMethod),
   coins: z.array(coinListItem),
   currencies: z.array(currency),
-});
+}).register(apiNames, { id: 'OfferComponents' });
 export type OfferComponents = z.infer<typeof offerComponents>;
 
 /**
@@ -146,7 +147,7 @@ export const offerListItem = z.object({
   ...offerConditions,
 });
 export type OfferListItem = z.infer<typeof offerListItem>;
-export const offerList = z.object({ offers: z.array(offerListItem), paginator });
+export const offerList = z.object({ offers: z.array(offerListItem), paginator }).register(apiNames, { id: 'OfferList' });
 export type OfferList = z.infer<typeof offerList>;
 
 /** An offer as the edit form loads it (docs/api.md "Other market/offers calls", `get`), plus whether it is live. */
@@ -162,7 +163,7 @@ export const editableOffer = z.object({
   max_amount: z.string(),
   is_active: z.boolean(),
   ...offerConditions,
-});
+}).register(apiNames, { id: 'EditableOffer' });
 export type EditableOffer = z.infer<typeof editableOffer>;
 
 const offerFields = {
@@ -190,9 +191,9 @@ export const offersRequest = z.discriminatedUnion('type', [
     ...offerFields,
   }),
   z.object({ type: z.literal('toggle'), id: z.int() }),
-]);
+]).register(apiNames, { id: 'OffersRequest' });
 export type OffersRequest = z.infer<typeof offersRequest>;
 export type OfferInput = Extract<OffersRequest, { type: 'create' }>;
 
 /** market/offers/ {type:"toggle"} answers whether the offer is now live. */
-export const offerToggleResponse = z.object({ is_active: z.boolean(), message: z.string() });
+export const offerToggleResponse = z.object({ is_active: z.boolean(), message: z.string() }).register(apiNames, { id: 'OfferToggle' });

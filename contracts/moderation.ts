@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { chatMessage, chatText } from './chat.ts';
-import { decimalString, writtenText } from './common.ts';
+import { apiNames, decimalString, writtenText } from './common.ts';
 import { messageResponse } from './security.ts';
 import { disputeOutcome, disputeResolution, tradeFacts } from './trade.ts';
 
@@ -30,7 +30,7 @@ export const moderationRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message'), channel, text: chatText }),
   /** Settle: `release` sends the escrow to the buyer (less the fee), `refund` back to the seller. */
   z.object({ type: z.literal('resolve'), channel, outcome: disputeOutcome, resolution: resolutionText }),
-]);
+]).register(apiNames, { id: 'ModerationRequest' });
 export type ModerationRequest = z.infer<typeof moderationRequest>;
 
 /** One row of the desk's list. */
@@ -52,7 +52,7 @@ export const disputeSummary = z.object({
   reason: z.string(),
 });
 export type DisputeSummary = z.infer<typeof disputeSummary>;
-export const disputeList = z.array(disputeSummary);
+export const disputeList = z.array(disputeSummary).register(apiNames, { id: 'DisputeList' });
 
 /** `get`: everything a moderator weighs. */
 export const disputeDetail = z.object({
@@ -78,7 +78,7 @@ export const disputeDetail = z.object({
   resolution: z.nullable(disputeResolution),
   /** The newest CHAT_HISTORY_LIMIT (500) messages of the chat, oldest first, as the traders' own `messages` call. */
   messages: z.array(chatMessage),
-});
+}).register(apiNames, { id: 'DisputeDetail' });
 export type DisputeDetail = z.infer<typeof disputeDetail>;
 
 /** `message` answers the stored message (`from_moderator` true, `sender` "Moderator"), as the trade's channel carries it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { apiNames } from './common.ts';
 
 /**
  * POST /api/user/notifications/ (docs/api.md "Notifications"), the
@@ -29,14 +30,14 @@ export const notificationsRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('list') }),
   z.object({ type: z.literal('open_one'), id: notificationIdField }),
   z.object({ type: z.literal('open_all') }),
-]);
+]).register(apiNames, { id: 'NotificationsRequest' });
 export type NotificationsRequest = z.infer<typeof notificationsRequest>;
 
 /** `list` → the unread count and the newest items, newest first. */
-export const notificationList = z.object({ count: z.int(), items: z.array(notificationItem) });
+export const notificationList = z.object({ count: z.int(), items: z.array(notificationItem) }).register(apiNames, { id: 'NotificationList' });
 export type NotificationList = z.infer<typeof notificationList>;
 /** `open_one` and `open_all` → the new unread count. */
-export const unreadCount = z.int();
+export const unreadCount = z.int().register(apiNames, { id: 'UnreadCount' });
 
 /** `private-user-<username>` → `notification`: a new item, as `list` would show it. */
 export const notificationEvent = notificationItem;
@@ -49,4 +50,4 @@ export const GENERAL_INTEREST = 'general';
 export const PUSH_USER_ID_MAX_LENGTH = 164;
 
 /** GET /api/push/beams-auth/?user_id= → what Beams' TokenProvider expects (not enveloped). */
-export const beamsTokenResponse = z.object({ token: z.string() });
+export const beamsTokenResponse = z.object({ token: z.string() }).register(apiNames, { id: 'BeamsToken' });

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { decimalString, writtenText } from './common.ts';
+import { apiNames, decimalString, writtenText } from './common.ts';
 import { page, paginator } from './market.ts';
 import { signInEntry } from './account-protections.ts';
 
@@ -43,7 +43,7 @@ const targetUsername = z.string({ error: 'username is required' }).check(z.trim(
 
 // ---- Overview -------------------------------------------------------------------------------------------------
 
-export const overviewRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('overview') })]);
+export const overviewRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('overview') })]).register(apiNames, { id: 'OverviewRequest' });
 
 /** Trades that ended, or were disputed, within a period. */
 const tradePeriod = z.object({
@@ -112,7 +112,7 @@ export const operatorOverview = z.object({
   networks: z.array(networkState),
   push_queue: z.object({ depth: z.int(), oldest: z.nullable(z.string()) }),
   reviews: z.object({ waiting: z.int(), threshold_usd: decimalString }),
-});
+}).register(apiNames, { id: 'OperatorOverview' });
 export type OperatorOverview = z.infer<typeof operatorOverview>;
 
 // ---- Traders --------------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ export const tradersRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reinstate'), username: targetUsername, reason: operatorReason }),
   z.object({ type: z.literal('force_password_reset'), username: targetUsername, reason: operatorReason }),
   z.object({ type: z.literal('end_sessions'), username: targetUsername, reason: operatorReason }),
-]);
+]).register(apiNames, { id: 'OperatorTradersRequest' });
 export type TradersRequest = z.infer<typeof tradersRequest>;
 
 export const operatorUserRole = z.enum(['trader', 'moderator', 'operator']);
@@ -146,7 +146,7 @@ export const traderRow = z.object({
   last_seen: z.nullable(z.string()),
 });
 export type TraderRow = z.infer<typeof traderRow>;
-export const traderSearchResult = z.object({ traders: z.array(traderRow), paginator });
+export const traderSearchResult = z.object({ traders: z.array(traderRow), paginator }).register(apiNames, { id: 'TraderSearchResult' });
 export type TraderSearchResult = z.infer<typeof traderSearchResult>;
 
 export const suspension = z.object({
@@ -211,7 +211,7 @@ export const traderDossier = z.object({
   push_devices: z.int(),
   /** Oldest first. */
   notes: z.array(operatorNoteEntry),
-});
+}).register(apiNames, { id: 'TraderDossier' });
 export type TraderDossier = z.infer<typeof traderDossier>;
 
 // ---- Withdrawal review ----------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ export const withdrawalsReviewRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue') }),
   z.object({ type: z.literal('approve'), id: withdrawalId }),
   z.object({ type: z.literal('reject'), id: withdrawalId, reason: operatorReason }),
-]);
+]).register(apiNames, { id: 'WithdrawalsReviewRequest' });
 export type WithdrawalsReviewRequest = z.infer<typeof withdrawalsReviewRequest>;
 
 export const reviewedWithdrawal = z.object({
@@ -242,7 +242,7 @@ export const reviewedWithdrawal = z.object({
   created: z.string(),
 });
 export type ReviewedWithdrawal = z.infer<typeof reviewedWithdrawal>;
-export const reviewQueue = z.object({ withdrawals: z.array(reviewedWithdrawal), threshold_usd: decimalString });
+export const reviewQueue = z.object({ withdrawals: z.array(reviewedWithdrawal), threshold_usd: decimalString }).register(apiNames, { id: 'ReviewQueue' });
 export type ReviewQueue = z.infer<typeof reviewQueue>;
 
 // ---- Audit log ------------------------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ export type AuditFilters = z.infer<typeof auditFilters>;
 
 export const auditRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('list'), page, filters: z._default(z.optional(auditFilters), {}) }),
-]);
+]).register(apiNames, { id: 'AuditRequest' });
 export type AuditRequest = z.infer<typeof auditRequest>;
 
 export const auditEntry = z.object({
@@ -300,7 +300,7 @@ export const auditEntry = z.object({
   after: z.nullable(z.looseObject({})),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
-export const auditPage = z.object({ entries: z.array(auditEntry), paginator });
+export const auditPage = z.object({ entries: z.array(auditEntry), paginator }).register(apiNames, { id: 'AuditPage' });
 export type AuditPage = z.infer<typeof auditPage>;
 
 /** The query of GET /api/operator/fees.csv: a range of days (UTC), both ends optional. */

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { code, currentPassword, device, email, password, recoveryCode, secondFactor, username } from './common.ts';
+import { apiNames, code, currentPassword, device, email, password, recoveryCode, secondFactor, username } from './common.ts';
 import { messages } from './messages.ts';
 
 /** Granted only from the command line (`npm run user:role`), never through the API. */
@@ -24,12 +24,12 @@ export const loginRequest = z.object({
     .string({ error: messages.passwordRequired })
     .check(z.minLength(1, messages.passwordRequired), z.maxLength(128, messages.passwordTooLong)),
   device,
-});
+}).register(apiNames, { id: 'LoginRequest' });
 export const loginResponse = z.discriminatedUnion('two_factor', [
   z.object({ two_factor: z.literal(false), token: z.string(), user }),
   /** `token` is the interim token that only security/two_factor_login/ accepts. */
   z.object({ two_factor: z.literal(true), token: z.string(), user: z.object({ username: z.string() }) }),
-]);
+]).register(apiNames, { id: 'LoginAnswer' });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 /**
@@ -49,15 +49,15 @@ export const twoFactorLoginRequest = z
       message: 'Send either code or recovery_code, not both',
       path: ['recovery_code'],
     }),
-  );
+  ).register(apiNames, { id: 'TwoFactorLoginRequest' });
 export type TwoFactorLoginRequest = z.input<typeof twoFactorLoginRequest>;
-export const sessionResponse = z.object({ token: z.string(), user });
+export const sessionResponse = z.object({ token: z.string(), user }).register(apiNames, { id: 'Session' });
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const validateEmailRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request'), email }),
   z.object({ type: z.literal('verify'), email, code }),
-]);
+]).register(apiNames, { id: 'ValidateEmailRequest' });
 
 const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>((body) => body.password === body.confirmPassword, {
   message: messages.passwordsDoNotMatch,
@@ -66,16 +66,16 @@ const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>((
 
 export const registerRequest = z
   .object({ email, device, username, password, confirmPassword: z.string() })
-  .check(passwordsMatch);
+  .check(passwordsMatch).register(apiNames, { id: 'RegisterRequest' });
 
 export const resetPasswordRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request'), email }),
   z
     .object({ type: z.literal('reset'), email, code, password, confirmPassword: z.string() })
     .check(passwordsMatch),
-]);
+]).register(apiNames, { id: 'ResetPasswordRequest' });
 
-export const logoutRequest = z.looseObject({ device });
+export const logoutRequest = z.looseObject({ device }).register(apiNames, { id: 'LogoutRequest' });
 
 /**
  * security/two_factor/ (signed in). Every change asks for the account's password again, so a stolen session
@@ -89,16 +89,16 @@ export const twoFactorRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('disable'), code: secondFactor, password: currentPassword }),
   z.object({ type: z.literal('recovery_codes'), code: secondFactor, password: currentPassword }),
   z.object({ type: z.literal('status') }),
-]);
-export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
+]).register(apiNames, { id: 'TwoFactorRequest' });
+export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() }).register(apiNames, { id: 'TwoFactorSetup' });
 /** `recovery_codes_left`: unused recovery codes (0 while two-factor is off). */
-export const twoFactorStatusResponse = z.object({ enabled: z.boolean(), recovery_codes_left: z.int() });
+export const twoFactorStatusResponse = z.object({ enabled: z.boolean(), recovery_codes_left: z.int() }).register(apiNames, { id: 'TwoFactorStatus' });
 /** `enable` and `recovery_codes`: the recovery codes in clear, this once; the server keeps only their hashes. */
-export const recoveryCodesResponse = z.object({ message: z.string(), recovery_codes: z.array(z.string()) });
+export const recoveryCodesResponse = z.object({ message: z.string(), recovery_codes: z.array(z.string()) }).register(apiNames, { id: 'RecoveryCodes' });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 
 /** A message answer: `info` is a sentence to show. */
-export const messageResponse = z.string();
+export const messageResponse = z.string().register(apiNames, { id: 'Message' });
 
 // ---- security/confirmation/ (signed in) ---------------------------------------------------------------------
 
@@ -108,10 +108,10 @@ export const messageResponse = z.string();
  */
 export const confirmationProof = z.enum(['password', 'code']);
 export type ConfirmationProof = z.infer<typeof confirmationProof>;
-export const confirmationRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('status') })]);
+export const confirmationRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('status') })]).register(apiNames, { id: 'ConfirmationRequest' });
 /**
  * `status`: what a release by this session asks for now, so the web app asks only when needed: `proof` is null
  * while the session's confirmation window is open (a proof given in the last 10 minutes).
  */
-export const confirmationStatus = z.object({ proof: z.nullable(confirmationProof) });
+export const confirmationStatus = z.object({ proof: z.nullable(confirmationProof) }).register(apiNames, { id: 'ConfirmationStatus' });
 export type ConfirmationStatus = z.infer<typeof confirmationStatus>;

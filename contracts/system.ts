@@ -1,10 +1,11 @@
 import { z } from 'zod/mini';
+import { apiNames } from './common.ts';
 
 /** GET or POST /api/health — answered once the database is migrated and the server accepts calls. */
 export const healthResponse = z.object({
   status: z.literal('ok'),
   database: z.enum(['pglite', 'postgres']),
-});
+}).register(apiNames, { id: 'Health' });
 export type HealthResponse = z.infer<typeof healthResponse>;
 
 /**
@@ -15,7 +16,7 @@ export const readyResponse = z.object({
   status: z.literal('ready'),
   database: z.enum(['pglite', 'postgres']),
   redis: z.enum(['ok', 'not configured']),
-});
+}).register(apiNames, { id: 'Ready' });
 export type ReadyResponse = z.infer<typeof readyResponse>;
 
 /** POST /api/dev/outbox/ — development only (no SMTP_URL, NODE_ENV not production): the latest mails, newest first. */
@@ -27,5 +28,5 @@ export const devOutboxResponse = z.array(
     /** ISO timestamp. */
     created: z.string(),
   }),
-);
+).register(apiNames, { id: 'DevOutbox' });
 export type DevOutboxResponse = z.infer<typeof devOutboxResponse>;

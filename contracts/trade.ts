@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { decimalString, writtenText } from './common.ts';
+import { apiNames, decimalString, writtenText } from './common.ts';
 import { messages } from './messages.ts';
 import { page, paginator } from './market.ts';
 import { tradeStatus } from './user.ts';
@@ -111,7 +111,7 @@ export const tradeRequest = z.discriminatedUnion('type', [
   }),
   /** After a completed trade, each party rates the other once (an addition; docs/api.md "Ratings"). */
   z.object({ type: z.literal('rate'), channel, score: ratingScore, comment: z.optional(ratingComment) }),
-]);
+]).register(apiNames, { id: 'TradeRequest' });
 export type TradeRequest = z.infer<typeof tradeRequest>;
 /** What a taker asks for (`preview`): the offer, the fiat amount and the payment method. */
 export type TradeAsk = Omit<Extract<TradeRequest, { type: 'preview' }>, 'type'>;
@@ -130,7 +130,7 @@ export const tradePreview = z.object({
   fee_crypto: decimalString,
   amount_local: decimalString,
   amount_crypto: decimalString,
-});
+}).register(apiNames, { id: 'TradePreview' });
 export type TradePreview = z.infer<typeof tradePreview>;
 
 export const tradeHistoryRow = z.object({
@@ -149,7 +149,7 @@ export const tradeHistoryRow = z.object({
   status: z.string(),
 });
 export type TradeHistoryRow = z.infer<typeof tradeHistoryRow>;
-export const tradeHistory = z.object({ trades: z.array(tradeHistoryRow), paginator });
+export const tradeHistory = z.object({ trades: z.array(tradeHistoryRow), paginator }).register(apiNames, { id: 'TradeHistory' });
 export type TradeHistory = z.infer<typeof tradeHistory>;
 
 /** A moderator's settlement of a dispute: the coins went to the buyer (`release`) or back to the seller (`refund`). */
@@ -187,8 +187,8 @@ export type Conversation = z.infer<typeof conversation>;
 export const conversationsRequest = z.object({
   type: z.literal('conversations'),
   search: z.optional(z.string().check(z.maxLength(30))),
-});
-export const conversations = z.array(conversation);
+}).register(apiNames, { id: 'ConversationsRequest' });
+export const conversations = z.array(conversation).register(apiNames, { id: 'Conversations' });
 
 export const tradeAction = z.enum(['cancel', 'mark_paid', 'release_coin', 'raise_dispute']);
 export type TradeAction = z.infer<typeof tradeAction>;

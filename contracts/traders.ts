@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { apiNames } from './common.ts';
 import { offerListItem } from './market.ts';
 
 /** POST /api/market/traders/ (signed in; an addition, docs/api.md "Trader profiles"). */
@@ -13,7 +14,7 @@ export const tradersRequest = z.discriminatedUnion('type', [
   }),
   /** The caller's own standing, what offers' conditions are checked against (docs/api.md "Trader profiles"). */
   z.object({ type: z.literal('standing') }),
-]);
+]).register(apiNames, { id: 'TradersRequest' });
 
 /**
  * `standing`: the caller's facts as an offer's conditions weigh them (domain/offerConditions.ts), for Browse
@@ -26,7 +27,7 @@ export const traderStanding = z.object({
   account_age_days: z.int(),
   /** Whether two-factor authentication is on. */
   two_factor: z.boolean(),
-});
+}).register(apiNames, { id: 'TraderStanding' });
 export type TraderStanding = z.infer<typeof traderStanding>;
 
 export const traderRating = z.object({
@@ -61,5 +62,5 @@ export const traderProfile = z.object({
   ratings: z.array(traderRating),
   /** Their active offers, newest first, as Browse Offers shows them. */
   offers: z.array(offerListItem),
-});
+}).register(apiNames, { id: 'TraderProfile' });
 export type TraderProfile = z.infer<typeof traderProfile>;

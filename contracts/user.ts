@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { decimalString } from './common.ts';
+import { apiNames, decimalString } from './common.ts';
 
 export const tradeStatus = z.enum(['pending', 'completed', 'cancelled']);
 export type TradeStatus = z.infer<typeof tradeStatus>;
@@ -23,5 +23,5 @@ export const overview = z.object({
   completed_trades: z.int(),
   open_chats: z.int(),
   recent_trades: z.array(recentTrade),
-});
+}).register(apiNames, { id: 'Overview' });
 export type Overview = z.infer<typeof overview>;

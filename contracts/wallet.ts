@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { decimalString } from './common.ts';
+import { apiNames, decimalString } from './common.ts';
 import { page, paginator, positiveDecimal } from './market.ts';
 
 /**
@@ -39,7 +39,7 @@ export const walletItem = z.object({
   coin__decimal_places: z.int(),
 });
 export type WalletItem = z.infer<typeof walletItem>;
-export const walletList = z.array(walletItem);
+export const walletList = z.array(walletItem).register(apiNames, { id: 'WalletList' });
 
 /** {type:"addresses"}: per coin, the trader's own deposit address on each of its networks. */
 export const walletNetwork = z.object({
@@ -65,7 +65,7 @@ export const walletAddressEntry = z.object({
   networks: z.array(walletNetwork),
 });
 export type WalletAddressEntry = z.infer<typeof walletAddressEntry>;
-export const walletAddresses = z.array(walletAddressEntry);
+export const walletAddresses = z.array(walletAddressEntry).register(apiNames, { id: 'WalletAddresses' });
 
 export const withdrawalMode = z.enum(['usd', 'crypto']);
 export type WithdrawalMode = z.infer<typeof withdrawalMode>;
@@ -113,7 +113,7 @@ export const walletRequest = z.discriminatedUnion('type', [
       {},
     ),
   }),
-]);
+]).register(apiNames, { id: 'WalletRequest' });
 export type WalletRequest = z.infer<typeof walletRequest>;
 /** What `preview_withdrawal` asks: the form's fields as typed. */
 export type WithdrawalAsk = Omit<Extract<WalletRequest, { type: 'preview_withdrawal' }>, 'type'>;
@@ -134,7 +134,7 @@ export const withdrawalPreview = z.object({
   scope: walletTransactionScope,
   /** ISO 8601. */
   expires: z.string(),
-});
+}).register(apiNames, { id: 'WithdrawalPreview' });
 export type WithdrawalPreview = z.infer<typeof withdrawalPreview>;
 
 /** {type:"history"}: a wallet transaction (docs/api.md "User calls"), plus the network it travelled on. */
@@ -157,7 +157,7 @@ export const walletTransaction = z.object({
   status: walletTransactionStatus,
 });
 export type WalletTransaction = z.infer<typeof walletTransaction>;
-export const walletHistory = z.object({ transactions: z.array(walletTransaction), paginator });
+export const walletHistory = z.object({ transactions: z.array(walletTransaction), paginator }).register(apiNames, { id: 'WalletHistory' });
 export type WalletHistory = z.infer<typeof walletHistory>;
 
 /**
@@ -178,7 +178,7 @@ export const devChainRequest = z.discriminatedUnion('type', [
     type: z.literal('mine'),
     blocks: z._default(z.optional(z.int().check(z.gte(1, 'blocks must be 1 or more'), z.lte(100, 'blocks must be at most 100'))), 1),
   }),
-]);
+]).register(apiNames, { id: 'DevChainRequest' });
 export type DevChainRequest = z.infer<typeof devChainRequest>;
-export const devChainDeposit = z.object({ txid: z.string() });
-export const devChainMine = z.object({ mined: z.int() });
+export const devChainDeposit = z.object({ txid: z.string() }).register(apiNames, { id: 'DevChainDeposit' });
+export const devChainMine = z.object({ mined: z.int() }).register(apiNames, { id: 'DevChainMine' });

@@ -14,6 +14,7 @@ import { trader } from '../support/server-trades.ts';
 import { ethereumEnvironment, HARDHAT_CHAIN_ID, hotWalletKeyFile, startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
 import { CURSOR_HASHES } from '../../server/src/chain/evm/incoming.ts';
+import { CHAIN_PROGRESS_FRESH_MS } from '../../server/src/chain/chain.plugin.ts';
 
 /**
  * Ethereum through a real node (tests/support/evm-node.ts, Hardhat Network on 127.0.0.1): deposits read from
@@ -294,6 +295,9 @@ describe('deposits on an EVM network through a real node', () => {
     expect(read?.head).toBe(Number(await reader().getBlockNumber()));
     expect(read?.last_block).toBeTypeOf('number');
     await mineBlocks(2);
+    // The reading is kept a few seconds (GET /metrics shares it), while the watcher's cursor stays put.
+    expect(await ethereum()).toMatchObject({ head: read?.head });
+    t.clock.advance(CHAIN_PROGRESS_FRESH_MS);
     const later = await ethereum();
     // The node moved on, the watcher has not had a round since: two blocks more behind.
     expect(later).toMatchObject({ last_block: read?.last_block, head: (read?.head ?? 0) + 2, lag_blocks: (read?.lag_blocks ?? 0) + 2 });

@@ -3,7 +3,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import parsePrometheusTextFormat, { type PrometheusFamily, type PrometheusSample } from 'parse-prometheus-text-format';
 import type PusherClient from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainAdapter } from '../../server/src/chain/adapter.ts';
+import type { ChainAdapter, ChainProgress } from '../../server/src/chain/adapter.ts';
+import { CHAIN_PROGRESS_FRESH_MS } from '../../server/src/chain/chain.plugin.ts';
 import { CHAIN_NETWORKS } from '../../server/src/wallets/networks.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { depositAddress, driverOf, mine, wrappedChain } from '../support/server-chain.ts';
@@ -165,7 +166,7 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
     expect(count(completed, 'refunded') - count(before, 'refunded')).toBe(0);
   });
 
-  it("reports the chain watcher's lag per network, read at the scrape from its cursor and the chain", async () => {
+  it("reports the chain watcher's lag per network, read from its cursor and the chain, kept a few seconds", async () => {
     await t.app.chain.sync();
     const level = await scrape(t);
     expect(valueOf(level, 'peerex_chain_watcher_lag', { network: 'bitcoin' })).toBe(0);
@@ -175,6 +176,9 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
     const address = await depositAddress(t, buyer.id, 'bitcoin');
     await driverOf(t).deposit({ network: 'bitcoin', address, amount: '0.001' });
     await driverOf(t).deposit({ network: 'bitcoin', address, amount: '0.002' });
+    // The last scrape's reading is kept a few seconds while the watcher's cursor stays put.
+    expect(valueOf(await scrape(t), 'peerex_chain_watcher_lag', { network: 'bitcoin' })).toBe(0);
+    t.clock.advance(CHAIN_PROGRESS_FRESH_MS);
     const behind = await scrape(t);
     expect(valueOf(behind, 'peerex_chain_watcher_lag', { network: 'bitcoin' })).toBe(2);
     expect(valueOf(behind, 'peerex_chain_watcher_lag', { network: 'litecoin' })).toBe(0);
@@ -213,18 +217,20 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
 describe('GET /metrics: a chain that does not answer', () => {
   let t: TestApp;
   let ethereumDown = false;
+  let ethereumAsked = 0;
   beforeAll(async () => {
     const wrapped = wrappedChain({});
     const chainAdapter: ChainAdapter = {
       ...wrapped.adapter,
-      lag: async (network, cursor) => {
+      progress: async (network, cursor) => {
         if (network === 'bitcoin') throw new Error('connect ECONNREFUSED 127.0.0.1:8332');
         // A node that never answers: the scrape stops waiting for it.
-        if (network === 'litecoin') return new Promise<number>(() => {});
+        if (network === 'litecoin') return new Promise<ChainProgress>(() => {});
         // An adapter that cannot tell.
-        if (network === 'tron') return undefined;
+        if (network === 'tron') return { lastBlock: null, head: null, lag: null };
+        if (network === 'ethereum') ethereumAsked += 1;
         if (network === 'ethereum' && ethereumDown) throw new Error('connect ECONNREFUSED 127.0.0.1:8545');
-        return driverOf(t).lag?.(network, cursor);
+        return driverOf(t).progress(network, cursor);
       },
     };
     t = await createTestApp('pglite', { chainAdapter });
@@ -243,9 +249,22 @@ describe('GET /metrics: a chain that does not answer', () => {
     expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
   });
 
+  it("asks a node once for a scrape and the operator's overview a few seconds apart, and again after", async () => {
+    t.clock.advance(CHAIN_PROGRESS_FRESH_MS);
+    const before = ethereumAsked;
+    expect(valueOf(await scrape(t), 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
+    t.clock.advance(CHAIN_PROGRESS_FRESH_MS - 1);
+    expect(await t.app.chain.progress('ethereum')).toMatchObject({ lag: 0 });
+    expect(ethereumAsked - before).toBe(1);
+    t.clock.advance(1);
+    await scrape(t);
+    expect(ethereumAsked - before).toBe(2);
+  });
+
   it('drops the last scrape\'s lag once the node stops answering, rather than repeat it', async () => {
     expect(valueOf(await scrape(t), 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBe(0);
     ethereumDown = true;
+    t.clock.advance(CHAIN_PROGRESS_FRESH_MS);
     const scraped = await scrape(t);
     expect(valueOf(scraped, 'peerex_chain_node_up', { network: 'ethereum' })).toBe(0);
     expect(valueOf(scraped, 'peerex_chain_watcher_lag', { network: 'ethereum' })).toBeUndefined();

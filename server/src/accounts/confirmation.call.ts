@@ -1,6 +1,5 @@
 import { confirmationRequest, confirmationStatus } from '../../../contracts/security.ts';
-import { defineSecurityCall, envelope, info, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
+import { defineSecurityCall, envelope } from '../infra/http/call.ts';
 import { signedIn } from './sessions.plugin.ts';
 
 /**
@@ -16,13 +15,9 @@ export default defineSecurityCall({
   description:
     '`status` → `{proof}`: what a `release_coin` by this session must carry now, `"password"`, `"code"` (an authenticator code, two-factor on) or null while the session\'s 10-minute confirmation window is open (a proof given with a release in the last 10 minutes).',
   access: 'trader',
-  request: named('ConfirmationRequest', confirmationRequest),
-  answer: envelope(info(named('ConfirmationStatus', confirmationStatus))),
-  handle: async ({ app, request, body }) => {
-    const session = signedIn(request);
-    switch (body.type) {
-      case 'status':
-        return ok(confirmationStatus, await app.confirmation.status(session.id));
-    }
-  },
+  request: confirmationRequest,
+  answer: envelope(confirmationStatus),
+  handlers: ({ app, request }) => ({
+    status: () => app.confirmation.status(signedIn(request).id),
+  }),
 });

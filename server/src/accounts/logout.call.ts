@@ -1,5 +1,5 @@
 import { logoutRequest, messageResponse } from '../../../contracts/security.ts';
-import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from './sessions.plugin.ts';
 
@@ -11,7 +11,7 @@ export default defineSecurityCall({
   summary: 'Sign out',
   description: '→ "You have been logged out.". Only this session ends.',
   access: 'session',
-  request: named('LogoutRequest', logoutRequest),
-  answer: envelope(info(MESSAGE)),
+  request: logoutRequest,
+  answer: envelope(messageResponse),
   handle: async ({ app, request }) => ok(messageResponse, await app.accounts.signOut(signedIn(request).id)),
 });

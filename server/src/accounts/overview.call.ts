@@ -1,6 +1,6 @@
 import { emptyBody } from '../../../contracts/common.ts';
 import { overview } from '../../../contracts/user.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineCall, envelope } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from './sessions.plugin.ts';
 
@@ -13,8 +13,8 @@ export default defineCall({
   description:
     '`total_balance` is the USD value of everything the trader holds, escrow included, at current prices, to 2 places; `open_chats` counts pending trades; `recent_trades` holds the newest 5.',
   access: 'trader',
-  request: { ...named('EmptyBody', emptyBody), optional: true },
-  answer: envelope(info(named('Overview', overview))),
+  request: { schema: emptyBody, optional: true },
+  answer: envelope(overview),
   handle: async ({ app, request }) => {
     const { userId } = signedIn(request);
     return ok(overview, await app.overview.forUser(userId));

@@ -1,5 +1,5 @@
 import { messageResponse, resetPasswordRequest } from '../../../contracts/security.ts';
-import { defineSecurityCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineSecurityCall, envelope } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /** POST /api/security/reset_password/ — request a code, then set a new password with it. */
@@ -11,8 +11,8 @@ export default defineSecurityCall({
   description:
     '`{type:"request", email}` → "If an account exists for {email}, a password reset code has been sent to it." (the same for every address). `{type:"reset", email, code, password, confirmPassword}` → "Password reset successful"; every session of the account ends. 429 for the code limits.',
   access: 'public',
-  request: named('ResetPasswordRequest', resetPasswordRequest),
-  answer: envelope(info(MESSAGE)),
+  request: resetPasswordRequest,
+  answer: envelope(messageResponse),
   handle: async ({ app, body }) =>
     ok(messageResponse, body.type === 'request' ? await app.accounts.requestPasswordReset(body.email) : await app.accounts.resetPassword(body)),
 });

@@ -4,6 +4,7 @@ import type { Queryable } from '../infra/db/db.ts';
 import { refuse } from '../sentences.ts';
 import { hashToken, newToken } from '../infra/secrets.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
+import type { StaffMember } from '../audit/audit.repository.ts';
 import type { Caller } from './protections.ts';
 import { sessionsRepository, type SessionLookup } from './sessions.repository.ts';
 import { shared } from '../infra/shared.ts';
@@ -89,6 +90,12 @@ export const sessionExpired = () => refuse.sessionExpired();
 export function signedIn(request: FastifyRequest): AuthSession {
   if (!request.session) throw sessionExpired();
   return request.session;
+}
+
+/** The signed-in moderator or operator as the audit log names whoever acted (docs/operators.md "Audit log"). */
+export function signedInStaff(request: FastifyRequest): StaffMember {
+  const { userId: id, username, role } = signedIn(request);
+  return { id, username, role };
 }
 
 /** The signed-in caller as the account protections take it: the session, and the address it calls from. */

@@ -52,26 +52,27 @@ export interface ChainAdapter {
    */
   tend?(network: NetworkKey): Promise<TendedBroadcast[]>;
   /**
-   * Where the watcher stands on the network, for the operator's overview (docs/operators.md "The overview"): the
-   * last block its `cursor` covers and the chain's newest block, each null when unknown. May ask the node, so
-   * a periodic job calls it, never a request. Optional: an adapter without it reports neither.
+   * Where the watcher stands on the network against its chain, in one reading for the operator's overview and
+   * for monitoring (docs/operators.md "The overview", "Monitoring"): the last block its `cursor` covers (null:
+   * nothing read yet), the chain's newest block, and how far the chain runs ahead of the cursor. Reads only; it
+   * may ask the node, so only the chain service calls it (chain/chain.plugin.ts `progress`), which keeps a
+   * reading a few seconds for all its readers. Optional: an adapter without it reports none of them.
    */
   progress?(network: NetworkKey, cursor: string | null): Promise<ChainProgress>;
-  /**
-   * Optional, for monitoring (GET /metrics, docs/operators.md "Monitoring"): how far the chain runs ahead of the
-   * watcher's `cursor` (null: nothing read yet), in the adapter's own unit: blocks above it on an EVM node,
-   * transfers after it on the simulated chain. Reads only; 0 when the watcher is level with the chain, undefined
-   * (or no such method) when the adapter cannot tell.
-   */
-  lag?(network: NetworkKey, cursor: string | null): Promise<number | undefined>;
   /** Releases connections or timers, if the adapter holds any. */
   close(): Promise<void>;
 }
 
-/** ChainAdapter.progress: block heights, null when unknown. */
+/** ChainAdapter.progress: block heights, and the lag; each null when unknown. */
 export interface ChainProgress {
   lastBlock: number | null;
   head: number | null;
+  /**
+   * How far the chain runs ahead of the cursor, in the adapter's own unit: blocks above it on an EVM node (before
+   * anything was read, above the block the watcher starts after), transfers after it on the simulated chain; 0
+   * when the watcher is level with the chain.
+   */
+  lag: number | null;
 }
 
 /** A broadcast whose transaction changed or went wrong (ChainAdapter.tend). */

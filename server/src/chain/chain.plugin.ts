@@ -1,5 +1,5 @@
 import type { NetworkKey } from '../../../contracts/wallet.ts';
-import type { ChainAdapter } from './adapter.ts';
+import type { ChainAdapter, ChainProgress } from './adapter.ts';
 import { CHAIN_ADAPTERS } from './adapters.ts';
 import { openEvmNetworks } from './evm/networks.ts';
 import { routedChain } from './routed.ts';
@@ -40,12 +40,22 @@ export interface ChainService {
   /** Waits for a running round. */
   stop(): Promise<void>;
   /**
-   * Per watched network, how far the chain runs ahead of the watcher's cursor (GET /metrics), each network asked
-   * at once and given `timeoutMs`: `behind` undefined when its chain failed or did not answer in time. A network
-   * whose adapter cannot tell is left out.
+   * Where the watcher stands on the network against its chain (ChainAdapter.progress, from its stored cursor), for
+   * the operator's overview and GET /metrics alike: read from the chain at most once every
+   * CHAIN_PROGRESS_FRESH_MS per network while the cursor stays put, so a scrape and the overview's job share one
+   * question to a node. Undefined when the adapter cannot tell; rejects when the chain failed.
+   */
+  progress(network: NetworkKey): Promise<ChainProgress | undefined>;
+  /**
+   * Per watched network, the lag of its `progress` (GET /metrics), each network asked at once and given
+   * `timeoutMs`: `behind` undefined when its chain failed or did not answer in time. A network whose adapter
+   * cannot tell is left out.
    */
   lag(timeoutMs: number): Promise<ChainLag[]>;
 }
+
+/** How long a network's `progress` is kept: a few seconds, less than a scrape's or the overview's period. */
+export const CHAIN_PROGRESS_FRESH_MS = 5_000;
 
 /** One network's line of ChainService.lag: blocks (the simulated chain: transfers) not read yet. */
 export interface ChainLag {
@@ -116,6 +126,23 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     await Promise.allSettled([rounds.current(), queued]);
   };
 
+  /** Each network's last reading: the cursor it was read from, when (the app's clock), and the chain's answer. */
+  const readings = new Map<NetworkKey, { cursor: string | null; at: number; progress: Promise<ChainProgress | undefined> }>();
+  const progress = async (network: NetworkKey): Promise<ChainProgress | undefined> => {
+    if (!adapter.progress) return undefined;
+    const cursor = await watcher.cursorOf(network);
+    const at = app.now().getTime();
+    const kept = readings.get(network);
+    if (kept && kept.cursor === cursor && at >= kept.at && at - kept.at < CHAIN_PROGRESS_FRESH_MS) return kept.progress;
+    const reading = { cursor, at, progress: adapter.progress(network, cursor) };
+    readings.set(network, reading);
+    // A chain that failed is asked again by the next reader, not answered with its failure.
+    reading.progress.catch(() => {
+      if (readings.get(network) === reading) readings.delete(network);
+    });
+    return reading.progress;
+  };
+
   /** A node that hangs must not hold a scrape: past the time it is counted as not answering, and left to finish. */
   const lagOf = async (network: NetworkKey, timeoutMs: number): Promise<ChainLag | undefined> => {
     let timer: NodeJS.Timeout | undefined;
@@ -123,9 +150,9 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
       timer = setTimeout(() => resolve('late'), timeoutMs);
     });
     try {
-      const behind = await Promise.race([watcher.lag(network), late]);
-      if (behind === 'late') return { network, behind: undefined };
-      return behind === undefined ? undefined : { network, behind };
+      const reading = await Promise.race([progress(network), late]);
+      if (reading === 'late') return { network, behind: undefined };
+      return reading === undefined || reading.lag === null ? undefined : { network, behind: reading.lag };
     } catch (error) {
       app.log.debug({ err: error, network }, 'chain lag unknown: the chain did not answer');
       return { network, behind: undefined };
@@ -140,6 +167,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     sync,
     kick,
     stop,
+    progress,
     async lag(timeoutMs) {
       const lines = await Promise.all((await watcher.networks()).map((network) => lagOf(network, timeoutMs)));
       return lines.filter((line): line is ChainLag => line !== undefined);

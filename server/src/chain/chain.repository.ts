@@ -218,11 +218,15 @@ export function simulatedChainRepository(db: Queryable) {
         [transfer.network, transfer.txid, transfer.asset, transfer.address, transfer.amount, transfer.reference, transfer.at],
       ),
 
-    /** The network's height, and the lowest block holding a transfer after sequence number `after` (none: null). */
+    /**
+     * The network's height, the lowest block holding a transfer after sequence number `after` (none: null), and
+     * how many transfers come after it.
+     */
     progress: (network: NetworkKey, after: string) =>
-      db.one<{ head: number | null; first_unread: number | null }>(
+      db.one<{ head: number | null; first_unread: number | null; unread: string }>(
         `SELECT (SELECT height FROM simulated_chain_heights WHERE network = $1) AS head,
-                (SELECT min(block_height) FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint) AS first_unread`,
+                (SELECT min(block_height) FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint) AS first_unread,
+                (SELECT count(*) FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint) AS unread`,
         [network, after],
       ),
 
@@ -232,12 +236,6 @@ export function simulatedChainRepository(db: Queryable) {
         `SELECT seq, txid, vout, asset, address, amount::text AS amount
          FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3`,
         [network, after, limit],
-      ),
-
-    /** How many transfers the network has after sequence number `after` (GET /metrics: the watcher's lag). */
-    countAfter: async (network: NetworkKey, after: string) =>
-      Number(
-        (await db.one<{ n: string }>('SELECT count(*) AS n FROM simulated_chain_transfers WHERE network = $1 AND seq > $2::bigint', [network, after])).n,
       ),
 
     /** Each known txid's confirmations: 0 while unmined, else the blocks from its own to the network's height. */

@@ -1,6 +1,5 @@
 import { devChainDeposit, devChainMine, devChainRequest } from '../../../contracts/wallet.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { refuse } from '../sentences.ts';
 
 /**
@@ -19,26 +18,27 @@ export default defineCall({
   access: 'public',
   developmentOnly: true,
   servedWhen: (app) => app.config.chainSource === 'simulated',
-  request: named('DevChainRequest', devChainRequest),
-  answer: envelope(info(named('DevChainDeposit', devChainDeposit), 'deposit'), info(named('DevChainMine', devChainMine), 'mine')),
+  request: devChainRequest,
+  answer: byType({ deposit: devChainDeposit, mine: devChainMine }),
   refusals: [404],
-  handle: async ({ app, body }) => {
+  handlers: ({ app }) => {
     const chain = app.chain.simulated;
     if (!chain) throw refuse.notSimulated();
-    switch (body.type) {
-      case 'deposit': {
+    return {
+      deposit: async (body) => {
         // The simulated chain would take it, but the watcher reads this network from its node: it would vanish.
         if (app.config.evmNetworks.some((evm) => evm.network === body.network)) throw refuse.onRealChain(body.network);
         const { txid } = await chain.deposit(body);
         await app.chain.sync();
-        return ok(devChainDeposit, { txid });
-      }
-      case 'mine':
+        return { txid };
+      },
+      mine: async (body) => {
         // A round first, so a withdrawal confirmed a moment ago is broadcast and is in the blocks mined.
         await app.chain.sync();
         await chain.mine(body.blocks);
         await app.chain.sync();
-        return ok(devChainMine, { mined: body.blocks });
-    }
+        return { mined: body.blocks };
+      },
+    };
   },
 });

@@ -16,8 +16,7 @@ export function routedChain(fallback: ChainAdapter, byNetwork: ReadonlyMap<Netwo
     confirmations: (network, txids) => of(network).confirmations(network, txids),
     broadcast: (request) => of(request.network).broadcast(request),
     tend: async (network) => (await of(network).tend?.(network)) ?? [],
-    progress: async (network, cursor) => (await of(network).progress?.(network, cursor)) ?? { lastBlock: null, head: null },
-    lag: async (network, cursor) => of(network).lag?.(network, cursor),
+    progress: async (network, cursor) => (await of(network).progress?.(network, cursor)) ?? { lastBlock: null, head: null, lag: null },
     async close() {
       await Promise.all([fallback, ...byNetwork.values()].map((adapter) => adapter.close()));
     },

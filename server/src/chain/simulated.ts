@@ -4,7 +4,7 @@ import type { Db, Queryable } from '../infra/db/db.ts';
 import { Money } from '../ledger/money.ts';
 import { chainNetworkOf } from '../wallets/networks.ts';
 import { simulatedChainRepository } from './chain.repository.ts';
-import { BroadcastRefused, type BroadcastRequest, type ChainAdapter } from './adapter.ts';
+import { BroadcastRefused, type BroadcastRequest, type ChainAdapter, type ChainProgress } from './adapter.ts';
 import { chainSentences } from './sentences.ts';
 import { refuse } from '../sentences.ts';
 
@@ -23,6 +23,8 @@ export interface SimulatedChain extends ChainAdapter {
   deposit(request: SimulatedDeposit): Promise<{ txid: string }>;
   /** `blocks` blocks pass on every network; every transfer still waiting gets the first of them. */
   mine(blocks: number): Promise<void>;
+  /** Always able to say where the watcher stands: the chain is the database's. */
+  progress(network: NetworkKey, cursor: string | null): Promise<ChainProgress>;
 }
 
 export interface SimulatedDeposit {
@@ -115,12 +117,6 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
       };
     },
 
-    // Transfers, not blocks: the watcher reads the simulated chain by transfer (its cursor is a `seq`).
-    async lag(network, cursor) {
-      if (cursor !== null && !/^\d+$/.test(cursor)) return undefined;
-      return simulatedChainRepository(db).countAfter(network, cursor ?? '0');
-    },
-
     async confirmations(network, txids) {
       if (txids.length === 0) return new Map();
       const rows = await simulatedChainRepository(db).confirmationsOf(network, txids);
@@ -145,12 +141,14 @@ export function simulatedChain({ db, now }: SimulatedChainDeps): SimulatedChain 
 
     /**
      * The cursor is a transfer's sequence number, not a block: the last block read is the one below the first
-     * mined block holding a transfer the watcher has not read, or the chain's height when it has read them all.
+     * mined block holding a transfer the watcher has not read, or the chain's height when it has read them all;
+     * the lag counts transfers, not blocks (unknown under a cursor that is no sequence number).
      */
     async progress(network, cursor) {
-      const row = await simulatedChainRepository(db).progress(network, cursor !== null && /^\d+$/.test(cursor) ? cursor : '0');
+      const readable = cursor === null || /^\d+$/.test(cursor);
+      const row = await simulatedChainRepository(db).progress(network, readable ? (cursor ?? '0') : '0');
       const head = row.head === null ? 0 : Number(row.head);
-      return { head, lastBlock: row.first_unread === null ? head : Number(row.first_unread) - 1 };
+      return { head, lastBlock: row.first_unread === null ? head : Number(row.first_unread) - 1, lag: readable ? Number(row.unread) : null };
     },
 
     async close() {},

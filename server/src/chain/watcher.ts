@@ -274,11 +274,8 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {},
     /** The networks a round watches. */
     networks,
 
-    /** How far the chain runs ahead of the network's stored cursor (ChainAdapter.lag); undefined when the adapter cannot tell. */
-    async lag(network: NetworkKey): Promise<number | undefined> {
-      if (!adapter.lag) return undefined;
-      return adapter.lag(network, await repository.cursorOf(network));
-    },
+    /** The network's stored cursor: where the last round left off (null: nothing read yet). */
+    cursorOf: (network: NetworkKey) => repository.cursorOf(network),
 
     /**
      * One round over every network. A network that fails (its node is down) does not hold up the others;

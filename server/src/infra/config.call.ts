@@ -1,5 +1,5 @@
 import { webAppConfig } from '../../../contracts/chat.ts';
-import { defineCall, envelope, info, named } from './http/call.ts';
+import { defineCall, envelope } from './http/call.ts';
 import { ok } from './http/reply.ts';
 import { PUSH_BASE_PATH } from '../push/instance.ts';
 import { browserRealtimeConfig } from './realtime/settings.ts';
@@ -18,7 +18,7 @@ export default defineCall({
   description:
     'What the web app needs at boot, so one build serves every deployment. `ws_host`/`ws_port` null mean this page\'s origin (the built-in server); `cluster` is set only for hosted Pusher. `push.endpoint` is `PUBLIC_URL`\'s `/push`, the built-in Beams-compatible device API (null with hosted Beams); never taken from the request\'s Host or X-Forwarded-Host. `flow_atlas` says who may open `/flows` and whether pages post their charts\' live states.',
   access: 'public',
-  answer: envelope(info(named('WebAppConfig', webAppConfig))),
+  answer: envelope(webAppConfig),
   handle: async ({ app }) =>
     ok(webAppConfig, {
       realtime: browserRealtimeConfig(app.realtime.settings),

@@ -1,6 +1,6 @@
 import { emptyBody } from '../../../contracts/common.ts';
 import { devOutboxResponse } from '../../../contracts/system.ts';
-import { defineCall, envelope, info, named } from './http/call.ts';
+import { defineCall, envelope } from './http/call.ts';
 import { ok } from './http/reply.ts';
 
 /**
@@ -17,8 +17,8 @@ export default defineCall({
   access: 'public',
   developmentOnly: true,
   servedWhen: (app) => !app.config.smtpUrl && app.mailer.outbox !== undefined,
-  request: { ...named('EmptyBody', emptyBody), optional: true },
-  answer: envelope(info(named('DevOutbox', devOutboxResponse))),
+  request: { schema: emptyBody, optional: true },
+  answer: envelope(devOutboxResponse),
   refusals: [404],
   handle: async ({ app }) => ok(devOutboxResponse, app.mailer.outbox?.recent() ?? []),
 });

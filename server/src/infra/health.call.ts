@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { emptyBody } from '../../../contracts/common.ts';
 import { healthResponse, readyResponse } from '../../../contracts/system.ts';
-import { defineCall, envelope, info, named } from './http/call.ts';
+import { defineCall, envelope } from './http/call.ts';
 import { ok } from './http/reply.ts';
 import { refuse } from '../sentences.ts';
 
@@ -10,8 +10,6 @@ import { refuse } from '../sentences.ts';
  * database does. GET /api/ready: also Redis, when configured, for a load balancer deciding where calls go.
  * While the process shuts down all three answer 503 (app.ts's closing hook), so it is taken out of rotation.
  */
-
-const HEALTH = named('Health', healthResponse);
 
 async function databaseAnswers(app: FastifyInstance) {
   // The app is only listening once migrations ran; this probes that the database still answers.
@@ -33,7 +31,7 @@ export const healthCall = defineCall({
   description:
     'Answers once the database is migrated and the server accepts calls; 503 "The database is not available." when the database does not respond. Also answers POST, like every other call.',
   access: 'public',
-  answer: envelope(info(HEALTH)),
+  answer: envelope(healthResponse),
   handle: ({ app }) => health(app),
 });
 
@@ -42,7 +40,7 @@ export const healthPostCall = defineCall({
   method: 'post',
   summary: 'Health (POST)',
   description: 'The same as GET /api/health.',
-  request: { ...named('EmptyBody', emptyBody), optional: true },
+  request: { schema: emptyBody, optional: true },
   handle: ({ app }) => health(app),
 });
 
@@ -54,7 +52,7 @@ export const readyCall = defineCall({
   description:
     'For load balancers: 200 only while this process can serve calls, its database and (with `REDIS_URL`) Redis answering; 503 otherwise, and while it shuts down.',
   access: 'public',
-  answer: envelope(info(named('Ready', readyResponse))),
+  answer: envelope(readyResponse),
   handle: async ({ app }) => {
     await databaseAnswers(app);
     // Without an offline queue the ping fails at once while Redis is away, or after the connection's command timeout.

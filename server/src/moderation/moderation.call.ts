@@ -1,8 +1,6 @@
-import { chatMessage } from '../../../contracts/chat.ts';
 import { disputeDetail, disputeList, moderationMessageResponse, moderationRequest, resolveResponse } from '../../../contracts/moderation.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
-import { signedIn } from '../accounts/sessions.plugin.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
+import { signedInStaff } from '../accounts/sessions.plugin.ts';
 
 /**
  * POST /api/market/moderation/ (signed in, moderators only; docs/api.md "Moderation"): the dispute desk's `list`,
@@ -18,30 +16,19 @@ export default defineCall({
   description:
     'Moderators only: any other caller gets 403 "Only moderators can use the dispute desk." before the body is read. `list` → the open disputes, oldest first. `get` → one trade\'s facts and chat. `message` → the stored message, sent as "Moderator". `resolve` (`release` or `refund`) → a sentence; 409 when another settlement won.',
   access: 'moderator',
-  request: named('ModerationRequest', moderationRequest),
-  answer: envelope(
-    info(named('DisputeList', disputeList), 'list'),
-    info(named('DisputeDetail', disputeDetail), 'get'),
-    info(named('ChatMessage', chatMessage), 'message'),
-    info(MESSAGE, 'resolve'),
-  ),
+  request: moderationRequest,
+  answer: byType({ list: disputeList, get: disputeDetail, message: moderationMessageResponse, resolve: resolveResponse }),
   refusals: [403, 404, 409],
   // The same limit as a trader's chat messages, keyed by the moderator's account.
   rateLimit: { types: { message: 'chatMessage' } },
-  handle: async ({ app, request, body }) => {
-    const session = signedIn(request);
+  handlers: ({ app, request }) => {
     // Named in the audit log entry each message and settlement writes (docs/operators.md "Audit log").
-    const moderator = { id: session.userId, username: session.username, role: session.role };
-
-    switch (body.type) {
-      case 'list':
-        return ok(disputeList, await app.moderation.list());
-      case 'get':
-        return ok(disputeDetail, await app.moderation.get(body.channel));
-      case 'message':
-        return ok(moderationMessageResponse, await app.moderation.message(moderator, body.channel, body.text));
-      case 'resolve':
-        return ok(resolveResponse, await app.moderation.resolve(moderator, body.channel, body.outcome, body.resolution));
-    }
+    const moderator = signedInStaff(request);
+    return {
+      list: () => app.moderation.list(),
+      get: (body) => app.moderation.get(body.channel),
+      message: (body) => app.moderation.message(moderator, body.channel, body.text),
+      resolve: (body) => app.moderation.resolve(moderator, body.channel, body.outcome, body.resolution),
+    };
   },
 });

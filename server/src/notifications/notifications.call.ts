@@ -1,6 +1,5 @@
 import { notificationList, notificationsRequest, unreadCount } from '../../../contracts/notifications.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
 
 /**
@@ -15,18 +14,15 @@ export default defineCall({
   description:
     '`list` → `{count, items}`: the unread count and the newest 50, newest first. `open_one` and `open_all` → the new unread count (a number). An id that is not the caller\'s → 404 "No such notification".',
   access: 'session',
-  request: named('NotificationsRequest', notificationsRequest),
-  answer: envelope(info(named('NotificationList', notificationList), 'list'), info(named('UnreadCount', unreadCount), 'open_one', 'open_all')),
+  request: notificationsRequest,
+  answer: byType({ list: notificationList, open_one: unreadCount, open_all: unreadCount }),
   refusals: [404],
-  handle: async ({ app, request, body }) => {
+  handlers: ({ app, request }) => {
     const { userId } = signedIn(request);
-    switch (body.type) {
-      case 'list':
-        return ok(notificationList, await app.notifications.list(userId));
-      case 'open_one':
-        return ok(unreadCount, await app.notifications.openOne(userId, body.id));
-      case 'open_all':
-        return ok(unreadCount, await app.notifications.openAll(userId));
-    }
+    return {
+      list: () => app.notifications.list(userId),
+      open_one: (body) => app.notifications.openOne(userId, body.id),
+      open_all: () => app.notifications.openAll(userId),
+    };
   },
 });

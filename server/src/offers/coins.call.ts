@@ -1,6 +1,6 @@
 import { emptyBody } from '../../../contracts/common.ts';
 import { coinsResponse } from '../../../contracts/market.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineCall, envelope } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 
 /**
@@ -14,7 +14,7 @@ export default defineCall({
   summary: 'Coins',
   description: 'Every coin with its networks and current USD price.',
   access: 'session',
-  request: { ...named('EmptyBody', emptyBody), optional: true },
-  answer: envelope(info(named('Coins', coinsResponse))),
+  request: { schema: emptyBody, optional: true },
+  answer: envelope(coinsResponse),
   handle: async ({ app }) => ok(coinsResponse, await app.offers.coins()),
 });

@@ -1,6 +1,6 @@
 import { editableOffer, offerComponents, offerList, offersRequest, offerToggleResponse } from '../../../contracts/market.ts';
 import { messageResponse } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { offerListKey } from './offer-list-cache.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
@@ -18,14 +18,8 @@ export default defineCall({
   description:
     '`components` → the offer form\'s choices. `list` → `{offers, paginator}`: 12 live offers a page, newest first, filtered; each carries its counterparty conditions (`min_completed_trades`, `min_account_days`, `require_two_factor`; 0 / false: none) and `max_open_trades`. `get` (owner only) → the offer for the edit form. `create` publishes a new offer, or with `update:true` rewrites the caller\'s offer `id` → a sentence; the conditions are optional integers (a boolean for two-factor), `max_open_trades` 1–20, default 3. `toggle` pauses or resumes → `{is_active, message}`. 404 "This offer does not exist." for an unknown id or someone else\'s offer.',
   access: 'trader',
-  request: named('OffersRequest', offersRequest),
-  answer: envelope(
-    info(named('OfferComponents', offerComponents), 'components'),
-    info(named('OfferList', offerList), 'list'),
-    info(named('EditableOffer', editableOffer), 'get'),
-    info(MESSAGE, 'create'),
-    info(named('OfferToggle', offerToggleResponse), 'toggle'),
-  ),
+  request: offersRequest,
+  answer: byType({ components: offerComponents, list: offerList, get: editableOffer, create: messageResponse, toggle: offerToggleResponse }),
   refusals: [404],
   handle: async ({ app, request, body }) => {
     const { userId } = signedIn(request);

@@ -1,6 +1,7 @@
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
+import { apiNames } from '../../../contracts/common.ts';
 import { defineCall, json } from '../infra/http/call.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -91,6 +92,11 @@ function openApiDocumentOf(app: FastifyInstance): string {
   return document;
 }
 
+/** What the document is, as far as a caller of GET /api/openapi.json may rely on it. */
+const openApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
+  .register(apiNames, { id: 'OpenApiDocument' });
+
 export const openApiCall = defineCall({
   method: 'get',
   path: '/api/openapi.json',
@@ -98,7 +104,7 @@ export const openApiCall = defineCall({
   summary: 'This OpenAPI document',
   description: 'The OpenAPI 3.1 document of every call, generated from the zod schemas in `contracts/` when the server starts.',
   access: 'public',
-  answer: json('OpenApiDocument', z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })),
+  answer: json(openApiDocument),
   handle: async ({ app, reply }) => reply.type('application/json; charset=utf-8').send(openApiDocumentOf(app)),
 });
 

@@ -1,6 +1,6 @@
 import { auditFilters, auditPage, auditRequest, feeExportQuery } from '../../../contracts/operator.ts';
 import { AUDIT_CSV_HEADER, boundOf } from '../audit/audit-log.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
+import { defineCall, envelope } from '../infra/http/call.ts';
 import { sendCsv } from '../infra/http/csv.ts';
 import { parseBody } from '../infra/http/parse-body.ts';
 import { ok } from '../infra/http/reply.ts';
@@ -28,8 +28,8 @@ export const auditListCall = defineCall({
   description:
     'Operators only (403 before the body is read). `list` → `{entries, paginator}`: 50 entries a page, newest first, filtered by `actor` and `target` (exact usernames or references), `action` and the days `since` and `until` (UTC, inclusive). A date that does not exist is refused (400).',
   access: 'operator',
-  request: named('AuditRequest', auditRequest),
-  answer: envelope(info(named('AuditPage', auditPage))),
+  request: auditRequest,
+  answer: envelope(auditPage),
   handle: async ({ app, body }) => ok(auditPage, await app.auditLog.page(body.filters, body.page)),
 });
 

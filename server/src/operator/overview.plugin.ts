@@ -14,13 +14,13 @@ export const OVERVIEW_LIVE_MS = 5_000;
 /** How often the holdings are read again: every deposit address's balance, from each EVM network's node. */
 export const OVERVIEW_HOLDINGS_MS = 60_000;
 
-/** Tier 3: the operator's overview (after the chain: it reads the chain adapter's progress). */
+/** Tier 3: the operator's overview (after the chain: it reads the chain's progress). */
 export const operatorOverviewPlugin = shared('peerex-operator-overview', async (app) => {
   app.decorate(
     'operatorOverview',
     operatorOverviewService({
       db: app.db,
-      adapter: app.chain.adapter,
+      progress: (network) => app.chain.progress(network),
       evmNetworks: app.config.evmNetworks,
       now: app.now,
       reviewThresholdUsd: app.config.withdrawalReviewUsd,

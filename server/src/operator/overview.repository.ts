@@ -40,7 +40,6 @@ export interface FeeIncomeRow {
 export interface NetworkRow {
   network: string;
   name: string;
-  cursor: string | null;
   last_round_at: Date | null;
   open_incidents: number;
 }
@@ -124,15 +123,14 @@ export function overviewRepository(db: Queryable) {
       ),
 
     /**
-     * Every network coins travel on (its first coin's name for it), the watcher's cursor there, when it last
-     * finished a round there (migration 034) and its chain incidents not yet settled.
+     * Every network coins travel on (its first coin's name for it), when the watcher last finished a round there
+     * (migration 034) and its chain incidents not yet settled.
      */
     networks: () =>
       db.query<NetworkRow>(
-        `SELECT n.key AS network, n.name, cc.cursor, r.finished_at AS last_round_at,
+        `SELECT n.key AS network, n.name, r.finished_at AS last_round_at,
                 (SELECT count(*) FROM chain_incidents i WHERE i.network = n.key AND i.resolved_at IS NULL)::int AS open_incidents
          FROM (SELECT DISTINCT ON (key) key, name FROM coin_networks ORDER BY key, id) n
-         LEFT JOIN chain_cursors cc ON cc.network = n.key
          LEFT JOIN chain_watch_rounds r ON r.network = n.key
          ORDER BY n.key`,
       ),

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { OPERATORS_CHANNEL, operatorEvents, operatorOverview, type OperatorOverview } from '../../../contracts/operator.ts';
-import type { ChainAdapter, ChainProgress } from '../chain/adapter.ts';
+import type { ChainProgress } from '../chain/adapter.ts';
 import type { EvmNetworkConfig } from '../chain/evm/config.ts';
 import { reconcileChains, type CoinReconciliation, type ReconcileDeps } from '../chain/reconcile.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -15,7 +15,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface OperatorOverviewDeps {
   db: Db;
-  adapter: ChainAdapter;
+  /** Where the watcher stands on a network against its chain (chain/chain.plugin.ts `progress`); undefined: cannot tell. */
+  progress: (network: string) => Promise<ChainProgress | undefined>;
   /** EVM_NETWORKS: the networks whose holdings are read from their node (chain/reconcile.ts). */
   evmNetworks: readonly EvmNetworkConfig[];
   now: () => Date;
@@ -157,13 +158,12 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
     });
   }
 
-  /** Asks the chain adapter where the watcher stands on each network (a node's head: one light call each). */
+  /** Asks the chain where the watcher stands on each network (a node's head: one light call each, shared with GET /metrics). */
   async function refreshProgress(): Promise<void> {
-    const { adapter } = deps;
-    if (!adapter.progress) return;
     for (const row of await overviewRepository(db).networks()) {
       try {
-        reads.progress.set(row.network, await adapter.progress(row.network, row.cursor));
+        const progress = await deps.progress(row.network);
+        if (progress) reads.progress.set(row.network, progress);
       } catch (error) {
         // A node that does not answer keeps its last reading; the watcher's own round reports the node.
         deps.log?.warn({ network: row.network, err: error }, 'operator overview: the chain did not say its head');

@@ -1,8 +1,7 @@
 import { traderDossier, traderSearchResult, tradersRequest } from '../../../contracts/operator.ts';
 import { messageResponse } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
-import { signedIn } from '../accounts/sessions.plugin.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
+import { signedInStaff } from '../accounts/sessions.plugin.ts';
 
 /**
  * POST /api/operator/traders/ (operators only; docs/api.md "Operator: traders", docs/operators.md "Traders and
@@ -23,35 +22,30 @@ export default defineCall({
     '404 "There is no trader by that name." for an unknown username; 409 for a staff account (suspend, force a reset, end ' +
     'sessions), a trader already suspended (suspend) or not suspended (reinstate).',
   access: 'operator',
-  request: named('OperatorTradersRequest', tradersRequest),
-  answer: envelope(
-    info(named('TraderSearchResult', traderSearchResult), 'search'),
-    info(named('TraderDossier', traderDossier), 'get'),
-    info(MESSAGE, 'note', 'suspend', 'reinstate', 'force_password_reset', 'end_sessions'),
-  ),
+  request: tradersRequest,
+  answer: byType({
+    search: traderSearchResult,
+    get: traderDossier,
+    note: messageResponse,
+    suspend: messageResponse,
+    reinstate: messageResponse,
+    force_password_reset: messageResponse,
+    end_sessions: messageResponse,
+  }),
   refusals: [403, 404, 409],
   // As a moderator's chat messages: the notes an operator's account writes, paced.
   rateLimit: { types: { note: 'chatMessage' } },
-  handle: async ({ app, request, body }) => {
-    const session = signedIn(request);
-    const operator = { id: session.userId, username: session.username, role: session.role };
+  handlers: ({ app, request }) => {
+    const operator = signedInStaff(request);
     const traders = app.operatorTraders;
-
-    switch (body.type) {
-      case 'search':
-        return ok(traderSearchResult, await traders.search(body.query, body.page));
-      case 'get':
-        return ok(traderDossier, await traders.dossier(body.username));
-      case 'note':
-        return ok(messageResponse, await traders.note(operator, body.username, body.text));
-      case 'suspend':
-        return ok(messageResponse, await traders.suspend(operator, body.username, body.reason));
-      case 'reinstate':
-        return ok(messageResponse, await traders.reinstate(operator, body.username, body.reason));
-      case 'force_password_reset':
-        return ok(messageResponse, await traders.forcePasswordReset(operator, body.username, body.reason));
-      case 'end_sessions':
-        return ok(messageResponse, await traders.endSessions(operator, body.username, body.reason));
-    }
+    return {
+      search: (body) => traders.search(body.query, body.page),
+      get: (body) => traders.dossier(body.username),
+      note: (body) => traders.note(operator, body.username, body.text),
+      suspend: (body) => traders.suspend(operator, body.username, body.reason),
+      reinstate: (body) => traders.reinstate(operator, body.username, body.reason),
+      force_password_reset: (body) => traders.forcePasswordReset(operator, body.username, body.reason),
+      end_sessions: (body) => traders.endSessions(operator, body.username, body.reason),
+    };
   },
 });

@@ -1,8 +1,7 @@
 import { reviewQueue, withdrawalsReviewRequest } from '../../../contracts/operator.ts';
 import { messageResponse } from '../../../contracts/security.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
-import { signedIn } from '../accounts/sessions.plugin.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
+import { signedInStaff } from '../accounts/sessions.plugin.ts';
 
 /**
  * POST /api/operator/withdrawals/ (operators only; docs/api.md "Operator: withdrawal review"): the queue of
@@ -17,19 +16,15 @@ export default defineCall({
   description:
     'Operators only: any other caller gets 403 "Only operators can use the operator console." before the body is read. `queue` → the withdrawals waiting for review, oldest first, and `threshold_usd` (WITHDRAWAL_REVIEW_USD). `approve` → a sentence; the withdrawal goes to the chain. `reject` (with a reason) → a sentence; its amount returns to the trader\'s available balance. A decision is final: 409 "This withdrawal has already been decided." once one was taken, by this operator or another; 404 for an unknown id; 409 for a withdrawal that never waited for review.',
   access: 'operator',
-  request: named('WithdrawalsReviewRequest', withdrawalsReviewRequest),
-  answer: envelope(info(named('ReviewQueue', reviewQueue), 'queue'), info(MESSAGE, 'approve', 'reject')),
+  request: withdrawalsReviewRequest,
+  answer: byType({ queue: reviewQueue, approve: messageResponse, reject: messageResponse }),
   refusals: [403, 404, 409],
-  handle: async ({ app, request, body }) => {
-    const session = signedIn(request);
-    const reviewer = { id: session.userId, username: session.username, role: session.role };
-    switch (body.type) {
-      case 'queue':
-        return ok(reviewQueue, await app.withdrawalReview.queue());
-      case 'approve':
-        return ok(messageResponse, await app.withdrawalReview.approve(reviewer, body.id));
-      case 'reject':
-        return ok(messageResponse, await app.withdrawalReview.reject(reviewer, body.id, body.reason));
-    }
+  handlers: ({ app, request }) => {
+    const reviewer = signedInStaff(request);
+    return {
+      queue: () => app.withdrawalReview.queue(),
+      approve: (body) => app.withdrawalReview.approve(reviewer, body.id),
+      reject: (body) => app.withdrawalReview.reject(reviewer, body.id, body.reason),
+    };
   },
 });

@@ -20,7 +20,7 @@ export default defineCall({
     '→ `{"token": "<JWT>"}`, not enveloped, as Beams\' `TokenProvider` expects: HS256, `sub` the username, `sid` the calling session (the device it binds goes when that session ends), valid 24 hours. Another user\'s id → 403; none → 400.',
   access: 'session',
   query: { user_id: { description: "The caller's own username.", required: true } },
-  answer: json('BeamsToken', beamsTokenResponse),
+  answer: json(beamsTokenResponse),
   refusals: [403],
   // A Beams token: never compressed with text the caller chose (infra/api-compression.plugin.ts SECRET_ANSWER).
   compress: false,

@@ -1,6 +1,5 @@
 import { traderProfile, tradersRequest, traderStanding } from '../../../contracts/traders.ts';
-import { defineCall, envelope, info, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
 
 /**
@@ -15,16 +14,11 @@ export default defineCall({
   description:
     '`profile` → a trader\'s public record: account age, figures as on Browse Offers with `rated_by` (distinct raters), each rater\'s latest rating (the newest 10) and their live offers. `username` is matched ignoring case. 404 "This trader does not exist.". `standing` → the caller\'s own `{completed_trades, account_age_days, two_factor}`, what offers\' conditions weigh.',
   access: 'session',
-  request: named('TradersRequest', tradersRequest),
-  answer: envelope(info(named('TraderProfile', traderProfile), 'profile'), info(named('TraderStanding', traderStanding), 'standing')),
+  request: tradersRequest,
+  answer: byType({ profile: traderProfile, standing: traderStanding }),
   refusals: [404],
-  handle: async ({ app, request, body }) => {
-    switch (body.type) {
-      case 'profile':
-        return ok(traderProfile, await app.reputation.profile(body.username));
-
-      case 'standing':
-        return ok(traderStanding, await app.reputation.standing(signedIn(request).userId));
-    }
-  },
+  handlers: ({ app, request }) => ({
+    profile: (body) => app.reputation.profile(body.username),
+    standing: () => app.reputation.standing(signedIn(request).userId),
+  }),
 });

@@ -1,7 +1,7 @@
 import { messageResponse } from '../../../contracts/security.ts';
 import { TRADE_CHANNEL_HEADER, tradeAction, tradeHistory, tradePreview, tradeRequest } from '../../../contracts/trade.ts';
 import { clientAddress } from '../infra/http/client-address.ts';
-import { defineCall, info, MESSAGE, named } from '../infra/http/call.ts';
+import { defineCall, info } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
 import { wordsOf } from './trades.ts';
@@ -22,14 +22,14 @@ export default defineCall({
     tradeAction.options.map((action) => `\`${action}\``).join(', ') +
     ' on a trade\'s `channel`, and `rate` after a completed trade → one sentence. `release_coin` carries the second proof, `password` or (two-factor on) `code`, unless the session\'s confirmation window is open: 403 "Please confirm the release with your password." / "…with your authenticator code." when it is missing or wrong (counted towards the sign-in lockout, 429). 409 "Selling is paused for 24 hours after a security change." for `open` as the seller and `release_coin` after a password reset, a two-factor change or a new allowlist address. 403 the wrong party, one\'s own offer, or an offer\'s condition the taker misses (the sentence names it); 404 an unknown trade or offer; 409 for the trade\'s state, a changed rate, an offer at its `max_open_trades`, a buyer taker at `MAX_OPEN_TRADES`, a seller under the security hold, or a trade too small to rate; 429 opening trades too fast.',
   access: 'trader',
-  request: named('TradeRequest', tradeRequest),
+  request: tradeRequest,
   answer: {
     kind: 'envelope',
     infos: [
-      info(named('TradePreview', tradePreview), 'preview'),
-      info(named('TradeHistory', tradeHistory), 'history'),
+      info(tradePreview, 'preview'),
+      info(tradeHistory, 'history'),
       // Every party action answers its sentence, so a new one in the contract is documented with no change here.
-      info(MESSAGE, 'open', ...tradeAction.options, 'rate'),
+      info(messageResponse, 'open', ...tradeAction.options, 'rate'),
     ],
     headers: { [TRADE_CHANNEL_HEADER]: "`open` only: the new trade's chat channel." },
   },

@@ -1,7 +1,6 @@
 import { messageResponse } from '../../../contracts/security.ts';
 import { walletAddresses, walletHistory, walletList, walletRequest, withdrawalPreview } from '../../../contracts/wallet.ts';
-import { defineCall, envelope, info, MESSAGE, named } from '../infra/http/call.ts';
-import { ok } from '../infra/http/reply.ts';
+import { byType, defineCall } from '../infra/http/call.ts';
 import { signedIn } from '../accounts/sessions.plugin.ts';
 
 const isPreviewAsk = (body: unknown) =>
@@ -19,33 +18,28 @@ export default defineCall({
   description:
     "The trader's own wallets only. `list` → one item per coin with the available balance. `addresses` → the trader's own deposit address on each network. `preview_withdrawal` → the fees and what will leave the balance; kept as the pending withdrawal for 2 minutes. `confirm_withdrawal` → a sentence; executes the kept preview exactly once (409 without one). `history` → `{transactions, paginator}`, newest first, 10 a page. Withdrawals are refused (409) for 24 hours after a password reset or a two-factor change and limited per minute (429).",
   access: 'trader',
-  request: named('WalletRequest', walletRequest),
-  answer: envelope(
-    info(named('WalletList', walletList), 'list'),
-    info(named('WalletAddresses', walletAddresses), 'addresses'),
-    info(named('WithdrawalPreview', withdrawalPreview), 'preview_withdrawal'),
-    info(MESSAGE, 'confirm_withdrawal'),
-    info(named('WalletHistory', walletHistory), 'history'),
-  ),
+  request: walletRequest,
+  answer: byType({
+    list: walletList,
+    addresses: walletAddresses,
+    preview_withdrawal: withdrawalPreview,
+    confirm_withdrawal: messageResponse,
+    history: walletHistory,
+  }),
   refusals: [409],
   rateLimit: { types: { preview_withdrawal: 'withdrawal', confirm_withdrawal: 'withdrawal' } },
   onInvalidBody: async ({ app, request }) => {
     // A preview its schema refuses leaves nothing to confirm, like one the rules refuse.
     if (isPreviewAsk(request.body)) await app.wallets.withdrawals.discard(signedIn(request).userId);
   },
-  handle: async ({ app, request, body }) => {
+  handlers: ({ app, request }) => {
     const { userId } = signedIn(request);
-    switch (body.type) {
-      case 'list':
-        return ok(walletList, await app.wallets.list(userId));
-      case 'addresses':
-        return ok(walletAddresses, await app.wallets.addresses.entries(userId));
-      case 'preview_withdrawal':
-        return ok(withdrawalPreview, await app.wallets.withdrawals.preview(userId, body));
-      case 'confirm_withdrawal':
-        return ok(messageResponse, await app.wallets.withdrawals.confirm(userId));
-      case 'history':
-        return ok(walletHistory, await app.wallets.history.page(userId, body));
-    }
+    return {
+      list: () => app.wallets.list(userId),
+      addresses: () => app.wallets.addresses.entries(userId),
+      preview_withdrawal: (body) => app.wallets.withdrawals.preview(userId, body),
+      confirm_withdrawal: () => app.wallets.withdrawals.confirm(userId),
+      history: (body) => app.wallets.history.page(userId, body),
+    };
   },
 });

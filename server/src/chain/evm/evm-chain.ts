@@ -3,7 +3,7 @@ import type { NetworkKey } from '../../../../contracts/wallet.ts';
 import { CHAIN_NETWORKS } from '../../wallets/networks.ts';
 import { BroadcastRefused, BroadcastWaiting, type BroadcastRequest, type ChainAdapter } from '../adapter.ts';
 import type { EvmNetworkConfig } from './config.ts';
-import { blocksBehind, decodeCursor, readIncoming } from './incoming.ts';
+import { progressOf, readIncoming } from './incoming.ts';
 
 /** What the adapter needs of the hot wallet (chain/evm/hot-wallet.ts): pay once per reference, and tend what it sent. */
 export interface EvmPayer {
@@ -116,14 +116,9 @@ export function evmChain({ config, client = evmClient(config), payer, onBlock, v
       return readIncoming(client, config, cursor, platform);
     },
 
-    // The cursor names the last block read (chain/evm/incoming.ts); the node its newest.
     progress: async (asked, cursor) => {
       await sameNetwork(asked);
-      return { lastBlock: cursor === null ? null : decodeCursor(cursor).height, head: Number(await client.getBlockNumber()) };
-    },
-    lag: async (asked, cursor) => {
-      await sameNetwork(asked);
-      return blocksBehind(client, config, cursor);
+      return progressOf(client, config, cursor);
     },
 
     async confirmations(asked, txids) {

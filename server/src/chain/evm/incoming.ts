@@ -1,5 +1,5 @@
 import { formatUnits, getAddress, parseAbiItem, type Hash, type PublicClient } from 'viem';
-import type { IncomingPage, IncomingTransfer } from '../adapter.ts';
+import type { ChainProgress, IncomingPage, IncomingTransfer } from '../adapter.ts';
 import { NATIVE_DECIMALS, type EvmNetworkConfig } from './config.ts';
 
 /**
@@ -69,10 +69,15 @@ async function commonAncestor(client: PublicClient, cursor: EvmCursor): Promise<
 const cursorAt = (config: EvmNetworkConfig, text: string | null, head: number): EvmCursor =>
   text === null ? { height: Number(config.startBlock ?? BigInt(head)) - 1, hashes: [] } : decodeCursor(text);
 
-/** The blocks the node holds above the cursor (GET /metrics: the watcher's lag); one call to the node. */
-export async function blocksBehind(client: PublicClient, config: EvmNetworkConfig, text: string | null): Promise<number> {
+/**
+ * Where the watcher stands (ChainAdapter.progress), with one call to the node: the last block the cursor names,
+ * the node's newest, and the blocks it holds above the cursor (before anything was read, above the block the
+ * watcher starts after).
+ */
+export async function progressOf(client: PublicClient, config: EvmNetworkConfig, text: string | null): Promise<ChainProgress> {
   const head = Number(await client.getBlockNumber());
-  return Math.max(0, head - cursorAt(config, text, head).height);
+  const cursor = cursorAt(config, text, head);
+  return { lastBlock: text === null ? null : cursor.height, head, lag: Math.max(0, head - cursor.height) };
 }
 
 /** One page: from the block after the cursor, at most `config.blocksPerPage` blocks, never past the node's head. */

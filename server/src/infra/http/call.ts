@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { messageResponse } from '../../../../contracts/security.ts';
+import { apiNames } from '../../../../contracts/common.ts';
+import { ok } from './reply.ts';
 
 /**
  * One declaration per call: what the router registers (method, path, access, rate limits, body parsing, the
@@ -105,21 +106,14 @@ export interface CallContext<Body> {
   body: Body;
 }
 
-/** A call's request: its schema and name, the content types it takes besides JSON, whether it may be left out. */
-type RequestOf = (Named & { contentTypes?: string[]; optional?: boolean }) | undefined;
-type BodyOf<R> = R extends Named<infer S> ? z.output<S> : undefined;
-type TypeOf<R> = BodyOf<R> extends { type: infer T extends string } ? T : never;
-
-/** The server's calls: documentation, plus what the router needs. */
-export interface Call<R extends RequestOf = RequestOf>
-  extends Omit<CallDocumentation, 'request' | 'access'> {
+/** The server's calls as loaded (infra/http/calls.ts): documentation, plus what the router needs. */
+export interface Call extends Omit<CallDocumentation, 'access'> {
   access: Exclude<Access, 'device' | 'signed'>;
-  request?: R;
   /**
    * Budgets counted before anything else runs (`call`, before the body is read), or once the body says what it
    * asks for (`types`: the trade that opens, the chat message, the withdrawal preview).
    */
-  rateLimit?: { call?: RateLimitName; types?: Partial<Record<TypeOf<R>, RateLimitName>> };
+  rateLimit?: { call?: RateLimitName; types?: Partial<Record<string, RateLimitName>> };
   /**
    * `false`: never compressed per request, because the answer carries a secret (a token, a TOTP secret, a channel
    * signature: infra/api-compression.plugin.ts SECRET_ANSWER says why) or is sent compressed once already.
@@ -130,28 +124,110 @@ export interface Call<R extends RequestOf = RequestOf>
   /** Run when the body fails its schema, before the refusal is sent (a withdrawal preview refused clears the last one). */
   onInvalidBody?: (context: CallContext<unknown>) => Promise<void>;
   /** What the call does; its answer is sent as it is (an envelope built with infra/http/reply.ts `ok`, or the call's own shape). */
-  handle: (context: CallContext<BodyOf<R>>) => Promise<unknown>;
+  handle: (context: CallContext<never>) => Promise<unknown>;
 }
 
-/** Keeps the handler's body typed by the request schema. */
-export function defineCall<R extends RequestOf = undefined>(call: Call<R>): Call<R> {
-  return call;
+/**
+ * A call's body as declared: a contract's schema, named in the document by contracts/common.ts `apiNames`; or that
+ * schema with the content types it takes besides JSON and whether it may be left out.
+ */
+type RequestOf = z.core.$ZodType | { schema: z.core.$ZodType; contentTypes?: string[]; optional?: boolean } | undefined;
+type BodyOf<R> = R extends z.core.$ZodType ? z.output<R> : R extends { schema: infer S extends z.core.$ZodType } ? z.output<S> : undefined;
+type TypeOf<R> = BodyOf<R> extends { type: infer T extends string } ? T : never;
+
+/** The payload each body `type` answers (`byType`). */
+type Payloads = Record<string, z.core.$ZodType>;
+
+/** Types only: what `byType` or `envelope` says each body `type` answers, for the handlers' return types. */
+export declare const PAYLOADS: unique symbol;
+
+/** An envelope whose `info` the body's `type` chooses: `byType`, or `envelope` (one payload whatever the type). */
+export interface Enveloped<P extends Payloads = Payloads> extends Extract<Answer, { kind: 'envelope' }> {
+  /** The contract's schema of a type's payload. */
+  payloadOf: (type: string) => z.core.$ZodType;
+  readonly [PAYLOADS]?: P;
 }
+
+/**
+ * What a call does for each body `type`, as `handlers` returns it: the body of that type in, that type's payload
+ * out, checked against its schema in `answer` (as infra/http/reply.ts `ok` checks it) and sent in the envelope.
+ */
+type HandlersOf<R, P extends Payloads> = {
+  [T in TypeOf<R>]: (body: Extract<BodyOf<R>, { type: T }>) => Promise<T extends keyof P ? z.input<P[T]> : never>;
+};
+
+/** A call as its `*.call.ts` declares it: the body typed by the request schema, the answer by `byType`. */
+export interface CallDeclaration<R extends RequestOf, P extends Payloads> extends Omit<Call, 'request' | 'answer' | 'rateLimit' | 'handle'> {
+  request?: R;
+  answer: Answer | Enveloped<P>;
+  rateLimit?: { call?: RateLimitName; types?: Partial<Record<TypeOf<R>, RateLimitName>> };
+  /** What the call does, as one handler; it returns the whole answer (`ok(schema, payload)`, or the call's own shape). */
+  handle?: (context: CallContext<BodyOf<R>>) => Promise<unknown>;
+  /**
+   * Or, with a `byType` or `envelope` answer: given the request (what every type needs, the caller, worked out once), a handler
+   * for each body `type`, which returns that type's payload alone.
+   */
+  handlers?: (context: CallContext<BodyOf<R>>) => HandlersOf<R, P>;
+}
+
+/** Keeps the handler's body typed by the request schema, and names the request by its contract. */
+export function defineCall<R extends RequestOf = undefined, P extends Payloads = Payloads>(declaration: CallDeclaration<R, P>): Call {
+  const { request, handle, handlers, ...call } = declaration;
+  const payloadOf = 'payloadOf' in declaration.answer ? declaration.answer.payloadOf : undefined;
+  if ((handle === undefined) === (handlers === undefined) || (handlers && !payloadOf)) {
+    throw new Error(`${declaration.method.toUpperCase()} ${declaration.path}: declare either \`handle\`, or \`handlers\` with a \`byType\` or \`envelope\` answer`);
+  }
+  return {
+    ...call,
+    ...(request ? { request: '_zod' in request ? namedInContract(request) : { ...request, ...namedInContract(request.schema) } } : {}),
+    handle: (handle ?? answerByType(handlers as unknown as TypeHandlers, payloadOf!)) as Call['handle'],
+  };
+}
+
+/** `handlers` as the router runs them: the body's schema has already made sure its `type` is one of theirs. */
+type TypeHandlers = (context: CallContext<{ type: string }>) => Record<string, (body: { type: string }) => Promise<unknown>>;
+
+/** Each body `type` to its handler, and its payload into the envelope, checked against its schema. */
+const answerByType =
+  (handlers: TypeHandlers, payloadOf: (type: string) => z.core.$ZodType) =>
+  async (context: CallContext<{ type: string }>) => {
+    const { type } = context.body;
+    return ok(payloadOf(type), await handlers(context)[type]!(context.body));
+  };
 
 /**
  * A call of the account's security (sign-in, signup, reset, two-factor, the protections): every one draws on the one
  * per-address budget (RATE_LIMIT_PER_MINUTE), so a script trying passwords or codes is paced across all of them at once.
  */
-export function defineSecurityCall<R extends RequestOf = undefined>(call: Omit<Call<R>, 'rateLimit'>): Call<R> {
-  return { ...call, rateLimit: { call: 'security' } };
+export function defineSecurityCall<R extends RequestOf = undefined, P extends Payloads = Payloads>(declaration: Omit<CallDeclaration<R, P>, 'rateLimit'>): Call {
+  return defineCall<R, P>({ ...declaration, rateLimit: { call: 'security' } });
 }
 
 // ---- Helpers for writing a call's documentation -------------------------------------------------------------------
 
-export const named = <S extends z.core.$ZodType>(name: string, schema: S): Named<S> => ({ name, schema });
-export const info = (item: Named, ...when: string[]): Info => ({ ...item, ...(when.length ? { when } : {}) });
-export const envelope = (...infos: Info[]): Answer => ({ kind: 'envelope', infos });
-export const json = (name: string, schema: z.core.$ZodType): Answer => ({ kind: 'json', body: named(name, schema) });
+/** A contract's schema under the name contracts/ gave it (contracts/common.ts `apiNames`). */
+function namedInContract(schema: z.core.$ZodType): Named {
+  const name = apiNames.get(schema)?.id;
+  if (!name) throw new Error('A schema in a call declaration has no name for the OpenAPI document: register it in contracts/ (`.register(apiNames, { id })`)');
+  return { name, schema };
+}
 
-/** The one-sentence answer many calls share. */
-export const MESSAGE = named('Message', messageResponse);
+/** A schema outside contracts/ under a name of its own (the packages' refusal bodies, openapi/reference.ts). */
+export const named = <S extends z.core.$ZodType>(name: string, schema: S): Named<S> => ({ name, schema });
+/** One possible payload, and the body `type`s that answer it (none: every body). */
+export const info = (schema: z.core.$ZodType, ...when: string[]): Info => ({ ...namedInContract(schema), ...(when.length ? { when } : {}) });
+/** `{"success": true, "info": …}` with one payload, whatever the body. */
+export const envelope = <S extends z.core.$ZodType>(schema: S): Enveloped<Record<string, S>> => ({ kind: 'envelope', infos: [info(schema)], payloadOf: () => schema });
+/**
+ * `{"success": true, "info": …}`, `info` the payload of the body's `type`: the types that share a schema are
+ * documented as one payload (`{ enable: recoveryCodes, recovery_codes: recoveryCodes }`), in the order they come.
+ */
+export function byType<P extends Payloads>(payloads: P): Enveloped<P> {
+  const typesOf = new Map<z.core.$ZodType, string[]>();
+  for (const [type, schema] of Object.entries(payloads)) typesOf.set(schema, [...(typesOf.get(schema) ?? []), type]);
+  // One schema for every type needs no `type` to tell the answers apart.
+  const infos = typesOf.size === 1 ? [info(Object.values(payloads)[0]!)] : [...typesOf].map(([schema, types]) => info(schema, ...types));
+  return { kind: 'envelope', infos, payloadOf: (type) => payloads[type]! };
+}
+/** A JSON body that is not the envelope. */
+export const json = (schema: z.core.$ZodType): Answer => ({ kind: 'json', body: namedInContract(schema) });

@@ -1,7 +1,7 @@
 import { MODERATION_CHANNEL, USER_CHANNEL_PREFIX, realtimeAuthRequest, realtimeAuthResponse, userChannelName } from '../../../../contracts/chat.ts';
 import { z } from 'zod/mini';
 import { OPERATORS_CHANNEL } from '../../../../contracts/operator.ts';
-import { defineCall, json, named } from '../http/call.ts';
+import { defineCall, json } from '../http/call.ts';
 import { signedIn } from '../../accounts/sessions.plugin.ts';
 import { refuse } from '../../sentences.ts';
 
@@ -28,8 +28,8 @@ export default defineCall({
   access: 'websocket',
   rateLimit: { call: 'realtimeAuth' },
   compress: false,
-  request: { ...named('RealtimeAuthRequest', realtimeAuthRequest), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
-  answer: json('RealtimeAuth', realtimeAuthResponse),
+  request: { schema: realtimeAuthRequest, contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
+  answer: json(realtimeAuthResponse),
   refusals: [403],
   handle: async ({ app, request, body }) => {
     const session = signedIn(request);
