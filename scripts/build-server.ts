@@ -72,6 +72,9 @@ export async function buildServer(outfile = SERVER_BUNDLE, entry = join(ROOT, 's
     sourcesContent: false,
     logLevel: 'warning',
     plugins: [callFilesInBundle],
+    // node-fetch (under the `pusher` SDK) asks for Node's own punycode, deprecated since Node 21: every start on
+    // Node 22 and later printed a DeprecationWarning. The same code, from the npm package, instead.
+    alias: { punycode: 'punycode/' },
     // server/src/infra/root.ts: from the bundle's directory to the repository's root.
     define: { PEEREX_BUNDLE_TO_ROOT: JSON.stringify(`${toRoot ? `${toRoot}/` : './'}`) },
   });
