@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { apiNames, writtenText } from './common.ts';
+import { apiNames, thousands, writtenText } from './common.ts';
 import { tradeFacts } from './trade.ts';
 
 /** The longest chat message, after trimming (docs/rules.md "Chat"). */
@@ -7,7 +7,7 @@ export const CHAT_TEXT_MAX = 2000;
 /** The most messages `messages` answers: the newest ones, oldest first. */
 export const CHAT_HISTORY_LIMIT = 500;
 
-export const chatMessageTooLong = `A message can be at most ${CHAT_TEXT_MAX.toLocaleString('en-US')} characters`;
+export const chatMessageTooLong = `A message can be at most ${thousands(CHAT_TEXT_MAX)} characters`;
 export const chatMessageEmpty = 'Please write a message';
 
 /**

@@ -127,3 +127,10 @@ export function writtenText(options: {
     ),
   );
 }
+
+/**
+ * A whole number with en-US thousands separators (10,000), as the refusals' sentences write them. Not
+ * `toLocaleString('en-US')`: its first call loads the locale's data, a few tens of milliseconds of every start of
+ * the server (where the contracts' sentences are built as they load) and of the first page.
+ */
+export const thousands = (count: number): string => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

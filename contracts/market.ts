@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { apiNames } from './common.ts';
+import { apiNames, thousands } from './common.ts';
 
 /** A positive decimal written as a string: money never crosses the wire as a float. */
 export const positiveDecimal = (field: string, maxScale: number) =>
@@ -31,7 +31,7 @@ export const OFFER_CONDITION_LIMITS = {
 
 /** A whole number of `field` within [min, max], with one sentence for anything else (a float, a string, out of range). */
 const wholeNumber = (field: string, min: number, max: number) => {
-  const sentence = `${field} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+  const sentence = `${field} must be a whole number from ${thousands(min)} to ${thousands(max)}`;
   return z.int({ error: sentence }).check(z.gte(min, sentence), z.lte(max, sentence));
 };
 

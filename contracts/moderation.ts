@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { chatMessage, chatText } from './chat.ts';
-import { apiNames, decimalString, writtenText } from './common.ts';
+import { apiNames, decimalString, thousands, writtenText } from './common.ts';
 import { messageResponse } from './security.ts';
 import { disputeOutcome, disputeResolution, tradeFacts } from './trade.ts';
 
@@ -16,7 +16,7 @@ export const RESOLUTION_TEXT_MAX = 2000;
 const channel = z.string({ error: 'channel is required' }).check(z.minLength(1, 'channel is required'), z.maxLength(100));
 const resolutionText = writtenText({
   max: RESOLUTION_TEXT_MAX,
-  tooLong: `A resolution can be at most ${RESOLUTION_TEXT_MAX.toLocaleString('en-US')} characters`,
+  tooLong: `A resolution can be at most ${thousands(RESOLUTION_TEXT_MAX)} characters`,
   notText: 'Please write the resolution',
   empty: 'Please write the resolution',
 });

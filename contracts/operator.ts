@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { apiNames, decimalString, writtenText } from './common.ts';
+import { apiNames, decimalString, thousands, writtenText } from './common.ts';
 import { page, paginator } from './market.ts';
 import { signInEntry } from './account-protections.ts';
 
@@ -29,13 +29,13 @@ export const TRADER_PAGE_SIGN_INS = 20;
 
 export const operatorReason = writtenText({
   max: OPERATOR_REASON_MAX,
-  tooLong: `A reason can be at most ${OPERATOR_REASON_MAX.toLocaleString('en-US')} characters`,
+  tooLong: `A reason can be at most ${thousands(OPERATOR_REASON_MAX)} characters`,
   notText: 'Please write the reason',
   empty: 'Please write the reason',
 });
 export const operatorNote = writtenText({
   max: OPERATOR_NOTE_MAX,
-  tooLong: `A note can be at most ${OPERATOR_NOTE_MAX.toLocaleString('en-US')} characters`,
+  tooLong: `A note can be at most ${thousands(OPERATOR_NOTE_MAX)} characters`,
   notText: 'Please write the note',
   empty: 'Please write the note',
 });

@@ -4,6 +4,7 @@
  * words on the card and in a refusal.
  */
 import { z } from 'zod/mini';
+import { thousands } from '../contracts/common.ts';
 import { offerConditionFields, type OfferConditions } from '../contracts/market.ts';
 
 /** A taker's facts the conditions weigh (the `standing` call answers exactly these). */
@@ -15,7 +16,7 @@ export interface TakerStanding {
   two_factor: boolean;
 }
 
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${thousands(count)} ${count === 1 ? one : many}`;
 
 /** The refusal of each condition, naming it. */
 export const conditionTexts = {

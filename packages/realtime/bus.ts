@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { memberAddedFrame, memberRemovedFrame, type PresenceMember } from './protocol.ts';
 
 /**
@@ -263,6 +263,8 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Realtim
   const channelsKey = `${prefix}node:${nodeId}:channels`;
   const base = [prefix, busChannel, nodeId];
 
+  // Loaded only with a bus: a single process never needs ioredis, and importing it is a tenth of a start.
+  const { Redis } = await import('ioredis');
   // Commands fail at once while Redis is away instead of queueing behind a dead connection: a trigger then
   // rejects (the caller logs it), a subscription is refused and the client may try again.
   const commands = new Redis(options.url, {

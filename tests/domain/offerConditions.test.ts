@@ -1,3 +1,4 @@
+import { thousands } from '../../contracts/common.ts';
 import { accountAgeDays, conditionFieldProblem, hasConditions, unmetCondition } from '../../domain/offerConditions.ts';
 
 const none = { min_completed_trades: 0, min_account_days: 0, require_two_factor: false };
@@ -64,5 +65,20 @@ describe('conditionFieldProblem: the offer form\'s numbers, in the contract\'s w
     ['max_open_trades', '9999999999', 'max_open_trades must be a whole number from 1 to 20'],
   ] as const)('%s typed as %j: %s', (field, text, problem) => {
     expect(conditionFieldProblem(field, text)).toBe(problem);
+  });
+});
+
+describe('thousands (the sentences\' numbers, as en-US writes them)', () => {
+  it.each([
+    [0, '0'],
+    [7, '7'],
+    [999, '999'],
+    [1000, '1,000'],
+    [10000, '10,000'],
+    [123456, '123,456'],
+    [1234567, '1,234,567'],
+  ])('%i → %s, as toLocaleString("en-US") does', (count, written) => {
+    expect(thousands(count)).toBe(written);
+    expect(thousands(count)).toBe(count.toLocaleString('en-US'));
   });
 });

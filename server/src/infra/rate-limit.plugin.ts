@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { onRequestAsyncHookHandler } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { clientAddress } from './http/client-address.ts';
 import { refuse } from '../sentences.ts';
 import type { Refusal } from '../refusals.ts';
@@ -51,6 +51,8 @@ const COUNT_TIMEOUT_MS = 2_000;
 export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
   let redis: Redis | undefined;
   if (app.config.redisUrl) {
+    // Loaded only here, with REDIS_URL: a single process never needs it, and importing it is a tenth of a start.
+    const { Redis } = await import('ioredis');
     // Fail fast at boot when Redis is unreachable instead of queueing commands forever. Later, while Redis is
     // away or stops answering, a count fails at once (no offline queue) or after COUNT_TIMEOUT_MS, never
     // holding a request for the seconds a reconnect takes.

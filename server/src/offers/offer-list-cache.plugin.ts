@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createOfferListCache, type OfferListCache } from './offer-list-cache.ts';
 import { shared } from '../infra/shared.ts';
 
@@ -42,6 +42,7 @@ export const offerListCachePlugin = shared('peerex-offer-list-cache', async (app
 
   if (app.config.redisUrl && app.config.offerListCacheSeconds > 0) {
     const self = randomUUID();
+    const { Redis } = await import('ioredis');
     // Subscribed by hand (autoResubscribe off): ioredis emits 'ready' before its own re-subscription, and the
     // cache may only come back on once the subscription is in place again.
     const subscriber = new Redis(app.config.redisUrl, { lazyConnect: true, autoResubscribe: false, connectionName: 'peerex-offers-subscriber' });
