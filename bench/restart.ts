@@ -36,8 +36,8 @@ const PHASES_BUNDLE = join(ROOT, 'server', 'dist', 'bench-boot-phases.js');
 const POLL_MS = 10;
 
 const MODES = {
-  built: ['--enable-source-maps', SERVER_BUNDLE],
-  'built, no source maps': [SERVER_BUNDLE],
+  built: [SERVER_BUNDLE],
+  'built, --enable-source-maps': ['--enable-source-maps', SERVER_BUNDLE],
   'tsx (source)': ['--import', 'tsx', 'server/src/main.ts'],
 } as const;
 type Mode = keyof typeof MODES;

@@ -41,13 +41,17 @@ const callFilesInBundle: Plugin = {
 export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis'];
 
 /**
- * The script `node` starts: it turns on Node's compile cache (Node 22.1 and later; Node 20 has none and skips it),
- * so V8's compiled code for the bundle is kept on disk between starts instead of made again at each one, and only
- * then loads the bundle, which a cache turned on later would not cover.
+ * The script `node` starts (`outfile`), built from this text: it turns on Node's compile cache (Node 22.1 and later;
+ * Node 20 has none and skips it), so V8's compiled code for the bundle is kept on disk between starts instead of
+ * made again at each one; has stack traces name our TypeScript files, reading the source map at the first trace
+ * (infra/stack-traces.ts) rather than at start as `--enable-source-maps` would; and only then loads the bundle,
+ * which a cache turned on later would not cover.
  */
-const startScript = (bundle: string) => `// Written by scripts/build-server.ts: the compile cache first, then the server.
+const startScript = (bundle: string) => `// Written by scripts/build-server.ts: the compile cache and stack traces first, then the server.
 import module from 'node:module';
+import { mapStackTraces } from ${JSON.stringify(join(SERVER_SOURCE, 'infra', 'stack-traces.ts'))};
 module.enableCompileCache?.();
+mapStackTraces(new URL(${JSON.stringify(`./${bundle}`)}, import.meta.url).href);
 await import(${JSON.stringify(`./${bundle}`)});
 `;
 
@@ -69,24 +73,36 @@ export async function buildServer(outfile = SERVER_BUNDLE, entry = join(ROOT, 's
     // Packages written as CommonJS call require(), which an ES module has not got: one made for this file.
     banner: { js: "import { createRequire as peerexCreateRequire } from 'node:module'; const require = peerexCreateRequire(import.meta.url);" },
     sourcemap: true,
-    // Stack traces name the source files and lines (node's --enable-source-maps reads the map).
+    // Stack traces name the source files and lines (infra/stack-traces.ts reads the map at the first one).
     sourcesContent: false,
     logLevel: 'warning',
     plugins: [callFilesInBundle],
     // node-fetch (under the `pusher` SDK) asks for Node's own punycode, deprecated since Node 21: every start on
     // Node 22 and later printed a DeprecationWarning. The same code, from the npm package, instead.
     alias: { punycode: 'punycode/' },
+    // Two packages' classes of one name would otherwise be renamed apart (pg's DatabaseError became DatabaseError2),
+    // and the log's `err.type` is the class's name.
+    keepNames: true,
     // server/src/infra/root.ts: from the bundle's directory to the repository's root.
     define: { PEEREX_BUNDLE_TO_ROOT: JSON.stringify(`${toRoot ? `${toRoot}/` : './'}`) },
   });
   await keepOnlyOurSources(`${bundle}.map`);
-  await writeFile(outfile, startScript(basename(bundle)));
+  await build({
+    stdin: { contents: startScript(basename(bundle)), resolveDir: dirname(outfile), loader: 'ts', sourcefile: 'start.ts' },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    external: [`./${basename(bundle)}`],
+    logLevel: 'warning',
+  });
 }
 
 /**
  * The bundle's source map without the packages' code: stack traces name our TypeScript files and lines, and the
  * packages' frames their bundled lines, as before. Node parses the whole map at start when source maps are on
- * (`--enable-source-maps`, as `npm run serve` runs): the packages' mappings, nine tenths of the map, cost about
+ * (`--enable-source-maps`): the packages' mappings, nine tenths of the map, cost about
  * 0.6 s of every start on Node 24 (bench/README.md "Restart to ready").
  */
 async function keepOnlyOurSources(mapFile: string): Promise<void> {

@@ -74,7 +74,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'peerex-e2e-'));
   // The built server, as `npm start` runs it (`npm run test:e2e` builds it with the web app).
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, ['server/dist/main.js'], {
     env: productEnv({
       PORT: String(port),
       HOST: '127.0.0.1',
