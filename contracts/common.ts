@@ -97,6 +97,17 @@ export function deviceLabel(text: string): string {
 /** Free text describing the browser and OS; informative only, never trusted, stored as `deviceLabel` makes it. */
 export const device = z._default(z.optional(z.pipe(z.string().check(z.maxLength(200)), z.transform(deviceLabel))), '');
 
+/** What a device id is: 16 to 64 URL-safe characters (the web app makes 22, 128 random bits). */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/**
+ * An addition to the sign-in calls: a random id the browser keeps (the web app: in localStorage) and sends with
+ * every sign-in, so that one from a device the account knows is not announced again (server/src/accounts/README.md
+ * "New sign-ins"). Not a credential: it can only ever make a sign-in count as new, never hide a new address.
+ */
+export const deviceId = z.optional(
+  z.string().check(z.regex(DEVICE_ID_PATTERN, 'device_id must be 16 to 64 letters, digits, - or _'), z.describe('A random id the browser keeps for itself; optional.')),
+);
+
 /** Money crosses the wire as decimal strings, never as floats. */
 export const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number'));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { apiNames, code, currentPassword, device, email, password, recoveryCode, secondFactor, username } from './common.ts';
+import { apiNames, code, currentPassword, device, deviceId, email, password, recoveryCode, secondFactor, username } from './common.ts';
 import { messages } from './messages.ts';
 
 /** Granted only from the command line (`npm run user:role`), never through the API. */
@@ -24,6 +24,7 @@ export const loginRequest = z.object({
     .string({ error: messages.passwordRequired })
     .check(z.minLength(1, messages.passwordRequired), z.maxLength(128, messages.passwordTooLong)),
   device,
+  device_id: deviceId,
 }).register(apiNames, { id: 'LoginRequest' });
 export const loginResponse = z.discriminatedUnion('two_factor', [
   z.object({ two_factor: z.literal(false), token: z.string(), user }),
@@ -42,6 +43,7 @@ export const twoFactorLoginRequest = z
     recovery_code: z.optional(recoveryCode),
     token: z.string().check(z.minLength(1), z.maxLength(200)),
     device,
+    device_id: deviceId,
   })
   .check(
     z.refine((body) => body.code !== undefined || body.recovery_code !== undefined, { message: messages.invalidCode, path: ['code'] }),
@@ -65,7 +67,7 @@ const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>((
 });
 
 export const registerRequest = z
-  .object({ email, device, username, password, confirmPassword: z.string() })
+  .object({ email, device, device_id: deviceId, username, password, confirmPassword: z.string() })
   .check(passwordsMatch).register(apiNames, { id: 'RegisterRequest' });
 
 export const resetPasswordRequest = z.discriminatedUnion('type', [

@@ -12,7 +12,7 @@ import { createApi } from './services/api.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createRealtimeService } from './services/realtime.ts';
-import { readStoredSession } from './services/storage.ts';
+import { deviceId, readStoredSession } from './services/storage.ts';
 import { toaster } from './ui/primitives/Toaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render. Loaded by src/main.tsx, in stages.
@@ -26,7 +26,7 @@ const api = createApi({
   onSessionExpired: () => session.send({ type: 'session.expired' }),
   onError: (message) => toaster.create({ title: message, type: 'error' }),
 });
-const accounts = createAccountService(api, describeDevice());
+const accounts = createAccountService(api, describeDevice(), () => deviceId());
 // Only signed-in pages call these: each loads with its first call, not with /login.
 const market = lazyService(() => import('./services/market.ts').then((m) => m.createMarketService(api)));
 const trades = lazyService(() => import('./services/trades.ts').then((m) => m.createTradeService(api)));

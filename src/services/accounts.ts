@@ -24,14 +24,22 @@ export class SignInExpired extends ApiError {
   }
 }
 
-/** The account calls (docs/api.md "Security calls", "User calls"), one function each. */
-export function createAccountService(api: Api, device: string) {
+/**
+ * The account calls (docs/api.md "Security calls", "User calls"), one function each. `device` describes the browser;
+ * `deviceId`, read at each sign-in, answers the id this browser keeps (storage.ts), sent as `device_id` so that a
+ * sign-in from it is not announced again (server/src/accounts/README.md "New sign-ins").
+ */
+export function createAccountService(api: Api, device: string, deviceId: () => string | null = () => null) {
+  const from = () => {
+    const id = deviceId();
+    return id === null ? { device } : { device, device_id: id };
+  };
   return {
     login: (input: { username: string; password: string }) =>
-      api.write('security/login/', { ...input, device }, loginResponse),
+      api.write('security/login/', { ...input, ...from() }, loginResponse),
     /** The second step of a two-factor login, with an authenticator code or a recovery code. */
     twoFactorLogin: (input: { token: string } & ({ code: string } | { recovery_code: string })) =>
-      api.write('security/two_factor_login/', { ...input, device }, sessionResponse).catch((error: unknown) => {
+      api.write('security/two_factor_login/', { ...input, ...from() }, sessionResponse).catch((error: unknown) => {
         throw error instanceof ApiError && error.status === 409 ? new SignInExpired(error.message) : error;
       }),
     requestEmailCode: (input: { email: string }) =>
@@ -39,7 +47,7 @@ export function createAccountService(api: Api, device: string) {
     verifyEmailCode: (input: { email: string; code: string }) =>
       api.write('security/validate_email/', { type: 'verify', ...input }, messageResponse),
     register: (input: { email: string; username: string; password: string; confirmPassword: string }) =>
-      api.write('security/register/', { ...input, device }, sessionResponse),
+      api.write('security/register/', { ...input, ...from() }, sessionResponse),
     requestPasswordReset: (input: { email: string }) =>
       api.write('security/reset_password/', { type: 'request', ...input }, messageResponse),
     resetPassword: (input: { email: string; code: string; password: string; confirmPassword: string }) =>

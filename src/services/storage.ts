@@ -1,8 +1,12 @@
-import type { User } from '../../contracts/index.ts';
+import { DEVICE_ID_PATTERN, type User } from '../../contracts/index.ts';
 
 /** The local-storage keys (docs/web-app.md "Session"): the session survives a reload. */
 const TOKEN_KEY = 'authToken';
 const USER_KEY = 'user';
+/** This browser's device id: kept across sign-outs, since it names the browser, not the session. */
+const DEVICE_ID_KEY = 'deviceId';
+/** 128 random bits: nobody guesses another browser's id, and no two browsers share one. */
+const DEVICE_ID_BYTES = 16;
 
 export type StoredSession = { token: string; user: User };
 
@@ -27,3 +31,27 @@ export function clearStoredSession(storage: Storage = localStorage): void {
   storage.removeItem(TOKEN_KEY);
   storage.removeItem(USER_KEY);
 }
+
+/** 16 random bytes in base64url (22 characters), as `device_id` expects them. */
+function newDeviceId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(DEVICE_ID_BYTES));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * This browser's device id, sent with each sign-in (server/src/accounts/README.md "New sign-ins"): made once and kept
+ * in local storage. Where local storage cannot be written (a browser that refuses it) the id lives as long as the
+ * page, and each sign-in there counts as a new device, which errs on the side of telling the owner.
+ */
+export function deviceId(storage: Storage = localStorage): string {
+  try {
+    const kept = storage.getItem(DEVICE_ID_KEY);
+    if (kept !== null && DEVICE_ID_PATTERN.test(kept)) return kept;
+    const made = newDeviceId();
+    storage.setItem(DEVICE_ID_KEY, made);
+    return made;
+  } catch {
+    return (pageDeviceId ??= newDeviceId());
+  }
+}
+let pageDeviceId: string | undefined;

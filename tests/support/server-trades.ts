@@ -182,7 +182,7 @@ export async function operator(t: TestApp): Promise<Trader> {
 /** A new session of `who` (their old ones ended by a role change, say), opened as a sign-in opens one. */
 export async function signedInAgain(t: TestApp, who: Trader): Promise<Trader> {
   const user = await t.app.db.one<{ id: string; username: string; email: string; role: UserRole }>('SELECT id, username, email, role FROM users WHERE id = $1', [who.id]);
-  const session = await t.app.sessions.open(t.app.db, user, 'vitest', '127.0.0.1');
+  const session = await t.app.sessions.open(t.app.db, user, { label: 'vitest', key: null }, '127.0.0.1');
   return { ...who, token: session.token, websocketToken: session.user.websocket_token };
 }
 

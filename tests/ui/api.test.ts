@@ -286,6 +286,23 @@ describe('account service (payloads of docs/api.md "Security calls")', () => {
     ]);
   });
 
+  it('sends the device id the browser keeps with every sign-in, read at each one, and never with logout', async () => {
+    const server = fakeServer(ok({ two_factor: true, token: 'interim', user: { username: 'alice' } }), ok({ token: 't', user }), ok({ token: 't', user }), ok('bye'));
+    let kept = 'first-device-id-0123456789';
+    const accounts = createAccountService(apiWith(server, { getToken: () => 'tok' }).api, 'Firefox on Linux (desktop)', () => kept);
+    await accounts.login({ username: 'alice', password: 'pw' });
+    kept = 'second-device-id-012345678';
+    await accounts.twoFactorLogin({ code: '123456', token: 'interim' });
+    await accounts.register({ email: 'a@b.co', username: 'alice', password: 'secret1', confirmPassword: 'secret1' });
+    await accounts.logout().catch(() => undefined);
+    expect(server.sent.map(({ body }) => (body as { device_id?: string }).device_id)).toEqual([
+      'first-device-id-0123456789',
+      'second-device-id-012345678',
+      'second-device-id-012345678',
+      undefined,
+    ]);
+  });
+
   it('email codes and password resets carry their "type"', async () => {
     const server = fakeServer(ok('done'));
     const accounts = createAccountService(apiWith(server).api, 'd');

@@ -1,4 +1,5 @@
 import { noticeMail, type Mail } from '../infra/mail.ts';
+import { signInOrigin } from '../notifications/texts.ts';
 
 /**
  * The mails that tell owners what happened to their account's security, so that a change they did not make
@@ -10,6 +11,9 @@ export type SecurityEvent =
   | { kind: 'recoveryCodesRenewed' }
   | { kind: 'recoveryCodeUsed'; left: number }
   | { kind: 'signInsPaused'; failures: number }
+  // A sign-in from a device or an address the account had not signed in from (README "New sign-ins"). Whoever
+  // signed in can mark the bell's "New sign-in" read; the owner's inbox they cannot reach.
+  | { kind: 'newSignIn'; device: string; client: string }
   // The account protections' changes a thief would make (docs/rules.md "Account protections"). The bell's
   // notification alone is not enough: the session that made the change can mark it read before the owner looks.
   | { kind: 'withdrawalAddressAdded'; network: string; address: string; usableFrom: string }
@@ -64,6 +68,14 @@ export function securityMail(owner: { email: string; username: string }, event: 
           'Someone may be trying to guess your password, so signing in is paused for one hour, with the right password too.',
         'If these attempts were not yours, choose a new password now with "Forgot password?" on the sign-in page: ' +
           'a password reset lifts the pause at once and ends every session of your account.',
+      ]);
+    case 'newSignIn':
+      return noticeMail(owner.email, 'New sign-in to your Peerex account', [
+        hello,
+        `Your Peerex account was signed in at ${when} from ${signInOrigin(event.device, event.client)}.`,
+        'We write the first time your account signs in from a device or an address it has not used before. ' +
+          'Every sign-in is listed in the sign-in history on the Security page.',
+        notYou,
       ]);
     case 'withdrawalAddressAdded':
       return noticeMail(owner.email, 'A withdrawal address was added to your allowlist', [

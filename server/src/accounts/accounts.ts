@@ -16,7 +16,7 @@ import { notify, type Notified } from '../notifications/notify.ts';
 import { securityTexts } from '../notifications/texts.ts';
 import { hashToken, newToken, type AppKeys } from '../infra/secrets.ts';
 import { newTotpSecret, totpUri } from './totp.ts';
-import type { Sessions } from './sessions.plugin.ts';
+import { deviceKeyOf, type SignInDevice, type Sessions } from './sessions.plugin.ts';
 import { EMAIL_CODE_RULES, type EmailCodes } from './email-codes.plugin.ts';
 import { accountKey, type LoginGuard, type SignInAttempt } from './login-guard.plugin.ts';
 import type { Mailer } from '../infra/mail.plugin.ts';
@@ -59,7 +59,7 @@ type Owner = { userId: string; client: string };
 type Proof = { code: string; password: string };
 
 type SecondStep =
-  | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; recoveryCodesLeft?: number }
+  | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; newSignIn: boolean; device: SignInDevice; recoveryCodesLeft?: number }
   /** The attempt is over; `failed` when a wrong code ended it, which counts towards the lockout. */
   | { kind: 'over'; refusal: Refusal; failed: boolean }
   | { kind: 'refused'; refusal: Refusal };
@@ -117,6 +117,26 @@ export function accountsService(deps: AccountsDeps) {
   }
 
   const assertPassword = passwordCheck(deps);
+
+  /**
+   * Opens the session of a sign-in that passed every step, in the caller's transaction. Only a new sign-in writes
+   * "New sign-in" (README "New sign-ins"): one from a device or an address this account has not signed in from
+   * since its credentials last changed, asked before this sign-in's own session is written. The session is
+   * written either way: the sign-in history keeps every sign-in.
+   */
+  async function openSignIn(tx: Queryable, user: UserRow, device: SignInDevice, client: string) {
+    const seen = await sessionsRepository(tx).seenBefore(user.id, device.key, client);
+    const session = await deps.sessions.open(tx, user, device, client);
+    const known = seen.device && seen.address;
+    const notified = known ? [] : await notify(tx, [securityTexts.signIn(user.id, device.label, client)], deps.now());
+    return { session, notified, newSignIn: !known };
+  }
+
+  /** After the commit: a new sign-in's notification goes out live, and the owner is mailed (the bell can be cleared by whoever signed in). */
+  async function tellOfSignIn(owner: { email: string; username: string }, signedIn: { notified: Notified[]; newSignIn: boolean }, device: SignInDevice, client: string) {
+    await deps.announce(signedIn.notified);
+    if (signedIn.newSignIn) tellOwner(owner, { kind: 'newSignIn', device: device.label, client });
+  }
 
   /**
    * A change to an account with two-factor on, made only with the password again and a second factor of
@@ -178,6 +198,7 @@ export function accountsService(deps: AccountsDeps) {
           userId: user.id,
           tokenHash: hashToken(token),
           device: ask.device,
+          deviceKey: deviceKeyOf(ask.device_id),
           now,
           expiresAt: new Date(now.getTime() + SIGN_IN_CHALLENGE.lifetimeMs),
         });
@@ -185,12 +206,10 @@ export function accountsService(deps: AccountsDeps) {
       }
 
       await loginGuard.clear(attempt);
-      const { session, notified } = await db.transaction(async (tx) => ({
-        session: await deps.sessions.open(tx, user, ask.device, client),
-        notified: await notify(tx, [securityTexts.signIn(user.id, ask.device, client)], deps.now()),
-      }));
-      await deps.announce(notified);
-      return { two_factor: false, ...session };
+      const device = { label: ask.device, key: deviceKeyOf(ask.device_id) };
+      const signedIn = await db.transaction((tx) => openSignIn(tx, user, device, client));
+      await tellOfSignIn(user, signedIn, device, client);
+      return { two_factor: false, ...signedIn.session };
     },
 
     /**
@@ -229,11 +248,11 @@ export function accountsService(deps: AccountsDeps) {
         const outcome = await twoFactor.spend(tx, { id: user.id, totp_secret: user.totp_secret }, proof);
         if (outcome.ok) {
           await challenges.close(challenge.id, now);
-          const device = ask.device || challenge.device;
-          const session = await deps.sessions.open(tx, user, device, client);
-          const notified = await notify(tx, [securityTexts.signIn(user.id, device, client)], now);
+          // The second step's own device id if it sent one, else the password step's (as with the label).
+          const device = { label: ask.device || challenge.device, key: deviceKeyOf(ask.device_id) ?? challenge.device_key };
+          const signedIn = await openSignIn(tx, user, device, client);
           const left = outcome.kind === 'recovery' ? await recoveryCodesRepository(tx).left(user.id) : undefined;
-          return { kind: 'signedIn', session, notified, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
+          return { kind: 'signedIn', ...signedIn, device, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
         }
         const { failed_attempts } = await challenges.recordFailure(challenge.id);
         if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
@@ -250,7 +269,7 @@ export function accountsService(deps: AccountsDeps) {
         throw step.refusal;
       }
       await loginGuard.clear(attempt);
-      await deps.announce(step.notified);
+      await tellOfSignIn(step.session.user, step, step.device, client);
       if (step.recoveryCodesLeft !== undefined) tellOwner(step.session.user, { kind: 'recoveryCodeUsed', left: step.recoveryCodesLeft });
       return step.session;
     },
@@ -292,7 +311,9 @@ export function accountsService(deps: AccountsDeps) {
         return await db.transaction(async (tx) => {
           const user = await usersRepository(tx).insert({ username: ask.username, email: ask.email, passwordHash, now });
           await emailCodesRepository(tx).consumeVerification(ask.email);
-          return deps.sessions.open(tx, user, ask.device, client);
+          // Signing up is the account's first sign-in, from this device and address: a sign-in from both later is
+          // not new (README "New sign-ins"). Nobody is told: the owner is the one signing up.
+          return deps.sessions.open(tx, user, { label: ask.device, key: deviceKeyOf(ask.device_id) }, client);
         });
       } catch (error) {
         // Two registrations racing past the checks above: the unique indexes decide, with the same sentences.

@@ -19,6 +19,15 @@ export interface AuthSession {
   role: UserRole;
 }
 
+/**
+ * The device a sign-in came from: `label` the text it named itself by (shown, never trusted), `key` the hash of the
+ * random id it keeps (`deviceKeyOf`), or null when it sent none.
+ */
+export type SignInDevice = { label: string; key: string | null };
+
+/** The device id a sign-in sent as it is stored and compared: hashed like a token, so a copy of the table replays none. */
+export const deviceKeyOf = (deviceId: string | undefined): string | null => (deviceId === undefined ? null : hashToken(deviceId));
+
 export interface Sessions {
   /**
    * Signs a user in on a device. The bearer token and websocket token exist in clear only in the
@@ -28,7 +37,7 @@ export interface Sessions {
   open(
     tx: Queryable,
     user: { id: string; username: string; email: string; role: UserRole },
-    device: string,
+    device: SignInDevice,
     client: string,
   ): Promise<SessionResponse>;
   /** The live session behind a bearer token, or undefined (unknown, revoked or idle too long). */
@@ -123,7 +132,8 @@ export const authPlugin = shared('peerex-auth', async (app) => {
         userId: user.id,
         tokenHash: hashToken(token),
         websocketTokenHash: hashToken(websocketToken),
-        device,
+        device: device.label,
+        deviceKey: device.key,
         clientAddress: client,
         now: app.now(),
       });

@@ -16,6 +16,8 @@ const SESSION_ID = /^[1-9][0-9]{0,17}$/;
 
 /** migrations/021: the column holds 64 characters; clientAddress() answers an IP or an IPv6 /64, far shorter. */
 const CLIENT_ADDRESS_LENGTH = 64;
+/** An address as the column keeps it: what is written and what a sign-in is compared by are the same text. */
+const storedAddress = (address: string) => address.slice(0, CLIENT_ADDRESS_LENGTH);
 
 export interface SessionHistoryRow {
   id: string;
@@ -47,12 +49,48 @@ export function sessionsRepository(db: Queryable) {
     );
 
   return {
-    /** `clientAddress` as clientAddress() computes it, for the sign-in history (migration 021). */
-    insert: (session: { userId: string; tokenHash: string; websocketTokenHash: string; device: string; clientAddress: string; now: Date }) =>
+    /**
+     * `clientAddress` as clientAddress() computes it, for the sign-in history (migration 021); `deviceKey` the hash
+     * of the device id the sign-in sent, or null (migration 035).
+     */
+    insert: (session: {
+      userId: string;
+      tokenHash: string;
+      websocketTokenHash: string;
+      device: string;
+      deviceKey: string | null;
+      clientAddress: string;
+      now: Date;
+    }) =>
       db.one<{ id: string }>(
-        `INSERT INTO sessions (user_id, token_hash, websocket_token_hash, device, client_address, created_at, last_used_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-        [session.userId, session.tokenHash, session.websocketTokenHash, session.device, session.clientAddress.slice(0, CLIENT_ADDRESS_LENGTH), session.now],
+        `INSERT INTO sessions (user_id, token_hash, websocket_token_hash, device, device_key, client_address, created_at, last_used_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id`,
+        [
+          session.userId,
+          session.tokenHash,
+          session.websocketTokenHash,
+          session.device,
+          session.deviceKey,
+          storedAddress(session.clientAddress),
+          session.now,
+        ],
+      ),
+
+    /**
+     * Whether the user has signed in before (a session of theirs was opened: login, two-factor login, register) from
+     * this device and from this address, counting only sign-ins since the account's credentials last changed
+     * (`users.credentials_changed_at`: a password reset, two-factor on or off). A null device key and an unknown
+     * address ('') were never seen. Asked before the sign-in's own session is written (accounts.ts).
+     */
+    seenBefore: (userId: string, deviceKey: string | null, clientAddress: string) =>
+      db.one<{ device: boolean; address: boolean }>(
+        `SELECT
+           EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.device_key = $2::text
+                   AND s.created_at >= coalesce(u.credentials_changed_at, '-infinity')) AS device,
+           $3::text <> '' AND EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.client_address = $3::text
+                   AND s.created_at >= coalesce(u.credentials_changed_at, '-infinity')) AS address
+         FROM users u WHERE u.id = $1`,
+        [userId, deviceKey, storedAddress(clientAddress)],
       ),
 
     /** The user's newest sessions, live and ended, for the sign-in history. */

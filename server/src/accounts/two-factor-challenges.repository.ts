@@ -4,21 +4,23 @@ export interface ChallengeRow {
   id: string;
   user_id: string;
   device: string;
+  /** The password step's device key (migration 035), for a second step that sends no device id. */
+  device_key: string | null;
   failed_attempts: number;
 }
 
 export function twoFactorChallengesRepository(db: Queryable) {
   return {
-    insert: (challenge: { userId: string; tokenHash: string; device: string; now: Date; expiresAt: Date }) =>
+    insert: (challenge: { userId: string; tokenHash: string; device: string; deviceKey: string | null; now: Date; expiresAt: Date }) =>
       db.query(
-        `INSERT INTO two_factor_challenges (user_id, token_hash, device, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [challenge.userId, challenge.tokenHash, challenge.device, challenge.now, challenge.expiresAt],
+        `INSERT INTO two_factor_challenges (user_id, token_hash, device, device_key, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [challenge.userId, challenge.tokenHash, challenge.device, challenge.deviceKey, challenge.now, challenge.expiresAt],
       ),
 
     findOpen: (tokenHash: string, now: Date) =>
       db.maybe<ChallengeRow>(
-        `SELECT id, user_id, device, failed_attempts FROM two_factor_challenges
+        `SELECT id, user_id, device, device_key, failed_attempts FROM two_factor_challenges
          WHERE token_hash = $1 AND closed_at IS NULL AND expires_at > $2`,
         [tokenHash, now],
       ),
@@ -26,7 +28,7 @@ export function twoFactorChallengesRepository(db: Queryable) {
     /** Locks the challenge row for the rest of the transaction so that concurrent tries are counted one by one. */
     lockOpen: (tokenHash: string, now: Date) =>
       db.maybe<ChallengeRow>(
-        `SELECT id, user_id, device, failed_attempts FROM two_factor_challenges
+        `SELECT id, user_id, device, device_key, failed_attempts FROM two_factor_challenges
          WHERE token_hash = $1 AND closed_at IS NULL AND expires_at > $2 FOR UPDATE`,
         [tokenHash, now],
       ),

@@ -210,11 +210,17 @@ export const utcMinuteUp = (at: Date): string =>
   `${new Date(Math.ceil(at.getTime() / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const utc = utcMinuteUp;
 
+/**
+ * Where a sign-in came from, as "New sign-in" and its mail say it: `device` as the sign-in named it (may be empty),
+ * `client` the address it came from (may be empty).
+ */
+export const signInOrigin = (device: string, client: string): string =>
+  [device.trim() === '' ? 'a device that gave no name' : device.trim(), client === '' ? '' : `at ${client}`].filter(Boolean).join(' ');
+
 export const securityTexts = {
-  /** `device` as the sign-in named it (may be empty), `client` the address it came from (may be empty). */
+  /** A sign-in from a device or address new to the account (accounts/README.md "New sign-ins"). */
   signIn(userId: string, device: string, client: string): NotificationDraft {
-    const from = [device.trim() === '' ? 'a device that gave no name' : device.trim(), client === '' ? '' : `at ${client}`].filter(Boolean).join(' ');
-    return draft(userId, 'sign_in', 'New sign-in', `Your account was signed in from ${from}. ${ifNotYou}`, SECURITY_LINK);
+    return draft(userId, 'sign_in', 'New sign-in', `Your account was signed in from ${signInOrigin(device, client)}. ${ifNotYou}`, SECURITY_LINK);
   },
 
   passwordChanged: (userId: string): NotificationDraft =>
