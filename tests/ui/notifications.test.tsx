@@ -77,6 +77,13 @@ describe('the dropdown', () => {
     expect(read).toHaveTextContent('2 hours ago');
   });
 
+  it('says "just now" for a notification of the last minute, not "0 seconds ago"', async () => {
+    const { openPanel } = await showBell(listOf([notification(1, { title: 'New sign-in', minutesAgo: 0 })]));
+    const panel = await openPanel();
+    const time = within(panel).getByRole('listitem').querySelector('time')!;
+    expect(time).toHaveTextContent(/^just now$/);
+  });
+
   it('marks fresh items, for the eye and for screen readers', async () => {
     const { openPanel } = await showBell(listOf([notification(2, { title: 'Fresh one' }), notification(1, { title: 'Old one', fresh: false })]));
     const panel = await openPanel();

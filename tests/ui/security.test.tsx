@@ -15,7 +15,8 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toI
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
 describe('SignInHistoryCard', () => {
-  const mine: SignInEntry = { id: 3, created: hoursAgo(1), last_used: hoursAgo(0), device: 'Chrome on Linux (desktop)', ip: '203.0.113.7', current: true, active: true };
+  // Signed in seconds ago: "just now", not "0 seconds ago".
+  const mine: SignInEntry = { id: 3, created: hoursAgo(0.005), last_used: hoursAgo(0), device: 'Chrome on Linux (desktop)', ip: '203.0.113.7', current: true, active: true };
   const phone: SignInEntry = { id: 2, created: hoursAgo(5), last_used: hoursAgo(2), device: 'Safari on iOS (phone)', ip: '', current: false, active: true };
   const old: SignInEntry = { id: 1, created: hoursAgo(48), last_used: hoursAgo(47), device: '', ip: '198.51.100.2', current: false, active: false };
 
@@ -32,7 +33,7 @@ describe('SignInHistoryCard', () => {
 
     const rows = within(await screen.findByRole('list', { name: 'Sign-ins' })).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
-      'Chrome on Linux (desktop)1 hour ago · 203.0.113.7This is youActive',
+      'Chrome on Linux (desktop)just now · 203.0.113.7This is youActive',
       'Safari on iOS (phone)5 hours ago · unknown addressActive',
       'Unknown device2 days ago · 198.51.100.2Signed out',
     ]);

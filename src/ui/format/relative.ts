@@ -1,9 +1,20 @@
 import { DateTime } from 'luxon';
 
 /**
- * "5 minutes ago" style, as the dashboard's recent trades show it. Its own module: luxon is a fifth of a page's
- * script, and every page that formats money (Browse Offers, the wallets) would otherwise download it.
+ * Under this long ago a moment reads "just now": luxon would say "0 seconds ago", "12 seconds ago", a count nobody
+ * needs for something that has just happened.
+ */
+const JUST_NOW_MS = 60_000;
+
+/**
+ * "5 minutes ago" style, for a moment that has happened (a notification, a sign-in, a rating, a trade opened):
+ * "just now" under a minute, and for a moment the browser's clock puts ahead of now (the server's clock a little
+ * ahead of it), which has happened all the same. Its own module: luxon is a fifth of a page's script, and every page
+ * that formats money (Browse Offers, the wallets) would otherwise download it.
  */
 export function formatRelative(iso: string, now: DateTime = DateTime.now()): string {
-  return DateTime.fromISO(iso).toRelative({ base: now }) ?? '';
+  const time = DateTime.fromISO(iso);
+  if (!time.isValid) return '';
+  if (now.toMillis() - time.toMillis() < JUST_NOW_MS) return 'just now';
+  return time.toRelative({ base: now }) ?? '';
 }

@@ -1,14 +1,10 @@
 import { Popover } from '@ark-ui/react/popover';
-import { DateTime } from 'luxon';
 import { css, cx } from 'styled-system/css';
 import type { NotificationItem } from '../../../contracts/index.ts';
+import { formatRelative } from '../format/relative.ts';
 import { Button } from '../primitives/Button.tsx';
 import { floatingPanel, rowButton } from '../primitives/looks.ts';
 import { notificationTexts } from './texts.ts';
-
-
-/** "5 minutes ago", by luxon, against the time it is now (each opening of the panel renders it again). */
-export const relativeTime = (created: string) => DateTime.fromISO(created).toRelative() ?? '';
 
 const content = cx(floatingPanel, css({ w: '80', maxW: 'calc(100vw - 2rem)', color: 'fg', zIndex: 20, overflow: 'hidden' }));
 const header = css({
@@ -93,8 +89,9 @@ export function NotificationsPanel({ titleId, items, loading, canMarkAllRead, on
                     <span className={itemBody} id={idOf('body')}>
                       {item.body}
                     </span>
+                    {/* Against the time it is now: each opening of the panel renders it again. */}
                     <time className={itemTime} id={idOf('time')} dateTime={item.created}>
-                      {relativeTime(item.created)}
+                      {formatRelative(item.created)}
                     </time>
                   </span>
                 </button>

@@ -1,12 +1,12 @@
 import { DateTime } from 'luxon';
+import { formatRelative } from '../format/relative.ts';
 
-/** "3 hours ago" with the exact local time on hover (the title), in a <time> element machines can read. */
+/** "3 hours ago" (or "just now") with the exact local time on hover (the title), in a <time> element machines can read. */
 export function RelativeTime({ iso }: { iso: string }) {
-  const time = DateTime.fromISO(iso);
-  const exact = time.toLocaleString(DateTime.DATETIME_MED_WITH_SECONDS);
+  const exact = DateTime.fromISO(iso).toLocaleString(DateTime.DATETIME_MED_WITH_SECONDS);
   return (
     <time dateTime={iso} title={exact}>
-      {time.toRelative() ?? exact}
+      {formatRelative(iso) || exact}
     </time>
   );
 }
