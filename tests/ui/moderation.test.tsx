@@ -80,10 +80,10 @@ const rows = () => within(screen.getByRole('list', { name: 'Disputes' })).getAll
 const messages = () => within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
 
 describe('the list', () => {
-  it('shows each dispute: buyer → seller, both amounts, who raised it, the reason and the wait', async () => {
+  it('shows each dispute: buyer and seller by name, both amounts, who raised it, the reason and the wait', async () => {
     await desk({ list: [disputeSummary(1, { reason: `${'r'.repeat(95)}` })] });
     const [row] = rows();
-    expect(row).toHaveTextContent('alice → bob');
+    expect(row).toHaveTextContent('Buyer alice · Seller bob');
     expect(row).toHaveTextContent('0.01500000 BTC · 975.00 USD');
     expect(row).toHaveTextContent('Raised by alice');
     expect(row).toHaveTextContent(`${'r'.repeat(90)}…`);
@@ -112,7 +112,7 @@ describe('the list', () => {
     expect(onSelect).toHaveBeenCalledWith('trade-2');
     expect(within(rows()[1]!).getByRole('button')).toHaveAttribute('aria-current', 'true');
     await act(() => calls.answer('get', disputeDetail(2)));
-    expect(screen.getByRole('heading', { name: 'alice → bob' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Buyer alice · Seller bob' })).toBeInTheDocument();
   });
 });
 
@@ -125,7 +125,7 @@ describe('one dispute', () => {
       '0.00015000 BTC',
       '0.01485000 BTC',
       'Bank Transfer',
-      '1.00 USD per USD',
+      '1.00 USD = 1.00 USD',
       '30 min, due',
       'by alice, Mar 05',
       'A. Liddell, Revolut',
@@ -134,6 +134,14 @@ describe('one dispute', () => {
     ]) {
       expect(facts).toHaveTextContent(text);
     }
+  });
+
+  it('says who is who by role and name, and the rate as the offer card does', async () => {
+    await desk({ open: disputeDetail(1, { buyer: 'carol', seller: 'dave', rate: '1025.5', currency__code: 'EUR' }) });
+    const facts = screen.getByRole('region', { name: 'Trade facts' });
+    expect(within(facts).getByRole('heading', { level: 2 })).toHaveTextContent(/^Buyer carol · Seller dave$/);
+    const rate = within(facts).getByText('Rate').nextElementSibling;
+    expect(rate).toHaveTextContent(/^1\.00 USD = 1,025\.50 EUR$/);
   });
 
   it('shows messages as text, never as HTML; the moderator’s as "Moderator", the system’s without a sender', async () => {

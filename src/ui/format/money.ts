@@ -29,3 +29,6 @@ export function formatFiat(value: string): string {
 export function formatRate(value: string): string {
   return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 }).format(asDecimal(value));
 }
+
+/** A rate as the offer card states it (after "Rate: "): "1.00 USD = 1,025.50 EUR". */
+export const formatRateLine = (rate: string, currency: string): string => `1.00 USD = ${formatRate(rate)} ${currency}`;

@@ -10,6 +10,7 @@ import { ChannelList } from '../chat/ChannelList.tsx';
 import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount } from './format.ts';
+import { Parties } from './Parties.tsx';
 import type { DeskRef } from './types.ts';
 
 const heading = css({ px: '4', py: '3', fontSize: 'sm', fontWeight: 'semibold', borderBottomWidth: '1px', borderColor: 'border' });
@@ -42,7 +43,7 @@ export function DisputeList({ actor, onSelect }: { actor: DeskRef; onSelect: (ch
           {(row) => (
             <>
               <span className={parties}>
-                {row.buyer} → {row.seller}
+                <Parties buyer={row.buyer} seller={row.seller} />
               </span>
               <span className={amounts}>
                 {cryptoAmount(row.trading_amount_crypto, row.coin__ticker)} · {fiatAmount(row.trading_amount, row.currency__code)}

@@ -15,10 +15,12 @@ import {
 import { BackButton } from '../chat/BackButton.tsx';
 import { MessageComposer } from '../chat/MessageComposer.tsx';
 import { MessageList } from '../chat/MessageList.tsx';
+import { formatRateLine } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
 import { callout, factList } from '../primitives/boxes.ts';
 import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
+import { Parties } from './Parties.tsx';
 import { ResolveDialog } from './ResolveDialog.tsx';
 import type { DeskRef } from './types.ts';
 
@@ -118,7 +120,7 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
         <header className={header}>
           <BackButton label="Back to disputes" onBack={onBack} />
           <h2 className={title}>
-            {detail.buyer} → {detail.seller}
+            <Parties buyer={detail.buyer} seller={detail.seller} />
           </h2>
         </header>
         <div className={badges}>
@@ -138,9 +140,7 @@ export function DisputePane({ actor, onBack }: { actor: DeskRef; onBack: () => v
           <dt>Method</dt>
           <dd>{detail.payment_method}</dd>
           <dt>Rate</dt>
-          <dd className={figure}>
-            {detail.rate} {detail.currency__code} per USD
-          </dd>
+          <dd className={figure}>{formatRateLine(detail.rate, detail.currency__code)}</dd>
           <dt>Opened</dt>
           <dd>{formatMoment(detail.created)}</dd>
           <dt>Payment window</dt>

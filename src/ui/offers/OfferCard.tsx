@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
 import type { PriceDirection } from '../../machines/livePrices/livePrices.machine.ts';
-import { formatFiat, formatRate } from '../format/money.ts';
+import { formatFiat, formatRateLine } from '../format/money.ts';
 import { Button, ButtonLink } from '../primitives/Button.tsx';
 import { cardStyle } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
@@ -84,7 +84,7 @@ export function OfferCard({
         </span>
       </div>
       <div className={rateLine}>
-        Rate: 1.00 USD = {formatRate(offer.rate)} {offer.currency__code}
+        Rate: {formatRateLine(offer.rate, offer.currency__code)}
       </div>
       {coinPrice ? (
         <div className={`${coinPriceLine} ${movingFigure}`} data-direction={coinPrice.direction ?? undefined}>
