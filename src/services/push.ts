@@ -4,6 +4,40 @@ import { GENERAL_INTEREST, type WebAppConfig } from '../../contracts/index.ts';
 export type PushSupport = 'supported' | 'unsupported';
 export type PushPermission = 'default' | 'granted' | 'denied';
 
+/**
+ * Why this device could not be registered, in the three cases /settings tells apart: `denied`, notifications are
+ * blocked for the site (the trader's own choice, undone in the browser's site settings); `browser`, this browser or
+ * profile cannot subscribe to web push (a headless or private window, a push service that refuses it); `service`,
+ * Peerex's side could not be reached (the configuration, the device API, the network).
+ */
+export type PushFailureReason = 'denied' | 'browser' | 'service';
+
+/** A registration that failed, with its reason; `cause` is what the browser or the SDK threw. */
+export class PushRegistrationFailed extends Error {
+  readonly reason: PushFailureReason;
+  constructor(reason: PushFailureReason, cause: unknown) {
+    super(cause instanceof Error && cause.message ? cause.message : 'The push registration failed.', { cause });
+    this.name = 'PushRegistrationFailed';
+    this.reason = reason;
+  }
+}
+
+/**
+ * What `PushManager.subscribe` (which the SDK's `start` calls) rejects with when the browser itself will not
+ * subscribe: Chrome's "Registration failed - permission denied" (NotAllowedError, also with the permission granted,
+ * in a headless or an incognito window) and "- push service error" (AbortError), Firefox's AbortError, a service
+ * worker that cannot take a subscription (InvalidStateError), no push in this build (NotSupportedError).
+ */
+const BROWSER_REFUSALS = new Set(['NotAllowedError', 'AbortError', 'InvalidStateError', 'NotSupportedError', 'SecurityError']);
+
+/** Reads why a registration failed: the permission as it is now first, then what was thrown. */
+export function pushFailureReason(error: unknown, permission: PushPermission): PushFailureReason {
+  if (permission === 'denied') return 'denied';
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
+  const message = error instanceof Error ? error.message : '';
+  return BROWSER_REFUSALS.has(name) || message.startsWith('Registration failed') ? 'browser' : 'service';
+}
+
 type PushConfig = WebAppConfig['push'] | null;
 
 /** What the Beams SDK module gives us; a test hands in its own. */
@@ -88,12 +122,12 @@ export function createPushService(options: PushServiceOptions) {
     /**
      * Registers this device with the push service under `username` and subscribes it to "general". A device
      * still bound to someone else (a session that ended without a reset) is stopped first: the SDK refuses to
-     * change a device's user.
+     * change a device's user. Fails with `PushRegistrationFailed`, saying why.
      */
     register(username: string): Promise<void> {
       return serialised(async () => {
-        const { sdk, client: beamsClient } = await beams();
         try {
+          const { sdk, client: beamsClient } = await beams();
           const bound = await beamsClient.getUserId();
           if (bound && bound !== username) await beamsClient.stop();
           await beamsClient.start();
@@ -106,7 +140,7 @@ export function createPushService(options: PushServiceOptions) {
           await beamsClient.addDeviceInterest(GENERAL_INTEREST);
         } catch (error) {
           client = null;
-          throw error;
+          throw new PushRegistrationFailed(pushFailureReason(error, environment.Notification?.permission ?? 'default'), error);
         }
       });
     },

@@ -7,7 +7,7 @@ import {
   selectIsBusy,
   selectPushView,
 } from '../../src/machines/pushRegistration/pushRegistration.selectors.ts';
-import type { PushPermission } from '../../src/services/push.ts';
+import { PushRegistrationFailed, type PushPermission } from '../../src/services/push.ts';
 import { flush } from '../support/machines.ts';
 import { fakePush } from '../support/fakePushService.ts';
 
@@ -100,12 +100,12 @@ describe('push registration', () => {
     expect(selectPushView(actor.getSnapshot())).toBe('unsupported');
   });
 
-  it('a failed registration is granted but not registered, says why, and the button retries', async () => {
+  it('a failed registration is granted but not registered, keeps why, and the button retries', async () => {
     const { actor, push, shown } = await start({ permission: 'granted' });
-    push.registrations[0]!.reject(new Error('Registration failed - push service error'));
+    push.registrations[0]!.reject(new PushRegistrationFailed('browser', new DOMException('Registration failed - push service error', 'AbortError')));
     await flush();
     expect(shown()).toEqual({ view: 'notRegistered', canEnable: true, busy: false });
-    expect(selectFailure(actor.getSnapshot())).toBe('Registration failed - push service error');
+    expect(selectFailure(actor.getSnapshot())).toBe('browser');
     expect(actor.getSnapshot().hasTag('error')).toBe(true);
 
     actor.send({ type: 'push.enable' });
@@ -118,11 +118,21 @@ describe('push registration', () => {
     expect(push.registrations.map((call) => call.username)).toEqual(['alice', 'alice']);
   });
 
-  it('a failure without a message still says something', async () => {
+  it('a failure that gives no reason counts as the service\'s', async () => {
     const { actor, push } = await start({ permission: 'granted' });
     push.registrations[0]!.reject('nope');
     await flush();
-    expect(selectFailure(actor.getSnapshot())).toBe('The push service could not be reached.');
+    expect(selectFailure(actor.getSnapshot())).toBe('service');
+  });
+
+  it('a registration refused because notifications are blocked is denied, which no button can change', async () => {
+    const { actor, push, shown } = await start({ permission: 'granted' });
+    push.registrations[0]!.reject(new PushRegistrationFailed('denied', new DOMException('Registration failed - permission denied', 'NotAllowedError')));
+    await flush();
+    expect(shown()).toEqual({ view: 'denied', canEnable: false, busy: false });
+    expect(selectFailure(actor.getSnapshot())).toBeNull();
+    actor.send({ type: 'push.enable' });
+    expect(push.registrations).toHaveLength(1);
   });
 
   it('the unbound chart loads on its own (as in the visualizer) and says unsupported', async () => {

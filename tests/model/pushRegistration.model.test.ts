@@ -7,10 +7,17 @@ import {
   selectPushView,
   type PushView,
 } from '../../src/machines/pushRegistration/pushRegistration.selectors.ts';
+import { PushRegistrationFailed } from '../../src/services/push.ts';
 import { Coverage, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 
 const input = { username: 'alice' };
-const pushServiceDown = new Error('Unexpected status code 503: push service unavailable');
+/** How a registration fails, as the push service says it (services/push.ts PushRegistrationFailed), and a bare error. */
+const failures = {
+  service: new PushRegistrationFailed('service', new Error('Unexpected status code 503: push service unavailable')),
+  browser: new PushRegistrationFailed('browser', new DOMException('Registration failed - permission denied', 'NotAllowedError')),
+  denied: new PushRegistrationFailed('denied', new DOMException('Registration failed - permission denied', 'NotAllowedError')),
+  bare: new Error('something else'),
+};
 
 const device = (supported: boolean, permission: string): ModelEvent => ({ type: 'xstate.done.actor.readDevice', output: { supported, permission } });
 const answered = (permission: string): ModelEvent => ({ type: 'xstate.done.actor.requestPermission', output: permission });
@@ -31,7 +38,10 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
     list.push(answered('granted'), answered('denied'), answered('default'), { type: 'xstate.error.actor.requestPermission', error: new Error('prompt failed') });
   }
   if (snapshot.matches('registering')) {
-    list.push({ type: 'xstate.done.actor.register', output: undefined }, { type: 'xstate.error.actor.register', error: pushServiceDown });
+    list.push(
+      { type: 'xstate.done.actor.register', output: undefined },
+      ...Object.values(failures).map((error) => ({ type: 'xstate.error.actor.register', error })),
+    );
   }
   return list;
 }
@@ -62,8 +72,12 @@ function expectedAfter(view: PushView, event: ModelEvent): { view: PushView; cal
       return { view: 'promptRequired' };
     case 'xstate.done.actor.register':
       return { view: 'registered' };
-    case 'xstate.error.actor.register':
-      return { view: 'notRegistered', failure: (event.error as Error).message };
+    case 'xstate.error.actor.register': {
+      // Blocked by the trader is denied; a browser that cannot subscribe says so; anything else is the service's.
+      const error = event.error;
+      if (error === failures.denied) return { view: 'denied' };
+      return { view: 'notRegistered', failure: error === failures.browser ? 'browser' : 'service' };
+    }
     default:
       throw new Error(`the oracle does not know ${event.type}`);
   }

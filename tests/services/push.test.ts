@@ -1,9 +1,9 @@
-import { createPushService, type BeamsModule, type PushEnvironment } from '../../src/services/push.ts';
+import { createPushService, pushFailureReason, PushRegistrationFailed, type BeamsModule, type PushEnvironment } from '../../src/services/push.ts';
 
 const pushConfig = { instance_id: 'peerex-instance', endpoint: 'https://peerex.example/push' };
 
 /** The Beams SDK as far as the service uses it, recording every call in order; `answers` decides each call's fate. */
-function fakeSdk(answers: { userId?: string | null; failStop?: boolean; holdStart?: Promise<void> } = {}) {
+function fakeSdk(answers: { userId?: string | null; failStop?: boolean; holdStart?: Promise<void>; failStart?: unknown } = {}) {
   const log: string[] = [];
   const clients: Array<{ config: unknown }> = [];
   let userId = answers.userId ?? null;
@@ -18,6 +18,7 @@ function fakeSdk(answers: { userId?: string | null; failStop?: boolean; holdStar
     async start() {
       log.push('start');
       await answers.holdStart;
+      if (answers.failStart !== undefined) throw answers.failStart;
       log.push('started');
     }
     async setUserId(id: string, provider: { url: string; headers: Record<string, string> }) {
@@ -130,6 +131,31 @@ describe('push service', () => {
   });
 
   it('a registration without a configuration fails, saying why', async () => {
-    await expect(service(fakeSdk(), { config: null }).register('alice')).rejects.toThrow('The push configuration could not be read.');
+    const failure = await service(fakeSdk(), { config: null }).register('alice').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PushRegistrationFailed);
+    expect(failure).toMatchObject({ reason: 'service', message: 'The push configuration could not be read.' });
+  });
+
+  it('tells a browser that cannot subscribe from notifications blocked by the trader', async () => {
+    // Headless or incognito Chromium: the permission reads "granted", and subscribing still fails with these words.
+    const refusal = new DOMException('Registration failed - permission denied', 'NotAllowedError');
+    const failure = await service(fakeSdk({ failStart: refusal })).register('alice').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ reason: 'browser', cause: refusal });
+    // The same refusal once the trader has blocked notifications for the site is theirs.
+    const blocked = await service(fakeSdk({ failStart: refusal }), { environment: chrome('denied') }).register('alice').catch((error: unknown) => error);
+    expect(blocked).toMatchObject({ reason: 'denied' });
+  });
+
+  it('reads the reason of a failure from the permission, then from what was thrown', () => {
+    const dom = (name: string, message = 'x') => new DOMException(message, name);
+    expect(pushFailureReason(dom('NotAllowedError'), 'denied')).toBe('denied');
+    expect(pushFailureReason(new TypeError('Failed to fetch'), 'denied')).toBe('denied');
+    for (const name of ['NotAllowedError', 'AbortError', 'InvalidStateError', 'NotSupportedError', 'SecurityError']) {
+      expect(pushFailureReason(dom(name), 'granted'), name).toBe('browser');
+    }
+    expect(pushFailureReason(new Error('Registration failed - push service not available'), 'granted')).toBe('browser');
+    expect(pushFailureReason(new TypeError('Failed to fetch'), 'granted')).toBe('service');
+    expect(pushFailureReason(new Error('Unexpected status code 503: Service Unavailable, No description'), 'default')).toBe('service');
+    expect(pushFailureReason('nope', 'granted')).toBe('service');
   });
 });

@@ -5,7 +5,7 @@ import { bindPushRegistration } from '../../src/machines/pushRegistration/pushRe
 import { bindSession } from '../../src/machines/session/session.actors.ts';
 import { selectPushRegistration } from '../../src/machines/session/session.selectors.ts';
 import type { AccountService } from '../../src/services/accounts.ts';
-import type { PushPermission } from '../../src/services/push.ts';
+import { PushRegistrationFailed, type PushPermission } from '../../src/services/push.ts';
 import { SettingsScreen } from '../../src/ui/settings/SettingsScreen.tsx';
 import { ProfileMenu } from '../../src/ui/shell/ProfileMenu.tsx';
 import { fakePush } from '../support/fakePushService.ts';
@@ -53,18 +53,39 @@ describe('Settings: notifications on this device', () => {
     expect(enableButton()).toBeNull();
   });
 
-  it('granted but not registered: says so with the reason, and the button retries', async () => {
+  it('granted but not registered: says why in words, and the button retries', async () => {
     const user = userEvent.setup();
     const { push } = await showSettings({ permission: 'granted' });
-    await settle(() => push.registrations[0]!.reject(new Error('Registration failed - push service error')));
+    await settle(() => push.registrations[0]!.reject(new PushRegistrationFailed('service', new TypeError('Failed to fetch'))));
     expect(within(section()).getByText('Granted but not registered')).toBeInTheDocument();
-    expect(within(section()).getByText('Registration failed - push service error')).toBeInTheDocument();
+    expect(within(section()).getByText('Notifications are allowed, but Peerex could not register this device for them just now.')).toBeInTheDocument();
+    expect(within(section()).getByText('Check your connection, then try again.')).toBeInTheDocument();
+    expect(section()).not.toHaveTextContent('Failed to fetch');
 
     await user.click(enableButton()!);
     expect(push.spies.requestPermission).not.toHaveBeenCalled();
     expect(push.registrations).toHaveLength(2);
     await settle(() => push.registrations[1]!.resolve());
     expect(within(section()).getByText('Granted and registered')).toBeInTheDocument();
+  });
+
+  it('a browser that cannot subscribe here: says so in a trader\'s words, not the browser\'s "permission denied"', async () => {
+    const { push } = await showSettings({ permission: 'granted' });
+    const refusal = new DOMException('Registration failed - permission denied', 'NotAllowedError');
+    await settle(() => push.registrations[0]!.reject(new PushRegistrationFailed('browser', refusal)));
+    expect(within(section()).getByText('Granted but not registered')).toBeInTheDocument();
+    expect(within(section()).getByText("This browser can't receive push notifications here.")).toBeInTheDocument();
+    expect(within(section()).getByText(/Private windows, some browser profiles .* Open Peerex in a regular window/)).toBeInTheDocument();
+    expect(section()).not.toHaveTextContent(/permission denied|Registration failed/i);
+    expect(within(section()).queryByText('Denied')).toBeNull();
+  });
+
+  it('a registration refused because notifications were blocked meanwhile: denied, with how to undo it', async () => {
+    const { push } = await showSettings({ permission: 'granted' });
+    await settle(() => push.registrations[0]!.reject(new PushRegistrationFailed('denied', new DOMException('Registration failed - permission denied', 'NotAllowedError'))));
+    expect(within(section()).getByText('Denied')).toBeInTheDocument();
+    expect(within(section()).getByText(/set Notifications to Allow/)).toBeInTheDocument();
+    expect(enableButton()).toBeNull();
   });
 
   it('denied: says how to change it in the browser, no button', async () => {

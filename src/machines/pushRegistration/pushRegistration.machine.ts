@@ -4,17 +4,27 @@ export type PushPermission = 'default' | 'granted' | 'denied';
 /** What the device can do, read when the chart starts. */
 export type PushDevice = { supported: boolean; permission: PushPermission };
 
+/**
+ * Why the last registration failed, as the push service says it (services/push.ts `PushRegistrationFailed`):
+ * `browser`, this browser or profile cannot subscribe; `service`, Peerex's side could not be reached. (The third
+ * reason, notifications blocked for the site, is the `denied` state.)
+ */
+export type PushFailure = 'browser' | 'service';
+
 export type PushRegistrationInput = { username: string };
 export type PushRegistrationContext = {
   /** The Beams user id this device is registered under: the signed-in username (docs/web-app.md "Web push registration"). */
   username: string;
-  /** Why the last registration failed, in words; null when none has failed. */
-  failure: string | null;
+  /** Why the last registration failed; null when none has failed. /settings words it. */
+  failure: PushFailure | null;
 };
 export type PushRegistrationEvent = { type: 'push.enable' };
 
-const failureMessage = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'The push service could not be reached.';
+/** The `reason` a failed registration carries; anything that carries none counts as the service's. */
+const reasonOf = (error: unknown): PushFailure | 'denied' => {
+  const reason = typeof error === 'object' && error !== null && 'reason' in error ? error.reason : undefined;
+  return reason === 'denied' || reason === 'browser' ? reason : 'service';
+};
 
 /**
  * Web push registration of this device while signed in (docs/web-app.md "Web push registration"): registered under the
@@ -38,13 +48,14 @@ export const pushRegistrationMachine = setup({
     register: fromPromise<void, { username: string }>(async () => undefined),
   },
   actions: {
-    keepFailure: assign((_, params: { error: unknown }) => ({ failure: failureMessage(params.error) })),
+    keepFailure: assign((_, params: { error: unknown }) => ({ failure: reasonOf(params.error) === 'browser' ? 'browser' : 'service' })),
     clearFailure: assign({ failure: null }),
   },
   guards: {
     isUnsupported: (_, params: { device: PushDevice }) => !params.device.supported,
     isGranted: (_, params: { permission: PushPermission }) => params.permission === 'granted',
     isDenied: (_, params: { permission: PushPermission }) => params.permission === 'denied',
+    failedAsDenied: (_, params: { error: unknown }) => reasonOf(params.error) === 'denied',
   },
 }).createMachine({
   id: 'pushRegistration',
@@ -98,17 +109,25 @@ export const pushRegistrationMachine = setup({
         src: 'register',
         input: ({ context }) => ({ username: context.username }),
         onDone: { target: 'registered' },
-        onError: {
-          target: 'notRegistered',
-          actions: { type: 'keepFailure', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: [
+          {
+            guard: { type: 'failedAsDenied', params: ({ event }) => ({ error: event.error }) },
+            target: 'denied',
+            description: 'Notifications were blocked for the site meanwhile (the trader\'s own choice): shown as denied, with how to undo it.',
+          },
+          {
+            target: 'notRegistered',
+            description: 'This browser cannot subscribe here, or the push service could not be reached: the page says which.',
+            actions: { type: 'keepFailure', params: ({ event }) => ({ error: event.error }) },
+          },
+        ],
       },
     },
     registered: {
       description: 'Granted and registered: pushes for this user reach this device.',
     },
     notRegistered: {
-      description: 'Granted but not registered: the registration failed (no push service reachable, say); the button retries.',
+      description: 'Granted but not registered: the registration failed, for the reason kept (this browser cannot subscribe, or the service was unreachable); the button retries.',
       tags: ['error'],
       on: { 'push.enable': { target: 'registering' } },
     },

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { css } from 'styled-system/css';
+import type { PushFailure } from '../../machines/pushRegistration/pushRegistration.machine.ts';
 import {
   selectCanEnable,
   selectFailure,
@@ -17,9 +18,24 @@ const icon = css({ flexShrink: 0, mt: '0.5', color: 'fg.muted' });
 const title = css({ fontSize: 'lg', fontWeight: 'semibold', display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' });
 const muted = css({ color: 'fg.muted', fontSize: 'sm', mt: '1' });
 const body = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', alignItems: 'flex-start' });
-const failureText = css({ color: 'fg.muted', fontSize: 'xs', wordBreak: 'break-word' });
+const hintText = css({ color: 'fg.muted', fontSize: 'sm' });
 
 type Tone = Extract<BadgeTone, 'neutral' | 'success' | 'warning' | 'danger'>;
+
+/**
+ * Why "Granted but not registered", in a trader's words rather than the browser's ("Registration failed - permission
+ * denied" is said by a browser that cannot subscribe at all, with notifications allowed): what happened, and what to do.
+ */
+const failureWords: Record<PushFailure, { text: string; hint: string }> = {
+  browser: {
+    text: "This browser can't receive push notifications here.",
+    hint: "Private windows, some browser profiles and browsers without a push service can't subscribe. Open Peerex in a regular window of Chrome, Firefox or Edge to get them; until then, the bell shows everything while Peerex is open.",
+  },
+  service: {
+    text: 'Notifications are allowed, but Peerex could not register this device for them just now.',
+    hint: 'Check your connection, then try again.',
+  },
+};
 
 /** Each state in words: the four of docs/web-app.md "Web push registration" as the badge, what it means for the trader below it. */
 const words: Record<PushView, { label: string; tone: Tone; text: string }> = {
@@ -71,6 +87,7 @@ export function PushSettings({ actor }: { actor: PushRegistrationRef }) {
   const busy = useSelector(actor, selectIsBusy);
   const failure = useSelector(actor, selectFailure);
   const { label, tone, text } = words[view];
+  const failed = view === 'notRegistered' && failure ? failureWords[failure] : null;
   return (
     <Card aria-labelledby="push-settings-title" role="region">
       <div className={head}>
@@ -84,8 +101,8 @@ export function PushSettings({ actor }: { actor: PushRegistrationRef }) {
         </div>
       </div>
       <div className={body} aria-live="polite" aria-busy={busy}>
-        <p>{text}</p>
-        {view === 'notRegistered' && failure ? <p className={failureText}>{failure}</p> : null}
+        <p data-push-message>{failed?.text ?? text}</p>
+        {failed ? <p className={hintText}>{failed.hint}</p> : null}
         {canEnable ? <Button onClick={() => actor.send({ type: 'push.enable' })}>Enable notifications</Button> : null}
       </div>
     </Card>
