@@ -58,11 +58,6 @@ describe('offer card: the trader’s reputation', () => {
     expect(within(card()).getByRole('button', { name: 'Buy from this seller' })).toBeEnabled();
     expect(within(card()).queryByRole('note')).not.toBeInTheDocument();
   });
-
-  it('on a profile the trade action links to Browse Offers', async () => {
-    await renderWithRouter(() => <OfferCard offer={offerItem(1)} currentUsername="ada" tradeLink />, '/traders/bob');
-    expect(within(card()).getByRole('link', { name: 'Buy from this seller' })).toHaveAttribute('href', '/offers');
-  });
 });
 
 describe('reputation figures', () => {

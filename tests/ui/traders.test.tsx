@@ -1,18 +1,39 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor } from 'xstate';
-import { traderProfileMachine } from '../../src/machines/traderProfile/traderProfile.machine.ts';
+import type { OfferListItem } from '../../contracts/index.ts';
+import { tradeDialogLogic } from '../../src/machines/tradeDialog/tradeDialog.actors.ts';
+import { traderProfileLogic } from '../../src/machines/traderProfile/traderProfile.actors.ts';
 import { TraderProfileScreen } from '../../src/ui/traders/TraderProfileScreen.tsx';
+import { TradeDialog } from '../../src/ui/trades/TradeDialog.tsx';
 import { scriptedActors } from '../support/machines.ts';
 import { offerItem } from '../support/offers.ts';
 import { traderProfile } from '../support/traders.ts';
 import { renderWithRouter } from './render.tsx';
 
+/**
+ * /traders/$username as the route draws it: the profile's chart (with its rule of offers' conditions) and the Trade
+ * Preview dialog beside it, which the profile's `takeOffer` opens, as the route binds it.
+ */
 async function profilePage(username = 'bob') {
-  const fakes = scriptedActors(['loadProfile']);
-  const actor = createActor(traderProfileMachine.provide({ actors: fakes.actors as never }), { input: { username } }).start();
-  await renderWithRouter(() => <TraderProfileScreen actor={actor} currentUsername="ada" />, `/traders/${username}`);
-  return { fakes, actor, typist: userEvent.setup() };
+  const fakes = scriptedActors(['loadProfile', 'loadStanding']);
+  const dialog = createActor(tradeDialogLogic.provide({ actors: scriptedActors(['previewTrade', 'openTrade']).actors as never })).start();
+  const taken: OfferListItem[] = [];
+  const takeOffer = (_: unknown, { offer }: { offer: OfferListItem }) => {
+    taken.push(offer);
+    dialog.send({ type: 'dialog.open', offer });
+  };
+  const actor = createActor(traderProfileLogic.provide({ actors: fakes.actors as never, actions: { takeOffer } }), { input: { username } }).start();
+  await renderWithRouter(
+    () => (
+      <>
+        <TraderProfileScreen actor={actor} currentUsername="ada" />
+        <TradeDialog actor={dialog} />
+      </>
+    ),
+    `/traders/${username}`,
+  );
+  return { fakes, actor, dialog, taken, typist: userEvent.setup() };
 }
 
 describe('/traders/$username', () => {
@@ -51,7 +72,37 @@ describe('/traders/$username', () => {
     const offers = within(screen.getByRole('region', { name: 'Active offers' }));
     expect(offers.getByRole('article', { name: 'sell offer by bob' })).toBeInTheDocument();
     expect(offers.getByRole('article', { name: 'buy offer by bob' })).toBeInTheDocument();
-    expect(offers.getByRole('link', { name: 'Buy from this seller' })).toHaveAttribute('href', '/offers');
+    expect(offers.getByRole('button', { name: 'Buy from this seller' })).toBeEnabled();
+    expect(offers.getByRole('button', { name: 'Sell to this buyer' })).toBeEnabled();
+  });
+
+  it("each offer's trade button opens that offer's own Trade Preview, on the profile", async () => {
+    const { fakes, dialog, taken, typist } = await profilePage();
+    const naira = offerItem(7, { currency__code: 'NGN', min_amount: '5000', max_amount: '90000', payment_methods: ['Opay'] });
+    await act(() => fakes.resolve('loadProfile', traderProfile({ offers: [offerItem(1), naira] })));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const cards = within(screen.getByRole('region', { name: 'Active offers' })).getAllByRole('article');
+    await typist.click(within(cards[1]!).getByRole('button', { name: 'Buy from this seller' }));
+    const modal = within(await screen.findByRole('dialog'));
+    expect(modal.getByRole('heading', { name: 'Trade Preview' })).toBeInTheDocument();
+    expect(modal.getByRole('textbox', { name: 'Amount (NGN)' })).toBeInTheDocument();
+    expect(modal.getByText('Amount must be between 5000 - 90000 NGN')).toBeInTheDocument();
+    expect(taken.map((offer) => offer.id)).toEqual([7]);
+    expect(dialog.getSnapshot().context.offer).toEqual(naira);
+    expect(screen.queryByRole('link', { name: 'Buy from this seller' }), 'no detour through Browse Offers').toBeNull();
+  });
+
+  it("an offer whose conditions the trader misses says why, and its button opens nothing", async () => {
+    const { fakes, taken } = await profilePage();
+    const picky = offerItem(4, { min_completed_trades: 5 });
+    await act(() => fakes.resolve('loadProfile', traderProfile({ offers: [picky, offerItem(1)] })));
+    await act(() => fakes.resolve('loadStanding', { completed_trades: 1, account_age_days: 30, two_factor: true }));
+    const [refused, open] = within(screen.getByRole('region', { name: 'Active offers' })).getAllByRole('article');
+    const button = within(refused!).getByRole('button', { name: 'Buy from this seller' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('This offer is for traders with at least 5 completed trades.');
+    expect(within(open!).getByRole('button', { name: 'Buy from this seller' })).toBeEnabled();
+    expect(taken).toEqual([]);
   });
 
   it('a new trader: no ratings yet, no completion record, no offers', async () => {

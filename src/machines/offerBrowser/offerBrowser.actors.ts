@@ -1,14 +1,12 @@
 import { fromPromise } from 'xstate';
 import type { OfferListItem } from '../../../contracts/index.ts';
-import { unmetCondition } from '../../../domain/offerConditions.ts';
 import { bindLivePrices } from '../livePrices/livePrices.actors.ts';
 import type { FlowDeps } from '../shared/deps.ts';
+import { offerRules } from '../shared/rules.ts';
 import { offerBrowserMachine } from './offerBrowser.machine.ts';
 
 /** Browse Offers' chart with the rule of offers' conditions: what every use of it, tests included, starts from. */
-export const offerBrowserLogic = offerBrowserMachine.provide({
-  guards: { canTake: (_, { offer, standing }) => standing === null || unmetCondition(offer, standing) === null },
-});
+export const offerBrowserLogic = offerBrowserMachine.provide({ guards: offerRules });
 
 /** `takeOffer` opens the Trade Preview dialog, which lives beside the list in the route. */
 export const bindOfferBrowser = (deps: FlowDeps, takeOffer: (offer: OfferListItem) => void) =>

@@ -1,9 +1,9 @@
 import type { SnapshotFrom } from 'xstate';
 import type { OfferListItem } from '../../../contracts/index.ts';
 import { multiplyDecimals } from '../../../domain/decimal.ts';
-import { unmetCondition } from '../../../domain/offerConditions.ts';
 import type { PriceDirection } from '../livePrices/livePrices.machine.ts';
 import { livePricesOf, type LivePrices } from '../livePrices/livePrices.selectors.ts';
+import { takeRefusals } from '../shared/rules.ts';
 import type { offerBrowserMachine } from './offerBrowser.machine.ts';
 
 type OfferBrowserSnapshot = SnapshotFrom<typeof offerBrowserMachine>;
@@ -19,19 +19,9 @@ export const selectCanPrevious = (snapshot: OfferBrowserSnapshot) => snapshot.ca
 /** The trader's own standing, once it has loaded (null before, or when it could not load). */
 export const selectStanding = (snapshot: OfferBrowserSnapshot) => snapshot.context.standing;
 
-/**
- * For each offer of the page the trader may not take: the sentence of the first condition they miss, the very one
- * the server would refuse an open with. A card whose trade button the chart refuses (`offer.take`) shows it.
- */
-export function selectTakeRefusals(snapshot: OfferBrowserSnapshot): ReadonlyMap<number, string> {
-  const { standing, offers } = snapshot.context;
-  const refusals = new Map<number, string>();
-  for (const offer of offers) {
-    if (snapshot.can({ type: 'offer.take', offer })) continue;
-    refusals.set(offer.id, (standing && unmetCondition(offer, standing)) ?? '');
-  }
-  return refusals;
-}
+/** For each offer of the page the trader may not take, why (shared/rules.ts `takeRefusals`). */
+export const selectTakeRefusals = (snapshot: OfferBrowserSnapshot): ReadonlyMap<number, string> =>
+  takeRefusals(snapshot.context.offers, snapshot.context.standing, (offer) => snapshot.can({ type: 'offer.take', offer }));
 
 /** The live prices of the coins, once their starting prices have loaded. */
 export const selectLivePrices = (snapshot: OfferBrowserSnapshot) => livePricesOf(snapshot);

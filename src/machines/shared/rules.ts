@@ -1,4 +1,6 @@
-import { CONDITION_NUMBER_FIELDS, conditionFieldProblem, type ConditionNumberField } from '../../../domain/offerConditions.ts';
+import type { OfferConditions } from '../../../contracts/index.ts';
+import type { TraderStanding } from '../../../contracts/traders.ts';
+import { CONDITION_NUMBER_FIELDS, conditionFieldProblem, unmetCondition, type ConditionNumberField } from '../../../domain/offerConditions.ts';
 import { amountError, confirmPasswordError, emailError, isRecoveryCode, isSecondFactor, passwordError, usernameError } from './validation.ts';
 
 /** The offer form's fields an offer cannot go without. */
@@ -41,3 +43,30 @@ export const formRules = {
     amountError(params.amount, params.offer) === undefined &&
     params.offer.payment_methods.includes(params.paymentMethod),
 };
+
+/**
+ * Taking an offer (Browse Offers, a trader's profile): the trader meets the offer's counterparty conditions
+ * (domain/offerConditions.ts, the rule the server refuses an open by), or their standing is unknown and the server
+ * will say.
+ */
+export const offerRules = {
+  canTake: (_: unknown, params: { offer: OfferConditions; standing: TraderStanding | null }) =>
+    params.standing === null || unmetCondition(params.offer, params.standing) === null,
+};
+
+/**
+ * For each offer the trader may not take (`mayTake`, the chart's `offer.take`, refuses it): the sentence of the first
+ * condition they miss, the very one the server would refuse an open with. A card whose trade button is refused shows it.
+ */
+export function takeRefusals<Offer extends OfferConditions & { id: number }>(
+  offers: readonly Offer[],
+  standing: TraderStanding | null,
+  mayTake: (offer: Offer) => boolean,
+): ReadonlyMap<number, string> {
+  const refusals = new Map<number, string>();
+  for (const offer of offers) {
+    if (mayTake(offer)) continue;
+    refusals.set(offer.id, (standing && unmetCondition(offer, standing)) ?? '');
+  }
+  return refusals;
+}

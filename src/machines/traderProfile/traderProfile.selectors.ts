@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { takeRefusals } from '../shared/rules.ts';
 import type { traderProfileMachine } from './traderProfile.machine.ts';
 
 type TraderProfileSnapshot = SnapshotFrom<typeof traderProfileMachine>;
@@ -9,3 +10,6 @@ export const selectProfileView = (snapshot: TraderProfileSnapshot): 'loading' | 
 export const selectProfile = (snapshot: TraderProfileSnapshot) => snapshot.context.profile;
 export const selectProfileUsername = (snapshot: TraderProfileSnapshot) => snapshot.context.username;
 export const selectCanRetry = (snapshot: TraderProfileSnapshot) => snapshot.can({ type: 'profile.retry' });
+/** For each of the profile's offers the trader may not take, why (shared/rules.ts `takeRefusals`). */
+export const selectTakeRefusals = (snapshot: TraderProfileSnapshot): ReadonlyMap<number, string> =>
+  takeRefusals(snapshot.context.profile?.offers ?? [], snapshot.context.standing, (offer) => snapshot.can({ type: 'offer.take', offer }));

@@ -31,24 +31,22 @@ const refusalNote = css({ fontSize: 'sm', color: 'warning', bg: 'warning.subtle'
 const action = css({ mt: 'auto' });
 
 /**
- * One offer card of Browse Offers. `onTrade` opens the Trade Preview dialog. `coinPrice` is one coin at its
- * live price in the offer's currency (offerBrowser.selectors.ts); no line while unknown. `tradeLink` (a trader's
- * profile) sends the trade action to Browse Offers instead, where the dialog lives. `refusal`: the trader may
- * not take this offer (the chart refused `offer.take`), and this sentence, the server's own, says why.
+ * One offer card of Browse Offers and of a trader's profile. `onTrade` opens the offer's Trade Preview dialog.
+ * `coinPrice` is one coin at its live price in the offer's currency (offerBrowser.selectors.ts); no line while
+ * unknown. `refusal`: the trader may not take this offer (the chart refused `offer.take`), and this sentence, the
+ * server's own, says why.
  */
 export function OfferCard({
   offer,
   currentUsername,
   onTrade,
   coinPrice,
-  tradeLink = false,
   refusal,
 }: {
   offer: OfferListItem;
   currentUsername: string;
   onTrade?: () => void;
   coinPrice?: { amount: string; direction: PriceDirection | null } | null;
-  tradeLink?: boolean;
   refusal?: string;
 }) {
   const mine = offer.user__username === currentUsername;
@@ -126,10 +124,6 @@ export function OfferCard({
         {mine ? (
           <ButtonLink to="/offers/$id" params={{ id: String(offer.id) }} variant="outline" className={css({ w: '100%' })}>
             Edit offer
-          </ButtonLink>
-        ) : tradeLink ? (
-          <ButtonLink to="/offers" variant={offer.offer_type === 'buy' ? 'sell' : 'buy'} className={css({ w: '100%' })}>
-            {offer.offer_type === 'buy' ? 'Sell to this buyer' : 'Buy from this seller'}
           </ButtonLink>
         ) : (
           <Button

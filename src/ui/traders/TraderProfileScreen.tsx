@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
 import type { ActorRefFrom } from 'xstate';
 import { css, cx } from 'styled-system/css';
+import type { OfferListItem } from '../../../contracts/index.ts';
 import type { TraderProfile, TraderRating } from '../../../contracts/traders.ts';
 import type { traderProfileMachine } from '../../machines/traderProfile/traderProfile.machine.ts';
 import {
@@ -9,6 +10,7 @@ import {
   selectProfile,
   selectProfileUsername,
   selectProfileView,
+  selectTakeRefusals,
 } from '../../machines/traderProfile/traderProfile.selectors.ts';
 import { Spinner } from '../chat/Spinner.tsx';
 import { formatRelative } from '../format/relative.ts';
@@ -38,14 +40,23 @@ export const formatJoined = (iso: string) => `Joined ${DateTime.fromISO(iso).set
 
 const starsOf = (score: number) => '★'.repeat(score) + '☆'.repeat(Math.max(0, 5 - score));
 
-/** /traders/$username: what a counterparty weighs before trading with this trader. */
+/** The same refusals: the profile's snapshot changes only with a load, and its cards redraw only when these change. */
+const sameRefusals = (a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>) =>
+  a.size === b.size && [...a].every(([id, why]) => b.get(id) === why);
+
+/**
+ * /traders/$username: what a counterparty weighs before trading with this trader. Each offer's trade button opens
+ * that offer's Trade Preview (the chart's `offer.take`, which the route binds to the dialog beside the page).
+ */
 export function TraderProfileScreen({ actor, currentUsername }: { actor: ActorRefFrom<typeof traderProfileMachine>; currentUsername: string }) {
   const view = useSelector(actor, selectProfileView);
   const profile = useSelector(actor, selectProfile);
   const username = useSelector(actor, selectProfileUsername);
   const canRetry = useSelector(actor, selectCanRetry);
+  const refusals = useSelector(actor, selectTakeRefusals, sameRefusals);
 
-  if (view === 'loaded' && profile) return <Profile profile={profile} currentUsername={currentUsername} />;
+  if (view === 'loaded' && profile)
+    return <Profile profile={profile} currentUsername={currentUsername} refusals={refusals} onTake={(offer) => actor.send({ type: 'offer.take', offer })} />;
   return (
     <section className={`${cardStyle} ${centre}`} aria-label="Trader profile" data-view={view}>
       {view === 'loading' ? <Spinner label="Loading the trader" /> : null}
@@ -70,7 +81,17 @@ export function TraderProfileScreen({ actor, currentUsername }: { actor: ActorRe
   );
 }
 
-function Profile({ profile, currentUsername }: { profile: TraderProfile; currentUsername: string }) {
+function Profile({
+  profile,
+  currentUsername,
+  refusals,
+  onTake,
+}: {
+  profile: TraderProfile;
+  currentUsername: string;
+  refusals: ReadonlyMap<number, string>;
+  onTake: (offer: OfferListItem) => void;
+}) {
   const completion = formatCompletionPercent(profile.completion_rate);
   return (
     <section className={page} aria-label={`Trader ${profile.username}`}>
@@ -131,7 +152,13 @@ function Profile({ profile, currentUsername }: { profile: TraderProfile; current
         ) : (
           <div className={grid}>
             {profile.offers.map((offer) => (
-              <OfferCard key={offer.id} offer={offer} currentUsername={currentUsername} tradeLink />
+              <OfferCard
+                key={offer.id}
+                offer={offer}
+                currentUsername={currentUsername}
+                onTrade={() => onTake(offer)}
+                refusal={refusals.get(offer.id)}
+              />
             ))}
           </div>
         )}
