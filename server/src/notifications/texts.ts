@@ -218,7 +218,7 @@ export const signInOrigin = (device: string, client: string): string =>
   [device.trim() === '' ? 'a device that gave no name' : device.trim(), client === '' ? '' : `at ${client}`].filter(Boolean).join(' ');
 
 export const securityTexts = {
-  /** A sign-in from a device or address new to the account (accounts/README.md "New sign-ins"). */
+  /** A sign-in from a device or address new to the account (server/src/accounts/README.md "New sign-ins"). */
   signIn(userId: string, device: string, client: string): NotificationDraft {
     return draft(userId, 'sign_in', 'New sign-in', `Your account was signed in from ${signInOrigin(device, client)}. ${ifNotYou}`, SECURITY_LINK);
   },
