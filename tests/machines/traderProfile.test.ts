@@ -77,7 +77,7 @@ describe('traderProfile', () => {
     await vi.waitFor(() => expect(requests).toHaveLength(2));
     await flush();
     expect(selectProfileView(actor.getSnapshot())).toBe('loaded');
-    expect(actor.getSnapshot().matches({ loaded: 'standingUnknown' }), 'the read failed').toBe(true);
+    expect(actor.getSnapshot().matches({ loaded: { standing: 'unknown' } }), 'the read failed').toBe(true);
     expect(errors, 'quietly').toEqual([]);
     expect(selectTakeRefusals(actor.getSnapshot()).size).toBe(0);
     actor.send({ type: 'offer.take', offer: picky });

@@ -26,7 +26,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       { type: 'xstate.error.actor.loadProfile', error: new Error('Internet server error') },
     );
   }
-  if (snapshot.matches({ loaded: 'standingLoading' })) {
+  if (snapshot.matches({ loaded: { standing: 'loading' } })) {
     list.push({ type: 'xstate.done.actor.loadStanding', output: standing }, { type: 'xstate.error.actor.loadStanding', error: new Error('offline') });
   }
   return list;

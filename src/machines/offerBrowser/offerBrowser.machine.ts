@@ -4,6 +4,7 @@ import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
 import { keepAnswer, readInto } from '../shared/reading.ts';
+import { standingRead } from '../shared/standing.ts';
 import { unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import { filterBy, loadingPage, pageGuards, pagedList, pageTurns } from '../shared/pagedList.ts';
 
@@ -139,20 +140,6 @@ export const offerBrowserMachine = setup({
         unavailable: {},
       },
     },
-    standing: {
-      description: 'The trader\'s own completed trades, account age and two-factor: which offers\' conditions they meet.',
-      initial: 'loading',
-      states: {
-        loading: {
-          invoke: readInto('loadStanding', ['keepStanding', 'standing'], {
-            done: 'known',
-            failed: 'unknown',
-            failure: 'Not known: every trade button stays enabled, and the server refuses an open with the condition named.',
-          }),
-        },
-        known: {},
-        unknown: {},
-      },
-    },
+    standing: standingRead,
   },
 });

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { OfferConditions, OfferListItem } from '../../../contracts/index.ts';
 import type { TraderProfile, TraderStanding } from '../../../contracts/traders.ts';
-import { readInto } from '../shared/reading.ts';
+import { standingRead } from '../shared/standing.ts';
 import { unboundPromise, unboundRule } from '../shared/unbound.ts';
 
 export type TraderProfileInput = { username: string };
@@ -71,18 +71,8 @@ export const traderProfileMachine = setup({
     },
     loaded: {
       description: 'The record shows; the trader\'s own standing loads beside it, for the offers\' trade buttons.',
-      initial: 'standingLoading',
-      states: {
-        standingLoading: {
-          invoke: readInto('loadStanding', ['keepStanding', 'standing'], {
-            done: 'standingKnown',
-            failed: 'standingUnknown',
-            failure: 'Not known: every trade button stays enabled, and the server refuses an open with the condition named.',
-          }),
-        },
-        standingKnown: { description: 'An offer whose conditions the trader misses says why, and its button is off.' },
-        standingUnknown: {},
-      },
+      initial: 'standing',
+      states: { standing: standingRead },
       on: {
         'offer.take': {
           description: "An offer's trade button: opens that offer's Trade Preview, unless the trader misses the offer's conditions.",
