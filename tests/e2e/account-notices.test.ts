@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
-import { DEMO_PASSWORD, newPage, screenshot, type Product } from './support.ts';
+import { buyFromSeller, DEMO_PASSWORD, newPage, screenshot, type Product } from './support.ts';
 import { productAndBrowserPerFile } from './per-file.ts';
 
 /**
@@ -112,19 +111,7 @@ describe('the dispute desk', () => {
   it('names the buyer and the seller, and reads the rate as the offer card does', async () => {
     // bob buys from alice, pays and disputes, through the API as his browser would.
     const bobToken = (await product.call<{ token: string }>('security/login/', { username: 'bob', password: DEMO_PASSWORD })).token;
-    const list = await product.call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[]; currency__code: string }> }>(
-      'market/offers/',
-      { type: 'list', page: 1, filters: { user__username__icontains: 'alice', offer_type: 'sell' } },
-      bobToken,
-    );
-    const offer = list.offers[0]!;
-    const opened = await product.post(
-      'market/trade/',
-      { type: 'open', offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0], rate: offer.rate },
-      bobToken,
-    );
-    expect(opened.status).toBe(200);
-    const channel = opened.headers.get(TRADE_CHANNEL_HEADER) ?? '';
+    const { channel, offer } = await buyFromSeller(product, bobToken, 'alice');
     await product.call('market/trade/', { type: 'mark_paid', channel }, bobToken);
     await product.call('market/trade/', { type: 'raise_dispute', channel, reason: 'Paid, nothing released.' }, bobToken);
     const rate = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 }).format(offer.rate as `${number}`);

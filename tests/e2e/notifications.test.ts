@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
 import { browserSubscription, DEVICE_API, decryptPush, localhostCertificate, localPushService, SDK_VERSION, type LocalPushService } from '../support/push.ts';
-import { cleanupDir, DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
+import { buyFromSeller, cleanupDir, DEMO_PASSWORD, launchBrowser, newPage, screenshot, startProduct, type Product } from './support.ts';
 
 let product: Product;
 let browser: Browser;
@@ -36,24 +35,7 @@ const within = { timeout: 15_000 };
 const apiSignIn = async (username: string) => (await product.call<{ token: string }>('security/login/', { username, password: DEMO_PASSWORD })).token;
 
 /** bob opens a trade on alice's first sell offer, as the Trade Preview dialog would; answers its channel. */
-async function bobBuysFromAlice(bobToken: string): Promise<string> {
-  const list = await product.call<{ offers: Array<{ id: number; rate: string; min_amount: string; payment_methods: string[] }> }>(
-    'market/offers/',
-    { type: 'list', page: 1, filters: { user__username__icontains: 'alice', offer_type: 'sell' } },
-    bobToken,
-  );
-  const offer = list.offers[0]!;
-  const response = await product.post(
-    'market/trade/',
-    { type: 'open', offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0], rate: offer.rate },
-    bobToken,
-  );
-  expect(response.status).toBe(200);
-  // The answer's info is the spec's sentence; the new trade's channel comes in a header.
-  const channel = response.headers.get(TRADE_CHANNEL_HEADER) ?? '';
-  expect(channel).not.toBe('');
-  return channel;
-}
+const bobBuysFromAlice = async (bobToken: string): Promise<string> => (await buyFromSeller(product, bobToken, 'alice')).channel;
 
 const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ });
 const panel = (page: Page) => page.getByRole('dialog', { name: 'Notifications' });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createGuardrails, generate } from 'otplib';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
+import { TRADE_CHANNEL_HEADER } from '../../contracts/index.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The flags every Chromium here starts with (the browser tests', the benchmarks'). */
@@ -155,6 +156,30 @@ export async function startProduct(extraEnv: Record<string, string> = {}) {
 }
 
 export type Product = Awaited<ReturnType<typeof startProduct>>;
+
+/** A sell offer as Browse Offers lists it, as far as opening a trade on it needs. */
+export type ListedOffer = { id: number; rate: string; min_amount: string; payment_methods: string[]; currency__code: string };
+
+/**
+ * The buyer (a session token) opens a trade on the seller's first listed sell offer, at its minimum and first method,
+ * as the Trade Preview dialog would: the trade's channel (the open answer's header) and the offer.
+ */
+export async function buyFromSeller(product: Product, buyerToken: string, seller: string): Promise<{ channel: string; offer: ListedOffer }> {
+  const list = await product.call<{ offers: ListedOffer[] }>(
+    'market/offers/',
+    { type: 'list', page: 1, filters: { user__username__icontains: seller, offer_type: 'sell' } },
+    buyerToken,
+  );
+  const offer = list.offers[0]!;
+  const response = await product.post(
+    'market/trade/',
+    { type: 'open', offer: offer.id, amount: offer.min_amount, payment_method: offer.payment_methods[0], rate: offer.rate },
+    buyerToken,
+  );
+  const channel = response.headers.get(TRADE_CHANNEL_HEADER) ?? '';
+  if (response.status !== 200 || channel === '') throw new Error(`open on offer ${offer.id}: ${response.status} ${await response.text()}`);
+  return { channel, offer };
+}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
