@@ -1,7 +1,7 @@
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { flowAtlasMachine, LIVE_EVENTS_KEPT, type AtlasAccess, type FlowAtlasEvent } from '../../src/machines/flowAtlas/flowAtlas.machine.ts';
 import { bindFlowAtlas } from '../../src/machines/flowAtlas/flowAtlas.actors.ts';
-import { selectActiveStates, selectIsRefused, selectLayout, selectLiveActors } from '../../src/machines/flowAtlas/flowAtlas.selectors.ts';
+import { selectActiveStates, selectChartId, selectIsRefused, selectLayout, selectLiveActors } from '../../src/machines/flowAtlas/flowAtlas.selectors.ts';
 import type { ChartLayout } from '../../src/ui/flows/layout.ts';
 import type { WebAppConfig } from '../../contracts/index.ts';
 
@@ -35,13 +35,23 @@ function start({ access = { open: true, live: true }, chart = null as string | n
 }
 
 describe('the flow atlas chart', () => {
-  it('opens on the list when no chart is named, and lays out the chart chosen', async () => {
+  it('opens on the first chart when none is named, and lays out the chart chosen', async () => {
     const { actor, layoutCalls } = start();
-    await waitFor(actor, (snapshot) => snapshot.matches({ open: { chart: 'listing' } }));
-    actor.send({ type: 'chart.select', chart: 'tradeDialog' });
     await waitFor(actor, (snapshot) => selectLayout(snapshot) !== null);
-    expect(layoutCalls).toEqual(['tradeDialog']);
-    expect(selectLayout(actor.getSnapshot())?.id).toBe('tradeDialog');
+    expect(selectChartId(actor.getSnapshot())).toBe('login');
+    expect(selectLayout(actor.getSnapshot())?.id).toBe('login');
+    actor.send({ type: 'chart.select', chart: 'tradeDialog' });
+    await waitFor(actor, (snapshot) => selectLayout(snapshot)?.id === 'tradeDialog');
+    expect(layoutCalls).toEqual(['login', 'tradeDialog']);
+  });
+
+  it('says there is no chart when the atlas has none to open on', async () => {
+    const empty = createActor(
+      flowAtlasMachine.provide({ actors: { checkAccess: fromPromise<AtlasAccess>(async () => ({ open: true, live: false })) } }),
+      { input: { charts: [], chart: null } },
+    ).start();
+    await waitFor(empty, (snapshot) => snapshot.matches({ open: { chart: 'unknown' } }));
+    expect(selectChartId(empty.getSnapshot())).toBeNull();
   });
 
   it('opens on the chart the address names, and says so when there is none by that name', async () => {

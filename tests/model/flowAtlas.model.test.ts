@@ -71,7 +71,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 const model = walk(flowAtlasMachine, { events, input: { charts, chart: null } });
 
 /** What the atlas page shows beside the list of charts: the access check, the not-found page, or the chosen chart's panel. */
-type Panel = 'checking' | 'refused' | 'list' | 'unknown' | 'layingOut' | 'failed' | 'showing';
+type Panel = 'checking' | 'refused' | 'unknown' | 'layingOut' | 'failed' | 'showing';
 
 async function run(path: ModelPath, coverage?: Coverage) {
   const fakes = scriptedActors(['checkAccess', 'layoutChart']);
@@ -91,13 +91,14 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let liveEvents: LiveEvent[] = [];
   const expectedCalls: { id: string; input: unknown }[] = [{ id: 'checkAccess', input: undefined }];
   const isOpen = () => panel !== 'checking' && panel !== 'refused';
-  // Choosing a chart forgets the last one's diagram and focus; a known chart is laid out, anything else is not.
+  // Choosing a chart forgets the last one's diagram and focus; naming none opens the atlas's first; a known chart is
+  // laid out, anything else is not.
   const choose = (id: string | null) => {
-    chart = id;
+    chart = id ?? charts[0]!.id;
     layout = null;
     selected = null;
-    panel = id === null ? 'list' : charts.some((entry) => entry.id === id) ? 'layingOut' : 'unknown';
-    if (panel === 'layingOut') expectedCalls.push({ id: 'layoutChart', input: { chart: id } });
+    panel = charts.some((entry) => entry.id === chart) ? 'layingOut' : 'unknown';
+    if (panel === 'layingOut') expectedCalls.push({ id: 'layoutChart', input: { chart } });
   };
 
   await replay(actor, path, fakes, (snapshot, { event }) => {

@@ -38,6 +38,17 @@ describe('the flow atlas screen', () => {
     for (const chart of atlasCharts) expect(within(list).getByRole('button', { name: `${chart.id} ${chart.description}` })).toBeInTheDocument();
   });
 
+  it('opens on the first chart of the list when the address names none', async () => {
+    const { chosen } = await renderAtlas(false);
+    const [first] = atlasCharts;
+    expect(await screen.findByRole('heading', { level: 1, name: first!.id })).toBeInTheDocument();
+    expect(screen.getByText(`Flow atlas · ${atlasCharts.length} charts`)).toBeInTheDocument();
+    const list = screen.getByRole('navigation', { name: 'Charts' });
+    expect(within(list).getByRole('button', { current: 'page' })).toHaveAccessibleName(`${first!.id} ${first!.description}`);
+    await waitFor(() => expect(document.querySelector(`[data-state^="${first!.id}."]`)).not.toBeNull(), { timeout: 10_000 });
+    expect(chosen).toEqual([]);
+  });
+
   it('draws the chosen chart, describes a focused state and shows its shortest paths', async () => {
     const { chosen } = await renderAtlas(false);
     fireEvent.click(screen.getByRole('button', { name: /^tradeDialog / }));

@@ -21,6 +21,7 @@ export type FlowAtlasContext = {
 };
 export type FlowAtlasInput = { charts: ChartSummary[]; chart: string | null };
 export type FlowAtlasEvent =
+  /** `null`: no chart named (an address without `?chart=`), which opens the first. */
   | { type: 'chart.select'; chart: string | null }
   | { type: 'view.change'; view: FlowAtlasView }
   | { type: 'item.select'; item: AtlasItem | null }
@@ -47,6 +48,7 @@ export const flowAtlasMachine = setup({
   },
   actions: {
     choose: assign((_, params: { chart: string | null }) => ({ chartId: params.chart, layout: null, selected: null })),
+    chooseFirstIfNoneNamed: assign(({ context }) => ({ chartId: context.chartId ?? context.charts[0]?.id ?? null })),
     keepAccess: assign((_, params: { access: AtlasAccess }) => ({ live: params.access.live })),
     keepLayout: assign((_, params: { layout: ChartLayout }) => ({ layout: params.layout })),
     setView: assign((_, params: { view: FlowAtlasView }) => ({ view: params.view })),
@@ -61,7 +63,6 @@ export const flowAtlasMachine = setup({
   guards: {
     isOpen: (_, params: { access: AtlasAccess }) => params.access.open,
     isLive: ({ context }) => context.live,
-    hasNoChart: ({ context }) => context.chartId === null,
     isKnownChart: ({ context }) => context.charts.some((chart) => chart.id === context.chartId),
   },
 }).createMachine({
@@ -110,14 +111,14 @@ export const flowAtlasMachine = setup({
           },
           states: {
             choosing: {
+              description: 'The chart named in the address or picked in the list; none named opens the first, not an empty page.',
+              entry: 'chooseFirstIfNoneNamed',
               always: [
-                { guard: 'hasNoChart', target: 'listing' },
                 { guard: 'isKnownChart', target: 'layingOut' },
                 { target: 'unknown' },
               ],
             },
-            listing: { description: 'Only the list of charts: none is chosen.' },
-            unknown: { description: 'The chart named in the address does not exist (any more).' },
+            unknown: { description: 'The chart named in the address does not exist (any more), or the atlas has none.' },
             layingOut: {
               tags: ['busy'],
               invoke: {

@@ -45,6 +45,7 @@ const chartName = css({ fontFamily: 'mono', fontSize: 'sm' });
 const chartText = css({ display: 'block', fontSize: 'xs', color: 'fg.muted', mt: '0.5' });
 const main = css({ display: 'flex', flexDirection: 'column', gap: '4', minW: '0' });
 const heading = css({ fontSize: { base: 'xl', md: '2xl' }, fontWeight: 'bold', fontFamily: 'mono' });
+const eyebrow = css({ fontSize: 'xs', fontWeight: 'semibold', letterSpacing: 'wide', textTransform: 'uppercase', color: 'fg.muted' });
 const muted = css({ color: 'fg.muted' });
 const tabs = css({ display: 'flex', gap: '2', flexWrap: 'wrap' });
 const diagramWrap = css({ overflow: 'auto', maxH: '75vh', p: '2!' });
@@ -73,7 +74,10 @@ const toggle = css({
   '&[aria-pressed=true]': { bg: 'accent', color: 'accent.fg', borderColor: 'accent' },
 });
 
-/** The flow atlas: the list of charts, the chosen chart's diagram or paths, and what the pages beside it are doing. */
+/**
+ * The flow atlas: the list of charts, the chosen chart's diagram or paths (the first chart when the address names
+ * none), and what the pages beside it are doing.
+ */
 export function AtlasScreen({ actor, onChoose }: { actor: AtlasActor; onChoose: (chart: string) => void }) {
   const charts = useSelector(actor, selectCharts);
   const chartId = useSelector(actor, selectChartId);
@@ -97,6 +101,7 @@ export function AtlasScreen({ actor, onChoose }: { actor: AtlasActor; onChoose: 
       </nav>
       <main className={main}>
         <header>
+          {chosen ? <p className={eyebrow}>{`Flow atlas · ${charts.length} charts`}</p> : null}
           <h1 className={heading}>{chosen ? chosen.id : 'Flow atlas'}</h1>
           <p className={muted}>
             {chosen
