@@ -2,9 +2,8 @@ import { Outlet, createFileRoute, notFound, redirect } from '@tanstack/react-rou
 import { useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
 import { css } from 'styled-system/css';
-import { selectInitial, selectUser } from '../machines/session/session.selectors.ts';
+import { selectUser } from '../machines/session/session.selectors.ts';
 import { RETURN_TO_PARAM, returnTo } from './-returnTo.ts';
-import { useFlowActor } from './-useFlow.ts';
 
 const main = css({ maxW: '7xl', mx: 'auto', px: { base: '4', md: '6' }, py: { base: '6', md: '8' } });
 
@@ -28,11 +27,8 @@ export const Route = createFileRoute('/_app')({
     if (!operator && location.pathname.startsWith('/operator')) throw notFound();
     // The signed-in bar (menus, popovers, the bell and its chart) is its own chunk, fetched once someone is
     // signed in and before the page renders, so it never pops in late and /login never downloads it.
-    const [{ SignedInNav }, { bindNotifications }] = await Promise.all([
-      import('../ui/shell/TopNav.tsx'),
-      import('../machines/notifications/notifications.actors.ts'),
-    ]);
-    return { SignedInNav, bindNotifications };
+    const { SignedInBar } = await import('./-signedInBar.tsx');
+    return { SignedInBar };
   },
   component: AppLayout,
 });
@@ -48,13 +44,10 @@ function AppLayout() {
 }
 
 function SignedInLayout({ username }: { username: string }) {
-  const { session, SignedInNav, bindNotifications } = Route.useRouteContext();
-  const initial = useSelector(session, selectInitial);
-  const role = useSelector(session, (snapshot) => selectUser(snapshot)?.role);
-  const notifications = useFlowActor(bindNotifications, { input: { username } });
+  const { session, SignedInBar } = Route.useRouteContext();
   return (
     <>
-      <SignedInNav initial={initial} role={role} notifications={notifications} onLogout={() => session.send({ type: 'session.logout' })} />
+      <SignedInBar session={session} username={username} />
       <main className={main}>
         <Outlet />
       </main>

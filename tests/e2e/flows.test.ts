@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newPage, screenshot, type Product } from './support.ts';
 import { productAndBrowserPerFile } from './per-file.ts';
@@ -53,9 +53,52 @@ describe('the flow atlas', () => {
     await page.goto(`${product.baseUrl}/flows?chart=tradeConversation`);
     await page.locator('[data-state="tradeConversation.actions.releasing.confirming"]').waitFor();
     await screenshot(page, 'flows-tradeConversation-dark-390');
-    await page.goto(`${product.baseUrl}/flows`);
-    await page.getByRole('navigation', { name: 'Charts' }).getByRole('button', { name: /^withdrawal\b/ }).waitFor();
-    await screenshot(page, 'flows-list-dark-390');
     await context.close();
+  });
+
+  it('opens on the first chart of the list, under the product’s bar: Login and Sign Up signed out, its pages signed in', async () => {
+    const shots = async (page: Page, name: string) => {
+      for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+        await page.setViewportSize({ width, height });
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await screenshot(page, `flows-${name}-${width}-${colorScheme}`);
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    };
+    /** The atlas at /flows, no chart named: the first of the list is the one drawn. */
+    const opensOnFirstChart = async (page: Page) => {
+      await page.goto(`${product.baseUrl}/flows`);
+      const first = page.getByRole('navigation', { name: 'Charts' }).getByRole('button').first();
+      const id = (await first.locator('span').first().textContent()) ?? '';
+      expect(id).toMatch(/^\w+$/);
+      await page.getByRole('heading', { level: 1, name: id, exact: true }).waitFor();
+      await page.locator(`[data-state^="${id}."]`).first().waitFor();
+      expect(await first.getAttribute('aria-current')).toBe('page');
+      expect(new URL(page.url()).searchParams.get('chart')).toBeNull();
+    };
+
+    const visitor = await newPage(browser);
+    await opensOnFirstChart(visitor.page);
+    const bar = visitor.page.getByRole('navigation', { name: 'Main' });
+    await bar.getByRole('link', { name: 'Login' }).waitFor();
+    await bar.getByRole('link', { name: 'Sign Up' }).waitFor();
+    await bar.getByRole('link', { name: 'Peerex home' }).waitFor();
+    await shots(visitor.page, 'signed-out');
+    await bar.getByRole('link', { name: 'Login' }).click();
+    await visitor.page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await visitor.context.close();
+
+    const trader = await newPage(browser);
+    await product.signIn(trader.page, 'carol');
+    await opensOnFirstChart(trader.page);
+    const signedIn = trader.page.getByRole('navigation', { name: 'Main' });
+    await signedIn.getByRole('button', { name: /^Notifications/ }).waitFor();
+    await shots(trader.page, 'signed-in');
+    await signedIn.getByRole('link', { name: 'Dashboard' }).click();
+    await trader.page.waitForURL(`${product.baseUrl}/`);
+    await trader.page.getByRole('heading', { name: 'Welcome back, carol' }).waitFor();
+    await trader.context.close();
   });
 });
