@@ -23,12 +23,13 @@ const button = defineRecipe({
   variants: {
     variant: {
       default: { bg: 'accent', color: 'accent.fg', _hover: { bg: 'accent.hover' } },
-      destructive: { bg: 'danger', color: 'white', _hover: { opacity: 0.9 } },
+      destructive: { bg: 'red.600', color: 'white', _hover: { opacity: 0.9 } },
       outline: { bg: 'transparent', borderColor: 'border', color: 'fg', _hover: { bg: 'bg.muted' } },
       secondary: { bg: 'bg.muted', color: 'fg', _hover: { bg: 'bg.subtle' } },
       ghost: { bg: 'transparent', color: 'fg', _hover: { bg: 'bg.muted' } },
       link: { bg: 'transparent', color: 'accent', px: '0', _hover: { textDecoration: 'underline' } },
-      // Darker than the buy/sell tokens (text colours on cards): white on them reads at 4.5:1 or more.
+      // Fixed shades, not the buy/sell/danger tokens (text colours, lighter in dark): white on them reads at 4.5:1 or
+      // more in both themes (tests/e2e/accessibility.test.ts).
       buy: { bg: 'emerald.700', color: 'white', _hover: { opacity: 0.9 } },
       sell: { bg: 'rose.600', color: 'white', _hover: { opacity: 0.9 } },
       hero: { bgGradient: 'to-r', gradientFrom: 'accent', gradientTo: 'premium', color: 'white', _hover: { opacity: 0.92 } },
@@ -92,8 +93,10 @@ export default defineConfig({
             fg: { value: { base: '{colors.white}', _dark: '{colors.slate.950}' } },
             subtle: { value: { base: '{colors.indigo.50}', _dark: '{colors.indigo.950}' } },
           },
-          buy: { value: { base: '{colors.emerald.600}', _dark: '{colors.emerald.500}' } },
-          sell: { value: { base: '{colors.rose.600}', _dark: '{colors.rose.500}' } },
+          // Text colours, as success, warning and danger: 4.5:1 or more on the surface and the muted background of
+          // either theme (tests/e2e/accessibility.test.ts scans every page in both).
+          buy: { value: { base: '{colors.emerald.700}', _dark: '{colors.emerald.500}' } },
+          sell: { value: { base: '{colors.rose.700}', _dark: '{colors.rose.400}' } },
           success: {
             DEFAULT: { value: { base: '{colors.emerald.700}', _dark: '{colors.emerald.300}' } },
             subtle: { value: { base: '{colors.emerald.100}', _dark: '{colors.emerald.950}' } },
@@ -103,7 +106,7 @@ export default defineConfig({
             subtle: { value: { base: '{colors.amber.100}', _dark: '{colors.amber.950}' } },
           },
           danger: {
-            DEFAULT: { value: { base: '{colors.red.600}', _dark: '{colors.red.500}' } },
+            DEFAULT: { value: { base: '{colors.red.700}', _dark: '{colors.red.400}' } },
             subtle: { value: { base: '{colors.red.100}', _dark: '{colors.red.950}' } },
           },
           premium: { value: { base: '{colors.violet.600}', _dark: '{colors.violet.500}' } },

@@ -38,7 +38,8 @@ const badge = css({
   h: '5',
   px: '1',
   borderRadius: 'full',
-  bg: 'danger',
+  // The danger token is a text colour (lighter in dark): white reads on this fixed shade in both themes.
+  bg: 'red.600',
   color: 'white',
   fontSize: '2xs',
   fontWeight: 'bold',
