@@ -17,7 +17,9 @@ export const fieldStyles = {
     fontSize: 'sm',
     _placeholder: { color: 'fg.subtle' },
     _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '0' },
-    _invalid: { borderColor: 'danger' },
+    // Only what the form's rules found (Ark's data-invalid), not CSS's :invalid, which an empty `required` field
+    // matches before anyone has typed: a form must not open red.
+    '&[data-invalid]': { borderColor: 'danger' },
     // Not `_readOnly`: CSS counts every button (a select's trigger) as :read-only.
     '&:is(input, textarea):read-only': { bg: 'bg.muted', color: 'fg.muted' },
   }),
