@@ -47,8 +47,9 @@ const toggle = css({
   fontWeight: 'medium',
   cursor: 'pointer',
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '-2px' },
-  '& svg': { flexShrink: '0', transition: 'rotate 150ms' },
-  '&[data-state=open] svg': { rotate: '180deg' },
+  // The chevron (the button's own icon, not the clock in its line) turns over when open.
+  '& > svg': { flexShrink: '0', transition: 'rotate 150ms' },
+  '&[data-state=open] > svg': { rotate: '180deg' },
 });
 // The time never gives way: the amounts are cut short first on a narrow phone.
 const line = css({ flex: '1', minW: '0', display: 'flex', gap: '1' });
