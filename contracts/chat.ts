@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
-import { apiNames, thousands, writtenText } from './common.ts';
-import { tradeFacts } from './trade.ts';
+import { apiNames, decimalString, thousands, writtenText } from './common.ts';
+import { tradeFacts, tradeRole } from './trade.ts';
 
 /** The longest chat message, after trimming (docs/rules.md "Chat"). */
 export const CHAT_TEXT_MAX = 2000;
@@ -36,8 +36,34 @@ export const chatRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('messages') }),
   z.object({ type: z.literal('send_message'), message_type: z.literal('text'), text: chatText }),
   z.object({ type: z.literal('typing') }),
+  z.object({ type: z.literal('summary') }),
 ]).register(apiNames, { id: 'ChatRequest' });
 export type ChatRequest = z.infer<typeof chatRequest>;
+
+/**
+ * The `summary` answer (an addition): the trade's terms as its chat header shows them, from the caller's side.
+ * All of it is frozen when the trade opens; its facts (paid, disputed, finished) are the conversation's.
+ */
+export const tradeSummary = z.object({
+  channel: z.string(),
+  /** The caller's role in the trade. */
+  role: tradeRole,
+  coin__ticker: z.string(),
+  coin__decimal_places: z.int(),
+  /** What the buyer receives, after the fee, to the coin's places. */
+  amount_crypto: decimalString,
+  /** The fiat amount the buyer pays, 2 places. */
+  trading_amount: decimalString,
+  currency__code: z.string(),
+  /** The offer's rate when the trade opened: fiat per 1 USD. */
+  rate: decimalString,
+  payment_method: z.string(),
+  /** When the trade opened (ISO 8601). */
+  created: z.string(),
+  /** The end of the payment window (ISO 8601): a trade still unpaid then is cancelled. */
+  pay_by: z.string(),
+}).register(apiNames, { id: 'TradeSummary' });
+export type TradeSummary = z.infer<typeof tradeSummary>;
 
 /** The typing answer: whether the notice went out (false: dropped by the 500 ms throttle). */
 export const typingResponse = z.object({ sent: z.boolean() }).register(apiNames, { id: 'Typing' });

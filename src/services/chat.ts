@@ -1,4 +1,4 @@
-import { chatMessage, chatMessages, conversations, typingResponse } from '../../contracts/index.ts';
+import { chatMessage, chatMessages, conversations, tradeSummary, typingResponse } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
 /** The chat calls (docs/api.md "Chat calls"): the conversation list and one conversation's messages. */
@@ -11,6 +11,8 @@ export function createChatService(api: Api) {
         noToast: true,
       }),
     messages: (input: { channel: string }) => api.read(path(input.channel), { type: 'messages' }, chatMessages, { noToast: true }),
+    /** The trade's terms for the conversation's header; without them the header shows the partner and the status. */
+    summary: (input: { channel: string }) => api.read(path(input.channel), { type: 'summary' }, tradeSummary, { noToast: true }),
     send: (input: { channel: string; text: string }) =>
       api.write(path(input.channel), { type: 'send_message', message_type: 'text', text: input.text }, chatMessage),
     /** Best effort: a lost typing notice is not worth a toast. */

@@ -79,8 +79,8 @@ async function trader(name: string, scheme: Scheme, size: { width: number; heigh
 }
 
 /**
- * Dismisses every toast. On a phone they cover the chat's action buttons and input; one that slid in under the
- * pointer (the button just pressed) stays while the pointer rests on it, as a toast does.
+ * Dismisses every toast, so what follows (a screenshot) shows the page alone; one that slid in under the pointer
+ * stays while the pointer rests on it, as a toast does.
  */
 async function dismissToasts(page: Page) {
   const toasts = page.locator('[data-scope="toast"][data-part="root"]');
@@ -108,6 +108,61 @@ const system = (conversation: Locator, text: string | RegExp) => conversation.lo
 const actions = (conversation: Locator) => conversation.getByRole('group', { name: 'Trade actions' });
 const actionLabels = (conversation: Locator) => actions(conversation).getByRole('button').allTextContents();
 const input = (conversation: Locator) => conversation.locator('textarea[name="text"]');
+/** The message input with its Send button. */
+const composer = (conversation: Locator) => conversation.locator('form:has(textarea[name="text"])');
+/** The header's summary of the trade (TradeSummary.tsx), its countdown, and on a phone the line that opens it. */
+const summary = (conversation: Locator) => conversation.getByRole('region', { name: 'Trade summary' });
+const countdown = (conversation: Locator) => summary(conversation).getByRole('timer');
+const summaryToggle = (conversation: Locator) => summary(conversation).locator('button[aria-expanded]').first();
+/** "14:32 left to pay" → 872 seconds. */
+const secondsLeft = async (conversation: Locator) => {
+  const [, minutes, seconds] = /^(\d+):(\d\d) left/.exec((await countdown(conversation).textContent()) ?? '') ?? [];
+  expect(minutes, 'a countdown like "14:32 left to pay"').toBeDefined();
+  return Number(minutes) * 60 + Number(seconds);
+};
+/** How tall the message list is, in the window. */
+const messageListHeight = (conversation: Locator) =>
+  conversation.getByRole('list', { name: 'Messages' }).evaluate((list) => list.parentElement!.getBoundingClientRect().height);
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+/** A toast showing on the page never covers the chat's input or its trade buttons. */
+async function toastsClearOf(page: Page, conversation: Locator) {
+  const toasts = await page.locator('[data-scope="toast"][data-part="root"]').all();
+  expect(toasts.length, 'a toast to check').toBeGreaterThan(0);
+  const controls = [composer(conversation), actions(conversation)];
+  for (const toastBox of toasts) {
+    const box = await toastBox.boundingBox();
+    for (const control of controls) {
+      if ((await control.count()) === 0) continue;
+      const under = await control.boundingBox();
+      if (box && under) expect(overlap(box, under), `a toast at ${JSON.stringify(box)} covers ${JSON.stringify(under)}`).toBe(false);
+    }
+  }
+}
+
+/**
+ * The trade room as `chat-room-<name>-<look>.png` at 1280 px and at 390 px, light and dark; on the phone with its
+ * summary folded, then opened (`-summary-open`). The trader's own look is back afterwards.
+ */
+async function shootRoom(who: Trader, conversation: Locator, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await who.page.emulateMedia({ colorScheme: scheme });
+    await who.page.setViewportSize({ width: 1280, height: 720 });
+    await transitionsDone(who.page);
+    await screenshot(who.page, `chat-room-${name}-desktop-${scheme}`);
+    await who.page.setViewportSize(MOBILE);
+    await transitionsDone(who.page);
+    await screenshot(who.page, `chat-room-${name}-mobile-${scheme}`);
+    await summaryToggle(conversation).click();
+    await expect.poll(() => summaryToggle(conversation).getAttribute('aria-expanded'), within).toBe('true');
+    await transitionsDone(who.page);
+    await screenshot(who.page, `chat-room-${name}-mobile-${scheme}-summary-open`);
+    await summaryToggle(conversation).click();
+    await expect.poll(() => summaryToggle(conversation).getAttribute('aria-expanded'), within).toBe('false');
+  }
+  await who.page.emulateMedia({ colorScheme: who.scheme });
+  await who.page.setViewportSize({ width: who.width, height: who.height });
+}
 
 /** Colours ease in over a short transition: the ones a change of scheme started have ended, so a screenshot shows where they land. */
 const transitionsDone = (page: Page) =>
@@ -196,6 +251,45 @@ describe('the trade chat, live between two traders', () => {
     await expect.poll(() => actionLabels(conversation), within).toEqual(['Cancel Trade']);
     await expect.poll(() => actionLabels(pane(bob.page, firstChannel)), within).toEqual(['Cancel Trade', 'Mark Paid']);
     expect(await notReloaded(alice.page)).toBe(true);
+  });
+
+  it('the header sums the trade up for each side: amount, role, and the time left to pay counting down', async () => {
+    const atAlice = pane(alice.page, firstChannel);
+    const atBob = pane(bob.page, firstChannel);
+    for (const [conversation, role, left] of [
+      [atBob, 'You are buying', / left to pay$/],
+      [atAlice, 'You are selling', / left for the buyer to pay$/],
+    ] as const) {
+      await summary(conversation).getByText(role, { exact: true }).waitFor(within);
+      expect(await summary(conversation).textContent()).toMatch(/Amount\d[\d,]*\.\d+ [A-Z]+Total\d[\d,]*\.\d\d [A-Z]{3}Rate1\.00 USD = /);
+      expect(await countdown(conversation).textContent()).toMatch(left);
+    }
+    // The payment window (30 minutes) has just begun, and the clock runs.
+    const first = await secondsLeft(atBob);
+    expect(first).toBeGreaterThan(25 * 60);
+    expect(first).toBeLessThanOrEqual(30 * 60);
+    await expect.poll(() => secondsLeft(atBob), within).toBeLessThan(first);
+    await shootRoom(bob, atBob, 'open-bob');
+  });
+
+  it('alice types steadily (a key every 150 ms for 2 s): bob reads "alice is typing..." while she types, before any pause', async () => {
+    const atAlice = pane(alice.page, firstChannel);
+    const typing = pane(bob.page, firstChannel).getByText('alice is typing...');
+    await typing.waitFor({ state: 'detached', ...within });
+    await input(atAlice).click();
+    const started = Date.now();
+    const seen: Array<{ at: number; shown: boolean }> = [];
+    while (Date.now() - started < 2000) {
+      await alice.page.keyboard.press('x');
+      seen.push({ at: Date.now() - started, shown: await typing.isVisible() });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const firstShown = seen.find((check) => check.shown);
+    expect(firstShown, 'bob read it while alice was still typing').toBeDefined();
+    expect(firstShown!.at, 'the first keys tell him, not a pause').toBeLessThan(1000);
+    // Once shown it stays, key after key: each notice renews the 1.5 s line before it runs out.
+    expect(seen.filter((check) => check.at > firstShown!.at + 300 && !check.shown)).toEqual([]);
+    await input(atAlice).fill('');
   });
 
   it('they talk live: the typing line, own and partner’s messages, Enter sends, Shift+Enter a new line, a blank message is not sent', async () => {
@@ -322,6 +416,21 @@ describe('the trade chat, live between two traders', () => {
     await shoot(alice, 'completed-alice', ['dark', 'light', 'mobile-dark']);
     await shoot(bob, 'completed-bob', ['light', 'dark', 'mobile-light']);
 
+    // Finished, with the rating form showing: the messages keep at least half of a laptop's and of a phone's height.
+    for (const who of [alice, bob]) {
+      const conversation = pane(who.page, firstChannel);
+      await conversation.getByRole('form', { name: /^Rate / }).waitFor(within);
+      await summary(conversation).waitFor(within);
+      for (const size of [{ width: 1280, height: 720 }, MOBILE]) {
+        await who.page.setViewportSize(size);
+        await transitionsDone(who.page);
+        expect(await messageListHeight(conversation), `${who.name} at ${size.width}×${size.height}`).toBeGreaterThanOrEqual(size.height / 2);
+      }
+      await who.page.setViewportSize({ width: who.width, height: who.height });
+    }
+    await dismissToasts(alice.page);
+    await shootRoom(alice, atAlice, 'finished-alice');
+
     await bob.page.goto(`${product.baseUrl}/trades`);
     const row = bob.page.getByRole('row').filter({ hasText: 'alice' }).first();
     await row.waitFor();
@@ -334,6 +443,7 @@ describe('the trade chat, live between two traders', () => {
     secondChannel = await buyFromAlice(carol);
     const atCarol = pane(carol.page, secondChannel);
     await standingStill(toast(carol.page, 'Trade Opened!'));
+    await toastsClearOf(carol.page, atCarol);
     await shoot(carol, 'opened-carol', ['mobile-light']);
     await dismissToasts(carol.page);
 
@@ -394,6 +504,8 @@ describe('the trade chat, live between two traders', () => {
     await expect.poll(() => actionLabels(atAlice), within).toEqual(['Raise Dispute', 'Release Crypto']);
     await expect.poll(() => actionLabels(atCarol), within).toEqual(['Raise Dispute']);
     await standingStill(toast(carol.page, 'Action Performed!'));
+    // On the phone the toast keeps clear of the input and the trade's buttons (it drops from the top).
+    await toastsClearOf(carol.page, atCarol);
     await shoot(carol, 'paid-carol', ['mobile-light', 'mobile-dark']);
     await dismissToasts(carol.page);
 

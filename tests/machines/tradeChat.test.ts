@@ -19,10 +19,13 @@ import {
   selectIsListEmpty,
   selectIsOffline,
   selectMessages,
+  selectPaidFrom,
+  selectPaymentWindow,
   selectReasonError,
   selectReleaseProblem,
   selectReleaseProof,
   selectSelection,
+  selectTradeSummary,
   selectTypingLine,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
 import {
@@ -31,12 +34,12 @@ import {
   type TradeConversationEvent,
 } from '../../src/machines/tradeChat/tradeConversation.machine.ts';
 import { ApiError } from '../../src/services/api.ts';
-import { chatDeps, chatMessage, conversationWith, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import { chatDeps, chatMessage, conversationWith, facts, me, summaryOf, systemMessage, withBob, withCarol } from '../support/chat.ts';
 import { flush } from '../support/machines.ts';
 import { buttonLabelsByTheRules, roleAgainst } from '../support/tradeRules.ts';
 
 /** The named delays, shrunk: the tests step a simulated clock by exactly these. */
-const TYPING_DEBOUNCE = 50;
+const TYPING_THROTTLE = 50;
 const TYPING_VISIBLE = 150;
 const SEARCH_DEBOUNCE = 500;
 const bobChannel = `private-${withBob.channel}`;
@@ -49,7 +52,7 @@ async function openConversation(conversation: Conversation = withBob, { load = [
   const clock = new SimulatedClock();
   const actor = createActor(
     bindTradeConversation(harness.deps).provide({
-      delays: { typingDebounce: TYPING_DEBOUNCE, typingVisible: TYPING_VISIBLE },
+      delays: { typingThrottle: TYPING_THROTTLE, typingVisible: TYPING_VISIBLE },
       actions: { reportConversation: ({ context }) => void reports.push(context.conversation) },
     }),
     { input: { conversation, username: me }, clock },
@@ -117,7 +120,7 @@ describe('the chat rules (tradeChat.rules.ts)', () => {
     expect(unbound.errors).toHaveLength(1);
     expect(String(unbound.errors[0])).toMatch(/followLifecycle is bound/);
 
-    const followingNothing = start(tradeConversationMachine.provide({ actions: { followLifecycle: () => {} } }));
+    const followingNothing = start(tradeConversationMachine.provide({ actions: { followLifecycle: () => {}, tick: () => {} } }));
     followingNothing.bare.send({ type: 'trade.act', action: 'cancel' });
     expect(followingNothing.errors).toHaveLength(1);
     expect(String(followingNothing.errors[0])).toMatch(/canTakeAction is bound/);
@@ -222,20 +225,102 @@ describe('a conversation: typing', () => {
     expect(selectTypingLine(snapshot())).toBeNull();
   });
 
-  it('sends a typing notice at most once per typingDebounce, and none for a blank input', async () => {
+  it('tells the partner at the first keystroke, then at most once per typingThrottle while the trader types on; nothing for a blank input', async () => {
     const { send, calls, clock } = await openConversation();
     send({ type: 'message.change', value: ' ' });
     expect(calls.inputs('typing')).toEqual([]);
     send({ type: 'message.change', value: 'h' });
+    expect(calls.inputs('typing'), 'at once, not after a pause').toEqual([{ channel: withBob.channel }]);
     send({ type: 'message.change', value: 'he' });
-    clock.increment(TYPING_DEBOUNCE - 1);
+    clock.increment(TYPING_THROTTLE - 1);
     send({ type: 'message.change', value: 'hel' });
-    expect(calls.inputs('typing')).toEqual([{ channel: withBob.channel }]);
+    expect(calls.inputs('typing')).toHaveLength(1);
     clock.increment(1);
+    expect(calls.inputs('typing'), 'typed on meanwhile: the next goes out as the pause ends').toHaveLength(2);
+    clock.increment(TYPING_THROTTLE);
+    expect(calls.inputs('typing'), 'nothing typed since: nothing more').toHaveLength(2);
     send({ type: 'message.change', value: 'hell' });
-    expect(calls.inputs('typing')).toHaveLength(2);
+    expect(calls.inputs('typing')).toHaveLength(3);
     await calls.fail('typing');
     await calls.answer('typing', { sent: true });
+  });
+
+  it('typing steadily (a key every 3/10 of the pause) tells the partner once per typingThrottle, from the first key on', async () => {
+    const { send, calls, clock } = await openConversation();
+    const key = (TYPING_THROTTLE * 3) / 10;
+    const sentAt: number[] = [];
+    // The clock moves a millisecond at a time, so each pause ends exactly when it is due.
+    for (let elapsed = 0; elapsed < 4 * TYPING_THROTTLE; elapsed += 1) {
+      if (elapsed % key === 0) send({ type: 'message.change', value: 'x'.repeat(elapsed / key + 1) });
+      while (sentAt.length < calls.inputs('typing').length) sentAt.push(elapsed);
+      clock.increment(1);
+    }
+    // One at once, then one as each pause ends while keys keep coming: the partner's 1.5 s line never goes out.
+    expect(sentAt).toEqual([0, TYPING_THROTTLE, 2 * TYPING_THROTTLE, 3 * TYPING_THROTTLE]);
+  });
+
+  it('no notice trails a message sent meanwhile', async () => {
+    const { send, calls, clock } = await openConversation();
+    send({ type: 'message.change', value: 'hi' });
+    send({ type: 'message.change', value: 'hi!' });
+    send({ type: 'message.send' });
+    expect(calls.inputs('send')).toEqual([{ channel: withBob.channel, text: 'hi!' }]);
+    clock.increment(TYPING_THROTTLE);
+    expect(calls.inputs('typing')).toHaveLength(1);
+  });
+});
+
+describe('a conversation: the trade summary', () => {
+  const SECOND = 1000;
+  afterEach(() => vi.useRealTimers());
+
+  it('loads the trade’s terms once; a failed load is asked again when the channel is live again', async () => {
+    const { calls, realtime, snapshot } = await openConversation();
+    expect(calls.inputs('summary')).toEqual([{ channel: withBob.channel }]);
+    await calls.fail('summary');
+    expect(selectTradeSummary(snapshot())).toBeNull();
+    realtime.accept(bobChannel);
+    expect(calls.inputs('summary')).toHaveLength(2);
+    const terms = summaryOf(withBob, '2026-03-05T15:30:00.000Z');
+    await calls.answer('summary', terms);
+    expect(selectTradeSummary(snapshot())).toEqual(terms);
+    realtime.accept(bobChannel);
+    expect(calls.inputs('summary'), 'the terms never change: not asked again').toHaveLength(2);
+  });
+
+  it('counts the payment window down on the browser’s clock, a second at a time, and says when it ran out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-05T15:00:00.000Z'));
+    const { calls, clock, snapshot } = await openConversation();
+    expect(selectPaymentWindow(snapshot()), 'nothing to count before the terms are known').toBeNull();
+    await calls.answer('summary', summaryOf(withBob, '2026-03-05T15:14:32.000Z'));
+    expect(selectPaymentWindow(snapshot())).toEqual({ left: '14:32' });
+    vi.setSystemTime(new Date('2026-03-05T15:00:01.000Z'));
+    clock.increment(SECOND);
+    expect(selectPaymentWindow(snapshot())).toEqual({ left: '14:31' });
+    vi.setSystemTime(new Date('2026-03-05T15:14:31.200Z'));
+    clock.increment(SECOND);
+    expect(selectPaymentWindow(snapshot()), 'the last part of a second still counts').toEqual({ left: '0:01' });
+    vi.setSystemTime(new Date('2026-03-05T15:14:32.000Z'));
+    clock.increment(SECOND);
+    expect(selectPaymentWindow(snapshot()), 'run out').toEqual({ left: null });
+  });
+
+  it('has no countdown once paid', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-05T15:00:00.000Z'));
+    const { calls, realtime, snapshot } = await openConversation();
+    await calls.answer('summary', summaryOf(withBob, '2026-03-05T15:20:00.000Z'));
+    expect(selectPaymentWindow(snapshot())).toEqual({ left: '20:00' });
+    realtime.emit(bobChannel, 'payment_marked', { channel: withBob.channel, ...facts.paid, message: systemMessage(5, 'ada marked the payment as sent.') });
+    expect(selectPaymentWindow(snapshot())).toBeNull();
+    expect(selectPaidFrom(snapshot()), 'no paying account stated').toBeNull();
+  });
+
+  it('shows the paying account the buyer stated once marked paid', async () => {
+    const { snapshot } = await openConversation({ ...withBob, ...facts.paid, payer_account: 'A. Ada, Wise' });
+    expect(selectPaidFrom(snapshot())).toBe('A. Ada, Wise');
+    expect(selectPaymentWindow(snapshot())).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { SimulatedClock, assign, createActor, type AnyMachineSnapshot } from 'xstate';
-import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts } from '../../contracts/index.ts';
+import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts, TradeSummary } from '../../contracts/index.ts';
 import { tradeConversationLogic } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import {
   selectActionButtons,
@@ -13,19 +13,23 @@ import {
   selectIsSending,
   selectMessages,
   selectMyRating,
+  selectPaidFrom,
   selectPayerAccountError,
   selectPayerLine,
+  selectPaymentWindow,
   selectReasonError,
   selectReleaseProblem,
   selectReleaseProof,
   selectReview,
+  selectRole,
   selectShowsPayerField,
+  selectTradeSummary,
   selectTypingLine,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
 import type { TradeConversationInput } from '../../src/machines/tradeChat/tradeConversation.machine.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { ApiError } from '../../src/services/api.ts';
-import { chatMessage, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import { chatMessage, facts, me, summaryOf, systemMessage, withBob, withCarol } from '../support/chat.ts';
 import {
   Coverage,
   afterEvent,
@@ -37,22 +41,29 @@ import {
   type ModelEvent,
   type ModelPath,
 } from '../support/machines.ts';
-import { CHAT_BUTTON_LABELS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules } from '../support/tradeRules.ts';
+import { CHAT_BUTTON_LABELS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules, roleAgainst } from '../support/tradeRules.ts';
 
 /**
  * One trade's conversation on its own, every invoked actor scripted (the trade channel's subscription too,
  * so the walk can fail it). Only for the walk, its report to the chat screen does nothing: `sendParent`
  * refuses to resolve without a parent. The replay records the reports instead.
  */
-const srcs = ['tradeChannel', 'loadMessages', 'sendMessage', 'sendTyping', 'performAction', 'releaseProof', 'releaseCoin', 'tradeRating'] as const;
-/** The chart's clock, fixed, so the walk and its replay count the same minutes (the machine tests run the real one). */
+const srcs = ['tradeChannel', 'loadMessages', 'loadSummary', 'sendMessage', 'sendTyping', 'performAction', 'releaseProof', 'releaseCoin', 'tradeRating'] as const;
+/**
+ * The chart's clock, fixed, so the walk and its replay count the same minutes and seconds (the machine tests run
+ * the real one): it reads NOW from the start, the payment window's clock starting with the trade.
+ */
 const NOW = '2026-03-05T15:00:00.000Z';
 const DISPUTED_AT = '2026-03-05T14:46:00.000Z';
-// `as never`: assign's context type is inferred without the chart's; the chart's own stampNow has the same shape.
-const fixedClock = { stampNow: assign({ now: NOW }) as never };
+// `as never`: assign's context type is inferred without the chart's; the binding's tick has the same shape.
+const fixedClock = { tick: assign({ now: NOW }) as never };
+/** The trade's terms, its payment window ending 14 min 32 s after NOW; and the same with the window run out. */
+const SUMMARY = summaryOf(withBob, '2026-03-05T15:14:32.000Z');
+const RUN_OUT = summaryOf(withBob, '2026-03-05T14:59:59.600Z');
 const walked = tradeConversationLogic.provide({ actions: { reportConversation: () => {}, ...fixedClock } });
 
-const coolDown = afterEvent('typingDebounce', 'tradeConversation.typingNotice.cooling');
+const coolDown = afterEvent('typingThrottle', 'tradeConversation.typingNotice.cooling');
+const secondTick = afterEvent('waitingTick', 'tradeConversation.trade.pending.awaitingPayment.ticking');
 const typingOver = afterEvent('typingVisible', 'tradeConversation.partnerTyping.visible');
 const reviewTick = afterEvent('reviewTick', 'tradeConversation.trade.pending.disputed');
 const PAYER = 'J. Smith, Revolut';
@@ -117,6 +128,27 @@ function composerEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   return list;
 }
 
+/** The header's summary: the terms loaded (the window open or run out) or not, asked again once live, the clock ticking. */
+function summaryEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const { conversation } = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  if (snapshot.matches({ summary: 'loading' })) {
+    list.push(
+      { type: 'xstate.done.actor.loadSummary', output: SUMMARY },
+      { type: 'xstate.done.actor.loadSummary', output: RUN_OUT },
+      { type: 'xstate.error.actor.loadSummary', error: new Error('Internet server error') },
+    );
+  }
+  if (snapshot.matches({ summary: 'missing' })) list.push({ type: 'realtime.subscribed' });
+  if (snapshot.matches({ trade: { pending: 'awaitingPayment' } })) {
+    list.push(secondTick, { type: 'realtime.trade.changed', facts: facts.paid, message: tradeNotice.paid! });
+  }
+  if (!conversation.payer_account) {
+    list.push({ type: 'conversation.updated', conversation: { ...conversation, ...facts.paid, payer_account: 'J. Smith, Revolut' } });
+  }
+  return list;
+}
+
 /** The partner's typing line: their notices and this trader's own, the line running out, their message arriving. */
 function typingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const context = snapshot.context as Ctx;
@@ -166,6 +198,7 @@ function tradeEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
     }
   }
   if (snapshot.matches({ trade: { pending: 'disputed' } })) list.push(reviewTick);
+  if (snapshot.matches({ trade: { pending: 'awaitingPayment' } })) list.push(secondTick);
   if (snapshot.matches({ trade: { completed: 'rating' } })) {
     list.push(
       { type: 'xstate.done.actor.rating', output: RATED },
@@ -224,6 +257,7 @@ const scenarios = [
   { name: 'messages', events: messageEvents, input: { conversation: withBob, username: me } },
   { name: 'composer', events: composerEvents, input: { conversation: withBob, username: me } },
   { name: 'partner typing', events: typingEvents, input: { conversation: withBob, username: me } },
+  { name: 'the summary', events: summaryEvents, input: { conversation: withBob, username: me } },
   { name: 'trade as the buyer', events: tradeEvents, input: { conversation: withBob, username: me } },
   { name: 'trade as the seller', events: tradeEvents, input: { conversation: withCarol, username: me } },
   { name: 'a completed trade to rate', events: tradeEvents, input: { conversation: { ...withCarol, ...facts.completed }, username: me } },
@@ -281,6 +315,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   let draft = '';
   let sending = false;
   let cooling = false;
+  /** Typed on since the last typing notice went out: the next goes out when the pause is over. */
+  let typedOn = false;
+  let summary: TradeSummary | null = null;
+  let summaryFailed = false;
   let typist: string | null = null;
   type Actions = 'idle' | 'acting' | 'markingPaid' | 'checkingRelease' | 'confirming' | 'releasing' | 'disputing' | 'submittingDispute';
   let actions: Actions = 'idle';
@@ -303,10 +341,10 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
   };
   let reason = '';
   let payerAccount = '';
-  let now: string | null = null;
   const expectedCalls: ActorCall[] = [
     { id: 'tradeChannel', input: { channel } },
     { id: 'loadMessages', input: { channel } },
+    { id: 'loadSummary', input: { channel } },
     ...(conversation.status === 'completed' && conversation.my_rating === null
       ? [{ id: 'rating', input: { channel, partner: conversation.partner } }]
       : []),
@@ -327,7 +365,6 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
     if (before.status === 'pending' && state.status === 'completed' && conversation.my_rating === null) {
       expectedCalls.push({ id: 'rating', input: { channel, partner: conversation.partner } });
     }
-    if (!before.dispute_raised && state.status === 'pending' && state.dispute_raised) now = NOW;
   };
   const setFacts = (next: TradeFacts) => {
     const before = factsOf(conversation);
@@ -398,6 +435,17 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
         case 'realtime.subscribed':
           loading = true;
           expectedCalls.push({ id: 'loadMessages', input: { channel } });
+          // The summary that could not be loaded is asked for again.
+          if (summaryFailed) {
+            summaryFailed = false;
+            expectedCalls.push({ id: 'loadSummary', input: { channel } });
+          }
+          break;
+        case 'xstate.done.actor.loadSummary':
+          summary = event.output as TradeSummary;
+          break;
+        case 'xstate.error.actor.loadSummary':
+          summaryFailed = true;
           break;
         case 'realtime.message.received':
           if (show(event.message)) expectedReports.push(conversation);
@@ -405,17 +453,23 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
           break;
         case 'message.change':
           draft = event.value;
-          if (!cooling && event.value.trim() !== '') {
+          if (event.value.trim() === '') break;
+          // A throttle: the first keystroke tells the partner at once, later ones wait for the pause to end.
+          if (!cooling) {
             cooling = true;
             expectedCalls.push({ id: 'sendTyping', input: { channel } });
-          }
+          } else typedOn = !sending; // while a message is on its way, no notice trails it
           break;
         case coolDown.type:
-          cooling = false;
+          // Typed on meanwhile: the next notice goes out as the pause ends, and another pause starts.
+          if (typedOn) expectedCalls.push({ id: 'sendTyping', input: { channel } });
+          else cooling = false;
+          typedOn = false;
           break;
         case 'message.send':
           if (!sending && draft.trim() !== '' && conversation.status === 'pending') {
             sending = true;
+            typedOn = false;
             expectedCalls.push({ id: 'sendMessage', input: { channel, text: draft.trim() } });
           }
           break;
@@ -606,7 +660,14 @@ async function run(path: ModelPath, input: TradeConversationInput, coverage?: Co
       expect(selectReview(s), 'Under review').toEqual(
         underReview ? { waited: conversation.disputed_at ? '14 min' : null } : undefined,
       );
-      expect(snapshot.context.now).toBe(now);
+      expect(snapshot.context.now, 'the clock read since the start').toBe(NOW);
+      expect(selectTradeSummary(s), 'the terms').toEqual(summary);
+      expect(selectRole(s)).toBe(roleAgainst(partnerType));
+      const awaitingPayment = state.status === 'pending' && !state.buyer_paid;
+      expect(selectPaymentWindow(s), 'the countdown').toEqual(
+        awaitingPayment && summary ? { left: summary.pay_by === SUMMARY.pay_by ? '14:32' : null } : null,
+      );
+      expect(selectPaidFrom(s), 'the paying account in the summary').toBe(state.buyer_paid ? conversation.payer_account : null);
       const rated = state.status === 'completed' && conversation.my_rating !== null;
       expect(selectMyRating(s)).toEqual(rated ? conversation.my_rating : null);
       expect(snapshot.matches({ trade: { completed: 'rating' } }), 'the rating form').toBe(state.status === 'completed' && !rated);
@@ -638,7 +699,11 @@ describe('tradeConversation: every path through the chart', () => {
     console.log(`${coverage.summary()} (${models.map(({ name, model }) => `${name}: ${model.paths.length} paths`).join('; ')})`);
     expect(coverage.allTransitions).toEqual(
       expect.arrayContaining([
-        'tradeConversation.typingNotice.cooling —xstate.after.typingDebounce.tradeConversation.typingNotice.cooling#0→ tradeConversation.typingNotice.ready',
+        'tradeConversation.typingNotice.cooling —xstate.after.typingThrottle.tradeConversation.typingNotice.cooling#0→ tradeConversation.typingNotice.cooling',
+        'tradeConversation.typingNotice.cooling —xstate.after.typingThrottle.tradeConversation.typingNotice.cooling#1→ tradeConversation.typingNotice.ready',
+        'tradeConversation.typingNotice.cooling.typedOn —always#0→ tradeConversation.typingNotice.cooling.quiet',
+        'tradeConversation.summary.missing —realtime.subscribed#0→ tradeConversation.summary.loading',
+        'tradeConversation.trade.pending.awaitingPayment.ticking —xstate.after.waitingTick.tradeConversation.trade.pending.awaitingPayment.ticking#0→ tradeConversation.trade.pending.awaitingPayment.ticking',
         'tradeConversation.partnerTyping.visible —xstate.after.typingVisible.tradeConversation.partnerTyping.visible#0→ tradeConversation.partnerTyping.hidden',
         'tradeConversation.actions.releasing.confirming —always#0→ tradeConversation.actions.idle',
         'tradeConversation.actions.releasing.checking —always#0→ tradeConversation.actions.idle',

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_HISTORY_LIMIT, chatMessages, type ChatMessage } from '../../contracts/chat.ts';
+import { CHAT_HISTORY_LIMIT, chatMessages, tradeSummary, type ChatMessage, type TradeSummary } from '../../contracts/chat.ts';
 import type { Conversation } from '../../contracts/trade.ts';
 import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
-import { act, conversationsOf, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, conversationsOf, openTrade, preview, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 const chatCall = <T = unknown>(t: TestApp, who: Trader, channel: string, body: unknown) =>
   t.post<T>(`/api/market/chat/${channel}/`, body, { token: who.token });
@@ -183,6 +183,43 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
         { username: seller.username },
         { username: buyer.username },
       ]);
+    });
+  });
+
+  describe('summary', () => {
+    const summaryOf = (who: Trader, channel: string) => chatCall<TradeSummary>(t, who, channel, { type: 'summary' });
+
+    it('answers the trade’s terms from each party’s side, and when the payment window ends', async () => {
+      const opened = t.clock.now();
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const { amount_crypto } = (await preview(t, buyer, offer, '97', 'SEPA')).body.info;
+      const terms = {
+        channel,
+        coin__ticker: 'BTC',
+        coin__decimal_places: 8,
+        amount_crypto,
+        trading_amount: '97.00',
+        currency__code: 'EUR',
+        rate: '1.00',
+        payment_method: 'SEPA',
+        created: opened.toISOString(),
+        pay_by: new Date(opened.getTime() + t.app.config.paymentWindowMinutes * MINUTE).toISOString(),
+      };
+      // Later calls change nothing: the terms are frozen at open, whatever the trade went through since.
+      t.clock.advance(5 * MINUTE);
+      await act(t, buyer, 'mark_paid', channel);
+      const forBuyer = await summaryOf(buyer, channel);
+      expect(forBuyer).toEqual({ status: 200, body: { success: true, info: { ...terms, role: 'buyer' } } });
+      expect(tradeSummary.safeParse(forBuyer.body.info).success).toBe(true);
+      expect((await summaryOf(seller, channel)).body.info).toEqual({ ...terms, role: 'seller' });
+    });
+
+    it('tells a stranger and an unknown channel alike that there is no such trade (404)', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const notFound = { status: 404, body: { success: false, info: 'This trade does not exist.' } };
+      expect(await summaryOf(stranger, channel)).toEqual(notFound);
+      expect(await summaryOf(buyer, 'A'.repeat(22))).toEqual(notFound);
+      expect(await summaryOf(buyer, 'not-a-channel')).toEqual(notFound);
     });
   });
 

@@ -2,7 +2,7 @@
  * Chat answers for the web tests (conversations, messages, realtime payloads), shaped by the zod contracts,
  * and fakes of the chat service and of the pusher-js connection that let a test speak for the server.
  */
-import type { ChatMessage, Conversation } from '../../contracts/index.ts';
+import type { ChatMessage, Conversation, TradeSummary } from '../../contracts/index.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { ChatService } from '../../src/services/chat.ts';
 import type { ConnectionState, RealtimeService, SubscriptionCallbacks } from '../../src/services/realtime.ts';
@@ -35,6 +35,27 @@ export function conversationWith(partner: string, overrides: Partial<Conversatio
 /** Ada buys from bob (bob is the seller), sells to carol (carol is the buyer). */
 export const withBob = conversationWith('bob', { partner_type: 'seller', online: true });
 export const withCarol = conversationWith('carol', { partner_type: 'buyer' });
+
+/**
+ * The `summary` answer for a conversation: 0.00108761 BTC for 100.00 EUR by SEPA at 1 USD = 0.9384 EUR, this
+ * trader's role by the conversation, the payment window ending at `pay_by`.
+ */
+export function summaryOf(conversation: Conversation, pay_by: string, overrides: Partial<TradeSummary> = {}): TradeSummary {
+  return {
+    channel: conversation.channel,
+    role: conversation.partner_type === 'seller' ? 'buyer' : 'seller',
+    coin__ticker: 'BTC',
+    coin__decimal_places: 8,
+    amount_crypto: '0.00108761',
+    trading_amount: '100.00',
+    currency__code: 'EUR',
+    rate: '0.9384',
+    payment_method: 'SEPA',
+    created: new Date(Date.parse(pay_by) - 30 * 60_000).toISOString(),
+    pay_by,
+    ...overrides,
+  };
+}
 
 export function chatMessage(id: number, overrides: Partial<ChatMessage> = {}): ChatMessage {
   return {
@@ -78,6 +99,7 @@ export function fakeCalls() {
     chat: {
       conversations: tracking('conversations'),
       messages: tracking('messages'),
+      summary: tracking('summary'),
       send: tracking('send'),
       typing: tracking('typing'),
     } as unknown as ChatService,

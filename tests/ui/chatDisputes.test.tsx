@@ -1,11 +1,11 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
 import type { ChatMessage, Conversation } from '../../contracts/index.ts';
 import { bindTradeChat } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import { ChatScreen } from '../../src/ui/chat/ChatScreen.tsx';
-import { chatDeps, chatMessage, facts, me, systemMessage, withBob, withCarol } from '../support/chat.ts';
-import { renderWithRouter } from './render.tsx';
+import { chatDeps, chatMessage, facts, me, summaryOf, systemMessage, withBob, withCarol } from '../support/chat.ts';
+import { forgetViewport, pretendViewport, renderWithRouter } from './render.tsx';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-03-05T15:00:00.000Z');
@@ -22,6 +22,9 @@ async function chatOn(open: Conversation, messages: ChatMessage[] = []) {
   const emit = (channel: string, event: string, data: unknown) => act(() => harness.realtime.emit(channel, event, data));
   return { ...harness, actor, clock, emit, typist: userEvent.setup() };
 }
+
+const SECOND = 1000;
+afterEach(forgetViewport);
 
 const actionButton = (name: string) => within(screen.getByRole('group', { name: 'Trade actions' })).getByRole('button', { name });
 
@@ -104,8 +107,9 @@ describe('/chat: a dispute', () => {
     expect(items[0]).toHaveAttribute('data-from', 'partner');
   });
 
-  it('both traders see the settlement live: the trade completes and the settled panel shows the resolution', async () => {
-    const { emit } = await chatOn({ ...withBob, ...facts.disputed, disputed_at: new Date(START - MINUTE).toISOString() });
+  it('both traders see the settlement live: the trade completes and the summary shows the outcome and the resolution', async () => {
+    pretendViewport(true);
+    const { emit, typist } = await chatOn({ ...withBob, ...facts.disputed, disputed_at: new Date(START - MINUTE).toISOString() });
     const notice = systemMessage(40, 'A moderator settled the dispute: the coins went to the buyer.');
     await emit(`private-${withBob.channel}`, 'coin_released', { channel: withBob.channel, ...facts.completed, message: notice });
     await emit(`private-user-${me}`, 'conversation', {
@@ -116,17 +120,37 @@ describe('/chat: a dispute', () => {
     expect(screen.queryByRole('status', { name: 'Under review' })).not.toBeInTheDocument();
     const settled = screen.getByRole('region', { name: 'Dispute settled' });
     expect(settled).toHaveTextContent('Settled by a moderator: coins released to the buyer');
-    expect(settled).toHaveTextContent('The bank statement shows the payment.');
+    // The resolution under "Resolution", so the finished chat keeps its room for the messages.
+    const resolution = within(settled).getByText('The bank statement shows the payment.');
+    expect(resolution).not.toBeVisible();
+    await typist.click(within(settled).getByRole('button', { name: 'Resolution', expanded: false }));
+    expect(resolution).toBeVisible();
     expect(screen.getByRole('article')).toHaveAttribute('data-status', 'completed');
   });
 
   it('a refund reads "refunded to the seller"', async () => {
+    pretendViewport(true);
     await chatOn({
       ...withCarol,
       ...facts.cancelled,
       resolution: { outcome: 'refund', text: 'No payment arrived.', resolved_at: new Date(START).toISOString() },
     });
     expect(screen.getByRole('region', { name: 'Dispute settled' })).toHaveTextContent('Settled by a moderator: coins refunded to the seller');
+  });
+
+  it('on a phone the settlement is in the folded summary, which says so', async () => {
+    pretendViewport(false);
+    const { calls, typist } = await chatOn({
+      ...withBob,
+      ...facts.completed,
+      resolution: { outcome: 'release', text: 'The bank statement shows the payment.', resolved_at: new Date(START).toISOString() },
+    });
+    await act(() => calls.answer('summary', summaryOf(withBob, new Date(START - MINUTE).toISOString())));
+    const toggle = within(screen.getByRole('region', { name: 'Trade summary' })).getByRole('button', { expanded: false });
+    expect(toggle).toHaveTextContent('0.00108761 BTC · 100.00 EUR · settled');
+    expect(screen.queryByRole('region', { name: 'Dispute settled' })).not.toBeInTheDocument();
+    await typist.click(toggle);
+    expect(screen.getByRole('region', { name: 'Dispute settled' })).toHaveTextContent('Settled by a moderator: coins released to the buyer');
   });
 });
 
@@ -137,6 +161,7 @@ describe('/chat: rating the partner', () => {
     const submit = within(form).getByRole('button', { name: 'Submit rating' });
     expect(within(form).getAllByRole('radio')).toHaveLength(5);
     expect(submit).toBeDisabled();
+    expect(within(form).queryByRole('textbox', { name: 'Comment (optional)' }), 'one row of stars until a score is chosen').not.toBeInTheDocument();
     await typist.click(within(form).getByRole('radio', { name: '4 stars' }));
     expect(within(form).getByRole('radio', { name: '4 stars' })).toBeChecked();
     await typist.type(within(form).getByRole('textbox', { name: 'Comment (optional)' }), 'Quick and polite');
@@ -175,5 +200,85 @@ describe('/chat: rating the partner', () => {
   it('the partner’s name links to their profile', async () => {
     await chatOn(withBob);
     expect(screen.getByRole('link', { name: 'bob' })).toHaveAttribute('href', '/traders/bob');
+  });
+});
+
+describe('/chat: the trade summary in the header', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(START);
+  });
+  afterEach(() => vi.useRealTimers());
+  const summary = () => screen.getByRole('region', { name: 'Trade summary' });
+  /** The value a label of the summary names. */
+  const term = (name: string) => within(summary()).getByText(name, { selector: 'dt' }).nextElementSibling;
+
+  it.each([
+    ['the buyer', withBob, 'You are buying', '14:32 left to pay'],
+    ['the seller', withCarol, 'You are selling', '14:32 left for the buyer to pay'],
+  ] as const)('%s reads their side, the terms and the time left to pay, counting down each second', async (_, conversation, role, left) => {
+    pretendViewport(true);
+    const { calls, clock } = await chatOn(conversation);
+    expect(screen.queryByRole('region', { name: 'Trade summary' }), 'nothing before the terms are known').not.toBeInTheDocument();
+    await act(() => calls.answer('summary', summaryOf(conversation, new Date(START + 14 * MINUTE + 32 * SECOND).toISOString())));
+    expect(within(summary()).getByText(role)).toBeInTheDocument();
+    expect(term('Amount')).toHaveTextContent('0.00108761 BTC');
+    expect(term('Total')).toHaveTextContent('100.00 EUR');
+    expect(term('Rate')).toHaveTextContent('1.00 USD = 0.9384 EUR');
+    expect(term('Payment method')).toHaveTextContent('SEPA');
+    expect(within(summary()).getByRole('timer')).toHaveTextContent(left);
+
+    vi.setSystemTime(START + SECOND);
+    act(() => clock.increment(SECOND));
+    expect(within(summary()).getByRole('timer')).toHaveTextContent(left.replace('14:32', '14:31'));
+    vi.setSystemTime(START + 15 * MINUTE);
+    act(() => clock.increment(SECOND));
+    expect(within(summary()).getByRole('timer')).toHaveTextContent('The time to pay has run out');
+  });
+
+  it('once marked paid: no countdown, and the account the buyer paid from', async () => {
+    pretendViewport(true);
+    const { calls } = await chatOn({ ...withCarol, ...facts.paid, payer_account: 'J. Smith, Revolut' });
+    await act(() => calls.answer('summary', summaryOf(withCarol, new Date(START + 10 * MINUTE).toISOString())));
+    expect(within(summary()).queryByRole('timer')).not.toBeInTheDocument();
+    expect(term('Paid from')).toHaveTextContent('J. Smith, Revolut');
+  });
+
+  it('on a phone, one line (amount · total · time left) that opens and folds on a tap', async () => {
+    pretendViewport(false);
+    const { calls, typist, clock } = await chatOn(withBob);
+    await act(() => calls.answer('summary', summaryOf(withBob, new Date(START + 14 * MINUTE + 32 * SECOND).toISOString())));
+    const toggle = within(summary()).getByRole('button', { expanded: false });
+    expect(toggle).toHaveTextContent('0.00108761 BTC · 100.00 EUR · 14:32 left');
+    expect(within(summary()).queryByText('You are buying'), 'folded').not.toBeVisible();
+    vi.setSystemTime(START + SECOND);
+    act(() => clock.increment(SECOND));
+    expect(toggle).toHaveTextContent('14:31 left');
+
+    await typist.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(within(summary()).getByText('You are buying')).toBeVisible();
+    expect(within(summary()).getByRole('timer')).toHaveTextContent('14:31 left to pay');
+    await typist.click(toggle);
+    // Folding waits a frame for an exit animation (there is none).
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-expanded', 'false'));
+    expect(within(summary()).getByText('You are buying')).not.toBeVisible();
+  });
+
+  it('on a laptop the summary is open from the start', async () => {
+    pretendViewport(true);
+    const { calls } = await chatOn(withBob);
+    await act(() => calls.answer('summary', summaryOf(withBob, new Date(START + 14 * MINUTE).toISOString())));
+    expect(within(summary()).getByRole('button')).toHaveAttribute('aria-expanded', 'true');
+    expect(within(summary()).getByText('You are buying')).toBeVisible();
+  });
+
+  it('a finished trade keeps its summary, without a countdown', async () => {
+    pretendViewport(true);
+    const { calls } = await chatOn({ ...withBob, ...facts.completed });
+    await act(() => calls.answer('summary', summaryOf(withBob, new Date(START - MINUTE).toISOString())));
+    expect(within(summary()).getByText('You are buying')).toBeVisible();
+    expect(within(summary()).queryByRole('timer')).not.toBeInTheDocument();
+    expect(within(summary()).getByRole('button')).toHaveTextContent(/^0\.00108761 BTC · 100\.00 EUR$/);
   });
 });

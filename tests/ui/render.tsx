@@ -17,3 +17,17 @@ export async function renderWithRouter(ui: () => ReactNode, path = '/') {
   });
   return { ...result, router };
 }
+
+/**
+ * Pretends the window is a phone's (below md) or a laptop's, as the browser's matchMedia would answer; jsdom has
+ * none, and without it the app lays out for a phone. `forgetViewport` takes it back.
+ */
+export function pretendViewport(wide: boolean) {
+  window.matchMedia = ((query: string) => ({
+    matches: wide && /min-width: 48rem/.test(query),
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  })) as unknown as typeof window.matchMedia;
+}
+export const forgetViewport = () => void delete (window as { matchMedia?: unknown }).matchMedia;

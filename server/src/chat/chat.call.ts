@@ -1,4 +1,4 @@
-import { chatMessage, chatMessages, chatRequest, typingResponse } from '../../../contracts/chat.ts';
+import { chatMessage, chatMessages, chatRequest, tradeSummary, typingResponse } from '../../../contracts/chat.ts';
 import { conversations, conversationsRequest } from '../../../contracts/trade.ts';
 import { byType, defineCall, envelope } from '../infra/http/call.ts';
 import { ok } from '../infra/http/reply.ts';
@@ -21,17 +21,17 @@ export const conversationsCall = defineCall({
   },
 });
 
-/** POST /api/market/chat/{channel}/ (signed in) — `messages`, `send_message`, `typing` (docs/api.md "Chat calls"). */
+/** POST /api/market/chat/{channel}/ (signed in) — `messages`, `send_message`, `typing`, `summary` (docs/api.md "Chat calls"). */
 export const tradeChatCall = defineCall({
   method: 'post',
   path: '/api/market/chat/{channel}/',
   tag: 'Chat',
   summary: 'A trade\'s chat',
   description:
-    '`messages` → the conversation\'s messages, oldest first, the newest 500 at most. `send_message` → the stored message, also published as `new_message` (409 on a completed or cancelled trade; 429 over `CHAT_MESSAGES_PER_MINUTE`). `typing` → `{sent}`: at most once per 500 ms, extra ones answer `{sent:false}`. A channel the caller is not a party to answers 404 "This trade does not exist.", exactly like an unknown one.',
+    '`messages` → the conversation\'s messages, oldest first, the newest 500 at most. `send_message` → the stored message, also published as `new_message` (409 on a completed or cancelled trade; 429 over `CHAT_MESSAGES_PER_MINUTE`). `typing` → `{sent}`: at most once per 500 ms, extra ones answer `{sent:false}`. `summary` → the trade\'s terms from the caller\'s side (`role`, the coin and `amount_crypto`, `trading_amount`, `rate`, `payment_method`) and `pay_by`, the end of the payment window. A channel the caller is not a party to answers 404 "This trade does not exist.", exactly like an unknown one.',
   access: 'trader',
   request: chatRequest,
-  answer: byType({ messages: chatMessages, send_message: chatMessage, typing: typingResponse }),
+  answer: byType({ messages: chatMessages, send_message: chatMessage, typing: typingResponse, summary: tradeSummary }),
   refusals: [404, 409],
   rateLimit: { types: { send_message: 'chatMessage' } },
   handlers: ({ app, request }) => {
@@ -42,6 +42,7 @@ export const tradeChatCall = defineCall({
       messages: () => app.chat.messages(user, channel),
       send_message: (body) => app.chat.send(user, channel, body.text),
       typing: () => app.chat.typing(user, channel),
+      summary: () => app.chat.summary(user, channel),
     };
   },
 });

@@ -14,6 +14,7 @@ export const chatPlugin = shared('peerex-chat', async (app) => {
     chatService({
       db: app.db,
       now: app.now,
+      paymentWindowMinutes: app.config.paymentWindowMinutes,
       publish: (channel, event, data) => app.realtime.publish(channel, event, data),
       online: (usernames) => app.realtime.online(usernames),
       announce: (rows) => app.notifications.announce(rows),

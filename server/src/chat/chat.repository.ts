@@ -58,6 +58,21 @@ const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id
   LEFT JOIN trade_ratings rb ON rb.trade_id = t.id AND rb.rater_id = t.buyer_id
   LEFT JOIN trade_ratings rs ON rs.trade_id = t.id AND rs.rater_id = t.seller_id`;
 
+/** A trade's terms as its chat header shows them (the `summary` call), with its two parties' ids to check the caller. */
+export interface TradeSummaryRow {
+  channel: string;
+  buyer_id: string;
+  seller_id: string;
+  ticker: string;
+  decimal_places: number;
+  amount_crypto: string;
+  trading_amount: string;
+  currency_code: string;
+  rate: string;
+  payment_method: string;
+  created_at: Date;
+}
+
 /** A message's sender as the traders see it: a moderator's by the one name they all carry. */
 const SENDER = `CASE WHEN m.from_moderator THEN '${MODERATOR_SENDER}' ELSE u.username END`;
 
@@ -70,6 +85,16 @@ export function chatRepository(db: Queryable) {
   return {
     tradeByChannel: (channel: string) =>
       db.maybe<ChatTrade>(`SELECT ${CHAT_TRADE} FROM trades t ${CHAT_TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
+
+    /** The terms of the trade on `channel`, frozen at open, and the coin they are in. */
+    tradeSummary: (channel: string) =>
+      db.maybe<TradeSummaryRow>(
+        `SELECT t.channel, t.buyer_id, t.seller_id, c.ticker, c.decimal_places, t.amount_crypto, t.trading_amount,
+                t.currency_code, t.rate, t.payment_method, t.created_at
+         FROM trades t JOIN coins c ON c.id = t.coin_id WHERE t.channel = $1`,
+        [channel],
+        PREPARED,
+      ),
 
     /** The newest `limit` messages, oldest first. */
     messages: (tradeId: string, limit: number) =>

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../../contracts/chat.ts';
 import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
+import type { TradeSummary } from '../../../contracts/chat.ts';
 import type { Conversation, DisputeResolution } from '../../../contracts/trade.ts';
 import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import type { Db } from '../infra/db/db.ts';
@@ -14,6 +15,8 @@ import {
 } from './chat.repository.ts';
 import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
+import { fixed } from '../ledger/money.ts';
+import { formatFiat, formatRate } from '../offers/offers.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
@@ -26,6 +29,8 @@ const TYPING_STAMPS_KEPT = 10_000;
 export interface ChatDeps {
   db: Db;
   now: () => Date;
+  /** PAYMENT_WINDOW_MINUTES: how long the buyer has to pay and mark it (the summary's `pay_by`). */
+  paymentWindowMinutes: number;
   publish: (channel: string, event: string, data: unknown) => void;
   /** Which of these traders have a live realtime connection now (any process). */
   online: (usernames: readonly string[]) => Promise<Set<string>>;
@@ -114,6 +119,29 @@ export function chatService(deps: ChatDeps) {
       const trade = await partyTrade(user, channel);
       const rows = await chatRepository(db).messages(trade.id, CHAT_HISTORY_LIMIT);
       return rows.map((row) => messageOut(row, channel));
+    },
+
+    /**
+     * `summary`: the trade's terms for its chat header, from the caller's side: their role, the coin and its
+     * amount, the fiat total, the rate and the payment method as the trade froze them, and when the payment
+     * window ends (the sweep cancels an unpaid trade then: trades.ts `sweep`).
+     */
+    async summary(user: { id: string }, channel: string): Promise<TradeSummary> {
+      const row = isTradeChannel(channel) ? await chatRepository(db).tradeSummary(channel) : undefined;
+      if (!row || (row.buyer_id !== user.id && row.seller_id !== user.id)) throw refuse.tradeNotFound();
+      return {
+        channel: row.channel,
+        role: row.buyer_id === user.id ? 'buyer' : 'seller',
+        coin__ticker: row.ticker,
+        coin__decimal_places: row.decimal_places,
+        amount_crypto: fixed(row.amount_crypto, row.decimal_places),
+        trading_amount: formatFiat(row.trading_amount),
+        currency__code: row.currency_code,
+        rate: formatRate(row.rate),
+        payment_method: row.payment_method,
+        created: row.created_at.toISOString(),
+        pay_by: new Date(row.created_at.getTime() + deps.paymentWindowMinutes * 60_000).toISOString(),
+      };
     },
 
     /** `send_message`: stored, then published as `new_message`, and both lists move it up. */

@@ -28,3 +28,16 @@ export const clockRegion = (description: string) => ({
     ticking: { entry: 'tick' as const, after: { waitingTick: { target: 'ticking', reenter: true } } },
   },
 });
+
+/**
+ * How long is left until `until` (ISO 8601) from `now` (ms), as a countdown reads it: "14:32", "1:05:00" past an
+ * hour; whole seconds rounded up, so it reads "0:01" until the very end. Null once `until` has come.
+ */
+export function leftUntil(until: string, now: number): string | null {
+  const seconds = Math.ceil((Date.parse(until) - now) / 1000);
+  if (!(seconds > 0)) return null;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}

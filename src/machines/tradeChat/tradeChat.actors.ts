@@ -1,4 +1,4 @@
-import { enqueueActions, fromCallback, fromPromise, type EventObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, type EventObject } from 'xstate';
 import {
   TRADE_EVENTS,
   chatMessage,
@@ -45,6 +45,7 @@ export const tradeConversationLogic = tradeConversationMachine.provide({
       enqueue({ type: 'keepFacts', params: factsAfter(params.action) });
       enqueue('followLifecycle');
     }),
+    tick: assign({ now: () => new Date().toISOString() }),
   },
   actors: { tradeRating: tradeRatingLogic },
 });
@@ -70,6 +71,7 @@ export const bindTradeConversation = (deps: FlowDeps) =>
       loadMessages: fromPromise(({ input }) => deps.chat.messages(input)),
       sendMessage: fromPromise(({ input }) => deps.chat.send(input)),
       sendTyping: fromPromise(({ input }) => deps.chat.typing(input)),
+      loadSummary: fromPromise(({ input }) => deps.chat.summary(input)),
       performAction: fromPromise(({ input }) => deps.trades.act(input)),
       releaseProof: fromPromise(() => deps.trades.releaseProof()),
       releaseCoin: fromPromise(({ input }) => deps.trades.release(input)),

@@ -1,10 +1,10 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { ChatMessage, DisputeResolution, TradeAction } from '../../../contracts/index.ts';
+import type { ChatMessage, DisputeResolution, TradeAction, TradeRole, TradeSummary } from '../../../contracts/index.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
 import { actionsFor, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf } from './tradeChat.rules.ts';
 import type { OneClickAction, TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
 import type { tradeRatingMachine } from './tradeRating.machine.ts';
-import { waitedSince } from '../shared/waited.ts';
+import { leftUntil, waitedSince } from '../shared/waited.ts';
 
 type TradeChatSnapshot = SnapshotFrom<typeof tradeChatMachine>;
 type ConversationSnapshot = SnapshotFrom<typeof tradeConversationMachine>;
@@ -56,6 +56,29 @@ export const selectMessageViews = (snapshot: ConversationSnapshot): MessageView[
           : 'partner',
   }));
 export const selectIsLoadingMessages = (snapshot: ConversationSnapshot) => snapshot.matches({ messages: 'loading' });
+
+// ---- The header's summary of the trade ---------------------------------------------------------------------
+
+/** The trade's terms (coin and amount, fiat total, rate, payment method), once loaded; null before, or if it failed. */
+export const selectTradeSummary = (snapshot: ConversationSnapshot): TradeSummary | null => snapshot.context.summary;
+/** This trader's role in the trade ("You are buying" / "You are selling"), by the rule the buttons follow. */
+export const selectRole = (snapshot: ConversationSnapshot): TradeRole => roleOf(snapshot.context.conversation);
+/**
+ * The payment window while the buyer has yet to mark paid, on the chart's clock (it ticks each second then): the
+ * time left ("14:32"), or `left: null` once it ran out (the server's sweep cancels the trade shortly). Null once
+ * paid or finished, and while the window's end or the time is not known yet.
+ */
+export const selectPaymentWindow = (snapshot: ConversationSnapshot): { left: string | null } | null => {
+  if (!snapshot.matches({ trade: { pending: 'awaitingPayment' } })) return null;
+  const { summary, now } = snapshot.context;
+  if (!summary || !now) return null;
+  return { left: leftUntil(summary.pay_by, Date.parse(now)) };
+};
+/** The account the buyer said they paid from, once marked paid and if they said one. */
+export const selectPaidFrom = (snapshot: ConversationSnapshot): string | null => {
+  const { buyer_paid, payer_account } = snapshot.context.conversation;
+  return buyer_paid && payer_account ? payer_account : null;
+};
 /** "{username} is typing..." while someone else's notice is fresh. */
 export const selectTypingLine = (snapshot: ConversationSnapshot) =>
   snapshot.matches({ partnerTyping: 'visible' }) && snapshot.context.typist ? `${snapshot.context.typist} is typing...` : null;
@@ -176,6 +199,8 @@ export const selectMyRating = (snapshot: ConversationSnapshot) =>
 export const selectRatingPartner = (snapshot: RatingSnapshot) => snapshot.context.partner;
 export const selectRatingScore = (snapshot: RatingSnapshot) => snapshot.context.score;
 export const selectRatingComment = (snapshot: RatingSnapshot) => snapshot.context.comment;
+/** The rating form is one row of stars until a score is chosen; the optional comment opens then (or once written). */
+export const selectShowsRatingComment = (snapshot: RatingSnapshot) => snapshot.context.score !== null || snapshot.context.comment !== '';
 /** The comment's length limit, once the comment is over it (no score yet is shown by the disabled Submit). */
 export const selectRatingCommentError = (snapshot: RatingSnapshot) =>
   ratingProblem(snapshot.context.score ?? 1, snapshot.context.comment);

@@ -1,9 +1,18 @@
-import { and, assign, not, sendParent, setup, type EventObject } from 'xstate';
-import type { ChatMessage, ConfirmationProof, Conversation, TradeAction, TradeFacts, TradeStatus } from '../../../contracts/index.ts';
+import { and, assign, not, sendParent, setup, stateIn, type EventObject } from 'xstate';
+import type {
+  ChatMessage,
+  ConfirmationProof,
+  Conversation,
+  TradeAction,
+  TradeFacts,
+  TradeStatus,
+  TradeSummary,
+} from '../../../contracts/index.ts';
 import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
 import { withMessages } from '../shared/chatMessages.ts';
 import { writingReason } from '../shared/reasonDialog.ts';
+import { clockRegion } from '../shared/waited.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundAction, unboundCallback, unboundChart, unboundPromise, unboundRule } from '../shared/unbound.ts';
 import type { TradeRatingLogic, TradeRatingOutput } from './tradeRating.machine.ts';
@@ -30,8 +39,13 @@ export type TradeConversationContext = {
   reason: string;
   /** "Paid from (optional)", as the buyer types it before "Mark Paid". */
   payerAccount: string;
-  /** When the "Under review" banner last counted the time waited (ISO 8601); null before a dispute. */
+  /**
+   * The time as the chart's clock last read it (ISO 8601), null before the first reading: each second while the
+   * payment window counts down, each minute while "Under review" counts the time waited.
+   */
   now: string | null;
+  /** The trade's terms for the header (coin, amounts, rate, method, the payment window's end); null until loaded. */
+  summary: TradeSummary | null;
   /**
    * What "Confirm Release" must carry, as the server last said (security/confirmation/): the password, the
    * authenticator code (two-factor on), or nothing (null: a proof given in the last 10 minutes covers this session).
@@ -91,6 +105,8 @@ function laterAdditions(known: Conversation, heard: Conversation) {
   };
 }
 
+const writing = { type: 'isWriting', params: ({ event }: { event: { value: string } }) => ({ value: event.value }) } as const;
+
 /** A conversation's trade facts, without the rest of it. */
 const factsIn = ({ status, buyer_paid, dispute_raised }: TradeFacts): TradeFacts => ({ status, buyer_paid, dispute_raised });
 
@@ -130,6 +146,8 @@ export const tradeConversationMachine = setup({
     loadMessages: unboundPromise<ChatMessage[], { channel: string }>('loadMessages'),
     sendMessage: unboundPromise<ChatMessage, { channel: string; text: string }>('sendMessage'),
     sendTyping: unboundPromise<unknown, { channel: string }>('sendTyping'),
+    /** The trade's terms for the header (market/chat/{channel}/ `summary`). */
+    loadSummary: unboundPromise<TradeSummary, { channel: string }>('loadSummary'),
     /** Answers the sentence shown as "Action Performed!". */
     performAction: unboundPromise<string, TradeActionRequest>('performAction'),
     /** What the next release of this session must carry (security/confirmation/ `status`). */
@@ -139,7 +157,7 @@ export const tradeConversationMachine = setup({
     // The rating form (tradeRating.machine.ts), declared by its type: this file stands alone.
     tradeRating: unboundChart<TradeRatingLogic>('tradeRating'),
   },
-  delays: { typingDebounce: 500, typingVisible: 1500, reviewTick: 60_000 },
+  delays: { typingThrottle: 500, typingVisible: 1500, reviewTick: 60_000, waitingTick: 1000 },
   actions: {
     keepMessages: assign(({ context }, params: { messages: ChatMessage[] }) => ({
       messages: withMessages(context.messages, params.messages),
@@ -169,8 +187,9 @@ export const tradeConversationMachine = setup({
       conversation: { ...context.conversation, payer_account: context.payerAccount.trim() || null },
     })),
     keepMyRating: assign(({ context }, params: TradeRatingOutput) => ({ conversation: { ...context.conversation, my_rating: params } })),
-    /** The clock the time waited is counted on; replaced by a fixed one in the model tests. */
-    stampNow: assign(() => ({ now: new Date().toISOString() })),
+    /** Reads the time into `now` (bound: the browser's clock; a fixed one in the model tests). */
+    tick: unboundAction('tick'),
+    keepSummary: assign((_, params: { summary: TradeSummary }) => ({ summary: params.summary })),
     setDraft: assign((_, params: { value: string }) => ({ draft: params.value })),
     /** The input clears once the message is stored, unless the trader has typed on meanwhile. */
     clearSent: assign(({ context }, params: { text: string }) => ({ draft: context.draft.trim() === params.text ? '' : context.draft })),
@@ -238,6 +257,7 @@ export const tradeConversationMachine = setup({
     reason: '',
     payerAccount: '',
     now: null,
+    summary: null,
     releaseProof: null,
     proof: '',
     releaseProblem: null,
@@ -276,6 +296,26 @@ export const tradeConversationMachine = setup({
         ready: {},
       },
     },
+    summary: {
+      description: "The trade's terms for the header: frozen when the trade opened, so loaded once.",
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadSummary',
+            src: 'loadSummary',
+            input: ({ context }) => ({ channel: context.conversation.channel }),
+            onDone: { target: 'shown', actions: { type: 'keepSummary', params: ({ event }) => ({ summary: event.output }) } },
+            onError: { target: 'missing' },
+          },
+        },
+        shown: {},
+        missing: {
+          description: 'Not loaded: the header shows the partner and the status only.',
+          on: { 'realtime.subscribed': { target: 'loading', description: 'The channel is live again: asked once more.' } },
+        },
+      },
+    },
     trade: {
       description:
         "The lifecycle chart (domain/tradeLifecycle) as this trade follows it: each change of the facts (what the server reports, an action it accepted) raises the chart's state, and the region moves on it. A stale report raises a state already passed, which no state here takes: a trade only moves forward.",
@@ -309,7 +349,9 @@ export const tradeConversationMachine = setup({
           },
           states: {
             awaitingPayment: {
-              description: 'buyer_paid false: "Cancel Trade" for both, "Mark Paid" for the buyer.',
+              ...clockRegion(
+                'buyer_paid false: "Cancel Trade" for both, "Mark Paid" for the buyer; the header counts the payment window down, reading the time each waitingTick.',
+              ),
               on: {
                 'lifecycle.paid': { target: 'paid' },
                 'lifecycle.disputed': { target: 'disputed', description: 'Paid and disputed meanwhile (heard on a reload).' },
@@ -321,7 +363,7 @@ export const tradeConversationMachine = setup({
             },
             disputed: {
               description: 'Frozen until a moderator settles it: no actions, the chat goes on; "Under review" counts the minutes waited.',
-              entry: 'stampNow',
+              entry: 'tick',
               after: { reviewTick: { target: 'disputed', reenter: true, description: 'A minute more on the banner.' } },
             },
           },
@@ -379,26 +421,47 @@ export const tradeConversationMachine = setup({
       },
     },
     typingNotice: {
-      description: 'Tells the partner "… is typing...", at most once per typingDebounce.',
+      description:
+        'Tells the partner "… is typing...": at once on the first keystroke, then at most once per typingThrottle for as long as the trader types on (a throttle with a leading and a trailing edge).',
       initial: 'ready',
       states: {
         ready: {
-          on: {
-            'message.change': {
-              guard: { type: 'isWriting', params: ({ event }) => ({ value: event.value }) },
-              target: 'cooling',
-            },
-          },
+          on: { 'message.change': { guard: writing, target: 'cooling', description: 'The first keystroke after a pause: a notice goes out at once.' } },
         },
         cooling: {
-          description: 'One notice went out; keystrokes send none until the pause is over.',
+          description: 'One notice went out; the next waits until typingThrottle has passed.',
           invoke: {
             id: 'sendTyping',
             src: 'sendTyping',
             input: ({ context }) => ({ channel: context.conversation.channel }),
             onError: { description: 'Best effort: a lost notice is not worth a message.' },
           },
-          after: { typingDebounce: { target: 'ready' } },
+          initial: 'quiet',
+          states: {
+            quiet: {
+              description: 'Nothing typed since the notice.',
+              on: { 'message.change': { guard: writing, target: 'typedOn' } },
+            },
+            typedOn: {
+              description: 'Typed on since the notice: the next one goes out once the time is up.',
+              always: {
+                guard: stateIn('#tradeConversation.composer.sending'),
+                target: 'quiet',
+                description: 'The message is on its way: no notice trails it.',
+              },
+            },
+          },
+          after: {
+            typingThrottle: [
+              {
+                guard: stateIn('#tradeConversation.typingNotice.cooling.typedOn'),
+                target: 'cooling',
+                reenter: true,
+                description: 'Still typing: the next notice goes out now.',
+              },
+              { target: 'ready' },
+            ],
+          },
         },
       },
     },

@@ -3,7 +3,6 @@ import type { ActorRefFrom } from 'xstate';
 import { css, cx } from 'styled-system/css';
 import type { tradeChatMachine } from '../../machines/tradeChat/tradeChat.machine.ts';
 import { selectConversationRef, selectIsOffline, selectSelection } from '../../machines/tradeChat/tradeChat.selectors.ts';
-import { PageHeader } from '../pages/PageHeader.tsx';
 import { callout } from '../primitives/boxes.ts';
 import { ConversationList } from './ConversationList.tsx';
 import { ConversationPane } from './ConversationPane.tsx';
@@ -11,13 +10,17 @@ import { ColumnLoading, SplitView, splitPlaceholder } from './SplitView.tsx';
 
 const sizes = css({
   gridTemplateColumns: { base: '1fr', md: '20rem 1fr', lg: '22rem 1fr' },
-  // The chat fills the window below the bar; its message list scrolls, the page does not.
-  h: { base: 'calc(100dvh - 13rem)', md: 'calc(100dvh - 15rem)' },
+  // The chat fills the window below the bar (the page's title is for screen readers only, so the messages have
+  // the room); its message list scrolls, the page does not.
+  h: { base: 'calc(100dvh - 7.25rem)', md: 'calc(100dvh - 8.25rem)' },
   minH: '26rem',
-  // The offline banner takes about 3rem above it: the chat shrinks so its input stays in the window.
-  '&[data-offline]': { h: { base: 'calc(100dvh - 16rem)', md: 'calc(100dvh - 18rem)' } },
+  // With no title above it, the chat starts at the top of the page (doubled: beats SplitView's own margin).
+  '&&': { mt: '0' },
+  // The offline banner takes about 3.25rem above it: the chat shrinks so its input stays in the window.
+  '&[data-offline]': { h: { base: 'calc(100dvh - 10.5rem)', md: 'calc(100dvh - 11.5rem)' } },
 });
-const banner = cx(callout({ tone: 'warning', bordered: false }), css({ mt: '4', px: '4', py: '2', color: 'warning', fontWeight: 'medium' }));
+const pageTitle = css({ srOnly: true });
+const banner = cx(callout({ tone: 'warning', bordered: false }), css({ mb: '3', px: '4', py: '2', color: 'warning', fontWeight: 'medium' }));
 
 /**
  * /chat: conversations on the left, the selected one on the right (one at a time on small screens).
@@ -38,7 +41,7 @@ export function ChatScreen({
 
   return (
     <section>
-      <PageHeader title="Chat" subtitle="Talk to your trading partners." />
+      <h1 className={pageTitle}>Chat</h1>
       <div role="status" className={offline ? banner : undefined} data-connection={offline ? 'offline' : 'live'}>
         {offline ? 'Reconnecting… Messages will catch up as soon as the connection is back.' : null}
       </div>

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { DateTime } from 'luxon';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import {
   initialOf,
   selectActionButtons,
@@ -25,7 +25,8 @@ import { avatar } from './ConversationList.tsx';
 import { MessageComposer } from './MessageComposer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { RatingPanel } from './RatingPanel.tsx';
-import { PayerField, PayerLine, ResolutionPanel, ReviewBanner } from './TradeNotes.tsx';
+import { PayerField, PayerLine, ReviewBanner } from './TradeNotes.tsx';
+import { TradeSummary } from './TradeSummary.tsx';
 
 /** The reminder under the message input, word for word. */
 export const SECURITY_REMINDER = 'communicate only within this chat; payments must be marked as paid before coins are released';
@@ -33,8 +34,27 @@ export const SECURITY_REMINDER = 'communicate only within this chat; payments mu
 /** A message's time, e.g. "Mar 05, 02:07 PM". */
 export const formatMessageTime = (iso: string) => DateTime.fromISO(iso).toFormat('LLL dd, hh:mm a');
 
-const header = css({ display: 'flex', alignItems: 'center', gap: '3', px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'border' });
-const title = css({ fontWeight: 'semibold', fontSize: 'md', truncate: true });
+// The partner on the first line, the trade's summary under it: beside the avatar from md up, the width of the
+// header on a phone (where it folds to one line).
+const header = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'auto auto minmax(0, 1fr) auto', md: 'auto minmax(0, 1fr) auto' },
+  gridTemplateAreas: {
+    base: '"back avatar name badges" "summary summary summary summary"',
+    md: '"avatar name badges" "avatar summary summary"',
+  },
+  alignItems: 'center',
+  columnGap: '3',
+  rowGap: { base: '2', md: '1' },
+  px: '4',
+  py: '3',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
+const backCell = css({ gridArea: 'back', display: { base: 'flex', md: 'none' } });
+const avatarCell = css({ gridArea: 'avatar' });
+const nameCell = css({ gridArea: 'name', display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: '2', minW: '0' });
+const title = css({ fontWeight: 'semibold', fontSize: 'md', truncate: true, minW: '0' });
 const profileLink = css({ color: 'inherit', _hover: { textDecoration: 'underline' }, _focusVisible: { outline: '2px solid', outlineColor: 'accent' } });
 const online = css({
   display: 'inline-flex',
@@ -83,7 +103,7 @@ const footer = css({ display: 'flex', flexDirection: 'column', gap: '2', px: '4'
 const actionRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', _empty: { display: 'none' } });
 const reminder = css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs', color: 'fg.muted', '& svg': { flexShrink: '0' } });
 // On a phone the two badges stack rather than squeeze the partner's name.
-const badges = css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
+const badges = css({ gridArea: 'badges', display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: '1.5', minW: '0' });
 
 /** The trader's own step stands out, a dispute warns; any other action (Cancel Trade) is outlined. */
 const variants: Partial<Record<string, 'buy' | 'destructive'>> = { mark_paid: 'buy', raise_dispute: 'destructive', release_coin: 'buy' };
@@ -107,11 +127,13 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
       data-dispute-raised={conversation.dispute_raised}
     >
       <header className={header}>
-        <BackButton label="Back to conversations" onBack={onBack} />
-        <span className={avatar} aria-hidden="true">
+        <div className={backCell}>
+          <BackButton label="Back to conversations" onBack={onBack} />
+        </div>
+        <span className={cx(avatar, avatarCell)} aria-hidden="true">
           {initialOf(conversation.partner)}
         </span>
-        <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minW: '20' })}>
+        <div className={nameCell}>
           <h2 className={title}>
             <Link to="/traders/$username" params={{ username: conversation.partner }} className={profileLink}>
               {conversation.partner}
@@ -131,6 +153,7 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
           ) : null}
           <StatusBadge status={conversation.status} />
         </div>
+        <TradeSummary actor={actor} />
       </header>
 
       <MessageList
@@ -147,13 +170,15 @@ export function ConversationPane({ actor, onBack }: { actor: ConversationRef; on
         )}
       />
 
-      <p className={typing} aria-live="polite">
-        {typingLine}
-      </p>
+      {/* Nobody types in a finished trade's chat: its line gives its room to the messages. */}
+      {canWrite ? (
+        <p className={typing} aria-live="polite">
+          {typingLine}
+        </p>
+      ) : null}
 
       <div className={footer}>
         <ReviewBanner actor={actor} />
-        <ResolutionPanel actor={actor} />
         <RatingPanel actor={actor} />
         <PayerLine actor={actor} />
         <PayerField actor={actor} />

@@ -10,6 +10,7 @@ import {
   selectRatingPartner,
   selectRatingRef,
   selectRatingScore,
+  selectShowsRatingComment,
   type ConversationRef,
   type RatingRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
@@ -19,19 +20,25 @@ import { TextAreaField } from '../primitives/TextAreaField.tsx';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
 
-const panel = css({
+// A bar, not a panel: a finished trade's chat keeps its height for the messages (one row of stars until a score
+// is chosen, the comment then).
+const panelLook = {
   display: 'flex',
   flexDirection: 'column',
-  gap: '3',
+  gap: '2',
   px: '3',
-  py: '3',
+  py: '2',
   borderRadius: 'lg',
   borderWidth: '1px',
   borderColor: 'border',
   bg: 'bg.muted',
   fontSize: 'sm',
-});
-const legend = css({ fontWeight: 'semibold', mb: '1' });
+} as const;
+const panel = css(panelLook);
+const row = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: '3', rowGap: '2' });
+const scoreSet = css({ display: 'flex', alignItems: 'center', gap: '3', flex: '1', minW: 'max-content' });
+// Floated, the legend is laid out as any child is: on the stars' line instead of above them.
+const legend = css({ float: 'left', fontWeight: 'semibold' });
 const stars = css({ display: 'inline-flex', gap: '1' });
 // A native radio per star: arrow keys move between them and each has its own label, with nothing scripted.
 const star = css({
@@ -46,7 +53,8 @@ const star = css({
 });
 const srOnly = css({ srOnly: true });
 const textarea = css({ '&&': { h: 'auto', minH: '16' }, py: '2', resize: 'vertical' });
-const row = css({ display: 'flex', justifyContent: 'flex-end' });
+const submit = css({ ml: 'auto' });
+const ratedPanel = css(panelLook, { flexDirection: 'row', flexWrap: 'wrap', columnGap: '2', alignItems: 'baseline' });
 
 const starLabel = (score: number) => `${score} star${score === 1 ? '' : 's'}`;
 
@@ -58,7 +66,7 @@ export function RatingPanel({ actor }: { actor: ConversationRef }) {
   if (form) return <RatingForm actor={form} />;
   if (!rated) return null;
   return (
-    <section aria-label="Your rating" className={panel} data-rated={rated.score}>
+    <section aria-label="Your rating" className={ratedPanel} data-rated={rated.score}>
       <p className={css({ fontWeight: 'semibold' })}>
         You rated {partner} {rated.score}/5
       </p>
@@ -74,41 +82,44 @@ function RatingForm({ actor }: { actor: RatingRef }) {
   const problem = useSelector(actor, selectRatingCommentError);
   const canSubmit = useSelector(actor, selectCanSubmitRating);
   const busy = useSelector(actor, selectIsRatingBusy);
+  const commenting = useSelector(actor, selectShowsRatingComment);
   return (
     <Form className={panel} aria-label={`Rate ${partner}`} onSubmit={() => actor.send({ type: 'rating.submit' })}>
-      <fieldset disabled={busy}>
-        <legend className={legend}>Rate {partner}</legend>
-        <div className={stars} role="radiogroup" aria-label="Score">
-          {SCORES.map((value) => (
-            <label key={value} className={star} data-lit={score !== null && value <= score ? '' : undefined}>
-              <input
-                type="radio"
-                name="score"
-                value={value}
-                checked={score === value}
-                onChange={() => actor.send({ type: 'rating.score.change', score: value })}
-              />
-              <span aria-hidden="true">★</span>
-              <span className={srOnly}>{starLabel(value)}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <TextAreaField
-        label="Comment (optional)"
-        name="comment"
-        rows={2}
-        className={textarea}
-        value={comment}
-        error={problem}
-        disabled={busy}
-        onValueChange={(value) => actor.send({ type: 'rating.comment.change', value })}
-      />
       <div className={row}>
-        <Button type="submit" size="sm" disabled={!canSubmit} aria-busy={busy}>
+        <fieldset disabled={busy} className={scoreSet}>
+          <legend className={legend}>Rate {partner}</legend>
+          <div className={stars} role="radiogroup" aria-label="Score">
+            {SCORES.map((value) => (
+              <label key={value} className={star} data-lit={score !== null && value <= score ? '' : undefined}>
+                <input
+                  type="radio"
+                  name="score"
+                  value={value}
+                  checked={score === value}
+                  onChange={() => actor.send({ type: 'rating.score.change', score: value })}
+                />
+                <span aria-hidden="true">★</span>
+                <span className={srOnly}>{starLabel(value)}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <Button type="submit" size="sm" className={submit} disabled={!canSubmit} aria-busy={busy}>
           {busy ? 'Please wait...' : 'Submit rating'}
         </Button>
       </div>
+      {commenting ? (
+        <TextAreaField
+          label="Comment (optional)"
+          name="comment"
+          rows={2}
+          className={textarea}
+          value={comment}
+          error={problem}
+          disabled={busy}
+          onValueChange={(value) => actor.send({ type: 'rating.comment.change', value })}
+        />
+      ) : null}
     </Form>
   );
 }

@@ -1,3 +1,4 @@
+import { Collapsible } from '@ark-ui/react/collapsible';
 import { Field } from '@ark-ui/react/field';
 import { useSelector } from '@xstate/react';
 import { css } from 'styled-system/css';
@@ -10,6 +11,7 @@ import {
   selectShowsPayerField,
   type ConversationRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
+import { ChevronDownIcon } from '../primitives/icons.tsx';
 import { fieldStyles } from '../primitives/TextField.tsx';
 
 /** The hint under "Paid from (optional)": what a seller needs to match the money against. */
@@ -21,12 +23,41 @@ export const PAYER_UNSTATED = 'The buyer did not say which account they paid fro
 
 const note = css({ display: 'flex', flexDirection: 'column', gap: '1', px: '3', py: '2', borderRadius: 'lg', fontSize: 'sm', borderWidth: '1px' });
 const review = css({ bg: 'warning.subtle', borderColor: 'border', color: 'fg' });
-const settled = css({ bg: 'accent.subtle', borderColor: 'border', color: 'fg' });
 const payer = css({ bg: 'bg.muted', borderColor: 'border', color: 'fg' });
 const heading = css({ fontWeight: 'semibold', display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'baseline' });
 const muted = css({ color: 'fg.muted', fontSize: 'xs' });
 const waited = css({ color: 'warning', fontSize: 'xs', fontWeight: 'medium' });
-const resolutionText = css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word' });
+// The settlement is a line of the trade's summary: the outcome, and the resolution under "Resolution" (the chat's
+// last system message quotes it too), so a finished trade's chat keeps its height for the messages.
+const settledLine = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  columnGap: '3',
+  rowGap: '1',
+  px: '2.5',
+  py: '1',
+  borderRadius: 'md',
+  bg: 'accent.subtle',
+  color: 'fg',
+  fontSize: 'sm',
+});
+const settledHeading = css({ fontWeight: 'semibold' });
+const resolutionText = css({ flexBasis: 'full', whiteSpace: 'pre-wrap', wordBreak: 'break-word', pb: '1' });
+const showMore = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  fontSize: 'xs',
+  fontWeight: 'medium',
+  color: 'accent',
+  cursor: 'pointer',
+  borderRadius: 'sm',
+  _hover: { textDecoration: 'underline' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
+  '& svg': { transition: 'rotate 150ms' },
+  '&[data-state=open] svg': { rotate: '180deg' },
+});
 
 /** "Under review" while a moderator has the dispute: the time waited (the chart's minute clock), no actions. */
 export function ReviewBanner({ actor }: { actor: ConversationRef }) {
@@ -43,18 +74,27 @@ export function ReviewBanner({ actor }: { actor: ConversationRef }) {
   );
 }
 
-/** Once a moderator settled the dispute: which way the coins went, and the resolution as written. */
-export function ResolutionPanel({ actor }: { actor: ConversationRef }) {
+/**
+ * Once a moderator settled the dispute: which way the coins went, and the resolution as written under "Resolution".
+ * A line of the trade's summary (TradeSummary.tsx); `className` places it there.
+ */
+export function ResolutionPanel({ actor, className }: { actor: ConversationRef; className?: string }) {
   const resolution = useSelector(actor, selectResolution);
   if (!resolution) return null;
   return (
-    <section aria-label="Dispute settled" className={`${note} ${settled}`} data-resolution={resolution.outcome}>
-      <p className={heading}>
-        {resolution.outcome === 'release'
-          ? 'Settled by a moderator: coins released to the buyer'
-          : 'Settled by a moderator: coins refunded to the seller'}
-      </p>
-      <p className={resolutionText}>{resolution.text}</p>
+    <section aria-label="Dispute settled" className={className} data-resolution={resolution.outcome}>
+      <Collapsible.Root className={settledLine}>
+        <p className={settledHeading}>
+          {resolution.outcome === 'release'
+            ? 'Settled by a moderator: coins released to the buyer'
+            : 'Settled by a moderator: coins refunded to the seller'}
+        </p>
+        <Collapsible.Trigger className={showMore}>
+          Resolution
+          <ChevronDownIcon width={14} height={14} />
+        </Collapsible.Trigger>
+        <Collapsible.Content className={resolutionText}>{resolution.text}</Collapsible.Content>
+      </Collapsible.Root>
     </section>
   );
 }

@@ -1,9 +1,16 @@
 import { Toast, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast';
 import { css } from 'styled-system/css';
 import { CloseIcon } from './icons.tsx';
+import { WIDE_SCREEN, matchesMedia, useMediaQuery } from './useMediaQuery.ts';
+
+/**
+ * Where toasts show: bottom right on a laptop; from the top on a phone, where the bottom of the screen is the
+ * chat's message input and the trade's buttons, which a toast must never cover.
+ */
+export const toastPlacement = (wide: boolean) => (wide ? 'bottom-end' : 'top');
 
 /** The product's toast limits: at most 3 at once, 4000 ms each. */
-export const toaster = createToaster({ placement: 'bottom-end', max: 3, duration: 4000, overlap: false, gap: 12 });
+export const toaster = createToaster({ placement: toastPlacement(matchesMedia(WIDE_SCREEN)), max: 3, duration: 4000, overlap: false, gap: 12 });
 
 const root = css({
   width: 'min(22rem, calc(100vw - 2rem))',
@@ -42,8 +49,12 @@ const close = css({
 });
 
 export function Toaster() {
+  const placement = toastPlacement(useMediaQuery(WIDE_SCREEN));
+  // The group reads the store's placement as it renders: a window that crossed the breakpoint gets a new group
+  // (the key), which picks up the toasts already showing.
+  toaster.attrs.placement = placement;
   return (
-    <ArkToaster toaster={toaster}>
+    <ArkToaster key={placement} toaster={toaster}>
       {(toast) => (
         <Toast.Root key={toast.id} className={root}>
           <Toast.Title className={title}>{toast.title}</Toast.Title>

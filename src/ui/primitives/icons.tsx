@@ -53,3 +53,10 @@ export const ShieldIcon = strokeIcon(<path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8
 export const ArrowLeftIcon = strokeIcon(<path d="M19 12H5M12 19l-7-7 7-7" />);
 export const ArrowUpIcon = strokeIcon(<path d="M12 19V5M5 12l7-7 7 7" />);
 export const ArrowDownIcon = strokeIcon(<path d="M12 5v14M19 12l-7 7-7-7" />);
+export const ChevronDownIcon = strokeIcon(<path d="m6 9 6 6 6-6" />);
+export const ClockIcon = strokeIcon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </>,
+);

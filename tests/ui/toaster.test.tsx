@@ -1,0 +1,32 @@
+import { act, render, screen } from '@testing-library/react';
+import { Toaster, toaster } from '../../src/ui/primitives/Toaster.tsx';
+import { forgetViewport, pretendViewport } from './render.tsx';
+
+afterEach(() => {
+  act(() => void toaster.remove());
+  forgetViewport();
+});
+
+const group = () => screen.getByRole('region', { name: /^Notifications/ });
+
+describe('the toaster', () => {
+  it('drops toasts from the top on a phone, clear of the chat’s input and buttons at the bottom', async () => {
+    pretendViewport(false);
+    render(<Toaster />);
+    await act(async () => void toaster.create({ title: 'Action Performed!', type: 'success' }));
+    expect(await screen.findByText('Action Performed!')).toBeInTheDocument();
+    expect(group()).toHaveAttribute('data-placement', 'top');
+  });
+
+  it('keeps them bottom right on a laptop, and moves them when the window crosses the breakpoint', async () => {
+    pretendViewport(true);
+    const view = render(<Toaster />);
+    await act(async () => void toaster.create({ title: 'Action Performed!', type: 'success' }));
+    expect(await screen.findByText('Action Performed!')).toBeInTheDocument();
+    expect(group()).toHaveAttribute('data-placement', 'bottom-end');
+    pretendViewport(false);
+    await act(async () => view.rerender(<Toaster />));
+    expect(group()).toHaveAttribute('data-placement', 'top');
+    expect(await screen.findByText('Action Performed!'), 'the toast showing moves along').toBeInTheDocument();
+  });
+});
