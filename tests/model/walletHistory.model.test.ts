@@ -16,8 +16,10 @@ import {
   Coverage,
   afterEvent,
   describePath,
+  offlineAfter,
   replay,
   scriptedActors,
+  socketMoves,
   walk,
   type ActorCall,
   type ModelEvent,
@@ -87,7 +89,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
     }
   }
-  if (quiet && snapshot.matches({ list: 'watching' })) list.push({ type: 'realtime.connected' }, { type: 'realtime.offline' });
+  if (quiet && snapshot.matches({ list: 'watching' })) list.push(...socketMoves(snapshot));
   if (snapshot.matches({ list: 'refreshing' })) {
     list.push(
       { type: 'xstate.done.actor.refreshTransactions', output: answer(page, filters) },
@@ -129,12 +131,7 @@ function socketSide(snapshot: AnyMachineSnapshot): ModelEvent[] {
       { type: 'xstate.error.actor.refreshTransactions', error: new Error('Internet server error') },
     );
   }
-  if (snapshot.matches({ connection: 'live' })) list.push({ type: 'realtime.offline' }, { type: 'realtime.connecting' });
-  if (snapshot.matches({ connection: 'offline' })) {
-    list.push({ type: 'realtime.connected' }, { type: 'realtime.connecting' });
-    if (snapshot.children.connection) list.push({ type: 'xstate.error.actor.connection', error: new Error('gone') });
-  }
-  return list;
+  return [...list, ...socketMoves(snapshot)];
 }
 
 const model = walk(walletHistoryMachine, { events, input: { username: USERNAME } });
@@ -189,6 +186,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     fakes,
     (snapshot, step) => {
       const event = step.event as ModelEvent & { value?: never; txid?: string };
+      offline = offlineAfter(event, offline);
       switch (event.type) {
         case 'xstate.done.actor.loadCoins':
           coinChoices = event.output as Coin[];
@@ -217,14 +215,6 @@ async function run(path: ModelPath, coverage?: Coverage) {
           break;
         case 'xstate.error.actor.userChannel':
           listening = false;
-          break;
-        case 'realtime.offline':
-        case 'xstate.error.actor.connection':
-          offline = true;
-          break;
-        case 'realtime.connected':
-        case 'realtime.connecting':
-          offline = false;
           break;
         case 'filter.transType':
           setFilter({ transType: event.value });

@@ -14,7 +14,7 @@ import {
   selectWallets,
 } from '../../src/machines/wallets/wallets.selectors.ts';
 import { fakeRealtime } from '../support/chat.ts';
-import { Coverage, afterEvent, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
+import { Coverage, afterEvent, describePath, offlineAfter, replay, scriptedActors, socketMoves, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 import { creditedList, walletList } from '../support/wallet-fixtures.ts';
 
 const retried = afterEvent('refreshInterval', 'wallets.balances.failed');
@@ -71,14 +71,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       list.push({ type: PRICE_EVENT, ticker: 'BTC', price, snapshot: { context: { prices: { BTC: { price, direction: null } } } } });
     }
   }
-  if (resting) {
-    if (connecting) list.push({ type: 'realtime.connected' }, { type: 'realtime.offline' });
-    if (snapshot.matches({ connection: 'live' })) list.push({ type: 'realtime.offline' }, { type: 'realtime.connecting' });
-    if (snapshot.matches({ connection: 'offline' })) {
-      list.push({ type: 'realtime.connected' }, { type: 'realtime.connecting' });
-      if (snapshot.children.connection) list.push({ type: 'xstate.error.actor.connection', error: new Error('gone') });
-    }
-  }
+  if (resting) list.push(...socketMoves(snapshot));
   return list;
 }
 
@@ -125,6 +118,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     path,
     fakes,
     (snapshot, { event }) => {
+      offline = offlineAfter(event, offline);
       switch (event.type) {
         case 'xstate.done.actor.loadWallets':
         case 'xstate.done.actor.refreshWallets':
@@ -156,14 +150,6 @@ async function run(path: ModelPath, coverage?: Coverage) {
           break;
         case 'xstate.error.actor.userChannel':
           channelOpen = false;
-          break;
-        case 'realtime.offline':
-        case 'xstate.error.actor.connection':
-          offline = true;
-          break;
-        case 'realtime.connected':
-        case 'realtime.connecting':
-          offline = false;
           break;
         case PRICE_EVENT:
           prices = { ...prices, BTC: String(event.price) };
