@@ -94,6 +94,7 @@ export const realtimeEvents = {
   conversation: 'conversation',
   notification: 'notification',
   unread: 'unread',
+  wallet: 'wallet',
   disputeResolved: 'dispute_resolved',
 } as const;
 
@@ -111,6 +112,13 @@ export const tradeEvent = z.object({ channel: z.string(), ...tradeFacts.shape, m
 export type TradeEvent = z.infer<typeof tradeEvent>;
 /** `private-user-<username>` → `unread`. */
 export const unreadEvent = z.object({ count: z.int() });
+/**
+ * `private-user-<username>` → `wallet`: a balance or a wallet history row of this trader changed (a deposit seen or
+ * credited, a withdrawal held, sent, refunded or decided, a trade's escrow locked, released or returned). It says
+ * nothing more: the screens that show them read them again.
+ */
+export const walletEvent = z.object({});
+export type WalletEvent = z.infer<typeof walletEvent>;
 
 // ---- Channel authorization and browser configuration ---------------------------------------------
 

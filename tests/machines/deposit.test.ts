@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import type { WalletAddressEntry } from '../../contracts/index.ts';
+import { realtimeEvents, userChannelName, type WalletAddressEntry } from '../../contracts/index.ts';
 import { bindDeposit } from '../../src/machines/deposit/deposit.actors.ts';
 import {
   selectAddress,
@@ -14,6 +14,7 @@ import {
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import type { WalletService } from '../../src/services/wallets.ts';
+import { fakeRealtime } from '../support/chat.ts';
 import { flush } from '../support/machines.ts';
 import { addressEntries, addresses } from '../support/wallet-fixtures.ts';
 
@@ -28,12 +29,14 @@ async function openDeposit(
   const notices: Notice[] = [];
   const addressesCall = vi.fn(options.answer ?? (async () => addressEntries));
   const copyText = vi.fn(options.copy ?? (async () => {}));
+  const realtime = fakeRealtime();
   const deps = {
     wallets: { addresses: addressesCall } as unknown as WalletService,
     copyText,
     notify: (notice: Notice) => void notices.push(notice),
+    realtime: realtime.service,
   } as unknown as FlowDeps;
-  const actor = createActor(bindDeposit(deps), { input: { coin: options.coin ?? null } }).start();
+  const actor = createActor(bindDeposit(deps), { input: { coin: options.coin ?? null, username: 'carol' } }).start();
   await flush();
   const view = () => {
     const snapshot = actor.getSnapshot();
@@ -47,7 +50,7 @@ async function openDeposit(
       canCopy: selectCanCopy(snapshot),
     };
   };
-  return { actor, addressesCall, copyText, notices, view };
+  return { actor, addressesCall, copyText, notices, realtime, view };
 }
 
 const nothingChosen = { prompt: true, coin: null, networkChoice: false, pickingNetwork: false, network: null, address: null, canCopy: false };
@@ -172,5 +175,53 @@ describe('deposit: Copy Address', () => {
     await flush();
     expect(notices).toHaveLength(1);
     expect(selectCanCopy(actor.getSnapshot())).toBe(true);
+  });
+});
+
+describe('deposit: the balance, kept current by the trader’s own channel', () => {
+  const OWN_CHANNEL = userChannelName('carol');
+  const credited = addressEntries.map((entry) => (entry.coin.ticker === 'USDT' ? { ...entry, balance: '1750.000000' } : entry));
+
+  it('reads the addresses again when the channel says `wallet`: the new balance shows, the coin and network chosen stay', async () => {
+    let reads = 0;
+    const { actor, addressesCall, realtime, view } = await openDeposit({ answer: async () => (reads++ === 0 ? addressEntries : credited) });
+    expect(realtime.listeners(OWN_CHANNEL)).toBe(1);
+    actor.send({ type: 'coin.select', ticker: 'USDT' });
+    actor.send({ type: 'network.select', network: 'tron' });
+    const before = view();
+    expect(selectEntry(actor.getSnapshot())?.balance).toBe('1500.000000');
+    realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, {});
+    await flush();
+    expect(addressesCall).toHaveBeenCalledTimes(2);
+    expect(selectEntry(actor.getSnapshot())?.balance).toBe('1750.000000');
+    expect(view()).toEqual(before);
+    actor.stop();
+    expect(realtime.listeners(OWN_CHANNEL), 'leaving the screen ends the subscription').toBe(0);
+  });
+
+  it('a change told while the first read is on its way, or after it failed, reads again', async () => {
+    const answers = [() => new Promise<WalletAddressEntry[]>(() => {}), async () => Promise.reject(new Error('Internet server error')), async () => addressEntries];
+    let call = 0;
+    const { actor, addressesCall, realtime } = await openDeposit({ answer: () => answers[call++]!() });
+    realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, {});
+    await flush();
+    expect(addressesCall).toHaveBeenCalledTimes(2);
+    expect(actor.getSnapshot().matches('unavailable')).toBe(true);
+    realtime.accept(OWN_CHANNEL);
+    await flush();
+    expect(addressesCall).toHaveBeenCalledTimes(3);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+  });
+
+  it('a read again that fails keeps the balance shown', async () => {
+    let reads = 0;
+    const { actor, realtime } = await openDeposit({
+      coin: 'BTC',
+      answer: async () => (reads++ === 0 ? addressEntries : Promise.reject(new Error('Internet server error'))),
+    });
+    realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, {});
+    await flush();
+    expect(selectEntry(actor.getSnapshot())?.balance).toBe('0.50000000');
+    expect(selectAddress(actor.getSnapshot())).toBe(addresses.bitcoin);
   });
 });

@@ -1,4 +1,7 @@
 import { SimulatedClock, createActor } from 'xstate';
+import { realtimeEvents, userChannelName } from '../../contracts/index.ts';
+import { walletChanges, watchingConnection } from '../../src/machines/shared/channels.ts';
+import type { ConnectionState } from '../../src/services/realtime.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { bindWalletHistory } from '../../src/machines/walletHistory/walletHistory.actors.ts';
@@ -16,6 +19,7 @@ import {
 import type { Api } from '../../src/services/api.ts';
 import type { MarketService } from '../../src/services/market.ts';
 import { createWalletService, type WalletService } from '../../src/services/wallets.ts';
+import { fakeRealtime } from '../support/chat.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
 import {
   btcTxid,
@@ -27,20 +31,25 @@ import {
   transactionRow,
 } from '../support/transaction-fixtures.ts';
 
-/** The spec's refresh period for a page with a pending row, written out here rather than read from the chart. */
+/** The fallback's refresh period for a page with a pending row, written out here rather than read from the chart. */
 const REFRESH_MS = 5000;
+const ME = 'carol';
+const OWN_CHANNEL = userChannelName(ME);
 
 /**
- * Recent Transactions with every call faked and its refresh on a simulated clock; by default the coins and
- * the first of three pages (nothing pending) have arrived.
+ * Recent Transactions with every call faked, the socket and the trader's own channel on a fake connection (by
+ * default offline: the timer is then what keeps a pending page current) and its timer on a simulated clock; by
+ * default the coins and the first of three pages (nothing pending) have arrived.
  */
-async function startHistory({ settle = true } = {}) {
+async function startHistory({ settle = true, connection = 'offline' as ConnectionState } = {}) {
   const fakes = scriptedActors(['loadCoins', 'loadTransactions', 'copyText']);
+  const realtime = fakeRealtime(connection);
   const notices: Notice[] = [];
   const clock = new SimulatedClock();
+  const actors = { ...fakes.actors, userChannel: walletChanges(realtime.service), watchConnection: watchingConnection(realtime.service) };
   const actor = createActor(
-    walletHistoryMachine.provide({ actors: fakes.actors as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
-    { clock },
+    walletHistoryMachine.provide({ actors: actors as never, actions: { notify: (_, notice) => void notices.push(notice) } }),
+    { clock, input: { username: ME } },
   ).start();
   const send = (event: WalletHistoryEvent) => actor.send(event);
   const snapshot = () => actor.getSnapshot();
@@ -52,7 +61,9 @@ async function startHistory({ settle = true } = {}) {
     await fakes.resolve('loadCoins', coins);
     await fakes.resolve('loadTransactions', transactionPage(1, 3));
   }
-  return { actor, fakes, notices, clock, send, snapshot, loads, refreshes, coinLoads };
+  /** The trader's own channel says a balance or history row changed. */
+  const told = () => realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, {});
+  return { actor, fakes, notices, clock, realtime, send, snapshot, loads, refreshes, coinLoads, told };
 }
 
 describe('Recent Transactions chart', () => {
@@ -165,7 +176,60 @@ describe('Recent Transactions chart', () => {
   });
 });
 
-describe('Recent Transactions chart: pending rows refresh', () => {
+describe('Recent Transactions chart: live on the trader’s own channel', () => {
+  it('reads the page again the moment the channel says `wallet`, with the same page and filters, and never on a timer while live', async () => {
+    const { fakes, send, snapshot, clock, realtime, refreshes, told } = await startHistory({ settle: false, connection: 'connected' });
+    expect(realtime.listeners(OWN_CHANNEL)).toBe(1);
+    await fakes.resolve('loadCoins', coins);
+    send({ type: 'filter.coin', value: '1' });
+    await fakes.resolve('loadTransactions', pendingPage(1, 2));
+    expect(selectIsWatching(snapshot()), 'pending rows update by themselves').toBe(true);
+    clock.increment(REFRESH_MS * 4);
+    expect(refreshes(), 'live: no timer').toEqual([]);
+
+    told();
+    expect(refreshes()).toEqual([{ page: 1, filters: chosenTransactions({ coinId: '1' }) }]);
+    expect(selectIsLoading(snapshot()), 'a refresh is not a load: no busy flag').toBe(false);
+    const confirmed = transactionPage(1, 2, { status: 'completed' });
+    await fakes.resolve('refreshTransactions', confirmed);
+    expect(selectTransactions(snapshot())).toEqual(confirmed.transactions);
+
+    told();
+    expect(refreshes(), 'a page with nothing pending hears of a new deposit too').toHaveLength(2);
+    told();
+    expect(refreshes(), 'told again during the read: it starts over').toHaveLength(3);
+    expect(fakes.isRunning('refreshTransactions')).toBe(true);
+  });
+
+  it('a change told while the page loads, or a (re)join, reads it again', async () => {
+    const { fakes, realtime, loads, told } = await startHistory({ settle: false, connection: 'connected' });
+    told();
+    expect(loads(), 'the load on its way starts over').toHaveLength(2);
+    await fakes.resolve('loadTransactions', transactionPage(1, 3));
+    realtime.accept(OWN_CHANNEL);
+    expect(loads()).toHaveLength(3);
+  });
+
+  it('goes back to the timer while the socket is down, and off it when it is back', async () => {
+    const { fakes, clock, realtime, refreshes } = await startHistory({ settle: false, connection: 'connected' });
+    await fakes.resolve('loadTransactions', pendingPage(1, 1));
+    realtime.setState('offline');
+    clock.increment(REFRESH_MS);
+    expect(refreshes()).toHaveLength(1);
+    await fakes.resolve('refreshTransactions', pendingPage(1, 1));
+    realtime.setState('connected');
+    clock.increment(REFRESH_MS * 3);
+    expect(refreshes()).toHaveLength(1);
+  });
+
+  it('closing the screen ends the subscription', async () => {
+    const { actor, realtime } = await startHistory();
+    actor.stop();
+    expect(realtime.listeners(OWN_CHANNEL)).toBe(0);
+  });
+});
+
+describe('Recent Transactions chart: pending rows refresh while the channel cannot reach the page', () => {
   it('a page with a pending row is asked for again every 5 s, in the background, until nothing on it is pending', async () => {
     const { fakes, send, snapshot, clock, loads, refreshes } = await startHistory({ settle: false });
     send({ type: 'filter.coin', value: '1' });
@@ -310,8 +374,10 @@ describe('bindWalletHistory', () => {
     const history = vi.fn(async () => transactionPage(1, 1));
     const copyText = vi.fn(async () => {});
     const notify = vi.fn();
-    const deps = { market, wallets: { history } as unknown as WalletService, copyText, notify } as unknown as FlowDeps;
-    const actor = createActor(bindWalletHistory(deps)).start();
+    const realtime = fakeRealtime();
+    const deps = { market, wallets: { history } as unknown as WalletService, copyText, notify, realtime: realtime.service } as unknown as FlowDeps;
+    const actor = createActor(bindWalletHistory(deps), { input: { username: ME } }).start();
+    expect(realtime.listeners(OWN_CHANNEL), 'the binding listens on the trader’s own channel').toBe(1);
     await flush();
     actor.send({ type: 'filter.coin', value: '2' });
     await flush();
@@ -333,7 +399,8 @@ describe('bindWalletHistory', () => {
     };
     const api = { read: respond('read'), write: respond('write') } as unknown as Api;
     const market = { coins: vi.fn(async () => coins) } as unknown as MarketService;
-    const actor = createActor(bindWalletHistory({ market, wallets: createWalletService(api) } as FlowDeps)).start();
+    const deps = { market, wallets: createWalletService(api), realtime: fakeRealtime().service } as FlowDeps;
+    const actor = createActor(bindWalletHistory(deps), { input: { username: ME } }).start();
     await flush();
     actor.send({ type: 'filter.transType', value: 'withdrawal' });
     actor.send({ type: 'filter.status', value: 'pending' });

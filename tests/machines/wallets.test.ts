@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import { COIN_PRICE_CHANNEL, type WalletItem } from '../../contracts/index.ts';
+import { COIN_PRICE_CHANNEL, realtimeEvents, userChannelName, type WalletItem } from '../../contracts/index.ts';
 import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
 import { bindWallets } from '../../src/machines/wallets/wallets.actors.ts';
@@ -22,6 +22,8 @@ import { btcWallet, ethWallet } from '../support/wallets.ts';
 
 const REFRESH_MS = 15_000;
 const failure = () => Promise.reject(new Error('Internet server error'));
+const ME = 'carol';
+const OWN_CHANNEL = userChannelName(ME);
 
 /** My Wallets bound as the route binds it, with the list call and the connection faked, on a fake clock. */
 async function openWallets(answers: Array<() => Promise<WalletItem[]>> = [async () => walletList]) {
@@ -29,7 +31,7 @@ async function openWallets(answers: Array<() => Promise<WalletItem[]>> = [async 
   let call = 0;
   const list = vi.fn((_options?: { noToast?: boolean }) => (answers[Math.min(call++, answers.length - 1)] ?? failure)());
   const deps = { wallets: { list } as unknown as WalletService, realtime: realtime.service } as FlowDeps;
-  const actor = createActor(bindWallets(deps)).start();
+  const actor = createActor(bindWallets(deps), { input: { username: ME } }).start();
   await flush();
   const price = (ticker: string, value: string) => realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker, price: value });
   const shown = () => {
@@ -101,49 +103,96 @@ describe('wallets: balances and live prices', () => {
 });
 
 describe('wallets: reading the balances again', () => {
-  it('reads the list every 15 s while open, so a credited deposit raises the total without a reload', async () => {
-    const { actor, list, realtime, shown } = await openWallets([async () => walletList, async () => creditedList]);
-    await vi.advanceTimersByTimeAsync(REFRESH_MS - 1);
-    expect(list).toHaveBeenCalledOnce();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(list).toHaveBeenCalledTimes(2);
-    expect(list.mock.calls, 'the first read may toast its failure; a background re-read must not').toEqual([[{}], [{ noToast: true }]]);
+  /** The socket connected and the trader's own channel joined, as the bell's channel usually already is. */
+  const live = async (realtime: ReturnType<typeof fakeRealtime>) => {
+    realtime.setState('connected');
+    realtime.accept(OWN_CHANNEL);
+    await flush();
+  };
+  const told = async (realtime: ReturnType<typeof fakeRealtime>) => {
+    realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, {});
+    await flush();
+  };
+
+  it('reads the list the moment the trader’s own channel says `wallet`, so a credited deposit raises the total at once', async () => {
+    const { actor, list, realtime, shown } = await openWallets([async () => walletList, async () => walletList, async () => creditedList]);
+    expect(realtime.listeners(OWN_CHANNEL), 'the trader’s own channel is listened to').toBe(1);
+    await live(realtime);
+    expect(list, 'joined: read once more, in case a change was told before the join').toHaveBeenCalledTimes(2);
+    await told(realtime);
+    expect(list).toHaveBeenCalledTimes(3);
+    expect(list.mock.calls, 'the first read may toast its failure; a background re-read must not').toEqual([[{}], [{ noToast: true }], [{ noToast: true }]]);
     expect(selectWallets(actor.getSnapshot())).toEqual(creditedList);
     // 0.25 BTC more at 60,000.00.
     expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
     expect(selectIsLoading(actor.getSnapshot()), 'no loading flag for a refresh').toBe(false);
-    expect(realtime.listeners(COIN_PRICE_CHANNEL), 'the subscription stays open across refreshes').toBe(1);
+    expect(realtime.listeners(COIN_PRICE_CHANNEL), 'the prices’ subscription stays open across refreshes').toBe(1);
+    actor.stop();
+    expect(realtime.listeners(OWN_CHANNEL), 'leaving the screen ends the subscription').toBe(0);
+  });
+
+  it('reads nothing on a timer while the channel is live', async () => {
+    const { list, realtime } = await openWallets();
+    await live(realtime);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS * 4);
+    expect(list).toHaveBeenCalledTimes(2);
+  });
+
+  it('a change told while a read is on its way starts it over: that read may have read before the change', async () => {
+    let answer!: (wallets: WalletItem[]) => void;
+    const { actor, list, realtime, shown } = await openWallets([
+      async () => walletList,
+      () => new Promise((resolve) => (answer = resolve)),
+      async () => creditedList,
+    ]);
+    await told(realtime);
+    expect(list).toHaveBeenCalledTimes(2);
+    await told(realtime);
+    expect(list).toHaveBeenCalledTimes(3);
+    expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
+    answer(walletList);
+    await flush();
+    expect(selectWallets(actor.getSnapshot()), 'the read started over is the one kept').toEqual(creditedList);
+  });
+
+  it('while the channel cannot reach the page, reads the list every 15 s instead, and stops when it is back', async () => {
+    const { list, realtime, shown } = await openWallets([async () => walletList, async () => creditedList]);
+    realtime.setState('offline');
+    await vi.advanceTimersByTimeAsync(REFRESH_MS - 1);
+    expect(list).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
     await vi.advanceTimersByTimeAsync(REFRESH_MS);
     expect(list).toHaveBeenCalledTimes(3);
-    expect(shown(), 'the same balances: the total and its move stay').toEqual({ total: '52500.2', direction: 'up' });
-    actor.stop();
+    realtime.setState('connected');
     await vi.advanceTimersByTimeAsync(REFRESH_MS * 3);
-    expect(list, 'nothing is read once the screen is left').toHaveBeenCalledTimes(3);
+    expect(list, 'live again: no more timer').toHaveBeenCalledTimes(3);
   });
 
   it('values refreshed balances at the live prices, not at the older prices the list was read with', async () => {
-    const { actor, price, shown } = await openWallets([async () => walletList, async () => creditedList]);
+    const { actor, realtime, price, shown } = await openWallets([async () => walletList, async () => creditedList]);
     price('BTC', '62000.00');
     expect(shown()).toEqual({ total: '38500.2', direction: 'up' });
-    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    await told(realtime);
     // 0.75 BTC at the live 62,000.00 (46,500.00; the list still says 60,000.00), 6,000.20 ETH, 1,500.00 USDT.
     expect(shown()).toEqual({ total: '54000.2', direction: 'up' });
     const btc = selectPrices(selectLivePrices(actor.getSnapshot())!.getSnapshot()).BTC;
     expect(btc).toEqual({ price: '62000.00', direction: 'up' });
   });
 
-  it('a refresh that fails keeps the last balances and tries again at the next interval', async () => {
-    const { actor, list, shown } = await openWallets([async () => walletList, failure, async () => creditedList]);
-    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+  it('a refresh that fails keeps the last balances; the next change told reads them again', async () => {
+    const { actor, list, realtime, shown } = await openWallets([async () => walletList, failure, async () => creditedList]);
+    await told(realtime);
     expect(list).toHaveBeenCalledTimes(2);
     expect(selectWallets(actor.getSnapshot())).toEqual(walletList);
     expect(shown()).toEqual({ total: walletListTotal, direction: null });
-    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    await told(realtime);
     expect(list).toHaveBeenCalledTimes(3);
     expect(shown()).toEqual({ total: '52500.2', direction: 'up' });
   });
 
-  it('a first load that fails clears the loading flag, shows nothing, and is tried again after 15 s', async () => {
+  it('a first load that fails clears the loading flag, shows nothing, and is tried again after 15 s or at a change told', async () => {
     const { actor, list, realtime, shown } = await openWallets([failure, async () => walletList]);
     expect(selectIsLoading(actor.getSnapshot())).toBe(false);
     expect(selectWallets(actor.getSnapshot())).toBeNull();
@@ -154,6 +203,20 @@ describe('wallets: reading the balances again', () => {
     expect(selectWallets(actor.getSnapshot())).toEqual(walletList);
     expect(shown(), 'the first total has nothing to compare with').toEqual({ total: walletListTotal, direction: null });
     expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(1);
+  });
+
+  it('a first load that failed is tried again at once when the channel tells of a change', async () => {
+    const { actor, list, realtime } = await openWallets([failure, async () => walletList]);
+    await told(realtime);
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(selectWallets(actor.getSnapshot())).toEqual(walletList);
+  });
+
+  it('drops a `wallet` event that is not what the contract says', async () => {
+    const { list, realtime } = await openWallets();
+    realtime.emit(OWN_CHANNEL, realtimeEvents.wallet, 'credited');
+    await flush();
+    expect(list).toHaveBeenCalledOnce();
   });
 });
 
@@ -179,7 +242,7 @@ describe('the total’s arithmetic', () => {
   });
 
   it('moves against the total before it; none before there is one', () => {
-    const context = { wallets: [ethWallet], prices: {}, total: null, totalDirection: null };
+    const context = { username: ME, wallets: [ethWallet], prices: {}, total: null, totalDirection: null };
     expect(recomputedTotal(context)).toEqual({ total: '6000.2', totalDirection: null });
     expect(recomputedTotal({ ...context, total: '6000.20' }), 'equal, written otherwise').toEqual({ total: '6000.2', totalDirection: null });
     expect(recomputedTotal({ ...context, total: '6000.3', totalDirection: 'up' })).toEqual({ total: '6000.2', totalDirection: 'down' });

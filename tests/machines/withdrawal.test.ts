@@ -296,14 +296,74 @@ describe('withdrawal chart', () => {
     expect(previews().at(-1)).toMatchObject({ amount: '0.033332222259258024', mode: 'crypto' });
   });
 
-  it('a toggle cancels a pending preview and drops the shown one', async () => {
-    const { send, clock, snapshot, previews, fakes } = await readyForm();
+  it('a toggle cancels a pending preview and previews in the new unit', async () => {
+    const { send, fill, clock, snapshot, previews, fakes } = await startWithdrawal();
+    fill({ ticker: 'BTC', recipient: btcRecipient, amount: '0.01' });
+    clock.increment(DEBOUNCE_MS - 1);
     send({ type: 'mode.toggle' });
-    expect(selectPreview(snapshot())).toBeNull();
     expect(selectAmount(snapshot())).toBe('600.00');
+    clock.increment(1);
+    expect(previews(), 'the pause started over').toEqual([]);
     clock.increment(DEBOUNCE_MS);
-    expect(previews().at(-1)).toEqual({ amount: '600.00', mode: 'usd', recipient: btcRecipient, ticker: 'BTC', network: 'bitcoin' });
+    expect(previews()).toEqual([{ amount: '600.00', mode: 'usd', recipient: btcRecipient, ticker: 'BTC', network: 'bitcoin' }]);
     expect(fakes.isRunning('previewWithdrawal')).toBe(true);
+  });
+
+  it('with a preview shown, the toggle shows the preview’s own crypto amount and confirms exactly that, whatever the page’s price', async () => {
+    // $1000 of Bitcoin: the page read 60,000.00 (0.01666666 BTC); the server's price of the moment made it
+    // 0.01038603 BTC, worth 999.99 USD at that price. The trader switches to BTC to see what leaves.
+    const preview = { ...btcPreview, amount_crypto: '0.01038603', amount_usd: '999.99', receive_crypto: '0.01036603' };
+    const { send, fill, clock, snapshot, previews, confirms, fakes } = await startWithdrawal();
+    send({ type: 'coin.change', value: 'BTC' });
+    send({ type: 'mode.toggle' });
+    fill({ ticker: 'BTC', recipient: btcRecipient, amount: '1000' });
+    clock.increment(DEBOUNCE_MS);
+    expect(previews()).toEqual([{ amount: '1000', mode: 'usd', recipient: btcRecipient, ticker: 'BTC', network: 'bitcoin' }]);
+    await fakes.resolve('previewWithdrawal', preview);
+
+    send({ type: 'mode.toggle' });
+    expect([selectMode(snapshot()), selectAmount(snapshot())], 'the preview’s crypto amount, exactly').toEqual(['crypto', '0.01038603']);
+    expect(selectPreview(snapshot()), 'the preview stays: it is the same withdrawal').toEqual(preview);
+    expect(selectCanConfirm(snapshot())).toBe(true);
+    send({ type: 'mode.toggle' });
+    expect([selectMode(snapshot()), selectAmount(snapshot())], 'back in USD: what was typed').toEqual(['usd', '1000']);
+    send({ type: 'mode.toggle' });
+    expect(selectAmount(snapshot())).toBe('0.01038603');
+    clock.increment(DEBOUNCE_MS * 4);
+    expect(previews(), 'no other preview is asked for: nothing changed but the unit').toHaveLength(1);
+
+    send({ type: 'form.submit' });
+    expect(confirms(), 'confirm executes the kept preview: 0.01038603 BTC').toHaveLength(1);
+  });
+
+  it('with a preview asked in the coin, the toggle shows its USD value at the server’s price, and the typed amount back', async () => {
+    const { send, snapshot } = await readyForm();
+    send({ type: 'mode.toggle' });
+    expect([selectMode(snapshot()), selectAmount(snapshot())]).toEqual(['usd', btcPreview.amount_usd]);
+    expect(selectPreview(snapshot())).toEqual(btcPreview);
+    send({ type: 'mode.toggle' });
+    expect([selectMode(snapshot()), selectAmount(snapshot())]).toEqual(['crypto', '0.01']);
+  });
+
+  it('a toggle keeps the preview’s expiry: the preview is dropped when the server would drop it', async () => {
+    const { send, clock, snapshot } = await readyForm();
+    const expiry = (WITHDRAWAL_PREVIEW_SECONDS - 5) * 1000;
+    clock.increment(expiry - 1000);
+    send({ type: 'mode.toggle' });
+    clock.increment(999);
+    expect(selectPreview(snapshot())).toEqual(btcPreview);
+    clock.increment(1);
+    expect(selectIsExpired(snapshot())).toBe(true);
+    expect(selectPreview(snapshot())).toBeNull();
+  });
+
+  it('an edit after a toggle drops the preview and asks again in the unit shown', async () => {
+    const { send, clock, snapshot, previews } = await readyForm();
+    send({ type: 'mode.toggle' });
+    send({ type: 'amount.change', value: '700' });
+    expect(selectPreview(snapshot())).toBeNull();
+    clock.increment(DEBOUNCE_MS);
+    expect(previews().at(-1)).toEqual({ amount: '700', mode: 'usd', recipient: btcRecipient, ticker: 'BTC', network: 'bitcoin' });
   });
 
   it('a submit without coin, network or amount shows "Missing Information" and sends nothing', async () => {

@@ -22,19 +22,42 @@ const refused: Notice = {
   type: 'error',
 };
 
+const told = { type: 'realtime.wallet.changed' } as const;
+const joined = { type: 'realtime.subscribed' } as const;
+/** The addresses read again after a deposit was credited: the same coins and addresses, 0.25 BTC more. */
+const credited: WalletAddressEntry[] = addressEntries.map((entry) => (entry.coin.ticker === 'BTC' ? { ...entry, balance: '0.75000000' } : entry));
+
 /**
  * What the trader can do on Deposit: the addresses answer or fail; then pick BTC (one network), USDT (two)
  * or a coin that is not listed, pick any network key (the coin's or not), press Copy Address anywhere, and
- * the clipboard accepts or refuses.
+ * the clipboard accepts or refuses. The trader's own channel says a balance changed, or is joined (again), or
+ * fails; the addresses read again then answer (with the credited balance) or fail. The channel's events come
+ * only while the clipboard rests, and not while a network is still to pick, so the graph stays small.
  */
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   if (snapshot.matches('loading')) {
-    return [
+    const first: ModelEvent[] = [
       { type: 'xstate.done.actor.loadAddresses', output: addressEntries },
       { type: 'xstate.error.actor.loadAddresses', error: new Error('Internet server error') },
+      told,
+      joined,
     ];
+    if (snapshot.children.userChannel) first.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
+    return first;
+  }
+  if (snapshot.matches('unavailable')) return [told, joined];
+  const channel: ModelEvent[] = [];
+  if (snapshot.matches({ ready: { clipboard: 'idle' } }) && !snapshot.matches({ ready: { selection: 'pickingNetwork' } })) {
+    channel.push(told, joined);
+    if (snapshot.matches({ ready: { balances: 'refreshing' } })) {
+      channel.push(
+        { type: 'xstate.done.actor.refreshAddresses', output: credited },
+        { type: 'xstate.error.actor.refreshAddresses', error: new Error('Internet server error') },
+      );
+    }
   }
   const list: ModelEvent[] = [
+    ...channel,
     ...['BTC', 'USDT', 'DOGE'].map((ticker) => ({ type: 'coin.select', ticker })),
     ...['ethereum', 'tron', 'bitcoin'].map((network) => ({ type: 'network.select', network })),
     { type: 'address.copy' },
@@ -49,13 +72,16 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
 }
 
 /** Opened from the Deposit button, and from a wallet card for USDT (`?coin=usdt`). */
-const inputs = [{ coin: null }, { coin: 'usdt' }] as const;
+const inputs = [
+  { coin: null, username: 'carol' },
+  { coin: 'usdt', username: 'carol' },
+] as const;
 const models = inputs.map((input) => ({ input, model: walk(depositMachine, { events, input }) }));
 
 const entryOf = (ticker: string | null) => addressEntries.find((entry) => entry.coin.ticker === ticker);
 
-async function run(input: { coin: string | null }, path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadAddresses', 'copyAddress']);
+async function run(input: { coin: string | null; username: string }, path: ModelPath, coverage?: Coverage) {
+  const fakes = scriptedActors(['loadAddresses', 'copyAddress', 'userChannel']);
   const notices: Notice[] = [];
   const machine = depositMachine.provide({
     actors: fakes.actors as never,
@@ -69,7 +95,12 @@ async function run(input: { coin: string | null }, path: ModelPath, coverage?: C
   let ticker: string | null = null;
   let network: string | null = null;
   let copying = false;
-  const expectedCalls: ActorCall[] = [{ id: 'loadAddresses', input: undefined }];
+  let phase: 'loading' | 'unavailable' | 'current' | 'refreshing' = 'loading';
+  let listening = true;
+  const expectedCalls: ActorCall[] = [
+    { id: 'userChannel', input: { username: 'carol' } },
+    { id: 'loadAddresses', input: undefined },
+  ];
   const expectedNotices: Notice[] = [];
   const choose = (wanted: string | null) => {
     const entry = entries?.find((candidate) => candidate.coin.ticker === wanted?.toUpperCase());
@@ -84,11 +115,36 @@ async function run(input: { coin: string | null }, path: ModelPath, coverage?: C
     switch (event.type) {
       case 'xstate.done.actor.loadAddresses':
         loading = false;
+        phase = 'current';
         entries = event.output as WalletAddressEntry[];
         choose(input.coin);
         break;
       case 'xstate.error.actor.loadAddresses':
         loading = false;
+        phase = 'unavailable';
+        break;
+      case told.type:
+      case joined.type:
+        // What shows is read again at once; a read on its way starts over.
+        if (phase === 'unavailable' || phase === 'loading') {
+          loading = true;
+          phase = 'loading';
+          expectedCalls.push({ id: 'loadAddresses', input: undefined });
+        } else {
+          phase = 'refreshing';
+          expectedCalls.push({ id: 'refreshAddresses', input: undefined });
+        }
+        break;
+      case 'xstate.done.actor.refreshAddresses':
+        // The balances change; the coin and network chosen stay.
+        entries = event.output as WalletAddressEntry[];
+        phase = 'current';
+        break;
+      case 'xstate.error.actor.refreshAddresses':
+        phase = 'current';
+        break;
+      case 'xstate.error.actor.userChannel':
+        listening = false;
         break;
       case 'coin.select':
         choose(String(event.ticker));
@@ -113,7 +169,7 @@ async function run(input: { coin: string | null }, path: ModelPath, coverage?: C
     }
     const s = snapshot as never;
     const shown = address();
-    const entry = entryOf(ticker);
+    const entry = entries?.find((candidate) => candidate.coin.ticker === ticker);
     expect(selectIsLoading(s), 'loading flag').toBe(loading);
     expect(selectShowsPrompt(s), '"Select a cryptocurrency"').toBe(ticker === null);
     expect(selectEntry(s)?.coin.ticker ?? null).toBe(ticker);
@@ -123,6 +179,9 @@ async function run(input: { coin: string | null }, path: ModelPath, coverage?: C
     expect(selectAddress(s), 'address and QR code').toBe(shown);
     expect(selectCanCopy(s), 'Copy Address enabled').toBe(shown !== null && !copying);
     expect(fakes.isRunning('copyAddress')).toBe(copying);
+    expect(selectEntry(s)?.balance, 'the chosen coin’s balance as last read').toBe(entry?.balance);
+    expect(fakes.isRunning('refreshAddresses'), 'the balances are read again').toBe(phase === 'refreshing');
+    expect(fakes.isRunning('userChannel'), 'the trader’s own channel is listened to').toBe(listening);
   });
 
   expect(fakes.calls).toEqual(expectedCalls);

@@ -16,8 +16,10 @@ import {
   Coverage,
   afterEvent,
   describePath,
+  offlineAfter,
   replay,
   scriptedActors,
+  socketMoves,
   walk,
   type ActorCall,
   type ModelEvent,
@@ -36,7 +38,11 @@ const isBlank = (filters: WalletHistoryFilters) => JSON.stringify(filters) === J
 const answer = (page: number, filters: WalletHistoryFilters): WalletHistory => (isBlank(filters) ? pendingPage(page, 2) : noTransactions);
 const confirmed = (page: number): WalletHistory => transactionPage(page, 2, { status: 'completed' });
 
+/** The fallback timer of a pending page: it reads the page only while the channel cannot reach it. */
 const refreshDue = afterEvent('pendingRefresh', 'walletHistory.list.watching');
+const told = { type: 'realtime.wallet.changed' } as const;
+const joined = { type: 'realtime.subscribed' } as const;
+const USERNAME = 'carol';
 const copied: Notice = { title: 'Transaction ID copied to clipboard!', type: 'success' };
 const refused: Notice = {
   title: 'Could not copy the transaction ID',
@@ -45,8 +51,11 @@ const refused: Notice = {
 };
 
 /**
- * What can happen on Recent Transactions: each call's outcomes, the refresh timer of a page with a pending
- * row, and, once the coins call has settled, what the trader can click. One filter at a time (then "Clear
+ * What can happen on Recent Transactions: each call's outcomes, the fallback timer of a page with a pending
+ * row, the trader's own channel telling of a change, being joined (again) or failing, the socket's moves, and,
+ * once the coins call has settled, what the trader can click. The channel's and the socket's events come only
+ * without filters and while the clipboard rests (the socket's only while a pending page is watched), so the
+ * regions are walked against each other where they meet. One filter at a time (then "Clear
  * All") keeps the graph small and still takes every edge; Previous/Next are pressed in every state, loading
  * included, and the copy button (with a txid, and without one) wherever rows show, copying included.
  */
@@ -58,6 +67,8 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
     transactions: rows,
   } = snapshot.context as { filters: WalletHistoryFilters; page: number; coins: Coin[]; transactions: unknown[] };
   const list: ModelEvent[] = [];
+  // Away from `connecting`, only the socket's moves and what the fallback timer does are walked.
+  if (!snapshot.matches({ connection: 'connecting' })) return socketSide(snapshot);
   if (snapshot.matches({ coins: 'loading' })) {
     list.push(
       { type: 'xstate.done.actor.loadCoins', output: coins },
@@ -71,6 +82,14 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
     );
   }
   if (snapshot.matches({ list: 'watching' })) list.push(refreshDue);
+  const quiet = isBlank(filters) && !snapshot.matches({ clipboard: 'copying' }) && !snapshot.matches({ coins: 'loading' });
+  if (quiet) {
+    list.push(told, joined);
+    if (snapshot.matches({ list: 'loading' }) && snapshot.children.userChannel) {
+      list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
+    }
+  }
+  if (quiet && snapshot.matches({ list: 'watching' })) list.push(...socketMoves(snapshot));
   if (snapshot.matches({ list: 'refreshing' })) {
     list.push(
       { type: 'xstate.done.actor.refreshTransactions', output: answer(page, filters) },
@@ -101,14 +120,28 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   return list;
 }
 
-const model = walk(walletHistoryMachine, { events });
+/** The socket live or offline over a watched page: its moves, the fallback timer, and the refresh it may start. */
+function socketSide(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const { page, filters } = snapshot.context as { page: number; filters: WalletHistoryFilters };
+  const list: ModelEvent[] = [];
+  if (snapshot.matches({ list: 'watching' })) list.push(refreshDue);
+  if (snapshot.matches({ list: 'refreshing' })) {
+    list.push(
+      { type: 'xstate.done.actor.refreshTransactions', output: answer(page, filters) },
+      { type: 'xstate.error.actor.refreshTransactions', error: new Error('Internet server error') },
+    );
+  }
+  return [...list, ...socketMoves(snapshot)];
+}
+
+const model = walk(walletHistoryMachine, { events, input: { username: USERNAME } });
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadCoins', 'loadTransactions', 'copyText']);
+  const fakes = scriptedActors(['loadCoins', 'loadTransactions', 'copyText', 'userChannel', 'watchConnection']);
   const notices: Notice[] = [];
   const clock = new SimulatedClock();
   const machine = walletHistoryMachine.provide({ actors: fakes.actors as never, actions: { notify: (_, notice) => void notices.push(notice) } });
-  const actor = createActor(machine, { clock, inspect: coverage?.inspect }).start();
+  const actor = createActor(machine, { clock, input: { username: USERNAME }, inspect: coverage?.inspect }).start();
 
   // The oracle, from docs/rules.md "Wallets" and docs/api.md "User calls" (history) and the screen's brief: what the trader set, which
   // page, the last answer, whether a pending row keeps the page refreshing, and the clipboard.
@@ -120,11 +153,19 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let shown: WalletHistory | null = null;
   let phase: Phase = 'loading';
   let copying = false;
+  let offline = false;
+  let listening = true;
   const expectedNotices: Notice[] = [];
   const expectedCalls: ActorCall[] = [
     { id: 'loadCoins', input: undefined },
+    { id: 'userChannel', input: { username: USERNAME } },
     { id: 'loadTransactions', input: { page: 1, filters: blank } },
+    { id: 'connection', input: undefined },
   ];
+  const refresh = () => {
+    phase = 'refreshing';
+    expectedCalls.push({ id: 'refreshTransactions', input: { page, filters } });
+  };
   const load = () => {
     phase = 'loading';
     expectedCalls.push({ id: 'loadTransactions', input: { page, filters } });
@@ -145,6 +186,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     fakes,
     (snapshot, step) => {
       const event = step.event as ModelEvent & { value?: never; txid?: string };
+      offline = offlineAfter(event, offline);
       switch (event.type) {
         case 'xstate.done.actor.loadCoins':
           coinChoices = event.output as Coin[];
@@ -162,8 +204,17 @@ async function run(path: ModelPath, coverage?: Coverage) {
           phase = 'idle';
           break;
         case refreshDue.type:
-          phase = 'refreshing';
-          expectedCalls.push({ id: 'refreshTransactions', input: { page, filters } });
+          // Only while offline; live, the channel says when there is something to read.
+          if (offline) refresh();
+          break;
+        case told.type:
+        case joined.type:
+          // Read again at once; a read on its way starts over.
+          if (phase === 'loading') load();
+          else refresh();
+          break;
+        case 'xstate.error.actor.userChannel':
+          listening = false;
           break;
         case 'filter.transType':
           setFilter({ transType: event.value });
@@ -219,6 +270,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
       expect(selectCanNext(s), 'Next enabled').toBe(shown?.paginator.next ?? false);
       expect(selectCanPrevious(s), 'Previous enabled').toBe(shown?.paginator.prev ?? false);
       expect(fakes.isRunning('copyTxid'), 'copying').toBe(copying);
+      expect(fakes.isRunning('userChannel'), 'the trader’s own channel is listened to').toBe(listening);
       expect(notices).toEqual(expectedNotices);
     },
     { clock },

@@ -14,47 +14,68 @@ import {
   selectWallets,
 } from '../../src/machines/wallets/wallets.selectors.ts';
 import { fakeRealtime } from '../support/chat.ts';
-import { Coverage, afterEvent, describePath, replay, scriptedActors, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
+import { Coverage, afterEvent, describePath, offlineAfter, replay, scriptedActors, socketMoves, walk, type ModelEvent, type ModelPath } from '../support/machines.ts';
 import { creditedList, walletList } from '../support/wallet-fixtures.ts';
 
 const retried = afterEvent('refreshInterval', 'wallets.balances.failed');
-const refreshed = afterEvent('refreshInterval', 'wallets.balances.live.waiting');
+/** The fallback timer of the cards: it reads the balances only while the channel cannot reach the page. */
+const refreshed = afterEvent('refreshInterval', 'wallets.balances.live.current');
+const told = { type: 'realtime.wallet.changed' } as const;
+const joined = { type: 'realtime.subscribed' } as const;
+const USERNAME = 'carol';
 /** The prices BTC moves between on the channel (it starts at the list's 60,000.00). */
 const BTC_PRICES = ['61000.00', '59000.00'];
 const PRICE_EVENT = 'xstate.snapshot.livePrices';
 
 /**
  * What can happen on My Wallets: the list answers (the starting list, or after a refresh the list with a
- * credited deposit) or fails, the refresh interval runs out, BTC's price moves on the channel (the live
- * prices child reports its new snapshot), and the trader toggles show/hide.
+ * credited deposit) or fails; the trader's own channel says the balances changed, or is joined (again), or
+ * fails; the socket connects, goes offline, tries again or its watch fails; the refresh interval runs out (it
+ * reads only while offline); BTC's price moves on the channel (the live prices child reports its new
+ * snapshot); and the trader toggles show/hide. The regions are walked against each other only where they meet
+ * (the channel's and the trader's events while the socket is still connecting, the socket's moves while the
+ * cards rest or the first read failed), so the graph stays small enough to replay whole.
  */
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const context = snapshot.context as WalletsContext;
-  const list: ModelEvent[] = [{ type: 'balances.toggle' }];
+  const connecting = snapshot.matches({ connection: 'connecting' });
+  const resting = snapshot.matches({ balances: { live: 'current' } }) || snapshot.matches({ balances: 'failed' });
+  const list: ModelEvent[] = [];
+  if (connecting) list.push({ type: 'balances.toggle' });
   if (snapshot.matches({ balances: 'loading' })) {
     list.push(
       { type: 'xstate.done.actor.loadWallets', output: walletList },
       { type: 'xstate.error.actor.loadWallets', error: new Error('Internet server error') },
     );
+    if (connecting) list.push(told, joined);
+    if (connecting && snapshot.children.userChannel) list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
   }
-  if (snapshot.matches({ balances: 'failed' })) list.push(retried);
-  if (snapshot.matches({ balances: { live: 'waiting' } })) list.push(refreshed);
+  if (snapshot.matches({ balances: 'failed' })) {
+    list.push(retried);
+    if (connecting) list.push(told, joined);
+  }
+  if (snapshot.matches({ balances: { live: 'current' } })) {
+    list.push(refreshed);
+    if (connecting) list.push(told, joined);
+  }
   if (snapshot.matches({ balances: { live: 'refreshing' } })) {
     list.push(
       { type: 'xstate.done.actor.refreshWallets', output: creditedList },
       { type: 'xstate.error.actor.refreshWallets', error: new Error('Internet server error') },
     );
+    if (connecting) list.push(told, joined);
   }
-  if (snapshot.matches({ balances: 'live' })) {
+  if (connecting && snapshot.matches({ balances: 'live' })) {
     for (const price of BTC_PRICES.filter((price) => price !== context.prices.BTC)) {
       // The replay makes the real live prices child report this (see `driver` below).
       list.push({ type: PRICE_EVENT, ticker: 'BTC', price, snapshot: { context: { prices: { BTC: { price, direction: null } } } } });
     }
   }
+  if (resting) list.push(...socketMoves(snapshot));
   return list;
 }
 
-const model = walk(walletsLogic, { events });
+const model = walk(walletsLogic, { events, input: { username: USERNAME } });
 
 /** The oracle's own total: Σ balance × price with decimal.js, the list's price where none other is known. */
 function oracleTotal(wallets: WalletItem[], prices: Record<string, string>) {
@@ -62,11 +83,11 @@ function oracleTotal(wallets: WalletItem[], prices: Record<string, string>) {
 }
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadWallets']);
+  const fakes = scriptedActors(['loadWallets', 'userChannel', 'watchConnection']);
   const realtime = fakeRealtime();
   const clock = new SimulatedClock();
   const machine = walletsLogic.provide({ actors: { ...fakes.actors, livePrices: bindLivePrices(realtime.service) } as never });
-  const actor = createActor(machine, { clock, inspect: coverage?.inspect }).start();
+  const actor = createActor(machine, { input: { username: USERNAME }, clock, inspect: coverage?.inspect }).start();
   // A price step is the channel publishing it; the real child then reports its snapshot to the chart.
   const driver = {
     getSnapshot: () => actor.getSnapshot(),
@@ -75,8 +96,11 @@ async function run(path: ModelPath, coverage?: Coverage) {
       event.type === PRICE_EVENT ? realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker: event.ticker, price: event.price }) : actor.send(event as never),
   } as unknown as AnyActorRef;
 
-  // The oracle: what the trader should see after each step.
-  let phase: 'loading' | 'failed' | 'waiting' | 'refreshing' = 'loading';
+  // The oracle: what the trader should see after each step. The balances are read again when the channel tells
+  // of a change or of a (re)join, at once (a read on its way starts over), and on the timer only while offline.
+  let phase: 'loading' | 'failed' | 'current' | 'refreshing' = 'loading';
+  let offline = false;
+  let channelOpen = true;
   let wallets: WalletItem[] | null = null;
   let prices: Record<string, string> = {};
   let total: Decimal | null = null;
@@ -94,27 +118,38 @@ async function run(path: ModelPath, coverage?: Coverage) {
     path,
     fakes,
     (snapshot, { event }) => {
+      offline = offlineAfter(event, offline);
       switch (event.type) {
         case 'xstate.done.actor.loadWallets':
         case 'xstate.done.actor.refreshWallets':
           wallets = event.output as WalletItem[];
           for (const wallet of wallets) prices[wallet.coin__ticker] ??= wallet.coin__price;
           recompute();
-          phase = 'waiting';
+          phase = 'current';
           break;
         case 'xstate.error.actor.loadWallets':
           phase = 'failed';
           break;
         case 'xstate.error.actor.refreshWallets':
-          phase = 'waiting';
+          phase = 'current';
           break;
         case retried.type:
           phase = 'loading';
           calls += 1;
           break;
         case refreshed.type:
-          phase = 'refreshing';
+          if (offline) {
+            phase = 'refreshing';
+            calls += 1;
+          }
+          break;
+        case told.type:
+        case joined.type:
+          phase = phase === 'failed' ? 'loading' : phase === 'current' ? 'refreshing' : phase;
           calls += 1;
+          break;
+        case 'xstate.error.actor.userChannel':
+          channelOpen = false;
           break;
         case PRICE_EVENT:
           prices = { ...prices, BTC: String(event.price) };
@@ -125,14 +160,15 @@ async function run(path: ModelPath, coverage?: Coverage) {
           break;
       }
       const s = snapshot as never;
-      const live = phase === 'waiting' || phase === 'refreshing';
+      const live = phase === 'current' || phase === 'refreshing';
       expect(selectIsLoading(s), 'loading flag').toBe(phase === 'loading');
       expect(selectWallets(s)).toEqual(wallets);
       expect(selectIsMasked(s), 'masked').toBe(masked);
       const shownTotal = selectTotal(s);
       expect(shownTotal === null ? null : new Decimal(shownTotal).toFixed(), 'total').toBe(total === null ? null : (total as Decimal).toFixed());
       expect(selectTotalDirection(s), 'total’s move').toBe(direction);
-      expect(fakes.calls.length, 'list calls').toBe(calls);
+      expect(fakes.calls.filter((call) => call.id === 'loadWallets' || call.id === 'refreshWallets').length, 'list calls').toBe(calls);
+      expect(fakes.isRunning('userChannel'), 'the trader’s own channel is listened to').toBe(channelOpen);
       expect(fakes.isRunning('loadWallets') || fakes.isRunning('refreshWallets'), 'a list call runs').toBe(
         phase === 'loading' || phase === 'refreshing',
       );
@@ -167,13 +203,16 @@ describe('wallets: every path through the chart', () => {
 
   it('the coverage measure notices what the walk leaves out', async () => {
     const coverage = new Coverage(walletsLogic);
-    const leftOut = (path: ModelPath) => path.steps.some(({ event }) => event.type === refreshed.type);
+    const leftOut = (path: ModelPath) => path.steps.some(({ event }) => event.type === told.type);
     for (const path of model.paths.filter((path) => !leftOut(path))) await run(path, coverage);
-    expect(coverage.missingStates()).toEqual(['wallets.balances.live.refreshing']);
+    expect(coverage.missingStates()).toEqual([]);
     expect(coverage.missingTransitions()).toEqual([
-      'wallets.balances.live.waiting —xstate.after.refreshInterval.wallets.balances.live.waiting#0→ wallets.balances.live.refreshing',
-      'wallets.balances.live.refreshing —xstate.done.actor.refreshWallets#0→ wallets.balances.live.waiting',
-      'wallets.balances.live.refreshing —xstate.error.actor.refreshWallets#0→ wallets.balances.live.waiting',
+      'wallets.balances.loading —realtime.wallet.changed#0→ wallets.balances.loading',
+      'wallets.balances.failed —realtime.wallet.changed#0→ wallets.balances.loading',
+      'wallets.balances.live.current —realtime.wallet.changed#0→ wallets.balances.live.refreshing',
+      'wallets.balances.live.refreshing —realtime.wallet.changed#0→ wallets.balances.live.refreshing',
+      // Without a change told, the cards are read again only on the offline timer, where the walk joins nothing.
+      'wallets.balances.live.refreshing —realtime.subscribed#0→ wallets.balances.live.refreshing',
     ]);
   });
 });

@@ -31,7 +31,7 @@ import {
   type ModelEvent,
   type ModelPath,
 } from '../support/machines.ts';
-import { btcEntry, btcPreview, btcRecipient, confirmedText, tronRecipient, usdtEntry, usdtPreview } from '../support/withdrawal-fixtures.ts';
+import { btcEntry, btcPreview, btcRecipient, btcUsdPreview, confirmedText, tronRecipient, usdtEntry, usdtPreview } from '../support/withdrawal-fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // The oracle: the rules (docs/rules.md "Wallets", docs/web-app.md "Failures") written out on integers
@@ -79,7 +79,9 @@ function toggled(amount: string, mode: WithdrawalMode, coin: WalletAddressEntry 
 const debounced = afterEvent('previewDebounce', 'withdrawal.form.waiting');
 const expired = afterEvent('previewExpiry', 'withdrawal.form.ready');
 const recipientFor = (ticker: string) => (ticker === 'USDT' ? tronRecipient : btcRecipient);
-const previewFor = (ticker: string): WithdrawalPreview => (ticker === 'USDT' ? usdtPreview : btcPreview);
+/** Bitcoin asked in USD is converted at the server's price of the moment, not the page's (btcUsdPreview). */
+const previewFor = (ticker: string, mode: WithdrawalMode): WithdrawalPreview =>
+  ticker === 'USDT' ? usdtPreview : mode === 'usd' ? btcUsdPreview : btcPreview;
 
 /**
  * Amounts typed per unit: in Bitcoin one within the 0.5 BTC balance and one above it, in USD the same two
@@ -127,7 +129,7 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   if (snapshot.matches({ form: 'waiting' })) list.push(debounced);
   if (snapshot.matches({ form: 'previewing' })) {
     list.push(
-      { type: 'xstate.done.actor.previewWithdrawal', output: previewFor(ticker) },
+      { type: 'xstate.done.actor.previewWithdrawal', output: previewFor(ticker, mode) },
       { type: 'xstate.error.actor.previewWithdrawal', error: new ApiError('This is not a valid address on this network', 400) },
     );
   }
@@ -168,6 +170,8 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let amount = '';
   let mode: WithdrawalMode = 'crypto';
   let preview: WithdrawalPreview | null = null;
+  /** What was typed, and in which unit, for the preview shown. */
+  let asked: { amount: string; mode: WithdrawalMode } | null = null;
   const expectedCalls: ActorCall[] = [{ id: 'loadWallets', input: undefined }];
   const expectedNotices: Notice[] = [];
   let expectedDepartures = 0;
@@ -181,6 +185,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
     if (phase === 'confirming') return; // the form is locked while the confirmation runs
     change();
     preview = null;
+    asked = null;
     const complete = coin() !== undefined && network !== '' && recipient.trim() !== '' && amount.trim() !== '';
     if (isOver(amount, mode, coin())) phase = 'overBalance';
     else if (complete && formatProblem(amount, mode, coin()) === undefined) phase = 'waiting';
@@ -218,6 +223,13 @@ async function run(path: ModelPath, coverage?: Coverage) {
           edit(() => (amount = event.value));
           break;
         case 'mode.toggle':
+          if (phase === 'ready') {
+            // A preview shown: only the unit changes, to the preview's own figure in it (what was typed, back in the
+            // unit it was asked in); the preview stays, so confirm sends the crypto amount it showed.
+            mode = mode === 'crypto' ? 'usd' : 'crypto';
+            amount = mode === asked!.mode ? asked!.amount : mode === 'crypto' ? preview!.amount_crypto : preview!.amount_usd;
+            break;
+          }
           edit(() => {
             amount = toggled(amount, mode, coin());
             mode = mode === 'crypto' ? 'usd' : 'crypto';
@@ -228,6 +240,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
           break;
         case 'xstate.done.actor.previewWithdrawal':
           preview = event.output as WithdrawalPreview;
+          asked = { amount, mode };
           phase = 'ready';
           break;
         case 'xstate.error.actor.previewWithdrawal':
@@ -235,6 +248,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
           break;
         case expired.type:
           preview = null;
+          asked = null;
           phase = 'expired';
           break;
         case 'preview.refresh':
@@ -340,6 +354,7 @@ describe('withdrawal: every path through the chart', () => {
     expect(coverage.missingStates()).toEqual(['withdrawal.form.expired']);
     expect(coverage.missingTransitions()).toEqual([
       'withdrawal.form —mode.toggle#0→ withdrawal.form.checking',
+      'withdrawal.form.ready —mode.toggle#0→ (stays)',
       'withdrawal.form.ready —xstate.after.previewExpiry.withdrawal.form.ready#0→ withdrawal.form.expired',
       'withdrawal.form.expired —preview.refresh#0→ withdrawal.form.previewing',
       'withdrawal.form.confirming —mode.toggle#0→ (stays)',

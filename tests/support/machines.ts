@@ -44,6 +44,26 @@ export const isDelayed = (event: EventObject) => event.type.startsWith(AFTER);
 /** The event a named delay of a state sends when it runs out. */
 export const afterEvent = (delay: string, stateId: string): ModelEvent => ({ type: `${AFTER}${delay}.${stateId}` });
 
+/**
+ * The socket's moves a chart's connection region (src/machines/shared/liveRegions.ts) can take from where it is:
+ * connecting → live or offline, live → offline or trying again, offline → back, trying again, or its watch failing.
+ */
+export function socketMoves(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  if (snapshot.matches({ connection: 'connecting' })) return [{ type: 'realtime.connected' }, { type: 'realtime.offline' }];
+  if (snapshot.matches({ connection: 'live' })) return [{ type: 'realtime.offline' }, { type: 'realtime.connecting' }];
+  const moves: ModelEvent[] = [{ type: 'realtime.connected' }, { type: 'realtime.connecting' }];
+  if (snapshot.children.connection) moves.push({ type: `${ERROR}connection`, error: new Error('gone') });
+  return moves;
+}
+
+/** Whether realtime cannot reach the page after `event` (one of `socketMoves`), as it was before for any other event. */
+export const offlineAfter = (event: EventObject, offline: boolean): boolean =>
+  event.type === 'realtime.offline' || event.type === `${ERROR}connection`
+    ? true
+    : event.type === 'realtime.connected' || event.type === 'realtime.connecting'
+      ? false
+      : offline;
+
 /** How long the delay of an `xstate.after.<delay>.<id>` event lasts, read from the machine's `delays`. */
 export function delayOf(machine: AnyStateMachine, event: EventObject): number {
   const ref = event.type.slice(AFTER.length).split('.')[0]!;

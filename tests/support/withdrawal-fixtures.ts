@@ -41,6 +41,20 @@ export const btcPreview: WithdrawalPreview = {
   expires: '2026-11-20T10:02:00.000Z',
 };
 
+/**
+ * The server's preview of 600 USD of Bitcoin, converted at its price of the moment (60,150.00, not the 60,000.00
+ * the page read): 0.00997506 BTC, worth 600.00 USD at that price; the same 0.00002 BTC fee.
+ */
+export const btcUsdPreview: WithdrawalPreview = {
+  fee_usd: '1.20',
+  fee_crypto: '0.00002000',
+  amount_crypto: '0.00997506',
+  amount_usd: '600.00',
+  receive_crypto: '0.00995506',
+  scope: 'external',
+  expires: '2026-11-20T10:02:00.000Z',
+};
+
 /** The server's preview of 100 USDT on Tron: 1 USDT fee. */
 export const usdtPreview: WithdrawalPreview = {
   fee_usd: '1.00',

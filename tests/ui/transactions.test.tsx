@@ -1,10 +1,13 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimulatedClock, createActor } from 'xstate';
+import { realtimeEvents, userChannelName } from '../../contracts/index.ts';
+import { walletChanges, watchingConnection } from '../../src/machines/shared/channels.ts';
 import type { Notice } from '../../src/machines/shared/notify.ts';
 import { walletHistoryMachine } from '../../src/machines/walletHistory/walletHistory.machine.ts';
 import { Toaster, toaster } from '../../src/ui/primitives/Toaster.tsx';
 import { TransactionsScreen } from '../../src/ui/wallets/TransactionsScreen.tsx';
+import { fakeRealtime } from '../support/chat.ts';
 import { scriptedActors } from '../support/machines.ts';
 import { paginator } from '../support/offers.ts';
 import {
@@ -19,15 +22,16 @@ import {
 import { renderWithRouter } from './render.tsx';
 import { choose } from '../support/select.ts';
 
-/** The spec's refresh period for a page with a pending row. */
-const REFRESH_MS = 5000;
+const ME = 'carol';
 
-/** The screen on its chart with the calls faked, its refresh on a simulated clock, and the real toaster. */
+/** The screen on its chart with the calls faked, the trader's own channel on a live fake connection, and the real toaster. */
 async function transactions() {
   const fakes = scriptedActors(['loadCoins', 'loadTransactions', 'copyText']);
   const clock = new SimulatedClock();
+  const realtime = fakeRealtime('connected');
   const notify = (_: unknown, notice: Notice) => void toaster.create({ ...notice });
-  const actor = createActor(walletHistoryMachine.provide({ actors: fakes.actors as never, actions: { notify } }), { clock }).start();
+  const actors = { ...fakes.actors, userChannel: walletChanges(realtime.service), watchConnection: watchingConnection(realtime.service) };
+  const actor = createActor(walletHistoryMachine.provide({ actors: actors as never, actions: { notify } }), { clock, input: { username: ME } }).start();
   await renderWithRouter(
     () => (
       <>
@@ -42,6 +46,7 @@ async function transactions() {
     actor,
     fakes,
     clock,
+    realtime,
     loads,
     answerCoins: () => act(() => fakes.resolve('loadCoins', coins)),
     answer: (history: Parameters<typeof fakes.resolve>[1]) => act(() => fakes.resolve('loadTransactions', history)),
@@ -246,13 +251,13 @@ describe('Recent Transactions screen', () => {
     expect(loads().at(-1)).toEqual({ page: 1, filters: chosenTransactions() });
   });
 
-  it('a pending deposit turns completed without a reload: the page is asked for again after 5 s', async () => {
-    const { answer, fakes, clock } = await transactions();
+  it('a pending deposit turns completed without a reload: the page is read again the moment the trader’s own channel tells of it', async () => {
+    const { answer, fakes, realtime } = await transactions();
     await answer(pendingPage(1, 1));
     expect(cellsOf(0).at(-1)).toHaveTextContent('pending');
     expect(screen.getByRole('status')).toHaveTextContent('Pending transactions update automatically.');
 
-    act(() => clock.increment(REFRESH_MS));
+    act(() => realtime.emit(userChannelName(ME), realtimeEvents.wallet, {}));
     expect(fakes.calls.at(-1)).toEqual({ id: 'refreshTransactions', input: { page: 1, filters: chosenTransactions() } });
     expect(screen.getByRole('table').closest('section'), 'no busy flag for a background refresh').toHaveAttribute('aria-busy', 'false');
     await act(() => fakes.resolve('refreshTransactions', transactionPage(1, 1)));

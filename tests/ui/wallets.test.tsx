@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QRCodeSVG } from 'qrcode.react';
 import { SimulatedClock, createActor } from 'xstate';
-import { COIN_PRICE_CHANNEL, type WalletAddressEntry, type WalletItem } from '../../contracts/index.ts';
+import { COIN_PRICE_CHANNEL, realtimeEvents, userChannelName, type WalletAddressEntry, type WalletItem } from '../../contracts/index.ts';
 import { bindDeposit } from '../../src/machines/deposit/deposit.actors.ts';
 import { Route as DepositRoute } from '../../src/routes/_app/wallets/deposit.tsx';
 import type { FlowDeps } from '../../src/machines/shared/deps.ts';
@@ -18,30 +18,31 @@ import { addressEntries, addresses, creditedList, walletList } from '../support/
 import { renderWithRouter } from './render.tsx';
 import { choose } from '../support/select.ts';
 
-const REFRESH_MS = 15_000;
 const DOTS = '••••••';
+const ME = 'carol';
+/** The trader's own channel says a balance changed (docs/api.md "Realtime"). */
+const walletChanged = (realtime: ReturnType<typeof fakeRealtime>) =>
+  act(async () => {
+    realtime.emit(userChannelName(ME), realtimeEvents.wallet, {});
+    await flush();
+  });
 
 // ---------------------------------------------------------------------------------------------------
 // My Wallets
 // ---------------------------------------------------------------------------------------------------
 
-/** My Wallets bound as the route binds it, the list call and the connection faked, its refresh on a simulated clock. */
+/** My Wallets bound as the route binds it, the list call and the connection faked, its timers on a simulated clock. */
 async function showWallets(answers: Array<() => Promise<WalletItem[]>> = [async () => walletList]) {
   const realtime = fakeRealtime();
   const clock = new SimulatedClock();
   let call = 0;
   const list = vi.fn(() => answers[Math.min(call++, answers.length - 1)]!());
   const deps = { wallets: { list } as unknown as WalletService, realtime: realtime.service } as FlowDeps;
-  const actor = createActor(bindWallets(deps), { clock }).start();
+  const actor = createActor(bindWallets(deps), { clock, input: { username: ME } }).start();
   await renderWithRouter(() => <WalletsScreen actor={actor} />, '/wallets');
   await act(flush);
   const price = (ticker: string, value: string) => act(() => realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker, price: value }));
-  const refresh = () =>
-    act(async () => {
-      clock.increment(REFRESH_MS);
-      await flush();
-    });
-  return { list, price, refresh };
+  return { list, price, realtime, clock };
 }
 
 const card = (name: string) => screen.getByRole('article', { name });
@@ -120,9 +121,9 @@ describe('My Wallets', () => {
     expect(screen.getByRole('button', { name: 'Hide balances' })).toBeInTheDocument();
   });
 
-  it('shows a credited deposit at the next refresh, without a reload', async () => {
-    const { list, refresh } = await showWallets([async () => walletList, async () => creditedList]);
-    await refresh();
+  it('shows a credited deposit the moment the trader’s own channel tells of it, without a reload or a timer', async () => {
+    const { list, realtime } = await showWallets([async () => walletList, async () => creditedList]);
+    await walletChanged(realtime);
     expect(list).toHaveBeenCalledTimes(2);
     expect(within(card('Bitcoin wallet')).getByText('0.75000000 BTC')).toBeInTheDocument();
     expect(within(totalRegion()).getByText('$52,500.20')).toBeInTheDocument();
@@ -143,14 +144,20 @@ describe('My Wallets', () => {
 // ---------------------------------------------------------------------------------------------------
 
 /** Deposit bound as the route binds it: the addresses call and the clipboard faked, toasts on the real toaster. */
-async function showDeposit(options: { copy?: (text: string) => Promise<void>; coin?: string; answer?: () => Promise<WalletAddressEntry[]> } = {}) {
+async function showDeposit(
+  options: { copy?: (text: string) => Promise<void>; coin?: string; answer?: () => Promise<WalletAddressEntry[]>; later?: WalletAddressEntry[] } = {},
+) {
   const copyText = vi.fn(options.copy ?? (async () => {}));
+  const realtime = fakeRealtime();
+  let reads = 0;
+  const readAddresses = vi.fn(options.answer ?? (async () => (reads++ === 0 ? addressEntries : (options.later ?? addressEntries))));
   const deps = {
-    wallets: { addresses: options.answer ?? (async () => addressEntries) } as unknown as WalletService,
+    wallets: { addresses: readAddresses } as unknown as WalletService,
     copyText,
     notify: (notice: Notice) => void toaster.create({ ...notice }),
+    realtime: realtime.service,
   } as unknown as FlowDeps;
-  const actor = createActor(bindDeposit(deps), { input: { coin: options.coin ?? null } }).start();
+  const actor = createActor(bindDeposit(deps), { input: { coin: options.coin ?? null, username: ME } }).start();
   await renderWithRouter(
     () => (
       <>
@@ -161,7 +168,7 @@ async function showDeposit(options: { copy?: (text: string) => Promise<void>; co
     '/wallets/deposit',
   );
   await act(flush);
-  return { copyText, user: userEvent.setup() };
+  return { copyText, readAddresses, realtime, user: userEvent.setup() };
 }
 
 const addressRegion = () => screen.getByRole('region', { name: 'Deposit address' });
@@ -247,6 +254,20 @@ describe('Deposit', () => {
     expect(await screen.findByText('Could not copy the address')).toBeInTheDocument();
     expect(screen.getByText('Your browser did not allow it. Select the address and copy it by hand.')).toBeInTheDocument();
     expect(screen.queryByText('Address copied to clipboard!')).toBeNull();
+  });
+
+  it('shows the chosen coin’s balance, and a credited deposit the moment the trader’s own channel tells of it', async () => {
+    const credited = addressEntries.map((entry) => (entry.coin.ticker === 'USDT' ? { ...entry, balance: '1750.000000' } : entry));
+    const { user, readAddresses: read, realtime } = await showDeposit({ later: credited });
+    expect(screen.queryByText(/balance$/)).toBeNull();
+    await choose(user, 'Cryptocurrency', 'Tether (USDT)');
+    await choose(user, 'Network', 'Tron (TRC20)');
+    const line = screen.getByText('Your USDT balance').parentElement!;
+    expect(line).toHaveTextContent('1,500.000000 USDT');
+    await walletChanged(realtime);
+    expect(read).toHaveBeenCalledTimes(2);
+    expect(line).toHaveTextContent('1,750.000000 USDT');
+    expect(within(addressRegion()).getByText(addresses.tron), 'the coin and network chosen stay').toBeInTheDocument();
   });
 
   it('a failed load leaves the prompt and nothing to choose', async () => {

@@ -130,6 +130,29 @@ describe('Withdraw screen', () => {
     expect(amountBox('BTC')).toHaveValue(`0.01234566`);
   });
 
+  it('with a preview shown, the toggle shows the amount the preview states and keeps the preview and Confirm', async () => {
+    const view = await withdrawScreen();
+    await choose(view.typist, 'Coin', /Bitcoin \(BTC\)/);
+    await view.typist.type(recipientBox(), btcRecipient);
+    await view.typist.click(screen.getByRole('button', { name: 'Enter in USD' }));
+    await view.typist.type(amountBox('USD'), '1000');
+    await view.pause();
+    // The server converted at its price of the moment, not the page's 60,000.00.
+    const preview = { ...btcPreview, amount_crypto: '0.01038603', amount_usd: '999.99', receive_crypto: '0.01036603' };
+    await act(() => view.fakes.resolve('previewWithdrawal', preview));
+    const shown = within(screen.getByLabelText('Withdrawal preview'));
+    expect(shown.getByText('0.01038603 BTC ($999.99)')).toBeInTheDocument();
+
+    await view.typist.click(screen.getByRole('button', { name: 'Enter in BTC' }));
+    expect(amountBox('BTC')).toHaveValue('0.01038603');
+    expect(within(screen.getByLabelText('Withdrawal preview')).getByText('0.01038603 BTC ($999.99)')).toBeInTheDocument();
+    expect(confirmButton()).toBeEnabled();
+    await view.typist.click(screen.getByRole('button', { name: 'Enter in USD' }));
+    expect(amountBox('USD')).toHaveValue('1000');
+    await view.pause();
+    expect(view.fakes.calls.filter((call) => call.id === 'previewWithdrawal'), 'no new preview: only the unit changed').toHaveLength(1);
+  });
+
   it('confirming reads "Processing..." and locks the form; success toasts the server’s sentence and goes to /wallets/transactions', async () => {
     const view = await previewed();
     await view.typist.click(confirmButton()!);

@@ -99,6 +99,7 @@ export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app
     log: app.log,
     announce: (rows) => app.notifications.announce(rows),
     settled: (outcome) => app.metrics.withdrawal(outcome),
+    walletChanged: (userIds) => app.notifications.walletChanged(userIds),
   });
 
   const rounds = oneAtATime(() => watcher.round());

@@ -141,13 +141,13 @@ export function chainRepository(db: Queryable) {
 
     /**
      * The network's pending chain deposits recorded in blocks above `height`, now `cancelled` as `reorganised`
-     * (recording them again from a new block turns them pending: wallets/wallet-transactions.repository.ts).
+     * (recording them again from a new block turns them pending: wallets/wallet-transactions.repository.ts), with their owners.
      */
     dropDepositsAbove: (network: NetworkKey, height: number) =>
-      db.query<{ id: string }>(
+      db.query<{ id: string; user_id: string }>(
         `UPDATE wallet_transactions SET status = 'cancelled', cancel_reason = 'reorganised'
          WHERE network = $1 AND trans_type = 'deposit' AND scope = 'external' AND status = 'pending' AND block_number > $2
-         RETURNING id`,
+         RETURNING id, user_id`,
         [network, height],
       ),
 

@@ -48,6 +48,11 @@ export interface ChainWatcherDeps {
   announce?: (rows: readonly Notified[]) => Promise<void>;
   /** After a withdrawal's settlement committed: `completed` (the chain confirmed it) or `refunded` (GET /metrics). */
   settled?: (outcome: 'completed' | 'refunded') => void;
+  /**
+   * After a change to traders' balances or wallet history committed (a deposit recorded, credited or dropped, a
+   * withdrawal broadcast or settled): `wallet` on their channels (never throws). Without it nobody is told live.
+   */
+  walletChanged?: (userIds: readonly string[]) => Promise<void>;
 }
 
 /** Transfers asked of the adapter at a time; a round keeps asking while pages come back full. */
@@ -59,8 +64,8 @@ const BROADCAST_ERROR_LENGTH = 500;
 
 const emptyReport = (): ChainSyncReport => ({ seen: 0, credited: 0, dropped: 0, broadcast: 0, completed: 0, refunded: 0 });
 
-export function chainWatcher({ db, adapter, now, log, announce = async () => {}, settled: counted = () => {} }: ChainWatcherDeps) {
-  const deposits = chainDeposits({ db, now, log, announce });
+export function chainWatcher({ db, adapter, now, log, announce = async () => {}, settled: counted = () => {}, walletChanged = async () => {} }: ChainWatcherDeps) {
+  const deposits = chainDeposits({ db, now, log, announce, walletChanged });
   const repository = chainRepository(db);
   const unknownNetworks = new Set<string>();
 
@@ -110,6 +115,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {},
     });
     if (dropped === undefined) return false;
     report.dropped += dropped.length;
+    await walletChanged(dropped.map((row) => row.user_id));
     if (dropped.length > 0) log.warn({ network, height, deposits: dropped.map((row) => row.id) }, 'chain re-organised: pending deposits above the shared block dropped');
     const credited = await repository.creditedDepositsAbove(network, height);
     if (credited.length > 0) {
@@ -186,6 +192,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {},
     if (!notified) return false;
     counted(outcome === 'sent' ? 'completed' : 'refunded');
     await announce(notified);
+    await walletChanged([row.user_id]);
     return true;
   };
 
@@ -222,6 +229,8 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {},
       }
       if (await repository.storeTxid(row.id, txid)) {
         report.broadcast += 1;
+        // Its history row shows the transaction id from now on.
+        await walletChanged([row.user_id]);
         continue;
       }
       // Another process stored this broadcast's txid first (the same one: broadcasts are idempotent), or
@@ -254,6 +263,7 @@ export function chainWatcher({ db, adapter, now, log, announce = async () => {},
         continue;
       }
       if (row && row.txid !== txid && (await repository.followTxid(row.id, txid))) {
+        await walletChanged([row.user_id]);
         log.info({ network, withdrawal: row.id, from: row.txid, to: txid }, 'withdrawal now followed under its replacement transaction');
       }
     }

@@ -45,6 +45,11 @@ export interface PostingInput {
   slot?: number;
 }
 
+/** The traders whose balances the postings move, each once (the platform's accounts are nobody's): who is told `wallet`. */
+export const tradersOf = (postings: readonly PostingInput[]): string[] => [
+  ...new Set(postings.flatMap(({ account }) => ('userId' in account ? [account.userId] : []))),
+];
+
 /** How many slots a new trade's escrow and fee are spread over. */
 export const BALANCE_SLOTS = 16;
 /** The most the database allows (ledger_balances.slot); trades keep the slot they opened with. */

@@ -30,6 +30,10 @@ export function notificationsRepository(db: Queryable) {
       (await db.one<{ count: number }>('SELECT count(*)::integer AS count FROM notifications WHERE user_id = $1 AND fresh', [userId], PREPARED))
         .count,
 
+    /** These users' usernames, the names of their own channels (`wallet` tells a trade's two parties at once). */
+    usernames: async (userIds: readonly string[]) =>
+      (await db.query<{ username: string }>('SELECT username FROM users WHERE id = ANY($1::bigint[])', [userIds])).map((row) => row.username),
+
     /** Each of these users' username and unread count, in one read (announce tells up to two users at once). */
     recipients: (userIds: readonly string[]) =>
       db.query<{ id: string; username: string; count: number }>(

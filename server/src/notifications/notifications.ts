@@ -1,4 +1,4 @@
-import { realtimeEvents, userChannelName } from '../../../contracts/chat.ts';
+import { realtimeEvents, userChannelName, type WalletEvent } from '../../../contracts/chat.ts';
 import { NOTIFICATIONS_LIST_LIMIT, type NotificationItem, type NotificationList } from '../../../contracts/notifications.ts';
 import type { Db } from '../infra/db/db.ts';
 import { notificationsRepository } from './notifications.repository.ts';
@@ -48,6 +48,22 @@ export function notificationsService(deps: NotificationsDeps) {
     async openAll(userId: string): Promise<number> {
       await notificationsRepository(db).openAll(userId);
       return 0;
+    },
+
+    /**
+     * After the commit of a change to these traders' balances or wallet history: `wallet` on each one's own
+     * channel, so the wallet screens they have open read them again (docs/api.md "Realtime"). Never throws: the
+     * change is committed, and a screen that is not told reads it when it is opened again.
+     */
+    async walletChanged(userIds: readonly string[]): Promise<void> {
+      if (userIds.length === 0) return;
+      try {
+        for (const username of await notificationsRepository(db).usernames([...new Set(userIds)])) {
+          deps.publish(userChannelName(username), realtimeEvents.wallet, {} satisfies WalletEvent);
+        }
+      } catch (error) {
+        deps.log.error({ err: error }, 'wallet change not published live');
+      }
     },
 
     /**

@@ -17,6 +17,7 @@ export const operatorReviewPlugin = shared('peerex-operator-review', async (app)
       now: app.now,
       thresholdUsd: app.config.withdrawalReviewUsd,
       announce: (rows) => app.notifications.announce(rows),
+      walletChanged: (userIds) => app.notifications.walletChanged(userIds),
       dispatched: () => app.chain.kick(),
       queueChanged: () => app.realtime.publish(OPERATORS_CHANNEL, operatorEvents.reviews, {}),
     }),

@@ -28,6 +28,8 @@ export interface OperatorReviewDeps {
   dispatched: () => void;
   /** After a decision committed: `reviews` on the operators' channel, so every console reads its queue again. */
   queueChanged: () => void;
+  /** After a decision committed: `wallet` on the trader's channel (its history row's status, and a refund's balance). */
+  walletChanged: (userIds: readonly string[]) => Promise<void>;
 }
 
 /** An operator deciding: a staff member's account, never the command line. */
@@ -65,7 +67,7 @@ export function operatorReview(deps: OperatorReviewDeps) {
   }
 
   async function decide(reviewer: Reviewer, id: number, decision: Decision): Promise<void> {
-    const outcome = await transactionWithRetry(db, async (tx): Promise<{ notified: Notified[] } | { refusal: Refusal }> => {
+    const outcome = await transactionWithRetry(db, async (tx): Promise<{ trader: string; notified: Notified[] } | { refusal: Refusal }> => {
       const at = deps.now();
       const repository = reviewRepository(tx);
       // First, and the compare-and-set: of two decisions, the second waits here and then finds nothing in review.
@@ -96,10 +98,11 @@ export function operatorReview(deps: OperatorReviewDeps) {
         decision.kind === 'approve'
           ? walletTexts.withdrawalApproved(row.user_id, amount, row.ticker, row.network, row.address)
           : walletTexts.withdrawalRejected(row.user_id, amount, row.ticker, row.network, decision.reason);
-      return { notified: await notify(tx, [told], at) };
+      return { trader: row.user_id, notified: await notify(tx, [told], at) };
     });
     if ('refusal' in outcome) throw outcome.refusal;
     await deps.announce(outcome.notified);
+    await deps.walletChanged([outcome.trader]);
     deps.queueChanged();
     if (decision.kind === 'approve') deps.dispatched();
   }

@@ -21,7 +21,7 @@ import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { conversationAdditions } from '../chat/chat.ts';
 import { uniqueViolation, type Db, type Queryable } from '../infra/db/db.ts';
 import { retrying, transactionWithRetry } from '../infra/db/retry.ts';
-import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure } from '../ledger/ledger.ts';
+import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, tradersOf, type PostingInput } from '../ledger/ledger.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
@@ -76,6 +76,8 @@ interface Applied {
   change: TradeChange;
   /** Who the change told (its notifications, committed with it). */
   notified: Notified[];
+  /** The traders whose balances its ledger movement moved (none for a change that moves no money). */
+  moved: string[];
   event: string;
   data: TradeFacts & {
     channel: string;
@@ -106,6 +108,8 @@ export interface TradesDeps {
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /** After the commit of an open or a change that moved money: `wallet` on the channels of the traders it moved (never throws). */
+  walletChanged: (userIds: readonly string[]) => Promise<void>;
   /** After the commit of an open or a change that ends a step of the trade's life: counted for GET /metrics. */
   counted: (outcome: TradeOutcome) => void;
   /**
@@ -222,10 +226,12 @@ export function tradesService(deps: TradesDeps) {
     });
     if (!message) return undefined;
     const text = effects.find((effect) => effect.kind === 'systemMessage')?.text ?? '';
+    const movement = effects.find((effect) => effect.kind === 'ledger')?.movement;
     return {
       channel: trade.channel,
       change,
       notified: message.notified,
+      moved: movement ? tradersOf(movement.postings) : [],
       event: TRADE_CHANGES[change].event,
       data: {
         channel: trade.channel,
@@ -235,11 +241,15 @@ export function tradesService(deps: TradesDeps) {
     };
   }
 
-  /** After the commit of an open or a change: counted, then both conversation lists and whoever it told are told. */
-  const told = async (channel: string, notified: readonly Notified[], outcome: TradeOutcome | undefined) => {
+  /**
+   * After the commit of an open or a change: counted, then both conversation lists, whoever it told, and the
+   * traders whose balances it moved are told.
+   */
+  const told = async (channel: string, notified: readonly Notified[], moved: readonly string[], outcome: TradeOutcome | undefined) => {
     if (outcome) deps.counted(outcome);
     await deps.changed(channel);
     await deps.announce(notified);
+    await deps.walletChanged(moved);
   };
 
   /**
@@ -250,7 +260,7 @@ export function tradesService(deps: TradesDeps) {
     const realtimeChannel = tradeChannelName(applied.channel);
     deps.publish(realtimeChannel, applied.event, applied.data);
     deps.publish(realtimeChannel, realtimeEvents.newMessage, applied.data.message);
-    await told(applied.channel, applied.notified, OUTCOME_OF[applied.change]);
+    await told(applied.channel, applied.notified, applied.moved, OUTCOME_OF[applied.change]);
   };
 
   /**
@@ -325,6 +335,10 @@ export function tradesService(deps: TradesDeps) {
       const escrowSlot = randomInt(BALANCE_SLOTS);
       const [buyer, seller] = userId === buyerId ? [user.username, offer.owner] : [offer.owner, user.username];
       const escrow = new Money(quote.trading_amount_crypto);
+      const escrowed: PostingInput[] = [
+        { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: escrow.negated() },
+        { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow, slot: escrowSlot },
+      ];
       // The offer's owner is told, in the open's own statement.
       const ownerTold = tradeTexts.opened(
         { channel, buyer_id: buyerId, seller_id: sellerId, buyer, seller, ticker: offer.ticker, decimal_places: offer.decimal_places, currency_code: offer.currency_code, ...quote },
@@ -361,10 +375,7 @@ export function tradesService(deps: TradesDeps) {
             `Trade opened: ${buyer} buys ${quote.amount_crypto} ${offer.ticker} (after the fee) from ${seller} ` +
               `for ${quote.trading_amount} ${offer.currency_code} by ${method}. ${quote.trading_amount_crypto} ${offer.ticker} ` +
               `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
-            [
-              { account: { kind: 'available', userId: sellerId, coinId: offer.coin_id }, amount: escrow.negated() },
-              { account: { kind: 'escrow', userId: sellerId, coinId: offer.coin_id }, amount: escrow, slot: escrowSlot },
-            ],
+            escrowed,
             [ownerTold],
           ),
           // Each lost race means another open of this buyer or on this offer committed and holds a place until it ends,
@@ -388,7 +399,7 @@ export function tradesService(deps: TradesDeps) {
         throw refuse.offerFull();
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
-      await told(channel, opened.notified, 'opened');
+      await told(channel, opened.notified, tradersOf(escrowed), 'opened');
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)

@@ -28,6 +28,8 @@ export interface ChainDepositsDeps {
   log: ChainLog;
   /** After a credit's commit: its notification, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
+  /** After a deposit is recorded or credited: `wallet` on its owner's channel (never throws). */
+  walletChanged: (userIds: readonly string[]) => Promise<void>;
 }
 
 /** A deposit still waiting for its confirmations. */
@@ -50,7 +52,7 @@ const STORABLE_TXID = /^[0-9A-Za-z]{1,128}$/;
 const isStorableOutput = (transfer: { txid: string; vout: number }) =>
   STORABLE_TXID.test(transfer.txid) && Number.isInteger(transfer.vout) && transfer.vout >= 0 && transfer.vout <= MAX_VOUT;
 
-export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
+export function chainDeposits({ db, now, log, announce, walletChanged }: ChainDepositsDeps) {
   return {
     /**
      * Records the transfers that paid a known deposit address; answers how many rows are new or changed (a
@@ -113,6 +115,8 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
       });
       if (rows.userIds.length === 0) return 0;
       const inserted = await walletTransactionsRepository(db).insertChainDeposits(network, now(), rows);
+      // A new pending row in their history (or one back from a re-organisation).
+      await walletChanged(inserted.map((row) => row.user_id));
       return inserted.length;
     },
 
@@ -126,7 +130,7 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
      * (server/src/ledger/README.md "Lock order").
      */
     credit: async (id: string): Promise<boolean> => {
-      const notified = await transactionWithRetry(db, async (tx) => {
+      const credited = await transactionWithRetry(db, async (tx) => {
         const at = now();
         const row = await walletTransactionsRepository(tx).creditDeposit(id, at);
         if (!row) return undefined;
@@ -138,10 +142,12 @@ export function chainDeposits({ db, now, log, announce }: ChainDepositsDeps) {
             { account: { kind: 'available', userId: row.user_id, coinId: row.coin_id }, amount: row.amount_crypto },
           ],
         });
-        return notify(tx, [walletTexts.depositCredited(row.user_id, fixed(row.amount_crypto, row.decimal_places), row.ticker, row.network)], at);
+        const told = walletTexts.depositCredited(row.user_id, fixed(row.amount_crypto, row.decimal_places), row.ticker, row.network);
+        return { owner: row.user_id, notified: await notify(tx, [told], at) };
       });
-      if (!notified) return false;
-      await announce(notified);
+      if (!credited) return false;
+      await announce(credited.notified);
+      await walletChanged([credited.owner]);
       return true;
     },
   };

@@ -88,10 +88,10 @@ export function walletTransactionsRepository(db: Queryable) {
 
     /**
      * Records deposits seen on the chain, idempotently on their (network, txid, vout); answers the rows that
-     * are new (a transfer recorded before, by this process or another, adds nothing).
+     * are new (a transfer recorded before, by this process or another, adds nothing) with their owners.
      */
     insertChainDeposits: (network: string, at: Date, rows: ChainDepositRows) =>
-      db.query<{ id: string }>(
+      db.query<{ id: string; user_id: string }>(
         // A transfer seen again: a deposit a re-organisation dropped comes back as it is now (pending, or below
         // the minimum), and any deposit takes the block that holds it now; otherwise nothing changes. Answers
         // the rows new or changed.
@@ -106,7 +106,7 @@ export function walletTransactionsRepository(db: Queryable) {
                status = CASE WHEN w.cancel_reason = 'reorganised' THEN excluded.status ELSE w.status END,
                cancel_reason = CASE WHEN w.cancel_reason = 'reorganised' THEN excluded.cancel_reason ELSE w.cancel_reason END
            WHERE w.cancel_reason IS NOT DISTINCT FROM 'reorganised' OR w.block_number IS DISTINCT FROM excluded.block_number
-         RETURNING id`,
+         RETURNING id, user_id`,
         [network, at, rows.userIds, rows.coinIds, rows.statuses, rows.amounts, rows.usds, rows.addresses, rows.txids, rows.vouts, rows.references, rows.blocks],
       ),
 

@@ -38,6 +38,7 @@ export const walletsPlugin = shared('peerex-wallets', async (app) => {
       reviewThresholdUsd: app.config.withdrawalReviewUsd,
       reviewQueueChanged: () => app.realtime.publish(OPERATORS_CHANNEL, operatorEvents.reviews, {}),
       counted: (outcome) => app.metrics.withdrawal(outcome),
+      walletChanged: (userIds) => app.notifications.walletChanged(userIds),
     }),
     history: transactionHistory(app.db),
   });

@@ -8,7 +8,7 @@ import {
 } from '../../../contracts/wallet.ts';
 import type { Db, Queryable } from '../infra/db/db.ts';
 import { transactionWithRetry } from '../infra/db/retry.ts';
-import { InsufficientFunds, balanceOf, postEntry, type PostingInput } from '../ledger/ledger.ts';
+import { InsufficientFunds, balanceOf, postEntry, tradersOf, type PostingInput } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, roundDown, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
 import { operatorTexts, utcMinuteUp, walletTexts } from '../notifications/texts.ts';
@@ -37,6 +37,8 @@ export interface WithdrawalsDeps {
   reviewQueueChanged: () => void;
   /** After a confirm's commit, for GET /metrics: `confirmed`, and `completed` too for an internal transfer (settled at once). */
   counted: (outcome: WithdrawalOutcome) => void;
+  /** After a confirm's commit: `wallet` on the channels of the traders whose balances it moved (never throws). */
+  walletChanged: (userIds: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -68,9 +70,9 @@ export function withdrawalLockEnd(changedAt: Date): { at: Date; text: string } {
 
 /** What confirm did inside its transaction; refusals that must keep what it wrote (a deleted expired preview) come back as values. */
 type Confirmed =
-  | { kind: 'external' }
-  | { kind: 'review'; notified: Notified[] }
-  | { kind: 'internal'; notified: Notified[] }
+  | { kind: 'external'; moved: string[] }
+  | { kind: 'review'; moved: string[]; notified: Notified[] }
+  | { kind: 'internal'; moved: string[]; notified: Notified[] }
   | { kind: 'refused'; refusal: Refusal };
 
 /** `preview_withdrawal` and `confirm_withdrawal` (docs/api.md "User calls"). */
@@ -225,15 +227,12 @@ export function withdrawals(deps: WithdrawalsDeps) {
         feeUsd: preview.fee_usd,
         creditReference: null,
       });
-      await postEntry(tx, {
-        reference: withdrawalReferences.hold(id),
-        at: now,
-        postings: [
-          { account: sender, amount: amount.negated() },
-          { account: { kind: 'withdrawing', userId, coinId: preview.coin_id }, amount },
-        ],
-      });
-      if (!review) return { kind: 'external' };
+      const hold: PostingInput[] = [
+        { account: sender, amount: amount.negated() },
+        { account: { kind: 'withdrawing', userId, coinId: preview.coin_id }, amount },
+      ];
+      await postEntry(tx, { reference: withdrawalReferences.hold(id), at: now, postings: hold });
+      if (!review) return { kind: 'external', moved: tradersOf(hold) };
       // Every operator is told, in this transaction: a withdrawal in review that nobody hears of waits forever.
       const words = await repository.transferWords(userId, preview.coin_id);
       const operators = await usersRepository(tx).idsOfRole('operator');
@@ -241,7 +240,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
       const drafts = operators.map((operatorId) =>
         operatorTexts.withdrawalReview(operatorId, words.sender, amountText, words.ticker, preview.network, preview.amount_usd),
       );
-      return { kind: 'review', notified: await notify(tx, drafts, now) };
+      return { kind: 'review', moved: tradersOf(hold), notified: await notify(tx, drafts, now) };
     }
 
     // Deposit addresses are never reused, so the owner the preview found is the owner now.
@@ -276,7 +275,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
     // The recipient learns of it (the sender has the answer of this very call).
     const words = await repository.transferWords(userId, preview.coin_id);
     const notified = await notify(tx, [walletTexts.internalDepositCredited(recipientId, fixed(preview.amount_crypto, words.decimal_places), words.ticker, words.sender)], now);
-    return { kind: 'internal', notified };
+    return { kind: 'internal', moved: tradersOf(postings), notified };
   }
 
   return {
@@ -319,6 +318,7 @@ export function withdrawals(deps: WithdrawalsDeps) {
       }
       if (outcome.kind === 'refused') throw outcome.refusal;
       deps.counted('confirmed');
+      await deps.walletChanged(outcome.moved);
       if (outcome.kind === 'external') {
         deps.dispatched();
         return sentences.withdrawalSubmitted;

@@ -1,11 +1,14 @@
 import { assign, setup } from 'xstate';
 import type { NetworkKey, WalletAddressEntry } from '../../../contracts/index.ts';
+import { liveActors, readAgainOn, userChannel, walletTold, type WalletChannelEvent } from '../shared/liveRegions.ts';
 import type { Notice } from '../shared/notify.ts';
 import { readInto } from '../shared/reading.ts';
 import { unboundPromise } from '../shared/unbound.ts';
 
 export type DepositContext = {
-  /** `user/wallet/` addresses: per coin, the trader's own address on each of its networks. */
+  /** Whose own channel tells of a change to the balances. */
+  username: string;
+  /** `user/wallet/` addresses: per coin, the trader's balance and own address on each of its networks. */
   entries: WalletAddressEntry[];
   /** The chosen coin's ticker; before the addresses arrive, the coin the URL asked for (`?coin=`). */
   ticker: string | null;
@@ -13,11 +16,12 @@ export type DepositContext = {
   network: NetworkKey | null;
 };
 /** `coin`: a ticker the page was opened for (`/wallets/deposit?coin=BTC`), chosen once the addresses arrive. */
-export type DepositInput = { coin?: string | null };
+export type DepositInput = { coin?: string | null; username: string };
 export type DepositEvent =
   | { type: 'coin.select'; ticker: string }
   | { type: 'network.select'; network: NetworkKey }
-  | { type: 'address.copy' };
+  | { type: 'address.copy' }
+  | WalletChannelEvent;
 
 const entryOf = (context: Pick<DepositContext, 'entries'>, ticker: string | null) =>
   ticker === null ? undefined : context.entries.find((entry) => entry.coin.ticker.toUpperCase() === ticker.toUpperCase());
@@ -35,7 +39,8 @@ export const shownAddress = (context: DepositContext): string | null =>
 
 /**
  * Deposit (/wallets/deposit): the trader picks a coin, then a network when the coin has more than one, and
- * reads their own deposit address on it (QR code, Copy Address).
+ * reads their own deposit address on it (QR code, Copy Address) and the coin's balance, which the trader's own
+ * channel keeps current: a deposit credited shows here the moment the bell announces it.
  */
 export const depositMachine = setup({
   types: { context: {} as DepositContext, events: {} as DepositEvent, input: {} as DepositInput },
@@ -43,6 +48,8 @@ export const depositMachine = setup({
     loadAddresses: unboundPromise<WalletAddressEntry[]>('loadAddresses'),
     /** Puts the address on the clipboard; fails when the browser refuses. */
     copyAddress: unboundPromise<void, { address: string }>('copyAddress'),
+    /** `userChannel` brings `realtime.wallet.changed` and `realtime.subscribed`. */
+    userChannel: liveActors.userChannel,
   },
   actions: {
     /** The addresses, and the coin the URL asked for when it is one of them. */
@@ -50,6 +57,8 @@ export const depositMachine = setup({
       entries: params.entries,
       ...choose({ entries: params.entries }, context.ticker),
     })),
+    /** The balances read again: the coin and network chosen stay (a trader's addresses never change). */
+    keepBalances: assign((_, params: { entries: WalletAddressEntry[] }) => ({ entries: params.entries })),
     chooseCoin: assign(({ context }, params: { ticker: string }) => choose(context, params.ticker)),
     chooseNetwork: assign((_, params: { network: NetworkKey }) => ({ network: params.network })),
     notify: (_, _params: Notice) => {},
@@ -64,7 +73,8 @@ export const depositMachine = setup({
 }).createMachine({
   id: 'deposit',
   description: 'Pick a coin (and its network) to read your own deposit address, as text and as a QR code.',
-  context: ({ input }) => ({ entries: [], ticker: input.coin?.trim() || null, network: null }),
+  context: ({ input }) => ({ username: input.username, entries: [], ticker: input.coin?.trim() || null, network: null }),
+  invoke: userChannel('No live balance: it shows what the page read when it opened.'),
   initial: 'loading',
   states: {
     loading: {
@@ -74,13 +84,31 @@ export const depositMachine = setup({
         failed: 'unavailable',
         failure: 'The loading flag clears; the shared toast already said why.',
       }),
+      on: readAgainOn(walletTold, { target: 'loading', reenter: true }),
     },
     unavailable: {
-      description: 'No addresses to show: the prompt "Select a cryptocurrency" stays, with nothing to select.',
+      description: 'No addresses to show: the prompt "Select a cryptocurrency" stays, with nothing to select, until the channel tells of a change.',
+      on: readAgainOn(walletTold, { target: 'loading' }),
     },
     ready: {
       type: 'parallel',
       states: {
+        balances: {
+          description: 'The chosen coin’s balance, read again the moment the channel says a balance changed.',
+          initial: 'current',
+          states: {
+            current: { on: readAgainOn(walletTold) },
+            refreshing: {
+              invoke: {
+                id: 'refreshAddresses',
+                src: 'loadAddresses',
+                onDone: { target: 'current', actions: { type: 'keepBalances', params: ({ event }) => ({ entries: event.output }) } },
+                onError: { target: 'current', description: 'The balance shown stays; the next change told reads it again.' },
+              },
+              on: readAgainOn(walletTold, { reenter: true }),
+            },
+          },
+        },
         selection: {
           initial: 'checking',
           on: {

@@ -1,7 +1,8 @@
 import { fromCallback, type EventObject } from 'xstate';
 import { z } from 'zod/mini';
 import type { ConnectionState, RealtimeService } from '../../services/realtime.ts';
-import type { ConnectionEvent } from './liveRegions.ts';
+import { realtimeEvents, userChannelName, walletEvent } from '../../../contracts/index.ts';
+import type { ConnectionEvent, WalletChannelEvent } from './liveRegions.ts';
 
 /**
  * What the bindings of the live charts (the bell, the chat, the dispute desk) use alike to hand the tab's
@@ -25,3 +26,16 @@ const connectionEvents: Record<ConnectionState, ConnectionEvent> = {
 /** The `watchConnection` actor of a chart's connection region (shared/liveRegions.ts): the socket's state until the region ends. */
 export const watchingConnection = (realtime: Pick<RealtimeService, 'watchConnection'>) =>
   fromCallback<EventObject>(({ sendBack }) => realtime.watchConnection((state) => sendBack(connectionEvents[state])));
+
+/**
+ * The `userChannel` actor of a wallet screen (shared/liveRegions.ts `walletTold`): `realtime.wallet.changed` on each
+ * `wallet` event of the trader's own channel, `realtime.subscribed` on each (re)join, until the state that invoked it ends.
+ */
+export const walletChanges = (realtime: Pick<RealtimeService, 'subscribe'>) =>
+  fromCallback<EventObject, { username: string }>(({ input, sendBack }) => {
+    const send = (event: WalletChannelEvent) => sendBack(event);
+    return realtime.subscribe(userChannelName(input.username), {
+      events: { [realtimeEvents.wallet]: parsed(walletEvent, () => send({ type: 'realtime.wallet.changed' })) },
+      onSubscribed: () => send({ type: 'realtime.subscribed' }),
+    });
+  });

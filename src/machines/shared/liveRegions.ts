@@ -58,14 +58,38 @@ export const socketRegion = (description: string, live: string, offline: string)
   );
 
 /**
+ * The transitions of a state that shows what was last read until the channel tells of a change or of being joined
+ * again (`told`: each event with what it means): to `target` (by default `refreshing`, a sibling that reads again),
+ * entered anew when the chart is in it already (`reenter`: a read on its way may have read before the change).
+ */
+export const readAgainOn = <const Told extends string, const Target extends string = 'refreshing'>(
+  told: Record<Told, string>,
+  { target = 'refreshing' as Target, reenter = false }: { target?: Target; reenter?: boolean } = {},
+) =>
+  Object.fromEntries(
+    Object.entries(told).map(([event, description]) => [event, { target, ...(reenter ? { reenter: true } : {}), description }]),
+  ) as Record<Told, { target: Target; reenter?: true; description: string }>;
+
+/**
  * A state that shows what was last read until it is read again (`refreshing`, a sibling): when a change made here
  * marked it stale (the chart's guard `stale`; `staleWhy` says which change), or when the channel tells of a
  * change or of being joined again (`told`: each event with what it means).
  */
 export const readAgainWhen = <const Stale extends string, const Told extends string>(stale: Stale, staleWhy: string, told: Record<Told, string>) => ({
   always: { guard: stale, target: 'refreshing' as const, description: staleWhy },
-  on: Object.fromEntries(Object.entries(told).map(([event, description]) => [event, { target: 'refreshing', description }])) as Record<
-    Told,
-    { target: 'refreshing'; description: string }
-  >,
+  on: readAgainOn(told),
 });
+
+/**
+ * What the trader's own channel tells the screens of their wallet (My Wallets, Deposit, Recent Transactions),
+ * as shared/channels.ts `walletChanges` binds it: `wallet` (a balance or a history row changed, docs/api.md
+ * "Realtime") and each (re)join.
+ */
+export type WalletChannelEvent = { type: 'realtime.wallet.changed' } | { type: 'realtime.subscribed' };
+
+/** What each of those events means to a wallet screen: what it shows is read again (`readAgainOn`). */
+export const walletTold = {
+  'realtime.wallet.changed':
+    'The server says a balance or a history row of the trader changed (a deposit seen or credited, a withdrawal held or settled, a trade’s escrow moved): read again now.',
+  'realtime.subscribed': 'The channel was joined (again, after a reconnect): read again, so a change told before the join is not missed.',
+} as const;

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { walletChanges, watchingConnection } from '../shared/channels.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { walletHistoryMachine } from './walletHistory.machine.ts';
 
@@ -8,6 +9,8 @@ export const bindWalletHistory = (deps: FlowDeps) =>
       loadCoins: fromPromise(() => deps.market.coins()),
       loadTransactions: fromPromise(({ input }) => deps.wallets.history(input)),
       copyText: fromPromise(({ input }) => deps.copyText(input.text)),
+      userChannel: walletChanges(deps.realtime),
+      watchConnection: watchingConnection(deps.realtime),
     },
     actions: {
       notify: (_, params) => deps.notify(params),

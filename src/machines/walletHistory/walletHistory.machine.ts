@@ -1,6 +1,7 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, setup, stateIn } from 'xstate';
 import type { Coin, WalletHistory, WalletTransaction } from '../../../contracts/index.ts';
 import type { WalletHistoryFilters } from '../../services/wallets.ts';
+import { liveActors, readAgainOn, socketRegion, userChannel, walletTold, type ConnectionEvent, type WalletChannelEvent } from '../shared/liveRegions.ts';
 import type { Notice } from '../shared/notify.ts';
 import { unboundPromise } from '../shared/unbound.ts';
 import { coinChoices, filterAndPage, filterBy, loadingPage, pageGuards, pagedList, type HistoryList, type HistoryListEvent } from '../shared/pagedList.ts';
@@ -8,16 +9,23 @@ import { coinChoices, filterAndPage, filterBy, loadingPage, pageGuards, pagedLis
 export type { WalletHistoryFilters };
 export const noTransactionFilters: WalletHistoryFilters = { transType: '', status: '', coinId: '' };
 
-export type WalletHistoryContext = HistoryList<WalletHistoryFilters> & { transactions: WalletTransaction[] };
+export type WalletHistoryInput = { username: string };
+export type WalletHistoryContext = HistoryList<WalletHistoryFilters> & {
+  /** Whose own channel tells of a change to the history. */
+  username: string;
+  transactions: WalletTransaction[];
+};
 export type WalletHistoryEvent =
   | { type: 'filter.transType'; value: WalletHistoryFilters['transType'] }
   | HistoryListEvent<WalletHistoryFilters>
-  | { type: 'txid.copy'; txid: string };
+  | { type: 'txid.copy'; txid: string }
+  | WalletChannelEvent
+  | ConnectionEvent;
 
 export const TXID_COPIED = 'Transaction ID copied to clipboard!';
 
 type PageLoaded = { event: { output: WalletHistory } };
-/** A page arrived (a load or a refresh): its rows show, and it is asked for again shortly while one of them is pending. */
+/** A page arrived (a load or a refresh): its rows show, and while one of them is pending it is watched (`watching`). */
 const keepPage = [
   {
     guard: { type: 'hasPendingRow', params: ({ event }: PageLoaded) => ({ transactions: event.output.transactions }) },
@@ -27,17 +35,25 @@ const keepPage = [
   { target: 'idle', actions: { type: 'keepTransactions', params: ({ event }: PageLoaded) => ({ history: event.output }) } },
 ] as const;
 
-/** Recent Transactions (/wallets/transactions): type, status and coin filters with Previous/Next pages. */
+/**
+ * Recent Transactions (/wallets/transactions): type, status and coin filters with Previous/Next pages; the page
+ * shown is read again the moment the trader's own channel says a balance or history row changed.
+ */
 export const walletHistoryMachine = setup({
-  types: { context: {} as WalletHistoryContext, events: {} as WalletHistoryEvent },
+  types: { context: {} as WalletHistoryContext, events: {} as WalletHistoryEvent, input: {} as WalletHistoryInput },
   actors: {
+    /** `userChannel` brings `realtime.wallet.changed` and `realtime.subscribed`. */
+    ...liveActors,
     loadCoins: unboundPromise<Coin[]>('loadCoins'),
     // The service turns the screen's filters into the call's query (only the set ones).
     loadTransactions: unboundPromise<WalletHistory, { page: number; filters: WalletHistoryFilters }>('loadTransactions'),
     copyText: unboundPromise<void, { text: string }>('copyText'),
   },
   delays: {
-    /** How often a page with a pending row is asked for again, so the chain's confirmations show. */
+    /**
+     * The fallback for when the channel cannot tell of a change (no socket, or it is down): how often a page
+     * with a pending row is asked for again, so its completion shows. Never a timer while the channel is live.
+     */
     pendingRefresh: 5000,
   },
   actions: {
@@ -56,29 +72,39 @@ export const walletHistoryMachine = setup({
     ...pageGuards,
     hasPendingRow: (_, params: { transactions: WalletTransaction[] }) => params.transactions.some((row) => row.status === 'pending'),
     hasTxid: (_, params: { txid: string }) => params.txid.trim() !== '',
+    /** Realtime cannot reach the page now. */
+    isOffline: stateIn('#walletHistory.connection.offline'),
   },
 }).createMachine({
   id: 'walletHistory',
   description: "The signed-in trader's deposits and withdrawals, newest first.",
-  context: { coins: [], filters: noTransactionFilters, page: 1, transactions: [], paginator: null },
+  context: ({ input }) => ({ username: input.username, coins: [], filters: noTransactionFilters, page: 1, transactions: [], paginator: null }),
   type: 'parallel',
   states: {
     coins: coinChoices(),
     list: {
+      invoke: userChannel('No live history: a page with a pending row is read again on the timer, as while offline.'),
       initial: 'loading',
       on: {
         'filter.transType': filterBy('transType'),
         ...filterAndPage(),
       },
       states: {
-        loading: loadingPage('loadTransactions', keepPage),
+        loading: { ...loadingPage('loadTransactions', keepPage), on: readAgainOn(walletTold, { target: 'loading', reenter: true }) },
         idle: {
-          description: 'Nothing on this page is pending: it is not asked for again until the trader filters or pages.',
+          description: 'Nothing on this page is pending: it is read again when the channel tells of a change (a new deposit), or when the trader filters or pages.',
+          on: readAgainOn(walletTold),
         },
         watching: {
           description:
-            'A row on this page is pending (a deposit waiting for its confirmation, a withdrawal for the chain): the page is asked for again shortly, so it turns completed without a reload.',
-          after: { pendingRefresh: { target: 'refreshing' } },
+            'A row on this page is pending (a deposit waiting for its confirmation, a withdrawal for the chain): the channel tells when it changes, so it turns completed without a reload.',
+          on: readAgainOn(walletTold),
+          after: {
+            pendingRefresh: [
+              { guard: 'isOffline', target: 'refreshing', description: 'Realtime cannot reach the page: the page is read again on the timer.' },
+              { target: 'watching', reenter: true, description: 'Live: nothing to read; the channel says when there is.' },
+            ],
+          },
         },
         refreshing: {
           description: 'The same page and filters again, in the background: no busy flag, the rows stay until the answer replaces them.',
@@ -90,12 +116,18 @@ export const walletHistoryMachine = setup({
             onError: {
               target: 'idle',
               description:
-                'The refresh stops: the shared toast said why once (not every few seconds); the rows shown stay, and a filter or page loads again.',
+                'The refresh stops: the shared toast said why once (not every few seconds); the rows shown stay, and a change told, a filter or a page reads again.',
             },
           },
+          on: readAgainOn(walletTold, { reenter: true }),
         },
       },
     },
+    connection: socketRegion(
+      'Whether the trader’s own channel can reach the page: only while it cannot is a pending page read on a timer.',
+      'Live: a change to the history is told on the channel; no polling.',
+      'No realtime (none configured, or the socket is down): a page with a pending row is read again every few seconds.',
+    ),
     clipboard: {
       description: "Copying a row's transaction ID.",
       initial: 'idle',

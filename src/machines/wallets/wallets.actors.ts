@@ -1,5 +1,6 @@
 import { assign, fromPromise } from 'xstate';
 import { bindLivePrices } from '../livePrices/livePrices.actors.ts';
+import { walletChanges, watchingConnection } from '../shared/channels.ts';
 import type { FlowDeps } from '../shared/deps.ts';
 import { walletsMachine } from './wallets.machine.ts';
 import { recomputedTotal } from './wallets.selectors.ts';
@@ -14,5 +15,7 @@ export const bindWallets = (deps: FlowDeps) =>
     actors: {
       loadWallets: fromPromise(({ input }: { input: { quiet: boolean } }) => deps.wallets.list(input.quiet ? { noToast: true } : {})),
       livePrices: bindLivePrices(deps.realtime),
+      userChannel: walletChanges(deps.realtime),
+      watchConnection: watchingConnection(deps.realtime),
     },
   });

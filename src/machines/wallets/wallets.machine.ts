@@ -1,10 +1,15 @@
-import { assign, setup } from 'xstate';
+import { assign, setup, stateIn } from 'xstate';
 import type { WalletItem } from '../../../contracts/index.ts';
 import type { LivePrice, LivePricesLogic, PriceDirection } from '../livePrices/livePrices.machine.ts';
+import { liveActors, readAgainOn, socketRegion, userChannel, walletTold, type ConnectionEvent, type WalletChannelEvent } from '../shared/liveRegions.ts';
 import { unboundAction, unboundChart, unboundPromise } from '../shared/unbound.ts';
 import { walletPrices } from '../shared/walletPrices.ts';
 
+export type WalletsInput = { username: string };
+
 export type WalletsContext = {
+  /** Whose own channel tells of a change to the balances. */
+  username: string;
   /** `user/wallet/` list as last answered; null until the first answer. */
   wallets: WalletItem[] | null;
   /**
@@ -17,7 +22,7 @@ export type WalletsContext = {
   /** The total's last move against the total before it; null while there has been no other total. */
   totalDirection: PriceDirection | null;
 };
-export type WalletsEvent = { type: 'balances.toggle' };
+export type WalletsEvent = { type: 'balances.toggle' } | WalletChannelEvent | ConnectionEvent;
 
 const pricesOfList = (wallets: readonly WalletItem[]) =>
   Object.fromEntries(wallets.map((wallet) => [wallet.coin__ticker, wallet.coin__price]));
@@ -38,14 +43,16 @@ const readingBalances = (id: string, input: { quiet: boolean }, then: string, fa
 });
 
 /**
- * My Wallets (/wallets): the trader's balances (`user/wallet/` list, read again every 15 s so a credited
- * deposit shows without a reload), valued at the coins' live prices (the shared live prices chart on the
- * coin_price channel), the Total Portfolio Value marked up or down against the total before it, and a
- * show/hide toggle that masks the figures.
+ * My Wallets (/wallets): the trader's balances (`user/wallet/` list, read again the moment the trader's own channel
+ * says they changed, so a credited deposit shows as the bell announces it), valued at the coins' live prices (the
+ * shared live prices chart on the coin_price channel), the Total Portfolio Value marked up or down against the
+ * total before it, and a show/hide toggle that masks the figures.
  */
 export const walletsMachine = setup({
-  types: { context: {} as WalletsContext, events: {} as WalletsEvent },
+  types: { context: {} as WalletsContext, events: {} as WalletsEvent, input: {} as WalletsInput },
   actors: {
+    /** `userChannel` brings `realtime.wallet.changed` and `realtime.subscribed`. */
+    ...liveActors,
     /** `quiet`: a background re-read, whose failure shows no toast (the last balances simply stay). */
     loadWallets: unboundPromise<WalletItem[], { quiet: boolean }>('loadWallets'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
@@ -66,17 +73,25 @@ export const walletsMachine = setup({
      */
     recomputeTotal: unboundAction('recomputeTotal'),
   },
+  guards: {
+    /** Realtime cannot reach the page now: only then is a timer what keeps the balances current. */
+    isOffline: stateIn('#wallets.connection.offline'),
+  },
   delays: {
-    /** How often the balances are read again while the screen is open. */
+    /**
+     * The fallback for when the channel cannot tell of a change (no socket, or it is down): the balances are
+     * read again this often, and a first read that failed is tried again. Never a timer while the channel is live.
+     */
     refreshInterval: 15_000,
   },
 }).createMachine({
   id: 'wallets',
   description: 'My Wallets: balances at live prices, the Total Portfolio Value and its move, and the show/hide toggle.',
-  context: { wallets: null, prices: {}, total: null, totalDirection: null },
+  context: ({ input }) => ({ username: input.username, wallets: null, prices: {}, total: null, totalDirection: null }),
   type: 'parallel',
   states: {
     balances: {
+      invoke: userChannel('No live balances: they are read again on the refresh interval, as while offline.'),
       initial: 'loading',
       states: {
         loading: {
@@ -85,10 +100,12 @@ export const walletsMachine = setup({
             target: 'failed',
             description: 'The loading flag clears; the shared toast already said why.',
           }),
+          on: readAgainOn(walletTold, { target: 'loading', reenter: true }),
         },
         failed: {
-          description: 'Nothing to show yet: the list is asked for again after the refresh interval.',
+          description: 'Nothing to show yet: the list is asked for again after the refresh interval, or at once when the channel tells of a change.',
           after: { refreshInterval: { target: 'loading' } },
+          on: readAgainOn(walletTold, { target: 'loading' }),
         },
         live: {
           description:
@@ -106,17 +123,25 @@ export const walletsMachine = setup({
               ],
             },
           },
-          initial: 'waiting',
+          initial: 'current',
           states: {
-            waiting: {
-              after: { refreshInterval: { target: 'refreshing' } },
+            current: {
+              description: 'The balances as last read, until the channel says they changed.',
+              on: readAgainOn(walletTold),
+              after: {
+                refreshInterval: [
+                  { guard: 'isOffline', target: 'refreshing', description: 'Realtime cannot reach the page: the balances are read again on the timer.' },
+                  { target: 'current', reenter: true, description: 'Live: nothing to read; the channel says when there is.' },
+                ],
+              },
             },
             refreshing: {
               description: 'The balances are read again (a deposit credited since shows); the cards stay as they are meanwhile.',
-              invoke: readingBalances('refreshWallets', { quiet: true }, 'waiting', {
-                target: 'waiting',
-                description: 'The last balances stay; the next interval tries again.',
+              invoke: readingBalances('refreshWallets', { quiet: true }, 'current', {
+                target: 'current',
+                description: 'The last balances stay; the next change told (or, offline, the next interval) tries again.',
               }),
+              on: readAgainOn(walletTold, { reenter: true }),
             },
           },
         },
@@ -130,6 +155,11 @@ export const walletsMachine = setup({
         hidden: { on: { 'balances.toggle': { target: 'shown' } } },
       },
     },
+    connection: socketRegion(
+      'Whether the trader’s own channel can reach the page: only while it cannot are the balances read on a timer.',
+      'Live: a change to the balances is told on the channel; no polling.',
+      'No realtime (none configured, or the socket is down): the balances are read again every refresh interval.',
+    ),
   },
 });
 

@@ -14,10 +14,12 @@ export const withdrawalLogic = withdrawalMachine.provide({
     canPreview: (_, params) => canPreview(params),
   },
   actions: {
+    // No preview here (one shown is toggled by `showPreviewInOtherUnit`): the coin's price as the page read it converts.
     toggleMode: assign(({ context }): Partial<WithdrawalContext> => ({
       amount: convertAmount(context),
       mode: otherMode(context.mode),
       preview: null,
+      asked: null,
     })),
   },
   delays: { previewExpiry: (WITHDRAWAL_PREVIEW_SECONDS - EXPIRY_MARGIN_SECONDS) * 1000 },

@@ -16,6 +16,8 @@ export type WithdrawalContext = {
   mode: WithdrawalMode;
   /** What the server will execute on confirm; null whenever anything changed since it was asked for. */
   preview: WithdrawalPreview | null;
+  /** The amount as typed and the unit it was typed in when the preview was asked for; null with no preview. */
+  asked: { amount: string; mode: WithdrawalMode } | null;
 };
 export type WithdrawalEvent =
   | { type: 'coin.change'; value: string }
@@ -27,8 +29,16 @@ export type WithdrawalEvent =
   | { type: 'form.submit' };
 
 /** What the rules read of the form (withdrawal.rules.ts): the context without the preview. */
-export type WithdrawalFields = Omit<WithdrawalContext, 'preview'>;
-const fieldsOf = ({ preview: _, ...fields }: WithdrawalContext): WithdrawalFields => fields;
+export type WithdrawalFields = Omit<WithdrawalContext, 'preview' | 'asked'>;
+const fieldsOf = ({ preview: _, asked: __, ...fields }: WithdrawalContext): WithdrawalFields => fields;
+
+/**
+ * The amount of a preview in a unit, as the preview itself states it: what was typed, in the unit it was asked
+ * in; in the other, its own figure (the crypto amount it will send, or that amount's USD value at the price the
+ * server converted with). No price of the page's enters: one price converts both ways within a preview.
+ */
+export const previewAmountIn = (mode: WithdrawalMode, preview: WithdrawalPreview, asked: { amount: string; mode: WithdrawalMode }) =>
+  mode === asked.mode ? asked.amount : mode === 'crypto' ? preview.amount_crypto : preview.amount_usd;
 
 /** Withdraw (/wallets/withdraw; the server's rules: docs/rules.md "Wallets"). */
 export const withdrawalMachine = setup({
@@ -52,16 +62,28 @@ export const withdrawalMachine = setup({
     /** A new coin drops the network, unless the coin has only one: that one is chosen for the trader. */
     chooseCoin: assign(({ context }, params: { ticker: string }) => {
       const networks = context.coins.find((entry) => entry.coin.ticker === params.ticker)?.networks ?? [];
-      return { ticker: params.ticker, network: networks.length === 1 ? networks[0]!.key : '', preview: null };
+      return { ticker: params.ticker, network: networks.length === 1 ? networks[0]!.key : '', preview: null, asked: null };
     }),
-    setField: assign((_, params: Partial<Pick<WithdrawalContext, 'network' | 'recipient' | 'amount'>>) => ({ ...params, preview: null })),
+    setField: assign((_, params: Partial<Pick<WithdrawalContext, 'network' | 'recipient' | 'amount'>>) => ({ ...params, preview: null, asked: null })),
     /**
      * Flips USD/crypto and converts the typed amount at the coin's current price on exact decimals; bound with
      * the chart (withdrawal.rules.ts `convertAmount`).
      */
     toggleMode: assign(unboundUpdate<WithdrawalContext>('toggleMode')),
-    keepPreview: assign((_, params: { preview: WithdrawalPreview }) => ({ preview: params.preview })),
-    dropPreview: assign({ preview: null }),
+    /**
+     * With a preview shown, the toggle changes only the unit the amount is shown in (`previewAmountIn`); the
+     * preview stays, so confirm sends exactly the crypto amount it shows.
+     */
+    showPreviewInOtherUnit: assign(({ context }) => {
+      const mode: WithdrawalMode = context.mode === 'usd' ? 'crypto' : 'usd';
+      return { mode, amount: context.preview && context.asked ? previewAmountIn(mode, context.preview, context.asked) : context.amount };
+    }),
+    /** The server's figures, and what was typed for them (the unit toggle shows it again). */
+    keepPreview: assign(({ context }, params: { preview: WithdrawalPreview }) => ({
+      preview: params.preview,
+      asked: { amount: context.amount, mode: context.mode },
+    })),
+    dropPreview: assign({ preview: null, asked: null }),
     notify: (_, _params: Notice) => {},
     goToTransactions: () => {},
   },
@@ -76,7 +98,7 @@ export const withdrawalMachine = setup({
 }).createMachine({
   id: 'withdrawal',
   description: 'Coin, network, recipient and amount; the server’s fee preview after a pause in typing; then confirming it.',
-  context: { coins: [], ticker: '', network: '', recipient: '', amount: '', mode: 'crypto', preview: null },
+  context: { coins: [], ticker: '', network: '', recipient: '', amount: '', mode: 'crypto', preview: null, asked: null },
   initial: 'loading',
   states: {
     loading: {
@@ -98,7 +120,8 @@ export const withdrawalMachine = setup({
         'amount.change': { target: '.checking', actions: { type: 'setField', params: ({ event }) => ({ amount: event.value }) } },
         'mode.toggle': {
           target: '.checking',
-          description: 'The typed amount converts: crypto to USD with 2 decimals, USD to crypto with the coin’s places.',
+          description:
+            'No preview shown: the typed amount converts at the coin’s price as the page read it, crypto to USD with 2 decimals, USD to crypto with the coin’s places.',
           actions: 'toggleMode',
         },
         'form.submit': {
@@ -156,7 +179,15 @@ export const withdrawalMachine = setup({
               actions: 'dropPreview',
             },
           },
-          on: { 'form.submit': { target: 'confirming' } },
+          on: {
+            'form.submit': { target: 'confirming' },
+            'mode.toggle': {
+              description:
+                'Only the unit changes: the amount shows as the preview states it in the other unit (its crypto amount exactly, ' +
+                'or its USD value), and as typed when back in the unit it was asked in. The preview and its expiry stay.',
+              actions: 'showPreviewInOtherUnit',
+            },
+          },
         },
         expired: {
           description: 'The preview expired; the trader asks for a fresh one (or edits a field).',

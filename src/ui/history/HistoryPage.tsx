@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { ActorRef, Snapshot } from 'xstate';
 import { css, cx } from 'styled-system/css';
 import { historySelectors } from '../../machines/shared/pagedList.ts';
-import { cardStyle } from '../primitives/Card.tsx';
+import { DataTable, type Row } from '../primitives/DataTable.tsx';
 import { Pager } from '../primitives/Pager.tsx';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { HistoryFilterBar, historyTableWrap, STATUS_OPTIONS, type HistoryFilterBarProps, type HistoryStatusFilter } from './HistoryFilterBar.tsx';
@@ -25,7 +25,7 @@ export type HistoryActor<Status extends string = HistoryStatusFilter> = ActorRef
   HistoryListEvent<Status>
 >;
 
-/** The look of both history tables; each screen sets its cells' side padding (`tableClassName`). */
+/** The look of both history tables on a laptop (each screen sets its cells' side padding, `tableClassName`); on a phone, DataTable's cards. */
 const table = css({
   width: '100%',
   borderCollapse: 'collapse',
@@ -37,7 +37,7 @@ const table = css({
 
 /**
  * The frame Recent Trades and Recent Transactions share: the header, the filter bar, the table with its column
- * headings in a card that scrolls sideways on a phone, and Previous/Next, as the screen's chart has them (the
+ * headings (DataTable: a card that scrolls sideways on a laptop too narrow for it, each row a card on a phone), and Previous/Next, as the screen's chart has them (the
  * filters, the coin choices, a page loading, the pages). Each screen brings its own type filter, rows and cell
  * padding (their columns differ); the frame holds no state.
  */
@@ -51,8 +51,8 @@ export function HistoryPage<Type extends string, Status extends string = History
   type: HistoryFilterBarProps<Type>['type'];
   tableClassName: string;
   columns: readonly string[];
-  /** The table's rows. */
-  children: ReactNode;
+  /** The table's rows, each its cells in the columns' order. */
+  rows: readonly Row[];
   /** Inside the card, under the table. */
   belowTable?: ReactNode;
   /** Between the card and the pages. */
@@ -79,19 +79,13 @@ export function HistoryPage<Type extends string, Status extends string = History
         onClear={() => actor.send({ type: 'filters.clear' })}
       />
 
-      <div className={`${cardStyle} ${historyTableWrap}`}>
-        <table className={cx(table, props.tableClassName)}>
-          <thead>
-            <tr>
-              {props.columns.map((column) => (
-                <th key={column}>{column}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{props.children}</tbody>
-        </table>
-        {props.belowTable}
-      </div>
+      <DataTable
+        className={historyTableWrap}
+        tableClassName={cx(table, props.tableClassName)}
+        columns={props.columns.map((label) => ({ label }))}
+        rows={props.rows}
+        below={props.belowTable}
+      />
       {props.belowCard}
 
       <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />

@@ -25,7 +25,7 @@ import { FilterSelectField } from '../primitives/SelectField.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMoment } from './format.ts';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column } from '../primitives/DataTable.tsx';
 import { muted } from './styles.ts';
 import type { AuditLogRef } from './types.ts';
 

@@ -18,7 +18,7 @@ import { callout, factList } from '../primitives/boxes.ts';
 import { Card } from '../primitives/Card.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { coinAmount, count, formatMaybe, usd } from './format.ts';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column } from '../primitives/DataTable.tsx';
 import { link, muted, placeholder, section, sectionTitle } from './styles.ts';
 import type { OverviewRef } from './types.ts';
 

@@ -21,7 +21,7 @@ import { PageHeader } from '../pages/PageHeader.tsx';
 import { Button } from '../primitives/Button.tsx';
 import { callout, factList } from '../primitives/boxes.ts';
 import { coinAmount, formatMoment, usd } from './format.ts';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column } from '../primitives/DataTable.tsx';
 import { dialogNote, link, placeholder } from './styles.ts';
 import type { ReviewQueueRef } from './types.ts';
 

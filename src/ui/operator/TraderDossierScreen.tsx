@@ -20,8 +20,8 @@ import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextAreaField } from '../primitives/TextAreaField.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { coinAmount, formatMaybe, formatMoment } from './format.ts';
-import { DataTable, type Column, type Row } from './DataTable.tsx';
-import { longText, muted, placeholder, section, sectionTitle } from './styles.ts';
+import { DataTable, longText, type Column, type Row } from '../primitives/DataTable.tsx';
+import { muted, placeholder, section, sectionTitle } from './styles.ts';
 import type { DossierRef } from './types.ts';
 
 const header = css({ display: 'flex', flexDirection: 'column', gap: '2' });

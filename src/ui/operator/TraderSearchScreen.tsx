@@ -17,7 +17,7 @@ import { Pager } from '../primitives/Pager.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
 import { formatMaybe } from './format.ts';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column } from '../primitives/DataTable.tsx';
 import { link } from './styles.ts';
 import type { TraderSearchRef } from './types.ts';
 

@@ -26,7 +26,7 @@ const COLUMNS = [
   'Payment Method',
   'Status',
 ] as const;
-const empty = css({ textAlign: 'center', color: 'fg.muted', py: '12!' });
+const empty = css({ textAlign: 'center', color: 'fg.muted', px: '4', py: '12' });
 
 export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistoryMachine> }) {
   const trades = useSelector(actor, selectTrades);
@@ -49,40 +49,30 @@ export function TradesScreen({ actor }: { actor: ActorRefFrom<typeof tradeHistor
       }}
       tableClassName={cells}
       columns={COLUMNS}
-    >
-      {loaded && trades.length === 0 ? (
-        <tr>
-          <td colSpan={COLUMNS.length} className={empty}>
-            No trades found matching your criteria.
-          </td>
-        </tr>
-      ) : (
-        trades.map((trade) => (
-          <tr key={trade.id}>
-            <td>{formatTradeDate(trade.created)}</td>
-            <td>
-              <span className={side} data-type={trade.trade_type}>
-                {trade.trade_type}
-              </span>
-            </td>
-            <td>{trade.partner}</td>
-            <td>
-              <span className={coinCell}>
-                <img src={trade.offer__coin__image} alt="" width={20} height={20} />
-                {trade.offer__coin__ticker.toUpperCase()}
-              </span>
-            </td>
-            <td>{formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
-            <td>{formatUsd(trade.amount_usd)}</td>
-            <td>{formatCrypto(trade.fee_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker)}</td>
-            <td>{formatUsd(trade.fee_usd)}</td>
-            <td>{trade.payment_method}</td>
-            <td>
-              <StatusBadge status={trade.status} />
-            </td>
-          </tr>
-        ))
-      )}
-    </HistoryPage>
+      belowTable={
+        // Under the table rather than in a row ten columns wide, so a phone shows it as it shows the cards.
+        loaded && trades.length === 0 ? <p className={empty}>No trades found matching your criteria.</p> : null
+      }
+      rows={trades.map((trade) => ({
+        key: trade.id,
+        cells: [
+          formatTradeDate(trade.created),
+          <span key="type" className={side} data-type={trade.trade_type}>
+            {trade.trade_type}
+          </span>,
+          trade.partner,
+          <span key="coin" className={coinCell}>
+            <img src={trade.offer__coin__image} alt="" width={20} height={20} />
+            {trade.offer__coin__ticker.toUpperCase()}
+          </span>,
+          formatCrypto(trade.amount_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker),
+          formatUsd(trade.amount_usd),
+          formatCrypto(trade.fee_crypto, trade.offer__coin__decimal_places, trade.offer__coin__ticker),
+          formatUsd(trade.fee_usd),
+          trade.payment_method,
+          <StatusBadge key="status" status={trade.status} />,
+        ],
+      }))}
+    />
   );
 }

@@ -14,6 +14,7 @@ import {
   selectNetwork,
   selectShowsPrompt,
 } from '../../machines/deposit/deposit.selectors.ts';
+import { formatCrypto } from '../format/money.ts';
 import { PageHeader } from '../pages/PageHeader.tsx';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { Card } from '../primitives/Card.tsx';
@@ -35,6 +36,7 @@ const details = css({ mt: '5', display: 'flex', flexDirection: 'column', gap: '2
 const detail = css({ display: 'flex', alignItems: 'center', gap: '2', py: '1' });
 const detailName = css({ color: 'fg.muted' });
 const strong = css({ fontWeight: 'semibold' });
+const balance = css({ display: 'flex', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap', fontSize: 'sm', mt: '4', color: 'fg.muted', '& strong': { color: 'fg', fontVariantNumeric: 'tabular-nums' } });
 const notice = css({
   display: 'flex',
   gap: '3',
@@ -112,6 +114,13 @@ export function DepositScreen({
               />
             ) : null}
           </div>
+          {entry ? (
+            // Kept current by the trader's own channel: a deposit credited shows here as the bell announces it.
+            <p className={balance} aria-live="polite">
+              <span>Your {ticker} balance</span>
+              <strong>{formatCrypto(entry.balance, entry.coin.decimal_places, entry.coin.ticker)}</strong>
+            </p>
+          ) : null}
           {network && address ? (
             <div className={details}>
               <div className={detail}>

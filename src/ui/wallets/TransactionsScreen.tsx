@@ -94,39 +94,29 @@ export function TransactionsScreen({ actor }: { actor: ActorRefFrom<typeof walle
           </p>
         ) : null
       }
-    >
-      {transactions.map((row) => (
-        <tr key={row.id}>
-          <td>
-            <TransactionDate iso={row.created} />
-          </td>
-          <td>
-            <span className={kind} data-type={row.trans_type}>
-              {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
-              {TYPE_LABELS[row.trans_type]}
+      rows={transactions.map((row) => ({
+        key: row.id,
+        cells: [
+          <TransactionDate key="date" iso={row.created} />,
+          <span key="type" className={kind} data-type={row.trans_type}>
+            {row.trans_type === 'deposit' ? <ArrowDownIcon width={14} height={14} /> : <ArrowUpIcon width={14} height={14} />}
+            {TYPE_LABELS[row.trans_type]}
+          </span>,
+          <span key="coin" className={coinCell}>
+            <img src={row.coin__image} alt="" width={20} height={20} />
+            <span className={stacked}>
+              {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
             </span>
-          </td>
-          <td>
-            <span className={coinCell}>
-              <img src={row.coin__image} alt="" width={20} height={20} />
-              <span className={stacked}>
-                {row.coin__ticker.toUpperCase()} <span className={network}>{row.network}</span>
-              </span>
-            </span>
-          </td>
-          <td>{formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-          <td>{formatUsd(row.amount_usd)}</td>
-          <td>{formatUsd(row.fee_usd)}</td>
-          <td>{formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker)}</td>
-          <td>
-            <TransactionTxid txid={row.txid} onCopy={copy} />
-          </td>
-          <td>{SCOPE_LABELS[row.scope]}</td>
-          <td>
-            <StatusBadge status={row.status} />
-          </td>
-        </tr>
-      ))}
-    </HistoryPage>
+          </span>,
+          formatCrypto(row.amount_crypto, row.coin__decimal_places, row.coin__ticker),
+          formatUsd(row.amount_usd),
+          formatUsd(row.fee_usd),
+          formatCrypto(row.fee_crypto, row.coin__decimal_places, row.coin__ticker),
+          <TransactionTxid key="txid" txid={row.txid} onCopy={copy} />,
+          SCOPE_LABELS[row.scope],
+          <StatusBadge key="status" status={row.status} />,
+        ],
+      }))}
+    />
   );
 }

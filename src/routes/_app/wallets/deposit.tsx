@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import { z } from 'zod/mini';
+import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindDeposit } from '../../../machines/deposit/deposit.actors.ts';
 import { DepositScreen } from '../../../ui/wallets/DepositScreen.tsx';
 import { useFlowActor } from '../../-useFlow.ts';
@@ -17,7 +19,9 @@ export const Route = createFileRoute('/_app/wallets/deposit')({
 function DepositRoute() {
   const { coin } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const deposit = useFlowActor(bindDeposit, { input: { coin: coin ?? null } });
+  const { session } = Route.useRouteContext();
+  const username = useSelector(session, selectUser)?.username ?? '';
+  const deposit = useFlowActor(bindDeposit, { input: { coin: coin ?? null, username } });
   return (
     <DepositScreen
       actor={deposit}

@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindWallets } from '../../../machines/wallets/wallets.actors.ts';
 import { WalletsScreen } from '../../../ui/wallets/WalletsScreen.tsx';
 import { useFlowActor } from '../../-useFlow.ts';
@@ -6,5 +8,7 @@ import { useFlowActor } from '../../-useFlow.ts';
 export const Route = createFileRoute('/_app/wallets/')({ component: WalletsRoute });
 
 function WalletsRoute() {
-  return <WalletsScreen actor={useFlowActor(bindWallets)} />;
+  const { session } = Route.useRouteContext();
+  const username = useSelector(session, selectUser)?.username ?? '';
+  return <WalletsScreen actor={useFlowActor(bindWallets, { input: { username } })} />;
 }

@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { selectUser } from '../../../machines/session/session.selectors.ts';
 import { bindWalletHistory } from '../../../machines/walletHistory/walletHistory.actors.ts';
 import { TransactionsScreen } from '../../../ui/wallets/TransactionsScreen.tsx';
 import { useFlowActor } from '../../-useFlow.ts';
@@ -6,5 +8,7 @@ import { useFlowActor } from '../../-useFlow.ts';
 export const Route = createFileRoute('/_app/wallets/transactions')({ component: TransactionsRoute });
 
 function TransactionsRoute() {
-  return <TransactionsScreen actor={useFlowActor(bindWalletHistory)} />;
+  const { session } = Route.useRouteContext();
+  const username = useSelector(session, selectUser)?.username ?? '';
+  return <TransactionsScreen actor={useFlowActor(bindWalletHistory, { input: { username } })} />;
 }
