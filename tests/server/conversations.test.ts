@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ConversationRead } from '../../contracts/chat.ts';
 import { conversations as conversationsSchema, type Conversation } from '../../contracts/trade.ts';
-import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { expectLedgerClean } from '../support/server-money.ts';
-import { act, conversationsOf, disputedTrade, openTrade, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, conversationsOf, disputedTrade, openTrade, sellOffer, trader, tradingSuite, type Trader } from '../support/server-trades.ts';
 
 /**
  * Issue 31, "Conversations tell themselves apart": the list entry says which trade it is (coin, amount, fiat) and
@@ -17,24 +15,12 @@ const markRead = (t: TestApp, who: Trader | undefined, channel: string, body: un
   t.post<ConversationRead>(`/api/market/chat/${channel}/read/`, body, who ? { token: who.token } : {});
 
 describe.each(dbTargets)('conversations on %s', (target) => {
-  let t: TestApp;
-  let seller: Trader;
-  let buyer: Trader;
-  let stranger: Trader;
-  let offer: number;
-  let events: RealtimeEvent[] = [];
-  beforeAll(async () => {
-    t = await createTestApp(target, { env: { CHAT_MESSAGES_PER_MINUTE: '1000', MAX_OPEN_TRADES: '1000' } });
-    seller = await trader(t, { BTC: '1' });
-    buyer = await trader(t);
-    stranger = await trader(t);
-    offer = await sellOffer(t, seller, { max_open_trades: 20 });
-    t.app.realtime.subscribe((event) => events.push(event));
-  });
-  afterAll(async () => {
-    await expectLedgerClean(t.app.db);
-    await t.close();
-  });
+  const suite = tradingSuite(target, { CHAT_MESSAGES_PER_MINUTE: '1000', MAX_OPEN_TRADES: '1000' });
+  // Read once the suite has set them up.
+  let t: TestApp, seller: Trader, buyer: Trader, stranger: Trader, offer: number;
+  beforeAll(() => void ({ t, seller, buyer, stranger, offer } = suite));
+  const { events } = suite;
+  const clearEvents = () => void (events.length = 0);
 
   const entryOf = async (who: Trader, channel: string) => {
     const answer = await conversationsOf(t, who);
@@ -92,7 +78,7 @@ describe.each(dbTargets)('conversations on %s', (target) => {
 
     it('carries the same additions in the live entry a message publishes as in the list', async () => {
       const channel = await openTrade(t, buyer, offer, '42', 'SEPA');
-      events = [];
+      clearEvents();
       await send(t, buyer, channel, 'hello');
       const { online: _listOnline, ...listed } = (await entryOf(seller, channel))!;
       const { online: _liveOnline, ...live } = heard(seller, channel).at(-1)!;
@@ -118,7 +104,7 @@ describe.each(dbTargets)('conversations on %s', (target) => {
 
     it('rises live: every message publishes each party’s own count with the entry, and an action’s entry keeps it', async () => {
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
-      events = [];
+      clearEvents();
       await send(t, buyer, channel, 'one');
       await send(t, buyer, channel, 'two');
       expect(heard(seller, channel).map((entry) => entry.unread)).toEqual([1, 2]);
@@ -126,7 +112,7 @@ describe.each(dbTargets)('conversations on %s', (target) => {
       await send(t, seller, channel, 'reply');
       expect(heard(seller, channel).at(-1)?.unread).toBe(2);
       expect(heard(buyer, channel).at(-1)?.unread).toBe(1);
-      events = [];
+      clearEvents();
       await act(t, buyer, 'mark_paid', channel);
       expect(heard(seller, channel).map((entry) => entry.unread)).toEqual([2]);
       expect(heard(buyer, channel).map((entry) => entry.unread)).toEqual([1]);
@@ -137,7 +123,7 @@ describe.each(dbTargets)('conversations on %s', (target) => {
       const moderator = await trader(t);
       await t.app.db.query(`UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.id]);
       const before = [await unreadOf(buyer, channel), await unreadOf(seller, channel)];
-      events = [];
+      clearEvents();
       const answer = await t.post('/api/market/moderation/', { type: 'message', channel, text: 'Please send the receipt.' }, { token: moderator.token });
       expect(answer.status).toBe(200);
       expect([heard(buyer, channel).at(-1)?.unread, heard(seller, channel).at(-1)?.unread]).toEqual([before[0]! + 1, before[1]! + 1]);
@@ -162,7 +148,7 @@ describe.each(dbTargets)('conversations on %s', (target) => {
       expect((await markRead(t, seller, channel)).body.info).toEqual({ read_up_to: newest.id });
       expect(await unreadOf(seller, channel)).toBe(0);
 
-      events = [];
+      clearEvents();
       await send(t, buyer, channel, 'three');
       expect(heard(seller, channel).map((entry) => entry.unread)).toEqual([1]);
       expect(await unreadOf(seller, channel)).toBe(1);
