@@ -64,6 +64,11 @@ export const tradeSummary = z.object({
   pay_by: z.string(),
 }).register(apiNames, { id: 'TradeSummary' });
 export type TradeSummary = z.infer<typeof tradeSummary>;
+/** POST /api/market/chat/{channel}/read/: the caller has read the conversation (docs/api.md "Chat calls"). */
+export const conversationReadRequest = z.object({ type: z.literal('read') }).register(apiNames, { id: 'ConversationReadRequest' });
+/** The id of the conversation's newest message, up to which it now counts as read by the caller (0: no message). */
+export const conversationRead = z.object({ read_up_to: z.int() }).register(apiNames, { id: 'ConversationRead' });
+export type ConversationRead = z.infer<typeof conversationRead>;
 
 /** The typing answer: whether the notice went out (false: dropped by the 500 ms throttle). */
 export const typingResponse = z.object({ sent: z.boolean() }).register(apiNames, { id: 'Typing' });

@@ -182,6 +182,16 @@ export const conversation = z.object({
   resolution: z.nullable(disputeResolution),
   /** The caller's rating of the partner for this trade, or null (not rated yet, or not rateable). */
   my_rating: z.nullable(z.object({ score: z.int(), comment: z.string() })),
+  // Additions (docs/api.md "Chat calls"): which trade it is, so several with one partner tell themselves apart.
+  coin__ticker: z.string(),
+  coin__decimal_places: z.int(),
+  /** What the buyer receives (after the fee), with exactly the coin's places. */
+  amount_crypto: decimalString,
+  /** The fiat amount the trade was opened for, 2 places, in `currency__code`. */
+  trading_amount: decimalString,
+  currency__code: z.string(),
+  /** Messages written to the caller (the partner's, a moderator's) since they last read this conversation. */
+  unread: z.int().check(z.gte(0)),
 });
 export type Conversation = z.infer<typeof conversation>;
 export const conversationsRequest = z.object({

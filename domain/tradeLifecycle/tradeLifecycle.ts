@@ -83,6 +83,14 @@ export function stageOf(facts: TradeFacts): TradeStage {
   return (typeof value === 'string' ? value : Object.values(value)[0]) as TradeStage;
 }
 
+/**
+ * Whether the trade has reached one of the chart's final states (completed, cancelled): nothing more can happen
+ * to it. The chat's list shows the others as its open trades.
+ */
+export function isFinished(facts: TradeFacts): boolean {
+  return snapshotOf(facts).status === 'done';
+}
+
 /** Every state of the chart, compound ones included. */
 const nodesOf = (node: AnyStateNode): AnyStateNode[] => [node, ...Object.values(node.states).flatMap(nodesOf)];
 const NODES = nodesOf(tradeLifecycleMachine.root);

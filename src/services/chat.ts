@@ -1,7 +1,7 @@
-import { chatMessage, chatMessages, conversations, tradeSummary, typingResponse } from '../../contracts/index.ts';
+import { chatMessage, chatMessages, conversationRead, conversations, tradeSummary, typingResponse } from '../../contracts/index.ts';
 import type { Api } from './api.ts';
 
-/** The chat calls (docs/api.md "Chat calls"): the conversation list and one conversation's messages. */
+/** The chat calls (docs/api.md "Chat calls"): the conversation list, one conversation's messages, and its read mark. */
 export function createChatService(api: Api) {
   const path = (channel: string) => `market/chat/${encodeURIComponent(channel)}/`;
   return {
@@ -15,6 +15,8 @@ export function createChatService(api: Api) {
     summary: (input: { channel: string }) => api.read(path(input.channel), { type: 'summary' }, tradeSummary, { noToast: true }),
     send: (input: { channel: string; text: string }) =>
       api.write(path(input.channel), { type: 'send_message', message_type: 'text', text: input.text }, chatMessage),
+    /** The trader has read this conversation: its unread count goes to 0. Quiet: the list shows the count the server keeps. */
+    markRead: (input: { channel: string }) => api.write(`${path(input.channel)}read/`, { type: 'read' }, conversationRead, { noToast: true }),
     /** Best effort: a lost typing notice is not worth a toast. */
     typing: (input: { channel: string }) => api.write(path(input.channel), { type: 'typing' }, typingResponse, { noToast: true }),
   };

@@ -10,11 +10,12 @@ import {
   eventFor,
   factsAfter,
   factsOf,
+  isFinished,
   laterFacts,
   snapshotOf,
   stageOf,
 } from '../../domain/tradeLifecycle/tradeLifecycle.ts';
-import { TRADE_FACTS, acceptedByTheRules, chatActionsByTheRules, laterByTheRules } from '../support/tradeRules.ts';
+import { TRADE_FACTS, acceptedByTheRules, chatActionsByTheRules, isFinishedByTheRules, laterByTheRules } from '../support/tradeRules.ts';
 
 const unpaid: TradeFacts = { status: 'pending', buyer_paid: false, dispute_raised: false };
 const paid: TradeFacts = { status: 'pending', buyer_paid: true, dispute_raised: false };
@@ -123,6 +124,10 @@ describe('trade lifecycle chart (docs/rules.md "Trades")', () => {
 
   it.each(Object.entries(TRADE_FACTS))('stageOf names the chart state %s', (stage, facts) => {
     expect(stageOf(facts)).toBe(stage);
+  });
+
+  it.each(Object.entries(TRADE_FACTS))('isFinished: %s is one of the chart\'s final states or not', (_, facts) => {
+    expect(isFinished(facts)).toBe(isFinishedByTheRules(facts));
   });
 
   it.each(Object.entries(TRADE_FACTS))('laterFacts: after %s, only what the chart leads to is kept', (_, known) => {

@@ -3,14 +3,18 @@ import type { Conversation } from '../../contracts/index.ts';
 import { tradeChatMachine, type TradeChatInput } from '../../src/machines/tradeChat/tradeChat.machine.ts';
 import {
   selectConversations,
+  selectFilter,
+  selectIsFilteredEmpty,
   selectIsListEmpty,
   selectIsListLoading,
   selectIsOffline,
   selectSearch,
   selectSelectedChannel,
   selectSelection,
+  selectVisibleConversations,
 } from '../../src/machines/tradeChat/tradeChat.selectors.ts';
 import { conversationWith, facts, me, withBob, withCarol } from '../support/chat.ts';
+import { isFinishedByTheRules } from '../support/tradeRules.ts';
 import {
   Coverage,
   afterEvent,
@@ -29,7 +33,7 @@ import {
  * Only for the walk, the forwarding to the conversation does nothing: the graph's snapshots have no child
  * to send to. The replay runs the chart's own action.
  */
-const srcs = ['loadConversations', 'userChannel', 'watchConnection', 'tradeConversation'] as const;
+const srcs = ['loadConversations', 'markRead', 'userChannel', 'watchConnection', 'tradeConversation'] as const;
 const walked = tradeChatMachine.provide({ actions: { updateConversation: () => {} } });
 
 /** The server's list: everything without a search, carol's for "car". */
@@ -37,7 +41,7 @@ const answer = (search: string): Conversation[] => (search === '' ? [withBob, wi
 const dave = conversationWith('dave', { channel: 'trade-dave', last_message: 'Trade opened' });
 const debounced = afterEvent('searchDebounce', 'tradeChat.list.debouncing');
 
-type Ctx = { conversations: Conversation[]; search: string; channel: string | null };
+type Ctx = { conversations: Conversation[]; search: string; filter: 'all' | 'open'; channel: string | null };
 const listed = (context: Ctx, channel: string) => context.conversations.some((entry) => entry.channel === channel);
 
 /** The list on its own: loads answered or failed, the search quietening down, reloads, a trade opened elsewhere. */
@@ -120,11 +124,55 @@ function linkEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   return list;
 }
 
+/** Carol wrote twice before the list loaded; eve's trade was cancelled (the "Open" filter hides it). */
+const carolUnread = { ...withCarol, unread: 2 };
+const eve = conversationWith('eve', { ...facts.cancelled, last_message: 'eve cancelled the trade.' });
+/** Carol writes again: her entry as the server publishes it, counting the message. */
+const carolWrites = { ...withCarol, last_message: 'Are you there?', unread: 1 };
+/** Bob writes while carol's conversation is open. */
+const bobWrites = { ...withBob, last_message: 'Sent', unread: 1 };
+/** Bob's trade finishes while the list shows only open ones. */
+const bobCancelled = { ...withBob, ...facts.cancelled, last_message: 'bob cancelled the trade.' };
+
+/**
+ * Unread counts and the filter: carol's conversation opened with messages unread (marked read, the mark answered or
+ * failing), a message arriving in it while it is open (even while a mark is on its way), her chart's own report
+ * (which knows no counts), bob writing meanwhile, a reload bringing carol's count back, and "All" / "Open".
+ */
+function readingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  const entryOf = (channel: string | null) => context.conversations.find((entry) => entry.channel === channel);
+  if (snapshot.matches({ list: 'loading' })) list.push({ type: 'xstate.done.actor.loadConversations', output: [carolUnread, withBob, eve] });
+  if (snapshot.matches({ reading: 'marking' })) {
+    list.push({ type: 'xstate.done.actor.markRead', output: { read_up_to: 7 } }, { type: 'xstate.error.actor.markRead', error: new Error('Internet server error') });
+  }
+  if (snapshot.matches({ selection: 'none' }) && snapshot.matches({ list: 'ready' })) {
+    list.push({ type: 'conversation.select', channel: withCarol.channel }, { type: 'filter.change', filter: context.filter === 'all' ? 'open' : 'all' });
+  }
+  if (snapshot.matches({ selection: 'open' }) && entryOf(context.channel)?.partner === 'carol') {
+    list.push({ type: 'conversation.close' });
+    if (entryOf(context.channel)?.last_message !== carolWrites.last_message) {
+      list.push({ type: 'realtime.conversation.received', conversation: carolWrites });
+    } else {
+      // Her chart reports what it heard, with the count it was opened with.
+      list.push({ type: 'conversation.changed', conversation: { ...carolUnread, last_message: 'reported' } });
+    }
+    if (entryOf(withBob.channel)?.unread === 0) list.push({ type: 'realtime.conversation.received', conversation: bobWrites });
+    else if (context.filter === 'open' && entryOf(withBob.channel)?.status === 'pending') {
+      list.push({ type: 'realtime.conversation.received', conversation: bobCancelled });
+    }
+    if (snapshot.matches({ list: 'ready' }) && snapshot.matches({ reading: 'idle' })) list.push({ type: 'realtime.subscribed' });
+  }
+  return list;
+}
+
 const scenarios = [
   { name: 'list', events: listEvents, input: { username: me, channel: null } },
   { name: 'selection', events: selectionEvents, input: { username: me, channel: null } },
   { name: 'connection', events: connectionEvents, input: { username: me, channel: null } },
   { name: 'opened on ?channel=', events: linkEvents, input: { username: me, channel: withCarol.channel } },
+  { name: 'unread and the filter', events: readingEvents, input: { username: me, channel: null } },
 ] satisfies { name: string; events: (snapshot: AnyMachineSnapshot) => ModelEvent[]; input: TradeChatInput }[];
 
 const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
@@ -161,6 +209,9 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
   let channel = input.channel;
   let selection: 'none' | 'waiting' | 'open' = channel ? 'waiting' : 'none';
   let connection: 'connecting' | 'live' | 'offline' = 'connecting';
+  let filter: 'all' | 'open' = 'all';
+  /** Whether the server is being told the open conversation was read. */
+  let reading: 'idle' | 'marking' = 'idle';
   const forwarded: Conversation[] = [];
   const expectedCalls: ActorCall[] = [
     { id: 'userChannel', input: { username: me } },
@@ -192,6 +243,17 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
   const settleList = () => {
     list = conversations.length > 0 ? 'ready' : 'empty';
     checkWaiting();
+  };
+  /**
+   * The open conversation is being read: whatever its entry counts as unread is cleared and the server told (once
+   * more, starting over, when more arrived while it was being told).
+   */
+  const readOpen = () => {
+    const open = conversations.find((entry) => entry.channel === channel);
+    if (selection !== 'open' || !open || open.unread === 0) return;
+    conversations = conversations.map((entry) => (entry === open ? { ...entry, unread: 0 } : entry));
+    reading = 'marking';
+    expectedCalls.push({ id: 'markRead', input: { channel } });
   };
   const hear = (entry: Conversation) => {
     conversations = upserted(conversations, entry, search);
@@ -228,9 +290,18 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
         case 'realtime.conversation.received':
           hear(event.conversation);
           break;
-        case 'conversation.changed':
-          // The open conversation's own report: the list takes it, nothing goes back to it.
-          conversations = upserted(conversations, event.conversation, search);
+        case 'conversation.changed': {
+          // The open conversation's own report: the list takes it, nothing goes back to it; its count stays the list's.
+          const listed = conversations.find((entry) => entry.channel === event.conversation.channel);
+          conversations = upserted(conversations, { ...event.conversation, unread: listed?.unread ?? event.conversation.unread }, search);
+          break;
+        }
+        case 'filter.change':
+          filter = (event as unknown as { filter: 'all' | 'open' }).filter;
+          break;
+        case 'xstate.done.actor.markRead':
+        case 'xstate.error.actor.markRead':
+          reading = 'idle';
           break;
         case 'conversation.select':
           if (event.channel === channel) break;
@@ -258,8 +329,15 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
           break;
       }
 
+      readOpen();
+
       const s = snapshot as never;
       expect(selectConversations(s), 'the list').toEqual(conversations);
+      const shown = filter === 'open' ? conversations.filter((entry) => !isFinishedByTheRules(entry)) : conversations;
+      expect(selectFilter(s)).toBe(filter);
+      expect(selectVisibleConversations(s), 'what the list shows').toEqual(shown);
+      expect(selectIsFilteredEmpty(s), '"No open trades."').toBe(conversations.length > 0 && shown.length === 0);
+      expect(fakes.isRunning('markRead'), 'the server is told it was read').toBe(reading === 'marking');
       expect(selectSearch(s)).toBe(search);
       expect(selectIsListLoading(s), 'loading').toBe(list === 'loading');
       expect(snapshot.matches({ list: 'debouncing' }), 'waiting for quiet').toBe(list === 'debouncing');

@@ -115,7 +115,7 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
         [{ type: 'send_message', message_type: 'text' }, 'text: Please write a message'],
         [{ type: 'send_message', message_type: 'image', text: 'hi' }, 'message_type must be one of: text'],
         [{ type: 'send_message', message_type: 'text', text: 'a\u0000b' }, undefined],
-        [{ type: 'shout' }, 'type must be one of: messages, send_message, typing'],
+        [{ type: 'shout' }, 'type must be one of: messages, send_message, typing, summary'],
       ] as const) {
         const answer = await chatCall(t, buyer, channel, body);
         expect(answer.status, JSON.stringify(body)).toBe(400);

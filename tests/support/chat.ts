@@ -28,6 +28,12 @@ export function conversationWith(partner: string, overrides: Partial<Conversatio
     disputed_at: null,
     resolution: null,
     my_rating: null,
+    coin__ticker: 'BTC',
+    coin__decimal_places: 8,
+    amount_crypto: '0.01500000',
+    trading_amount: '970.00',
+    currency__code: 'EUR',
+    unread: 0,
     ...overrides,
   };
 }
@@ -100,6 +106,7 @@ export function fakeCalls() {
       conversations: tracking('conversations'),
       messages: tracking('messages'),
       summary: tracking('summary'),
+      markRead: tracking('markRead'),
       send: tracking('send'),
       typing: tracking('typing'),
     } as unknown as ChatService,

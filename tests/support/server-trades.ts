@@ -1,15 +1,16 @@
 /** Traders with balances, offers and trades, through the API as the web app makes them. */
 import { randomBytes } from 'node:crypto';
 import PusherClient from 'pusher-js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { setUserRole } from '../../server/src/accounts/roles.ts';
 import type { UserRole } from '../../contracts/security.ts';
 import { tradesRepository } from '../../server/src/trades/trades.repository.ts';
 import { TRADE_CHANNEL_HEADER, type Conversation, type TradeHistory, type TradePreview } from '../../contracts/trade.ts';
-import { deposit, coinByTicker } from './server-money.ts';
+import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
+import { deposit, coinByTicker, expectLedgerClean } from './server-money.ts';
 import { publishOffer, signUp } from './server-flows.ts';
-import type { CallResult, TestApp } from './server.ts';
+import { createTestApp, type CallResult, type DbTarget, type TestApp } from './server.ts';
 
 export interface Trader {
   id: string;
@@ -200,4 +201,26 @@ export async function disputedTrade(
   expect((await act(t, parties.buyer, 'mark_paid', channel)).status).toBe(200);
   expect((await act(t, parties.by ?? parties.buyer, 'raise_dispute', channel, reason)).status).toBe(200);
   return channel;
+}
+
+/**
+ * A suite's traders, set up before its first test: an app on `target` (with `env`), a seller holding 1 BTC with a
+ * sell offer that has room for 20 open trades, a buyer, a stranger to the trades, and every realtime event the
+ * app publishes, in order (empty it with `events.length = 0`). After the last test the ledger must be clean.
+ */
+export function tradingSuite(target: DbTarget, env: Record<string, string> = {}) {
+  const suite = { events: [] as RealtimeEvent[] } as { t: TestApp; seller: Trader; buyer: Trader; stranger: Trader; offer: number; events: RealtimeEvent[] };
+  beforeAll(async () => {
+    suite.t = await createTestApp(target, { env });
+    suite.seller = await trader(suite.t, { BTC: '1' });
+    suite.buyer = await trader(suite.t);
+    suite.stranger = await trader(suite.t);
+    suite.offer = await sellOffer(suite.t, suite.seller, { max_open_trades: 20 });
+    suite.t.app.realtime.subscribe((event) => suite.events.push(event));
+  });
+  afterAll(async () => {
+    await expectLedgerClean(suite.t.app.db);
+    await suite.t.close();
+  });
+  return suite;
 }

@@ -41,6 +41,9 @@ export function byTheRules(facts: TradeFacts, change: TradeChange, role?: TradeR
   }
 }
 
+/** A finished trade: completed or cancelled, after which it takes nothing more. The chat's "Open" list shows the others. */
+export const isFinishedByTheRules = (facts: TradeFacts): boolean => facts.status !== 'pending';
+
 /**
  * The facts once the server has accepted `action`, whatever the client knew when it asked: each action has one
  * outcome (mark_paid: paid; raise_dispute: disputed; release_coin: completed; cancel: cancelled).

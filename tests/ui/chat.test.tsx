@@ -48,7 +48,7 @@ const actionNames = () =>
 const messageBox = () => screen.getByRole('textbox', { name: 'Message' });
 
 describe('/chat: the conversation list', () => {
-  it('shows each entry with an initial avatar, the partner, a status badge and the last message cut at 35 characters plus "…"', async () => {
+  it('shows each entry with an initial avatar, the partner, a status badge (the trade\'s stage in words) and the last message cut at 35 characters plus "…"', async () => {
     const long = 'The payment is on its way, please check your account';
     await chat({
       list: [
@@ -60,11 +60,11 @@ describe('/chat: the conversation list', () => {
     expect(bob).toHaveAttribute('data-status', 'pending');
     expect(within(bob!).getByText('B')).toBeInTheDocument();
     expect(within(bob!).getByText('bob')).toBeInTheDocument();
-    expect(within(bob!).getByText('pending')).toBeInTheDocument();
+    expect(within(bob!).getByText('Awaiting payment')).toHaveAttribute('data-status', 'pending');
     expect(within(bob!).getByText('The payment is on its way, please c…')).toBeInTheDocument();
     expect(carol).toHaveAttribute('data-status', 'completed');
     expect(within(carol!).getByText('C')).toBeInTheDocument();
-    expect(within(carol!).getByText('completed')).toBeInTheDocument();
+    expect(within(carol!).getByText('Completed')).toHaveAttribute('data-status', 'completed');
     expect(within(carol!).getByText('Exactly thirty-five characters long')).toBeInTheDocument();
   });
 

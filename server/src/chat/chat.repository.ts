@@ -4,16 +4,28 @@ import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, t
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import { auditStep, type AuditRecord } from '../audit/audit.repository.ts';
 
-/** What a conversation shows of a trade besides its facts: the paying account, the dispute, its settlement. */
+/**
+ * What a conversation shows of a trade besides its facts: the paying account, the dispute, its settlement, and
+ * which trade it is (its coin and amounts), so several trades with one partner tell themselves apart in the list.
+ */
 export interface ConversationAdditionsRow {
   payer_account: string | null;
   disputed_at: Date | null;
   resolution: DisputeOutcome | null;
   resolution_text: string | null;
   resolved_at: Date | null;
+  coin_ticker: string;
+  coin_decimal_places: number;
+  /** numeric columns, read as text: exact. */
+  amount_crypto: string;
+  trading_amount: string;
+  currency_code: string;
 }
-/** The columns of ConversationAdditionsRow, of the trade aliased `t`. */
-export const CONVERSATION_ADDITIONS = 't.payer_account, t.disputed_at, t.resolution, t.resolution_text, t.resolved_at';
+/** The columns of ConversationAdditionsRow, of the trade aliased `t` and its coin aliased `c` (CONVERSATION_COIN). */
+export const CONVERSATION_ADDITIONS = `t.payer_account, t.disputed_at, t.resolution, t.resolution_text, t.resolved_at,
+  c.ticker AS coin_ticker, c.decimal_places AS coin_decimal_places, t.amount_crypto, t.trading_amount, t.currency_code`;
+/** The join CONVERSATION_ADDITIONS reads the trade's coin through. */
+export const CONVERSATION_COIN = 'JOIN coins c ON c.id = t.coin_id';
 
 /** A party's rating of the other for one trade (trade_ratings), as two nullable columns of a LEFT JOIN. */
 export interface RatingColumns {
@@ -54,7 +66,7 @@ export interface ChatMessageRow {
 const CHAT_TRADE = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.status, t.buyer_paid, t.dispute_raised, ${CONVERSATION_ADDITIONS},
   rb.score AS buyer_rating_score, rb.comment AS buyer_rating_comment, rs.score AS seller_rating_score, rs.comment AS seller_rating_comment`;
-const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id
+const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id ${CONVERSATION_COIN}
   LEFT JOIN trade_ratings rb ON rb.trade_id = t.id AND rb.rater_id = t.buyer_id
   LEFT JOIN trade_ratings rs ON rs.trade_id = t.id AND rs.rater_id = t.seller_id`;
 
@@ -76,9 +88,22 @@ export interface TradeSummaryRow {
 /** A message's sender as the traders see it: a moderator's by the one name they all carry. */
 const SENDER = `CASE WHEN m.from_moderator THEN '${MODERATOR_SENDER}' ELSE u.username END`;
 
-/** Both parties' view of one conversation's list entry (the newest message is the same for both). */
-export interface ConversationFacts extends ChatTrade {
+/** Each party's unread count of one conversation (unread_messages, migration 036). */
+export interface UnreadCounts {
+  buyer_unread: number;
+  seller_unread: number;
+}
+
+/** Both parties' view of one conversation's list entry (the newest message is the same for both; the unread count is each one's own). */
+export interface ConversationFacts extends ChatTrade, UnreadCounts {
   last_message: string | null;
+}
+
+/** A trader's message as stored: its id and time, whom it told, and both parties' unread counts with it. */
+export interface StoredMessage extends UnreadCounts {
+  id: string;
+  created_at: Date;
+  notified: Notified[];
 }
 
 export function chatRepository(db: Queryable) {
@@ -117,9 +142,11 @@ export function chatRepository(db: Queryable) {
     insertModeratorMessage: (message: { tradeId: string; moderatorId: string; text: string; at: Date }, audit: AuditRecord) => {
       const p = sqlParams();
       const [tradeId, moderatorId, text, at] = [p.add(message.tradeId), p.add(message.moderatorId), p.add(message.text), p.add(message.at)];
-      return db.maybe<{ id: string; created_at: Date }>(
+      // The unread counts are read in the statement's snapshot, which does not hold the message it inserts: + 1
+      // for it, unread by both parties.
+      return db.maybe<{ id: string; created_at: Date } & UnreadCounts>(
         `WITH disputed AS (
-           SELECT id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND dispute_raised
+           SELECT id, buyer_id, seller_id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND dispute_raised
          ), message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at, from_moderator)
            SELECT id, ${moderatorId}, 'all', ${text}, ${at}, true FROM disputed
@@ -129,7 +156,10 @@ export function chatRepository(db: Queryable) {
            FROM message WHERE conversations.trade_id = message.trade_id
            RETURNING message.id
          ), ${auditStep(p, audit, 'message')}
-         SELECT message.id, message.created_at FROM message JOIN touched ON touched.id = message.id`,
+         SELECT message.id, message.created_at,
+                unread_messages(disputed.id, disputed.buyer_id) + 1 AS buyer_unread,
+                unread_messages(disputed.id, disputed.seller_id) + 1 AS seller_unread
+         FROM message JOIN touched ON touched.id = message.id CROSS JOIN disputed`,
         p.values,
       );
     },
@@ -143,15 +173,22 @@ export function chatRepository(db: Queryable) {
      * still have an unread one for this conversation: a burst of messages makes one notification, not one each,
      * and the next comes once they opened it (two messages racing may both see none and both tell, which
      * costs a duplicate, never a lost one).
+     *
+     * It also answers both parties' unread counts (unread_messages, migration 036), so the lists' entries the
+     * message publishes carry them without another query. They are read in the statement's snapshot, which
+     * does not hold the message it inserts: the recipient's count is one more.
      */
     insertMessage: async (message: {
       tradeId: string;
       senderId: string;
+      recipientId: string;
       recipient: string;
+      /** Whether the sender is the trade's buyer: which of the two counts is whose. */
+      senderIsBuyer: boolean;
       text: string;
       at: Date;
       tell?: NotificationDraft;
-    }): Promise<{ id: string; created_at: Date; notified: Notified[] } | undefined> => {
+    }): Promise<StoredMessage | undefined> => {
       const p = sqlParams();
       const at = p.add(message.at);
       const steps = [
@@ -178,21 +215,47 @@ export function chatRepository(db: Queryable) {
          )`);
         steps.push(...notificationSteps(p, [tell], message.at, 'untold'));
       }
-      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
+      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown; sender_unread: number; recipient_unread: number }>(
         `WITH ${steps.join(', ')}
-         SELECT message.id, message.created_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified
+         SELECT message.id, message.created_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified,
+                unread_messages(message.trade_id, ${p.add(message.senderId)}) AS sender_unread,
+                unread_messages(message.trade_id, ${p.add(message.recipientId)}) + 1 AS recipient_unread
          FROM message JOIN touched ON touched.id = message.id`,
         p.values,
         PREPARED,
       );
-      return row && { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified) };
+      if (!row) return undefined;
+      const [buyer_unread, seller_unread] = message.senderIsBuyer
+        ? [row.sender_unread, row.recipient_unread]
+        : [row.recipient_unread, row.sender_unread];
+      return { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified), buyer_unread, seller_unread };
     },
+
+    /**
+     * Marks the conversation read by `userId` up to its newest message now (never back: a late mark of an older
+     * read changes nothing). Answers the id of that message.
+     */
+    markRead: (tradeId: string, userId: string) =>
+      db.one<{ read_up_to: string }>(
+        `WITH newest AS (
+           SELECT max(id) AS id FROM chat_messages WHERE trade_id = $1
+         ), marked AS (
+           INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id)
+           SELECT $1, $2, newest.id FROM newest WHERE newest.id IS NOT NULL
+           ON CONFLICT (trade_id, user_id) DO UPDATE SET last_read_id = excluded.last_read_id
+           WHERE r.last_read_id < excluded.last_read_id
+         )
+         SELECT coalesce(newest.id, 0) AS read_up_to FROM newest`,
+        [tradeId, userId],
+        PREPARED,
+      ),
 
     /** One conversation's facts and newest message, for the `conversation` event to both parties. */
     conversation: (channel: string) =>
       db.maybe<ConversationFacts>(
         `SELECT ${CHAT_TRADE},
-                (SELECT m.text FROM chat_messages m WHERE m.trade_id = t.id ORDER BY m.id DESC LIMIT 1) AS last_message
+                (SELECT m.text FROM chat_messages m WHERE m.trade_id = t.id ORDER BY m.id DESC LIMIT 1) AS last_message,
+                unread_messages(t.id, t.buyer_id) AS buyer_unread, unread_messages(t.id, t.seller_id) AS seller_unread
          FROM trades t ${CHAT_TRADE_JOINS}
          WHERE t.channel = $1`,
         [channel],

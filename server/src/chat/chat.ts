@@ -1,10 +1,10 @@
-import type { ChatMessage } from '../../../contracts/chat.ts';
+import type { ChatMessage, ConversationRead, TradeSummary } from '../../../contracts/chat.ts';
 import { CHAT_HISTORY_LIMIT, realtimeEvents, tradeChannelName, userChannelName } from '../../../contracts/chat.ts';
-import type { TradeSummary } from '../../../contracts/chat.ts';
 import type { Conversation, DisputeResolution } from '../../../contracts/trade.ts';
 import { MODERATOR_SENDER } from '../../../contracts/chat.ts';
 import type { Db } from '../infra/db/db.ts';
 import { retrying } from '../infra/db/retry.ts';
+import { FIAT_PLACES, fixed } from '../ledger/money.ts';
 import {
   chatRepository,
   type ChatMessageRow,
@@ -15,7 +15,6 @@ import {
 } from './chat.repository.ts';
 import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
-import { fixed } from '../ledger/money.ts';
 import { formatFiat, formatRate } from '../offers/offers.ts';
 import type { Notified } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
@@ -59,16 +58,24 @@ export const resolutionOf = (row: Pick<ConversationAdditionsRow, 'resolution' | 
 export const conversationAdditions = (
   row: ConversationAdditionsRow,
   myRating: RatingColumns,
-): Pick<Conversation, 'payer_account' | 'disputed_at' | 'resolution' | 'my_rating'> => ({
+): Pick<
+  Conversation,
+  'payer_account' | 'disputed_at' | 'resolution' | 'my_rating' | 'coin__ticker' | 'coin__decimal_places' | 'amount_crypto' | 'trading_amount' | 'currency__code'
+> => ({
   payer_account: row.payer_account,
   disputed_at: row.disputed_at?.toISOString() ?? null,
   resolution: resolutionOf(row),
   my_rating: myRating.score === null ? null : { score: myRating.score, comment: myRating.comment ?? '' },
+  coin__ticker: row.coin_ticker,
+  coin__decimal_places: row.coin_decimal_places,
+  amount_crypto: fixed(row.amount_crypto, row.coin_decimal_places),
+  trading_amount: fixed(row.trading_amount, FIAT_PLACES),
+  currency__code: row.currency_code,
 });
 
-/** Each party's list entry for one conversation. */
+/** Each party's list entry for one conversation, with their own unread count. */
 function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{ username: string; conversation: Conversation }> {
-  const entry = (partner: string, partnerType: 'buyer' | 'seller', myRating: RatingColumns): Conversation => ({
+  const entry = (partner: string, partnerType: 'buyer' | 'seller', myRating: RatingColumns, unread: number): Conversation => ({
     channel: facts.channel,
     partner,
     partner_type: partnerType,
@@ -78,10 +85,17 @@ function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{
     dispute_raised: facts.dispute_raised,
     online: online.has(partner),
     ...conversationAdditions(facts, myRating),
+    unread,
   });
   return [
-    { username: facts.buyer, conversation: entry(facts.seller, 'seller', { score: facts.buyer_rating_score, comment: facts.buyer_rating_comment }) },
-    { username: facts.seller, conversation: entry(facts.buyer, 'buyer', { score: facts.seller_rating_score, comment: facts.seller_rating_comment }) },
+    {
+      username: facts.buyer,
+      conversation: entry(facts.seller, 'seller', { score: facts.buyer_rating_score, comment: facts.buyer_rating_comment }, facts.buyer_unread),
+    },
+    {
+      username: facts.seller,
+      conversation: entry(facts.buyer, 'buyer', { score: facts.seller_rating_score, comment: facts.seller_rating_comment }, facts.seller_unread),
+    },
   ];
 }
 
@@ -153,7 +167,16 @@ export function chatService(deps: ChatDeps) {
       const online = await deps.online([trade.buyer, trade.seller]);
       const tell = online.has(recipient) ? undefined : tradeTexts.chatMessage(channel, recipientId, user.username, text);
       const stored = await retrying(() =>
-        chatRepository(db).insertMessage({ tradeId: trade.id, senderId: user.id, recipient, text, at: deps.now(), tell }),
+        chatRepository(db).insertMessage({
+          tradeId: trade.id,
+          senderId: user.id,
+          recipientId,
+          recipient,
+          senderIsBuyer: trade.buyer_id === user.id,
+          text,
+          at: deps.now(),
+          tell,
+        }),
       );
       if (!stored) {
         const now = await chatRepository(db).tradeByChannel(channel);
@@ -161,11 +184,23 @@ export function chatService(deps: ChatDeps) {
       }
       const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
-      // The lists' entry is the trade as read above with this message as its last, so a message costs no second
-      // read. An action racing it publishes its own entry, and the web app never moves a trade back.
-      await publishConversations({ ...trade, last_message: text }, online);
+      // The lists' entry is the trade as read above with this message as its last and the unread counts its
+      // statement answered, so a message costs no second read. An action racing it publishes its own entry, and
+      // the web app never moves a trade back.
+      const { buyer_unread, seller_unread } = stored;
+      await publishConversations({ ...trade, last_message: text, buyer_unread, seller_unread }, online);
       await deps.announce(stored.notified);
       return message;
+    },
+
+    /**
+     * market/chat/{channel}/read/: the caller has read the conversation up to its newest message, so its entry in
+     * their list counts nothing unread. Only their own side: the partner's count is the partner's to clear.
+     */
+    async markRead(user: { id: string }, channel: string): Promise<ConversationRead> {
+      const trade = await partyTrade(user, channel);
+      const { read_up_to } = await retrying(() => chatRepository(db).markRead(trade.id, user.id));
+      return { read_up_to: Number(read_up_to) };
     },
 
     /** `typing`: tells the partner, at most once per 500 ms per trader and conversation; extra notices are dropped. */
@@ -201,7 +236,7 @@ export function chatService(deps: ChatDeps) {
       if (!stored) throw refuse.disputeAlreadySettled();
       const message = messageOut({ id: stored.id, sender: MODERATOR_SENDER, recipient: 'all', text, created_at: stored.created_at, from_moderator: true }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
-      await publishConversations({ ...trade, last_message: text });
+      await publishConversations({ ...trade, last_message: text, buyer_unread: stored.buyer_unread, seller_unread: stored.seller_unread });
       return message;
     },
 

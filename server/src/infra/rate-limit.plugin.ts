@@ -24,6 +24,12 @@ declare module 'fastify' {
     /** Per-trader limit on chat messages (CHAT_MESSAGES_PER_MINUTE), over all their conversations; 429. */
     chatMessageRateLimit: onRequestAsyncHookHandler;
     /**
+     * Per-trader limit on marking conversations read: twice CHAT_MESSAGES_PER_MINUTE. The chat marks the open
+     * conversation read as it opens and as each message written to the trader arrives in it, and a partner
+     * sends at most CHAT_MESSAGES_PER_MINUTE; a script writing read marks in a loop is stopped; 429.
+     */
+    chatReadRateLimit: onRequestAsyncHookHandler;
+    /**
      * Per-trader limit on withdrawal previews and confirms together (WITHDRAWAL_CALLS_PER_MINUTE): each reads
      * balances and addresses, and the Withdraw screen previews at most once per 500 ms pause in typing, so a
      * person stays far below it while a script testing addresses or draining an account is stopped; 429.
@@ -103,6 +109,7 @@ export const rateLimitPlugin = shared('peerex-rate-limit', async (app) => {
 
   app.decorate('tradeOpenRateLimit', perTrader('trade-open', app.config.tradeOpensPerHour, HOUR_MS, refuse.openingTooFast));
   app.decorate('chatMessageRateLimit', perTrader('chat-message', app.config.chatMessagesPerMinute, MINUTE_MS, refuse.chattingTooFast));
+  app.decorate('chatReadRateLimit', perTrader('chat-read', 2 * app.config.chatMessagesPerMinute, MINUTE_MS, refuse.tooManyRequests));
   app.decorate('withdrawalRateLimit', perTrader('withdrawal', app.config.withdrawalCallsPerMinute, MINUTE_MS, refuse.withdrawingTooFast));
 
   app.decorate(

@@ -3,7 +3,7 @@ import { entryCall, type PostingInput } from '../ledger/ledger.ts';
 import { auditStep, type AuditRecord } from '../audit/audit.repository.ts';
 import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
 import type { TradeEffect } from './actions.ts';
-import { CONVERSATION_ADDITIONS, type ConversationAdditionsRow, type TradeParties } from '../chat/chat.repository.ts';
+import { CONVERSATION_ADDITIONS, CONVERSATION_COIN, type ConversationAdditionsRow, type TradeParties } from '../chat/chat.repository.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 
@@ -123,6 +123,8 @@ export interface ConversationRow extends ConversationAdditionsRow {
   /** The caller's own rating of this trade (trade_ratings), or nulls. */
   my_rating_score: number | null;
   my_rating_comment: string | null;
+  /** The caller's unread messages in it (unread_messages, migration 036). */
+  unread: number;
 }
 
 const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
@@ -425,7 +427,8 @@ export function tradesRepository(db: Queryable) {
 
     /**
      * The trader's conversations, newest activity first, each with the latest message the trader may
-     * read (to everyone, to them, or their own). `partnerPattern` is an ILIKE pattern, wildcards escaped.
+     * read (to everyone, to them, or their own) and how many they have not read yet. `partnerPattern` is an
+     * ILIKE pattern, wildcards escaped.
      */
     conversations: (userId: string, username: string, partnerPattern: string | undefined, limit: number) =>
       db.query<ConversationRow>(
@@ -435,10 +438,11 @@ export function tradesRepository(db: Queryable) {
                  WHERE m.trade_id = t.id AND (m.recipient = 'all' OR m.recipient = $2 OR m.sender_id = $1)
                  ORDER BY m.id DESC LIMIT 1) AS last_message,
                 t.buyer_paid, t.dispute_raised, t.status, ${CONVERSATION_ADDITIONS},
-                r.score AS my_rating_score, r.comment AS my_rating_comment
+                r.score AS my_rating_score, r.comment AS my_rating_comment, unread_messages(t.id, $1) AS unread
          FROM trades t
          JOIN conversations cv ON cv.trade_id = t.id
          JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
+         ${CONVERSATION_COIN}
          LEFT JOIN trade_ratings r ON r.trade_id = t.id AND r.rater_id = $1
          WHERE t.id IN ${TRADES_OF('$1')} AND ($3::text IS NULL OR p.username ILIKE $3)
          ORDER BY cv.last_message_at DESC, t.id DESC

@@ -519,11 +519,17 @@ export function tradesService(deps: TradesDeps) {
       const wanted = search?.trim() ?? '';
       const rows = await tradesRepository(db).conversations(user.id, user.username, wanted === '' ? undefined : likeContains(wanted), CONVERSATIONS_LIMIT);
       const online = await deps.online([...new Set(rows.map((row) => row.partner))]);
-      return rows.map(({ my_rating_score, my_rating_comment, payer_account, disputed_at, resolution, resolution_text, resolved_at, ...row }) => ({
-        ...row,
-        last_message: row.last_message ?? '',
-        online: online.has(row.partner),
-        ...conversationAdditions({ payer_account, disputed_at, resolution, resolution_text, resolved_at }, { score: my_rating_score, comment: my_rating_comment }),
+      return rows.map(({ channel, partner, partner_type, last_message, status, buyer_paid, dispute_raised, my_rating_score, my_rating_comment, unread, ...additions }) => ({
+        channel,
+        partner,
+        partner_type,
+        last_message: last_message ?? '',
+        status,
+        buyer_paid,
+        dispute_raised,
+        online: online.has(partner),
+        ...conversationAdditions(additions, { score: my_rating_score, comment: my_rating_comment }),
+        unread,
       }));
     },
 

@@ -84,6 +84,7 @@ export const bindTradeChat = (deps: FlowDeps) =>
   tradeChatMachine.provide({
     actors: {
       loadConversations: fromPromise(({ input }) => deps.chat.conversations(input)),
+      markRead: fromPromise(({ input }) => deps.chat.markRead(input)),
       userChannel: fromCallback<EventObject, { username: string }>(({ input, sendBack }) =>
         deps.realtime.subscribe(userChannelName(input.username), {
           events: {

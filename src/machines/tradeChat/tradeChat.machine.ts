@@ -1,5 +1,5 @@
 import { and, assign, or, sendTo, setup, stateIn } from 'xstate';
-import type { Conversation } from '../../../contracts/index.ts';
+import type { Conversation, ConversationRead } from '../../../contracts/index.ts';
 import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
 import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
 import { unboundChart, unboundPromise } from '../shared/unbound.ts';
@@ -11,11 +11,16 @@ export type TradeChatInput = {
   channel: string | null;
 };
 
+/** Which trades the list shows: all of them, or only the open ones (those the lifecycle chart has not finished). */
+export type ConversationFilter = 'all' | 'open';
+
 export type TradeChatContext = {
   username: string;
-  /** The list as the last load and the live updates left it, latest activity first. */
+  /** The list as the last load and the live updates left it, latest activity first, each with its unread count. */
   conversations: Conversation[];
   search: string;
+  /** Kept here, applied by the list's selector: a trade that finishes leaves the "Open" list at once. */
+  filter: ConversationFilter;
   /** The conversation asked for: open, or waiting for the list to bring it. */
   channel: string | null;
 };
@@ -24,6 +29,7 @@ export type TradeChatEvent =
   | { type: 'conversation.select'; channel: string }
   | { type: 'conversation.close' }
   | { type: 'search.change'; value: string }
+  | { type: 'filter.change'; filter: ConversationFilter }
   | ConnectionEvent
   | { type: 'realtime.subscribed' }
   | { type: 'realtime.conversation.received'; conversation: Conversation }
@@ -40,17 +46,22 @@ function withConversation(list: Conversation[], conversation: Conversation, sear
   return [conversation, ...list.filter((entry) => entry.channel !== conversation.channel)];
 }
 
-/** A conversation heard (on the trader's channel, or by the open conversation): its entry moves to the top. */
+/** A conversation heard (on the trader's channel, or a reload's): its entry moves to the top, with the count the server keeps. */
 const upsertHeard = {
   type: 'upsertConversation',
   params: ({ event }: { event: { conversation: Conversation } }) => ({ conversation: event.conversation }),
 } as const;
+
+/** The open conversation's `unread` set to `count`, the rest as they are. */
+const withUnread = (list: Conversation[], channel: string | null, count: (entry: Conversation) => number) =>
+  list.map((entry) => (entry.channel === channel ? { ...entry, unread: count(entry) } : entry));
 
 /** /chat: the conversation list, the live connection, and the selected trade's conversation as a child chart. */
 export const tradeChatMachine = setup({
   types: { context: {} as TradeChatContext, events: {} as TradeChatEvent, input: {} as TradeChatInput },
   actors: {
     loadConversations: unboundPromise<Conversation[], { search: string }>('loadConversations'),
+    markRead: unboundPromise<ConversationRead, { channel: string }>('markRead'),
     /** `userChannel` brings `conversation` events. */
     ...liveActors,
     // The conversation chart (tradeConversation.machine.ts), declared by its type: this file stands alone.
@@ -63,6 +74,18 @@ export const tradeChatMachine = setup({
     upsertConversation: assign(({ context }, params: { conversation: Conversation }) => ({
       conversations: withConversation(context.conversations, params.conversation, context.search),
     })),
+    /**
+     * The open conversation's own report (a message or a change it heard): it knows nothing of unread counts, so
+     * the entry keeps the list's.
+     */
+    upsertReported: assign(({ context }, params: { conversation: Conversation }) => {
+      const listed = context.conversations.find((entry) => entry.channel === params.conversation.channel);
+      const conversation = { ...params.conversation, unread: listed?.unread ?? params.conversation.unread };
+      return { conversations: withConversation(context.conversations, conversation, context.search) };
+    }),
+    /** The trader has it open, so nothing in it is unread any more (the server is told at the same time). */
+    clearOpenUnread: assign(({ context }) => ({ conversations: withUnread(context.conversations, context.channel, () => 0) })),
+    setFilter: assign((_, params: { filter: ConversationFilter }) => ({ filter: params.filter })),
     setChannel: assign((_, params: { channel: string }) => ({ channel: params.channel })),
     clearChannel: assign({ channel: null }),
     /** The open conversation hears what the list heard about its trade. */
@@ -81,13 +104,15 @@ export const tradeChatMachine = setup({
     isSelectedReloaded: ({ context, event }) =>
       (event as unknown as { output: Conversation[] }).output.some((entry) => entry.channel === context.channel),
     isConversationOpen: stateIn('#tradeChat.selection.open'),
+    /** The asked-for conversation's entry counts unread messages (read while it is open). */
+    hasUnreadSelected: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel && entry.unread > 0),
     /** No load is running or about to: what the list holds is all it will hold for now. */
     hasListSettled: or([stateIn('#tradeChat.list.ready'), stateIn('#tradeChat.list.empty')]),
   },
 }).createMachine({
   id: 'tradeChat',
   description: 'Conversations on the left (search, live updates), the selected trade on the right, and whether the connection is live.',
-  context: ({ input }) => ({ username: input.username, conversations: [], search: '', channel: input.channel }),
+  context: ({ input }) => ({ username: input.username, conversations: [], search: '', filter: 'all', channel: input.channel }),
   type: 'parallel',
   states: {
     // First of the regions: its subscription opens the socket before the connection is watched, so a page
@@ -105,8 +130,21 @@ export const tradeChatMachine = setup({
           target: '.loading',
           description: 'The channel is live (first, and again after every reconnect): load again, so nothing missed stays missing.',
         },
-        'realtime.conversation.received': { description: 'A trade opened, changed or got a message: its entry moves to the top.', actions: upsertHeard },
-        'conversation.changed': { description: 'The open conversation heard a message or a change of its trade.', actions: upsertHeard },
+        'realtime.conversation.received': {
+          description: 'A trade opened, changed or got a message: its entry moves to the top, with the unread count it now has.',
+          actions: upsertHeard,
+        },
+        'conversation.changed': {
+          description: 'The open conversation heard a message or a change of its trade; its unread count stays the list’s.',
+          actions: {
+            type: 'upsertReported',
+            params: ({ event }) => ({ conversation: event.conversation }),
+          },
+        },
+        'filter.change': {
+          description: 'All trades, or only the open ones: the list shows them from what it holds, without a reload.',
+          actions: { type: 'setFilter', params: ({ event }) => ({ filter: event.filter }) },
+        },
       },
       states: {
         debouncing: { after: { searchDebounce: { target: 'loading' } } },
@@ -157,6 +195,38 @@ export const tradeChatMachine = setup({
         },
       },
     ),
+    reading: {
+      description:
+        'Whatever the open conversation counts as unread is read: the count goes to 0 and the server is told, so the next load agrees.',
+      initial: 'idle',
+      states: {
+        idle: {
+          always: {
+            guard: and(['isConversationOpen', 'hasUnreadSelected']),
+            target: 'marking',
+            description: 'Opened with unread messages, or one arrived while it is open.',
+          },
+        },
+        marking: {
+          entry: 'clearOpenUnread',
+          always: {
+            guard: and(['isConversationOpen', 'hasUnreadSelected']),
+            target: 'idle',
+            description: 'More arrived while the mark is on its way: this one is dropped, and idle marks again, up to the newest.',
+          },
+          invoke: {
+            id: 'markRead',
+            src: 'markRead',
+            input: ({ context }) => ({ channel: context.channel! }),
+            onDone: { target: 'idle' },
+            onError: {
+              target: 'idle',
+              description: 'Quietly: the list shows 0 until a load brings the count the server still has, which marks it again.',
+            },
+          },
+        },
+      },
+    },
     selection: {
       initial: 'none',
       on: {

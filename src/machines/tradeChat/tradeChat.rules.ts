@@ -9,7 +9,7 @@ import {
   type TradeRole,
   type TradeStatus,
 } from '../../../contracts/index.ts';
-import { availableActions, canTakeAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { availableActions, canTakeAction, isFinished, stageOf, type TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 
 /**
  * The chat's rules, from the lifecycle chart (domain/tradeLifecycle) and the contracts the server decides with:
@@ -24,6 +24,12 @@ export const roleOf = (conversation: Pick<Conversation, 'partner_type'>): TradeR
 /** The actions this trader may take on the trade now, in the order the buttons show (the chart's order). */
 export const actionsFor = (conversation: TradeFacts & Pick<Conversation, 'partner_type'>): TradeAction[] =>
   availableActions(conversation, roleOf(conversation));
+
+/** An open trade: one the lifecycle chart has not finished (completed and cancelled are its final states). */
+export const isOpenTrade = (facts: TradeFacts): boolean => !isFinished(facts);
+
+/** Where the trade stands, in the lifecycle chart's own states (the list says it in words). */
+export const stageFor = (facts: TradeFacts): TradeStage => stageOf(facts);
 
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;

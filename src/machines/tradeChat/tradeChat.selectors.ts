@@ -1,7 +1,8 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { ChatMessage, DisputeResolution, TradeAction, TradeRole, TradeSummary } from '../../../contracts/index.ts';
+import type { ChatMessage, Conversation, DisputeResolution, TradeAction, TradeFacts, TradeRole, TradeSummary } from '../../../contracts/index.ts';
+import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
-import { actionsFor, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf } from './tradeChat.rules.ts';
+import { actionsFor, isOpenTrade, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf, stageFor } from './tradeChat.rules.ts';
 import type { OneClickAction, TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
 import type { tradeRatingMachine } from './tradeRating.machine.ts';
 import { leftUntil, waitedSince } from '../shared/waited.ts';
@@ -18,10 +19,31 @@ export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${te
 /** The partner's avatar: the upper-case first letter of their name. */
 export const initialOf = (name: string) => name.charAt(0).toUpperCase();
 
+/** Where a trade stands, in words, by the lifecycle chart's state: what tells several trades with one partner apart. */
+const STAGE_WORDS: Record<TradeStage, string> = {
+  awaitingPayment: 'Awaiting payment',
+  paid: 'Paid',
+  disputed: 'In dispute',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+export const stageWordsOf = (facts: TradeFacts) => STAGE_WORDS[stageFor(facts)];
+/** The unread badge's words for a screen reader: "1 unread message", "3 unread messages". */
+export const unreadLabelOf = (count: number) => `${count} unread message${count === 1 ? '' : 's'}`;
+
 // ---- The screen: list, connection, selection -----------------------------------------------------
 
 export const selectSearch = (snapshot: TradeChatSnapshot) => snapshot.context.search;
+/** Everything the list holds, whatever the filter. */
 export const selectConversations = (snapshot: TradeChatSnapshot) => snapshot.context.conversations;
+/** "All" or "Open": which the list shows. */
+export const selectFilter = (snapshot: TradeChatSnapshot) => snapshot.context.filter;
+/** What the list shows: every conversation, or with "Open" only the trades the lifecycle chart has not finished. */
+export const selectVisibleConversations = (snapshot: TradeChatSnapshot): Conversation[] =>
+  snapshot.context.filter === 'open' ? snapshot.context.conversations.filter(isOpenTrade) : snapshot.context.conversations;
+/** "No open trades." when the filter hides every conversation the list holds. */
+export const selectIsFilteredEmpty = (snapshot: TradeChatSnapshot) =>
+  snapshot.context.conversations.length > 0 && selectVisibleConversations(snapshot).length === 0;
 export const selectSelectedChannel = (snapshot: TradeChatSnapshot) => snapshot.context.channel;
 export const selectIsListLoading = (snapshot: TradeChatSnapshot) => snapshot.hasTag('busy');
 /** "No conversations yet" once a load found none (not while the first load runs). */

@@ -9,7 +9,9 @@ const badge = cva({
       info: { bg: 'bg.muted', color: 'fg' },
       success: { bg: 'success.subtle', color: 'success' },
       warning: { bg: 'warning.subtle', color: 'warning' },
-      danger: { bg: 'danger.subtle', color: 'danger' },
+      // Darker (lighter in dark mode) than the danger token, as success and warning are: the token on its subtle shade
+      // reads below 4.5:1 in both modes, and the token itself stays the destructive buttons' background under white text.
+      danger: { bg: 'danger.subtle', color: { base: 'red.700', _dark: 'red.300' } },
       // An offer's side, in the buttons' shades (panda.config.ts) in both colour modes: white on the buy/sell text tokens reads below 4.5:1.
       buy: { bg: 'emerald.700', color: 'white', fontWeight: 'bold', textTransform: 'uppercase' },
       sell: { bg: 'rose.700', color: 'white', fontWeight: 'bold', textTransform: 'uppercase' },
@@ -30,11 +32,14 @@ const TONES: Record<string, BadgeTone> = { completed: 'success', pending: 'warni
 /** Statuses whose word is not the label: a withdrawal waiting for an operator's decision. */
 const LABELS: Record<string, string> = { review: 'Waiting for review' };
 
-/** Trade and transaction status badges: completed success, pending warning, review info, cancelled danger, anything else no badge. */
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * Trade and transaction status badges: completed success, pending warning, review info, cancelled danger, anything else
+ * no badge. `label` says the status in other words (a trade's stage in the chat's list), in the status's colour.
+ */
+export function StatusBadge({ status, label: words }: { status: string; label?: string }) {
   const tone = TONES[status];
   if (!tone) return null;
-  const label = LABELS[status];
+  const label = words ?? LABELS[status];
   if (label) {
     return (
       <Badge tone={tone} data-status={status}>

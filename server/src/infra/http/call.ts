@@ -96,7 +96,7 @@ export interface CallDocumentation {
 }
 
 /** The per-address and per-trader budgets of infra/rate-limit.plugin.ts, by name. */
-export type RateLimitName = 'security' | 'realtimeAuth' | 'tradeOpen' | 'chatMessage' | 'withdrawal';
+export type RateLimitName = 'security' | 'realtimeAuth' | 'tradeOpen' | 'chatMessage' | 'chatRead' | 'withdrawal';
 
 /** What a handler gets: the body already parsed by the call's request schema. */
 export interface CallContext<Body> {

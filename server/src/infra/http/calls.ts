@@ -53,6 +53,7 @@ const limiterOf = (app: FastifyInstance, name: RateLimitName): onRequestAsyncHoo
     realtimeAuth: app.realtimeAuthRateLimit,
     tradeOpen: app.tradeOpenRateLimit,
     chatMessage: app.chatMessageRateLimit,
+    chatRead: app.chatReadRateLimit,
     withdrawal: app.withdrawalRateLimit,
   })[name];
 
