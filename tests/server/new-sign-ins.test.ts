@@ -82,7 +82,9 @@ describe.each(dbTargets)('new sign-ins on %s', (target) => {
     ]);
     const mailed = mails(owner);
     expect(mailed).toHaveLength(1);
-    expect(mailed[0]!.text).toContain(`from Safari on iOS (mobile) at ${CAFE}.`);
+    expect(mailed[0]!.text).toContain(`from the address ${CAFE}.`);
+    // The device's name is the signer's own words: a genuine Peerex mail does not carry them.
+    expect(mailed[0]!.text).not.toContain('Safari on iOS');
     expect(mailed[0]!.text).toContain('If this was not you, someone else has your password');
     expect(await history(owner)).toEqual([CAFE, CAFE, HOME]);
   });
@@ -166,6 +168,25 @@ describe.each(dbTargets)('new sign-ins on %s', (target) => {
     expect(await notices(again)).toHaveLength(1);
     await signIn(again, { deviceId: LAPTOP, ip: HOME });
     expect(await notices(again)).toHaveLength(1);
+  });
+
+  it('after the owner signs out everywhere else, the device and address of the sessions they ended are told again', async () => {
+    const owner = await signUpFrom({ deviceId: LAPTOP, ip: HOME });
+    // A thief with the password signs in from their own browser once: told, as a first sign-in is.
+    await signIn(owner, { deviceId: PHONE, ip: CAFE });
+    expect(await notices(owner)).toHaveLength(1);
+    t.clock.advance(MINUTE);
+    // The owner sees it and ends every other session, without a password reset.
+    const ended = await t.post<{ signed_out: number }>('/api/security/sessions/', { type: 'sign_out_others' }, { token: owner.token });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    t.clock.advance(MINUTE);
+    // The thief's next sign-in from the same browser and address is announced again, not recognised.
+    await signIn(owner, { deviceId: PHONE, ip: CAFE });
+    expect(await notices(owner)).toHaveLength(2);
+    expect(mails(owner)).toHaveLength(2);
+    // Seen again from then on: the same browser and address once more is quiet.
+    await signIn(owner, { deviceId: PHONE, ip: CAFE });
+    expect(await notices(owner)).toHaveLength(2);
   });
 
   it('refuses a device id that is not one (400, naming the field), and signs nobody in', async () => {

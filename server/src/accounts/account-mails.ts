@@ -1,5 +1,4 @@
 import { noticeMail, type Mail } from '../infra/mail.ts';
-import { signInOrigin } from '../notifications/texts.ts';
 
 /**
  * The mails that tell owners what happened to their account's security, so that a change they did not make
@@ -13,7 +12,7 @@ export type SecurityEvent =
   | { kind: 'signInsPaused'; failures: number }
   // A sign-in from a device or an address the account had not signed in from (README "New sign-ins"). Whoever
   // signed in can mark the bell's "New sign-in" read; the owner's inbox they cannot reach.
-  | { kind: 'newSignIn'; device: string; client: string }
+  | { kind: 'newSignIn'; client: string }
   // The account protections' changes a thief would make (docs/rules.md "Account protections"). The bell's
   // notification alone is not enough: the session that made the change can mark it read before the owner looks.
   | { kind: 'withdrawalAddressAdded'; network: string; address: string; usableFrom: string }
@@ -72,9 +71,11 @@ export function securityMail(owner: { email: string; username: string }, event: 
     case 'newSignIn':
       return noticeMail(owner.email, 'New sign-in to your Peerex account', [
         hello,
-        `Your Peerex account was signed in at ${when} from ${signInOrigin(event.device, event.client)}.`,
+        // Not the device's name: the one signing in writes it (up to 100 characters), and a genuine Peerex mail
+        // must not carry their words ("Support: verify at …") to the owner. The address is the server's reading.
+        `Your Peerex account was signed in at ${when} from ${event.client === '' ? 'an unknown address' : `the address ${event.client}`}.`,
         'We write the first time your account signs in from a device or an address it has not used before. ' +
-          'Every sign-in is listed in the sign-in history on the Security page.',
+          'Every sign-in, with the device it came from, is listed in the sign-in history on the Security page.',
         notYou,
       ]);
     case 'withdrawalAddressAdded':

@@ -59,7 +59,7 @@ type Owner = { userId: string; client: string };
 type Proof = { code: string; password: string };
 
 type SecondStep =
-  | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; newSignIn: boolean; device: SignInDevice; recoveryCodesLeft?: number }
+  | { kind: 'signedIn'; session: SessionResponse; notified: Notified[]; newSignIn: boolean; recoveryCodesLeft?: number }
   /** The attempt is over; `failed` when a wrong code ended it, which counts towards the lockout. */
   | { kind: 'over'; refusal: Refusal; failed: boolean }
   | { kind: 'refused'; refusal: Refusal };
@@ -79,6 +79,8 @@ const secondFactorRefusal = (proof: SecondFactorProof, reason: 'invalid' | 'repl
  */
 export async function endEverySession(tx: Queryable, userId: string, now: Date, options: { closeSignIns: boolean }): Promise<string[]> {
   const ended = await sessionsRepository(tx).revokeAllOfUser(userId, now);
+  // Whoever held those sessions signs in as new, from any device or address (README "New sign-ins").
+  await usersRepository(tx).disownSignIns(userId, now);
   if (options.closeSignIns) await twoFactorChallengesRepository(tx).closeAllOfUser(userId, now);
   await pushRepository(tx).unbindUser(userId);
   return ended;
@@ -133,9 +135,9 @@ export function accountsService(deps: AccountsDeps) {
   }
 
   /** After the commit: a new sign-in's notification goes out live, and the owner is mailed (the bell can be cleared by whoever signed in). */
-  async function tellOfSignIn(owner: { email: string; username: string }, signedIn: { notified: Notified[]; newSignIn: boolean }, device: SignInDevice, client: string) {
+  async function tellOfSignIn(owner: { email: string; username: string }, signedIn: { notified: Notified[]; newSignIn: boolean }, client: string) {
     await deps.announce(signedIn.notified);
-    if (signedIn.newSignIn) tellOwner(owner, { kind: 'newSignIn', device: device.label, client });
+    if (signedIn.newSignIn) tellOwner(owner, { kind: 'newSignIn', client });
   }
 
   /**
@@ -208,7 +210,7 @@ export function accountsService(deps: AccountsDeps) {
       await loginGuard.clear(attempt);
       const device = { label: ask.device, key: deviceKeyOf(ask.device_id) };
       const signedIn = await db.transaction((tx) => openSignIn(tx, user, device, client));
-      await tellOfSignIn(user, signedIn, device, client);
+      await tellOfSignIn(user, signedIn, client);
       return { two_factor: false, ...signedIn.session };
     },
 
@@ -252,7 +254,7 @@ export function accountsService(deps: AccountsDeps) {
           const device = { label: ask.device || challenge.device, key: deviceKeyOf(ask.device_id) ?? challenge.device_key };
           const signedIn = await openSignIn(tx, user, device, client);
           const left = outcome.kind === 'recovery' ? await recoveryCodesRepository(tx).left(user.id) : undefined;
-          return { kind: 'signedIn', ...signedIn, device, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
+          return { kind: 'signedIn', ...signedIn, ...(left === undefined ? {} : { recoveryCodesLeft: left }) };
         }
         const { failed_attempts } = await challenges.recordFailure(challenge.id);
         if (failed_attempts >= SIGN_IN_CHALLENGE.maxTries) {
@@ -269,7 +271,7 @@ export function accountsService(deps: AccountsDeps) {
         throw step.refusal;
       }
       await loginGuard.clear(attempt);
-      await tellOfSignIn(step.session.user, step, step.device, client);
+      await tellOfSignIn(step.session.user, step, client);
       if (step.recoveryCodesLeft !== undefined) tellOwner(step.session.user, { kind: 'recoveryCodeUsed', left: step.recoveryCodesLeft });
       return step.session;
     },

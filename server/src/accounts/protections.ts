@@ -172,6 +172,8 @@ export function protectionsService(deps: ProtectionsDeps) {
     async signOutOthers(caller: Caller): Promise<SignOutOthersResponse> {
       const count = await changeAndTell(async (tx, now) => {
         const { ids, live } = await sessionsRepository(tx).revokeOthersOfUser(caller.userId, caller.sessionId, now, idleLimitOf(now, deps.sessionIdleDays));
+        // The owner says those sessions were not (or are no longer) theirs: their devices and addresses are new again.
+        await usersRepository(tx).disownSignIns(caller.userId, now);
         return { result: live, ended: ids, tell: live === 0 ? [] : [securityTexts.signedOutElsewhere(caller.userId, live)] };
       });
       return { message: protectionSentences.signedOutOthers(count), signed_out: count };

@@ -79,17 +79,19 @@ export function sessionsRepository(db: Queryable) {
     /**
      * Whether the user has signed in before (a session of theirs was opened: login, two-factor login, register) from
      * this device and from this address, counting only sign-ins since the account's credentials last changed
-     * (`users.credentials_changed_at`: a password reset, two-factor on or off). A null device key and an unknown
+     * (`users.credentials_changed_at`: a password reset, two-factor on or off) and since sessions were last ended by
+     * the owner or an operator (`users.sign_ins_disowned_at`, migration 038). A null device key and an unknown
      * address ('') were never seen. Asked before the sign-in's own session is written (accounts.ts).
      */
     seenBefore: (userId: string, deviceKey: string | null, clientAddress: string) =>
       db.one<{ device: boolean; address: boolean }>(
         `SELECT
-           EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.device_key = $2::text
-                   AND s.created_at >= coalesce(u.credentials_changed_at, '-infinity')) AS device,
+           EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.device_key = $2::text AND s.created_at >= since.at) AS device,
            $3::text <> '' AND EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.client_address = $3::text
-                   AND s.created_at >= coalesce(u.credentials_changed_at, '-infinity')) AS address
-         FROM users u WHERE u.id = $1`,
+                   AND s.created_at >= since.at) AS address
+         FROM users u
+         CROSS JOIN LATERAL (SELECT coalesce(greatest(u.credentials_changed_at, u.sign_ins_disowned_at), '-infinity') AS at) AS since
+         WHERE u.id = $1`,
         [userId, deviceKey, storedAddress(clientAddress)],
       ),
 

@@ -62,6 +62,12 @@ export function usersRepository(db: Queryable) {
     setPasswordHash: (id: string, passwordHash: string) =>
       db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]),
 
+    /**
+     * The owner (or an operator) ended sessions: sign-ins before now no longer make a device or an address "seen"
+     * (migration 038, README "New sign-ins").
+     */
+    disownSignIns: (id: string, at: Date) => db.query('UPDATE users SET sign_ins_disowned_at = $2 WHERE id = $1', [id, at]),
+
     /** A new password (a reset): a credentials change, so withdrawals wait after it (migration 015). */
     replacePassword: (id: string, passwordHash: string, at: Date) =>
       db.query('UPDATE users SET password_hash = $2, credentials_changed_at = $3 WHERE id = $1', [id, passwordHash, at]),

@@ -214,7 +214,7 @@ const utc = utcMinuteUp;
  * Where a sign-in came from, as "New sign-in" and its mail say it: `device` as the sign-in named it (may be empty),
  * `client` the address it came from (may be empty).
  */
-export const signInOrigin = (device: string, client: string): string =>
+const signInOrigin = (device: string, client: string): string =>
   [device.trim() === '' ? 'a device that gave no name' : device.trim(), client === '' ? '' : `at ${client}`].filter(Boolean).join(' ');
 
 export const securityTexts = {
