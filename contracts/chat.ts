@@ -52,6 +52,8 @@ export const tradeSummary = z.object({
   coin__decimal_places: z.int(),
   /** What the buyer receives, after the fee, to the coin's places. */
   amount_crypto: decimalString,
+  /** What the seller put in escrow (the buyer's amount and the fee), to the coin's places. */
+  escrow_crypto: decimalString,
   /** The fiat amount the buyer pays, 2 places. */
   trading_amount: decimalString,
   currency__code: z.string(),

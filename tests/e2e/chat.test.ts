@@ -256,12 +256,12 @@ describe('the trade chat, live between two traders', () => {
   it('the header sums the trade up for each side: amount, role, and the time left to pay counting down', async () => {
     const atAlice = pane(alice.page, firstChannel);
     const atBob = pane(bob.page, firstChannel);
-    for (const [conversation, role, left] of [
-      [atBob, 'You are buying', / left to pay$/],
-      [atAlice, 'You are selling', / left for the buyer to pay$/],
+    for (const [conversation, role, left, amountTerm] of [
+      [atBob, 'You are buying', / left to pay$/, 'You receive'],
+      [atAlice, 'You are selling', / left for the buyer to pay$/, 'In escrow'],
     ] as const) {
       await summary(conversation).getByText(role, { exact: true }).waitFor(within);
-      expect(await summary(conversation).textContent()).toMatch(/Amount\d[\d,]*\.\d+ [A-Z]+Total\d[\d,]*\.\d\d [A-Z]{3}Rate1\.00 USD = /);
+      expect(await summary(conversation).textContent()).toMatch(new RegExp(`${amountTerm}\\d[\\d,]*\\.\\d+ [A-Z]+Total\\d[\\d,]*\\.\\d\\d [A-Z]{3}Rate1\\.00 USD = `));
       expect(await countdown(conversation).textContent()).toMatch(left);
     }
     // The payment window (30 minutes) has just begun, and the clock runs.

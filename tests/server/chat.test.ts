@@ -192,12 +192,13 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
     it('answers the trade’s terms from each party’s side, and when the payment window ends', async () => {
       const opened = t.clock.now();
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
-      const { amount_crypto } = (await preview(t, buyer, offer, '97', 'SEPA')).body.info;
+      const { amount_crypto, trading_amount_crypto } = (await preview(t, buyer, offer, '97', 'SEPA')).body.info;
       const terms = {
         channel,
         coin__ticker: 'BTC',
         coin__decimal_places: 8,
         amount_crypto,
+        escrow_crypto: trading_amount_crypto,
         trading_amount: '97.00',
         currency__code: 'EUR',
         rate: '1.00',

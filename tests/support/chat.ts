@@ -53,6 +53,7 @@ export function summaryOf(conversation: Conversation, pay_by: string, overrides:
     coin__ticker: 'BTC',
     coin__decimal_places: 8,
     amount_crypto: '0.00108761',
+    escrow_crypto: '0.00109860',
     trading_amount: '100.00',
     currency__code: 'EUR',
     rate: '0.9384',

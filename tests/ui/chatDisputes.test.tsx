@@ -214,15 +214,16 @@ describe('/chat: the trade summary in the header', () => {
   const term = (name: string) => within(summary()).getByText(name, { selector: 'dt' }).nextElementSibling;
 
   it.each([
-    ['the buyer', withBob, 'You are buying', '14:32 left to pay'],
-    ['the seller', withCarol, 'You are selling', '14:32 left for the buyer to pay'],
-  ] as const)('%s reads their side, the terms and the time left to pay, counting down each second', async (_, conversation, role, left) => {
+    ['the buyer', withBob, 'You are buying', '14:32 left to pay', ['You receive', '0.00108761 BTC']],
+    ['the seller', withCarol, 'You are selling', '14:32 left for the buyer to pay', ['In escrow', '0.00109860 BTC']],
+  ] as const)('%s reads their side, the terms and the time left to pay, counting down each second', async (_, conversation, role, left, [amountTerm, amount]) => {
     pretendViewport(true);
     const { calls, clock } = await chatOn(conversation);
     expect(screen.queryByRole('region', { name: 'Trade summary' }), 'nothing before the terms are known').not.toBeInTheDocument();
     await act(() => calls.answer('summary', summaryOf(conversation, new Date(START + 14 * MINUTE + 32 * SECOND).toISOString())));
     expect(within(summary()).getByText(role)).toBeInTheDocument();
-    expect(term('Amount')).toHaveTextContent('0.00108761 BTC');
+    // Each side its own amount: the buyer what arrives, the seller what left their balance (the fee with it).
+    expect(term(amountTerm)).toHaveTextContent(amount);
     expect(term('Total')).toHaveTextContent('100.00 EUR');
     expect(term('Rate')).toHaveTextContent('1.00 USD = 0.9384 EUR');
     expect(term('Payment method')).toHaveTextContent('SEPA');

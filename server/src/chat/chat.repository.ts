@@ -78,6 +78,7 @@ export interface TradeSummaryRow {
   ticker: string;
   decimal_places: number;
   amount_crypto: string;
+  trading_amount_crypto: string;
   trading_amount: string;
   currency_code: string;
   rate: string;
@@ -114,7 +115,7 @@ export function chatRepository(db: Queryable) {
     /** The terms of the trade on `channel`, frozen at open, and the coin they are in. */
     tradeSummary: (channel: string) =>
       db.maybe<TradeSummaryRow>(
-        `SELECT t.channel, t.buyer_id, t.seller_id, c.ticker, c.decimal_places, t.amount_crypto, t.trading_amount,
+        `SELECT t.channel, t.buyer_id, t.seller_id, c.ticker, c.decimal_places, t.amount_crypto, t.trading_amount_crypto, t.trading_amount,
                 t.currency_code, t.rate, t.payment_method, t.created_at
          FROM trades t JOIN coins c ON c.id = t.coin_id WHERE t.channel = $1`,
         [channel],

@@ -149,6 +149,7 @@ export function chatService(deps: ChatDeps) {
         coin__ticker: row.ticker,
         coin__decimal_places: row.decimal_places,
         amount_crypto: fixed(row.amount_crypto, row.decimal_places),
+        escrow_crypto: fixed(row.trading_amount_crypto, row.decimal_places),
         trading_amount: formatFiat(row.trading_amount),
         currency__code: row.currency_code,
         rate: formatRate(row.rate),

@@ -123,7 +123,10 @@ export function TradeSummary({ actor }: { actor: ConversationRef }) {
   const [expanded, setExpanded] = useState(false);
   if (!summary && !settled) return null;
 
-  const crypto = summary ? formatCrypto(summary.amount_crypto, summary.coin__decimal_places, summary.coin__ticker) : '';
+  // Each side reads its own amount: the buyer what they receive, the seller what they put in escrow (the fee with it).
+  const crypto = summary
+    ? formatCrypto(side === 'seller' ? summary.escrow_crypto : summary.amount_crypto, summary.coin__decimal_places, summary.coin__ticker)
+    : '';
   const fiat = summary ? `${formatFiat(summary.trading_amount)} ${summary.currency__code}` : '';
   const over = payWindow?.left === null ? '' : undefined;
   return (
@@ -150,7 +153,7 @@ export function TradeSummary({ actor }: { actor: ConversationRef }) {
           </p>
           {summary ? (
             <dl className={terms}>
-              <Term name="Amount">{crypto}</Term>
+              <Term name={side === 'seller' ? 'In escrow' : 'You receive'}>{crypto}</Term>
               <Term name="Total">{fiat}</Term>
               <Term name="Rate">
                 1.00 USD = {formatRate(summary.rate)} {summary.currency__code}
