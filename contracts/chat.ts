@@ -67,8 +67,19 @@ export const tradeSummary = z.object({
 }).register(apiNames, { id: 'TradeSummary' });
 export type TradeSummary = z.infer<typeof tradeSummary>;
 /** POST /api/market/chat/{channel}/read/: the caller has read the conversation (docs/api.md "Chat calls"). */
-export const conversationReadRequest = z.object({ type: z.literal('read') }).register(apiNames, { id: 'ConversationReadRequest' });
-/** The id of the conversation's newest message, up to which it now counts as read by the caller (0: no message). */
+export const conversationReadRequest = z.object({
+  type: z.literal('read'),
+  /**
+   * An addition: the id of the newest message the caller's screen has shown (a ChatMessage `id`); the mark goes up to
+   * it (never past the conversation's newest message). Without it, up to the newest message there is.
+   */
+  up_to: z.optional(z.int().check(z.nonnegative())),
+}).register(apiNames, { id: 'ConversationReadRequest' });
+export type ConversationReadRequest = z.infer<typeof conversationReadRequest>;
+/**
+ * The id of the message up to which the conversation now counts as read by the caller (0: none): the one asked for or
+ * the newest, whichever is older, or an earlier mark's if that reached further (a mark never goes back).
+ */
 export const conversationRead = z.object({ read_up_to: z.int() }).register(apiNames, { id: 'ConversationRead' });
 export type ConversationRead = z.infer<typeof conversationRead>;
 

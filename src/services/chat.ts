@@ -15,8 +15,12 @@ export function createChatService(api: Api) {
     summary: (input: { channel: string }) => api.read(path(input.channel), { type: 'summary' }, tradeSummary, { noToast: true }),
     send: (input: { channel: string; text: string }) =>
       api.write(path(input.channel), { type: 'send_message', message_type: 'text', text: input.text }, chatMessage),
-    /** The trader has read this conversation: its unread count goes to 0. Quiet: the list shows the count the server keeps. */
-    markRead: (input: { channel: string }) => api.write(`${path(input.channel)}read/`, { type: 'read' }, conversationRead, { noToast: true }),
+    /**
+     * The trader has read this conversation up to `upTo`, the newest message it showed them: its unread count goes to 0,
+     * and a message after it still counts. Quiet: the list shows the count the server keeps.
+     */
+    markRead: (input: { channel: string; upTo: number }) =>
+      api.write(`${path(input.channel)}read/`, { type: 'read', up_to: input.upTo }, conversationRead, { noToast: true }),
     /** Best effort: a lost typing notice is not worth a toast. */
     typing: (input: { channel: string }) => api.write(path(input.channel), { type: 'typing' }, typingResponse, { noToast: true }),
   };

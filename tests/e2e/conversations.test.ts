@@ -175,6 +175,32 @@ describe('conversations tell themselves apart', () => {
     expect(await notReloaded(bob.page)).toBe(true);
   });
 
+  it('bob’s /chat in a background tab marks nothing read: alice’s message keeps its count until the tab is in view again', async () => {
+    const { channel } = trades[0]!;
+    const entry = row(bob.page, channel);
+    const serverUnread = async () => (await call<Array<{ channel: string; unread: number }>>(bob, 'market/chat/', { type: 'conversations' })).find((c) => c.channel === channel)?.unread;
+    // The browser says the tab went to the background (as it does when another tab is brought to the front).
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      bob.page.evaluate((value) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await setVisibility('hidden');
+    await call(alice, `market/chat/${channel}/`, { type: 'send_message', message_type: 'text', text: 'Sent, please check' });
+    const conversation = bob.page.locator(`article[data-channel="${channel}"]`);
+    await conversation.getByText('Sent, please check').waitFor(within);
+    await entry.getByText('1 unread message', { exact: true }).waitFor(within);
+    // It stays unread, on the page and for the server, however long the tab waits.
+    await bob.page.waitForTimeout(1500);
+    expect(await entry.getAttribute('data-unread')).toBe('1');
+    expect(await serverUnread()).toBe(1);
+
+    await setVisibility('visible');
+    await expect.poll(() => entry.getAttribute('data-unread'), within).toBe('0');
+    await expect.poll(serverUnread, within).toBe(0);
+    expect(await notReloaded(bob.page)).toBe(true);
+  });
+
   it('"Open trades" hides the cancelled one without a reload; "All" brings it back', async () => {
     expect(await filter(bob.page, 'All').getAttribute('aria-pressed')).toBe('true');
     await filter(bob.page, 'Open trades').click();

@@ -53,7 +53,7 @@ async function openConversation(conversation: Conversation = withBob, { load = [
   const actor = createActor(
     bindTradeConversation(harness.deps).provide({
       delays: { typingThrottle: TYPING_THROTTLE, typingVisible: TYPING_VISIBLE },
-      actions: { reportConversation: ({ context }) => void reports.push(context.conversation) },
+      actions: { reportConversation: ({ context }) => void reports.push(context.conversation), reportShown: () => {} },
     }),
     { input: { conversation, username: me }, clock },
   ).start();

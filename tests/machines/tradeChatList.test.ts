@@ -27,8 +27,27 @@ async function openList(list = [withBob, withCarol]) {
   return { ...harness, actor, snapshot, unread, shown };
 }
 
+/** Carol's message `id` to the trader, on her trade's channel. */
+const fromCarol = (id: number, text = `message ${id}`) => chatMessage(id, { sender: 'carol', channel: withCarol.channel, text });
+const carolsTrade = `private-${withCarol.channel}`;
+const readUpTo = (upTo: number) => ({ channel: withCarol.channel, upTo });
+
+/** The page as the browser says it is (document.visibilityState, then visibilitychange). */
+let visibility: DocumentVisibilityState = 'visible';
+function setVisibility(state: DocumentVisibilityState) {
+  visibility = state;
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+beforeEach(() => {
+  visibility = 'visible';
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+});
+afterEach(() => {
+  delete (document as { visibilityState?: unknown }).visibilityState;
+});
+
 describe('the /chat list: unread counts', () => {
-  it('a message to a conversation that is not open raises its count live; opening it sets 0 and tells the server', async () => {
+  it('a message to a conversation that is not open raises its count live; opened, it is read once its messages show, up to the newest shown', async () => {
     const { calls, realtime, actor, unread } = await openList();
     expect(unread()).toEqual({ bob: 0, carol: 0 });
     realtime.emit(userChannel, 'conversation', { ...withCarol, last_message: 'hello?', unread: 1 });
@@ -37,61 +56,107 @@ describe('the /chat list: unread counts', () => {
     expect(calls.inputs('markRead')).toEqual([]);
 
     actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    // Nothing is shown yet, so nothing is read yet.
+    expect(unread()).toEqual({ carol: 2, bob: 0 });
+    expect(calls.inputs('markRead')).toEqual([]);
+    // The trader's own message is newer, but a mark need only reach carol's.
+    await calls.answer('messages', [fromCarol(8), fromCarol(9), chatMessage(11, { sender: me, recipient: 'carol', channel: withCarol.channel })]);
     expect(unread()).toEqual({ carol: 0, bob: 0 });
-    expect(calls.inputs('markRead')).toEqual([{ channel: withCarol.channel }]);
+    expect(calls.inputs('markRead')).toEqual([readUpTo(9)]);
     await calls.answer('markRead', { read_up_to: 9 });
-    await calls.answer('messages', []);
     // Bob writes meanwhile: his count rises; carol's stays read.
     realtime.emit(userChannel, 'conversation', { ...withBob, last_message: 'Sent', unread: 1 });
     expect(unread()).toEqual({ bob: 1, carol: 0 });
     expect(calls.inputs('markRead')).toHaveLength(1);
   });
 
-  it('a message arriving in the open conversation is read at once: the count stays 0 and the server is told again', async () => {
+  it('a message arriving in the open conversation is read at once, up to it, whichever the list or the conversation hears first', async () => {
     const { calls, realtime, actor, unread } = await openList([{ ...withCarol, unread: 3 }, withBob]);
     actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    await calls.answer('messages', [fromCarol(9)]);
     await calls.answer('markRead', { read_up_to: 9 });
-    await calls.answer('messages', []);
-    // The open conversation's own chart hears the message first and reports it (it knows no counts)…
-    realtime.emit(`private-${withCarol.channel}`, 'new_message', chatMessage(10, { sender: 'carol', channel: withCarol.channel, text: 'there?' }));
-    expect(unread()).toEqual({ carol: 0, bob: 0 });
-    expect(calls.inputs('markRead')).toHaveLength(1);
-    // …then the list hears the entry with the count the server keeps, and marks it read.
+    // The open conversation shows the message first: the mark reaches it before the list's count has heard of it…
+    realtime.emit(carolsTrade, 'new_message', fromCarol(10, 'there?'));
+    expect(calls.inputs('markRead')).toEqual([readUpTo(9), readUpTo(10)]);
+    await calls.answer('markRead', { read_up_to: 10 });
+    // …and the entry the message published, counting it, is read again.
     realtime.emit(userChannel, 'conversation', { ...withCarol, last_message: 'there?', unread: 1 });
     expect(unread()).toEqual({ carol: 0, bob: 0 });
-    expect(calls.inputs('markRead')).toEqual([{ channel: withCarol.channel }, { channel: withCarol.channel }]);
+    expect(calls.inputs('markRead').at(-1)).toEqual(readUpTo(10));
+    await calls.answer('markRead', { read_up_to: 10 });
+
+    // The list hears first: the mark goes only as far as what shows; the message, once shown, is marked too.
+    realtime.emit(userChannel, 'conversation', { ...withCarol, last_message: 'hello', unread: 1 });
+    expect(calls.inputs('markRead').at(-1)).toEqual(readUpTo(10));
+    await calls.answer('markRead', { read_up_to: 10 });
+    realtime.emit(carolsTrade, 'new_message', fromCarol(12, 'hello'));
+    expect(calls.inputs('markRead').at(-1)).toEqual(readUpTo(12));
+    expect(unread()).toEqual({ carol: 0, bob: 0 });
   });
 
   it('another message while a mark is on its way starts it over, up to the newest', async () => {
     const { calls, realtime, actor, unread } = await openList([{ ...withCarol, unread: 1 }, withBob]);
     actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    await calls.answer('messages', [fromCarol(9)]);
     expect(calls.waiting('markRead')).toBe(1);
+    realtime.emit(carolsTrade, 'new_message', fromCarol(10, 'again'));
     realtime.emit(userChannel, 'conversation', { ...withCarol, last_message: 'again', unread: 2 });
     expect(unread().carol).toBe(0);
-    expect(calls.inputs('markRead')).toHaveLength(2);
-    // The dropped one's answer changes nothing; the newest settles it.
+    expect(calls.inputs('markRead')).toEqual([readUpTo(9), readUpTo(10), readUpTo(10)]);
+    // The dropped ones' answers change nothing; the newest settles it.
     await calls.answer('markRead', { read_up_to: 9 });
     await calls.answer('markRead', { read_up_to: 10 });
+    await calls.answer('markRead', { read_up_to: 10 });
     expect(unread().carol).toBe(0);
-    expect(calls.inputs('markRead')).toHaveLength(2);
+    expect(calls.inputs('markRead')).toHaveLength(3);
   });
 
   it('a mark that fails leaves 0 shown; the next load, still counting them, marks them again', async () => {
     const { calls, realtime, actor, unread } = await openList([{ ...withCarol, unread: 2 }, withBob]);
     actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    await calls.answer('messages', [fromCarol(9)]);
     await calls.fail('markRead');
     expect(unread().carol).toBe(0);
     realtime.accept(userChannel);
     await calls.answer('conversations', [{ ...withCarol, unread: 2 }, withBob]);
     expect(unread().carol).toBe(0);
-    expect(calls.inputs('markRead')).toHaveLength(2);
+    expect(calls.inputs('markRead')).toEqual([readUpTo(9), readUpTo(9)]);
   });
 
   it('opening a conversation with nothing unread tells the server nothing', async () => {
     const { calls, actor } = await openList();
     actor.send({ type: 'conversation.select', channel: withBob.channel });
-    await calls.answer('messages', []);
+    await calls.answer('messages', [chatMessage(5)]);
     expect(calls.inputs('markRead')).toEqual([]);
+  });
+});
+
+describe('the /chat list: a page out of view marks nothing read', () => {
+  it('a message arriving while the tab is in the background keeps its count; the tab in view again reads it, up to it', async () => {
+    const { calls, realtime, actor, unread } = await openList();
+    actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    await calls.answer('messages', [fromCarol(9)]);
+    expect(calls.inputs('markRead')).toEqual([]);
+    setVisibility('hidden');
+    realtime.emit(carolsTrade, 'new_message', fromCarol(10, 'still there?'));
+    realtime.emit(userChannel, 'conversation', { ...withCarol, last_message: 'still there?', unread: 1 });
+    expect(unread()).toEqual({ carol: 1, bob: 0 });
+    expect(calls.inputs('markRead')).toEqual([]);
+    setVisibility('visible');
+    expect(unread()).toEqual({ carol: 0, bob: 0 });
+    expect(calls.inputs('markRead')).toEqual([readUpTo(10)]);
+  });
+
+  it('a page that starts in the background reads nothing until it comes into view', async () => {
+    visibility = 'hidden';
+    const { calls, actor, unread } = await openList([{ ...withCarol, unread: 2 }, withBob]);
+    actor.send({ type: 'conversation.select', channel: withCarol.channel });
+    await calls.answer('messages', [fromCarol(9)]);
+    expect(unread().carol).toBe(2);
+    expect(calls.inputs('markRead')).toEqual([]);
+    setVisibility('visible');
+    expect(unread().carol).toBe(0);
+    expect(calls.inputs('markRead')).toEqual([readUpTo(9)]);
   });
 });
 

@@ -33,7 +33,7 @@ import {
  * Only for the walk, the forwarding to the conversation does nothing: the graph's snapshots have no child
  * to send to. The replay runs the chart's own action.
  */
-const srcs = ['loadConversations', 'markRead', 'userChannel', 'watchConnection', 'tradeConversation'] as const;
+const srcs = ['loadConversations', 'markRead', 'pageVisibility', 'userChannel', 'watchConnection', 'tradeConversation'] as const;
 const walked = tradeChatMachine.provide({ actions: { updateConversation: () => {} } });
 
 /** The server's list: everything without a search, carol's for "car". */
@@ -41,7 +41,14 @@ const answer = (search: string): Conversation[] => (search === '' ? [withBob, wi
 const dave = conversationWith('dave', { channel: 'trade-dave', last_message: 'Trade opened' });
 const debounced = afterEvent('searchDebounce', 'tradeChat.list.debouncing');
 
-type Ctx = { conversations: Conversation[]; search: string; filter: 'all' | 'open'; channel: string | null };
+type Ctx = {
+  conversations: Conversation[];
+  search: string;
+  filter: 'all' | 'open';
+  channel: string | null;
+  pageVisible: boolean;
+  shownUpTo: number | null;
+};
 const listed = (context: Ctx, channel: string) => context.conversations.some((entry) => entry.channel === channel);
 
 /** The list on its own: loads answered or failed, the search quietening down, reloads, a trade opened elsewhere. */
@@ -50,6 +57,7 @@ function listEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const list: ModelEvent[] = [];
   const first = snapshot.matches({ list: 'loading' }) && context.conversations.length === 0 && context.search === '';
   if (first && snapshot.children.userChannel) list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
+  if (first && snapshot.children.pageVisibility) list.push({ type: 'xstate.error.actor.pageVisibility', error: new Error('no document') });
   if (snapshot.matches({ list: 'loading' })) {
     list.push(
       { type: 'xstate.done.actor.loadConversations', output: answer(context.search) },
@@ -135,9 +143,10 @@ const bobWrites = { ...withBob, last_message: 'Sent', unread: 1 };
 const bobCancelled = { ...withBob, ...facts.cancelled, last_message: 'bob cancelled the trade.' };
 
 /**
- * Unread counts and the filter: carol's conversation opened with messages unread (marked read, the mark answered or
- * failing), a message arriving in it while it is open (even while a mark is on its way), her chart's own report
- * (which knows no counts), bob writing meanwhile, a reload bringing carol's count back, and "All" / "Open".
+ * Unread counts and the filter: carol's conversation opened with messages unread (marked read once her chart shows
+ * messages written to the trader, up to the newest shown; the mark answered or failing), a message arriving in it
+ * while it is open (even while a mark is on its way), her chart's own report (which knows no counts), bob writing
+ * meanwhile, a reload bringing carol's count back, and "All" / "Open".
  */
 function readingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const context = snapshot.context as Ctx;
@@ -152,6 +161,8 @@ function readingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   }
   if (snapshot.matches({ selection: 'open' }) && entryOf(context.channel)?.partner === 'carol') {
     list.push({ type: 'conversation.close' });
+    // Her chart shows what was written to the trader (up to message 7), which the mark may reach.
+    if (context.shownUpTo === null) list.push({ type: 'conversation.shown', channel: withCarol.channel, upTo: 7 });
     if (entryOf(context.channel)?.last_message !== carolWrites.last_message) {
       list.push({ type: 'realtime.conversation.received', conversation: carolWrites });
     } else {
@@ -167,12 +178,35 @@ function readingEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
   return list;
 }
 
+/**
+ * Out of view, and how far a mark reaches: carol's conversation open, her chart showing message 7 and then 9 (before
+ * or after the list counts it: carolWrites), a stale report of bob's, and the page going out of view and back.
+ */
+function visibilityEvents(snapshot: AnyMachineSnapshot): ModelEvent[] {
+  const context = snapshot.context as Ctx;
+  const list: ModelEvent[] = [];
+  const open = context.conversations.find((entry) => entry.channel === context.channel);
+  if (snapshot.matches({ list: 'loading' })) list.push({ type: 'xstate.done.actor.loadConversations', output: [carolUnread, withBob] });
+  if (snapshot.matches({ reading: 'marking' })) list.push({ type: 'xstate.done.actor.markRead', output: { read_up_to: context.shownUpTo } });
+  if (snapshot.matches({ selection: 'none' }) && snapshot.matches({ list: 'ready' })) list.push({ type: 'conversation.select', channel: withCarol.channel });
+  if (!snapshot.matches({ selection: 'open' }) || open?.partner !== 'carol') return list;
+  if (context.shownUpTo === null) list.push({ type: 'conversation.shown', channel: withCarol.channel, upTo: 7 });
+  else if (context.shownUpTo === 7) {
+    list.push({ type: 'conversation.shown', channel: withCarol.channel, upTo: 9 }, { type: 'conversation.shown', channel: withBob.channel, upTo: 9 });
+  }
+  if (open.last_message !== carolWrites.last_message) list.push({ type: 'realtime.conversation.received', conversation: carolWrites });
+  if (!context.pageVisible) list.push({ type: 'page.visible' });
+  else if (context.shownUpTo === 7) list.push({ type: 'page.hidden' });
+  return list;
+}
+
 const scenarios = [
   { name: 'list', events: listEvents, input: { username: me, channel: null } },
   { name: 'selection', events: selectionEvents, input: { username: me, channel: null } },
   { name: 'connection', events: connectionEvents, input: { username: me, channel: null } },
   { name: 'opened on ?channel=', events: linkEvents, input: { username: me, channel: withCarol.channel } },
   { name: 'unread and the filter', events: readingEvents, input: { username: me, channel: null } },
+  { name: 'out of view, and how far a mark reaches', events: visibilityEvents, input: { username: me, channel: null } },
 ] satisfies { name: string; events: (snapshot: AnyMachineSnapshot) => ModelEvent[]; input: TradeChatInput }[];
 
 const models = scenarios.map((scenario) => ({ ...scenario, model: walk(walked, { events: scenario.events, input: scenario.input }) }));
@@ -212,18 +246,29 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
   let filter: 'all' | 'open' = 'all';
   /** Whether the server is being told the open conversation was read. */
   let reading: 'idle' | 'marking' = 'idle';
+  /** The page in view (as the browser says; in view until it says); the newest message to the trader shown; the last mark's reach. */
+  let pageVisible = true;
+  let shownUpTo: number | null = null;
+  let readUpTo: number | null = null;
   const forwarded: Conversation[] = [];
   const expectedCalls: ActorCall[] = [
     { id: 'userChannel', input: { username: me } },
     { id: 'loadConversations', input: { search: '' } },
     { id: 'connection', input: undefined },
+    { id: 'pageVisibility', input: undefined },
   ];
   const load = () => {
     list = 'loading';
     expectedCalls.push({ id: 'loadConversations', input: { search } });
   };
-  const open = (next: string) => {
+  /** Another conversation asked for: nothing of it shown or marked yet. */
+  const choose = (next: string | null) => {
     channel = next;
+    shownUpTo = null;
+    readUpTo = null;
+  };
+  const open = (next: string) => {
+    choose(next);
     selection = 'open';
     expectedCalls.push({
       id: 'conversation',
@@ -237,7 +282,7 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
     if (conversations.some((entry) => entry.channel === channel)) open(channel!);
     else if (settled()) {
       selection = 'none';
-      channel = null;
+      choose(null);
     }
   };
   const settleList = () => {
@@ -245,15 +290,18 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
     checkWaiting();
   };
   /**
-   * The open conversation is being read: whatever its entry counts as unread is cleared and the server told (once
-   * more, starting over, when more arrived while it was being told).
+   * The open conversation is being read while the page is in view and it shows a message written to the trader, if
+   * its entry counts unread or a newer message shows than the last mark reached: the count is cleared and the server
+   * told, up to the newest shown and no further (once more, starting over, when more arrived while it was being told).
    */
   const readOpen = () => {
     const open = conversations.find((entry) => entry.channel === channel);
-    if (selection !== 'open' || !open || open.unread === 0) return;
+    if (selection !== 'open' || !open || !pageVisible || shownUpTo === null) return;
+    if (open.unread === 0 && (readUpTo === null || shownUpTo <= readUpTo)) return;
     conversations = conversations.map((entry) => (entry === open ? { ...entry, unread: 0 } : entry));
     reading = 'marking';
-    expectedCalls.push({ id: 'markRead', input: { channel } });
+    readUpTo = shownUpTo;
+    expectedCalls.push({ id: 'markRead', input: { channel, upTo: shownUpTo } });
   };
   const hear = (entry: Conversation) => {
     conversations = upserted(conversations, entry, search);
@@ -267,7 +315,7 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
     path,
     fakes,
     (snapshot, step) => {
-      const event = step.event as ModelEvent & { output: Conversation[]; value: string; channel: string; conversation: Conversation };
+      const event = step.event as ModelEvent & { output: Conversation[]; value: string; channel: string; conversation: Conversation; upTo: number };
       switch (event.type) {
         case 'xstate.done.actor.loadConversations': {
           conversations = event.output;
@@ -299,6 +347,16 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
         case 'filter.change':
           filter = (event as unknown as { filter: 'all' | 'open' }).filter;
           break;
+        case 'conversation.shown':
+          // Only the open conversation's report counts; one of another (a chart on its way out) changes nothing.
+          if (selection === 'open' && event.channel === channel) shownUpTo = Math.max(event.upTo, shownUpTo ?? 0);
+          break;
+        case 'page.hidden':
+          pageVisible = false;
+          break;
+        case 'page.visible':
+          pageVisible = true;
+          break;
         case 'xstate.done.actor.markRead':
         case 'xstate.error.actor.markRead':
           reading = 'idle';
@@ -307,14 +365,14 @@ async function run(path: ModelPath, input: TradeChatInput, coverage?: Coverage) 
           if (event.channel === channel) break;
           if (conversations.some((entry) => entry.channel === event.channel)) open(event.channel);
           else {
-            channel = event.channel;
+            choose(event.channel);
             selection = 'waiting';
             checkWaiting();
           }
           break;
         case 'conversation.close':
         case 'xstate.error.actor.conversation':
-          channel = null;
+          choose(null);
           selection = 'none';
           break;
         case 'realtime.connected':

@@ -156,6 +156,57 @@ describe.each(dbTargets)('conversations on %s', (target) => {
       expect([await unreadOf(buyer, channel), await unreadOf(seller, channel)]).toEqual([0, 1]);
     });
 
+    it('up_to: marks only up to the message the caller has shown, so a later one stays unread', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const shown = (await send(t, buyer, channel, 'one')).body.info;
+      const later = (await send(t, buyer, channel, 'two')).body.info;
+      expect(later.id).toBeGreaterThan(shown.id);
+      expect((await markRead(t, seller, channel, { type: 'read', up_to: shown.id })).body.info).toEqual({ read_up_to: shown.id });
+      expect(await unreadOf(seller, channel)).toBe(1);
+      expect((await markRead(t, seller, channel, { type: 'read', up_to: later.id })).body.info).toEqual({ read_up_to: later.id });
+      expect(await unreadOf(seller, channel)).toBe(0);
+    });
+
+    it('up_to: a lower mark never lowers the stored one, and answers where the mark stands', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const first = (await send(t, buyer, channel, 'one')).body.info;
+      const second = (await send(t, buyer, channel, 'two')).body.info;
+      await markRead(t, seller, channel, { type: 'read', up_to: second.id });
+      expect((await markRead(t, seller, channel, { type: 'read', up_to: first.id })).body.info).toEqual({ read_up_to: second.id });
+      expect((await markRead(t, seller, channel, { type: 'read', up_to: 0 })).body.info).toEqual({ read_up_to: second.id });
+      expect(await unreadOf(seller, channel)).toBe(0);
+    });
+
+    it('up_to: past the newest message counts as the newest; negative, fractional or unsafe numbers are refused (400)', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const newest = (await send(t, buyer, channel, 'one')).body.info;
+      for (const up_to of [-1, 1.5, 2 ** 53, '7', null]) {
+        expect((await markRead(t, seller, channel, { type: 'read', up_to })).status, String(up_to)).toBe(400);
+      }
+      expect(await unreadOf(seller, channel)).toBe(1);
+      expect((await markRead(t, seller, channel, { type: 'read', up_to: Number.MAX_SAFE_INTEGER })).body.info).toEqual({ read_up_to: newest.id });
+      expect(await unreadOf(seller, channel)).toBe(0);
+      // The mark stands at the newest message, not past it: the next one counts.
+      await send(t, buyer, channel, 'two');
+      expect(await unreadOf(seller, channel)).toBe(1);
+    });
+
+    it('a mark that moved tells the caller’s own list (other tabs) with unread 0; the partner hears nothing; one that did not, nobody', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      await send(t, buyer, channel, 'one');
+      await send(t, buyer, channel, 'two');
+      clearEvents();
+      await markRead(t, seller, channel);
+      const { online: _o1, ...own } = heard(seller, channel).at(-1)!;
+      const { online: _o2, ...listed } = (await entryOf(seller, channel))!;
+      expect(heard(seller, channel)).toHaveLength(1);
+      expect(own).toEqual({ ...listed, unread: 0 });
+      expect(events.filter((event) => event.channel !== `private-user-${seller.username}`)).toEqual([]);
+      clearEvents();
+      await markRead(t, seller, channel);
+      expect(events).toEqual([]);
+    });
+
     it('marks a finished trade’s conversation read too', async () => {
       const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
       await send(t, buyer, channel, 'never mind');

@@ -4,7 +4,7 @@ import { SimulatedClock, createActor } from 'xstate';
 import type { Conversation } from '../../contracts/index.ts';
 import { bindTradeChat } from '../../src/machines/tradeChat/tradeChat.actors.ts';
 import { ChatScreen } from '../../src/ui/chat/ChatScreen.tsx';
-import { chatDeps, conversationWith, facts, me, withCarol } from '../support/chat.ts';
+import { chatDeps, chatMessage, conversationWith, facts, me, withCarol } from '../support/chat.ts';
 import { renderWithRouter } from './render.tsx';
 
 /**
@@ -84,9 +84,11 @@ describe('/chat: rows that tell trades apart', () => {
     expect(within(rows()[0]!).getByText('Released yet?')).toBeInTheDocument();
 
     await user.click(within(row('trade-bob-2')).getByRole('button'));
+    // Read once the conversation shows bob's message, and up to it.
+    await act(() => calls.answer('messages', [chatMessage(4, { channel: 'trade-bob-2', text: 'Released yet?' })]));
     expect(within(row('trade-bob-2')).queryByText(/unread message/)).not.toBeInTheDocument();
     expect(row('trade-bob-2')).toHaveAttribute('data-unread', '0');
-    expect(calls.inputs('markRead')).toEqual([{ channel: 'trade-bob-2' }]);
+    expect(calls.inputs('markRead')).toEqual([{ channel: 'trade-bob-2', upTo: 4 }]);
     // The one not opened keeps its count.
     expect(within(row('trade-bob-1')).getByText('3 unread messages')).toBeInTheDocument();
   });

@@ -233,21 +233,29 @@ export function chatRepository(db: Queryable) {
     },
 
     /**
-     * Marks the conversation read by `userId` up to its newest message now (never back: a late mark of an older
-     * read changes nothing). Answers the id of that message.
+     * Marks the conversation read by `userId` up to `upTo` (the newest message their screen showed), or up to its
+     * newest message when `upTo` is not given; never past the newest (`least`), and never back: a mark lower than
+     * the stored one, or a late mark of an older read, changes nothing. Answers the id the mark now stands at, and
+     * whether this statement moved it (only then has the caller's count changed).
      */
-    markRead: (tradeId: string, userId: string) =>
-      db.one<{ read_up_to: string }>(
-        `WITH newest AS (
-           SELECT max(id) AS id FROM chat_messages WHERE trade_id = $1
+    markRead: (tradeId: string, userId: string, upTo?: number) =>
+      db.one<{ read_up_to: string; changed: boolean }>(
+        `WITH target AS (
+           SELECT CASE WHEN newest.id IS NULL THEN NULL ELSE least($3::bigint, newest.id) END AS id
+           FROM (SELECT max(id) AS id FROM chat_messages WHERE trade_id = $1) newest
+         ), stored AS (
+           SELECT last_read_id FROM conversation_reads WHERE trade_id = $1 AND user_id = $2
          ), marked AS (
            INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id)
-           SELECT $1, $2, newest.id FROM newest WHERE newest.id IS NOT NULL
+           SELECT $1, $2, target.id FROM target WHERE target.id > 0
            ON CONFLICT (trade_id, user_id) DO UPDATE SET last_read_id = excluded.last_read_id
            WHERE r.last_read_id < excluded.last_read_id
+           RETURNING r.last_read_id
          )
-         SELECT coalesce(newest.id, 0) AS read_up_to FROM newest`,
-        [tradeId, userId],
+         SELECT greatest(coalesce((SELECT last_read_id FROM stored), 0), coalesce(target.id, 0)) AS read_up_to,
+                EXISTS (SELECT FROM marked) AS changed
+         FROM target`,
+        [tradeId, userId, upTo ?? null],
         PREPARED,
       ),
 

@@ -195,12 +195,22 @@ export function chatService(deps: ChatDeps) {
     },
 
     /**
-     * market/chat/{channel}/read/: the caller has read the conversation up to its newest message, so its entry in
-     * their list counts nothing unread. Only their own side: the partner's count is the partner's to clear.
+     * market/chat/{channel}/read/: the caller has read the conversation up to `upTo`, the newest message their screen
+     * showed (without it, up to the newest message there is), so its entry in their list counts only what came
+     * after. Only their own side: the partner's count is the partner's to clear. A mark that moved publishes the
+     * caller's own entry, with its new count, on the caller's own channel only, so their other tabs and devices
+     * agree; the partner hears nothing of it.
      */
-    async markRead(user: { id: string }, channel: string): Promise<ConversationRead> {
+    async markRead(user: { id: string }, channel: string, upTo?: number): Promise<ConversationRead> {
       const trade = await partyTrade(user, channel);
-      const { read_up_to } = await retrying(() => chatRepository(db).markRead(trade.id, user.id));
+      const { read_up_to, changed } = await retrying(() => chatRepository(db).markRead(trade.id, user.id, upTo));
+      if (changed) {
+        const facts = await chatRepository(db).conversation(channel);
+        const me = trade.buyer_id === user.id ? trade.buyer : trade.seller;
+        const partner = trade.buyer_id === user.id ? trade.seller : trade.buyer;
+        const own = facts && conversationsOf(facts, await deps.online([partner])).find((entry) => entry.username === me);
+        if (own) deps.publish(userChannelName(me), realtimeEvents.conversation, own.conversation);
+      }
       return { read_up_to: Number(read_up_to) };
     },
 

@@ -85,6 +85,13 @@ export const bindTradeChat = (deps: FlowDeps) =>
     actors: {
       loadConversations: fromPromise(({ input }) => deps.chat.conversations(input)),
       markRead: fromPromise(({ input }) => deps.chat.markRead(input)),
+      // The page's visibility, now and at each change, so a background tab marks nothing read (the chart's `reading`).
+      pageVisibility: fromCallback<EventObject, undefined>(({ sendBack }) => {
+        const tell = () => sendBack({ type: document.visibilityState === 'hidden' ? 'page.hidden' : 'page.visible' } satisfies TradeChatEvent);
+        tell();
+        document.addEventListener('visibilitychange', tell);
+        return () => document.removeEventListener('visibilitychange', tell);
+      }),
       userChannel: fromCallback<EventObject, { username: string }>(({ input, sendBack }) =>
         deps.realtime.subscribe(userChannelName(input.username), {
           events: {

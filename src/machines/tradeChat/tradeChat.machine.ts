@@ -1,8 +1,8 @@
-import { and, assign, or, sendTo, setup, stateIn } from 'xstate';
+import { and, assign, or, sendTo, setup, stateIn, type EventObject } from 'xstate';
 import type { Conversation, ConversationRead } from '../../../contracts/index.ts';
 import { channelGuards, noneChosen } from '../shared/channelSelection.ts';
 import { connectionRegion, liveActors, userChannel, type ConnectionEvent } from '../shared/liveRegions.ts';
-import { unboundChart, unboundPromise } from '../shared/unbound.ts';
+import { unboundCallback, unboundChart, unboundPromise } from '../shared/unbound.ts';
 import type { ConversationReport, TradeConversationLogic } from './tradeConversation.machine.ts';
 
 export type TradeChatInput = {
@@ -23,6 +23,15 @@ export type TradeChatContext = {
   filter: ConversationFilter;
   /** The conversation asked for: open, or waiting for the list to bring it. */
   channel: string | null;
+  /**
+   * Whether the page is in view (the browser's visibilitychange, through the binding): a page in a background tab
+   * marks nothing read, so what arrives there stays unread until the trader looks. Visible until the page says.
+   */
+  pageVisible: boolean;
+  /** The newest message written to the trader that the open conversation shows (null: none yet): a mark goes no further. */
+  shownUpTo: number | null;
+  /** Where this page's last mark of the open conversation reached (null: none since it opened). */
+  readUpTo: number | null;
 };
 
 export type TradeChatEvent =
@@ -31,6 +40,8 @@ export type TradeChatEvent =
   | { type: 'search.change'; value: string }
   | { type: 'filter.change'; filter: ConversationFilter }
   | ConnectionEvent
+  | { type: 'page.visible' }
+  | { type: 'page.hidden' }
   | { type: 'realtime.subscribed' }
   | { type: 'realtime.conversation.received'; conversation: Conversation }
   | ConversationReport;
@@ -56,12 +67,20 @@ const upsertHeard = {
 const withUnread = (list: Conversation[], channel: string | null, count: (entry: Conversation) => number) =>
   list.map((entry) => (entry.channel === channel ? { ...entry, unread: count(entry) } : entry));
 
+/**
+ * The open conversation can be marked read: the page is in view, the conversation shows a message written to the
+ * trader, and either the list counts some unread or a newer one shows than the last mark reached.
+ */
+const readable = and(['isConversationOpen', 'isPageVisible', 'hasShownMessages', or(['hasUnreadSelected', 'hasShownSinceMark'])]);
+
 /** /chat: the conversation list, the live connection, and the selected trade's conversation as a child chart. */
 export const tradeChatMachine = setup({
   types: { context: {} as TradeChatContext, events: {} as TradeChatEvent, input: {} as TradeChatInput },
   actors: {
     loadConversations: unboundPromise<Conversation[], { search: string }>('loadConversations'),
-    markRead: unboundPromise<ConversationRead, { channel: string }>('markRead'),
+    markRead: unboundPromise<ConversationRead, { channel: string; upTo: number }>('markRead'),
+    /** Sends `page.visible` / `page.hidden`: at once as the page is now, then at each change. */
+    pageVisibility: unboundCallback<EventObject, undefined>('pageVisibility'),
     /** `userChannel` brings `conversation` events. */
     ...liveActors,
     // The conversation chart (tradeConversation.machine.ts), declared by its type: this file stands alone.
@@ -86,8 +105,16 @@ export const tradeChatMachine = setup({
     /** The trader has it open, so nothing in it is unread any more (the server is told at the same time). */
     clearOpenUnread: assign(({ context }) => ({ conversations: withUnread(context.conversations, context.channel, () => 0) })),
     setFilter: assign((_, params: { filter: ConversationFilter }) => ({ filter: params.filter })),
-    setChannel: assign((_, params: { channel: string }) => ({ channel: params.channel })),
-    clearChannel: assign({ channel: null }),
+    /** Another conversation: nothing of it is shown or marked yet. */
+    setChannel: assign((_, params: { channel: string }) => ({ channel: params.channel, shownUpTo: null, readUpTo: null })),
+    clearChannel: assign({ channel: null, shownUpTo: null, readUpTo: null }),
+    setPageVisible: assign((_, params: { visible: boolean }) => ({ pageVisible: params.visible })),
+    /** Never back: a report of fewer shown (a reload under way) leaves the newest known. */
+    keepShown: assign(({ context }, params: { upTo: number | null }) => ({
+      shownUpTo: params.upTo === null ? context.shownUpTo : Math.max(params.upTo, context.shownUpTo ?? 0),
+    })),
+    /** The mark on its way reaches what is shown now. */
+    keepReadUpTo: assign(({ context }) => ({ readUpTo: context.shownUpTo })),
     /** The open conversation hears what the list heard about its trade. */
     updateConversation: sendTo('conversation', (_, params: { conversation: Conversation }) => ({
       type: 'conversation.updated' as const,
@@ -104,6 +131,11 @@ export const tradeChatMachine = setup({
     isSelectedReloaded: ({ context, event }) =>
       (event as unknown as { output: Conversation[] }).output.some((entry) => entry.channel === context.channel),
     isConversationOpen: stateIn('#tradeChat.selection.open'),
+    isPageVisible: ({ context }) => context.pageVisible,
+    /** The open conversation shows a message written to the trader: something a mark can reach. */
+    hasShownMessages: ({ context }) => context.shownUpTo !== null,
+    /** It shows one newer than this page's last mark reached (the list's count may not have heard of it yet). */
+    hasShownSinceMark: ({ context }) => context.readUpTo !== null && context.shownUpTo !== null && context.shownUpTo > context.readUpTo,
     /** The asked-for conversation's entry counts unread messages (read while it is open). */
     hasUnreadSelected: ({ context }) => context.conversations.some((entry) => entry.channel === context.channel && entry.unread > 0),
     /** No load is running or about to: what the list holds is all it will hold for now. */
@@ -112,7 +144,16 @@ export const tradeChatMachine = setup({
 }).createMachine({
   id: 'tradeChat',
   description: 'Conversations on the left (search, live updates), the selected trade on the right, and whether the connection is live.',
-  context: ({ input }) => ({ username: input.username, conversations: [], search: '', filter: 'all', channel: input.channel }),
+  context: ({ input }) => ({
+    username: input.username,
+    conversations: [],
+    search: '',
+    filter: 'all',
+    channel: input.channel,
+    pageVisible: true,
+    shownUpTo: null,
+    readUpTo: null,
+  }),
   type: 'parallel',
   states: {
     // First of the regions: its subscription opens the socket before the connection is watched, so a page
@@ -197,27 +238,39 @@ export const tradeChatMachine = setup({
     ),
     reading: {
       description:
-        'Whatever the open conversation counts as unread is read: the count goes to 0 and the server is told, so the next load agrees.',
+        'What the open conversation shows of the unread is read while the page is in view: the count goes to 0 and the server is told up to the newest message shown, so the next load agrees. A page in a background tab marks nothing.',
+      invoke: { id: 'pageVisibility', src: 'pageVisibility', onError: { description: 'No word from the page: it counts as in view.' } },
+      on: {
+        'page.visible': {
+          description: 'The trader looks again: what arrived meanwhile is read now (idle marks it).',
+          actions: { type: 'setPageVisible', params: { visible: true } },
+        },
+        'page.hidden': {
+          description: 'A background tab or a minimized window: what arrives stays unread.',
+          actions: { type: 'setPageVisible', params: { visible: false } },
+        },
+      },
       initial: 'idle',
       states: {
         idle: {
           always: {
-            guard: and(['isConversationOpen', 'hasUnreadSelected']),
+            guard: readable,
             target: 'marking',
-            description: 'Opened with unread messages, or one arrived while it is open.',
+            description:
+              'In view, and the open conversation shows what is unread: opened with a count, one arrived, or the page came back into view.',
           },
         },
         marking: {
-          entry: 'clearOpenUnread',
+          entry: ['clearOpenUnread', 'keepReadUpTo'],
           always: {
-            guard: and(['isConversationOpen', 'hasUnreadSelected']),
+            guard: readable,
             target: 'idle',
-            description: 'More arrived while the mark is on its way: this one is dropped, and idle marks again, up to the newest.',
+            description: 'More arrived while the mark is on its way: this one is dropped, and idle marks again, up to the newest shown.',
           },
           invoke: {
             id: 'markRead',
             src: 'markRead',
-            input: ({ context }) => ({ channel: context.channel! }),
+            input: ({ context }) => ({ channel: context.channel!, upTo: context.readUpTo! }),
             onDone: { target: 'idle' },
             onError: {
               target: 'idle',
@@ -261,6 +314,11 @@ export const tradeChatMachine = setup({
             onError: { target: 'none', actions: 'clearChannel' },
           },
           on: {
+            'conversation.shown': {
+              guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.channel }) },
+              description: 'Its messages loaded, or one arrived: the read mark may reach the newest written to the trader.',
+              actions: { type: 'keepShown', params: ({ event }) => ({ upTo: event.upTo }) },
+            },
             'realtime.conversation.received': {
               guard: { type: 'isCurrentChannel', params: ({ event }) => ({ channel: event.conversation.channel }) },
               actions: { type: 'updateConversation', params: ({ event }) => ({ conversation: event.conversation }) },

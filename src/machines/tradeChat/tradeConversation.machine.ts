@@ -10,7 +10,7 @@ import type {
 } from '../../../contracts/index.ts';
 import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { ReleaseRequest, TradeActionRequest } from '../../services/trades.ts';
-import { withMessages } from '../shared/chatMessages.ts';
+import { newestWrittenTo, withMessages } from '../shared/chatMessages.ts';
 import { writingReason } from '../shared/reasonDialog.ts';
 import { clockRegion } from '../shared/waited.ts';
 import type { Notice } from '../shared/notify.ts';
@@ -73,7 +73,10 @@ export type TradeChannelEvent =
 export type LifecycleEvent = { [Stage in TradeStage]: { type: `lifecycle.${Stage}` } }[TradeStage];
 
 /** What the conversation tells the chat screen that invoked it, so the list shows the same trade. */
-export type ConversationReport = { type: 'conversation.changed'; conversation: Conversation };
+export type ConversationReport =
+  | { type: 'conversation.changed'; conversation: Conversation }
+  /** The newest message written to this trader that the conversation shows (null: none), for the list's read mark. */
+  | { type: 'conversation.shown'; channel: string; upTo: number | null };
 
 export type TradeConversationEvent =
   | TradeChannelEvent
@@ -210,6 +213,14 @@ export const tradeConversationMachine = setup({
     reportConversation: sendParent(
       ({ context }): ConversationReport => ({ type: 'conversation.changed', conversation: context.conversation }),
     ),
+    /** What the trader can now see of what was written to them: the list marks it read up to there, and no further. */
+    reportShown: sendParent(
+      ({ context }): ConversationReport => ({
+        type: 'conversation.shown',
+        channel: context.conversation.channel,
+        upTo: newestWrittenTo(context.messages, context.username),
+      }),
+    ),
     notify: (_, _params: Notice) => {},
     /**
      * Raises the lifecycle chart's state for the facts as now known (`lifecycle.paid`, …): bound in
@@ -276,7 +287,7 @@ export const tradeConversationMachine = setup({
       on: {
         'realtime.message.received': {
           guard: { type: 'isVisibleToMe', params: ({ context, event }) => ({ message: event.message, username: context.username }) },
-          actions: [{ type: 'addMessage', params: ({ event }) => ({ message: event.message }) }, 'reportConversation'],
+          actions: [{ type: 'addMessage', params: ({ event }) => ({ message: event.message }) }, 'reportConversation', 'reportShown'],
         },
         'realtime.subscribed': {
           target: '.loading',
@@ -289,7 +300,7 @@ export const tradeConversationMachine = setup({
             id: 'loadMessages',
             src: 'loadMessages',
             input: ({ context }) => ({ channel: context.conversation.channel }),
-            onDone: { target: 'ready', actions: { type: 'keepMessages', params: ({ event }) => ({ messages: event.output }) } },
+            onDone: { target: 'ready', actions: [{ type: 'keepMessages', params: ({ event }) => ({ messages: event.output }) }, 'reportShown'] },
             onError: { target: 'ready', description: 'A chat failure clears the loading state and shows no message of its own.' },
           },
         },
