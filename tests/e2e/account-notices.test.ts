@@ -57,6 +57,12 @@ describe('"New sign-in" only from a new browser or address', () => {
     await product.signIn(phone.page, 'carol');
     expect(await signInNotices(phone.page)).toBe(2);
     await expect.poll(() => mails().length, within).toBe(2);
+    // A notice of a moment ago says so in words, not "0 seconds ago".
+    await bell(phone.page).click();
+    const newest = panel(phone.page).getByRole('listitem').filter({ hasText: 'New sign-in' }).first();
+    await expect.poll(() => newest.textContent(), within).toContain('just now');
+    expect(await panel(phone.page).textContent()).not.toMatch(/\bseconds? ago\b/);
+    await phone.page.keyboard.press('Escape');
     await Promise.all([laptop.context.close(), phone.context.close()]);
   });
 });
