@@ -29,6 +29,9 @@ const itemOf = (row: { id: string; title: string; body: string; link: string | n
  */
 export function notificationsService(deps: NotificationsDeps) {
   const { db } = deps;
+  const walletChangedOf = (usernames: readonly string[]): void => {
+    for (const username of new Set(usernames)) deps.publish(userChannelName(username), realtimeEvents.wallet, {} satisfies WalletEvent);
+  };
   return {
     /** `list`: the unread count and the newest NOTIFICATIONS_LIST_LIMIT, newest first. */
     async list(userId: string): Promise<NotificationList> {
@@ -58,13 +61,17 @@ export function notificationsService(deps: NotificationsDeps) {
     async walletChanged(userIds: readonly string[]): Promise<void> {
       if (userIds.length === 0) return;
       try {
-        for (const username of await notificationsRepository(db).usernames([...new Set(userIds)])) {
-          deps.publish(userChannelName(username), realtimeEvents.wallet, {} satisfies WalletEvent);
-        }
+        walletChangedOf(await notificationsRepository(db).usernames([...new Set(userIds)]));
       } catch (error) {
         deps.log.error({ err: error }, 'wallet change not published live');
       }
     },
+
+    /**
+     * `walletChanged` for a caller that knows the traders' usernames already (a trade's change: its row names both
+     * parties), without the query: a trade's action answers after it, and it is the product's busiest write.
+     */
+    walletChangedOf,
 
     /**
      * After the commit of the rows' event: each row on its user's channel as `notification` (as `list` shows

@@ -76,7 +76,7 @@ interface Applied {
   change: TradeChange;
   /** Who the change told (its notifications, committed with it). */
   notified: Notified[];
-  /** The traders whose balances its ledger movement moved (none for a change that moves no money). */
+  /** The usernames of the traders whose balances its ledger movement moved (none for a change that moves no money). */
   moved: string[];
   event: string;
   data: TradeFacts & {
@@ -108,8 +108,8 @@ export interface TradesDeps {
   completed: () => Promise<void>;
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
-  /** After the commit of an open or a change that moved money: `wallet` on the channels of the traders it moved (never throws). */
-  walletChanged: (userIds: readonly string[]) => Promise<void>;
+  /** After the commit of an open or a change that moved money: `wallet` on the channels of the traders it moved, by username. */
+  walletChanged: (usernames: readonly string[]) => void;
   /** After the commit of an open or a change that ends a step of the trade's life: counted for GET /metrics. */
   counted: (outcome: TradeOutcome) => void;
   /**
@@ -147,6 +147,10 @@ export function wordsOf(ask: TradeActionAsk): ActionWords {
   }
 }
 
+
+/** The parties of the trade whose balances these postings move, by username (the trade's row names both). */
+const partiesMoved = (trade: Pick<TradeRow, 'buyer_id' | 'seller_id' | 'buyer' | 'seller'>, postings: readonly PostingInput[]): string[] =>
+  tradersOf(postings).flatMap((userId) => (userId === trade.buyer_id ? [trade.buyer] : userId === trade.seller_id ? [trade.seller] : []));
 
 /** Another open of the same buyer or on the same offer took the place this one picked (it committed first): run again for the next. */
 const lostPlaceRace = (error: unknown) => {
@@ -231,7 +235,7 @@ export function tradesService(deps: TradesDeps) {
       channel: trade.channel,
       change,
       notified: message.notified,
-      moved: movement ? tradersOf(movement.postings) : [],
+      moved: movement ? partiesMoved(trade, movement.postings) : [],
       event: TRADE_CHANGES[change].event,
       data: {
         channel: trade.channel,
@@ -249,7 +253,7 @@ export function tradesService(deps: TradesDeps) {
     if (outcome) deps.counted(outcome);
     await deps.changed(channel);
     await deps.announce(notified);
-    await deps.walletChanged(moved);
+    deps.walletChanged(moved);
   };
 
   /**
@@ -399,7 +403,7 @@ export function tradesService(deps: TradesDeps) {
         throw refuse.offerFull();
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
-      await told(channel, opened.notified, tradersOf(escrowed), 'opened');
+      await told(channel, opened.notified, [seller], 'opened');
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
