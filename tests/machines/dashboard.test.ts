@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import { COIN_PRICE_CHANNEL, type Overview, type WalletItem } from '../../contracts/index.ts';
+import { COIN_PRICE_CHANNEL, realtimeEvents, userChannelName, type Overview, type WalletItem } from '../../contracts/index.ts';
 import { bindDashboard } from '../../src/machines/dashboard/dashboard.actors.ts';
 import {
   liveTotalBalance,
@@ -34,7 +34,7 @@ async function startDashboard(answers: { overview?: () => Promise<Overview | nul
     wallets: vi.fn(answers.wallets ?? (async () => wallets)),
   };
   const deps = { accounts: accounts as unknown as AccountService, realtime: realtime.service } as FlowDeps;
-  const actor = createActor(bindDashboard(deps)).start();
+  const actor = createActor(bindDashboard(deps), { input: { username: 'erin' } }).start();
   await flush();
   const price = (ticker: string, value: string) => realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker, price: value });
   const total = () => {
@@ -60,6 +60,26 @@ describe('dashboard', () => {
     expect(realtime.listeners(COIN_PRICE_CHANNEL)).toBe(1);
     actor.stop();
     expect(realtime.listeners(COIN_PRICE_CHANNEL), 'leaving the dashboard ends the subscription').toBe(0);
+  });
+
+  it('a balance change told on the trader’s own channel reads the overview and the wallets again: Total Balance shows it at once', async () => {
+    let answer = withEscrow;
+    const { actor, accounts, realtime, total } = await startDashboard({ overview: async () => answer });
+    expect(realtime.listeners(userChannelName('erin')), 'the trader’s own channel, while the dashboard is open').toBe(1);
+    expect(total()).toBe('42000.2');
+    // A deposit of 0.25 BTC is credited (at 60,000.00: 15,000.00 more).
+    answer = overview('57000.20');
+    realtime.emit(userChannelName('erin'), realtimeEvents.wallet, {});
+    await flush();
+    expect(accounts.overview).toHaveBeenCalledTimes(2);
+    expect(accounts.wallets).toHaveBeenCalledTimes(2);
+    expect(total()).toBe('57000.2');
+    // Another trader's channel is not the dashboard's business.
+    realtime.emit(userChannelName('frank'), realtimeEvents.wallet, {});
+    await flush();
+    expect(accounts.overview).toHaveBeenCalledTimes(2);
+    actor.stop();
+    expect(realtime.listeners(userChannelName('erin')), 'leaving the dashboard ends it').toBe(0);
   });
 
   it('Total Balance starts at the overview’s figure and follows the live prices of the available balances', async () => {

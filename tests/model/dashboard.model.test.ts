@@ -18,7 +18,10 @@ import { wallets } from '../support/wallets.ts';
 
 const overview: Overview = { total_balance: '42000.20', active_offers: 1, completed_trades: 2, open_chats: 0, recent_trades: [] };
 
-/** What can happen on the dashboard: each call's outcomes (the overview's failure answers null), and a refresh. */
+/**
+ * What can happen on the dashboard: each call's outcomes (the overview's failure answers null), a refresh, and the
+ * trader's own channel telling of a balance change.
+ */
 function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
   const list: ModelEvent[] = [];
   if (snapshot.matches({ overview: 'loading' })) {
@@ -34,17 +37,20 @@ function events(snapshot: AnyMachineSnapshot): ModelEvent[] {
       { type: 'xstate.error.actor.loadWallets', error: new Error('Internet server error') },
     );
   }
-  list.push({ type: 'overview.refresh' });
+  list.push({ type: 'overview.refresh' }, { type: 'realtime.wallet.changed' });
+  if (snapshot.children.userChannel) list.push({ type: 'xstate.error.actor.userChannel', error: new Error('refused') });
   return list;
 }
 
-const model = walk(dashboardMachine, { events });
+const model = walk(dashboardMachine, { events, input: { username: 'erin' } });
 
 async function run(path: ModelPath, coverage?: Coverage) {
-  const fakes = scriptedActors(['loadOverview', 'loadWallets']);
+  // The trader's own channel: a call that stays open for the dashboard's life (its events are the path's steps).
+  const fakes = scriptedActors(['loadOverview', 'loadWallets', 'userChannel']);
   const realtime = fakeRealtime();
   const actors = { ...fakes.actors, livePrices: bindLivePrices(realtime.service) };
   const actor = createActor(dashboardMachine.provide({ actors: actors as never }), {
+    input: { username: 'erin' },
     inspect: coverage?.inspect,
   }).start();
 
@@ -53,6 +59,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   let shownWallets: WalletItem[] | null = null;
   let overviewLoading = true;
   let walletsState: 'loading' | 'live' | 'unavailable' = 'loading';
+  let channelOpen = true;
 
   await replay(actor, path, fakes, (snapshot, { event }) => {
     switch (event.type) {
@@ -75,12 +82,22 @@ async function run(path: ModelPath, coverage?: Coverage) {
         if (!overviewLoading) overviewLoading = true;
         if (walletsState !== 'loading') walletsState = 'loading';
         break;
+      case 'xstate.error.actor.userChannel':
+        // The channel refused: the figures stay those of the last read.
+        channelOpen = false;
+        break;
+      case 'realtime.wallet.changed':
+        // A balance changed: both are read again, whatever they were doing (a read on its way may predate it).
+        overviewLoading = true;
+        walletsState = 'loading';
+        break;
     }
     expect(selectOverview(snapshot as never)).toEqual(shownOverview);
     expect(selectWallets(snapshot as never)).toEqual(shownWallets);
     expect(selectIsLoading(snapshot as never), 'busy').toBe(overviewLoading);
     expect(fakes.isRunning('loadOverview')).toBe(overviewLoading);
     expect(fakes.isRunning('loadWallets')).toBe(walletsState === 'loading');
+    expect(fakes.isRunning('userChannel'), 'the trader’s own channel is listened to all along').toBe(channelOpen);
     expect(selectPricesUnavailable(snapshot as never)).toBe(walletsState === 'unavailable');
     const child = selectLivePrices(snapshot as never);
     expect(child !== undefined, 'live prices run only once the wallets have loaded').toBe(walletsState === 'live');

@@ -25,6 +25,7 @@ async function showDashboard(answers: { wallets?: () => Promise<WalletItem[]> } 
         livePrices: bindLivePrices(realtime.service),
       },
     }),
+    { input: { username: 'erin' } },
   ).start();
   await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
   const price = (ticker: string, value: string) => act(() => realtime.emit(COIN_PRICE_CHANNEL, 'price', { ticker, price: value }));

@@ -264,6 +264,7 @@ describe('DashboardScreen', () => {
   it('greets the trader and shows the four figures and the recent trades', async () => {
     const actor = createActor(
       dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(async () => overview) } }),
+      { input: { username: 'erin' } },
     ).start();
     await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
     expect(screen.getByRole('heading', { name: 'Welcome back, erin' })).toBeInTheDocument();
@@ -278,6 +279,7 @@ describe('DashboardScreen', () => {
   it('shows dashes and "Loading trades…" while the first overview is on its way, never 0s', async () => {
     const actor = createActor(
       dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(() => new Promise(() => {})) } }),
+      { input: { username: 'erin' } },
     ).start();
     await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
     expect(await screen.findByText('Loading trades…')).toBeInTheDocument();
@@ -290,6 +292,7 @@ describe('DashboardScreen', () => {
   it('shows 0s and "You have no trades yet." when the overview failed (null)', async () => {
     const actor = createActor(
       dashboardMachine.provide({ actors: { loadOverview: fromPromise<Overview | null>(async () => null) } }),
+      { input: { username: 'erin' } },
     ).start();
     await renderWithRouter(() => <DashboardScreen actor={actor} username="erin" />);
     expect(await screen.findByText('$0.00')).toBeInTheDocument();

@@ -1,20 +1,24 @@
 import { assign, setup } from 'xstate';
 import type { Overview, WalletItem } from '../../../contracts/index.ts';
 import type { LivePricesLogic } from '../livePrices/livePrices.machine.ts';
+import { liveActors, userChannel, type WalletChannelEvent } from '../shared/liveRegions.ts';
 import { readInto } from '../shared/reading.ts';
 import { unboundChart, unboundPromise } from '../shared/unbound.ts';
 import { walletPrices } from '../shared/walletPrices.ts';
 
-export type DashboardContext = { overview: Overview | null; wallets: WalletItem[] | null };
-export type DashboardEvent = { type: 'overview.refresh' };
+export type DashboardInput = { username: string };
+export type DashboardContext = { username: string; overview: Overview | null; wallets: WalletItem[] | null };
+export type DashboardEvent = { type: 'overview.refresh' } | WalletChannelEvent;
 
 /**
  * The dashboard: the figures of `user/overview/`, and the trader's wallets (`user/wallet/` list) whose prices
  * then follow the coin_price channel (the live prices panel, and Total Balance at those prices).
  */
 export const dashboardMachine = setup({
-  types: { context: {} as DashboardContext, events: {} as DashboardEvent },
+  types: { context: {} as DashboardContext, events: {} as DashboardEvent, input: {} as DashboardInput },
   actors: {
+    /** `userChannel` brings `realtime.wallet.changed` (and `realtime.subscribed`, which the dashboard leaves alone). */
+    userChannel: liveActors.userChannel,
     loadOverview: unboundPromise<Overview | null>('loadOverview'),
     loadWallets: unboundPromise<WalletItem[]>('loadWallets'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
@@ -27,8 +31,16 @@ export const dashboardMachine = setup({
 }).createMachine({
   id: 'dashboard',
   description: 'Greeting, four stat cards, the live prices of the trader’s coins and the recent trades.',
-  context: { overview: null, wallets: null },
+  context: ({ input }) => ({ username: input.username, overview: null, wallets: null }),
   type: 'parallel',
+  invoke: userChannel('No live Total Balance: the figures are those of the last read until the page is opened again.'),
+  on: {
+    'realtime.wallet.changed': {
+      target: ['.overview.loading', '.wallets.loading'],
+      description:
+        'A balance of the trader changed (a deposit credited, a trade’s escrow moved, a withdrawal): the overview and the wallets are read again together, a read on its way starting over, so Total Balance shows it at once.',
+    },
+  },
   states: {
     overview: {
       initial: 'loading',

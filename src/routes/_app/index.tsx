@@ -10,5 +10,6 @@ export const Route = createFileRoute('/_app/')({ component: DashboardRoute });
 function DashboardRoute() {
   const { session } = Route.useRouteContext();
   const user = useSelector(session, selectUser);
-  return <DashboardScreen actor={useFlowActor(bindDashboard)} username={user?.username ?? ''} />;
+  const username = user?.username ?? '';
+  return <DashboardScreen actor={useFlowActor(bindDashboard, { input: { username } })} username={username} />;
 }
