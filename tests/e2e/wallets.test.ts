@@ -91,6 +91,13 @@ describe('wallets in the browser', () => {
     await depositTab.goto(`${product.baseUrl}/wallets/deposit?coin=BTC`);
     const depositBalance = depositTab.getByText('Your BTC balance').locator('..');
     await depositBalance.getByText(/ BTC$/).waitFor();
+    // And the dashboard in a third: its Total Balance card.
+    const dashboardTab = await context.newPage();
+    await dashboardTab.goto(`${product.baseUrl}/`);
+    const totalCard = dashboardTab.getByText('Total Balance', { exact: true }).locator('../..').getByText(/^\$[\d,]+\.\d{2}$/);
+    await totalCard.waitFor();
+    const dashboardTotal = async () => units(((await totalCard.textContent()) ?? '').replace('$', ''), 2);
+    const dashboardBefore = await dashboardTotal();
     const token = await tokenOf('alice');
     const entries = await wallet<WalletAddressEntry[]>(token, { type: 'addresses' });
     const address = entries.find((entry) => entry.coin.ticker === 'BTC')!.networks[0]!.address;
@@ -108,6 +115,10 @@ describe('wallets in the browser', () => {
     // The total rose by about 0.25 BTC at its live price (which may move a little meanwhile): at least 90 % of it.
     expect((after.total - before.total) * 1000n).toBeGreaterThan(after.price * 225n);
     await depositBalance.getByText(`${written(after.balance, 8)} BTC`).waitFor({ timeout: 1000 });
+    // The dashboard's Total Balance rose by the deposit too (at least 90 % of it at the live price), without a reload.
+    await expect
+      .poll(async () => ((await dashboardTotal()) - dashboardBefore) * 1000n > after.price * 225n, { timeout: 2000, interval: 50 })
+      .toBe(true);
   });
 
   it('deposits to a QR code that holds the shown address; the deposit shows pending, then completed, and the wallet rises', async () => {
