@@ -364,6 +364,8 @@ describe('the trade chat, live between two traders', () => {
     // Still pending: the chat goes on.
     expect(await input(atAlice).count()).toBe(1);
     await standingStill(toast(bob.page, 'Action Performed!'));
+    // On a laptop too, the toast keeps clear of the chat's input, Send and the trade's buttons.
+    await toastsClearOf(bob.page, atBob);
     await shoot(bob, 'paid-bob', ['light', 'mobile-light']);
     await shoot(alice, 'paid-alice', ['dark', 'light', 'mobile-dark']);
     expect(await notReloaded(alice.page)).toBe(true);

@@ -18,12 +18,12 @@ describe('the toaster', () => {
     expect(group()).toHaveAttribute('data-placement', 'top');
   });
 
-  it('keeps them bottom right on a laptop, and moves them when the window crosses the breakpoint', async () => {
+  it('shows them top right on a laptop, clear of the chat’s Send, and moves them when the window crosses the breakpoint', async () => {
     pretendViewport(true);
     const view = render(<Toaster />);
     await act(async () => void toaster.create({ title: 'Action Performed!', type: 'success' }));
     expect(await screen.findByText('Action Performed!')).toBeInTheDocument();
-    expect(group()).toHaveAttribute('data-placement', 'bottom-end');
+    expect(group()).toHaveAttribute('data-placement', 'top-end');
     pretendViewport(false);
     await act(async () => view.rerender(<Toaster />));
     expect(group()).toHaveAttribute('data-placement', 'top');

@@ -4,13 +4,23 @@ import { CloseIcon } from './icons.tsx';
 import { WIDE_SCREEN, matchesMedia, useMediaQuery } from './useMediaQuery.ts';
 
 /**
- * Where toasts show: bottom right on a laptop; from the top on a phone, where the bottom of the screen is the
- * chat's message input and the trade's buttons, which a toast must never cover.
+ * Where toasts show: from the top, right-aligned on a laptop and across a phone. The bottom of the screen is the
+ * chat's message input and Send, and on a phone the trade's buttons, which a toast must never cover.
  */
-export const toastPlacement = (wide: boolean) => (wide ? 'bottom-end' : 'top');
+export const toastPlacement = (wide: boolean) => (wide ? 'top-end' : 'top');
 
-/** The product's toast limits: at most 3 at once, 4000 ms each. */
-export const toaster = createToaster({ placement: toastPlacement(matchesMedia(WIDE_SCREEN)), max: 3, duration: 4000, overlap: false, gap: 12 });
+/**
+ * The product's toast limits: at most 3 at once, 4000 ms each; they start below the top bar (navStyles.ts `inner`,
+ * 4rem high and sticky), so the bell, the menu and the profile stay in reach while one shows.
+ */
+export const toaster = createToaster({
+  placement: toastPlacement(matchesMedia(WIDE_SCREEN)),
+  offsets: { top: '4.5rem', right: '1rem', bottom: '1rem', left: '1rem' },
+  max: 3,
+  duration: 4000,
+  overlap: false,
+  gap: 12,
+});
 
 const root = css({
   width: 'min(22rem, calc(100vw - 2rem))',
