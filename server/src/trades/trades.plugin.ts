@@ -28,7 +28,7 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     online: (usernames) => app.realtime.online(usernames),
     completed: () => app.offersChanged(),
     announce: (rows) => app.notifications.announce(rows),
-    walletChanged: (usernames) => app.notifications.walletChangedOf(usernames),
+    walletChangedOf: (usernames) => app.notifications.walletChangedOf(usernames),
     counted: (outcome) => app.metrics.trade(outcome),
     confirmRelease: (who, proof) => app.confirmation.confirm(who, proof),
   });

@@ -109,7 +109,7 @@ export interface TradesDeps {
   /** After the commit: the notifications the open or change wrote, live and to the push worker (never throws). */
   announce: (rows: readonly Notified[]) => Promise<void>;
   /** After the commit of an open or a change that moved money: `wallet` on the channels of the traders it moved, by username. */
-  walletChanged: (usernames: readonly string[]) => void;
+  walletChangedOf: (usernames: readonly string[]) => void;
   /** After the commit of an open or a change that ends a step of the trade's life: counted for GET /metrics. */
   counted: (outcome: TradeOutcome) => void;
   /**
@@ -253,7 +253,7 @@ export function tradesService(deps: TradesDeps) {
     if (outcome) deps.counted(outcome);
     await deps.changed(channel);
     await deps.announce(notified);
-    deps.walletChanged(moved);
+    deps.walletChangedOf(moved);
   };
 
   /**

@@ -9,7 +9,7 @@ import {
   type TradeRole,
   type TradeStatus,
 } from '../../../contracts/index.ts';
-import { availableActions, canTakeAction, isFinished, stageOf, type TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
+import { availableActions, canTakeAction, isFinished, stageOf } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 
 /**
  * The chat's rules, from the lifecycle chart (domain/tradeLifecycle) and the contracts the server decides with:
@@ -29,7 +29,7 @@ export const actionsFor = (conversation: TradeFacts & Pick<Conversation, 'partne
 export const isOpenTrade = (facts: TradeFacts): boolean => !isFinished(facts);
 
 /** Where the trade stands, in the lifecycle chart's own states (the list says it in words). */
-export const stageFor = (facts: TradeFacts): TradeStage => stageOf(facts);
+export { stageOf };
 
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;

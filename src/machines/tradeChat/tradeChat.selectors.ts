@@ -2,7 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { ChatMessage, Conversation, DisputeResolution, TradeAction, TradeFacts, TradeRole, TradeSummary } from '../../../contracts/index.ts';
 import type { TradeStage } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import type { tradeChatMachine } from './tradeChat.machine.ts';
-import { actionsFor, isOpenTrade, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf, stageFor } from './tradeChat.rules.ts';
+import { actionsFor, isOpenTrade, messageProblem, payerAccountProblem, ratingProblem, reasonProblem, roleOf, stageOf } from './tradeChat.rules.ts';
 import type { OneClickAction, TradeConversationEvent, tradeConversationMachine } from './tradeConversation.machine.ts';
 import type { tradeRatingMachine } from './tradeRating.machine.ts';
 import { leftUntil, waitedSince } from '../shared/waited.ts';
@@ -27,7 +27,7 @@ const STAGE_WORDS: Record<TradeStage, string> = {
   completed: 'Completed',
   cancelled: 'Cancelled',
 };
-export const stageWordsOf = (facts: TradeFacts) => STAGE_WORDS[stageFor(facts)];
+export const stageWordsOf = (facts: TradeFacts) => STAGE_WORDS[stageOf(facts)];
 /** The unread badge's words for a screen reader: "1 unread message", "3 unread messages". */
 export const unreadLabelOf = (count: number) => `${count} unread message${count === 1 ? '' : 's'}`;
 

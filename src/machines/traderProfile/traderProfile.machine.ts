@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { OfferConditions, OfferListItem } from '../../../contracts/index.ts';
 import type { TraderProfile, TraderStanding } from '../../../contracts/traders.ts';
 import { standingRead } from '../shared/standing.ts';
@@ -19,10 +19,6 @@ export type TraderProfileContext = {
 
 export type TraderProfileEvent = { type: 'profile.retry' } | { type: 'offer.take'; offer: OfferListItem };
 
-const stub = (name: string) => () => {
-  throw new Error(`${name} is bound in the route (traderProfile.actors.ts)`);
-};
-
 /** /traders/$username: one trader's public record (docs/api.md "Trader profiles"), and a way into each of their offers. */
 export const traderProfileMachine = setup({
   types: {
@@ -32,7 +28,7 @@ export const traderProfileMachine = setup({
   },
   actors: {
     /** Answers null for a username nobody has. */
-    loadProfile: fromPromise<TraderProfile | null, { username: string }>(async () => stub('loadProfile')()),
+    loadProfile: unboundPromise<TraderProfile | null, { username: string }>('loadProfile'),
     loadStanding: unboundPromise<TraderStanding>('loadStanding'),
   },
   actions: {

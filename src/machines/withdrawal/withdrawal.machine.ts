@@ -37,7 +37,7 @@ const fieldsOf = ({ preview: _, asked: __, ...fields }: WithdrawalContext): With
  * in; in the other, its own figure (the crypto amount it will send, or that amount's USD value at the price the
  * server converted with). No price of the page's enters: one price converts both ways within a preview.
  */
-export const previewAmountIn = (mode: WithdrawalMode, preview: WithdrawalPreview, asked: { amount: string; mode: WithdrawalMode }) =>
+const previewAmountIn = (mode: WithdrawalMode, preview: WithdrawalPreview, asked: { amount: string; mode: WithdrawalMode }) =>
   mode === asked.mode ? asked.amount : mode === 'crypto' ? preview.amount_crypto : preview.amount_usd;
 
 /** Withdraw (/wallets/withdraw; the server's rules: docs/rules.md "Wallets"). */

@@ -15,7 +15,7 @@ import {
   stageWordsOf,
   unreadLabelOf,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
-import { formatCrypto, formatFiat } from '../format/money.ts';
+import { fiatAmount, formatCrypto } from '../format/money.ts';
 import { focusRing, initialAvatar } from '../primitives/looks.ts';
 import { StatusBadge } from '../primitives/StatusBadge.tsx';
 import { TextField } from '../primitives/TextField.tsx';
@@ -146,7 +146,7 @@ export function ConversationList({
                 <span className={crypto}>{formatCrypto(conversation.amount_crypto, conversation.coin__decimal_places, conversation.coin__ticker)}</span>
                 <span className={fiat}>
                   {' · '}
-                  {formatFiat(conversation.trading_amount)} {conversation.currency__code}
+                  {fiatAmount(conversation.trading_amount, conversation.currency__code)}
                 </span>
               </span>
               <span className={line}>

@@ -11,18 +11,18 @@ import {
   selectTradeSummary,
   type ConversationRef,
 } from '../../machines/tradeChat/tradeChat.selectors.ts';
-import { formatCrypto, formatFiat, formatRate } from '../format/money.ts';
+import { fiatAmount, formatCrypto, formatRateLine } from '../format/money.ts';
 import { ChevronDownIcon, ClockIcon } from '../primitives/icons.tsx';
 import { WIDE_SCREEN, useMediaQuery } from '../primitives/useMediaQuery.ts';
 import { ResolutionPanel } from './TradeNotes.tsx';
 
 /** Whose side of the trade this screen is, word for word. */
-export const ROLE_TEXT: Record<TradeRole, string> = { buyer: 'You are buying', seller: 'You are selling' };
+const ROLE_TEXT: Record<TradeRole, string> = { buyer: 'You are buying', seller: 'You are selling' };
 /** The payment window once it ran out: the server's sweep cancels the trade shortly after. */
-export const TIME_UP = 'The time to pay has run out';
+const TIME_UP = 'The time to pay has run out';
 
 /** The countdown as the summary says it: "14:32 left to pay" (the buyer), "… left for the buyer to pay" (the seller). */
-export const timeToPay = (left: string | null, role: TradeRole) =>
+const timeToPay = (left: string | null, role: TradeRole) =>
   left === null ? TIME_UP : role === 'buyer' ? `${left} left to pay` : `${left} left for the buyer to pay`;
 
 // A box of its own on a phone; from md up, plain lines under the partner's name.
@@ -127,7 +127,7 @@ export function TradeSummary({ actor }: { actor: ConversationRef }) {
   const crypto = summary
     ? formatCrypto(side === 'seller' ? summary.escrow_crypto : summary.amount_crypto, summary.coin__decimal_places, summary.coin__ticker)
     : '';
-  const fiat = summary ? `${formatFiat(summary.trading_amount)} ${summary.currency__code}` : '';
+  const fiat = summary ? fiatAmount(summary.trading_amount, summary.currency__code) : '';
   const over = payWindow?.left === null ? '' : undefined;
   return (
     <section aria-label="Trade summary" className={root} data-role={side}>
@@ -155,9 +155,7 @@ export function TradeSummary({ actor }: { actor: ConversationRef }) {
             <dl className={terms}>
               <Term name={side === 'seller' ? 'In escrow' : 'You receive'}>{crypto}</Term>
               <Term name="Total">{fiat}</Term>
-              <Term name="Rate">
-                1.00 USD = {formatRate(summary.rate)} {summary.currency__code}
-              </Term>
+              <Term name="Rate">{formatRateLine(summary.rate, summary.currency__code)}</Term>
               <Term name="Payment method">{summary.payment_method}</Term>
               {payWindow ? (
                 <Term name="Time to pay">

@@ -30,5 +30,8 @@ export function formatRate(value: string): string {
   return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 }).format(asDecimal(value));
 }
 
+/** Fiat with 2 places and its currency, "975.00 USD". */
+export const fiatAmount = (amount: string, currency: string): string => `${formatFiat(amount)} ${currency}`;
+
 /** A rate as the offer card states it (after "Rate: "): "1.00 USD = 1,025.50 EUR". */
 export const formatRateLine = (rate: string, currency: string): string => `1.00 USD = ${formatRate(rate)} ${currency}`;

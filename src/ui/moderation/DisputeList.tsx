@@ -9,7 +9,8 @@ import {
 import { ChannelList } from '../chat/ChannelList.tsx';
 import { ColumnFailed, ColumnLoading } from '../chat/SplitView.tsx';
 import { Badge } from '../primitives/StatusBadge.tsx';
-import { cryptoAmount, fiatAmount } from './format.ts';
+import { fiatAmount } from '../format/money.ts';
+import { cryptoAmount } from './format.ts';
 import { Parties } from './Parties.tsx';
 import type { DeskRef } from './types.ts';
 

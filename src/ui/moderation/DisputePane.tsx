@@ -15,11 +15,11 @@ import {
 import { BackButton } from '../chat/BackButton.tsx';
 import { MessageComposer } from '../chat/MessageComposer.tsx';
 import { MessageList } from '../chat/MessageList.tsx';
-import { formatRateLine } from '../format/money.ts';
+import { fiatAmount, formatRateLine } from '../format/money.ts';
 import { Button } from '../primitives/Button.tsx';
 import { callout, factList } from '../primitives/boxes.ts';
 import { Badge, StatusBadge } from '../primitives/StatusBadge.tsx';
-import { cryptoAmount, fiatAmount, formatMoment, outcomeText } from './format.ts';
+import { cryptoAmount, formatMoment, outcomeText } from './format.ts';
 import { Parties } from './Parties.tsx';
 import { ResolveDialog } from './ResolveDialog.tsx';
 import type { DeskRef } from './types.ts';

@@ -12,7 +12,7 @@ export type Row = { key: string | number; cells: ReactNode[]; data?: Record<`dat
 const tableCard = cx(cardStyle, css({ p: '0!', overflowX: 'auto' }));
 
 /** The console's look of a table (the default): cells padded alike, aligned to their tops, figures to the right. */
-export const consoleTable = css({
+const consoleTable = css({
   width: '100%',
   borderCollapse: 'collapse',
   fontSize: 'sm',

@@ -7,7 +7,7 @@ import { WIDE_SCREEN, matchesMedia, useMediaQuery } from './useMediaQuery.ts';
  * Where toasts show: from the top, right-aligned on a laptop and across a phone. The bottom of the screen is the
  * chat's message input and Send, and on a phone the trade's buttons, which a toast must never cover.
  */
-export const toastPlacement = (wide: boolean) => (wide ? 'top-end' : 'top');
+const toastPlacement = (wide: boolean) => (wide ? 'top-end' : 'top');
 
 /**
  * The product's toast limits: at most 3 at once, 4000 ms each; they start below the top bar (navStyles.ts `inner`,
