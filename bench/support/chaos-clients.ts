@@ -1,6 +1,7 @@
 /**
  * A chaos client: one trader as the web app behaves, over HTTP and pusher-js. It calls its home process and,
- * when nothing listens there, the other one (what a load balancer does with a process that is down). A call
+ * when nothing listens there, the other one (what a load balancer does with a process that is down); its
+ * socket goes through a load balancer (chaos-cluster.ts `balancer`) that prefers the home process. A call
  * whose connection broke or that answered 5xx may or may not have been applied: the caller finds out by
  * refetching, never by sending it again blindly. What the client knows of each of its trades grows from the
  * answers it got, the realtime events it received and the refetch it makes whenever its user channel is
@@ -11,7 +12,7 @@ import { realtimeEvents, tradeEvent, type ChatMessage } from '../../contracts/ch
 import { conversation, TRADE_CHANNEL_HEADER, TRADE_EVENTS, type Conversation, type TradeFacts } from '../../contracts/trade.ts';
 import { BUILT_IN_KEY } from '../../server/src/infra/realtime/settings.ts';
 import { refusalMayPass, RESUBSCRIBE_FIRST_MS, RESUBSCRIBE_LAST_MS } from '../../src/services/realtime.ts';
-import type { ChaosServer } from './chaos-cluster.ts';
+import type { ChaosBalancer, ChaosServer } from './chaos-cluster.ts';
 
 /** A call that takes longer than this hangs: an outage must be answered with an envelope, not a wait. */
 export const CALL_TIMEOUT_MS = 15_000;
@@ -54,6 +55,8 @@ export interface ChaosClientInit {
   address: string;
   home: ChaosServer;
   other: ChaosServer;
+  /** Load balancers of this client's own that send to `home` while it is up: one for the socket, one for its channel auth. */
+  balancers: { socket: ChaosBalancer; auth: ChaosBalancer };
   /** Problems that fail the run. */
   violations: string[];
 }
@@ -87,11 +90,11 @@ export class ChaosClient {
     this.pusher = new PusherClient(BUILT_IN_KEY, {
       cluster: 'peerex',
       wsHost: '127.0.0.1',
-      wsPort: init.home.port,
+      wsPort: init.balancers.socket.port,
       forceTLS: false,
       enabledTransports: ['ws'],
       channelAuthorization: {
-        endpoint: `http://127.0.0.1:${init.home.port}/api/realtime/auth/`,
+        endpoint: `http://127.0.0.1:${init.balancers.auth.port}/api/realtime/auth/`,
         transport: 'ajax',
         headers: { Authorization: `Bearer ${init.websocketToken}`, 'X-Forwarded-For': init.address },
       },
@@ -174,6 +177,9 @@ export class ChaosClient {
   }
 
   isConnected = () => this.pusher.connection.state === 'connected';
+
+  /** The process this client's socket lives on now (home, unless home was down when it last connected). */
+  socketServer = () => this.init.balancers.socket.servedBy();
 
   disconnect() {
     this.pusher.disconnect();

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -217,4 +217,64 @@ async function healthy(port: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+export interface ChaosBalancer {
+  readonly port: number;
+  /** The process the newest connection still open goes to, if any. */
+  servedBy(): ChaosServer | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP load balancer in front of the fleet, as production has one: each connection goes to the first
+ * process that accepts it, `preferred` first. A client's socket then reconnects to a live process at once
+ * when its own was killed; pinned to a dead port, pusher-js ignores the refused attempt and waits out its
+ * 15 s connection timeout before it tries again (SequentialStrategy), whatever the browser or Node.
+ */
+export async function balancer(preferred: ChaosServer, ...others: ChaosServer[]): Promise<ChaosBalancer> {
+  const order = [preferred, ...others];
+  const open = new Set<Socket>();
+  const pairs: Array<{ target: ChaosServer; outgoing: Socket }> = [];
+  const server: Server = createServer((incoming) => {
+    open.add(incoming);
+    incoming.once('close', () => open.delete(incoming));
+    incoming.pause();
+    const attempt = (index: number) => {
+      if (index >= order.length) return incoming.destroy();
+      const outgoing = connect(order[index]!.port, '127.0.0.1');
+      let connected = false;
+      open.add(outgoing);
+      outgoing.once('close', () => {
+        open.delete(outgoing);
+        if (connected) pairs.splice(pairs.findIndex((pair) => pair.outgoing === outgoing), 1);
+        if (connected) incoming.destroy();
+      });
+      // Refused before it connected: the next process. Any other error ends the pair, as a dead peer does.
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (!connected && error.code === 'ECONNREFUSED') attempt(index + 1);
+        else incoming.destroy();
+      });
+      outgoing.once('connect', () => {
+        connected = true;
+        pairs.push({ target: order[index]!, outgoing });
+        incoming.on('error', () => outgoing.destroy());
+        incoming.once('close', () => outgoing.destroy());
+        incoming.pipe(outgoing);
+        outgoing.pipe(incoming);
+        incoming.resume();
+      });
+    };
+    attempt(0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    servedBy: () => pairs.at(-1)?.target,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

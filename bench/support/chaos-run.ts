@@ -10,7 +10,7 @@ import type { Db } from '../../server/src/infra/db/db.ts';
 import { checkLedger, formatLedgerReport } from '../../server/src/ledger/check.ts';
 import type { TradeFacts } from '../../contracts/trade.ts';
 import { ChaosClient, factsOf, progressOf, type Acknowledged, type Answer } from './chaos-clients.ts';
-import { fleetEnvironment, logDirectory, serverProcess, startRedis, type ChaosRedis, type ChaosServer } from './chaos-cluster.ts';
+import { balancer, fleetEnvironment, logDirectory, serverProcess, startRedis, type ChaosBalancer, type ChaosRedis, type ChaosServer } from './chaos-cluster.ts';
 import { PASSWORD, insertOffer, insertTrader, signIn } from './chaos-traders.ts';
 import { admin, databaseUrl } from './postgres.ts';
 
@@ -98,6 +98,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const url = database.url;
   let redis: ChaosRedis | undefined;
   const servers: ChaosServer[] = [];
+  const balancers: ChaosBalancer[] = [];
   const clients: ChaosClient[] = [];
   let db: Db | undefined;
   try {
@@ -109,23 +110,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`Servers on ports ${servers.map((s) => s.port).join(' and ')}, Redis at ${redis.url}, database ${new URL(url).pathname.slice(1)}; logs in ${logs}`);
 
     db = await openPostgres({ url, poolSize: 4 });
-    const lanes = await setUp(db, options.clients, servers, violations);
+    const lanes = await setUp(db, options.clients, servers, balancers, violations);
     for (const lane of lanes) clients.push(lane.buyer, lane.seller);
     await Promise.all(clients.map((client) => client.ready()));
     log(`${clients.length} clients signed in and connected; trading for ${options.seconds} s`);
 
+    const kills: Kill[] = [];
     const started = Date.now();
     const deadline = started + options.seconds * 1000;
     // Trading goes on until the last fault is over (a restart may take the fault schedule past the deadline):
     // every fault strikes a fleet under load.
     let faultsOver = false;
-    const faults = injectFaults(options, started, deadline, servers, redis, clients, log).finally(() => (faultsOver = true));
+    const faults = injectFaults(options, started, deadline, servers, redis, clients, kills, log).finally(() => (faultsOver = true));
     const trading = Promise.all(lanes.map((lane) => trade(lane, () => Date.now() < deadline || !faultsOver, violations)));
     await Promise.all([trading, faults]);
     log(`Trading stopped after ${((Date.now() - started) / 1000).toFixed(1)} s; waiting for every client to be connected and up to date`);
 
     await settle(clients, db, violations);
-    const { checked, behind } = await check(db, lanes, servers, violations);
+    const { checked, behind } = await check(db, lanes, kills, violations);
     const ledger = await checkLedger(db);
     if (!ledger.clean) violations.push(`ledger:check is not clean:\n${formatLedgerReport(ledger)}`);
     for (const server of servers) violations.push(...server.unexpectedExits);
@@ -154,6 +156,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } finally {
     for (const client of clients) client.disconnect();
     await db?.close();
+    for (const lb of balancers) await lb.close();
     for (const server of servers) await server.stop();
     await redis?.stop();
     await database.drop();
@@ -163,13 +166,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 // ---------------------------------------------------------------------------------------------------------
 // Set-up: half the traders sell (each with an offer), half buy; each signed in on its home process.
 
-async function setUp(db: Db, count: number, servers: ChaosServer[], violations: string[]): Promise<Lane[]> {
+async function setUp(db: Db, count: number, servers: ChaosServer[], balancers: ChaosBalancer[], violations: string[]): Promise<Lane[]> {
   const client = async (index: number, username: string, id: string): Promise<ChaosClient> => {
     const home = servers[index % servers.length]!;
     const other = servers[(index + 1) % servers.length]!;
+    // A client's socket lives on its home process while that is up (a balancer of its own tells which it is on).
+    const socket = await balancer(home, other);
+    const auth = await balancer(home, other);
+    balancers.push(socket, auth);
     const address = `10.77.${index >> 8}.${index & 255}`;
     const session = await signIn(home.port, username, address);
-    return new ChaosClient({ username, id, ...session, address, home, other, violations });
+    return new ChaosClient({ username, id, ...session, address, home, other, balancers: { socket, auth }, violations });
   };
 
   const lanes: Lane[] = [];
@@ -303,6 +310,13 @@ async function trade(lane: Lane, going: () => boolean, violations: string[]) {
   }
 }
 
+/** A server SIGKILL: which process, when, and the clients whose socket was on it then. */
+interface Kill {
+  server: ChaosServer;
+  at: number;
+  holding: ChaosClient[];
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Faults: the server kills at random moments spread over the run (each in its own slice of the time, so at
 // least `serverKills` happen), the victim chosen at random and started again at once on its port; Redis
@@ -315,6 +329,7 @@ async function injectFaults(
   servers: ChaosServer[],
   redis: ChaosRedis,
   clients: ChaosClient[],
+  kills: Kill[],
   log: (line: string) => void,
 ) {
   const span = deadline - started;
@@ -331,7 +346,9 @@ async function injectFaults(
       await sleep(Math.max(0, at - Date.now()));
       await reconnected();
       const victim = servers[Math.floor(Math.random() * servers.length)]!;
+      const holding = clients.filter((client) => client.socketServer() === victim);
       await victim.kill();
+      kills.push({ server: victim, at: victim.killedAt.at(-1)!, holding });
       log(`  ${((Date.now() - started) / 1000).toFixed(1)} s: SIGKILL ${victim.name}`);
       const restart = Date.now();
       await victim.start();
@@ -417,7 +434,7 @@ function diagnose(started: number, progress: Array<{ at: number; what: string }>
 async function check(
   db: Db,
   lanes: Lane[],
-  servers: ChaosServer[],
+  kills: Kill[],
   violations: string[],
 ): Promise<{ checked: ChaosReport['checked']; behind: ChaosClient[] }> {
   const database = await tradeFacts(db);
@@ -473,7 +490,7 @@ async function check(
     if (!same) violations.push(`trade ${trade.channel} (${trade.status}) has journal entries ${JSON.stringify([...actual])}, expected ${JSON.stringify([...expected])}`);
   }
 
-  // Every client reconnected after each kill of its process, and knows what the database knows.
+  // Every client reconnected after each kill of the process its socket was on, and knows what the database knows.
   const behind: ChaosClient[] = [];
   for (const client of clients) {
     const diff = differences(client, database);
@@ -481,11 +498,9 @@ async function check(
     violations.push(...diff);
     if (diff.length) behind.push(client);
   }
-  for (const server of servers) {
-    for (const client of clients.filter((c) => c.home === server)) {
-      for (const killed of server.killedAt) {
-        if (!client.connectedAt.some((at) => at > killed)) violations.push(`${client.username}: no reconnect after ${server.name}'s SIGKILL at ${new Date(killed).toISOString()}`);
-      }
+  for (const { server, at, holding } of kills) {
+    for (const client of holding) {
+      if (!client.connectedAt.some((connected) => connected > at)) violations.push(`${client.username}: no reconnect after ${server.name}'s SIGKILL at ${new Date(at).toISOString()}`);
     }
   }
   return { checked, behind };
