@@ -53,6 +53,13 @@ describe.each(dbTargets)('notifications on %s', (target) => {
        WHERE n.id > $1 ORDER BY n.id`,
       [since],
     );
+  /** A browser bound to `who` for web push, as the Beams device API leaves one (its keys are never used here). */
+  const bindDevice = (who: { id: string }) =>
+    t.app.db.query(
+      `INSERT INTO push_devices (id, instance_id, token, endpoint, p256dh, auth, user_id, created_at, last_seen_at)
+       VALUES ($1, 'instance', 'token', 'https://push.invalid/' || $1, 'p256dh', 'auth', $2, now(), now())`,
+      [`device-${who.id}`, who.id],
+    );
   /** Who was told what: [user id, kind] pairs, and each pushed to exactly its own user's username. */
   async function whoSince(since: string, ...parties: Trader[]): Promise<Array<[string, string]>> {
     const told = await toldSince(since);
@@ -72,6 +79,10 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       seller = await trader(t, { BTC: '1' });
       buyer = await trader(t);
       offer = await sellOffer(t, seller);
+      // With the built-in device API a trade's statement puts a web push in the outbox only for a party with a
+      // device (notifications/notify.ts PushOutbox); the last test but one is about the others.
+      await bindDevice(seller);
+      await bindDevice(buyer);
     });
 
     it("tells the offer's owner (only) of a trade opened on their offer, live on their own channel only", async () => {
@@ -107,6 +118,8 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       const owner = await trader(t);
       const buyOffer = await sellOffer(t, owner, { offer_type: 'buy' });
       const taker = await trader(t, { BTC: '1' });
+      await bindDevice(owner);
+      await bindDevice(taker);
       const since = await mark();
       const channel = await openTrade(t, taker, buyOffer, '97', 'Revolut');
       expect(await whoSince(since, owner, taker)).toEqual([[owner.username, 'trade_opened']]);
@@ -199,6 +212,22 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       } finally {
         publish.mockRestore();
         broken.mockRestore();
+      }
+    });
+
+    it('a trader with no device bound: told on the bell, nothing in the push outbox, the push worker not woken', async () => {
+      const deviceless = await trader(t);
+      const channel = await openTrade(t, deviceless, offer, '97', 'SEPA');
+      const kick = vi.spyOn(t.app.push, 'kick');
+      try {
+        const since = await mark();
+        expect((await act(t, seller, 'cancel', channel)).status).toBe(200);
+        const told = await toldSince(since);
+        expect(told.map((row) => [row.user, row.kind, row.pushedTo])).toEqual([[deviceless.id, 'trade_cancelled', null]]);
+        expect(kick).not.toHaveBeenCalled();
+        expect((await list(deviceless)).count).toBe(1);
+      } finally {
+        kick.mockRestore();
       }
     });
 

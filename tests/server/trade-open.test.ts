@@ -142,7 +142,7 @@ describe.each(dbTargets)('POST /api/market/trade/ preview and open on %s', (targ
     const owner = await trader(t, { BTC: '1' });
     const raced = await sellOffer(t, owner);
     const taker = await trader(t);
-    const read = await tradesRepository(t.app.db).offerForTrade(raced);
+    const read = await tradesRepository(t.app.db).offerForTrade(raced, taker.id);
     if (!read) throw new Error('the offer is there');
     /** The statement the service runs, with the offer as read before the owner's change. */
     const openAsRead = await openStatementAsRead(t, raced, owner, taker);

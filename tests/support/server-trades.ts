@@ -84,7 +84,7 @@ export async function openTrade(t: TestApp, taker: Trader, offer: number, amount
  */
 export async function openStatementAsRead(t: TestApp, offer: number, owner: Trader, taker: Trader) {
   const repository = tradesRepository(t.app.db);
-  const read = await repository.offerForTrade(offer);
+  const read = await repository.offerForTrade(offer, taker.id);
   if (!read) throw new Error('the offer is there');
   return () =>
     repository.open(

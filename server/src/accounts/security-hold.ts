@@ -1,6 +1,8 @@
 import { WITHDRAWAL_LOCK_HOURS } from '../../../contracts/wallet.ts';
 import type { Queryable } from '../infra/db/db.ts';
-import { userProtectionsRepository } from './users.repository.ts';
+import { securityChangesColumns, userProtectionsRepository } from './users.repository.ts';
+
+export { securityChangesColumns };
 
 /**
  * The security hold (docs/rules.md "Account protections", "The security hold"): for a while after a change to
@@ -32,7 +34,5 @@ export const isHeld = (changedAt: Date | null, now: Date): boolean => changedAt 
  * Whether the account may not sell at `now`: open a trade as its seller, or release escrow. Any of the
  * changes holds it; a buyer's side is never held (buying moves no coin of the account's out).
  */
-export async function isSellingPaused(q: Queryable, userId: string, now: Date): Promise<boolean> {
-  const changes = await securityChangesOf(q, userId);
-  return isHeld(changes.credentialsChangedAt, now) || isHeld(changes.allowlistAddedAt, now);
-}
+export const isSellingPausedBy = (changes: SecurityChanges, now: Date): boolean =>
+  isHeld(changes.credentialsChangedAt, now) || isHeld(changes.allowlistAddedAt, now);

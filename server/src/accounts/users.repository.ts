@@ -1,6 +1,11 @@
 import type { UserRole } from '../../../contracts/security.ts';
 import { PREPARED, type Queryable } from '../infra/db/db.ts';
 
+/** SecurityChanges of the users row `user` as two columns of a bigger read, named `<prefix>_credentials_changed_at` and `<prefix>_allowlist_added_at`. */
+export const securityChangesColumns = (user: string, prefix: string) =>
+  `${user}.credentials_changed_at AS ${prefix}_credentials_changed_at,
+   (SELECT max(a.created_at) FROM withdrawal_allowlist a WHERE a.user_id = ${user}.id) AS ${prefix}_allowlist_added_at`;
+
 export interface UserRow {
   /** INT8 arrives as text from both drivers. */
   id: string;
@@ -139,13 +144,12 @@ export function userProtectionsRepository(db: Queryable) {
      * newest allowlist address. Read before every open as the seller and every release: kept prepared.
      */
     securityChanges: async (userId: string) => {
-      const row = await db.maybe<{ credentials_changed_at: Date | null; allowlist_added_at: Date | null }>(
-        `SELECT u.credentials_changed_at, (SELECT max(a.created_at) FROM withdrawal_allowlist a WHERE a.user_id = u.id) AS allowlist_added_at
-         FROM users u WHERE u.id = $1`,
+      const row = await db.maybe<{ own_credentials_changed_at: Date | null; own_allowlist_added_at: Date | null }>(
+        `SELECT ${securityChangesColumns('u', 'own')} FROM users u WHERE u.id = $1`,
         [userId],
         PREPARED,
       );
-      return { credentialsChangedAt: row?.credentials_changed_at ?? null, allowlistAddedAt: row?.allowlist_added_at ?? null };
+      return { credentialsChangedAt: row?.own_credentials_changed_at ?? null, allowlistAddedAt: row?.own_allowlist_added_at ?? null };
     },
 
     setAntiPhishingCode: (userId: string, code: string | null) =>

@@ -66,9 +66,17 @@ export interface ChatMessageRow {
 const CHAT_TRADE = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.status, t.buyer_paid, t.dispute_raised, ${CONVERSATION_ADDITIONS},
   rb.score AS buyer_rating_score, rb.comment AS buyer_rating_comment, rs.score AS seller_rating_score, rs.comment AS seller_rating_comment`;
-const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id ${CONVERSATION_COIN}
+export const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id ${CONVERSATION_COIN}
   LEFT JOIN trade_ratings rb ON rb.trade_id = t.id AND rb.rater_id = t.buyer_id
   LEFT JOIN trade_ratings rs ON rs.trade_id = t.id AND rs.rater_id = t.seller_id`;
+
+/**
+ * A conversation's facts (ConversationFacts but its last message) of the trade row `t` joined by
+ * CHAT_TRADE_JOINS: any relation with the trades table's columns, such as the RETURNING of the statement that
+ * changed it, so that the statement answers what its announcement publishes.
+ */
+export const CONVERSATION_FACTS = `${CHAT_TRADE},
+  unread_messages(t.id, t.buyer_id) AS buyer_unread, unread_messages(t.id, t.seller_id) AS seller_unread`;
 
 /** A trade's terms as its chat header shows them (the `summary` call), with its two parties' ids to check the caller. */
 export interface TradeSummaryRow {
@@ -262,9 +270,8 @@ export function chatRepository(db: Queryable) {
     /** One conversation's facts and newest message, for the `conversation` event to both parties. */
     conversation: (channel: string) =>
       db.maybe<ConversationFacts>(
-        `SELECT ${CHAT_TRADE},
-                (SELECT m.text FROM chat_messages m WHERE m.trade_id = t.id ORDER BY m.id DESC LIMIT 1) AS last_message,
-                unread_messages(t.id, t.buyer_id) AS buyer_unread, unread_messages(t.id, t.seller_id) AS seller_unread
+        `SELECT ${CONVERSATION_FACTS},
+                (SELECT m.text FROM chat_messages m WHERE m.trade_id = t.id ORDER BY m.id DESC LIMIT 1) AS last_message
          FROM trades t ${CHAT_TRADE_JOINS}
          WHERE t.channel = $1`,
         [channel],

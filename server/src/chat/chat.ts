@@ -260,6 +260,9 @@ export function chatService(deps: ChatDeps) {
       if (facts) await publishConversations(facts);
     },
 
+    /** `announce` for a caller whose statement answered the conversation's facts as it committed them (a trade's change). */
+    announceFacts: (facts: ConversationFacts) => publishConversations(facts),
+
     /**
      * Whether `user` may listen on the trade's channel: its parties, and a moderator once it was disputed (open or
      * settled: the desk follows the chat live); a moderator sees nothing of a trade never disputed.

@@ -34,14 +34,6 @@ export function notificationsRepository(db: Queryable) {
     usernames: async (userIds: readonly string[]) =>
       (await db.query<{ username: string }>('SELECT username FROM users WHERE id = ANY($1::bigint[])', [userIds])).map((row) => row.username),
 
-    /** Each of these users' username and unread count, in one read (announce tells up to two users at once). */
-    recipients: (userIds: readonly string[]) =>
-      db.query<{ id: string; username: string; count: number }>(
-        `SELECT u.id, u.username, (SELECT count(*)::integer FROM notifications n WHERE n.user_id = u.id AND n.fresh) AS count
-         FROM users u WHERE u.id = ANY($1::bigint[])`,
-        [userIds],
-      ),
-
     /**
      * Marks one of the user's read and answers the user's unread count after it, or undefined when the id
      * is none of the user's (then nothing changed). Opening one already read changes nothing and still answers.

@@ -75,27 +75,23 @@ export function notificationsService(deps: NotificationsDeps) {
 
     /**
      * After the commit of the rows' event: each row on its user's channel as `notification` (as `list` shows
-     * it), then `unread` with the user's unread count, and the push worker woken for their outbox rows. Never
+     * it), then `unread` with the user's unread count, and the push worker woken when any went to the outbox. Never
      * throws: the event is committed, the bell catches up on its next list, and the push rows are in the
      * outbox whether or not the worker hears of them now (it also runs on its own timer).
      */
     async announce(rows: readonly Notified[]): Promise<void> {
       if (rows.length === 0) return;
       try {
-        const users = await notificationsRepository(db).recipients([...new Set(rows.map((row) => row.user_id))]);
-        const byId = new Map(users.map((user) => [user.id, user]));
         for (const row of rows) {
-          const user = byId.get(row.user_id);
-          if (!user) continue;
-          const channel = userChannelName(user.username);
+          const channel = userChannelName(row.username);
           deps.publish(channel, realtimeEvents.notification, itemOf(row, true));
-          deps.publish(channel, realtimeEvents.unread, { count: user.count });
+          deps.publish(channel, realtimeEvents.unread, { count: row.unread });
         }
       } catch (error) {
         deps.log.error({ err: error }, 'notifications not published live');
       }
       try {
-        deps.kick();
+        if (rows.some((row) => row.pushed)) deps.kick();
       } catch (error) {
         deps.log.error({ err: error }, 'push worker not woken');
       }

@@ -45,7 +45,10 @@ export interface NotificationDraft {
   link: string | null;
 }
 
-/** A stored notification, as the statement that wrote it answers it (for `announce`). */
+/**
+ * A stored notification, as the statement that wrote it answers it (for `announce`): with its user's name (their
+ * channel) and their unread count once the statement committed, so that announcing it asks the database nothing.
+ */
 export interface Notified {
   id: string;
   user_id: string;
@@ -53,10 +56,33 @@ export interface Notified {
   body: string;
   link: string | null;
   created_at: Date;
+  username: string;
+  unread: number;
+  /** Whether its web push went to the outbox (the user had a device bound): the push worker has work. */
+  pushed: boolean;
 }
 
-/** The columns `notificationSteps` returns from its `notified` step, for a statement's final SELECT. */
-export const NOTIFIED_COLUMNS = 'id, user_id, title, body, link, created_at';
+/** The columns `notificationSteps` returns from its `notified` step. */
+const NOTIFIED_COLUMNS = 'id, user_id, title, body, link, created_at';
+
+/**
+ * Reads the `notified` step back as `n`, with `u` its user: their unread count is what was fresh before this
+ * statement plus what it wrote (a statement's steps do not see one another's rows, so the new ones are counted
+ * from `notified` itself).
+ */
+const NOTIFIED_FROM = 'FROM notified n JOIN users u ON u.id = n.user_id';
+/** Whether the `notified_pushes` step put the row `n`'s web push in the outbox. */
+const PUSHED = `EXISTS (SELECT FROM notified_pushes x WHERE x.publish_id = 'notification-' || n.id)`;
+
+/**
+ * Whose notifications go to the web push outbox: everyone's (hosted Beams, BEAMS_INSTANCE_ID, keeps the devices
+ * and must be asked), or, with the built-in device API, only those of users with a device bound to them now: for
+ * anyone else the worker would find no one to send it to, after writing and deleting the row, and on the busiest
+ * writes (trades) most traders have none. A device bound later gets what is published later.
+ */
+export type PushOutbox = 'every user' | 'users with a device';
+const UNREAD_AFTER = `((SELECT count(*) FROM notifications f WHERE f.user_id = n.user_id AND f.fresh)
+  + (SELECT count(*) FROM notified m WHERE m.user_id = n.user_id))::integer`;
 
 /**
  * The CTE steps that store `drafts` and their web pushes' outbox rows, as part of a bigger statement:
@@ -64,7 +90,13 @@ export const NOTIFIED_COLUMNS = 'id, user_id, title, body, link, created_at';
  * they write only when that step returned a row (a compare-and-set that lost writes no notification).
  * The caller joins them into its WITH list; `SELECT … FROM notified` reads what was written.
  */
-export function notificationSteps(p: SqlParams, drafts: readonly NotificationDraft[], at: Date, onlyIf?: string): string[] {
+export function notificationSteps(
+  p: SqlParams,
+  drafts: readonly NotificationDraft[],
+  at: Date,
+  onlyIf?: string,
+  outbox: PushOutbox = 'every user',
+): string[] {
   const when = onlyIf ? `WHERE EXISTS (SELECT FROM ${onlyIf})` : '';
   const stamp = p.add(at);
   return [
@@ -79,7 +111,7 @@ export function notificationSteps(p: SqlParams, drafts: readonly NotificationDra
        RETURNING ${NOTIFIED_COLUMNS}
      )`,
     // One Beams-style publish per notification, to its user (Beams user id = username). The push worker
-    // makes the link absolute (PUBLIC_URL) and adds `data.pusher` when it sends.
+    // makes the link absolute (PUBLIC_URL) and adds `data.pusher` when it sends. To whom: `outbox`.
     `notified_pushes AS (
        INSERT INTO push_publishes (publish_id, users, web, next_attempt_at, created_at)
        SELECT 'notification-' || n.id, ARRAY[u.username],
@@ -87,8 +119,9 @@ export function notificationSteps(p: SqlParams, drafts: readonly NotificationDra
                 'notification', jsonb_strip_nulls(jsonb_build_object('title', n.title, 'body', n.body, 'deep_link', n.link)),
                 'data', jsonb_build_object('notification_id', n.id)),
               ${stamp}, ${stamp}
-       FROM notified n JOIN users u ON u.id = n.user_id
-       RETURNING id
+       ${NOTIFIED_FROM}
+       ${outbox === 'users with a device' ? 'WHERE EXISTS (SELECT FROM push_devices d WHERE d.user_id = n.user_id)' : ''}
+       RETURNING publish_id
      )`,
   ];
 }
@@ -101,7 +134,12 @@ export async function notify(q: Queryable, drafts: readonly NotificationDraft[],
   if (drafts.length === 0) return [];
   const p = sqlParams();
   const steps = notificationSteps(p, drafts, at);
-  return q.query<Notified>(`WITH ${steps.join(', ')} SELECT ${NOTIFIED_COLUMNS} FROM notified ORDER BY id`, p.values);
+  return q.query<Notified>(
+    `WITH ${steps.join(', ')} SELECT n.id, n.user_id, n.title, n.body, n.link, n.created_at, u.username, ${UNREAD_AFTER} AS unread,
+            ${PUSHED} AS pushed
+     ${NOTIFIED_FROM} ORDER BY n.id`,
+    p.values,
+  );
 }
 
 /**
@@ -109,7 +147,9 @@ export async function notify(q: Queryable, drafts: readonly NotificationDraft[],
  * `notified` step wrote: this expression, as a column, holds them as JSON; `notifiedOf` reads it back.
  */
 export const NOTIFIED_JSON = `(SELECT coalesce(json_agg(json_build_object('id', n.id::text, 'user_id', n.user_id::text, 'title', n.title,
-  'body', n.body, 'link', n.link, 'created_at', n.created_at) ORDER BY n.id), '[]'::json) FROM notified n)`;
+  'body', n.body, 'link', n.link, 'created_at', n.created_at, 'username', u.username, 'unread', ${UNREAD_AFTER},
+  'pushed', ${PUSHED}) ORDER BY n.id), '[]'::json)
+  ${NOTIFIED_FROM})`;
 
 export const notifiedOf = (json: unknown): Notified[] =>
   (Array.isArray(json) ? (json as Array<Omit<Notified, 'created_at'> & { created_at: string }>) : []).map((row) => ({

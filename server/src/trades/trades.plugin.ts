@@ -22,9 +22,12 @@ export const tradesPlugin = shared('peerex-trades', async (app) => {
     maxOpenTrades: app.config.maxOpenTrades,
     reputationMinTradeUsd: app.config.reputationMinTradeUsd,
     publish: (channel, event, data) => app.realtime.publish(channel, event, data),
+    pushOutbox: app.config.push.beams ? 'every user' : 'users with a device',
     // The change is committed: a list that cannot be told now catches up on its next fetch.
-    changed: (channel) =>
-      app.chat.announce(channel).catch((error: unknown) => app.log.error({ err: error, channel }, 'conversation update not published')),
+    changed: (conversation) =>
+      app.chat
+        .announceFacts(conversation)
+        .catch((error: unknown) => app.log.error({ err: error, channel: conversation.channel }, 'conversation update not published')),
     online: (usernames) => app.realtime.online(usernames),
     completed: () => app.offersChanged(),
     announce: (rows) => app.notifications.announce(rows),

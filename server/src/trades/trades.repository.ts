@@ -1,14 +1,23 @@
 import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
+import { securityChangesColumns } from '../accounts/users.repository.ts';
 import { entryCall, type PostingInput } from '../ledger/ledger.ts';
 import { auditStep, type AuditRecord } from '../audit/audit.repository.ts';
-import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified } from '../notifications/notify.ts';
+import { NOTIFIED_JSON, notificationSteps, notifiedOf, type NotificationDraft, type Notified, type PushOutbox } from '../notifications/notify.ts';
 import type { TradeEffect } from './actions.ts';
-import { CONVERSATION_ADDITIONS, CONVERSATION_COIN, type ConversationAdditionsRow, type TradeParties } from '../chat/chat.repository.ts';
+import {
+  CHAT_TRADE_JOINS,
+  CONVERSATION_ADDITIONS,
+  CONVERSATION_COIN,
+  CONVERSATION_FACTS,
+  type ConversationAdditionsRow,
+  type ConversationFacts,
+  type TradeParties,
+} from '../chat/chat.repository.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
 
 /** An offer as a trade needs it: its owner, coin, range and methods, and whether it is live. */
-export interface OfferForTrade {
+export interface OfferForTrade extends SellerSecurityChanges {
   id: string;
   user_id: string;
   owner: string;
@@ -67,7 +76,7 @@ export const BUYER_PLACES_INDEX = 'trades_buyer_places';
 export const OFFER_PLACES_INDEX = 'trades_offer_places';
 
 /** A stored trade with the names and coin its messages and answers need. */
-export interface TradeRow extends TradeParties, TradeFacts {
+export interface TradeRow extends TradeParties, TradeFacts, SellerSecurityChanges {
   coin_id: number;
   ticker: string;
   decimal_places: number;
@@ -85,6 +94,12 @@ export interface TradeRow extends TradeParties, TradeFacts {
   resolution: DisputeOutcome | null;
   /** Decided at open: whether its end adds to the traders' counters (migration 024). */
   counts_for_reputation: boolean;
+}
+
+/** The security changes of a trade's seller (accounts/security-hold.ts), read with the trade or the offer: a release or an open waits on them. */
+export interface SellerSecurityChanges {
+  seller_credentials_changed_at: Date | null;
+  seller_allowlist_added_at: Date | null;
 }
 
 export interface HistoryQuery {
@@ -130,7 +145,7 @@ export interface ConversationRow extends ConversationAdditionsRow {
 const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
   t.coin_id, c.ticker, c.decimal_places, t.currency_code, t.trading_amount, t.trading_amount_crypto,
   t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at,
-  t.disputed_at, t.resolution, t.counts_for_reputation`;
+  t.disputed_at, t.resolution, t.counts_for_reputation, ${securityChangesColumns('s', 'seller')}`;
 const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
 
 /** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
@@ -139,16 +154,19 @@ const TRADES_OF = (param: string) =>
 
 export function tradesRepository(db: Queryable) {
   return {
-    offerForTrade: (offerId: number) =>
+    /** The offer as a trade on it is checked and frozen, with the security changes of whoever would sell: its owner, or `takerId` on a buy offer. */
+    offerForTrade: (offerId: number, takerId: string) =>
       db.maybe<OfferForTrade>(
         `SELECT o.id, o.user_id, u.username AS owner, o.offer_type, o.coin_id, c.ticker, c.decimal_places, c.usd_price,
                 o.currency_code, o.rate, o.min_amount, o.max_amount, o.is_active,
                 o.min_completed_trades, o.min_account_days, o.require_two_factor, o.max_open_trades,
                 ARRAY(SELECT pm.name FROM unnest(o.payment_method_ids) WITH ORDINALITY AS m (id, position)
-                      JOIN payment_methods pm ON pm.id = m.id ORDER BY m.position) AS payment_methods
+                      JOIN payment_methods pm ON pm.id = m.id ORDER BY m.position) AS payment_methods,
+                ${securityChangesColumns('s', 'seller')}
          FROM offers o JOIN users u ON u.id = o.user_id JOIN coins c ON c.id = o.coin_id
+         JOIN users s ON s.id = CASE WHEN o.offer_type = 'sell' THEN o.user_id ELSE $2::bigint END
          WHERE o.id = $1`,
-        [offerId],
+        [offerId, takerId],
         PREPARED,
       ),
 
@@ -178,7 +196,8 @@ export function tradesRepository(db: Queryable) {
       firstMessage: string,
       escrow: readonly PostingInput[],
       drafts: readonly NotificationDraft[] = [],
-    ): Promise<{ id: string; notified: Notified[] } | undefined> => {
+      outbox: PushOutbox = 'every user',
+    ): Promise<{ id: string; notified: Notified[]; conversation: ConversationFacts } | undefined> => {
       const p = sqlParams();
       const at = p.add(trade.at);
       const buyer = p.add(trade.buyerId);
@@ -191,7 +210,8 @@ export function tradesRepository(db: Queryable) {
              WHERE NOT EXISTS (SELECT 1 FROM trades WHERE buyer_id = ${buyer} AND status = 'pending' AND buyer_place = place)
              ORDER BY place LIMIT 1`;
       const { conditions } = trade;
-      const row = await db.maybe<{ id: string; notified: unknown }>(
+      const first = p.add(firstMessage);
+      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & { notified: unknown }>(
         `WITH place AS (
            ${buyerPlace}
          ), offer_place AS (
@@ -214,22 +234,25 @@ export function tradesRepository(db: Queryable) {
              AND offers.min_completed_trades = ${p.add(conditions.min_completed_trades)}::integer
              AND offers.min_account_days = ${p.add(conditions.min_account_days)}::integer
              AND offers.require_two_factor = ${p.add(conditions.require_two_factor)}::boolean
-           RETURNING id
+           RETURNING *
          ), conversation AS (
            INSERT INTO conversations (trade_id, last_message_at) SELECT id, ${at} FROM trade RETURNING trade_id
          ), message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-           SELECT trade_id, NULL, 'all', ${p.add(firstMessage)}, ${at} FROM conversation
+           SELECT trade_id, NULL, 'all', ${first}, ${at} FROM conversation
            RETURNING trade_id
          ), entry AS (
            SELECT message.trade_id, posted.entry_id
            FROM message, LATERAL ${entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, p)} AS posted
-         ), ${notificationSteps(p, drafts, trade.at, 'entry').join(', ')}
-         SELECT trade_id AS id, entry_id, ${NOTIFIED_JSON} AS notified FROM entry`,
+         ), ${notificationSteps(p, drafts, trade.at, 'entry', outbox).join(', ')}
+         SELECT ${NOTIFIED_JSON} AS notified, ${CONVERSATION_FACTS} FROM entry, trade t ${CHAT_TRADE_JOINS}`,
         p.values,
         PREPARED,
       );
-      return row && { id: row.id, notified: notifiedOf(row.notified) };
+      if (!row) return undefined;
+      const { notified, ...facts } = row;
+      // The conversation as both lists show it from now on: what the announcement publishes, read by the statement.
+      return { id: facts.id, notified: notifiedOf(notified), conversation: { ...facts, last_message: firstMessage } };
     },
 
     /**
@@ -325,7 +348,8 @@ export function tradesRepository(db: Queryable) {
       tradeId: string,
       effects: readonly TradeEffect[],
       audit?: AuditRecord,
-    ): Promise<{ id: string; created_at: Date; notified: Notified[] } | undefined> => {
+      outbox: PushOutbox = 'every user',
+    ): Promise<{ id: string; created_at: Date; notified: Notified[]; conversation: ConversationFacts } | undefined> => {
       const setFacts = effects.find((effect) => effect.kind === 'setFacts');
       const message = effects.find((effect) => effect.kind === 'systemMessage');
       if (!setFacts || !message) throw new Error('A trade change needs its facts and its system message');
@@ -365,7 +389,7 @@ export function tradesRepository(db: Queryable) {
              dispute_reason = CASE WHEN ${toDisputed} AND NOT dispute_raised THEN ${p.add(setFacts.disputeReason)} ELSE dispute_reason END
              ${stated.map((set) => `, ${set}`).join('')}
            FROM locked WHERE trades.id = locked.id
-           RETURNING trades.id
+           RETURNING trades.*
          )`,
         `message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
@@ -391,16 +415,23 @@ export function tradesRepository(db: Queryable) {
       const drafts = effects.find((effect) => effect.kind === 'notify')?.drafts ?? [];
       // Last, and only once everything before wrote (the step the guard names is the last one): a lost
       // compare-and-set tells nobody. New rows, whose only locks are key-share locks on the users they name.
-      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, last));
+      if (drafts.length > 0) steps.push(...notificationSteps(p, drafts, setFacts.at, last, outbox));
       // A staff member's change (a settlement) writes its audit log entry the same way: a new row, only once
       // everything before wrote.
       if (audit) steps.push(auditStep(p, audit, last));
-      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown }>(
-        `WITH ${steps.join(', ')} SELECT id, created_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified FROM ${last}`,
+      // The trade as changed (RETURNING of `changed`) with its parties, coin and counts: the conversation's facts
+      // the announcement publishes, without reading the trade again after the commit.
+      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & { message_id: string; message_at: Date; notified: unknown }>(
+        `WITH ${steps.join(', ')}
+         SELECT ${last}.id AS message_id, ${last}.created_at AS message_at, ${drafts.length > 0 ? NOTIFIED_JSON : "'[]'::json"} AS notified,
+                ${CONVERSATION_FACTS}
+         FROM ${last}, changed t ${CHAT_TRADE_JOINS}`,
         p.values,
         PREPARED,
       );
-      return row && { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified) };
+      if (!row) return undefined;
+      const { message_id, message_at, notified, ...facts } = row;
+      return { id: message_id, created_at: message_at, notified: notifiedOf(notified), conversation: { ...facts, last_message: message.text } };
     },
 
     /** One page of a trader's history, newest first, with one row more than `limit` when there is more. */

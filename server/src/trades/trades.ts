@@ -19,17 +19,18 @@ import { amountRangeProblem } from '../../../domain/money.ts';
 import { hasConditions, unmetCondition } from '../../../domain/offerConditions.ts';
 import { applyAction } from '../../../domain/tradeLifecycle/tradeLifecycle.ts';
 import { conversationAdditions } from '../chat/chat.ts';
+import type { ConversationFacts } from '../chat/chat.repository.ts';
 import { uniqueViolation, type Db, type Queryable } from '../infra/db/db.ts';
 import { retrying, transactionWithRetry } from '../infra/db/retry.ts';
 import { BALANCE_SLOTS, InsufficientFunds, balanceOf, ledgerFailure, tradersOf, type PostingInput } from '../ledger/ledger.ts';
-import type { Notified } from '../notifications/notify.ts';
+import type { Notified, PushOutbox } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { coinFilterOf, likeContains, pageOf, pageWindow } from '../offers/offers.ts';
 import { standingOf } from '../reputation/reputation.ts';
-import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type TradeRow } from './trades.repository.ts';
+import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type SellerSecurityChanges, type TradeRow } from './trades.repository.ts';
 import type { Confirmer } from '../accounts/confirmation.ts';
-import { isSellingPaused, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
+import { isSellingPausedBy, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
 import { refuse, sentences } from '../sentences.ts';
 import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
 import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
@@ -76,6 +77,8 @@ interface Applied {
   change: TradeChange;
   /** Who the change told (its notifications, committed with it). */
   notified: Notified[];
+  /** The conversation as the change left it. */
+  conversation: ConversationFacts;
   /** The usernames of the traders whose balances its ledger movement moved (none for a change that moves no money). */
   moved: string[];
   event: string;
@@ -97,8 +100,10 @@ export interface TradesDeps {
   /** REPUTATION_MIN_TRADE_USD: a trade worth less (decided at open) counts toward no reputation figure. */
   reputationMinTradeUsd: string;
   publish: (channel: string, event: string, data: unknown) => void;
-  /** A trade opened or changed (after its commit): both parties' conversation lists are told. */
-  changed: (channel: string) => Promise<void>;
+  /** Whose notifications the trade's statements put in the web push outbox (notifications/notify.ts). */
+  pushOutbox: PushOutbox;
+  /** A trade opened or changed (after its commit): both parties' conversation lists are told, as the statement answered it. */
+  changed: (conversation: ConversationFacts) => Promise<void>;
   /** Which of these traders have a live realtime connection now (the conversations' `online`). */
   online: (usernames: readonly string[]) => Promise<Set<string>>;
   /**
@@ -224,7 +229,7 @@ export function tradesService(deps: TradesDeps) {
       paymentWindowMinutes: deps.paymentWindowMinutes,
       at: deps.now(),
     });
-    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects, words.audit);
+    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects, words.audit, deps.pushOutbox);
     const message = await (tx ? write(tx) : retrying(() => write(db))).catch((error: unknown) => {
       throw ledgerFailure(error);
     });
@@ -235,6 +240,7 @@ export function tradesService(deps: TradesDeps) {
       channel: trade.channel,
       change,
       notified: message.notified,
+      conversation: message.conversation,
       moved: movement ? partiesMoved(trade, movement.postings) : [],
       event: TRADE_CHANGES[change].event,
       data: {
@@ -249,9 +255,9 @@ export function tradesService(deps: TradesDeps) {
    * After the commit of an open or a change: counted, then both conversation lists, whoever it told, and the
    * traders whose balances it moved are told.
    */
-  const told = async (channel: string, notified: readonly Notified[], moved: readonly string[], outcome: TradeOutcome | undefined) => {
+  const told = async (conversation: ConversationFacts, notified: readonly Notified[], moved: readonly string[], outcome: TradeOutcome | undefined) => {
     if (outcome) deps.counted(outcome);
-    await deps.changed(channel);
+    await deps.changed(conversation);
     await deps.announce(notified);
     deps.walletChangedOf(moved);
   };
@@ -264,15 +270,16 @@ export function tradesService(deps: TradesDeps) {
     const realtimeChannel = tradeChannelName(applied.channel);
     deps.publish(realtimeChannel, applied.event, applied.data);
     deps.publish(realtimeChannel, realtimeEvents.newMessage, applied.data.message);
-    await told(applied.channel, applied.notified, applied.moved, OUTCOME_OF[applied.change]);
+    await told(applied.conversation, applied.notified, applied.moved, OUTCOME_OF[applied.change]);
   };
 
   /**
-   * The security hold on the trade's seller (accounts/security-hold.ts), worded for whoever asked: a taker who
-   * would sell, or a taker who would pay a seller who could not release.
+   * The security hold on the trade's seller (accounts/security-hold.ts), as read with the offer or the trade,
+   * worded for whoever asked: a taker who would sell, or a taker who would pay a seller who could not release.
    */
-  async function assertSellerMaySell(sellerId: string, takerId: string): Promise<void> {
-    if (!(await isSellingPaused(db, sellerId, deps.now()))) return;
+  function assertSellerMaySell(seller: SellerSecurityChanges, sellerId: string, takerId: string): void {
+    const changes = { credentialsChangedAt: seller.seller_credentials_changed_at, allowlistAddedAt: seller.seller_allowlist_added_at };
+    if (!isSellingPausedBy(changes, deps.now())) return;
     throw sellerId === takerId ? refuse.sellingPaused(SECURITY_HOLD_HOURS) : refuse.offerSellerPaused();
   }
 
@@ -312,8 +319,8 @@ export function tradesService(deps: TradesDeps) {
     /** market/trade/ `preview`: the figures, after every rule a real open would check. */
     async preview(userId: string, input: TradeAsk): Promise<TradePreview> {
       const trades = tradesRepository(db);
-      const { offer, quote, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer), userId, input);
-      await assertSellerMaySell(sellerId, userId);
+      const { offer, quote, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer, userId), userId, input);
+      assertSellerMaySell(offer, sellerId, userId);
       await refuseWhenFull(trades, offer, buyerId, userId);
       const available = await balanceOf(db, { kind: 'available', userId: sellerId, coinId: offer.coin_id });
       if (new Money(available).lt(quote.trading_amount_crypto)) throw refuse.sellerBalanceTooLow();
@@ -331,8 +338,8 @@ export function tradesService(deps: TradesDeps) {
     async open(user: { id: string; username: string }, input: TradeOpenAsk): Promise<{ info: string; channel: string; tradeId: string }> {
       const userId = user.id;
       const trades = tradesRepository(db);
-      const { offer, quote, method, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer), userId, input);
-      await assertSellerMaySell(sellerId, userId);
+      const { offer, quote, method, sellerId, buyerId } = await check(await trades.offerForTrade(input.offer, userId), userId, input);
+      assertSellerMaySell(offer, sellerId, userId);
       const at = deps.now();
       const channel = newTradeChannel();
       // Spreads a seller's open trades over their escrow account's balance slots (ledger.ts).
@@ -350,7 +357,7 @@ export function tradesService(deps: TradesDeps) {
         method,
         deps.paymentWindowMinutes,
       );
-      let opened: { id: string; notified: Notified[] } | undefined;
+      let opened: { id: string; notified: Notified[]; conversation: ConversationFacts } | undefined;
       try {
         opened = await retrying(() =>
           openQueued(
@@ -381,6 +388,7 @@ export function tradesService(deps: TradesDeps) {
               `is held in escrow; the buyer has ${deps.paymentWindowMinutes} minutes to pay and mark it paid.`,
             escrowed,
             [ownerTold],
+            deps.pushOutbox,
           ),
           // Each lost race means another open of this buyer or on this offer committed and holds a place until it ends,
           // so an open needs at most as many more runs as there are places to lose.
@@ -398,12 +406,12 @@ export function tradesService(deps: TradesDeps) {
         // Nothing was written: the offer changed between the checks and the statement (which opens only on the
         // offer as it was checked), or the offer or the buyer (when the taker) had no free place. Which one, the
         // offer and the places as they are now say; a place freed since, the offer's it was.
-        const now = await check(await trades.offerForTrade(input.offer), userId, input);
+        const now = await check(await trades.offerForTrade(input.offer, userId), userId, input);
         await refuseWhenFull(trades, now.offer, buyerId, userId);
         throw refuse.offerFull();
       }
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
-      await told(channel, opened.notified, [seller], 'opened');
+      await told(opened.conversation, opened.notified, [seller], 'opened');
       const info =
         userId === buyerId
           ? sentences.tradeOpenedForBuyer(quote.trading_amount, offer.currency_code, method)
@@ -429,7 +437,7 @@ export function tradesService(deps: TradesDeps) {
       const next = applyAction(facts, action, role);
       if (!next) throw refusalOf(facts, action, role);
       if (action === 'release_coin') {
-        await assertSellerMaySell(user.id, user.id);
+        assertSellerMaySell(trade, user.id, user.id);
         await deps.confirmRelease(user, said.proof ?? {});
       }
       const words = action === 'mark_paid' ? { payerAccount: said.payerAccount } : { reason: said.reason };
