@@ -17,6 +17,8 @@ export interface AuthSession {
   email: string;
   /** As stored now: a moderator whose role was taken back is a trader from their next call. */
   role: UserRole;
+  /** As read with the session: until when its releases need no second proof (accounts/confirmation.ts), or null. */
+  releaseConfirmedUntil: Date | null;
 }
 
 /**
@@ -119,6 +121,7 @@ const sessionOf = (found: SessionLookup): AuthSession => ({
   username: found.username,
   email: found.email,
   role: found.role,
+  releaseConfirmedUntil: found.release_confirmed_until,
 });
 
 /** Tier 2: sessions — opaque tokens, stored hashed, with device, last use and revocation. */

@@ -9,6 +9,8 @@ export interface SessionLookup {
   /** Read with every lookup, so a role taken back (`npm run user:role`) counts from the next call. */
   role: UserRole;
   last_used_at: Date;
+  /** Until when its releases need no second proof (migration 023): a release in the window reads nothing more. */
+  release_confirmed_until: Date | null;
 }
 
 /** A bigint's digits (up to 18, so any fits): anything else is no session id. */
@@ -40,7 +42,7 @@ export interface ConfirmationRow {
 export function sessionsRepository(db: Queryable) {
   const findLiveBy = (column: 'token_hash' | 'websocket_token_hash', hash: string) =>
     db.maybe<SessionLookup>(
-      `SELECT s.id AS session_id, s.user_id, u.username, u.email, u.role, s.last_used_at
+      `SELECT s.id AS session_id, s.user_id, u.username, u.email, u.role, s.last_used_at, s.release_confirmed_until
        FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.${column} = $1 AND s.revoked_at IS NULL AND u.suspended_at IS NULL`,
       [hash],

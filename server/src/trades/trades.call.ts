@@ -38,7 +38,13 @@ export default defineCall({
   handle: async ({ app, request, reply, body }) => {
     const session = signedIn(request);
     // The session and the address count for a release's second proof: its window is the session's, its lockout the address's.
-    const user = { id: session.userId, username: session.username, sessionId: session.id, client: clientAddress(request) };
+    const user = {
+      id: session.userId,
+      username: session.username,
+      sessionId: session.id,
+      client: clientAddress(request),
+      releaseConfirmedUntil: session.releaseConfirmedUntil,
+    };
 
     switch (body.type) {
       case 'preview':
