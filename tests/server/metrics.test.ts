@@ -11,6 +11,7 @@ import { depositAddress, driverOf, mine, wrappedChain } from '../support/server-
 import { TRADE_OUTCOMES } from '../../server/src/trades/trades.ts';
 import {
   act,
+  bindDevice,
   disputedTrade,
   listeningPort,
   moderationCall,
@@ -193,7 +194,9 @@ describe.each(dbTargets)('GET /metrics (%s)', (target) => {
     expect(valueOf(empty, 'peerex_push_queue_depth', { stage: 'publish' })).toBe(0);
     expect(valueOf(empty, 'peerex_push_queue_depth', { stage: 'delivery' })).toBe(0);
 
-    // An open tells the offer's owner: a notification, and its web push queued (the worker is off in tests).
+    // An open tells the offer's owner: a notification, and its web push queued for the owner's browser (the worker is
+    // off in tests).
+    await bindDevice(t, seller);
     await openTrade(t, buyer, await sellOffer(t, seller), '97', 'SEPA');
     expect(valueOf(await scrape(t), 'peerex_push_queue_depth', { stage: 'publish' })).toBeGreaterThan(0);
     await t.app.push.drain();

@@ -7,7 +7,7 @@ import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plu
 import { depositAddress, depositOnChain, mine, pendingWithdrawal } from '../support/server-chain.ts';
 import { codeAt, lastCodeFor, login, signUpWithTwoFactor } from '../support/server-flows.ts';
 import { MINUTE, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { act, listeningPort, open, openTrade, realtimeClientOf, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, bindDevice, listeningPort, open, openTrade, realtimeClientOf, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** A valid bitcoin address nobody on this platform owns. */
 const OUTSIDE_BITCOIN = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
@@ -53,13 +53,6 @@ describe.each(dbTargets)('notifications on %s', (target) => {
        WHERE n.id > $1 ORDER BY n.id`,
       [since],
     );
-  /** A browser bound to `who` for web push, as the Beams device API leaves one (its keys are never used here). */
-  const bindDevice = (who: { id: string }) =>
-    t.app.db.query(
-      `INSERT INTO push_devices (id, instance_id, token, endpoint, p256dh, auth, user_id, created_at, last_seen_at)
-       VALUES ($1, 'instance', 'token', 'https://push.invalid/' || $1, 'p256dh', 'auth', $2, now(), now())`,
-      [`device-${who.id}`, who.id],
-    );
   /** Who was told what: [user id, kind] pairs, and each pushed to exactly its own user's username. */
   async function whoSince(since: string, ...parties: Trader[]): Promise<Array<[string, string]>> {
     const told = await toldSince(since);
@@ -81,8 +74,8 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       offer = await sellOffer(t, seller);
       // With the built-in device API a trade's statement puts a web push in the outbox only for a party with a
       // device (notifications/notify.ts PushOutbox); the last test but one is about the others.
-      await bindDevice(seller);
-      await bindDevice(buyer);
+      await bindDevice(t, seller);
+      await bindDevice(t, buyer);
     });
 
     it("tells the offer's owner (only) of a trade opened on their offer, live on their own channel only", async () => {
@@ -118,8 +111,8 @@ describe.each(dbTargets)('notifications on %s', (target) => {
       const owner = await trader(t);
       const buyOffer = await sellOffer(t, owner, { offer_type: 'buy' });
       const taker = await trader(t, { BTC: '1' });
-      await bindDevice(owner);
-      await bindDevice(taker);
+      await bindDevice(t, owner);
+      await bindDevice(t, taker);
       const since = await mark();
       const channel = await openTrade(t, taker, buyOffer, '97', 'Revolut');
       expect(await whoSince(since, owner, taker)).toEqual([[owner.username, 'trade_opened']]);

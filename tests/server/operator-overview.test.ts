@@ -3,7 +3,7 @@ import { OPERATORS_CHANNEL, operatorEvents, type OperatorOverview } from '../../
 import type { WalletAddressEntry } from '../../contracts/wallet.ts';
 import { Money } from '../../server/src/ledger/money.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
-import { act, disputedTrade, moderator, openTrade, operator, sellOffer, trader, type Trader } from '../support/server-trades.ts';
+import { act, bindDevice, disputedTrade, moderator, openTrade, operator, sellOffer, trader, type Trader } from '../support/server-trades.ts';
 
 /** The instants of the scenario: ten days ago, 26 hours ago, and now (noon UTC). */
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -38,6 +38,8 @@ describe.each(dbTargets)('POST /api/operator/overview/ on %s', (target) => {
     // Ten days ago: a trader who has not been back since, and a trade completed then (its fee is all-time only).
     t.clock.set(LONG_AGO);
     seller = await trader(t, { BTC: '1' });
+    // The seller's browser takes web pushes: the first open queues the push the overview reports as the oldest.
+    await bindDevice(t, seller);
     offer = await sellOffer(t, seller);
     const veteran = await trader(t);
     fees.longAgo = await feeOf(t, await completed(veteran));

@@ -33,6 +33,17 @@ export async function trader(t: TestApp, balances: Record<string, string> = {}):
   return { id, username: session.username, token: session.token, websocketToken: session.user.websocket_token, password: session.password };
 }
 
+/**
+ * A browser bound to `who` for web push, as the built-in device API leaves one (its keys are never used here):
+ * with the built-in API a trade's statements queue a push only for a party with a device (docs/rules.md "Notifications").
+ */
+export const bindDevice = (t: TestApp, who: { id: string }) =>
+  t.app.db.query(
+    `INSERT INTO push_devices (id, instance_id, token, endpoint, p256dh, auth, user_id, created_at, last_seen_at)
+     VALUES ($1, 'instance', 'token', 'https://push.invalid/' || $1, 'p256dh', 'auth', $2, now(), now())`,
+    [`device-${who.id}`, who.id],
+  );
+
 export type TradeBody = Record<string, unknown>;
 
 export const tradeCall = <T = string>(t: TestApp, who: Trader, body: TradeBody): Promise<CallResult<T>> =>
