@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../server/src/infra/db/db.ts';
-import { uniqueViolation } from '../../server/src/infra/db/db.ts';
+import { PREPARED, uniqueViolation, type Db, type Queryable } from '../../server/src/infra/db/db.ts';
 import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
 import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { createScratchDatabase, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
@@ -146,6 +145,56 @@ describe.each(postgresOnly)('migrations with several processes booting at once o
       await Promise.all(pools.map((pool) => pool.close()));
       await scratch.drop();
     }
+  });
+});
+
+describe.each(postgresOnly)("prepared statements' plans on %s", () => {
+  // One connection, so that every statement below meets the setting the one before left.
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let db: Db;
+  const PLAN_MODE = 'SELECT current_setting($1) AS mode, pg_backend_pid() AS pid';
+  const modeOf = async (on: Queryable, prepared: boolean) =>
+    (await on.one<{ mode: string; pid: number }>(PLAN_MODE, ['plan_cache_mode'], prepared ? PREPARED : undefined)).mode;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    db = await openPostgres({ url: scratch.url, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await scratch.drop();
+  });
+
+  it('runs a prepared statement on its generic plan and any other planned for its values, on one connection', async () => {
+    expect(await modeOf(db, true)).toBe('force_generic_plan');
+    expect(await modeOf(db, false)).toBe('auto');
+    expect(await modeOf(db, true)).toBe('force_generic_plan');
+    expect(await modeOf(db, true)).toBe('force_generic_plan');
+    expect(await modeOf(db, false)).toBe('auto');
+  });
+
+  it("knows the setting a rolled-back transaction put back, and keeps a connection whose statement was refused", async () => {
+    expect(await modeOf(db, false)).toBe('auto');
+    // Set inside the transaction, undone by its rollback.
+    await expect(
+      db.transaction(async (tx) => {
+        expect(await modeOf(tx, true)).toBe('force_generic_plan');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await modeOf(db, true)).toBe('force_generic_plan');
+    // Reset inside the transaction, undone by its rollback: generic again after it.
+    await expect(
+      db.transaction(async (tx) => {
+        expect(await modeOf(tx, false)).toBe('auto');
+        await tx.query('SELECT no_such_column FROM pg_class');
+      }),
+    ).rejects.toThrow();
+    expect(await modeOf(db, true)).toBe('force_generic_plan');
+    expect(await modeOf(db, false)).toBe('auto');
+
+    const { pid } = await db.one<{ pid: number }>(PLAN_MODE, ['plan_cache_mode']);
+    await expect(db.query('SELECT 1 / 0')).rejects.toThrow('division by zero');
+    expect((await db.one<{ pid: number }>(PLAN_MODE, ['plan_cache_mode'])).pid).toBe(pid);
   });
 });
 

@@ -18,10 +18,12 @@ export type Row = Record<string, unknown>;
 
 export interface QueryOptions {
   /**
-   * Keep the statement prepared (parsed, and after a few runs planned) on each PostgreSQL connection
-   * instead of parsing it on every call: for the fixed statements of the hot money paths, whose plans do
-   * not depend on their parameters (lookups by key). Not for a statement whose best plan depends on its
-   * values (a filtered list), because a prepared statement may settle on one generic plan. PGlite ignores it.
+   * Keep the statement prepared and planned once on each PostgreSQL connection instead of parsing and planning
+   * it on every call: for the fixed statements of the hot money paths, whose plans do not depend on their
+   * parameters (lookups by key, one trade's change). PostgreSQL runs them on their generic plan, forced: left to
+   * choose, it planned the trade statements again at every call (1-2 ms each, a third of their database time:
+   * bench/README.md "Planned once"). Not for a statement whose best plan depends on its values (a filtered list,
+   * a page with LIMIT/OFFSET over many rows): its one plan would fit some values badly. PGlite ignores it.
    */
   prepared?: boolean;
 }

@@ -31,10 +31,48 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
   const probe = await pool.connect();
   probe.release();
 
-  const run = (client: pg.Pool | pg.PoolClient) =>
+  /**
+   * Connections whose session runs prepared statements on their generic plan (`plan_cache_mode`): a prepared
+   * statement sets it, any other statement resets it first, so an unprepared statement is planned for its values
+   * as before. A connection serving one kind of work keeps its setting: the switch costs one round trip.
+   */
+  const genericPlans = new WeakSet<pg.PoolClient>();
+  const planFor = async (client: pg.PoolClient, options?: QueryOptions) => {
+    const generic = options?.prepared === true;
+    if (generic === genericPlans.has(client)) return;
+    await client.query(generic ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode');
+    if (generic) genericPlans.add(client);
+    else genericPlans.delete(client);
+  };
+  const statement = (sql: string, params: readonly SqlParam[], options?: QueryOptions) =>
+    options?.prepared ? { text: sql, values: [...params], name: statementName(sql) } : { text: sql, values: [...params] };
+
+  /** One statement on a connection of its own from the pool, given back as soon as it answered. */
+  const pooled = withHelpers(
+    async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
+      const client = await pool.connect();
+      try {
+        await planFor(client, options);
+        const { rows } = await client.query<T>(statement(sql, params, options));
+        client.release();
+        return rows;
+      } catch (error) {
+        // PostgreSQL refused the statement: the connection is fine. Anything else (a lost connection) ends it.
+        client.release(error instanceof pg.DatabaseError ? undefined : (error as Error));
+        throw error;
+      }
+    },
+    async (sql: string) => {
+      await pool.query(sql);
+    },
+  );
+  /** Statements on the transaction's connection. */
+  const onClient = (client: pg.PoolClient) =>
     withHelpers(
-      async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) =>
-        (await client.query<T>(options?.prepared ? { text: sql, values: [...params], name: statementName(sql) } : { text: sql, values: [...params] })).rows,
+      async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
+        await planFor(client, options);
+        return (await client.query<T>(statement(sql, params, options))).rows;
+      },
       async (sql: string) => {
         await client.query(sql);
       },
@@ -44,19 +82,26 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
 
   return {
     kind: 'postgres',
-    ...run(pool),
+    ...pooled,
     async transaction(work) {
       const client = await pool.connect();
+      // A SET is undone with the transaction that made it: a rollback puts the setting back to what it was here.
+      const genericBefore = genericPlans.has(client);
+      let lost: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(run(client));
+        const result = await work(onClient(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').then(
+          () => void (genericBefore ? genericPlans.add(client) : genericPlans.delete(client)),
+          // A connection that cannot even roll back is not given to anyone again.
+          (rollbackError: Error) => void (lost = rollbackError),
+        );
         throw error;
       } finally {
-        client.release();
+        client.release(lost);
       }
     },
     listen: async (channel, onNotify, options) => {
