@@ -12,6 +12,7 @@ import {
   type ConversationAdditionsRow,
   type ConversationFacts,
   type TradeParties,
+  unreadMessages,
 } from '../chat/chat.repository.ts';
 import type { DisputeOutcome, TradeFacts } from '../../../contracts/trade.ts';
 import type { TradeStatus } from '../../../contracts/user.ts';
@@ -138,7 +139,7 @@ export interface ConversationRow extends ConversationAdditionsRow {
   /** The caller's own rating of this trade (trade_ratings), or nulls. */
   my_rating_score: number | null;
   my_rating_comment: string | null;
-  /** The caller's unread messages in it (unread_messages, migration 036). */
+  /** The caller's unread messages in it (`unreadMessages`). */
   unread: number;
 }
 
@@ -469,7 +470,7 @@ export function tradesRepository(db: Queryable) {
                  WHERE m.trade_id = t.id AND (m.recipient = 'all' OR m.recipient = $2 OR m.sender_id = $1)
                  ORDER BY m.id DESC LIMIT 1) AS last_message,
                 t.buyer_paid, t.dispute_raised, t.status, ${CONVERSATION_ADDITIONS},
-                r.score AS my_rating_score, r.comment AS my_rating_comment, unread_messages(t.id, $1) AS unread
+                r.score AS my_rating_score, r.comment AS my_rating_comment, ${unreadMessages('t.id', '$1')} AS unread
          FROM trades t
          JOIN conversations cv ON cv.trade_id = t.id
          JOIN users p ON p.id = CASE WHEN t.buyer_id = $1 THEN t.seller_id ELSE t.buyer_id END
