@@ -65,6 +65,24 @@ describe.each(dbTargets)('the database layer on %s', (target) => {
     expect(await db.query('SELECT id FROM tx_probe ORDER BY id')).toEqual([{ id: 1 }]);
   });
 
+  it("runs a transaction's statements issued together in order, and none of them once one was refused", async () => {
+    await db.exec('CREATE TABLE pipeline_probe (id int PRIMARY KEY)');
+    const counted = await db.transaction(async (tx) => {
+      const [, , rows] = await Promise.all([
+        tx.query('INSERT INTO pipeline_probe VALUES (1)'),
+        tx.query('INSERT INTO pipeline_probe VALUES ($1)', [2], PREPARED),
+        tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pipeline_probe'),
+      ]);
+      return rows[0]?.n;
+    });
+    expect(counted).toBe(2);
+    // The first refused, the second written behind it: the transaction keeps neither.
+    await expect(
+      db.transaction((tx) => Promise.all([tx.query('INSERT INTO pipeline_probe VALUES (1)'), tx.query('INSERT INTO pipeline_probe VALUES (3)')])),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await db.query('SELECT id FROM pipeline_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
   it('hears committed NOTIFYs on a channel it listens to, its own included, and none of a rolled-back transaction', async () => {
     const heard: string[] = [];
     const stop = await db.listen('peerex_listen_probe', (payload) => heard.push(payload));

@@ -303,13 +303,15 @@ export function tradesService(deps: TradesDeps) {
    * unique indexes hold the caps on their own); the lock only queues the opens of one offer, so that each statement
    * starts after the one before committed and sees its place taken. Without it, opens of a busy offer picked places
    * their snapshots showed free but a racing open had just taken, and mostly waited, failed and ran again (they queue
-   * on the seller's balance anyway, so the lock costs a busy offer nothing and a quiet one a round trip).
+   * on the seller's balance anyway, so the lock costs a busy offer nothing). The lock and the statement are written
+   * together: the database runs them in order, so the statement still starts once the lock is held, and a quiet
+   * offer's open pays no round trip for it (infra/db/postgres.ts pipelines a connection's statements).
    */
   const openQueued = (...args: Parameters<ReturnType<typeof tradesRepository>['open']>) =>
     db.transaction(async (tx) => {
       const trades = tradesRepository(tx);
-      await trades.queueForOffer(args[0].offerId);
-      return trades.open(...args);
+      const [, opened] = await Promise.all([trades.queueForOffer(args[0].offerId), trades.open(...args)]);
+      return opened;
     });
 
   /** Worth at least REPUTATION_MIN_TRADE_USD: the escrow (the fee included) at the coin's USD price frozen at open. */

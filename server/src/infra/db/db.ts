@@ -46,7 +46,11 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Db extends Queryable {
   readonly kind: DatabaseKind;
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Statements `work` issues
+   * without awaiting the one before run in the order issued (PostgreSQL's connection pipelines them, PGlite queues
+   * them); await them together (Promise.all), so that none rejects unheard.
+   */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Hears every `NOTIFY` on `channel` once its transaction commits, whoever raised it: this process, another

@@ -24,7 +24,13 @@ export interface PostgresOptions {
 }
 
 export async function openPostgres({ url, poolSize = 10, onError }: PostgresOptions): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'peerex' });
+  /**
+   * Pipelined connections: a statement is written without waiting for the answer of the one before it on the same
+   * connection, and PostgreSQL still runs them in order, each with its own Sync (one failing does not stop the
+   * next outside a transaction; inside one, PostgreSQL refuses the rest until the rollback). So a transaction's
+   * BEGIN and a plan setting travel with the statement that follows them, in the same round trip.
+   */
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'peerex', pipeline: true });
   // An idle client losing its connection emits here; without a listener Node would crash the process.
   pool.on('error', (error) => onError?.(error));
   // Fail at boot, with the driver's message, rather than on the first request.
@@ -34,26 +40,31 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
   /**
    * Connections whose session runs prepared statements on their generic plan (`plan_cache_mode`): a prepared
    * statement sets it, any other statement resets it first, so an unprepared statement is planned for its values
-   * as before. A connection serving one kind of work keeps its setting: the switch costs one round trip.
+   * as before. The setting is written just ahead of the statement (pipelined). It can fail only with its
+   * connection, which is then ended, or inside a transaction already refused, whose rollback puts it back.
    */
   const genericPlans = new WeakSet<pg.PoolClient>();
-  const planFor = async (client: pg.PoolClient, options?: QueryOptions) => {
+  const planFor = (client: pg.PoolClient, options?: QueryOptions): Promise<unknown> | undefined => {
     const generic = options?.prepared === true;
-    if (generic === genericPlans.has(client)) return;
-    await client.query(generic ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode');
+    if (generic === genericPlans.has(client)) return undefined;
     if (generic) genericPlans.add(client);
     else genericPlans.delete(client);
+    return client.query(generic ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode');
   };
   const statement = (sql: string, params: readonly SqlParam[], options?: QueryOptions) =>
     options?.prepared ? { text: sql, values: [...params], name: statementName(sql) } : { text: sql, values: [...params] };
+  /** The statement's rows, its plan setting sent ahead of it; both awaited at once, so neither rejects unheard. */
+  const rowsOf = async <T extends object>(client: pg.PoolClient, sql: string, params: readonly SqlParam[], options?: QueryOptions) => {
+    const [, { rows }] = await Promise.all([planFor(client, options), client.query<T>(statement(sql, params, options))]);
+    return rows;
+  };
 
   /** One statement on a connection of its own from the pool, given back as soon as it answered. */
   const pooled = withHelpers(
     async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
       const client = await pool.connect();
       try {
-        await planFor(client, options);
-        const { rows } = await client.query<T>(statement(sql, params, options));
+        const rows = await rowsOf<T>(client, sql, params, options);
         client.release();
         return rows;
       } catch (error) {
@@ -69,10 +80,7 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
   /** Statements on the transaction's connection. */
   const onClient = (client: pg.PoolClient) =>
     withHelpers(
-      async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
-        await planFor(client, options);
-        return (await client.query<T>(statement(sql, params, options))).rows;
-      },
+      <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => rowsOf<T>(client, sql, params, options),
       async (sql: string) => {
         await client.query(sql);
       },
@@ -88,9 +96,13 @@ export async function openPostgres({ url, poolSize = 10, onError }: PostgresOpti
       // A SET is undone with the transaction that made it: a rollback puts the setting back to what it was here.
       const genericBefore = genericPlans.has(client);
       let lost: Error | undefined;
+      // Pipelined with the work's first statement. BEGIN fails only with its connection, and then so does every
+      // statement written after it, so none can run outside the transaction. Its answer is awaited before COMMIT.
+      const begun = client.query('BEGIN');
+      begun.catch(() => undefined);
       try {
-        await client.query('BEGIN');
         const result = await work(onClient(client));
+        await begun;
         await client.query('COMMIT');
         return result;
       } catch (error) {
