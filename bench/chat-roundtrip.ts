@@ -275,8 +275,9 @@ function connect(base: URL, key: string, trader: Trader, channel: string, onEven
             .then(async (answer) => {
               const text = await answer.text();
               if (answer.status !== 200) throw new Error(`auth of ${trader.username}: ${answer.status} ${text}`);
-              const { auth } = JSON.parse(text) as { auth: string };
-              socket.send(JSON.stringify({ event: 'pusher:subscribe', data: { auth, channel: tradeChannelName(channel) } }));
+              // The built-in server signs the session into `channel_data`, which goes back as it came (as pusher-js does).
+              const { auth, channel_data } = JSON.parse(text) as { auth: string; channel_data?: string };
+              socket.send(JSON.stringify({ event: 'pusher:subscribe', data: { auth, channel_data, channel: tradeChannelName(channel) } }));
             })
             .catch(reject);
           break;
