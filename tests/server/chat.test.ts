@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHAT_HISTORY_LIMIT, chatMessages, tradeSummary, type ChatMessage, type TradeSummary } from '../../contracts/chat.ts';
 import type { Conversation } from '../../contracts/trade.ts';
 import type { RealtimeEvent } from '../../server/src/infra/realtime/realtime.plugin.ts';
+import { chatRepository } from '../../server/src/chat/chat.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
 import { act, conversationsOf, openTrade, preview, sellOffer, trader, type Trader } from '../support/server-trades.ts';
@@ -33,6 +34,16 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
     await t.close();
   });
   const on = (channel: string, event?: string) => events.filter((e) => e.channel === channel && (event === undefined || e.event === event));
+  /** The statements `work` runs, but the session lookup every signed-in call makes. */
+  const statementsOf = async (work: () => Promise<unknown>): Promise<string[]> => {
+    const spies = (['query', 'one', 'maybe'] as const).map((method) => vi.spyOn(t.app.db, method));
+    try {
+      await work();
+      return spies.flatMap((spy) => spy.mock.calls.map(([sql]) => sql)).filter((sql) => !/\bsessions\b/.test(sql));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  };
 
   describe('messages', () => {
     it('answers the conversation oldest first to both parties, starting with the system message of the opening', async () => {
@@ -103,6 +114,36 @@ describe.each(dbTargets)('the trade chat on %s', (target) => {
       expect(toSeller).toMatchObject({ channel: older, partner: buyer.username, partner_type: 'buyer', last_message: '<b>Sent?</b>' });
       const list = (await conversationsOf(t, buyer)).body.info.map((c) => c.channel);
       expect(list.indexOf(older)).toBeLessThan(list.indexOf(channel));
+    });
+
+    it('takes one statement per message once this process knows the channel’s parties, and a read mark none to check them', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      // The first call on a channel reads its parties (they never change); later ones, whichever party, do not.
+      expect(await statementsOf(() => send(t, buyer, channel, 'first'))).toHaveLength(2);
+      for (const [who, text] of [[seller, 'second'], [buyer, 'third']] as const) {
+        events = [];
+        const sent = await statementsOf(async () => expect((await send(t, who, channel, text)).status).toBe(200));
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).toContain('INSERT INTO chat_messages');
+        // What both lists are told came with it: the partner's count includes this message.
+        const partner = who === buyer ? seller : buyer;
+        expect(on(`private-user-${partner.username}`, 'conversation').map((e) => (e.data as Conversation).last_message)).toEqual([text]);
+      }
+      const marked = await statementsOf(async () =>
+        expect((await t.post(`/api/market/chat/${channel}/read/`, { type: 'read' }, { token: seller.token })).status).toBe(200),
+      );
+      expect(marked[0]).toContain('INSERT INTO conversation_reads');
+      // A stranger is still told there is no such trade, from the parties this process keeps.
+      expect(await statementsOf(async () => expect((await send(t, stranger, channel, 'hi')).status).toBe(404))).toEqual([]);
+    });
+
+    it('stores nothing from a sender who is not a party of the trade: the statement checks it too', async () => {
+      const channel = await openTrade(t, buyer, offer, '97', 'SEPA');
+      const { id } = await t.app.db.one<{ id: string }>('SELECT id FROM trades WHERE channel = $1', [channel]);
+      const message = { tradeId: id, senderId: stranger.id, recipient: buyer.username, text: 'not yours', at: t.clock.now() };
+      expect(await chatRepository(t.app.db).send(message)).toBeUndefined();
+      expect(await chatRepository(t.app.db).send({ ...message, senderId: seller.id })).toMatchObject({ stored: { id: expect.any(String) } });
+      expect((await messagesOf(t, buyer, channel)).body.info.map((m) => m.text)).toEqual([expect.stringMatching(/^Trade opened: /), 'not yours']);
     });
 
     it('refuses empty, whitespace-only, too long and non-text messages with 400 and stores nothing', async () => {

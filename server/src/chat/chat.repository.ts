@@ -121,17 +121,31 @@ export interface ConversationFacts extends ChatTrade, UnreadCounts {
   last_message: string | null;
 }
 
-/** A trader's message as stored: its id and time, whom it told, and both parties' unread counts with it. */
-export interface StoredMessage extends UnreadCounts {
-  id: string;
-  created_at: Date;
-  notified: Notified[];
+/**
+ * What a trader's send answers: the conversation both lists are told (the trade as the statement read it, both
+ * parties' unread counts with the message counted, but not its last message: the caller has it) and, when the
+ * trade took the message, the message's id and time and whom it told.
+ */
+export interface SentMessage {
+  conversation: Omit<ConversationFacts, 'last_message'>;
+  /** Undefined when the trade is no longer pending: `conversation.status` says what it is. */
+  stored?: { id: string; created_at: Date; notified: Notified[] };
 }
 
 export function chatRepository(db: Queryable) {
   return {
     tradeByChannel: (channel: string) =>
       db.maybe<ChatTrade>(`SELECT ${CHAT_TRADE} FROM trades t ${CHAT_TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
+
+    /** The trade on `channel` and its two parties, which never change once it is open. */
+    partiesByChannel: (channel: string) =>
+      db.maybe<TradeParties>(
+        `SELECT t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller
+         FROM trades t JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id
+         WHERE t.channel = $1`,
+        [channel],
+        PREPARED,
+      ),
 
     /** The terms of the trade on `channel`, frozen at open, and the coin they are in. */
     tradeSummary: (channel: string) =>
@@ -187,45 +201,48 @@ export function chatRepository(db: Queryable) {
     },
 
     /**
-     * Stores a trader's message and moves the conversation up the list, in one statement, only while the
-     * trade is pending (disputed included). Undefined when it is not: a trade completed or cancelled a moment
-     * ago takes no more messages. The trade row is only read, never locked, so chatting never waits on an action.
+     * A trader's message, in one statement: the check that the sender is a party of the trade, the message, the
+     * conversation moved up the list, and what the answer and the announcements need, so nothing is read before or
+     * after it. The message is stored only while the trade is pending (disputed included): a trade completed or
+     * cancelled a moment ago takes no more, and the answer then has no `stored`, with the status that refused it.
+     * Undefined when the sender is not a party (or there is no such trade). The trade row is only read, never
+     * locked, so chatting never waits on an action.
      *
      * `tell`, for a recipient who is offline, is their notification, written in the same statement unless they
      * still have an unread one for this conversation: a burst of messages makes one notification, not one each,
      * and the next comes once they opened it (two messages racing may both see none and both tell, which
      * costs a duplicate, never a lost one).
      *
-     * It also answers both parties' unread counts (`unreadMessages`), so the lists' entries the
-     * message publishes carry them without another query. They are read in the statement's snapshot, which
-     * does not hold the message it inserts: the recipient's count is one more.
+     * The answered conversation is the trade as the statement read it (CHAT_TRADE, as CONVERSATION_FACTS for a
+     * trade's change) with both parties' unread counts (`unreadMessages`). Those are read in the
+     * statement's snapshot, which does not hold the message it inserts: the recipient's count is one more.
+     * Every value is compared with a key or a column, never chooses the plan, so one generic plan serves all sends.
      */
-    insertMessage: async (message: {
+    send: async (message: {
       tradeId: string;
       senderId: string;
-      recipientId: string;
       recipient: string;
-      /** Whether the sender is the trade's buyer: which of the two counts is whose. */
-      senderIsBuyer: boolean;
       text: string;
       at: Date;
       tell?: NotificationDraft;
-    }): Promise<StoredMessage | undefined> => {
+    }): Promise<SentMessage | undefined> => {
       const p = sqlParams();
       const at = p.add(message.at);
+      const tradeId = p.add(message.tradeId);
+      const sender = p.add(message.senderId);
       const steps = [
         `open_trade AS (
-           SELECT id FROM trades WHERE id = ${p.add(message.tradeId)} AND status = 'pending'
+           SELECT id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND ${sender} IN (buyer_id, seller_id)
          )`,
         `message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-           SELECT id, ${p.add(message.senderId)}, ${p.add(message.recipient)}, ${p.add(message.text)}, ${at} FROM open_trade
+           SELECT id, ${sender}, ${p.add(message.recipient)}, ${p.add(message.text)}, ${at} FROM open_trade
            RETURNING id, trade_id, created_at
          )`,
         `touched AS (
            UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
            FROM message WHERE conversations.trade_id = message.trade_id
-           RETURNING message.id
+           RETURNING message.id, message.created_at
          )`,
       ];
       const { tell } = message;
@@ -237,20 +254,23 @@ export function chatRepository(db: Queryable) {
          )`);
         steps.push(...notificationSteps(p, [tell], message.at, 'untold'));
       }
-      const row = await db.maybe<{ id: string; created_at: Date; notified: unknown; sender_unread: number; recipient_unread: number }>(
+      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & { message_id: string | null; message_at: Date | null; notified: unknown }>(
         `WITH ${steps.join(', ')}
-         SELECT message.id, message.created_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified,
-                ${unreadMessages('message.trade_id', p.add(message.senderId))} AS sender_unread,
-                ${unreadMessages('message.trade_id', p.add(message.recipientId))} + 1 AS recipient_unread
-         FROM message JOIN touched ON touched.id = message.id`,
+         SELECT touched.id AS message_id, touched.created_at AS message_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified,
+                ${CHAT_TRADE},
+                ${unreadMessages('t.id', 't.buyer_id')} + CASE WHEN touched.id IS NOT NULL AND t.buyer_id <> ${sender} THEN 1 ELSE 0 END AS buyer_unread,
+                ${unreadMessages('t.id', 't.seller_id')} + CASE WHEN touched.id IS NOT NULL AND t.seller_id <> ${sender} THEN 1 ELSE 0 END AS seller_unread
+         FROM trades t ${CHAT_TRADE_JOINS} LEFT JOIN touched ON true
+         WHERE t.id = ${tradeId} AND ${sender} IN (t.buyer_id, t.seller_id)`,
         p.values,
         PREPARED,
       );
       if (!row) return undefined;
-      const [buyer_unread, seller_unread] = message.senderIsBuyer
-        ? [row.sender_unread, row.recipient_unread]
-        : [row.recipient_unread, row.sender_unread];
-      return { id: row.id, created_at: row.created_at, notified: notifiedOf(row.notified), buyer_unread, seller_unread };
+      const { message_id, message_at, notified, ...conversation } = row;
+      return {
+        conversation,
+        ...(message_id !== null && message_at !== null ? { stored: { id: message_id, created_at: message_at, notified: notifiedOf(notified) } } : {}),
+      };
     },
 
     /**

@@ -12,6 +12,7 @@ import {
   type ConversationAdditionsRow,
   type ConversationFacts,
   type RatingColumns,
+  type TradeParties,
 } from './chat.repository.ts';
 import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
@@ -24,6 +25,8 @@ import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
 export const TYPING_INTERVAL_MS = 500;
 /** Typing stamps kept before the oldest are forgotten: bounds the memory a flood of conversations could take. */
 const TYPING_STAMPS_KEPT = 10_000;
+/** Channels whose parties this process keeps before the oldest are forgotten (and read again when next asked). */
+const PARTIES_KEPT = 10_000;
 
 export interface ChatDeps {
   db: Db;
@@ -106,6 +109,30 @@ function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{
 export function chatService(deps: ChatDeps) {
   const { db } = deps;
   const typedAt = new Map<string, number>();
+  // A trade's parties are written when it opens and never change (nor do usernames, and trades are never
+  // deleted), so once read they hold for as long as the process lives: a message or a read mark then asks the
+  // database nothing about who may write. Whether the caller may ask at all (a session, not suspended) is the
+  // session lookup's, on every call; only trades that exist are kept, and at most PARTIES_KEPT of them.
+  const partiesKept = new Map<string, TradeParties>();
+
+  /** The trade on `channel` and its parties, read once per process (see partiesKept); undefined for no trade. */
+  async function partiesOf(channel: string): Promise<TradeParties | undefined> {
+    const kept = partiesKept.get(channel);
+    if (kept) return kept;
+    const parties = isTradeChannel(channel) ? await chatRepository(db).partiesByChannel(channel) : undefined;
+    if (parties) {
+      partiesKept.set(channel, parties);
+      if (partiesKept.size > PARTIES_KEPT) partiesKept.delete(partiesKept.keys().next().value as string);
+    }
+    return parties;
+  }
+
+  /** The trade on `channel` and its parties if `user` is one of them; for anyone else refused as no trade at all. */
+  async function partiesFor(user: { id: string }, channel: string): Promise<TradeParties> {
+    const parties = await partiesOf(channel);
+    if (!parties || (parties.buyer_id !== user.id && parties.seller_id !== user.id)) throw refuse.tradeNotFound();
+    return parties;
+  }
 
   /** The trade on `channel` if `user` is one of its parties; undefined for anyone else, as for no trade at all. */
   async function tradeOfParty(user: { id: string }, channel: string): Promise<ChatTrade | undefined> {
@@ -130,7 +157,7 @@ export function chatService(deps: ChatDeps) {
   return {
     /** `messages`: the newest 500, oldest first. */
     async messages(user: { id: string }, channel: string): Promise<ChatMessage[]> {
-      const trade = await partyTrade(user, channel);
+      const trade = await partiesFor(user, channel);
       const rows = await chatRepository(db).messages(trade.id, CHAT_HISTORY_LIMIT);
       return rows.map((row) => messageOut(row, channel));
     },
@@ -159,37 +186,30 @@ export function chatService(deps: ChatDeps) {
       };
     },
 
-    /** `send_message`: stored, then published as `new_message`, and both lists move it up. */
+    /**
+     * `send_message`: stored, then published as `new_message`, and both lists move it up. One statement
+     * (chatRepository `send`) checks and stores it and answers what both announcements publish; the parties,
+     * which the recipient's notification needs before it, are this process's once read (partiesOf).
+     */
     async send(user: { id: string; username: string }, channel: string, text: string): Promise<ChatMessage> {
-      const trade = await partyTrade(user, channel);
-      const recipient = trade.buyer_id === user.id ? trade.seller : trade.buyer;
-      const recipientId = trade.buyer_id === user.id ? trade.seller_id : trade.buyer_id;
+      const parties = await partiesFor(user, channel);
+      const senderIsBuyer = parties.buyer_id === user.id;
+      const recipient = senderIsBuyer ? parties.seller : parties.buyer;
+      const recipientId = senderIsBuyer ? parties.seller_id : parties.buyer_id;
       // Asked once, before the message: whether the recipient is told by the bell, and the lists' `online`.
-      const online = await deps.online([trade.buyer, trade.seller]);
+      const online = await deps.online([parties.buyer, parties.seller]);
       const tell = online.has(recipient) ? undefined : tradeTexts.chatMessage(channel, recipientId, user.username, text);
-      const stored = await retrying(() =>
-        chatRepository(db).insertMessage({
-          tradeId: trade.id,
-          senderId: user.id,
-          recipientId,
-          recipient,
-          senderIsBuyer: trade.buyer_id === user.id,
-          text,
-          at: deps.now(),
-          tell,
-        }),
+      const sent = await retrying(() =>
+        chatRepository(db).send({ tradeId: parties.id, senderId: user.id, recipient, text, at: deps.now(), tell }),
       );
-      if (!stored) {
-        const now = await chatRepository(db).tradeByChannel(channel);
-        throw refuse.chatClosed(now?.status ?? trade.status);
-      }
+      if (!sent) throw refuse.tradeNotFound();
+      const { stored, conversation } = sent;
+      if (!stored) throw refuse.chatClosed(conversation.status);
       const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
-      // The lists' entry is the trade as read above with this message as its last and the unread counts its
-      // statement answered, so a message costs no second read. An action racing it publishes its own entry, and
-      // the web app never moves a trade back.
-      const { buyer_unread, seller_unread } = stored;
-      await publishConversations({ ...trade, last_message: text, buyer_unread, seller_unread }, online);
+      // The lists' entry is the trade as the statement read it, with this message as its last and the unread
+      // counts it answered. An action racing it publishes its own entry, and the web app never moves a trade back.
+      await publishConversations({ ...conversation, last_message: text }, online);
       await deps.announce(stored.notified);
       return message;
     },
@@ -202,7 +222,7 @@ export function chatService(deps: ChatDeps) {
      * agree; the partner hears nothing of it.
      */
     async markRead(user: { id: string }, channel: string, upTo?: number): Promise<ConversationRead> {
-      const trade = await partyTrade(user, channel);
+      const trade = await partiesFor(user, channel);
       const { read_up_to, changed } = await retrying(() => chatRepository(db).markRead(trade.id, user.id, upTo));
       if (changed) {
         const facts = await chatRepository(db).conversation(channel);
