@@ -23,8 +23,8 @@
  *        `app.realtime.publish('private-<channel>', 'new_message', …)` and answer envelope; no chat rules and no
  *        write. The floor of the pipeline.
  *      - `SELECT 1 + publish`: the same with one `SELECT 1` through the pool first (one more database round trip).
- *      - `send_message`: the product's chat (`POST /api/market/chat/<channel>/`): the trade read, the message
- *        insert, the publish, then the `conversation` announcement to both parties.
+ *      - `send_message`: the product's chat (`POST /api/market/chat/<channel>/`): one statement that checks the
+ *        sender and stores the message, the publish, then the `conversation` announcement to both parties.
  *    Prints messages/s, p50/p90/p99/max of the round trip, p50 of the HTTP answer, the CPU one message costs
  *    the server process, (PostgreSQL) this database's backends and this load generator, and the ratio
  *    chat ÷ ceiling of throughput and of p50.
