@@ -1,8 +1,8 @@
 import { DEPOSIT_MIN_USD, type NetworkKey } from '../../../contracts/wallet.ts';
 import type { IncomingTransfer } from '../chain/adapter.ts';
 import type { ChainLog } from '../chain/watcher.ts';
-import type { Db } from '../infra/db/db.ts';
-import { transactionWithRetry } from '../infra/db/retry.ts';
+import { uniqueViolation, type Db } from '../infra/db/db.ts';
+import { retrying, transactionWithRetry } from '../infra/db/retry.ts';
 import { postEntry } from '../ledger/ledger.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { notify, type Notified } from '../notifications/notify.ts';
@@ -114,7 +114,15 @@ export function chainDeposits({ db, now, log, announce, walletChanged }: ChainDe
         rows.blocks.push(transfer.block === undefined ? null : String(transfer.block));
       });
       if (rows.userIds.length === 0) return 0;
-      const inserted = await walletTransactionsRepository(db).insertChainDeposits(network, now(), rows);
+      // Two processes reading one block insert its deposits at once. The insert's ON CONFLICT waits for a racing
+      // insert on (network, txid, vout) only once that row's entry is there; seen a moment earlier, the race ends on
+      // credit_reference (the same key in other words) with a unique violation instead. Run again, it finds the row
+      // the other process committed and counts nothing twice (tests/server/evm-chain.test.ts, two processes).
+      const inserted = await retrying(
+        () => walletTransactionsRepository(db).insertChainDeposits(network, now(), rows),
+        4,
+        (error) => uniqueViolation(error) === 'wallet_transactions_credit_reference_key',
+      );
       // A new pending row in their history (or one back from a re-organisation).
       await walletChanged(inserted.map((row) => row.user_id));
       return inserted.length;
