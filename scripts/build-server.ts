@@ -5,7 +5,8 @@
  * One file instead of a few thousand: resolving, reading and compiling node_modules' files one by one was a
  * second of every start (bench/README.md "Restart to ready"). The packages in EXTERNAL stay in node_modules,
  * imported where they are: those that read their own files beside them (PGlite's WebAssembly, Scalar's bundle,
- * pino's transport worker, ioredis's package.json) or are native (argon2).
+ * pino's transport worker, ioredis's package.json) or are native (argon2), and nodemailer, loaded with the first
+ * mail (infra/mail.ts): in the bundle, its imports of Node's modules would be made at start.
  * Run: npm run build:server [-- --outfile <file>]
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -39,7 +40,7 @@ const callFilesInBundle: Plugin = {
   },
 };
 
-export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis'];
+export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis', 'nodemailer'];
 
 /**
  * The script `node` starts (`outfile`), built from this text: it turns on Node's compile cache (Node 22.1 and later;
@@ -102,6 +103,9 @@ export async function buildServer(
     await build({
       entryPoints: [join(SERVER_SOURCE, 'infra', 'db', 'pglite-worker.ts')],
       outfile: worker,
+      // A thread has no compile cache of its own (Node 22.1 and later): PGlite's modules, which pglite.ts loads
+      // when it opens, then come compiled from disk as the server's bundle does.
+      banner: { js: "import peerexModule from 'node:module'; peerexModule.enableCompileCache?.();" },
       bundle: true,
       platform: 'node',
       format: 'esm',
