@@ -27,8 +27,12 @@ interface EarlyPglite {
   thread: PgliteThread;
   /** Milliseconds since the process started, at the thread's start. */
   startedAt: number;
-  /** Set once the server takes it: how long its open had taken on the thread, and how long the server waited. */
+  /**
+   * Set once the server takes it: how long its open had taken on the thread (and the thread's CPU time by then,
+   * Node 23.9 and later), and how long the server waited.
+   */
   openMs?: number;
+  openCpuMs?: number;
   waitedMs?: number;
 }
 
@@ -78,16 +82,17 @@ export function adoptEarlyPglite(dataDir: string): Promise<Db> | undefined {
     return undefined;
   }
   const at = performance.now();
-  return pgliteOnThread(early.thread, (openMs) => {
+  return pgliteOnThread(early.thread, (openMs, cpuMs) => {
     early.openMs = openMs;
+    early.openCpuMs = cpuMs;
     early.waitedMs = Math.round(performance.now() - at);
   });
 }
 
 /** How the handover of the start script's thread went, for bench/support/boot-phases.ts. */
-export function earlyPgliteTimes(): { startedAt: number; openMs?: number; waitedMs?: number } | undefined {
+export function earlyPgliteTimes(): { startedAt: number; openMs?: number; openCpuMs?: number; waitedMs?: number } | undefined {
   const early = holder[EARLY];
-  return early && { startedAt: Math.round(early.startedAt), openMs: early.openMs, waitedMs: early.waitedMs };
+  return early && { startedAt: Math.round(early.startedAt), openMs: early.openMs, openCpuMs: early.openCpuMs, waitedMs: early.waitedMs };
 }
 
 /** An error as the thread sent it, rebuilt with its own fields (`code`, `constraint`, `detail`…) and the caller's stack. */
@@ -104,7 +109,7 @@ function rebuilt(wire: WireError, caller: Error | undefined): Error {
  * The Db on a started thread, once its PGlite is open; rejects with the open's error (a directory held by another
  * process, say), and the thread is ended then.
  */
-export function pgliteOnThread(thread: PgliteThread, onOpen?: (openMs: number) => void): Promise<Db> {
+export function pgliteOnThread(thread: PgliteThread, onOpen?: (openMs: number, cpuMs: number | undefined) => void): Promise<Db> {
   const { port, worker } = thread;
   let nextId = 1;
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; caller?: Error }>();
@@ -137,7 +142,7 @@ export function pgliteOnThread(thread: PgliteThread, onOpen?: (openMs: number) =
         listeners.get(reply.listen)?.(reply.payload);
         return;
       case 'open':
-        onOpen?.(reply.openMs);
+        onOpen?.(reply.openMs, reply.cpuMs);
         opened?.resolve(db);
         opened = undefined;
         return;

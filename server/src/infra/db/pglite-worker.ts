@@ -31,7 +31,8 @@ export interface WireError {
 }
 
 export type PgliteReply =
-  | { kind: 'open'; openMs: number }
+  /** How long the open took, and this thread's CPU time by then (bench/support/boot-phases.ts). */
+  | { kind: 'open'; openMs: number; cpuMs?: number }
   | { kind: 'openFailed'; error: WireError }
   | { kind: 'done'; id: number; result: unknown }
   | { kind: 'failed'; id: number; error: WireError }
@@ -65,10 +66,16 @@ function failed(id: number, error: unknown) {
   }
 }
 
+/** This thread's CPU time in milliseconds (Node 23.9 and later), for bench/support/boot-phases.ts beside the wall-clock time. */
+const threadCpu = () => {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage && Math.round((usage.user + usage.system) / 1000);
+};
+
 const started = performance.now();
 const opening = openPglite({ dataDir });
 opening.then(
-  () => send({ kind: 'open', openMs: Math.round(performance.now() - started) }),
+  () => send({ kind: 'open', openMs: Math.round(performance.now() - started), cpuMs: threadCpu() }),
   (error: unknown) => send({ kind: 'openFailed', error: wireError(error, true) }),
 );
 
