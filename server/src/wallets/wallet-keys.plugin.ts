@@ -10,17 +10,29 @@ declare module 'fastify' {
 }
 
 /**
- * Tier 2: the deposit addresses' watch-only keys (wallets/keys.ts). At boot it checks them against the
- * addresses already handed out: a key that no longer derives them (a changed WALLET_XPUB_*, a lost
- * development mnemonic) would give traders addresses nobody watches, so the server refuses to start.
+ * Tier 0: the deposit addresses' watch-only keys (wallets/keys.ts), read before the database opens. They need none,
+ * and deriving them is some tens of milliseconds of work that, in the production build, runs while PGlite's own
+ * thread is still opening it (bench/README.md "Restart to ready"). A production server without its keys stops here.
  */
 export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
-  const keys = await loadWalletKeys({
-    xpubs: app.config.walletXpubs,
-    production: app.config.nodeEnv === 'production',
-    dataDir: app.config.dataDir,
-    appSecret: app.config.appSecret,
-  });
+  app.decorate(
+    'walletKeys',
+    await loadWalletKeys({
+      xpubs: app.config.walletXpubs,
+      production: app.config.nodeEnv === 'production',
+      dataDir: app.config.dataDir,
+      appSecret: app.config.appSecret,
+    }),
+  );
+});
+
+/**
+ * Tier 2: at boot, the keys against the addresses already handed out: a key that no longer derives them (a changed
+ * WALLET_XPUB_*, a lost development mnemonic) would give traders addresses nobody watches, so the server refuses to
+ * start.
+ */
+export const walletKeysCheckPlugin = shared('peerex-wallet-keys-check', async (app) => {
+  const keys = app.walletKeys;
   for (const first of await depositAddressesRepository(app.db).firstOfEachNetwork()) {
     const { network } = first;
     // A network no longer configured derives nothing now; its addresses are not offered (wallets/addresses.ts).
@@ -35,5 +47,4 @@ export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
       );
     }
   }
-  app.decorate('walletKeys', keys);
 });
