@@ -35,6 +35,7 @@ await app.listen({ port: config.port, host: config.host });
 const listen = since(at);
 const ready = Math.round(process.uptime() * 1000);
 const readyCpu = threadCpu();
+const processCpu = process.cpuUsage();
 
 /** The plugin tree's top-level entries (`├─┬ name 123 ms`), slowest first, named by their code's first words. */
 const plugins = app
@@ -56,6 +57,8 @@ console.log(
     listen,
     ready,
     mainThreadCpu: importedCpu === undefined ? undefined : { imported: importedCpu, ready: readyCpu },
+    // Every thread's: PGlite's, V8's compilers' and garbage collector's too; what a busy machine has to find room for.
+    processCpuAtReady: Math.round((processCpu.user + processCpu.system) / 1000),
     slowestPlugins: plugins,
   }),
 );

@@ -80,7 +80,7 @@ const isBusy = (report: ChainSyncReport) => Object.values(report).some((count) =
 
 /**
  * The adapters of EVM_NETWORKS (chain/evm/networks.ts). The EVM stack (viem) is loaded only when a network is
- * configured: evaluating it was a few tens of milliseconds of every start (bench/README.md "Restart to ready").
+ * configured: evaluating it was about a tenth of a second of every start's CPU time (bench/README.md "Restart to ready").
  */
 async function evmNetworks(app: FastifyInstance, onBlock: () => void): Promise<Map<NetworkKey, ChainAdapter>> {
   if (app.config.evmNetworks.length === 0) return new Map();

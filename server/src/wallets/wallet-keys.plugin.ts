@@ -11,8 +11,9 @@ declare module 'fastify' {
 
 /**
  * Tier 0: the deposit addresses' watch-only keys (wallets/keys.ts), read before the database opens. They need none,
- * and deriving them is some tens of milliseconds of work that, in the production build, runs while PGlite's own
- * thread is still opening it (bench/README.md "Restart to ready"). A production server without its keys stops here.
+ * and deriving them (secp256k1's table for its first multiplication, about a tenth of a second of CPU time) then
+ * runs, in the production build, while PGlite's own thread is still opening it (bench/README.md "Restart to
+ * ready"). A production server without its keys stops here.
  */
 export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
   app.decorate(
