@@ -98,7 +98,7 @@ async function restartToReady(mode: Mode, dataDir: string): Promise<number> {
 }
 
 async function phases(dataDir: string): Promise<string> {
-  await buildServer(PHASES_BUNDLE, join(ROOT, 'bench', 'support', 'boot-phases.ts'));
+  await buildServer(PHASES_BUNDLE, join(ROOT, 'bench', 'support', 'boot-phases.ts'), { pgliteThread: true });
   const port = await freePort();
   const child = spawn(NODE, [PHASES_BUNDLE], { cwd: ROOT, env: environment(dataDir, port), stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';

@@ -5,7 +5,8 @@
  * One file instead of a few thousand: resolving, reading and compiling node_modules' files one by one was a
  * second of every start (bench/README.md "Restart to ready"). The packages in EXTERNAL stay in node_modules,
  * imported where they are: those that read their own files beside them (PGlite's WebAssembly, Scalar's bundle,
- * pino's transport worker, ioredis's package.json) or are native (argon2).
+ * pino's transport worker, ioredis's package.json) or are native (argon2), and nodemailer, loaded with the first
+ * mail (infra/mail.ts): in the bundle, its imports of Node's modules would be made at start.
  * Run: npm run build:server [-- --outfile <file>]
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { callFileNames, SERVER_SOURCE } from '../server/src/infra/http/call-file
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_BUNDLE = join(ROOT, 'server', 'dist', 'main.js');
+const SERVER_ENTRY = join(ROOT, 'server', 'src', 'main.ts');
 
 /**
  * In the bundle, server/src/infra/http/call-modules.ts is this module instead: every `*.call.ts` found now,
@@ -38,30 +40,40 @@ const callFilesInBundle: Plugin = {
   },
 };
 
-export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis'];
+export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis', 'nodemailer'];
 
 /**
  * The script `node` starts (`outfile`), built from this text: it turns on Node's compile cache (Node 22.1 and later;
  * Node 20 has none and skips it), so V8's compiled code for the bundle is kept on disk between starts instead of
  * made again at each one; has stack traces name our TypeScript files, reading the source map at the first trace
  * (infra/stack-traces.ts) rather than at start as `--enable-source-maps` would; and only then loads the bundle,
- * which a cache turned on later would not cover.
+ * which a cache turned on later would not cover. Before the bundle too, with no DATABASE_URL, it starts the thread that
+ * opens PGlite (infra/db/pglite-thread.ts, from its own small bundle `worker`): the WebAssembly PostgreSQL's start
+ * then runs while this thread loads and evaluates the server.
  */
-const startScript = (bundle: string) => `// Written by scripts/build-server.ts: the compile cache and stack traces first, then the server.
+const startScript = (bundle: string, worker: string | undefined) => `// Written by scripts/build-server.ts: the compile cache, PGlite's thread and stack traces first, then the server.
 import module from 'node:module';
+import { startPgliteEarly } from ${JSON.stringify(join(SERVER_SOURCE, 'infra', 'db', 'pglite-thread.ts'))};
 import { mapStackTraces } from ${JSON.stringify(join(SERVER_SOURCE, 'infra', 'stack-traces.ts'))};
 module.enableCompileCache?.();
+${worker ? `startPgliteEarly(new URL(${JSON.stringify(`./${worker}`)}, import.meta.url));` : '// No database of its own to open.'}
 mapStackTraces(new URL(${JSON.stringify(`./${bundle}`)}, import.meta.url).href);
 await import(${JSON.stringify(`./${bundle}`)});
 `;
 
 /**
  * Bundles `entry` (the server's main.ts unless told) the way the production build does: into `<outfile>.bundle.js`,
- * with `outfile` the script that starts it.
+ * with `outfile` the script that starts it. `pgliteThread` (the server's own build, and others that open its
+ * database as it does): the start script starts PGlite's thread, from `<outfile>.pglite-worker.js`.
  */
-export async function buildServer(outfile = SERVER_BUNDLE, entry = join(ROOT, 'server', 'src', 'main.ts')): Promise<void> {
+export async function buildServer(
+  outfile = SERVER_BUNDLE,
+  entry = SERVER_ENTRY,
+  { pgliteThread = entry === SERVER_ENTRY }: { pgliteThread?: boolean } = {},
+): Promise<void> {
   const toRoot = relative(dirname(outfile), ROOT).split('\\').join('/');
   const bundle = outfile.replace(/\.js$/, '') + '.bundle.js';
+  const worker = pgliteThread ? outfile.replace(/\.js$/, '') + '.pglite-worker.js' : undefined;
   await build({
     entryPoints: [entry],
     outfile: bundle,
@@ -87,8 +99,23 @@ export async function buildServer(outfile = SERVER_BUNDLE, entry = join(ROOT, 's
     define: { PEEREX_BUNDLE_TO_ROOT: JSON.stringify(`${toRoot ? `${toRoot}/` : './'}`) },
   });
   await keepOnlyOurSources(`${bundle}.map`);
+  if (worker) {
+    await build({
+      entryPoints: [join(SERVER_SOURCE, 'infra', 'db', 'pglite-worker.ts')],
+      outfile: worker,
+      // A thread has no compile cache of its own (Node 22.1 and later): PGlite's modules, which pglite.ts loads
+      // when it opens, then come compiled from disk as the server's bundle does.
+      banner: { js: "import peerexModule from 'node:module'; peerexModule.enableCompileCache?.();" },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      external: EXTERNAL,
+      logLevel: 'warning',
+    });
+  }
   await build({
-    stdin: { contents: startScript(basename(bundle)), resolveDir: dirname(outfile), loader: 'ts', sourcefile: 'start.ts' },
+    stdin: { contents: startScript(basename(bundle), worker && basename(worker)), resolveDir: dirname(outfile), loader: 'ts', sourcefile: 'start.ts' },
     outfile,
     bundle: true,
     platform: 'node',

@@ -39,7 +39,7 @@ import { operatorTradersPlugin } from './operator/traders.plugin.ts';
 import type { PriceFeedAdapter } from './prices/adapters.ts';
 import type { ChainAdapter } from './chain/adapter.ts';
 import { chainPlugin, chainWatcherJob } from './chain/chain.plugin.ts';
-import { walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
+import { walletKeysCheckPlugin, walletKeysPlugin } from './wallets/wallet-keys.plugin.ts';
 import { walletsPlugin } from './wallets/wallets.plugin.ts';
 import { operatorReviewPlugin } from './operator/operator-review.plugin.ts';
 import { auditLogPlugin } from './audit/audit.plugin.ts';
@@ -262,9 +262,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin);
   // First, so that on close the jobs stop before any feature or the database does.
   await app.register(jobsPlugin);
+  // Before the database: its work needs none, and so fills the wait for PGlite's thread.
+  await app.register(walletKeysPlugin);
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
-  for (const plugin of [authPlugin, rateLimitPlugin, loginGuardPlugin, emailCodesPlugin, twoFactorPlugin, accountsPlugin, walletKeysPlugin]) {
+  for (const plugin of [authPlugin, rateLimitPlugin, loginGuardPlugin, emailCodesPlugin, twoFactorPlugin, accountsPlugin, walletKeysCheckPlugin]) {
     await app.register(plugin);
   }
   // Tier 3: after the database is migrated and seeded, so the first prices are the stored ones.

@@ -80,6 +80,13 @@ const DEMO_OFFER_SPACING_MS = 7 * 60_000;
 /** Arbitrary, distinct from the migration lock. */
 const SEED_LOCK_KEY = 7_265_015_002;
 
+/** True when every reference table has rows (a start's check: seedReference would then fill nothing). */
+export const REFERENCE_DATA_PRESENT =
+  'EXISTS (SELECT 1 FROM coins) AND EXISTS (SELECT 1 FROM fiat_currencies) AND EXISTS (SELECT 1 FROM payment_methods)';
+
+/** True when the demo data's seeding would find users and do nothing (seedDemo). */
+export const DEMO_DATA_PRESENT = 'EXISTS (SELECT 1 FROM users)';
+
 /**
  * The reference data (reference-data.ts), each table filled only while it is empty: safe on every boot
  * and from several processes at once, and never overwriting what an operator changed. Runs whatever
@@ -144,7 +151,7 @@ export async function seedDemo(
 
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
-    const { populated } = await tx.one<{ populated: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS populated');
+    const { populated } = await tx.one<{ populated: boolean }>(`SELECT ${DEMO_DATA_PRESENT} AS populated`);
     if (populated) return false;
 
     const users = usersRepository(tx);

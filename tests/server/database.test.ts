@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREPARED, uniqueViolation, type Db, type Queryable } from '../../server/src/infra/db/db.ts';
-import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
+import { prepareDatabase } from '../../server/src/infra/db/db.plugin.ts';
+import { listMigrations, migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
 import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { createScratchDatabase, createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 
@@ -24,6 +28,23 @@ describe.each(dbTargets)('the database layer on %s', (target) => {
 
   it('applies nothing on a second run', async () => {
     expect(await migrate(db)).toEqual([]);
+  });
+
+  it("lists the migrations' numbers and names as readMigrations reads them", async () => {
+    expect(await listMigrations()).toEqual((await readMigrations()).map(({ version, name }) => ({ version, name })));
+  });
+
+  it('applies a new migration at the next start, past the one read that finds the others applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'peerex-migrations-'));
+    try {
+      for (const migration of await readMigrations()) writeFileSync(join(dir, migration.name), migration.sql);
+      writeFileSync(join(dir, '900_prepare_probe.sql'), 'CREATE TABLE prepare_probe (id int);');
+      expect(await prepareDatabase(db, { migrationsDir: dir })).toEqual({ applied: ['900_prepare_probe.sql'], filled: [], seeded: false });
+      expect(await prepareDatabase(db, { migrationsDir: dir })).toEqual({ applied: [], filled: [], seeded: false });
+    } finally {
+      await db.exec('DROP TABLE IF EXISTS prepare_probe; DELETE FROM schema_migrations WHERE version = 900;');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rolls a failing migration back whole, recording nothing', async () => {

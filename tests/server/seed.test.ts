@@ -5,9 +5,27 @@ import { totpCode } from '../../server/src/accounts/totp.ts';
 import type { OfferList } from '../../contracts/market.ts';
 import { walletHistory, type WalletHistory } from '../../contracts/wallet.ts';
 import { DEMO_OFFERS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo, seedReference } from '../../server/src/seed.ts';
+import type { Db } from '../../server/src/infra/db/db.ts';
+import { prepareDatabase } from '../../server/src/infra/db/db.plugin.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { login } from '../support/server-flows.ts';
 import { expectLedgerClean } from '../support/server-money.ts';
+
+/** `db`, with the name of each of its methods called (a helper, such as `one`, counts once). */
+function counted(db: Db): { db: Db; calls: string[] } {
+  const calls: string[] = [];
+  const wrapped = new Proxy(db, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(key));
+        return (value as (...args: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { db: wrapped, calls };
+}
 
 describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
   let t: TestApp;
@@ -167,6 +185,12 @@ describe.each(dbTargets)('demo data (SEED_DEMO) on %s', (target) => {
     expect(await seedReference(t.app.db)).toEqual([]);
     expect(await count()).toEqual(before);
   });
+
+  it('a start on the migrated and seeded database reads it once, and writes nothing', async () => {
+    const { db, calls } = counted(t.app.db);
+    expect(await prepareDatabase(db, { demo: { passwords: t.app.passwords, keys: t.app.keys, now: t.clock.now } })).toEqual({ applied: [], filled: [], seeded: false });
+    expect(calls).toEqual(['one']);
+  });
 });
 
 describe.each(dbTargets)('an empty database without SEED_DEMO on %s', (target) => {
@@ -199,5 +223,12 @@ describe.each(dbTargets)('an empty database without SEED_DEMO on %s', (target) =
     expect(await seedReference(t.app.db)).toEqual(['payment_methods']);
     expect(await t.app.db.one("SELECT name FROM fiat_currencies WHERE code = 'EUR'")).toEqual({ name: 'Euro (edited)' });
     expect(await t.app.db.one('SELECT count(*)::int AS methods FROM payment_methods')).toEqual({ methods: 9 });
+  });
+
+  it("a start's one read misses neither an emptied reference table nor, with SEED_DEMO, a database without users", async () => {
+    await t.app.db.query('DELETE FROM payment_methods');
+    expect(await prepareDatabase(t.app.db)).toEqual({ applied: [], filled: ['payment_methods'], seeded: false });
+    expect(await prepareDatabase(t.app.db)).toEqual({ applied: [], filled: [], seeded: false });
+    expect(await prepareDatabase(t.app.db, { demo: { passwords: t.app.passwords, keys: t.app.keys, now: t.clock.now } })).toEqual({ applied: [], filled: [], seeded: true });
   });
 });

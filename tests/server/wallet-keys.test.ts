@@ -1,6 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,21 @@ describe('where the keys come from', () => {
     await expect(loadWalletKeys({ xpubs: { bitcoin: BIP84_ZPUB }, production: true, dataDir: 'memory://', appSecret: 'x'.repeat(16) })).rejects.toThrow(
       /NODE_ENV=production needs WALLET_XPUB_ETHEREUM, WALLET_XPUB_TRON, WALLET_XPUB_LITECOIN/,
     );
+  });
+
+  it('refuses to start in production without them before it opens the database', async () => {
+    // A data directory a live process holds: had the database opened first, the start would fail on that instead.
+    const dataDir = await mkdtemp(join(tmpdir(), 'peerex-keys-first-'));
+    dirs.push(dataDir);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(join(dataDir, 'pgdata.lock'), String(holder.pid));
+      await expect(createTestApp('pglite', { env: { NODE_ENV: 'production', DATA_DIR: dataDir, WALLET_XPUB_BITCOIN: BIP84_ZPUB } })).rejects.toThrow(
+        /NODE_ENV=production needs WALLET_XPUB_ETHEREUM/,
+      );
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('refuses a private key, a key that is not an account key, and text that is no key', () => {

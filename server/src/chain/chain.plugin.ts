@@ -1,7 +1,6 @@
 import type { NetworkKey } from '../../../contracts/wallet.ts';
 import type { ChainAdapter, ChainProgress } from './adapter.ts';
 import { CHAIN_ADAPTERS } from './adapters.ts';
-import { openEvmNetworks } from './evm/networks.ts';
 import { routedChain } from './routed.ts';
 import { isSimulatedChain, simulatedChain, type SimulatedChain } from './simulated.ts';
 import { chainWatcher } from './watcher.ts';
@@ -79,6 +78,16 @@ export const KICK_DELAY_MS = 200;
 
 const isBusy = (report: ChainSyncReport) => Object.values(report).some((count) => count > 0);
 
+/**
+ * The adapters of EVM_NETWORKS (chain/evm/networks.ts). The EVM stack (viem) is loaded only when a network is
+ * configured: evaluating it was about a tenth of a second of every start's CPU time (bench/README.md "Restart to ready").
+ */
+async function evmNetworks(app: FastifyInstance, onBlock: () => void): Promise<Map<NetworkKey, ChainAdapter>> {
+  if (app.config.evmNetworks.length === 0) return new Map();
+  const { openEvmNetworks } = await import('./evm/networks.ts');
+  return openEvmNetworks(app, onBlock);
+}
+
 /** The job that runs the watcher's rounds (chainWatcherJob). */
 export const CHAIN_WATCHER_JOB = 'chain watcher';
 
@@ -89,7 +98,7 @@ export const CHAIN_WATCHER_JOB = 'chain watcher';
 export const chainPlugin = shared<ChainPluginOptions>('peerex-chain', async (app, { adapter: injected }) => {
   const options = { db: app.db, now: app.now };
   const kick = () => app.jobs.kick(CHAIN_WATCHER_JOB, KICK_DELAY_MS);
-  const adapter = injected ?? routedChain(CHAIN_ADAPTERS[app.config.chainSource](options), await openEvmNetworks(app, kick));
+  const adapter = injected ?? routedChain(CHAIN_ADAPTERS[app.config.chainSource](options), await evmNetworks(app, kick));
   // The simulated chain is its tables, so a driver of its own reaches the same chain a wrapping adapter reads.
   const simulated = isSimulatedChain(adapter) ? adapter : app.config.chainSource === 'simulated' ? simulatedChain(options) : undefined;
   const watcher = chainWatcher({

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -26,15 +26,20 @@ export interface MailTransport {
 /**
  * Through nodemailer to SMTP_URL. `smtp://` connects in plain text and upgrades with STARTTLS when the
  * server offers it; `smtps://` is TLS from the first byte. Credentials come from the URL.
+ * nodemailer is loaded with the first mail, not at start: its modules and its ES import of `node:http` (which on
+ * Node 22 and later loads undici for that module's `WebSocket`) were a few tens of milliseconds of every start
+ * (bench/README.md "Restart to ready"); the production build leaves it out of the bundle for that
+ * (scripts/build-server.ts `EXTERNAL`).
  */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  let transporter: Promise<Transporter> | undefined;
+  const opened = () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   return {
     async deliver(mail) {
-      await transporter.sendMail(mail);
+      await (await opened()).sendMail(mail);
     },
     async close() {
-      transporter.close();
+      if (transporter) (await transporter).close();
     },
   };
 }

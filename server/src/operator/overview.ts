@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { OPERATORS_CHANNEL, operatorEvents, operatorOverview, type OperatorOverview } from '../../../contracts/operator.ts';
 import type { ChainProgress } from '../chain/adapter.ts';
 import type { EvmNetworkConfig } from '../chain/evm/config.ts';
-import { reconcileChains, type CoinReconciliation, type ReconcileDeps } from '../chain/reconcile.ts';
+import type { CoinReconciliation, ReconcileDeps } from '../chain/reconcile.ts';
 import type { Db } from '../infra/db/db.ts';
 import { Money, fixed } from '../ledger/money.ts';
 import { EXPORT_BATCH, keysetBatches } from '../audit/audit-log.ts';
@@ -176,6 +176,8 @@ export function operatorOverviewService(deps: OperatorOverviewDeps) {
    * address's balance from the nodes of EVM_NETWORKS, the records elsewhere. Kept until the next refresh.
    */
   async function refreshHoldings(): Promise<void> {
+    // With the EVM stack it reads through (viem): loaded at the first refresh, after the start, not during it.
+    const { reconcileChains } = await import('../chain/reconcile.ts');
     const report = await reconcileChains({
       db,
       networks: deps.evmNetworks,

@@ -10,17 +10,30 @@ declare module 'fastify' {
 }
 
 /**
- * Tier 2: the deposit addresses' watch-only keys (wallets/keys.ts). At boot it checks them against the
- * addresses already handed out: a key that no longer derives them (a changed WALLET_XPUB_*, a lost
- * development mnemonic) would give traders addresses nobody watches, so the server refuses to start.
+ * Tier 0: the deposit addresses' watch-only keys (wallets/keys.ts), read before the database opens. They need none,
+ * and deriving them (secp256k1's table for its first multiplication, about a tenth of a second of CPU time) then
+ * runs, in the production build, while PGlite's own thread is still opening it (bench/README.md "Restart to
+ * ready"). A production server without its keys stops here.
  */
 export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
-  const keys = await loadWalletKeys({
-    xpubs: app.config.walletXpubs,
-    production: app.config.nodeEnv === 'production',
-    dataDir: app.config.dataDir,
-    appSecret: app.config.appSecret,
-  });
+  app.decorate(
+    'walletKeys',
+    await loadWalletKeys({
+      xpubs: app.config.walletXpubs,
+      production: app.config.nodeEnv === 'production',
+      dataDir: app.config.dataDir,
+      appSecret: app.config.appSecret,
+    }),
+  );
+});
+
+/**
+ * Tier 2: at boot, the keys against the addresses already handed out: a key that no longer derives them (a changed
+ * WALLET_XPUB_*, a lost development mnemonic) would give traders addresses nobody watches, so the server refuses to
+ * start.
+ */
+export const walletKeysCheckPlugin = shared('peerex-wallet-keys-check', async (app) => {
+  const keys = app.walletKeys;
   for (const first of await depositAddressesRepository(app.db).firstOfEachNetwork()) {
     const { network } = first;
     // A network no longer configured derives nothing now; its addresses are not offered (wallets/addresses.ts).
@@ -35,5 +48,4 @@ export const walletKeysPlugin = shared('peerex-wallet-keys', async (app) => {
       );
     }
   }
-  app.decorate('walletKeys', keys);
 });

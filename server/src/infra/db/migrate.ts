@@ -17,17 +17,22 @@ export interface Migration {
   sql: string;
 }
 
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+/** The migrations' numbers and file names, in order, without reading the files (a start's check needs no more). */
+export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Omit<Migration, 'sql'>[]> {
   const files = (await readdir(dir)).filter((file) => file.endsWith('.sql')).sort();
-  const migrations: Migration[] = [];
+  const migrations: Omit<Migration, 'sql'>[] = [];
   for (const file of files) {
     const match = MIGRATION_FILE.exec(file);
     if (!match?.[1]) throw new Error(`Migration file name must look like 001_name.sql: ${file}`);
     const version = Number(match[1]);
     if (migrations.some((m) => m.version === version)) throw new Error(`Two migrations share number ${match[1]}`);
-    migrations.push({ version, name: file, sql: await readFile(join(dir, file), 'utf8') });
+    migrations.push({ version, name: file });
   }
   return migrations;
+}
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  return Promise.all((await listMigrations(dir)).map(async (migration) => ({ ...migration, sql: await readFile(join(dir, migration.name), 'utf8') })));
 }
 
 /**

@@ -1,21 +1,22 @@
 import { existsSync, fsyncSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite, types, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { NodeFS } from '@electric-sql/pglite/nodefs';
+import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
+import type { NodeFS } from '@electric-sql/pglite/nodefs';
 import { withHelpers, type Db, type Queryable, type SqlParam } from './db.ts';
 
 /** In-memory PGlite, for tests and throwaway runs. */
 export const MEMORY_DATA_DIR = 'memory://';
 
-const asText = (value: string): string => value;
-
 /**
- * PGlite already returns NUMERIC as text; pin it anyway so an upgrade cannot silently turn money into floats.
- * INT8 is text too, because node-postgres returns it as text and both drivers must agree.
+ * PGlite's modules, loaded at the first open rather than with this one: the production build's server opens PGlite
+ * on a thread of its own (pglite-thread.ts), and its main thread has no use for them (a few tens of milliseconds of
+ * a start, bench/README.md "Restart to ready").
  */
-const parsers = { [types.NUMERIC]: asText, [types.INT8]: asText };
+const loadPglite = () =>
+  Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm'), import('@electric-sql/pglite/nodefs')]);
+
+const asText = (value: string): string => value;
 
 /**
  * Ways to boot PGlite faster, for test suites that start many databases: a `dumpDataDir()` tarball of a
@@ -61,8 +62,8 @@ function queryableOf(target: PGlite | Transaction): Queryable {
  * embedded database is one connection on one machine whose files the operating system caches anyway, so 32 MB of
  * PostgreSQL's own cache is plenty; a database that outgrows it is one for DATABASE_URL.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
-const DURABLE_START_PARAMS = [...START_PARAMS.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
+const startParams = (defaults: string[]) => [...defaults, '-c', 'shared_buffers=32MB'];
+const durableStartParams = (defaults: string[]) => [...startParams(defaults).filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
 
 /** The subset of Emscripten's NODEFS that fsync needs: its stream operations and the Node descriptor of a stream. */
 interface EmscriptenNodeFs {
@@ -70,17 +71,20 @@ interface EmscriptenNodeFs {
   tryFSOperation<T>(operation: () => T): T;
 }
 
-/** PGlite's NodeFS whose fsync reaches the disk (see DURABLE_START_PARAMS). */
-class DurableNodeFS extends NodeFS {
-  override async init(...args: Parameters<NodeFS['init']>) {
-    const { emscriptenOpts } = await super.init(...args);
-    const fsyncForReal = (module: { FS: { filesystems: Record<string, unknown> } }) => {
-      const nodefs = module.FS.filesystems.NODEFS as EmscriptenNodeFs;
-      // tryFSOperation turns a failed fsync into an errno, on which PostgreSQL stops rather than carry on unsynced.
-      nodefs.stream_ops.fsync = (stream) => nodefs.tryFSOperation(() => (fsyncSync(stream.nfd), 0));
-    };
-    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), fsyncForReal] } };
+/** PGlite's NodeFS whose fsync reaches the disk (see durableStartParams), at `location`. */
+function durableNodeFS(Base: typeof NodeFS, location: string): NodeFS {
+  class DurableNodeFS extends Base {
+    override async init(...args: Parameters<NodeFS['init']>) {
+      const { emscriptenOpts } = await super.init(...args);
+      const fsyncForReal = (module: { FS: { filesystems: Record<string, unknown> } }) => {
+        const nodefs = module.FS.filesystems.NODEFS as EmscriptenNodeFs;
+        // tryFSOperation turns a failed fsync into an errno, on which PostgreSQL stops rather than carry on unsynced.
+        nodefs.stream_ops.fsync = (stream) => nodefs.tryFSOperation(() => (fsyncSync(stream.nfd), 0));
+      };
+      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), fsyncForReal] } };
+    }
   }
+  return new DurableNodeFS(location);
 }
 
 /** Whether process `pid` is alive on this machine (signal 0 only asks). */
@@ -120,23 +124,26 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
+  const [{ PGlite, types }, { pg_trgm }, { NodeFS }] = await loadPglite();
   let location = MEMORY_DATA_DIR;
   let unlock = () => {};
-  let files: { fs?: NodeFS; startParams: string[] } = { startParams: START_PARAMS };
+  let files: { fs?: NodeFS; startParams: string[] } = { startParams: startParams(PGlite.defaultStartParams) };
   // A snapshot only seeds a new data directory; one that holds a database already (a second boot) opens as it is.
   let snapshot = boot.snapshot;
   if (dataDir !== MEMORY_DATA_DIR) {
     location = join(dataDir, 'pgdata');
     await mkdir(location, { recursive: true });
     unlock = lockDataDir(dataDir);
-    files = { fs: new DurableNodeFS(location), startParams: DURABLE_START_PARAMS };
+    files = { fs: durableNodeFS(NodeFS, location), startParams: durableStartParams(PGlite.defaultStartParams) };
     if (existsSync(join(location, 'PG_VERSION'))) snapshot = undefined;
   }
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(location, {
       ...files,
-      parsers,
+      // PGlite already returns NUMERIC as text; pin it anyway so an upgrade cannot silently turn money into floats.
+      // INT8 is text too, because node-postgres returns it as text and both drivers must agree.
+      parsers: { [types.NUMERIC]: asText, [types.INT8]: asText },
       // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
       extensions: { pg_trgm },
       ...(snapshot ? { loadDataDir: snapshot } : {}),
