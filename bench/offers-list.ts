@@ -31,10 +31,10 @@ import pg from 'pg';
 import type { OfferFilters } from '../contracts/market.ts';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import type { Queryable, SqlParam } from '../server/src/infra/db/db.ts';
+import type { Queryable, QueryOptions, SqlParam } from '../server/src/infra/db/db.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
-import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/offers/offers.ts';
-import { offersRepository, type OfferQuery } from '../server/src/offers/offers.repository.ts';
+import { cursorOf, likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/offers/offers.ts';
+import { offersRepository, type OfferQuery, type PageStart } from '../server/src/offers/offers.repository.ts';
 import { createPoster, percentile } from './support/http.ts';
 import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
 import { generateMnemonic } from '@scure/bip39';
@@ -60,7 +60,7 @@ interface Scenario {
   /** Offers published, edited or paused meanwhile, per second: each write drops every cached page. */
   writesPerSecond?: number;
   /** The same filter as the repository sees it, for EXPLAIN (a search is resolved to user ids first, as the server does); undefined for the ceiling. */
-  explain?: { query: OfferQuery; search?: string; page?: number };
+  explain?: { query: OfferQuery; search?: string; page?: number; byCursor?: boolean };
 }
 
 const COINS = [1, 2, 3, 4];
@@ -69,7 +69,9 @@ const METHOD_SETS = [['SEPA'], ['M-Pesa', 'UPI'], ['Pix'], ['Bank Transfer', 'Pa
 /** "ader04" matches trader0400–trader0499 and nothing else: 10% of traders; "ader0123" exactly one. */
 const SEARCHES = ['ader012', 'ader0456', 'r07', 'ader09'];
 const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
-const list = (filters: OfferFilters, page = 1) => ({ type: 'list', page, filters });
+const list = (filters: OfferFilters, page = 1, cursor?: string) => ({ type: 'list', page, filters, ...(cursor ? { cursor } : {}) });
+/** Where page 50 of the unfiltered list starts (the paginator's next_cursor on page 49), once the offers are in. */
+let page50Cursor = '';
 
 const SCENARIOS: Scenario[] = [
   { name: 'SELECT 1 (ceiling)', body: () => ({}) },
@@ -100,6 +102,7 @@ const SCENARIOS: Scenario[] = [
     explain: { query: { paymentMethodIds: [1, 5, 4], offerType: 'sell', coinId: 1, currencyCode: 'EUR' }, search: 'r04' },
   },
   { name: 'no filter, page 50', body: () => list({}, 50), explain: { query: {}, page: 50 } },
+  { name: 'page 50 by next_cursor', body: () => list({}, 50, page50Cursor), explain: { query: {}, page: 50, byCursor: true } },
   {
     name: `mixed, ${WRITES_PER_SECOND} writes/s`,
     body: (i) => [list({}), list({ coin__id: pick(COINS, i) }), list({ currency__code: pick(CURRENCIES, i) }), list({ user__username__icontains: pick(SEARCHES, i) })][i % 4],
@@ -201,19 +204,52 @@ async function seed(db: pg.Client) {
   await db.query('VACUUM (ANALYZE)');
 }
 
-/** EXPLAIN ANALYZE of the repository's own list SQL: a Queryable that prefixes every statement. */
-async function explain(db: pg.Client, query: OfferQuery, offset: number) {
+/**
+ * EXPLAIN ANALYZE of the repository's own list SQL, statement by statement, through a Queryable that explains each
+ * statement before running it (the render of a page takes the ids the pick found). A statement the repository
+ * prepares is explained as the server runs it once prepared: PREPAREd, and with the plan made without its values
+ * (plan_cache_mode=force_generic_plan; PostgreSQL's own choice comes to the same plan after five runs).
+ */
+async function explain(db: pg.Client, query: OfferQuery, start: PageStart, search?: string) {
+  const lines: string[] = [];
+  const literal = (value: SqlParam) =>
+    value === null ? 'NULL' : Array.isArray(value) ? db.escapeLiteral(`{${value.join(',')}}`) : typeof value === 'string' ? db.escapeLiteral(value) : String(value);
   const explaining: Queryable = {
-    query: async <T extends object>(sql: string, params: readonly SqlParam[] = []) =>
-      (await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...params])).rows as T[],
+    query: async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
+      if (options?.prepared) {
+        await db.query(`PREPARE bench_explained AS ${sql}`);
+        await db.query('SET plan_cache_mode = force_generic_plan');
+        const execute = `EXECUTE bench_explained${params.length ? `(${params.map(literal).join(', ')})` : ''}`;
+        lines.push('[prepared: the plan made without the values]');
+        lines.push(...(await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${execute}`)).rows.map((row) => row['QUERY PLAN'] as string));
+        const rows = (await db.query(execute)).rows as T[];
+        await db.query('RESET plan_cache_mode');
+        await db.query('DEALLOCATE bench_explained');
+        return rows;
+      }
+      lines.push('[planned for its values]');
+      lines.push(...(await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...params])).rows.map((row) => row['QUERY PLAN'] as string));
+      return (await db.query(sql, [...params])).rows as T[];
+    },
     one: () => Promise.reject(new Error('unused')),
     maybe: () => Promise.reject(new Error('unused')),
     exec: () => Promise.reject(new Error('unused')),
   };
-  const rows = (await offersRepository(explaining).listActive(query, offset, OFFERS_PAGE_SIZE + 1)) as unknown as Array<{
-    'QUERY PLAN': string;
-  }>;
-  return rows.map((row) => row['QUERY PLAN']);
+  const offers = offersRepository(explaining);
+  // The trader search as the server makes it: the matching users first, then their offers.
+  const userIds = search === undefined ? undefined : await offers.usersMatching(likeContains(search), SEARCH_USER_LIMIT + 1);
+  await offers.listPage(userIds ? { ...query, userIds } : query, start, OFFERS_PAGE_SIZE);
+  return lines;
+}
+
+/** The cursor page `page` starts from: the last offer of the page before, as the paginator names it. */
+async function cursorOfPage(db: pg.Client, page: number): Promise<string> {
+  const { rows } = await db.query<{ cursor: string }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id AS cursor
+     FROM offers WHERE is_active ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1`,
+    [(page - 1) * OFFERS_PAGE_SIZE - 1],
+  );
+  return rows[0]?.cursor ?? '';
 }
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream distribution). */
@@ -312,22 +348,13 @@ async function main() {
       const version = await db.query<{ server_version: string }>('SHOW server_version');
       console.log(`PostgreSQL ${version.rows[0]?.server_version}\n`);
 
+      page50Cursor = await cursorOfPage(db, 50);
       console.log('EXPLAIN ANALYZE of the list query (first page unless named), plan nodes and execution time:');
       for (const scenario of SCENARIOS) {
         if (!scenario.explain) continue;
-        const { query, search, page = 1 } = scenario.explain;
+        const { query, search, page = 1, byCursor = false } = scenario.explain;
         console.log(`\n--- ${scenario.name}`);
-        if (search) {
-          const pattern = likeContains(search);
-          const lookup = await db.query<{ 'QUERY PLAN': string }>(
-            'EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM users WHERE username ILIKE $1 LIMIT $2',
-            [pattern, SEARCH_USER_LIMIT + 1],
-          );
-          for (const row of lookup.rows) console.log(`[trader search] ${row['QUERY PLAN']}`);
-          const users = await db.query<{ id: string }>('SELECT id FROM users WHERE username ILIKE $1 LIMIT $2', [pattern, SEARCH_USER_LIMIT + 1]);
-          query.userIds = users.rows.map((row) => row.id);
-        }
-        const plan = await explain(db, query, (page - 1) * OFFERS_PAGE_SIZE);
+        const plan = await explain(db, query, byCursor ? { after: cursorOf(await cursorOfPage(db, page)) } : { offset: (page - 1) * OFFERS_PAGE_SIZE }, search);
         for (const line of plan) if (!/^\s*(Buffers|Planning:|Sort Method|Heap Blocks)/.test(line)) console.log(line);
       }
     } finally {

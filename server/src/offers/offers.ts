@@ -6,13 +6,13 @@ import {
   type OfferComponents,
   type OfferFilters,
   type OfferInput,
-  type OfferList,
   type OfferListItem,
+  type OfferPaginator,
   type Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import { refuse, sentences } from '../sentences.ts';
-import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord, type StoredConditions } from './offers.repository.ts';
+import { offersRepository, type OfferCursor, type OfferQuery, type OfferRecord, type StoredConditions } from './offers.repository.ts';
 import { MAX_INT4, referenceDataRepository } from './reference-data.repository.ts';
 
 /** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
@@ -98,27 +98,23 @@ const conditionsOf = (row: StoredConditions) => ({
   max_open_trades: row.max_open_trades,
 });
 
-/** A listed offer as Browse Offers and a trader profile show it. */
-export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
-  id: Number(row.id),
-  offer_type: row.offer_type,
-  coin__image: row.coin__image,
-  coin__label: row.coin__label,
-  coin__ticker: row.coin__ticker,
-  currency__code: row.currency__code,
-  rate: formatRate(row.rate),
-  min_amount: formatFiat(row.min_amount),
-  max_amount: formatFiat(row.max_amount),
-  payment_methods: row.payment_methods,
-  user__username: row.user__username,
-  user__rating: row.user__rating,
-  user__trades_count: row.user__trades_count,
-  user__ratings_count: row.user__ratings_count,
-  user__completion_rate: row.user__completion_rate,
-  user__rated_by: row.user__rated_by,
-  created: row.created_at.toISOString(),
-  ...conditionsOf(row),
-});
+/**
+ * A paginator's `next_cursor` (offer_list_page writes it, migration 040) as the repository reads it; the contract has
+ * already refused any other text (contracts/market.ts `offerCursor`).
+ */
+export function cursorOf(cursor: string): OfferCursor {
+  const split = cursor.lastIndexOf('_');
+  return { createdAt: cursor.slice(0, split), id: cursor.slice(split + 1) };
+}
+
+/** Browse Offers' `list` answer, the page's offers as JSON text (OfferPage) and its paginator, which also names where the next page starts. */
+export interface OfferListText {
+  offers: string;
+  paginator: OfferPaginator;
+}
+
+/** The `list` answer as JSON text, in the contract's key order (contracts/market.ts `offerList`). */
+export const offerListJson = (list: OfferListText): string => `{"offers":${list.offers},"paginator":${JSON.stringify(list.paginator)}}`;
 
 /** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
 export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -227,18 +223,21 @@ export function offersService(db: Queryable) {
       };
     },
 
-    async list(page: number, filters: OfferFilters): Promise<OfferList> {
+    /**
+     * A page of Browse Offers: page number `page`, which starts after the offer `cursor` names when one is given (a
+     * paginator's `next_cursor`: the page is found straight off the index, however deep) and after (page - 1) × 12
+     * offers otherwise.
+     */
+    async list(page: number, filters: OfferFilters, cursor?: string | null): Promise<OfferListText> {
       const query = await resolveFilters(filters);
-      const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
-      return {
-        offers: rows.slice(0, OFFERS_PAGE_SIZE).map(offerListItemOf),
-        paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),
-      };
+      const start = cursor ? { after: cursorOf(cursor) } : { offset: (page - 1) * OFFERS_PAGE_SIZE };
+      const found = query ? await offers.listPage(query, start, OFFERS_PAGE_SIZE) : { offers: '[]', hasMore: false, nextCursor: null };
+      return { offers: found.offers, paginator: { ...paginator(page, found.hasMore), next_cursor: found.nextCursor } };
     },
 
     /** A trader's live offers, newest first, at most `limit`, as Browse Offers shows them (a trader profile). */
     async activeOf(userId: string, limit: number): Promise<OfferListItem[]> {
-      return (await offers.listActive({ userIds: [userId] }, 0, limit)).map(offerListItemOf);
+      return JSON.parse((await offers.listPage({ userIds: [userId] }, { offset: 0 }, limit)).offers) as OfferListItem[];
     },
 
     /**

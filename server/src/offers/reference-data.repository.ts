@@ -1,4 +1,4 @@
-import type { Queryable } from '../infra/db/db.ts';
+import { PREPARED, type Queryable } from '../infra/db/db.ts';
 
 export interface CoinWithNetworks {
   id: number;
@@ -43,7 +43,8 @@ export function referenceDataRepository(db: Queryable) {
     currencies: () =>
       db.query<{ code: string; name: string; usd_rate: string }>('SELECT code, name, usd_rate FROM fiat_currencies ORDER BY code'),
 
-    paymentMethods: () => db.query<PaymentMethodRow>('SELECT id, name FROM payment_methods ORDER BY id'),
+    // Prepared: Browse Offers' payment method filter reads it on every list that has one.
+    paymentMethods: () => db.query<PaymentMethodRow>('SELECT id, name FROM payment_methods ORDER BY id', [], PREPARED),
 
     coinExists: async (id: number) =>
       Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT4
