@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from 'decimal.js';
 import { z } from 'zod/mini';
 import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList, type OfferListItem } from '../../contracts/market.ts';
-import { cursorOf, formatRate, likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/offers/offers.ts';
-import { FEW_TRADERS, offersRepository, type OfferPage, type OfferQuery, type PageStart } from '../../server/src/offers/offers.repository.ts';
+import { cursorOf, formatRate, likeContains, OFFERS_PAGE_SIZE } from '../../server/src/offers/offers.ts';
+import { FEW_TRADERS, offersRepository, SEARCH_USER_LIMIT, type OfferPage, type OfferQuery, type PageStart } from '../../server/src/offers/offers.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 
@@ -449,6 +449,71 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: pages on %s', 
       });
     }
   });
+});
+
+describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a trader search matching many traders on %s', (target) => {
+  let t: TestApp;
+  let viewer: Trader;
+  /** Offers by owner number (crowd0000 … crowd0204), newest first overall, with their payment method names. */
+  const offers: { id: number; owner: number; methods: string[] }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    viewer = await signUp(t, trader('viewer'));
+    // More traders than SEARCH_USER_LIMIT, written straight into the table: signing up 205 would take a while.
+    await t.app.db.query(
+      `INSERT INTO users (username, email, password_hash, created_at)
+       SELECT 'crowd' || lpad(g::text, 4, '0'), 'crowd' || g || '@example.test', '$argon2id$ nobody signs in with this', $1 FROM generate_series(0, $2) AS g`,
+      [t.clock.now(), SEARCH_USER_LIMIT + 4],
+    );
+    const methods = [['SEPA'], ['Wise', 'SEPA'], ['PayPal']];
+    for (const [i, owner] of [3, 3, 7, 42, 99, 150, 204, 3, 64, 1, 5, 88, 120, 2, 9, 77, 3, 3, 3, 3, 3].entries()) {
+      t.clock.advance(MINUTE);
+      const chosen = methods[i % methods.length]!;
+      const [row] = await t.app.db.query<{ id: string }>(
+        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+         SELECT u.id, 'sell', 1, 'EUR', 1, 10, 100, ARRAY(SELECT pm.id FROM payment_methods pm WHERE pm.name = ANY ($2::text[]) ORDER BY array_position($2::text[], pm.name)), $3, $3
+         FROM users u WHERE u.username = $1 RETURNING id`,
+        [`crowd${String(owner).padStart(4, '0')}`, chosen, t.clock.now()],
+      );
+      offers.unshift({ id: Number(row!.id), owner, methods: chosen });
+    }
+  });
+  afterAll(() => t.close());
+
+  const expectFound = async (filters: Record<string, unknown>, owners: (owner: number) => boolean, methods?: string[]) => {
+    const expected = offers.filter((offer) => owners(offer.owner) && (!methods || offer.methods.some((name) => methods.includes(name))));
+    const first = await listOffers(t, viewer.token, filters);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(idsOf(first), JSON.stringify(filters)).toEqual(expected.slice(0, 12).map((offer) => offer.id));
+    // The next page, by number and from the first page's cursor alike.
+    const byNumber = await listOffers(t, viewer.token, filters, 2);
+    expect(idsOf(byNumber), `${JSON.stringify(filters)}, page 2`).toEqual(expected.slice(12, 24).map((offer) => offer.id));
+    const byCursor = await t.post<OfferList>(OFFERS, { type: 'list', page: 2, filters, cursor: first.body.info.paginator.next_cursor }, { token: viewer.token });
+    expect(byCursor.body).toEqual(byNumber.body);
+  };
+
+  it('reads the offers of a few traders, of up to SEARCH_USER_LIMIT, and of more, alike', async () => {
+    // crowd000x: 10 traders (by owner); crowd00xx: 100 (their ids, walking); crowd: 205 (the name itself, walking).
+    // The first three have more than a page of offers.
+    await expectFound({ user__username__icontains: 'crowd000' }, (owner) => owner < 10);
+    await expectFound({ user__username__icontains: 'crowd00' }, (owner) => owner < 100);
+    await expectFound({ user__username__icontains: 'CROWD' }, () => true);
+    await expectFound({ user__username__icontains: 'crowd02' }, (owner) => owner >= 200);
+  });
+
+  it('applies the payment methods with the trader search, however many traders match', async () => {
+    for (const [search, owners] of [
+      ['crowd000', (owner: number) => owner < 10],
+      ['crowd00', (owner: number) => owner < 100],
+      ['crowd', () => true],
+    ] as const) {
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['wise'] }, owners, ['Wise']);
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['PayPal', 'Venmo'] }, owners, ['PayPal']);
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['Venmo'] }, () => false);
+    }
+  });
+
 });
 
 describe.each(dbTargets)('POST /api/market/offers/: get, create, update and toggle on %s', (target) => {

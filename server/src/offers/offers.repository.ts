@@ -1,5 +1,5 @@
 import type { OfferType } from '../../../contracts/market.ts';
-import { PREPARED, sqlParams, type Queryable } from '../infra/db/db.ts';
+import { PREPARED, sqlParams, type Queryable, type SqlParams } from '../infra/db/db.ts';
 
 /** An offer as the server stores it, after every rule has been checked (offers/offers.ts). */
 export interface OfferRecord {
@@ -103,6 +103,14 @@ export const FEW_TRADERS = 20;
 /** The characters of a trigram: a search shorter than this has none for the trigram index to look up. */
 const TRIGRAM = 3;
 
+/**
+ * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
+ * offers_live_by_user, or with the other filters by walking an index with a plan made for those ids); beyond it
+ * the search is so broad that walking the newest offers and checking each owner's name finds a page sooner, and
+ * a list of thousands of ids would only cost time to send.
+ */
+export const SEARCH_USER_LIMIT = 200;
+
 /** Newest first; the id breaks ties between offers created in the same instant, so pages never overlap. */
 const NEWEST_FIRST = 'o.created_at DESC, o.id DESC';
 
@@ -122,6 +130,61 @@ const recordParameters = (offer: OfferRecord, now: Date) => [
   offer.requireTwoFactor,
   offer.maxOpenTrades,
 ];
+
+/** What offer_list_page answers. */
+interface RenderedPage {
+  offers: string;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+const PAGE_COLUMNS = 'page.offers, page.has_more, page.next_cursor';
+const pageOf = (page: RenderedPage | undefined): OfferPage => ({
+  offers: page?.offers ?? '[]',
+  hasMore: page?.has_more ?? false,
+  nextCursor: page?.next_cursor ?? null,
+});
+
+/**
+ * A page's place in the pick: the offers it reads (offset + size + 1: one more tells whether another page
+ * follows) and the LIMIT/OFFSET that says so, as literals (the server's own integers) since a plan made for
+ * "LIMIT $n" assumes a tenth of the table.
+ */
+function pageWindow(start: PageStart, size: number) {
+  const offset = 'offset' in start ? start.offset : 0;
+  if (!Number.isSafeInteger(size) || size < 1 || !Number.isSafeInteger(offset) || offset < 0) throw new Error(`Bad page window: ${size} from ${offset}`);
+  const read = size + 1;
+  return { offset, read, sql: `LIMIT ${read}${offset > 0 ? ` OFFSET ${offset}` : ''}` };
+}
+
+/** The pick's conditions on an offer `o`: live, after the cursor if any, and every filter given but the traders'. */
+function pickConditions(query: OfferQuery, start: PageStart, param: SqlParams['add']): string[] {
+  const where = ['o.is_active'];
+  if ('after' in start) where.push(`(o.created_at, o.id) < (${param(start.after.createdAt)}::timestamptz, ${param(start.after.id)}::bigint)`);
+  if (query.offerType) where.push(`o.offer_type = ${param(query.offerType)}`);
+  if (query.coinId !== undefined) where.push(`o.coin_id = ${param(query.coinId)}`);
+  if (query.currencyCode) where.push(`o.currency_code = ${param(query.currencyCode)}`);
+  if (query.paymentMethodIds) where.push(`o.payment_method_ids && ${param(query.paymentMethodIds)}::integer[]`);
+  // Backslash is LIKE's default escape character, which is what the pattern's escaping uses.
+  if (query.usernamePattern) where.push(`o.user_id IN (SELECT u.id FROM users u WHERE u.username ILIKE ${param(query.usernamePattern)})`);
+  return where;
+}
+
+/**
+ * The pick for a few traders (`owners`, a set of user ids as `owner (id)`): each one's newest offers straight off
+ * offers_live_by_user, at most offset + size + 1 apiece (the page cannot need more from any one of them), then the
+ * page from their union. Walking all offers newest first would read past everybody else's offers to find theirs.
+ * `only`: a condition on the statement (no offer's) under which any is read.
+ */
+function byOwner(owners: string, where: string[], window: ReturnType<typeof pageWindow>, only?: string): string {
+  return `SELECT o.id FROM ${owners} AS owner (id)
+     CROSS JOIN LATERAL (
+       SELECT o.id, o.created_at FROM offers o
+       WHERE o.user_id = owner.id AND ${where.join(' AND ')}
+       ORDER BY ${NEWEST_FIRST} LIMIT ${window.offset + window.read}
+     ) o
+     ${only ? `WHERE ${only}` : ''}
+     ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+}
 
 export function offersRepository(db: Queryable) {
   return {
@@ -205,63 +268,60 @@ export function offersRepository(db: Queryable) {
      * statement of its own.
      */
     async listPage(query: OfferQuery, start: PageStart, size: number): Promise<OfferPage> {
-      const offset = 'offset' in start ? start.offset : 0;
-      if (!Number.isSafeInteger(size) || size < 1 || !Number.isSafeInteger(offset) || offset < 0) throw new Error(`Bad page window: ${size} from ${offset}`);
-      const read = size + 1;
+      const window = pageWindow(start, size);
       const { add: param, values: params } = sqlParams();
-      const where = ['o.is_active'];
-      if ('after' in start) {
-        where.push(`(o.created_at, o.id) < (${param(start.after.createdAt)}::timestamptz, ${param(start.after.id)}::bigint)`);
-      }
-      if (query.offerType) where.push(`o.offer_type = ${param(query.offerType)}`);
-      if (query.coinId !== undefined) where.push(`o.coin_id = ${param(query.coinId)}`);
-      if (query.currencyCode) where.push(`o.currency_code = ${param(query.currencyCode)}`);
-      if (query.paymentMethodIds) where.push(`o.payment_method_ids && ${param(query.paymentMethodIds)}::integer[]`);
-      // Backslash is LIKE's default escape character, which is what the pattern's escaping uses.
-      if (query.usernamePattern) where.push(`o.user_id IN (SELECT u.id FROM users u WHERE u.username ILIKE ${param(query.usernamePattern)})`);
-
+      const where = pickConditions(query, start, param);
       const fewTraders = query.userIds !== undefined && query.userIds.length <= FEW_TRADERS;
       let pick: string;
       if (query.userIds && fewTraders) {
-        // A few traders: each one's newest offers straight off offers_live_by_user, at most offset + size + 1
-        // apiece (the page cannot need more from any one of them), then the page from their union. Walking
-        // all offers newest first would read past everybody else's offers to find theirs.
-        pick = `SELECT o.id FROM unnest(${param(query.userIds)}::bigint[]) AS owner (id)
-           CROSS JOIN LATERAL (
-             SELECT o.id, o.created_at FROM offers o
-             WHERE o.user_id = owner.id AND ${where.join(' AND ')}
-             ORDER BY ${NEWEST_FIRST} LIMIT ${offset + read}
-           ) o`;
+        pick = byOwner(`unnest(${param(query.userIds)}::bigint[])`, where, window);
       } else {
         if (query.userIds) where.push(`o.user_id = ANY (${param(query.userIds)}::bigint[])`);
-        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')}`;
+        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} ${window.sql}`;
       }
-      pick += ` ORDER BY ${NEWEST_FIRST} LIMIT ${read}${offset > 0 ? ` OFFSET ${offset}` : ''}`;
-
-      const planSafe = offset === 0 && !query.paymentMethodIds && !query.usernamePattern && (query.userIds === undefined || fewTraders);
-      const [page] = await db.query<{ offers: string; has_more: boolean; next_cursor: string | null }>(
-        `SELECT offers, has_more, next_cursor FROM offer_list_page(ARRAY(${pick}), ${size})`,
-        params,
-        planSafe ? PREPARED : undefined,
-      );
-      return { offers: page?.offers ?? '[]', hasMore: page?.has_more ?? false, nextCursor: page?.next_cursor ?? null };
+      const planSafe = window.offset === 0 && !query.paymentMethodIds && !query.usernamePattern && (query.userIds === undefined || fewTraders);
+      const [page] = await db.query<RenderedPage>(`SELECT ${PAGE_COLUMNS} FROM offer_list_page(ARRAY(${pick}), ${size}) page`, params, planSafe ? PREPARED : undefined);
+      return pageOf(page);
     },
 
     /**
-     * Users whose name contains the search (an escaped ILIKE pattern), up to `limit`: the trader search
-     * goes through the trigram index here, before any offer is read, so that a search matching nobody
-     * costs one index lookup and one matching a few traders reads only their offers. Prepared for a search
-     * of TRIGRAM characters or more: each holds a trigram, so the plan made without the value (the trigram
-     * index) suits them all; a shorter one holds none, and is planned for its value (a walk of the users).
+     * The trader search, in one statement while it can be: the users whose name contains the search (an escaped
+     * ILIKE pattern; through users_username_trigrams), and when at most FEW_TRADERS match, their page at once,
+     * read by owner as `listPage` reads a few traders. Payment method names (lower case) are resolved in the same
+     * statement: within one owner's offers their ids change no plan. When more traders match, no offer is read
+     * (the pick is skipped) and the answer is what `listPage` needs to walk the offers with a plan made for
+     * them: the users' ids up to SEARCH_USER_LIMIT + 1, and the methods' ids.
+     *
+     * Prepared for a search of TRIGRAM characters or more (each holds a trigram, so the plan made without the
+     * value, the trigram index, suits them all; a shorter one holds none and is planned for its value, a walk
+     * of the users) and an offset of 0.
      */
-    usersMatching: async (pattern: string, limit: number): Promise<string[]> =>
-      (
-        await db.query<{ id: string }>(
-          `SELECT id FROM users WHERE username ILIKE $1 LIMIT ${Math.trunc(limit)}`,
-          [pattern],
-          pattern.slice(1, -1).replace(/\\(.)/g, '$1').length >= TRIGRAM ? PREPARED : undefined,
-        )
-      ).map((row) => row.id),
+    async searchPage(
+      pattern: string,
+      query: Omit<OfferQuery, 'userIds' | 'usernamePattern' | 'paymentMethodIds'>,
+      methodNames: string[] | undefined,
+      start: PageStart,
+      size: number,
+    ): Promise<{ page: OfferPage } | { userIds: string[]; paymentMethodIds: number[] | undefined }> {
+      const window = pageWindow(start, size);
+      const { add: param, values: params } = sqlParams();
+      const matching = `SELECT id FROM users WHERE username ILIKE ${param(pattern)} LIMIT ${SEARCH_USER_LIMIT + 1}`;
+      const methods = methodNames ? `SELECT array_agg(id ORDER BY id) AS ids FROM payment_methods WHERE lower(name) = ANY (${param(methodNames)}::text[])` : undefined;
+      const where = pickConditions(query, start, param);
+      if (methods) where.push('o.payment_method_ids && (SELECT ids FROM methods)');
+      const few = `(SELECT count(*) FROM owners) <= ${FEW_TRADERS}`;
+      const [row] = await db.query<RenderedPage & { owners: string[] | null; method_ids: number[] | null }>(
+        `WITH owners AS MATERIALIZED (${matching})${methods ? `, methods AS MATERIALIZED (${methods})` : ''}
+         SELECT ${PAGE_COLUMNS},
+                CASE WHEN NOT ${few} THEN ARRAY(SELECT id FROM owners) END AS owners,
+                ${methods ? '(SELECT ids FROM methods)' : 'NULL::integer[]'} AS method_ids
+         FROM offer_list_page(ARRAY(${byOwner('owners', where, window, few)}), ${size}) page`,
+        params,
+        window.offset === 0 && pattern.slice(1, -1).replace(/\\(.)/g, '$1').length >= TRIGRAM ? PREPARED : undefined,
+      );
+      if (!row?.owners) return { page: pageOf(row) };
+      return { userIds: row.owners, paymentMethodIds: methods ? (row.method_ids ?? []) : undefined };
+    },
 
     countActiveOf: async (userId: string): Promise<number> =>
       (await db.one<{ count: number }>('SELECT count(*)::int AS count FROM offers WHERE user_id = $1 AND is_active', [userId]))
