@@ -6,9 +6,9 @@
 -- (INCLUDE), the check is made on the index entry and the offers it turns down are never read from the table
 -- (an index-only scan); so are the entries a page number skips. Covered: the newest-first order, which every
 -- filter without an index of its own walks (the default list, a type, payment methods, a trader search matching
--- many traders), and the market a trader usually browses, one coin for one currency, narrowed further by type,
--- methods or trader. The other indexes of 003 lead with the one column they filter on, so what they pass over
--- always matches.
+-- many traders); the market a trader usually browses, one coin for one currency, narrowed further by type,
+-- methods or trader; and a few traders' offers, read owner by owner, with whatever else was chosen. The other
+-- indexes of 003 lead with the one column they filter on, so what they pass over always matches.
 CREATE INDEX offers_live_newest_covering ON offers (created_at DESC, id DESC)
   INCLUDE (offer_type, user_id, payment_method_ids) WHERE is_active;
 DROP INDEX offers_live_newest;
@@ -16,6 +16,10 @@ DROP INDEX offers_live_newest;
 CREATE INDEX offers_live_by_coin_currency_covering ON offers (coin_id, currency_code, created_at DESC, id DESC)
   INCLUDE (offer_type, user_id, payment_method_ids) WHERE is_active;
 DROP INDEX offers_live_by_coin_currency;
+
+CREATE INDEX offers_live_by_user_covering ON offers (user_id, created_at DESC, id DESC)
+  INCLUDE (offer_type, coin_id, currency_code, payment_method_ids) WHERE is_active;
+DROP INDEX offers_live_by_user;
 
 -- 2. The page. offer_list_page(ids, size): the offers `ids` names (the pick's, at most size + 1, any order),
 -- newest first, of which the first `size` are shown and one more says that another page follows. One row:

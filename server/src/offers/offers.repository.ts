@@ -105,7 +105,7 @@ const TRIGRAM = 3;
 
 /**
  * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
- * offers_live_by_user, or with the other filters by walking an index with a plan made for those ids); beyond it
+ * offers_live_by_user_covering, or with the other filters by walking an index with a plan made for those ids); beyond it
  * the search is so broad that walking the newest offers and checking each owner's name finds a page sooner, and
  * a list of thousands of ids would only cost time to send.
  */
@@ -171,7 +171,7 @@ function pickConditions(query: OfferQuery, start: PageStart, param: SqlParams['a
 
 /**
  * The pick for a few traders (`owners`, a set of user ids as `owner (id)`): each one's newest offers straight off
- * offers_live_by_user, at most offset + size + 1 apiece (the page cannot need more from any one of them), then the
+ * offers_live_by_user_covering, at most offset + size + 1 apiece (the page cannot need more from any one of them), then the
  * page from their union. Walking all offers newest first would read past everybody else's offers to find theirs.
  * `only`: a condition on the statement (no offer's) under which any is read.
  */
