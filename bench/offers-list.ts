@@ -5,8 +5,8 @@
  *    migrates it with the product's migrations, and seeds 1,000 traders and 100,000 offers with one
  *    INSERT … SELECT over generate_series each (random coin, currency, type, 1–5 payment methods, rates
  *    around the market rate, creation times over 180 days, 10% paused). Then ANALYZE.
- * 2. Prints EXPLAIN ANALYZE of the list's SQL for every scenario (the repository's own SQL, through a
- *    Queryable that prefixes EXPLAIN).
+ * 2. Prints EXPLAIN ANALYZE of the list's SQL for every scenario (the service's own statements, through a
+ *    Queryable that explains each before running it).
  * 3. Starts the real app (buildApp, PostgreSQL, the price feed ticking) in a child process listening on
  *    127.0.0.1 at a random port, with one extra signed-in route that only runs `SELECT 1` (the ceiling:
  *    same HTTP, JSON, session hook and pool, no work), signs a trader in over HTTP, and runs each scenario
@@ -31,10 +31,9 @@ import pg from 'pg';
 import type { OfferFilters } from '../contracts/market.ts';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import type { Queryable, SqlParam } from '../server/src/infra/db/db.ts';
+import type { Queryable, QueryOptions, SqlParam } from '../server/src/infra/db/db.ts';
 import { createPasswordHasher, OWASP_ARGON2ID } from '../server/src/infra/passwords.ts';
-import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../server/src/offers/offers.ts';
-import { offersRepository, type OfferQuery } from '../server/src/offers/offers.repository.ts';
+import { OFFERS_PAGE_SIZE, offersService } from '../server/src/offers/offers.ts';
 import { createPoster, percentile } from './support/http.ts';
 import { admin, databaseUrl, SERVER_URL } from './support/postgres.ts';
 import { generateMnemonic } from '@scure/bip39';
@@ -59,8 +58,8 @@ interface Scenario {
   body: (i: number) => unknown;
   /** Offers published, edited or paused meanwhile, per second: each write drops every cached page. */
   writesPerSecond?: number;
-  /** The same filter as the repository sees it, for EXPLAIN (a search is resolved to user ids first, as the server does); undefined for the ceiling. */
-  explain?: { query: OfferQuery; search?: string; page?: number };
+  /** One of its lists, for EXPLAIN of every statement the server makes for it; undefined for the ceiling. */
+  explain?: { filters: OfferFilters; page?: number; byCursor?: boolean };
 }
 
 const COINS = [1, 2, 3, 4];
@@ -69,23 +68,25 @@ const METHOD_SETS = [['SEPA'], ['M-Pesa', 'UPI'], ['Pix'], ['Bank Transfer', 'Pa
 /** "ader04" matches trader0400–trader0499 and nothing else: 10% of traders; "ader0123" exactly one. */
 const SEARCHES = ['ader012', 'ader0456', 'r07', 'ader09'];
 const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
-const list = (filters: OfferFilters, page = 1) => ({ type: 'list', page, filters });
+const list = (filters: OfferFilters, page = 1, cursor?: string) => ({ type: 'list', page, filters, ...(cursor ? { cursor } : {}) });
+/** Where page 50 of the unfiltered list starts (the paginator's next_cursor on page 49), once the offers are in. */
+let page50Cursor = '';
 
 const SCENARIOS: Scenario[] = [
   { name: 'SELECT 1 (ceiling)', body: () => ({}) },
-  { name: 'list, no filter', body: () => list({}), explain: { query: {} } },
-  { name: 'offer_type', body: (i) => list({ offer_type: i % 2 ? 'buy' : 'sell' }), explain: { query: { offerType: 'buy' } } },
-  { name: 'coin__id', body: (i) => list({ coin__id: pick(COINS, i) }), explain: { query: { coinId: 4 } } },
-  { name: 'currency__code', body: (i) => list({ currency__code: pick(CURRENCIES, i) }), explain: { query: { currencyCode: 'KES' } } },
+  { name: 'list, no filter', body: () => list({}), explain: { filters: {} } },
+  { name: 'offer_type', body: (i) => list({ offer_type: i % 2 ? 'buy' : 'sell' }), explain: { filters: { offer_type: 'buy' } } },
+  { name: 'coin__id', body: (i) => list({ coin__id: pick(COINS, i) }), explain: { filters: { coin__id: 4 } } },
+  { name: 'currency__code', body: (i) => list({ currency__code: pick(CURRENCIES, i) }), explain: { filters: { currency__code: 'KES' } } },
   {
     name: 'payment_methods__overlap',
     body: (i) => list({ payment_methods__overlap: pick(METHOD_SETS, i) }),
-    explain: { query: { paymentMethodIds: [8] } },
+    explain: { filters: { payment_methods__overlap: ['Pix'] } },
   },
   {
     name: 'user__username__icontains',
     body: (i) => list({ user__username__icontains: pick(SEARCHES, i) }),
-    explain: { query: {}, search: 'ader012' },
+    explain: { filters: { user__username__icontains: 'ader012' } },
   },
   {
     name: 'all five filters',
@@ -97,9 +98,12 @@ const SCENARIOS: Scenario[] = [
         coin__id: pick(COINS, i),
         currency__code: pick(CURRENCIES, i),
       }),
-    explain: { query: { paymentMethodIds: [1, 5, 4], offerType: 'sell', coinId: 1, currencyCode: 'EUR' }, search: 'r04' },
+    explain: {
+      filters: { user__username__icontains: 'r04', payment_methods__overlap: ['Bank Transfer', 'PayPal', 'Wise'], offer_type: 'sell', coin__id: 1, currency__code: 'EUR' },
+    },
   },
-  { name: 'no filter, page 50', body: () => list({}, 50), explain: { query: {}, page: 50 } },
+  { name: 'no filter, page 50', body: () => list({}, 50), explain: { filters: {}, page: 50 } },
+  { name: 'page 50 by next_cursor', body: () => list({}, 50, page50Cursor), explain: { filters: {}, page: 50, byCursor: true } },
   {
     name: `mixed, ${WRITES_PER_SECOND} writes/s`,
     body: (i) => [list({}), list({ coin__id: pick(COINS, i) }), list({ currency__code: pick(CURRENCIES, i) }), list({ user__username__icontains: pick(SEARCHES, i) })][i % 4],
@@ -201,19 +205,51 @@ async function seed(db: pg.Client) {
   await db.query('VACUUM (ANALYZE)');
 }
 
-/** EXPLAIN ANALYZE of the repository's own list SQL: a Queryable that prefixes every statement. */
-async function explain(db: pg.Client, query: OfferQuery, offset: number) {
+/**
+ * EXPLAIN ANALYZE of every statement the server makes for a list (the service's own SQL, a trader search's or
+ * payment methods' lookup included), through a Queryable that explains each statement before running it (a
+ * statement may need the answer of the one before). A statement the repository prepares is explained as the server
+ * runs it once prepared: PREPAREd, and with the plan made without its values (plan_cache_mode=force_generic_plan;
+ * PostgreSQL's own choice comes to the same plan after five runs). The page's part inside offer_list_page
+ * (migration 040) shows as a Function Scan: its plan is the function's.
+ */
+async function explain(db: pg.Client, filters: OfferFilters, page: number, cursor?: string) {
+  const lines: string[] = [];
+  const literal = (value: SqlParam) =>
+    value === null ? 'NULL' : Array.isArray(value) ? db.escapeLiteral(`{${value.join(',')}}`) : typeof value === 'string' ? db.escapeLiteral(value) : String(value);
   const explaining: Queryable = {
-    query: async <T extends object>(sql: string, params: readonly SqlParam[] = []) =>
-      (await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...params])).rows as T[],
+    query: async <T extends object>(sql: string, params: readonly SqlParam[] = [], options?: QueryOptions) => {
+      if (options?.prepared) {
+        await db.query(`PREPARE bench_explained AS ${sql}`);
+        await db.query('SET plan_cache_mode = force_generic_plan');
+        const execute = `EXECUTE bench_explained${params.length ? `(${params.map(literal).join(', ')})` : ''}`;
+        lines.push('[prepared: the plan made without the values]');
+        lines.push(...(await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${execute}`)).rows.map((row) => row['QUERY PLAN'] as string));
+        const rows = (await db.query(execute)).rows as T[];
+        await db.query('RESET plan_cache_mode');
+        await db.query('DEALLOCATE bench_explained');
+        return rows;
+      }
+      lines.push('[planned for its values]');
+      lines.push(...(await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...params])).rows.map((row) => row['QUERY PLAN'] as string));
+      return (await db.query(sql, [...params])).rows as T[];
+    },
     one: () => Promise.reject(new Error('unused')),
     maybe: () => Promise.reject(new Error('unused')),
     exec: () => Promise.reject(new Error('unused')),
   };
-  const rows = (await offersRepository(explaining).listActive(query, offset, OFFERS_PAGE_SIZE + 1)) as unknown as Array<{
-    'QUERY PLAN': string;
-  }>;
-  return rows.map((row) => row['QUERY PLAN']);
+  await offersService(explaining).list(page, filters, cursor);
+  return lines;
+}
+
+/** The cursor page `page` starts from: the last offer of the page before, as the paginator names it. */
+async function cursorOfPage(db: pg.Client, page: number): Promise<string> {
+  const { rows } = await db.query<{ cursor: string }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id AS cursor
+     FROM offers WHERE is_active ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1`,
+    [(page - 1) * OFFERS_PAGE_SIZE - 1],
+  );
+  return rows[0]?.cursor ?? '';
 }
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream distribution). */
@@ -312,22 +348,13 @@ async function main() {
       const version = await db.query<{ server_version: string }>('SHOW server_version');
       console.log(`PostgreSQL ${version.rows[0]?.server_version}\n`);
 
+      page50Cursor = await cursorOfPage(db, 50);
       console.log('EXPLAIN ANALYZE of the list query (first page unless named), plan nodes and execution time:');
       for (const scenario of SCENARIOS) {
         if (!scenario.explain) continue;
-        const { query, search, page = 1 } = scenario.explain;
+        const { filters, page = 1, byCursor = false } = scenario.explain;
         console.log(`\n--- ${scenario.name}`);
-        if (search) {
-          const pattern = likeContains(search);
-          const lookup = await db.query<{ 'QUERY PLAN': string }>(
-            'EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM users WHERE username ILIKE $1 LIMIT $2',
-            [pattern, SEARCH_USER_LIMIT + 1],
-          );
-          for (const row of lookup.rows) console.log(`[trader search] ${row['QUERY PLAN']}`);
-          const users = await db.query<{ id: string }>('SELECT id FROM users WHERE username ILIKE $1 LIMIT $2', [pattern, SEARCH_USER_LIMIT + 1]);
-          query.userIds = users.rows.map((row) => row.id);
-        }
-        const plan = await explain(db, query, (page - 1) * OFFERS_PAGE_SIZE);
+        const plan = await explain(db, filters, page, byCursor ? await cursorOfPage(db, page) : undefined);
         for (const line of plan) if (!/^\s*(Buffers|Planning:|Sort Method|Heap Blocks)/.test(line)) console.log(line);
       }
     } finally {

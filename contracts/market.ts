@@ -114,6 +114,25 @@ export const paginator = z.object({
 });
 export type Paginator = z.infer<typeof paginator>;
 
+/**
+ * Where a page of Browse Offers starts, as a paginator's `next_cursor` names it: the last offer of the page before
+ * (its creation to the microsecond, UTC, and its id). Sent back as `cursor`, the next page is read from there
+ * rather than counted from the top, however deep it is.
+ */
+const CURSOR = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_\d{1,18}$/;
+/** A real instant: the pattern alone would let the 30th of February through to the database, which refuses it. */
+const isInstant = (cursor: string) => {
+  const seconds = cursor.slice(0, 19);
+  const date = new Date(`${seconds}Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === seconds;
+};
+const CURSOR_SENTENCE = 'cursor must be a next_cursor the offer list answered';
+export const offerCursor = z.string().check(z.regex(CURSOR, CURSOR_SENTENCE), z.refine(isInstant, CURSOR_SENTENCE));
+
+/** Browse Offers' paginator: the one every list has, and where the next page starts (null: there is none). */
+export const offerPaginator = z.object({ ...paginator.shape, next_cursor: z.nullable(offerCursor) });
+export type OfferPaginator = z.infer<typeof offerPaginator>;
+
 export const offerListItem = z.object({
   id: z.int(),
   offer_type: offerType,
@@ -147,7 +166,7 @@ export const offerListItem = z.object({
   ...offerConditions,
 });
 export type OfferListItem = z.infer<typeof offerListItem>;
-export const offerList = z.object({ offers: z.array(offerListItem), paginator }).register(apiNames, { id: 'OfferList' });
+export const offerList = z.object({ offers: z.array(offerListItem), paginator: offerPaginator }).register(apiNames, { id: 'OfferList' });
 export type OfferList = z.infer<typeof offerList>;
 
 /** An offer as the edit form loads it (docs/api.md "Other market/offers calls", `get`), plus whether it is live. */
@@ -182,7 +201,13 @@ const offerFields = {
 
 export const offersRequest = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('components'), drop: z.optional(z.number()) }),
-  z.object({ type: z.literal('list'), page, filters: z._default(z.optional(offerFilters), {}) }),
+  z.object({
+    type: z.literal('list'),
+    page,
+    filters: z._default(z.optional(offerFilters), {}),
+    // Additions: the page starts after this offer (a paginator's next_cursor) instead of after (page - 1) × 12 offers.
+    cursor: z.optional(z.nullable(offerCursor)),
+  }),
   z.object({ type: z.literal('get'), id: z.int() }),
   z.object({
     type: z.literal('create'),

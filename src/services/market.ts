@@ -47,8 +47,14 @@ export function createMarketService(api: Api) {
       api.read('market/offers/', options.forForm ? { type: 'components', drop: 10 } : { type: 'components' }, offerComponents, {
         noToast: true,
       }),
-    listOffers: (input: { page: number; filters: OfferSearch }) =>
-      api.read('market/offers/', { type: 'list', page: input.page, filters: offerFilters(input.filters) }, offerList, { noToast: true }),
+    /** A page from its cursor (the page before's `next_cursor`) when there is one, else counted from the top. */
+    listOffers: (input: { page: number; filters: OfferSearch; cursor?: string | null }) =>
+      api.read(
+        'market/offers/',
+        { type: 'list', page: input.page, filters: offerFilters(input.filters), ...(input.cursor ? { cursor: input.cursor } : {}) },
+        offerList,
+        { noToast: true },
+      ),
     getOffer: (input: { id: number }) => api.read('market/offers/', { type: 'get', ...input }, editableOffer),
     saveOffer: (input: Omit<OfferInput, 'type'>) => api.write('market/offers/', { type: 'create', ...input }, messageResponse),
     toggleOffer: (input: { id: number }) => api.write('market/offers/', { type: 'toggle', ...input }, offerToggleResponse),

@@ -27,7 +27,7 @@ import { createTraderService } from '../../src/services/traders.ts';
 import { selectPrices } from '../../src/machines/livePrices/livePrices.selectors.ts';
 import { fakeRealtime } from '../support/chat.ts';
 import { flush, scriptedActors } from '../support/machines.ts';
-import { chosenOffers, components, noOffers, offerItem, offerPage } from '../support/offers.ts';
+import { chosenOffers, components, noOffers, offerItem, offerPage, pageCursor } from '../support/offers.ts';
 
 const SEARCH_QUIET_MS = 500;
 
@@ -53,7 +53,7 @@ describe('Browse Offers chart', () => {
     const { fakes, snapshot } = await startBrowser({ settle: false });
     expect(fakes.calls).toEqual([
       { id: 'loadComponents', input: undefined },
-      { id: 'loadOffers', input: { page: 1, filters: chosenOffers() } },
+      { id: 'loadOffers', input: { page: 1, filters: chosenOffers(), cursor: null } },
     ]);
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(selectIsLoading(snapshot())).toBe(true);
@@ -76,7 +76,7 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', offerPage(1, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers(), cursor: pageCursor(1) });
     await fakes.resolve('loadOffers', offerPage(2, 2));
     expect(selectShowFilters(snapshot())).toBe(false);
     expect(fakes.calls.filter((call) => call.id === 'loadComponents')).toHaveLength(1);
@@ -97,7 +97,7 @@ describe('Browse Offers chart', () => {
     await vi.advanceTimersByTimeAsync(99);
     expect(loads().length, '1 ms short of the quiet period').toBe(before);
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers({ search: 'ali' }) }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers({ search: 'ali' }), cursor: null }]);
     expect(selectIsLoading(snapshot())).toBe(true);
 
     await fakes.resolve('loadOffers', noOffers);
@@ -114,9 +114,9 @@ describe('Browse Offers chart', () => {
     await fakes.resolve('loadOffers', noOffers);
     send({ type: 'filter.search', value: '' });
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS - 1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'ali' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'ali' }), cursor: null });
     await vi.advanceTimersByTimeAsync(1);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers(), cursor: null });
   });
 
   const changes: [string, OfferBrowserEvent, OfferBrowserFilters][] = [
@@ -135,7 +135,7 @@ describe('Browse Offers chart', () => {
     send(event);
     expect(snapshot().context.page).toBe(1);
     expect(selectIsLoading(snapshot())).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters });
+    expect(loads().at(-1)).toEqual({ page: 1, filters, cursor: null });
     expect(selectShowFilters(snapshot()), 'the filters stay on screen while the list reloads').toBe(true);
     expect(fakes.calls.filter((call) => call.id === 'loadComponents'), 'the components are not fetched again').toHaveLength(1);
   });
@@ -148,7 +148,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.search', value: 'bob' });
     expect(snapshot().context.page).toBe(1);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }), cursor: null });
   });
 
   it('filters add up: each change keeps the others', async () => {
@@ -158,7 +158,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.paymentMethods', value: ['Cash', 'SEPA'] });
     expect(loads().at(-1)).toEqual({
       page: 1,
-      filters: chosenOffers({ offerType: 'buy', coinId: '1', paymentMethods: ['Cash', 'SEPA'] }),
+      filters: chosenOffers({ offerType: 'buy', coinId: '1', paymentMethods: ['Cash', 'SEPA'] }), cursor: null
     });
   });
 
@@ -176,7 +176,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filters.clear' });
     expect(selectFilters(snapshot())).toEqual(chosenOffers());
     expect(snapshot().context.page).toBe(1);
-    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers() }]);
+    expect(loads().slice(before)).toEqual([{ page: 1, filters: chosenOffers(), cursor: null }]);
     await vi.advanceTimersByTimeAsync(SEARCH_QUIET_MS);
     expect(loads().length, 'the pending search was dropped too').toBe(before + 1);
   });
@@ -187,15 +187,15 @@ describe('Browse Offers chart', () => {
     // The server names the pages; the chart does not count them itself.
     const middle: OfferList = {
       offers: [offerItem(7)],
-      paginator: { prev: true, next: true, previous_page: 3, next_page: 9 },
+      paginator: { prev: true, next: true, previous_page: 3, next_page: 9, next_cursor: pageCursor(7) },
     };
     await fakes.resolve('loadOffers', middle);
     expect(selectCanNext(snapshot())).toBe(true);
     expect(selectCanPrevious(snapshot())).toBe(true);
 
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 9, filters: chosenOffers() });
-    await fakes.resolve('loadOffers', { offers: [offerItem(9)], paginator: { prev: true, next: false, previous_page: 8, next_page: null } });
+    expect(loads().at(-1)).toEqual({ page: 9, filters: chosenOffers(), cursor: pageCursor(7) });
+    await fakes.resolve('loadOffers', { offers: [offerItem(9)], paginator: { prev: true, next: false, previous_page: 8, next_page: null, next_cursor: null } });
     expect(selectCanNext(snapshot())).toBe(false);
     const count = loads().length;
     send({ type: 'page.next' });
@@ -203,11 +203,34 @@ describe('Browse Offers chart', () => {
     expect(snapshot().context.page).toBe(9);
 
     send({ type: 'page.previous' });
-    expect(loads().at(-1)).toEqual({ page: 8, filters: chosenOffers() });
+    expect(loads().at(-1)).toEqual({ page: 8, filters: chosenOffers(), cursor: null });
     await fakes.resolve('loadOffers', offerPage(1, 1));
     expect(selectCanPrevious(snapshot())).toBe(false);
     send({ type: 'page.previous' });
     expect(loads().length, 'Previous on the first page does nothing').toBe(count + 1);
+  });
+
+  it('Next asks for the page from where the last one ended (its next_cursor); Previous for the page before from where it started', async () => {
+    const { fakes, send, snapshot, loads } = await startBrowser();
+    for (const page of [2, 3]) {
+      send({ type: 'page.next' });
+      expect(loads().at(-1)).toEqual({ page, filters: chosenOffers(), cursor: pageCursor(page - 1) });
+      await fakes.resolve('loadOffers', offerPage(page, 4));
+    }
+    send({ type: 'page.previous' });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers(), cursor: pageCursor(1) });
+    await fakes.resolve('loadOffers', offerPage(2, 4));
+    send({ type: 'offers.reload' });
+    expect(loads().at(-1), 'a reload asks for the same page').toEqual({ page: 2, filters: chosenOffers(), cursor: pageCursor(1) });
+    await fakes.resolve('loadOffers', offerPage(2, 4));
+    send({ type: 'page.previous' });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers(), cursor: null });
+    await fakes.resolve('loadOffers', offerPage(1, 4));
+    send({ type: 'page.next' });
+    await fakes.resolve('loadOffers', offerPage(2, 4));
+    send({ type: 'filter.coin', value: '2' });
+    expect(loads().at(-1), 'a filter starts from the top again').toEqual({ page: 1, filters: chosenOffers({ coinId: '2' }), cursor: null });
+    expect(snapshot().context.cursors).toEqual({});
   });
 
   it('Next and Previous carry the filters', async () => {
@@ -215,7 +238,7 @@ describe('Browse Offers chart', () => {
     send({ type: 'filter.coin', value: '2' });
     await fakes.resolve('loadOffers', offerPage(1, 2));
     send({ type: 'page.next' });
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers({ coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers({ coinId: '2' }), cursor: pageCursor(1) });
   });
 
   it('before any page has arrived, Next and Previous are disabled', async () => {
@@ -232,7 +255,7 @@ describe('Browse Offers chart', () => {
     const stale = fakes.calls.length - 1;
     send({ type: 'filter.offerType', value: 'sell' });
     expect(fakes.isRunning('loadOffers')).toBe(true);
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }), cursor: null });
 
     const buyOffers = { offers: [offerItem(1, { offer_type: 'buy' })], paginator: offerPage(1, 2).paginator };
     await fakes.resolveCall(stale, buyOffers);
@@ -282,7 +305,7 @@ describe('Browse Offers chart', () => {
     await fakes.reject('loadOffers', new Error('Internet server error'));
     expect(selectIsLoading(snapshot())).toBe(false);
     send({ type: 'offers.reload' });
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }), cursor: null });
     expect(selectIsLoading(snapshot())).toBe(true);
   });
 

@@ -123,6 +123,8 @@ async function run(path: ModelPath, coverage?: Coverage) {
   // The oracle, from docs/api.md "market/offers list": what the trader set, which page, what the last answer was.
   let filters = blank;
   let page = 1;
+  // Where each page reached by Next starts: the next_cursor of the page before it.
+  let cursors: Record<number, string> = {};
   let filtersLoaded = false;
   let shown: OfferList | null = null;
   let loading = true;
@@ -133,7 +135,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
   const expectedTaken: OfferListItem[] = [];
   const expectedCalls: ActorCall[] = [
     { id: 'loadComponents', input: undefined },
-    { id: 'loadOffers', input: { page: 1, filters: blank } },
+    { id: 'loadOffers', input: { page: 1, filters: blank, cursor: null } },
     { id: 'loadPrices', input: undefined },
     { id: 'loadStanding', input: undefined },
   ];
@@ -142,11 +144,12 @@ async function run(path: ModelPath, coverage?: Coverage) {
   const load = () => {
     loading = true;
     waitingForQuiet = false;
-    expectedCalls.push({ id: 'loadOffers', input: { page, filters } });
+    expectedCalls.push({ id: 'loadOffers', input: { page, filters, cursor: cursors[page] ?? null } });
   };
   const setFilter = (change: Partial<OfferBrowserFilters>) => {
     filters = { ...filters, ...change };
     page = 1;
+    cursors = {};
   };
 
   await replay(
@@ -209,6 +212,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
         case 'page.next':
           if (shown?.paginator.next) {
             page = shown.paginator.next_page!;
+            if (shown.paginator.next_cursor) cursors = { ...cursors, [page]: shown.paginator.next_cursor };
             load();
           }
           break;
@@ -229,6 +233,7 @@ async function run(path: ModelPath, coverage?: Coverage) {
       expect(selectShowFilters(snapshot as never), 'filters shown').toBe(filtersLoaded);
       expect(selectFilters(snapshot as never)).toEqual(filters);
       expect(snapshot.context.page).toBe(page);
+      expect(snapshot.context.cursors).toEqual(cursors);
       expect(selectIsLoading(snapshot as never), 'busy').toBe(loading);
       expect(fakes.isRunning('loadOffers'), 'a list call runs').toBe(loading);
       expect(snapshot.matches({ list: 'debouncing' })).toBe(waitingForQuiet);

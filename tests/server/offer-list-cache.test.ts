@@ -107,6 +107,7 @@ describe('the offer-list cache', () => {
     expect(key(1, { payment_methods__overlap: ['SEPA', ' revolut'] })).toBe(key(1, { payment_methods__overlap: ['Revolut', 'sepa', 'SEPA'] }));
     expect(key(1, { coin__id: 2 })).toBe(key(1, { coin__id: '2' }));
     expect(key(1, { user__username__icontains: ' ann ' })).toBe(key(1, { user__username__icontains: 'ann' }));
+    expect(key(2, {}, null)).toBe(key(2, {}));
     const different = [
       key(1, {}),
       key(2, {}),
@@ -117,6 +118,9 @@ describe('the offer-list cache', () => {
       key(1, { user__username__icontains: 'ann' }),
       // Case is left to PostgreSQL's ILIKE: two spellings are two keys, never one wrong page.
       key(1, { user__username__icontains: 'Ann' }),
+      // A page that starts where a paginator said (next_cursor) is not the page of the same number counted from the top.
+      key(2, {}, '2026-11-29T18:45:12.123456Z_42'),
+      key(2, {}, '2026-11-29T18:45:12.123457Z_42'),
     ];
     expect(new Set(different).size).toBe(different.length);
   });

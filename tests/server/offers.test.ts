@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList } from '../../contracts/market.ts';
-import { likeContains, OFFERS_PAGE_SIZE, SEARCH_USER_LIMIT } from '../../server/src/offers/offers.ts';
-import { FEW_TRADERS, offersRepository } from '../../server/src/offers/offers.repository.ts';
+import { Decimal } from 'decimal.js';
+import { z } from 'zod/mini';
+import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList, type OfferListItem } from '../../contracts/market.ts';
+import { cursorOf, formatRate, likeContains, OFFERS_PAGE_SIZE } from '../../server/src/offers/offers.ts';
+import { FEW_TRADERS, offersRepository, SEARCH_USER_LIMIT, type OfferPage, type OfferQuery, type PageStart } from '../../server/src/offers/offers.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 
@@ -17,6 +19,10 @@ async function coinIds(t: TestApp, token: string): Promise<Record<string, number
 }
 
 const idsOf = (list: { body: { info: OfferList } }) => list.body.info.offers.map((offer) => offer.id);
+/** The ids of a page as the repository answers it (its offers are JSON text). */
+const idsOfPage = (page: OfferPage) => (JSON.parse(page.offers) as OfferListItem[]).map((offer) => offer.id);
+/** Browse Offers' answer, as the web app parses it. */
+const offerListAnswer = z.object({ success: z.literal(true), info: offerList });
 
 describe.each(dbTargets)('POST /api/market/offers/ {type:"components"} on %s', (target) => {
   let t: TestApp;
@@ -147,6 +153,41 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
     });
   });
 
+  it('answers the page as the JSON the contract writes: the database\'s text is, byte for byte, what the contract makes of it', async () => {
+    for (const filters of [{}, { offer_type: 'sell' }, { user__username__icontains: 'zed' }, { payment_methods__overlap: ['Wise'] }, { currency__code: 'JPY' }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: OFFERS,
+        headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ type: 'list', filters }),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      // Parsing fails on anything the contract does not accept; serialising what it accepted writes its keys in its order.
+      expect(JSON.stringify(z.parse(offerListAnswer, JSON.parse(response.body))), JSON.stringify(filters)).toBe(response.body);
+    }
+  });
+
+  it('writes each rate as formatRate does and each amount with 2 places, whatever places were stored', async () => {
+    const rates = ['1', '0.5', '1680.5', '0.00000001', '12.3456789', '100.10', '100.123', '123456789012345678.12345678', '7.00000000'];
+    const published: Record<number, string> = {};
+    for (const rate of rates) published[await publishOffer(t, zed.token, { rate, min_amount: '0.5', max_amount: '123456789012345678.9' })] = rate;
+    try {
+      const listed = (await list({ user__username__icontains: 'zed42' })).body.info.offers.filter((offer) => offer.id in published);
+      expect(listed.map((offer) => [published[offer.id], offer.rate, offer.min_amount, offer.max_amount])).toEqual(
+        Object.values(published)
+          .reverse()
+          // The column's text has 8 places (numeric(26,8)): what formatRate is given everywhere else.
+          .map((rate) => [rate, formatRate(new Decimal(rate).toFixed(8)), '0.50', '123456789012345678.90']),
+      );
+      expect(listed.map((offer) => offer.rate)).toEqual(
+        ['7.00', '123456789012345678.12345678', '100.123', '100.10', '12.3456789', '0.00000001', '1680.50', '0.50', '1.00'],
+      );
+    } finally {
+      for (const id of Object.keys(published)) await t.post(OFFERS, { type: 'toggle', id: Number(id) }, { token: zed.token });
+    }
+  });
+
   it('keeps the payment methods in the order the owner chose them', async () => {
     const answer = await list({});
     expect(answer.body.info.offers.find((offer) => offer.id === f.F4)?.payment_methods).toEqual(['Wise', 'PayPal']);
@@ -201,8 +242,7 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
     // Over SEARCH_USER_LIMIT matching traders the repository filters by the pattern itself; the fixture
     // has three traders, so that form is exercised here directly.
     const repository = offersRepository(t.app.db);
-    const byPattern = async (search: string) =>
-      (await repository.listActive({ usernamePattern: likeContains(search) }, 0, OFFERS_PAGE_SIZE + 1)).map((row) => Number(row.id));
+    const byPattern = async (search: string) => idsOfPage(await repository.listPage({ usernamePattern: likeContains(search) }, { offset: 0 }, OFFERS_PAGE_SIZE));
     expect(await byPattern('n_s')).toEqual([f.F4, f.F1]);
     expect(await byPattern('_')).toEqual([f.F5, f.F4, f.F2, f.F1]);
     expect(await byPattern('%')).toEqual([]);
@@ -267,18 +307,79 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: pages on %s', 
   });
   afterAll(() => t.close());
 
+  /** The cursor a paginator names when the offer with this id ends its page. */
+  const cursorAt = (id: number | undefined) => expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z_${id}$`));
+  const listFrom = (page: number, cursor: unknown, filters: Record<string, unknown> = {}) =>
+    t.post<OfferList>(OFFERS, { type: 'list', page, cursor, filters }, { token: pat.token });
+
   it('pages by 12, newest first, with Previous and Next as the paginator says', async () => {
     const first = await listOffers(t, pat.token);
-    expect(first.body.info.paginator).toEqual({ prev: false, next: true, previous_page: null, next_page: 2 });
+    expect(first.body.info.paginator).toEqual({ prev: false, next: true, previous_page: null, next_page: 2, next_cursor: cursorAt(newestFirst[11]) });
     expect(idsOf(first)).toEqual(newestFirst.slice(0, 12));
 
     const second = await listOffers(t, pat.token, {}, 2);
-    expect(second.body.info.paginator).toEqual({ prev: true, next: true, previous_page: 1, next_page: 3 });
+    expect(second.body.info.paginator).toEqual({ prev: true, next: true, previous_page: 1, next_page: 3, next_cursor: cursorAt(newestFirst[23]) });
     expect(idsOf(second)).toEqual(newestFirst.slice(12, 24));
 
     const last = await listOffers(t, pat.token, {}, 3);
-    expect(last.body.info.paginator).toEqual({ prev: true, next: false, previous_page: 2, next_page: null });
+    expect(last.body.info.paginator).toEqual({ prev: true, next: false, previous_page: 2, next_page: null, next_cursor: null });
     expect(idsOf(last)).toEqual(newestFirst.slice(24));
+  });
+
+  it('pages from where the last page ended when sent its next_cursor, as by page number, with the filters given', async () => {
+    const first = await listOffers(t, pat.token);
+    const second = await listFrom(2, first.body.info.paginator.next_cursor);
+    expect(second.body).toEqual((await listOffers(t, pat.token, {}, 2)).body);
+    const last = await listFrom(3, second.body.info.paginator.next_cursor);
+    expect(last.body).toEqual((await listOffers(t, pat.token, {}, 3)).body);
+
+    // The cursor is a place in the order: with a filter, the page holds that filter's offers after it.
+    const quinns = await listFrom(2, first.body.info.paginator.next_cursor, { user__username__icontains: 'quinn' });
+    const quinnIds = new Set(
+      (await t.app.db.query<{ id: string }>("SELECT o.id FROM offers o JOIN users u ON u.id = o.user_id WHERE u.username = 'quinn'")).map((row) => Number(row.id)),
+    );
+    expect(idsOf(quinns)).toEqual(newestFirst.slice(12).filter((id) => quinnIds.has(id)));
+    // A null cursor is none: the page is counted from the top.
+    expect((await listFrom(2, null)).body).toEqual((await listOffers(t, pat.token, {}, 2)).body);
+  });
+
+  it('keeps its place by cursor while offers are published above it, where a page number shifts', async () => {
+    const first = await listOffers(t, pat.token);
+    t.clock.advance(MINUTE);
+    const newest = await publishOffer(t, pat.token);
+    try {
+      const byCursor = await listFrom(2, first.body.info.paginator.next_cursor);
+      expect(idsOf(byCursor)).toEqual(newestFirst.slice(12, 24));
+      const byNumber = await listOffers(t, pat.token, {}, 2);
+      expect(idsOf(byNumber)).toEqual(newestFirst.slice(11, 23));
+    } finally {
+      await t.post(OFFERS, { type: 'toggle', id: newest }, { token: pat.token });
+    }
+  });
+
+  it('tells apart offers of the same instant at a page\'s end by id', async () => {
+    // The two newest offers share an instant: a page of one ends between them.
+    const repository = offersRepository(t.app.db);
+    const one = await repository.listPage({}, { offset: 0 }, 1);
+    expect(one.nextCursor).toEqual(cursorAt(newestFirst[0]));
+    const next = await repository.listPage({}, { after: cursorOf(one.nextCursor ?? '') }, 1);
+    expect(idsOfPage(next)).toEqual([newestFirst[1]]);
+  });
+
+  it('refuses a cursor that no paginator wrote', async () => {
+    const cursor = (await listOffers(t, pat.token)).body.info.paginator.next_cursor ?? '';
+    for (const bad of [
+      'abc',
+      '',
+      cursor.replace(/_\d+$/, ''),
+      cursor.replace(/^\d{4}-\d\d-\d\d/, '2026-02-30'),
+      cursor.replace(/^\d{4}/, '0000'),
+      cursor.replace(/T\d\d/, 'T24'),
+      cursor.replace(/\.\d{6}Z/, '.123Z'),
+      `${cursor.replace(/_\d+$/, '')}_1234567890123456789`,
+    ]) {
+      expect(await listFrom(2, bad), String(bad)).toEqual({ status: 400, body: { success: false, info: 'cursor must be a next_cursor the offer list answered' } });
+    }
   });
 
   it('orders offers of the same instant by id, newest first', async () => {
@@ -288,37 +389,48 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: pages on %s', 
     expect(newest).toBeGreaterThan(second);
   });
 
-  it('pages a trader search the same way whether it reads a few traders by owner or walks all offers', async () => {
+  it('pages a trader search the same way whether it reads a few traders by owner or walks all offers, by number or by cursor', async () => {
     const repository = offersRepository(t.app.db);
     const traders = (await t.app.db.query<{ id: string }>("SELECT id FROM users WHERE username IN ('pat', 'quinn') ORDER BY username")).map((row) => row.id);
     // Ids nobody has push the list past FEW_TRADERS, onto the other plan, without changing the answer.
     const many = [...traders, ...Array.from({ length: FEW_TRADERS }, (_, i) => String(900_000 + i))];
-    for (const page of [1, 2, 3, 4]) {
-      const offset = (page - 1) * OFFERS_PAGE_SIZE;
-      const expected = newestFirst.slice(offset, offset + OFFERS_PAGE_SIZE + 1);
-      const byOwner = await repository.listActive({ userIds: traders }, offset, OFFERS_PAGE_SIZE + 1);
-      const walking = await repository.listActive({ userIds: many }, offset, OFFERS_PAGE_SIZE + 1);
-      expect(byOwner.map((row) => Number(row.id)), `page ${page}`).toEqual(expected);
-      expect(walking.map((row) => Number(row.id)), `page ${page}`).toEqual(expected);
+    for (const query of [{ userIds: traders }, { userIds: many }, {}] satisfies OfferQuery[]) {
+      let cursor: string | null = null;
+      for (const page of [1, 2, 3, 4]) {
+        const offset = (page - 1) * OFFERS_PAGE_SIZE;
+        const expected = newestFirst.slice(offset, offset + OFFERS_PAGE_SIZE);
+        const counted = await repository.listPage(query, { offset }, OFFERS_PAGE_SIZE);
+        expect(idsOfPage(counted), `${JSON.stringify(query).slice(0, 30)}: page ${page}`).toEqual(expected);
+        expect(counted.hasMore, `page ${page}`).toBe(newestFirst.length > offset + OFFERS_PAGE_SIZE);
+        if (page > 1) {
+          if (cursor === null) expect(expected).toEqual([]);
+          else {
+            const start: PageStart = { after: cursorOf(cursor) };
+            const followed = await repository.listPage(query, start, OFFERS_PAGE_SIZE);
+            expect(followed, `${JSON.stringify(query).slice(0, 30)}: page ${page} by cursor`).toEqual(counted);
+          }
+        }
+        cursor = counted.nextCursor;
+      }
     }
-    const pats = await repository.listActive({ userIds: traders.slice(0, 1), currencyCode: 'EUR' }, 0, OFFERS_PAGE_SIZE + 1);
-    expect(pats).toHaveLength(12);
+    const pats = await repository.listPage({ userIds: traders.slice(0, 1), currencyCode: 'EUR' }, { offset: 0 }, OFFERS_PAGE_SIZE);
+    expect(idsOfPage(pats)).toHaveLength(12);
   });
 
   it('says there is no next page when the last page is exactly full', async () => {
     const pats = await listOffers(t, pat.token, { user__username__icontains: 'pat' });
     expect(pats.body.info.offers).toHaveLength(12);
-    expect(pats.body.info.paginator).toEqual({ prev: false, next: false, previous_page: null, next_page: null });
+    expect(pats.body.info.paginator).toEqual({ prev: false, next: false, previous_page: null, next_page: null, next_cursor: null });
   });
 
   it('answers an empty first page when nothing matches', async () => {
     const none = await listOffers(t, pat.token, { currency__code: 'BRL' });
-    expect(none.body.info).toEqual({ offers: [], paginator: { prev: false, next: false, previous_page: null, next_page: null } });
+    expect(none.body.info).toEqual({ offers: [], paginator: { prev: false, next: false, previous_page: null, next_page: null, next_cursor: null } });
   });
 
   it('answers an empty page past the end, with the way back', async () => {
     const beyond = await listOffers(t, pat.token, {}, 4);
-    expect(beyond.body.info).toEqual({ offers: [], paginator: { prev: true, next: false, previous_page: 3, next_page: null } });
+    expect(beyond.body.info).toEqual({ offers: [], paginator: { prev: true, next: false, previous_page: 3, next_page: null, next_cursor: null } });
     const far = await listOffers(t, pat.token, {}, 1_000_000);
     expect(far.body.info.offers).toEqual([]);
   });
@@ -337,6 +449,71 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: pages on %s', 
       });
     }
   });
+});
+
+describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a trader search matching many traders on %s', (target) => {
+  let t: TestApp;
+  let viewer: Trader;
+  /** Offers by owner number (crowd0000 … crowd0204), newest first overall, with their payment method names. */
+  const offers: { id: number; owner: number; methods: string[] }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    viewer = await signUp(t, trader('viewer'));
+    // More traders than SEARCH_USER_LIMIT, written straight into the table: signing up 205 would take a while.
+    await t.app.db.query(
+      `INSERT INTO users (username, email, password_hash, created_at)
+       SELECT 'crowd' || lpad(g::text, 4, '0'), 'crowd' || g || '@example.test', '$argon2id$ nobody signs in with this', $1 FROM generate_series(0, $2) AS g`,
+      [t.clock.now(), SEARCH_USER_LIMIT + 4],
+    );
+    const methods = [['SEPA'], ['Wise', 'SEPA'], ['PayPal']];
+    for (const [i, owner] of [3, 3, 7, 42, 99, 150, 204, 3, 64, 1, 5, 88, 120, 2, 9, 77, 3, 3, 3, 3, 3].entries()) {
+      t.clock.advance(MINUTE);
+      const chosen = methods[i % methods.length]!;
+      const [row] = await t.app.db.query<{ id: string }>(
+        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+         SELECT u.id, 'sell', 1, 'EUR', 1, 10, 100, ARRAY(SELECT pm.id FROM payment_methods pm WHERE pm.name = ANY ($2::text[]) ORDER BY array_position($2::text[], pm.name)), $3, $3
+         FROM users u WHERE u.username = $1 RETURNING id`,
+        [`crowd${String(owner).padStart(4, '0')}`, chosen, t.clock.now()],
+      );
+      offers.unshift({ id: Number(row!.id), owner, methods: chosen });
+    }
+  });
+  afterAll(() => t.close());
+
+  const expectFound = async (filters: Record<string, unknown>, owners: (owner: number) => boolean, methods?: string[]) => {
+    const expected = offers.filter((offer) => owners(offer.owner) && (!methods || offer.methods.some((name) => methods.includes(name))));
+    const first = await listOffers(t, viewer.token, filters);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(idsOf(first), JSON.stringify(filters)).toEqual(expected.slice(0, 12).map((offer) => offer.id));
+    // The next page, by number and from the first page's cursor alike.
+    const byNumber = await listOffers(t, viewer.token, filters, 2);
+    expect(idsOf(byNumber), `${JSON.stringify(filters)}, page 2`).toEqual(expected.slice(12, 24).map((offer) => offer.id));
+    const byCursor = await t.post<OfferList>(OFFERS, { type: 'list', page: 2, filters, cursor: first.body.info.paginator.next_cursor }, { token: viewer.token });
+    expect(byCursor.body).toEqual(byNumber.body);
+  };
+
+  it('reads the offers of a few traders, of up to SEARCH_USER_LIMIT, and of more, alike', async () => {
+    // crowd000x: 10 traders (by owner); crowd00xx: 100 (their ids, walking); crowd: 205 (the name itself, walking).
+    // The first three have more than a page of offers.
+    await expectFound({ user__username__icontains: 'crowd000' }, (owner) => owner < 10);
+    await expectFound({ user__username__icontains: 'crowd00' }, (owner) => owner < 100);
+    await expectFound({ user__username__icontains: 'CROWD' }, () => true);
+    await expectFound({ user__username__icontains: 'crowd02' }, (owner) => owner >= 200);
+  });
+
+  it('applies the payment methods with the trader search, however many traders match', async () => {
+    for (const [search, owners] of [
+      ['crowd000', (owner: number) => owner < 10],
+      ['crowd00', (owner: number) => owner < 100],
+      ['crowd', () => true],
+    ] as const) {
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['wise'] }, owners, ['Wise']);
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['PayPal', 'Venmo'] }, owners, ['PayPal']);
+      await expectFound({ user__username__icontains: search, payment_methods__overlap: ['Venmo'] }, () => false);
+    }
+  });
+
 });
 
 describe.each(dbTargets)('POST /api/market/offers/: get, create, update and toggle on %s', (target) => {

@@ -1,7 +1,7 @@
 import { offerComponents, offerList, type OfferFilters } from '../../contracts/index.ts';
 import { createMarketService, offerFilters, type OfferSearch } from '../../src/services/market.ts';
 import { apiWith, fakeServer, noToast, ok, recordingApi } from '../support/api.ts';
-import { components, offerPage } from '../support/offers.ts';
+import { components, offerPage, pageCursor } from '../support/offers.ts';
 
 /** Browse Offers with nothing chosen, written out here rather than taken from the chart. */
 const blank: OfferSearch = { search: '', paymentMethods: [], offerType: '', coinId: '', currencyCode: '' };
@@ -93,6 +93,17 @@ describe('createMarketService(api).listOffers', () => {
     expect(calls[0]!.body).toStrictEqual({ type: 'list', page: 2, filters: { offer_type: 'sell', coin__id: '2' } });
     expect(calls[0]!.schema).toBe(offerList);
     expect(calls[0]!.options).toStrictEqual({ noToast: true });
+  });
+
+  it('sends the cursor a page starts from when there is one, and none otherwise', async () => {
+    const { api, calls } = recordingApi({ list: offerPage(3, 3) });
+    const market = createMarketService(api);
+    await market.listOffers({ page: 3, filters: { ...blank, coinId: '2' }, cursor: pageCursor(2) });
+    await market.listOffers({ page: 3, filters: blank, cursor: null });
+    expect(calls.map(({ body }) => body)).toStrictEqual([
+      { type: 'list', page: 3, filters: { coin__id: '2' }, cursor: pageCursor(2) },
+      { type: 'list', page: 3, filters: {} },
+    ]);
   });
 
   it.each(allSearches().map((search) => [JSON.stringify(search), search] as const))(

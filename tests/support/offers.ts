@@ -1,5 +1,5 @@
 /** Marketplace answers for the offer tests, shaped by the zod contracts. */
-import type { EditableOffer, OfferComponents, OfferList, OfferListItem, Paginator } from '../../contracts/index.ts';
+import type { EditableOffer, OfferComponents, OfferList, OfferListItem, OfferPaginator, Paginator } from '../../contracts/index.ts';
 import type { OfferSearch } from '../../src/services/market.ts';
 
 export const components: OfferComponents = {
@@ -52,13 +52,22 @@ export const paginator = (page: number, pages: number): Paginator => ({
   next_page: page < pages ? page + 1 : null,
 });
 
+/** Where the page after page `page` starts, as Browse Offers' paginator names it (its last offer: offerPage's). */
+export const pageCursor = (page: number) => `2025-01-02T10:00:00.000000Z_${page * 100}`;
+
+/** Browse Offers' paginator: the one every list has, and the next page's cursor. */
+export const offerPaginator = (page: number, pages: number): OfferPaginator => ({
+  ...paginator(page, pages),
+  next_cursor: page < pages ? pageCursor(page) : null,
+});
+
 /** Page `page` of a list of `pages` pages, one offer each (ids tell the pages apart). */
 export const offerPage = (page: number, pages: number, overrides: Partial<OfferListItem> = {}): OfferList => ({
   offers: [offerItem(page * 100, overrides)],
-  paginator: paginator(page, pages),
+  paginator: offerPaginator(page, pages),
 });
 
-export const noOffers: OfferList = { offers: [], paginator: paginator(1, 1) };
+export const noOffers: OfferList = { offers: [], paginator: offerPaginator(1, 1) };
 
 export const editable: EditableOffer = {
   id: 42,

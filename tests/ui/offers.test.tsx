@@ -7,7 +7,7 @@ import type { Notice } from '../../src/machines/shared/notify.ts';
 import { OfferFormScreen } from '../../src/ui/offers/OfferFormScreen.tsx';
 import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
-import { chosenOffers, components, editable, noOffers, offerItem, offerPage, paginator } from '../support/offers.ts';
+import { chosenOffers, components, editable, noOffers, offerItem, offerPage, pageCursor, paginator } from '../support/offers.ts';
 import { renderWithRouter } from './render.tsx';
 import { choose } from '../support/select.ts';
 
@@ -75,19 +75,20 @@ describe('Browse Offers screen', () => {
     await answerList(offerPage(1, 1));
 
     await choose(typist, 'Offer type', 'Sell Offers');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell' }), cursor: null });
     await choose(typist, 'Cryptocurrency', 'Ethereum');
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell', coinId: '2' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ offerType: 'sell', coinId: '2' }), cursor: null });
     await choose(typist, 'Fiat currency', 'Euro (EUR)');
     await choose(typist, 'Payment methods', 'SEPA');
     expect(loads().at(-1)).toEqual({
       page: 1,
       filters: chosenOffers({ offerType: 'sell', coinId: '2', currencyCode: 'EUR', paymentMethods: ['SEPA'] }),
+      cursor: null,
     });
     await answerList(noOffers);
 
     await typist.click(screen.getByRole('button', { name: 'Clear All' }));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers() });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers(), cursor: null });
     expect(screen.getByRole('combobox', { name: 'Cryptocurrency' })).toHaveTextContent('All Cryptocurrencies');
     expect(screen.getByRole('combobox', { name: 'Fiat currency' })).toHaveTextContent('All fiat currencies');
   });
@@ -101,7 +102,7 @@ describe('Browse Offers screen', () => {
     expect(screen.getByRole('textbox', { name: 'Search trader' })).toHaveValue('bob');
     expect(loads().length, 'not while typing').toBe(before);
     await waitFor(() => expect(loads().length).toBe(before + 1));
-    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }) });
+    expect(loads().at(-1)).toEqual({ page: 1, filters: chosenOffers({ search: 'bob' }), cursor: null });
   });
 
   it("a card shows the coin, the trader with rating and trades, the rate line, min and max, and the trade action on others' offers", async () => {
@@ -192,7 +193,8 @@ describe('Browse Offers screen', () => {
     expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
     expect(pages.getByRole('button', { name: 'Next' })).toBeEnabled();
     await typist.click(pages.getByRole('button', { name: 'Next' }));
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
+    // From where page 1 ended (its paginator's next_cursor).
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers(), cursor: pageCursor(1) });
 
     await answerList(offerPage(2, 3));
     expect(pages.getByRole('button', { name: 'Previous' })).toBeEnabled();
@@ -203,7 +205,7 @@ describe('Browse Offers screen', () => {
     expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
 
     await typist.click(pages.getByRole('button', { name: 'Previous' }));
-    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers() });
+    expect(loads().at(-1)).toEqual({ page: 2, filters: chosenOffers(), cursor: pageCursor(1) });
   });
 });
 

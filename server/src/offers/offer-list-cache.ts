@@ -96,11 +96,11 @@ export function createOfferListCache<T>({ ttlMs, maxEntries, now }: OfferListCac
 }
 
 /**
- * The page and filters as a key: every way of asking for the same offers gives the same key (docs/api.md
+ * The page, its cursor and the filters as a key: every way of asking for the same offers gives the same key (docs/api.md
  * "market/offers list": empty entries are no filter; the currency code and method names are matched
  * without case, as offers/offers.ts resolves them, and the methods as a set).
  */
-export function offerListKey(page: number, filters: OfferFilters): string {
+export function offerListKey(page: number, filters: OfferFilters, cursor?: string | null): string {
   const methods = [...new Set((filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))].sort();
   return JSON.stringify([
     page,
@@ -111,5 +111,7 @@ export function offerListKey(page: number, filters: OfferFilters): string {
     // rules, and a key must never join two searches it might answer differently.
     (filters.user__username__icontains ?? '').trim(),
     methods,
+    // Where the page starts, when a paginator named it; the page number alone otherwise.
+    cursor ?? '',
   ]);
 }

@@ -6,13 +6,13 @@ import {
   type OfferComponents,
   type OfferFilters,
   type OfferInput,
-  type OfferList,
   type OfferListItem,
+  type OfferPaginator,
   type Paginator,
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import { refuse, sentences } from '../sentences.ts';
-import { offersRepository, type ListedOfferRow, type OfferQuery, type OfferRecord, type StoredConditions } from './offers.repository.ts';
+import { offersRepository, SEARCH_USER_LIMIT, type OfferCursor, type OfferPage, type OfferQuery, type OfferRecord, type PageStart, type StoredConditions } from './offers.repository.ts';
 import { MAX_INT4, referenceDataRepository } from './reference-data.repository.ts';
 
 /** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
@@ -20,12 +20,6 @@ export const OFFERS_PAGE_SIZE = 12;
 
 /** Places of a rate (fiat per 1 USD); a fiat amount has FIAT_PLACES. */
 export const RATE_PLACES = 8;
-/**
- * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
- * offers_live_by_user); beyond it the search is so broad that walking the newest offers and checking
- * each owner finds a page sooner, and a list of thousands of ids would only cost time to send.
- */
-export const SEARCH_USER_LIMIT = 200;
 /** Integer digits the NUMERIC columns hold (numeric(20,2) and numeric(26,8)); the contract allows as many. */
 const INTEGER_DIGITS = 18;
 
@@ -98,27 +92,26 @@ const conditionsOf = (row: StoredConditions) => ({
   max_open_trades: row.max_open_trades,
 });
 
-/** A listed offer as Browse Offers and a trader profile show it. */
-export const offerListItemOf = (row: ListedOfferRow): OfferListItem => ({
-  id: Number(row.id),
-  offer_type: row.offer_type,
-  coin__image: row.coin__image,
-  coin__label: row.coin__label,
-  coin__ticker: row.coin__ticker,
-  currency__code: row.currency__code,
-  rate: formatRate(row.rate),
-  min_amount: formatFiat(row.min_amount),
-  max_amount: formatFiat(row.max_amount),
-  payment_methods: row.payment_methods,
-  user__username: row.user__username,
-  user__rating: row.user__rating,
-  user__trades_count: row.user__trades_count,
-  user__ratings_count: row.user__ratings_count,
-  user__completion_rate: row.user__completion_rate,
-  user__rated_by: row.user__rated_by,
-  created: row.created_at.toISOString(),
-  ...conditionsOf(row),
-});
+/**
+ * A paginator's `next_cursor` (offer_list_page writes it, migration 040) as the repository reads it; the contract has
+ * already refused any other text (contracts/market.ts `offerCursor`).
+ */
+export function cursorOf(cursor: string): OfferCursor {
+  const split = cursor.lastIndexOf('_');
+  return { createdAt: cursor.slice(0, split), id: cursor.slice(split + 1) };
+}
+
+/** Browse Offers' `list` answer, the page's offers as JSON text (OfferPage) and its paginator, which also names where the next page starts. */
+export interface OfferListText {
+  offers: string;
+  paginator: OfferPaginator;
+}
+
+/** The `list` answer as JSON text, in the contract's key order (contracts/market.ts `offerList`). */
+export const offerListJson = (list: OfferListText): string => `{"offers":${list.offers},"paginator":${JSON.stringify(list.paginator)}}`;
+
+/** A page with no offer on it. */
+const NO_OFFERS: OfferPage = { offers: '[]', hasMore: false, nextCursor: null };
 
 /** Escapes LIKE's wildcards and its escape character, so a search for "a_b%" finds exactly that text. */
 export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -173,11 +166,12 @@ export function offersService(db: Queryable) {
   }
 
   /**
-   * The list's filters as the table holds them; `undefined` when a filter can match no offer at all
-   * (a coin id out of range, only unknown payment methods), which answers an empty page without a query.
-   * Empty entries ("" or []) are no filter (docs/api.md "market/offers list").
+   * The list's filters as the table holds them (ids, an upper-case code), the trader search and the payment method
+   * names (lower case) still to look up; `undefined` when a filter can match no offer at all (a coin id out of
+   * range), which answers an empty page without a query. Empty entries ("" or []) are no filter (docs/api.md
+   * "market/offers list").
    */
-  async function resolveFilters(filters: OfferFilters): Promise<OfferQuery | undefined> {
+  function listFilters(filters: OfferFilters): { query: OfferQuery; search?: string; methodNames?: string[] } | undefined {
     const query: OfferQuery = {};
     if (filters.offer_type) query.offerType = filters.offer_type;
     if (filters.coin__id !== undefined && filters.coin__id !== '') {
@@ -187,25 +181,34 @@ export function offersService(db: Queryable) {
     }
     if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
     const search = filters.user__username__icontains?.trim() ?? '';
-    const wanted = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+    const methodNames = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+    return { query, ...(search === '' ? {} : { search }), ...(methodNames.length === 0 ? {} : { methodNames }) };
+  }
 
-    // The two lookups are independent: on PostgreSQL they run side by side on two pooled connections.
-    const pattern = likeContains(search);
-    const [userIds, methods] = await Promise.all([
-      search === '' ? undefined : offers.usersMatching(pattern, SEARCH_USER_LIMIT + 1),
-      wanted.length === 0 ? undefined : reference.paymentMethods(),
-    ]);
-    if (userIds) {
-      if (userIds.length === 0) return undefined;
-      if (userIds.length <= SEARCH_USER_LIMIT) query.userIds = userIds;
-      else query.usernamePattern = pattern;
+  /**
+   * A page of the offers the filters match. A trader search is one statement while at most FEW_TRADERS traders
+   * match (offers.repository.ts `searchPage`), and two when more do (their ids, then a walk planned for them); so
+   * are payment methods (their ids, then a pick planned for them: a rare method is found another way than a
+   * common one). Everything else is one statement.
+   */
+  async function pageOfOffers(filters: OfferFilters, start: PageStart): Promise<OfferPage> {
+    const asked = listFilters(filters);
+    if (!asked) return NO_OFFERS;
+    const { query, search, methodNames } = asked;
+    if (search !== undefined) {
+      const pattern = likeContains(search);
+      const found = await offers.searchPage(pattern, query, methodNames, start, OFFERS_PAGE_SIZE);
+      if ('page' in found) return found.page;
+      if (found.paymentMethodIds?.length === 0) return NO_OFFERS;
+      const traders = found.userIds.length <= SEARCH_USER_LIMIT ? { userIds: found.userIds } : { usernamePattern: pattern };
+      return offers.listPage({ ...query, ...traders, ...(found.paymentMethodIds ? { paymentMethodIds: found.paymentMethodIds } : {}) }, start, OFFERS_PAGE_SIZE);
     }
-    if (methods) {
-      const ids = methods.filter((method) => wanted.includes(method.name.toLowerCase())).map((method) => method.id);
-      if (ids.length === 0) return undefined;
+    if (methodNames) {
+      const ids = await reference.paymentMethodIdsNamed(methodNames);
+      if (ids.length === 0) return NO_OFFERS;
       query.paymentMethodIds = ids;
     }
-    return query;
+    return offers.listPage(query, start, OFFERS_PAGE_SIZE);
   }
 
   return {
@@ -227,18 +230,19 @@ export function offersService(db: Queryable) {
       };
     },
 
-    async list(page: number, filters: OfferFilters): Promise<OfferList> {
-      const query = await resolveFilters(filters);
-      const rows = query ? await offers.listActive(query, (page - 1) * OFFERS_PAGE_SIZE, OFFERS_PAGE_SIZE + 1) : [];
-      return {
-        offers: rows.slice(0, OFFERS_PAGE_SIZE).map(offerListItemOf),
-        paginator: paginator(page, rows.length > OFFERS_PAGE_SIZE),
-      };
+    /**
+     * A page of Browse Offers: page number `page`, which starts after the offer `cursor` names when one is given (a
+     * paginator's `next_cursor`: the page is found straight off the index, however deep) and after (page - 1) × 12
+     * offers otherwise.
+     */
+    async list(page: number, filters: OfferFilters, cursor?: string | null): Promise<OfferListText> {
+      const found = await pageOfOffers(filters, cursor ? { after: cursorOf(cursor) } : { offset: (page - 1) * OFFERS_PAGE_SIZE });
+      return { offers: found.offers, paginator: { ...paginator(page, found.hasMore), next_cursor: found.nextCursor } };
     },
 
     /** A trader's live offers, newest first, at most `limit`, as Browse Offers shows them (a trader profile). */
     async activeOf(userId: string, limit: number): Promise<OfferListItem[]> {
-      return (await offers.listActive({ userIds: [userId] }, 0, limit)).map(offerListItemOf);
+      return JSON.parse((await offers.listPage({ userIds: [userId] }, { offset: 0 }, limit)).offers) as OfferListItem[];
     },
 
     /**

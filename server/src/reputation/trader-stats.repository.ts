@@ -23,6 +23,8 @@ export interface TraderFigures {
  * slots of trader_trade_counts, migrations 010, 019 and 024; trader_ratings, 019 and 024), so a trader costs at most
  * BALANCE_SLOTS slot rows and one totals row whatever their history: no trade or rating is read.
  *
+ * Browse Offers' page writes the same figures in offer_list_page (migration 040): a change here is a change there.
+ *
  * The arithmetic is PostgreSQL's numeric, never a float, and round() rounds half away from zero. Exact:
  * with a divisor below 2^31 a quotient that is not exactly on a half is at least 1/(200 · divisor) away
  * from one, far more than numeric's 16 places of division can blur.
@@ -48,7 +50,7 @@ export interface StandingRow {
   two_factor: boolean;
 }
 
-/** One trader's figures (a profile); a page of offers reads them in its own query (offers/offers.repository.ts). */
+/** One trader's figures (a profile); a page of offers reads them in its own query (offer_list_page, migration 040). */
 export function traderStatsRepository(db: Queryable) {
   return {
     figuresOf: (userId: string): Promise<TraderFigures> =>

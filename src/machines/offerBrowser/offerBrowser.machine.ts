@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { OfferComponents, OfferConditions, OfferList, OfferListItem, Paginator } from '../../../contracts/index.ts';
+import type { OfferComponents, OfferConditions, OfferList, OfferListItem, OfferPaginator } from '../../../contracts/index.ts';
 import type { TraderStanding } from '../../../contracts/traders.ts';
 import type { OfferSearch } from '../../services/market.ts';
 import type { LivePricesLogic, PriceQuote } from '../livePrices/livePrices.machine.ts';
@@ -15,8 +15,14 @@ export type OfferBrowserContext = {
   components: OfferComponents | null;
   filters: OfferBrowserFilters;
   page: number;
+  /**
+   * Where each page reached by Next starts, by page number: the `next_cursor` of the page before it. A page is read
+   * from there however deep it is, and Previous reads the page that was there, not one shifted by offers published
+   * meanwhile. A new filter starts over.
+   */
+  cursors: Record<number, string>;
   offers: OfferListItem[];
-  paginator: Paginator | null;
+  paginator: OfferPaginator | null;
   /** Each coin's USD price when the screen opened: where the live prices start. */
   coinPrices: PriceQuote[];
   /**
@@ -37,13 +43,29 @@ export type OfferBrowserEvent =
   | { type: 'offers.reload' }
   | { type: 'offer.take'; offer: OfferListItem };
 
+/** What the list call is asked: the page, the filters, and where the page starts when the page before named it. */
+export type OfferPageRequest = { page: number; filters: OfferBrowserFilters; cursor: string | null };
+
+/** The shared loading of a page (shared/pagedList.ts), asking for the page from its cursor. */
+const fromCursor = <State extends { invoke: object }>(state: State) => ({
+  ...state,
+  invoke: {
+    ...state.invoke,
+    input: ({ context }: { context: OfferBrowserContext }): OfferPageRequest => ({
+      page: context.page,
+      filters: context.filters,
+      cursor: context.cursors[context.page] ?? null,
+    }),
+  },
+});
+
 /** Browse Offers (docs/api.md "market/offers list"): filters, a debounced trader search, and Previous/Next pages. */
 export const offerBrowserMachine = setup({
   types: { context: {} as OfferBrowserContext, events: {} as OfferBrowserEvent },
   actors: {
     loadComponents: unboundPromise<OfferComponents>('loadComponents'),
     // The service turns the screen's filters into the call's (only the non-empty ones).
-    loadOffers: unboundPromise<OfferList, { page: number; filters: OfferBrowserFilters }>('loadOffers'),
+    loadOffers: unboundPromise<OfferList, OfferPageRequest>('loadOffers'),
     loadPrices: unboundPromise<PriceQuote[]>('loadPrices'),
     loadStanding: unboundPromise<TraderStanding>('loadStanding'),
     // The shared live prices chart (livePrices.machine.ts), declared by its type: this file stands alone.
@@ -57,9 +79,13 @@ export const offerBrowserMachine = setup({
     keepStanding: assign((_, params: { standing: TraderStanding }) => ({ standing: params.standing })),
     /** Opens the Trade Preview dialog on the offer (bound in the route, where the dialog's actor lives). */
     takeOffer: (_, _params: { offer: OfferListItem }) => {},
-    setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => pagedList.filter(context, params)),
-    clearFilters: assign(() => pagedList.cleared(emptyFilters)),
-    nextPage: assign(({ context }) => pagedList.next(context)),
+    setFilter: assign(({ context }, params: Partial<OfferBrowserFilters>) => ({ ...pagedList.filter(context, params), cursors: {} })),
+    clearFilters: assign(() => ({ ...pagedList.cleared(emptyFilters), cursors: {} })),
+    nextPage: assign(({ context }) => {
+      const { page } = pagedList.next(context);
+      const start = context.paginator?.next_cursor;
+      return { page, cursors: start ? { ...context.cursors, [page]: start } : context.cursors };
+    }),
     previousPage: assign(({ context }) => pagedList.previous(context)),
   },
   guards: {
@@ -74,7 +100,7 @@ export const offerBrowserMachine = setup({
   id: 'offerBrowser',
   description:
     'The offer list with its filters (they show once their choices have loaded), and each card’s live price of its coin.',
-  context: { components: null, filters: emptyFilters, page: 1, offers: [], paginator: null, coinPrices: [], standing: null },
+  context: { components: null, filters: emptyFilters, page: 1, cursors: {}, offers: [], paginator: null, coinPrices: [], standing: null },
   type: 'parallel',
   on: {
     'offer.take': {
@@ -119,7 +145,9 @@ export const offerBrowserMachine = setup({
         debouncing: {
           after: { searchDebounce: { target: 'loading' } },
         },
-        loading: loadingPage('loadOffers', { target: 'idle', actions: keepAnswer('keepOffers', 'list') }, { failure: 'A list that fails to load shows no message.' }),
+        loading: fromCursor(
+          loadingPage('loadOffers', { target: 'idle', actions: keepAnswer('keepOffers', 'list') }, { failure: 'A list that fails to load shows no message.' }),
+        ),
         idle: {},
       },
     },
