@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { build, createServer, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, minify, type Plugin } from 'vite';
 import type { PrerenderAudience } from './src/prerender.tsx';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -134,6 +134,13 @@ const audienceOf = (routeId: string): PrerenderAudience | undefined =>
   routeId.startsWith('_public/') ? 'signed-out' : routeId.startsWith('_app/') ? 'signed-in' : undefined;
 const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
 
+/** A classic script (not a module: its top level is the page's) as the build ships it. */
+async function minifiedScript(source: URL): Promise<string> {
+  const { code, errors } = await minify(source.pathname, await readFile(source, 'utf8'), { module: false });
+  if (errors.length > 0) throw new Error(`${source.pathname}: ${errors.map((error) => error.message).join('; ')}`);
+  return code;
+}
+
 /** src/prerender.tsx, loaded through Vite's own SSR module loader (no second bundle to build). */
 async function startPrerenderer() {
   const server = await createServer({
@@ -216,7 +223,8 @@ function routePages(): Plugin {
       const preloadLinks = (srcs: string[]) => srcs.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
       // index.html (what the server answers for a path no route has) preloads the stages too.
       await writeFile(join(outDir, 'index.html'), html.replace(/^(\s*)<\/head>/m, `${preloadLinks(stagePreloads)}$1</head>`));
-      const afterPaintSource = await readFile(AFTER_PAINT_SOURCE);
+      // Minified: it is copied, not bundled, and its comments were half of what /login's first visit downloads of it.
+      const afterPaintSource = await minifiedScript(AFTER_PAINT_SOURCE);
       const afterPaint = `assets/after-paint-${createHash('sha256').update(afterPaintSource).digest('base64url').slice(0, 8)}.js`;
       await writeFile(join(outDir, afterPaint), afterPaintSource);
       const prerenderer = await startPrerenderer();
