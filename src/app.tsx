@@ -76,55 +76,61 @@ const inspect = (event: InspectionEvent) => {
   if (event.type === '@xstate.snapshot' && (event.snapshot as { status?: string }).status !== 'active') watched?.delete(event.actorRef);
   else watched?.add(event.actorRef);
 };
-const session = createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
-
-const router = createAppRouter({
-  session,
-  deps: {
-    accounts,
-    market,
-    trades,
-    chat,
-    traders,
-    wallets,
-    notifications,
-    moderation,
-    api,
-    appConfig: config,
-    inspect,
-    realtime,
-    currentUsername: () => session.getSnapshot().context.user?.username ?? null,
-    signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
-    notify,
-    copyText: (text) => navigator.clipboard.writeText(text),
-    navigate: (to, search) =>
-      void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
-    visit: (path) => void router.navigate({ href: path }),
-  },
-});
-
-// Signing in or out re-runs the route guards: a signed-out trader goes to /login, a signed-in one leaves login,
-// signup and reset for the app, and each redirect replaces the history entry.
-let signedIn = session.getSnapshot().matches('signedIn');
-session.subscribe((snapshot) => {
-  if (snapshot.matches('signedIn') === signedIn) return;
-  signedIn = !signedIn;
-  // The socket belongs to the session that opened it: a new one signs in with the new websocket token.
-  if (!signedIn) realtime.disconnect();
-  void router.invalidate();
-});
+const startSession = () => createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
+// Made by startApp, each in a task of its own: made as this module was evaluated, the session's first state and the
+// route tree were half of one task of a hundred-odd milliseconds on a phone (bench/README.md "Lighthouse").
+let session: ReturnType<typeof startSession>;
+let router: ReturnType<typeof createAppRouter>;
 
 /**
- * Draws the app in place of the page drawn from HTML (src/prerender.tsx). Called by src/main.tsx once this module
- * has been evaluated: the route's chunks import this module's own, so loading the route from this module's top level
- * would wait for itself.
+ * Starts the session, makes the router (a task later: `nextTask`), then draws the app in place of the page drawn from
+ * HTML (src/prerender.tsx). Called by src/main.tsx a task after this module has been evaluated: the route's chunks
+ * import this module's own, so loading the route from this module's top level would wait for itself.
  *
  * The route is loaded first (its chunks, its guards): loaded during the first render, it would change the router's
  * store, and a store's change is drawn at once, in one task (useSyncExternalStore), the whole page included. The
  * router, mounted on a location it has already loaded, does not load it again (Transitioner). The first render is
  * then a transition: React renders in slices of a few milliseconds, yielding between them.
  */
-export async function startApp() {
+export async function startApp(nextTask: () => Promise<void>) {
+  session = startSession();
+  await nextTask();
+  router = createAppRouter({
+    session,
+    deps: {
+      accounts,
+      market,
+      trades,
+      chat,
+      traders,
+      wallets,
+      notifications,
+      moderation,
+      api,
+      appConfig: config,
+      inspect,
+      realtime,
+      currentUsername: () => session.getSnapshot().context.user?.username ?? null,
+      signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
+      notify,
+      copyText: (text) => navigator.clipboard.writeText(text),
+      navigate: (to, search) =>
+        void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
+      visit: (path) => void router.navigate({ href: path }),
+    },
+  });
+
+  // Signing in or out re-runs the route guards: a signed-out trader goes to /login, a signed-in one leaves login,
+  // signup and reset for the app, and each redirect replaces the history entry.
+  let signedIn = session.getSnapshot().matches('signedIn');
+  session.subscribe((snapshot) => {
+    if (snapshot.matches('signedIn') === signedIn) return;
+    signedIn = !signedIn;
+    // The socket belongs to the session that opened it: a new one signs in with the new websocket token.
+    if (!signedIn) realtime.disconnect();
+    void router.invalidate();
+  });
+
   await router.load().catch((error: unknown) => console.error(error));
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>

@@ -18,4 +18,4 @@ await import('../contracts/common.ts').then(({ envelope }) => envelope);
 await nextTask();
 const { startApp } = await import('./app.tsx');
 await nextTask();
-await startApp();
+await startApp(nextTask);
