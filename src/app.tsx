@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
 import { webConfig } from './config.ts';
 import { bindSession } from './machines/session/session.actors.ts';
-import type { Notice } from './machines/shared/notify.ts';
 import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
 import { lazyService } from './services/lazy.ts';
@@ -13,18 +12,17 @@ import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createRealtimeService } from './services/realtime.ts';
 import { deviceId, readStoredSession } from './services/storage.ts';
-import { toaster } from './ui/primitives/Toaster.tsx';
+import { showToast } from './ui/primitives/LaterToaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render. Loaded by src/main.tsx, in stages.
 // Read now, awaited only by what needs it (the realtime connection), so the first page does not wait.
 const config = loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
-const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
 
 const api = createApi({
   baseUrl: webConfig.apiBaseUrl,
   getToken: () => session.getSnapshot().context.token,
   onSessionExpired: () => session.send({ type: 'session.expired' }),
-  onError: (message) => toaster.create({ title: message, type: 'error' }),
+  onError: (message) => showToast({ title: message, type: 'error' }),
 });
 const accounts = createAccountService(api, describeDevice(), () => deviceId());
 // Only signed-in pages call these: each loads with its first call, not with /login.
@@ -112,7 +110,7 @@ export async function startApp(nextTask: () => Promise<void>) {
       realtime,
       currentUsername: () => session.getSnapshot().context.user?.username ?? null,
       signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
-      notify,
+      notify: showToast,
       copyText: (text) => navigator.clipboard.writeText(text),
       navigate: (to, search) =>
         void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
