@@ -129,6 +129,8 @@ export async function startApp(nextTask: () => Promise<void>) {
     void router.invalidate();
   });
 
+  // The route's guards and chunks, a task after the route tree's construction.
+  await nextTask();
   await router.load().catch((error: unknown) => console.error(error));
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>
