@@ -300,13 +300,15 @@ export default defineConfig({
           groups: [
             // The entry's stages (src/main.tsx), one chunk each: React DOM; zod; the contracts every page parses with (the
             // desk's, profiles', account protections' and the operator console's stay in their own pages' chunks: contracts/index.ts does not
-            // re-export them); the app, with everything else it imports statically. A few scripts on a first visit (and
+            // re-export them); TanStack Router's packages (with them the app's evaluation was still one of a signed-in
+            // page's longest tasks); the app, with everything else it imports statically. A few scripts on a first visit (and
             // the route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's
             // six connections. Vite's preload helper, which the entry's imports go through, is in none of them: the
             // entry would import that stage statically and evaluate it at once.
             { name: 'preload', test: /vite\/preload-helper/, priority: 5 },
             { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
             { name: 'zod', test: /\/node_modules\/zod\//, priority: 4 },
+            { name: 'router', test: /\/node_modules\/@tanstack\/(react-router|router-core|history|store|react-store)\//, priority: 4 },
             { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections|operator)/, priority: 3 },
             { name: 'app', test: /\/src\/app\.tsx$/, priority: 2 },
             // What the signed-out pages' forms share (the fields and their Ark parts, the form's looks and rules, the

@@ -16,6 +16,8 @@ await import('zod').then(({ config }) => config);
 await nextTask();
 await import('../contracts/common.ts').then(({ envelope }) => envelope);
 await nextTask();
+await import('@tanstack/react-router').then(({ createRouter }) => createRouter);
+await nextTask();
 const { startApp } = await import('./app.tsx');
 await nextTask();
 await startApp(nextTask);
