@@ -76,7 +76,8 @@ const inspect = (event: InspectionEvent) => {
 };
 const startSession = () => createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
 // Made by startApp, each in a task of its own: made as this module was evaluated, the session's first state and the
-// route tree were half of one task of a hundred-odd milliseconds on a phone (bench/README.md "Lighthouse").
+// route tree were half of one task of a hundred-odd milliseconds on a phone
+// (bench/README.md "The signed-in pages' long tasks").
 let session: ReturnType<typeof startSession>;
 let router: ReturnType<typeof createAppRouter>;
 

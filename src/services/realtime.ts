@@ -85,7 +85,8 @@ export function pusherOptions(config: WebAppConfig['realtime'], location: { host
 
 /**
  * pusher-js evaluated, then its client made, each in a task of its own: in one, they were among a signed-in page's
- * longest tasks on a phone (bench/README.md "Lighthouse"), while the page's first data was arriving.
+ * longest tasks on a phone, while the page's first data was arriving (bench/README.md "The signed-in pages' long
+ * tasks").
  */
 async function createPusher(key: string, settings: Options): Promise<Pusher> {
   const { default: PusherClient } = await import('pusher-js');
