@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { build, createServer, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, minify, type Plugin } from 'vite';
 import type { PrerenderAudience } from './src/prerender.tsx';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -134,6 +134,13 @@ const audienceOf = (routeId: string): PrerenderAudience | undefined =>
   routeId.startsWith('_public/') ? 'signed-out' : routeId.startsWith('_app/') ? 'signed-in' : undefined;
 const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
 
+/** A classic script (not a module: its top level is the page's) as the build ships it. */
+async function minifiedScript(source: URL): Promise<string> {
+  const { code, errors } = await minify(source.pathname, await readFile(source, 'utf8'), { module: false });
+  if (errors.length > 0) throw new Error(`${source.pathname}: ${errors.map((error) => error.message).join('; ')}`);
+  return code;
+}
+
 /** src/prerender.tsx, loaded through Vite's own SSR module loader (no second bundle to build). */
 async function startPrerenderer() {
   const server = await createServer({
@@ -216,7 +223,8 @@ function routePages(): Plugin {
       const preloadLinks = (srcs: string[]) => srcs.map((src) => `    <link rel="modulepreload" crossorigin href="${src}">\n`).join('');
       // index.html (what the server answers for a path no route has) preloads the stages too.
       await writeFile(join(outDir, 'index.html'), html.replace(/^(\s*)<\/head>/m, `${preloadLinks(stagePreloads)}$1</head>`));
-      const afterPaintSource = await readFile(AFTER_PAINT_SOURCE);
+      // Minified: it is copied, not bundled, and its comments were half of what /login's first visit downloads of it.
+      const afterPaintSource = await minifiedScript(AFTER_PAINT_SOURCE);
       const afterPaint = `assets/after-paint-${createHash('sha256').update(afterPaintSource).digest('base64url').slice(0, 8)}.js`;
       await writeFile(join(outDir, afterPaint), afterPaintSource);
       const prerenderer = await startPrerenderer();
@@ -292,13 +300,15 @@ export default defineConfig({
           groups: [
             // The entry's stages (src/main.tsx), one chunk each: React DOM; zod; the contracts every page parses with (the
             // desk's, profiles', account protections' and the operator console's stay in their own pages' chunks: contracts/index.ts does not
-            // re-export them); the app, with everything else it imports statically. A few scripts on a first visit (and
+            // re-export them); TanStack Router's packages (with them the app's evaluation was still one of a signed-in
+            // page's longest tasks); the app, with everything else it imports statically. A few scripts on a first visit (and
             // the route's, preloaded by its page, see routePages) instead of a dozen small shared chunks over HTTP/1.1's
             // six connections. Vite's preload helper, which the entry's imports go through, is in none of them: the
             // entry would import that stage statically and evaluate it at once.
             { name: 'preload', test: /vite\/preload-helper/, priority: 5 },
             { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
             { name: 'zod', test: /\/node_modules\/zod\//, priority: 4 },
+            { name: 'router', test: /\/node_modules\/@tanstack\/(react-router|router-core|history|store|react-store)\//, priority: 4 },
             { name: 'contracts', test: /\/contracts\/(?!moderation|traders|account-protections|operator)/, priority: 3 },
             { name: 'app', test: /\/src\/app\.tsx$/, priority: 2 },
             // What the signed-out pages' forms share (the fields and their Ark parts, the form's looks and rules, the

@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
 import { webConfig } from './config.ts';
 import { bindSession } from './machines/session/session.actors.ts';
-import type { Notice } from './machines/shared/notify.ts';
 import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
 import { lazyService } from './services/lazy.ts';
@@ -13,18 +12,17 @@ import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createRealtimeService } from './services/realtime.ts';
 import { deviceId, readStoredSession } from './services/storage.ts';
-import { toaster } from './ui/primitives/Toaster.tsx';
+import { showToast } from './ui/primitives/LaterToaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render. Loaded by src/main.tsx, in stages.
 // Read now, awaited only by what needs it (the realtime connection), so the first page does not wait.
 const config = loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
-const notify = ({ title, description, type = 'info' }: Notice) => toaster.create({ title, description, type });
 
 const api = createApi({
   baseUrl: webConfig.apiBaseUrl,
   getToken: () => session.getSnapshot().context.token,
   onSessionExpired: () => session.send({ type: 'session.expired' }),
-  onError: (message) => toaster.create({ title: message, type: 'error' }),
+  onError: (message) => showToast({ title: message, type: 'error' }),
 });
 const accounts = createAccountService(api, describeDevice(), () => deviceId());
 // Only signed-in pages call these: each loads with its first call, not with /login.
@@ -76,55 +74,64 @@ const inspect = (event: InspectionEvent) => {
   if (event.type === '@xstate.snapshot' && (event.snapshot as { status?: string }).status !== 'active') watched?.delete(event.actorRef);
   else watched?.add(event.actorRef);
 };
-const session = createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
-
-const router = createAppRouter({
-  session,
-  deps: {
-    accounts,
-    market,
-    trades,
-    chat,
-    traders,
-    wallets,
-    notifications,
-    moderation,
-    api,
-    appConfig: config,
-    inspect,
-    realtime,
-    currentUsername: () => session.getSnapshot().context.user?.username ?? null,
-    signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
-    notify,
-    copyText: (text) => navigator.clipboard.writeText(text),
-    navigate: (to, search) =>
-      void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
-    visit: (path) => void router.navigate({ href: path }),
-  },
-});
-
-// Signing in or out re-runs the route guards: a signed-out trader goes to /login, a signed-in one leaves login,
-// signup and reset for the app, and each redirect replaces the history entry.
-let signedIn = session.getSnapshot().matches('signedIn');
-session.subscribe((snapshot) => {
-  if (snapshot.matches('signedIn') === signedIn) return;
-  signedIn = !signedIn;
-  // The socket belongs to the session that opened it: a new one signs in with the new websocket token.
-  if (!signedIn) realtime.disconnect();
-  void router.invalidate();
-});
+const startSession = () => createActor(bindSession(accounts, realtime, push), { input: { stored: readStoredSession() }, inspect }).start();
+// Made by startApp, each in a task of its own: made as this module was evaluated, the session's first state and the
+// route tree were half of one task of a hundred-odd milliseconds on a phone
+// (bench/README.md "The signed-in pages' long tasks").
+let session: ReturnType<typeof startSession>;
+let router: ReturnType<typeof createAppRouter>;
 
 /**
- * Draws the app in place of the page drawn from HTML (src/prerender.tsx). Called by src/main.tsx once this module
- * has been evaluated: the route's chunks import this module's own, so loading the route from this module's top level
- * would wait for itself.
+ * Starts the session, makes the router (a task later: `nextTask`), then draws the app in place of the page drawn from
+ * HTML (src/prerender.tsx). Called by src/main.tsx a task after this module has been evaluated: the route's chunks
+ * import this module's own, so loading the route from this module's top level would wait for itself.
  *
  * The route is loaded first (its chunks, its guards): loaded during the first render, it would change the router's
  * store, and a store's change is drawn at once, in one task (useSyncExternalStore), the whole page included. The
  * router, mounted on a location it has already loaded, does not load it again (Transitioner). The first render is
  * then a transition: React renders in slices of a few milliseconds, yielding between them.
  */
-export async function startApp() {
+export async function startApp(nextTask: () => Promise<void>) {
+  session = startSession();
+  await nextTask();
+  router = createAppRouter({
+    session,
+    deps: {
+      accounts,
+      market,
+      trades,
+      chat,
+      traders,
+      wallets,
+      notifications,
+      moderation,
+      api,
+      appConfig: config,
+      inspect,
+      realtime,
+      currentUsername: () => session.getSnapshot().context.user?.username ?? null,
+      signIn: (established) => session.send({ type: 'session.signedIn', ...established }),
+      notify: showToast,
+      copyText: (text) => navigator.clipboard.writeText(text),
+      navigate: (to, search) =>
+        void (to === '/chat' ? router.navigate({ to, search: search ?? {}, replace: true }) : router.navigate({ to, replace: true })),
+      visit: (path) => void router.navigate({ href: path }),
+    },
+  });
+
+  // Signing in or out re-runs the route guards: a signed-out trader goes to /login, a signed-in one leaves login,
+  // signup and reset for the app, and each redirect replaces the history entry.
+  let signedIn = session.getSnapshot().matches('signedIn');
+  session.subscribe((snapshot) => {
+    if (snapshot.matches('signedIn') === signedIn) return;
+    signedIn = !signedIn;
+    // The socket belongs to the session that opened it: a new one signs in with the new websocket token.
+    if (!signedIn) realtime.disconnect();
+    void router.invalidate();
+  });
+
+  // The route's guards and chunks, a task after the route tree's construction.
+  await nextTask();
   await router.load().catch((error: unknown) => console.error(error));
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>

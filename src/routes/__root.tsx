@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import { selectIsSignedIn } from '../machines/session/session.selectors.ts';
 import type { RouterContext } from '../router.ts';
-import { Toaster } from '../ui/primitives/Toaster.tsx';
+import { LaterToaster } from '../ui/primitives/LaterToaster.tsx';
 import { SignedOutNav } from '../ui/shell/SignedOutNav.tsx';
 import { ErrorPage, NotFoundPage } from '../ui/shell/StatusPages.tsx';
 
@@ -20,7 +20,7 @@ function RootLayout() {
     <>
       {signedIn ? null : <SignedOutNav />}
       <Outlet />
-      <Toaster />
+      <LaterToaster />
     </>
   );
 }

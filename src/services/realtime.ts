@@ -84,6 +84,17 @@ export function pusherOptions(config: WebAppConfig['realtime'], location: { host
 }
 
 /**
+ * pusher-js evaluated, then its client made, each in a task of its own: in one, they were among a signed-in page's
+ * longest tasks on a phone, while the page's first data was arriving (bench/README.md "The signed-in pages' long
+ * tasks").
+ */
+async function createPusher(key: string, settings: Options): Promise<Pusher> {
+  const { default: PusherClient } = await import('pusher-js');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return new PusherClient(key, settings);
+}
+
+/**
  * The one pusher-js connection of a signed-in tab (docs/api.md "Realtime"), as the charts use it. A channel
  * may be wanted by several actors at once (the chat list and the open conversation both listen on the user's
  * channel): subscriptions are counted, each caller unbinds only its own handlers, and the channel is left
@@ -116,9 +127,7 @@ export function createRealtimeService(options: RealtimeServiceOptions) {
         return token ? { Authorization: `Bearer ${token}` } : {};
       },
     });
-    const pusher = options.createClient
-      ? await options.createClient(config.key, settings)
-      : new (await import('pusher-js')).default(config.key, settings);
+    const pusher = options.createClient ? await options.createClient(config.key, settings) : await createPusher(config.key, settings);
     pusher.connection.bind('state_change', ({ current }: { current: string }) => setState(stateOf(current)));
     // pusher-js reports one close twice (the close, then the action it took): the caller hears it once.
     let ended = false;

@@ -127,6 +127,28 @@ describe('pages', () => {
     await context.close();
   });
 
+  it('a page shown to a kept session loads the locale data in a worker (its loader, started again), a visitor\'s does not', async () => {
+    const visitor = await newPage(browser);
+    const visitorWorkers: string[] = [];
+    visitor.page.on('worker', (worker) => visitorWorkers.push(worker.url()));
+    await visitor.page.goto(`${product.baseUrl}/login`);
+    await expect.poll(() => visitor.page.locator('[inert]').count(), { timeout: 15_000 }).toBe(0);
+    await visitor.page.waitForLoadState('networkidle');
+    expect(visitorWorkers).toEqual([]);
+    await visitor.context.close();
+
+    const { context, page } = await newPage(browser);
+    await product.signIn(page, 'alice');
+    const fresh = await context.newPage();
+    const worker = fresh.waitForEvent('worker');
+    await fresh.goto(`${product.baseUrl}/`);
+    const { entry } = await scriptsNamedBy('/');
+    expect(new URL((await worker).url()).pathname).toMatch(/^\/assets\/after-paint-[^/]+\.js$/);
+    expect(new URL((await worker).url()).pathname).not.toBe(entry);
+    await fresh.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
+    await context.close();
+  });
+
   it('/offers preloads what Browse Offers needs, different from /login\'s, and a path with a parameter gets its route\'s page', async () => {
     const offers = await scriptsNamedBy('/offers');
     const login = await scriptsNamedBy('/login');

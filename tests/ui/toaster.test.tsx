@@ -1,4 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
+import { LaterToaster, showToast } from '../../src/ui/primitives/LaterToaster.tsx';
 import { Toaster, toaster } from '../../src/ui/primitives/Toaster.tsx';
 import { forgetViewport, pretendViewport } from './render.tsx';
 
@@ -28,5 +29,14 @@ describe('the toaster', () => {
     await act(async () => view.rerender(<Toaster />));
     expect(group()).toHaveAttribute('data-placement', 'top');
     expect(await screen.findByText('Action Performed!'), 'the toast showing moves along').toBeInTheDocument();
+  });
+
+  it('is drawn by the app once the first toast is asked for, and shows that toast', async () => {
+    pretendViewport(false);
+    const { container } = render(<LaterToaster />);
+    expect(container).toBeEmptyDOMElement();
+    await act(async () => showToast({ title: 'Offer created', type: 'success' }));
+    expect(await screen.findByText('Offer created')).toBeInTheDocument();
+    expect(group()).toHaveAttribute('data-placement', 'top');
   });
 });

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import type { ActorRefFrom } from 'xstate';
+import { memo, useDeferredValue } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import type { RecentTrade, WalletItem } from '../../../contracts/index.ts';
 import type { dashboardMachine } from '../../machines/dashboard/dashboard.machine.ts';
@@ -128,13 +129,33 @@ function LivePricesPanel({
 const NOT_YET = '—';
 
 export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeof dashboardMachine>; username: string }) {
-  const overview = useSelector(actor, selectOverview);
-  const loading = useSelector(actor, selectIsLoading);
-  const wallets = useSelector(actor, selectWallets);
-  const pricesUnavailable = useSelector(actor, selectPricesUnavailable);
-  const livePrices = useSelector(actor, selectLivePrices);
-  const prices = useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot));
-  const live = useSelector(livePrices, (snapshot) => snapshot !== undefined && selectIsLive(snapshot));
+  // What the server sends (the overview, the wallets, each price) is drawn as a transition, in slices that leave the
+  // page answering taps: a snapshot's change alone is drawn at once, in one task (useSyncExternalStore), and on a
+  // phone the whole page arriving at once took longer than a tap may wait. Nothing here is typed into, so all of it
+  // may trail a moment.
+  const arrived = useDeferredValue(useSelector(actor, (snapshot) => snapshot));
+  const livePrices = selectLivePrices(arrived);
+  const prices = useDeferredValue(useSelector(livePrices, (snapshot) => snapshot && selectPrices(snapshot)));
+  const live = useDeferredValue(useSelector(livePrices, (snapshot) => snapshot !== undefined && selectIsLive(snapshot)));
+  return <Dashboard arrived={arrived} prices={prices} live={live} username={username} />;
+}
+
+/** The page as the chart's snapshot draws it: drawn again only once a deferred value has caught up (memo). */
+const Dashboard = memo(function Dashboard({
+  arrived,
+  prices,
+  live,
+  username,
+}: {
+  arrived: SnapshotFrom<typeof dashboardMachine>;
+  prices: LivePrices | undefined;
+  live: boolean;
+  username: string;
+}) {
+  const overview = selectOverview(arrived);
+  const loading = selectIsLoading(arrived);
+  const wallets = selectWallets(arrived);
+  const pricesUnavailable = selectPricesUnavailable(arrived);
   const totalBalance = liveTotalBalance(overview, wallets, prices);
   // The first overview is on its way (a failed one shows 0s, as the chart says).
   const pending = overview === null && loading;
@@ -205,4 +226,4 @@ export function DashboardScreen({ actor, username }: { actor: ActorRefFrom<typeo
       </div>
     </section>
   );
-}
+});

@@ -2,6 +2,7 @@
  * A trader's figures as the offer cards and the profile word them (docs/rules.md "Reputation"). The server sends
  * decimal strings; Intl rounds such strings exactly, with no float in between.
  */
+import { numberFormat } from '../format/money.ts';
 
 const asDecimal = (value: string) => value as `${number}`;
 const EXACTLY_ALL = /^100(\.0*)?$/;
@@ -24,7 +25,7 @@ export const formatAccountAge = (days: number) => (days === 0 ? 'Less than a day
 /** The completion rate in whole percent ("96.55" → "97%"), or null while no trade of theirs got that far. */
 export function formatCompletionPercent(rate: string | null): string | null {
   if (rate === null) return null;
-  const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(asDecimal(rate));
+  const whole = numberFormat('en-US', { maximumFractionDigits: 0 }).format(asDecimal(rate));
   // Rounding 99.5 up would claim that no trade of theirs ever failed.
   return `${whole === '100' && !EXACTLY_ALL.test(rate) ? '99' : whole}%`;
 }
