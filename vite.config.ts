@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, createServer, defineConfig, minify, type Plugin } from 'vite';
 import type { PrerenderAudience } from './src/prerender.tsx';
+import { OFFLINE_FILES } from './src/sw/offline.ts';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 
@@ -14,12 +15,20 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const SERVICE_WORKER_SOURCE = new URL('./src/sw/service-worker.ts', import.meta.url).pathname;
 const SERVICE_WORKER_FILE = 'service-worker.js';
 
+/** The offline files' hash: written into the worker, so a new offline page is a new worker, which keeps it anew. */
+async function offlineVersion(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const path of OFFLINE_FILES) hash.update(await readFile(new URL(`./public${path}`, import.meta.url)));
+  return hash.digest('base64url').slice(0, 12);
+}
+
 /** src/sw/service-worker.ts as one self-contained classic script (no `import`), bundled by Vite itself. */
 async function bundleServiceWorker(): Promise<string> {
   const result = await build({
     configFile: false,
     logLevel: 'warn',
     publicDir: false,
+    define: { __PEEREX_OFFLINE_VERSION__: JSON.stringify(await offlineVersion()) },
     build: {
       write: false,
       minify: true,

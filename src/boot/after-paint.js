@@ -69,4 +69,16 @@ if (typeof document === 'undefined') {
     setTimeout(start, 0);
   });
   setTimeout(start, 250);
+  // The service worker (src/sw/service-worker.ts): web push, and the installed app's offline page, which it keeps
+  // only once registered, so every page registers it rather than only a trader who turns push on. After the page has
+  // loaded and a second more, so its download and install never compete with the page's own scripts.
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    window.addEventListener('load', function () {
+      setTimeout(function () {
+        navigator.serviceWorker.register('/service-worker.js').catch(function () {
+          // Refused (a private window, a browser setting): the site works as before, without the offline page.
+        });
+      }, 1000);
+    });
+  }
 })();

@@ -1,6 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, newPage, screenshot, takeCspViolations, type Product } from './support.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, cleanupDir, newPage, screenshot, takeCspViolations, type Product } from './support.ts';
 import { productAndBrowserPerFile } from './per-file.ts';
 
 let product: Product;
@@ -138,6 +141,91 @@ describe('the shell', () => {
     await screenshot(page, 'login-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => backgroundOf(page)).toBe(light);
+    await context.close();
+  });
+});
+
+describe('the installed app', () => {
+  /** A PNG's width and height, from its IHDR chunk. */
+  const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+
+  it('links a manifest Chromium finds installable: name, start URL, standalone, 192 and 512 px icons', async () => {
+    const { page, context } = await newPage(browser, { width: 390, height: 844 });
+    await page.goto(`${product.baseUrl}/login`);
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBe('/manifest.webmanifest');
+    const answer = await page.request.get(`${product.baseUrl}${href}`);
+    expect(answer.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+    const manifest = (await answer.json()) as {
+      name: string;
+      short_name: string;
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string; purpose: string }[];
+    };
+    expect(manifest).toMatchObject({ short_name: 'Peerex', start_url: '/', display: 'standalone' });
+    expect(manifest.name).toMatch(/^Peerex/);
+    for (const size of [192, 512]) {
+      const icon = manifest.icons.find((candidate) => candidate.sizes === `${size}x${size}` && candidate.purpose === 'any');
+      expect(icon?.type).toBe('image/png');
+      const png = await page.request.get(`${product.baseUrl}${icon!.src}`);
+      expect(png.headers()['content-type']).toBe('image/png');
+      expect(pngSize(await png.body())).toEqual({ width: size, height: size });
+    }
+    await context.close();
+    // Chromium offers no install in an incognito profile, which every test context is: a profile of its own.
+    const profile = mkdtempSync(join(tmpdir(), 'peerex-install-'));
+    const installing = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+    try {
+      const phone = installing.pages()[0] ?? (await installing.newPage());
+      await phone.goto(`${product.baseUrl}/login`);
+      const cdp = await installing.newCDPSession(phone);
+      const parsed = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; url: string };
+      expect(parsed.url).toBe(`${product.baseUrl}/manifest.webmanifest`);
+      expect(parsed.errors).toEqual([]);
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+      expect(installabilityErrors).toEqual([]);
+    } finally {
+      await installing.close();
+      cleanupDir(profile);
+    }
+  });
+
+  /** A phone whose browser speaks `locale`, on /login with the service worker installed and in control. */
+  async function phoneWithWorker(locale: string, colorScheme: 'light' | 'dark') {
+    const context = await browser.newContext({ locale, colorScheme, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${product.baseUrl}/login`);
+    // Registered a second after the page's load (src/boot/after-paint.js); in control once activated (clients.claim).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.waitForFunction(async () => (await caches.keys()).some((name) => name.startsWith('peerex-offline-')));
+    return { context, page };
+  }
+
+  it('shows its offline page, not the browser\'s error, when the network is gone, and comes back with it', async () => {
+    const { context, page } = await phoneWithWorker('en-GB', 'light');
+    await context.setOffline(true);
+    await page.goto(`${product.baseUrl}/offers`);
+    await page.getByRole('heading', { name: "You're offline" }).waitFor();
+    await page.getByText("a trade's payment window keeps running").waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['en', 'ltr']);
+    expect(page.url()).toBe(`${product.baseUrl}/offers`);
+    await screenshot(page, 'offline-phone-light');
+    // The network back: the page reloads itself (its `online` listener) into the page the trader asked for.
+    await context.setOffline(false);
+    await page.getByRole('heading', { name: "You're offline" }).waitFor({ state: 'detached' });
+    await page.waitForURL(/\/login\?redirect=%2Foffers$/);
+    await context.close();
+  });
+
+  it('speaks the browser\'s language when offline: Arabic right to left', async () => {
+    const { context, page } = await phoneWithWorker('ar-EG', 'dark');
+    await context.setOffline(true);
+    await page.goto(`${product.baseUrl}/trades`);
+    await page.getByRole('heading', { name: 'أنت غير متصل بالإنترنت' }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    await page.getByRole('button', { name: 'إعادة المحاولة' }).waitFor();
+    await screenshot(page, 'offline-phone-dark-ar');
     await context.close();
   });
 });
