@@ -88,11 +88,19 @@ async function serve(databaseUrl: string) {
     RATE_LIMIT_PER_MINUTE: '100000',
     TRADE_OPENS_PER_HOUR: '100000000',
   });
+  // Every statement the server sends (a BEGIN, a COMMIT and a plan setting each count, as each is a message the
+  // database answers): the "statements/trip" column, which the machine's load does not inflate as it does CPU time.
+  let statements = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    statements += 1;
+    return (query as (...args: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
   const app = await buildApp({ config });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.send?.({ address });
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage(), statements });
   });
   process.on('disconnect', () => void app.close().then(() => process.exit(0)));
 }
@@ -268,8 +276,10 @@ async function main() {
       }),
     );
     const serverCpu = () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (message: { cpu: NodeJS.CpuUsage }) => resolve(message.cpu.user + message.cpu.system));
+      new Promise<{ cpu: number; statements: number }>((resolve) => {
+        child.once('message', (message: { cpu: NodeJS.CpuUsage; statements: number }) =>
+          resolve({ cpu: message.cpu.user + message.cpu.system, statements: message.statements }),
+        );
         child.send('cpu');
       });
 
@@ -332,7 +342,7 @@ async function main() {
 
     console.log(`\nTrade round trips (open + mark_paid + release_coin: 3 HTTP calls, 3 transactions), ${CLIENTS} keep-alive clients, ${SECONDS} s after ${WARM_UP_SECONDS} s warm-up; load average ${loadavg()[0]?.toFixed(2)}`);
     console.log(
-      `${'scenario'.padEnd(16)} ${'trips/s'.padStart(8)} ${'tx/s'.padStart(7)} ${'trip p50'.padStart(9)} ${'trip p95'.padStart(9)} ${'open p50/p95'.padStart(16)} ${'paid p50/p95'.padStart(16)} ${'release p50/p95'.padStart(16)} ${'node CPU/trip'.padStart(14)} ${'db CPU/trip'.padStart(12)}`,
+      `${'scenario'.padEnd(16)} ${'trips/s'.padStart(8)} ${'tx/s'.padStart(7)} ${'trip p50'.padStart(9)} ${'trip p95'.padStart(9)} ${'open p50/p95'.padStart(16)} ${'paid p50/p95'.padStart(16)} ${'release p50/p95'.padStart(16)} ${'node CPU/trip'.padStart(14)} ${'db CPU/trip'.padStart(12)} ${'statements/trip'.padStart(16)}`,
     );
     const results: { name: string; transactions: number }[] = [];
     for (const [name, lanes] of [
@@ -344,14 +354,17 @@ async function main() {
       const cpuBefore = await serverCpu();
       const dbBefore = await backendCpu(appDatabase);
       const result = await trade(base, lookup, lanes, SECONDS);
-      const cpuPerTrip = ((await serverCpu()) - cpuBefore) / result.round.count;
+      const after = await serverCpu();
+      const cpuPerTrip = (after.cpu - cpuBefore.cpu) / result.round.count;
+      // The server's only: the load generator's channel lookup is its own connection's.
+      const statementsPerTrip = (after.statements - cpuBefore.statements) / result.round.count;
       const dbAfter = await backendCpu(appDatabase);
       // Includes the load generator's one channel lookup per trip.
       const dbPerTrip = dbBefore !== undefined && dbAfter !== undefined ? `${((dbAfter - dbBefore) / result.round.count / 1000).toFixed(1)} ms` : '–';
       const ms = (s: { p50: number; p95: number }) => `${s.p50.toFixed(1)}/${s.p95.toFixed(1)} ms`;
       results.push({ name, transactions: result.roundTrips * 3 });
       console.log(
-        `${name.padEnd(16)} ${result.roundTrips.toFixed(0).padStart(8)} ${(result.roundTrips * 3).toFixed(0).padStart(7)} ${`${result.round.p50.toFixed(1)} ms`.padStart(9)} ${`${result.round.p95.toFixed(1)} ms`.padStart(9)} ${ms(result.open).padStart(16)} ${ms(result.mark_paid).padStart(16)} ${ms(result.release_coin).padStart(16)} ${`${(cpuPerTrip / 1000).toFixed(1)} ms`.padStart(14)} ${dbPerTrip.padStart(12)}`,
+        `${name.padEnd(16)} ${result.roundTrips.toFixed(0).padStart(8)} ${(result.roundTrips * 3).toFixed(0).padStart(7)} ${`${result.round.p50.toFixed(1)} ms`.padStart(9)} ${`${result.round.p95.toFixed(1)} ms`.padStart(9)} ${ms(result.open).padStart(16)} ${ms(result.mark_paid).padStart(16)} ${ms(result.release_coin).padStart(16)} ${`${(cpuPerTrip / 1000).toFixed(1)} ms`.padStart(14)} ${dbPerTrip.padStart(12)} ${statementsPerTrip.toFixed(1).padStart(16)}`,
       );
     }
 

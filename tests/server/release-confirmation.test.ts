@@ -340,6 +340,28 @@ describe.each(dbTargets)('release confirmation and the security hold on %s', (ta
       await expectHeld(held, async () => ({ password: held.seller.password }));
     });
 
+    it('inside an open window too: a change made after the trade was opened, paid and its seller proved holds the next release', async () => {
+      for (const change of ['allowlist', 'two-factor'] as const) {
+        const seller = await trader(t, { BTC: '1' });
+        const offer = await sellOffer(t, seller, { max_open_trades: 3 });
+        // Opened and paid in this process, which keeps them (trades.ts `known`): the release below reads no trade first.
+        const [first, second] = [await paidSale(offer), await paidSale(offer)];
+        expect(await release(t, seller, first.channel, { password: seller.password })).toEqual(RELEASED);
+        if (change === 'two-factor') await turnOnTwoFactor(seller);
+        else {
+          const added = await t.post(
+            '/api/security/withdrawal_allowlist/',
+            { type: 'add', network: 'bitcoin', address: outsideAddress(`window-hold:${seller.id}`), label: 'cold', password: seller.password },
+            { token: seller.token },
+          );
+          expect(added.status, JSON.stringify(added.body)).toBe(200);
+        }
+        expect(await proofAsked(seller), change).toBeNull();
+        expect(await release(t, seller, second.channel), change).toEqual(PAUSED);
+        expect(await statusOf(second.channel), change).toBe('pending');
+      }
+    });
+
     it('not after a change that narrows nothing: turning the allowlist on, removing an address', async () => {
       const seller = await trader(t, { BTC: '1' });
       const offer = await sellOffer(t, seller);

@@ -297,7 +297,7 @@ describe.each(dbTargets)('the payment window on %s', (target) => {
     });
     expect(tradeEvents(events).map((e) => [e.channel, e.event])).toEqual([[`private-${unpaid}`, 'trade_cancelled']]);
     expect(await t.app.trades.sweep()).toBe(0);
-    // Too late for the buyer now.
+    // Too late for the buyer now, although this process, which opened it, last saw it pending (trades.ts `known`).
     expect(await act(t, buyer, 'mark_paid', unpaid)).toEqual(refused(409, 'This trade is no longer pending.'));
     stop();
   });

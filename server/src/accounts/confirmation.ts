@@ -30,6 +30,13 @@ export interface Confirmer {
   releaseConfirmedUntil?: Date | null;
 }
 
+/**
+ * Whether the window as the request's session lookup read it (`Confirmer.releaseConfirmedUntil`) is open at `now`:
+ * then `confirm` passes without reading or checking anything, whatever the proof says.
+ */
+export const windowOpenAsRead = (who: Confirmer, now: Date): boolean =>
+  who.releaseConfirmedUntil !== undefined && who.releaseConfirmedUntil !== null && who.releaseConfirmedUntil > now;
+
 /** The proof the account asks for: the authenticator code with two-factor on, else the password. */
 const proofKind = (row: Pick<ConfirmationRow, 'totp_secret'>): ConfirmationProof => (row.totp_secret === null ? 'password' : 'code');
 const AUTHENTICATOR_CODE = /^\d{6}$/;
@@ -77,7 +84,7 @@ export function confirmationService(deps: ConfirmationDeps) {
      * lockout).
      */
     async confirm(who: Confirmer, proof: ReleaseProof): Promise<void> {
-      if (who.releaseConfirmedUntil && isOpen({ release_confirmed_until: who.releaseConfirmedUntil }, deps.now())) return;
+      if (windowOpenAsRead(who, deps.now())) return;
       const row = await rowOf(who.sessionId);
       if (isOpen(row, deps.now())) return;
       const kind = proofKind(row);

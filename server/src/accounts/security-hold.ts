@@ -30,6 +30,9 @@ export const holdEnd = (changedAt: Date): Date => new Date(changedAt.getTime() +
 /** Whether the hold a change made at `changedAt` (null: none) puts on an account still lasts at `now`. */
 export const isHeld = (changedAt: Date | null, now: Date): boolean => changedAt !== null && holdEnd(changedAt) > now;
 
+/** The earliest change that still holds an account at `now`: a change made after it does (`isHeld`). */
+export const holdingSince = (now: Date): Date => new Date(now.getTime() - SECURITY_HOLD_HOURS * HOUR_MS);
+
 /**
  * Whether the account may not sell at `now`: open a trade as its seller, or release escrow. Any of the
  * changes holds it; a buyer's side is never held (buying moves no coin of the account's out).

@@ -5,7 +5,7 @@ import type { NotificationDraft } from '../notifications/notify.ts';
 import { tradeTexts } from '../notifications/texts.ts';
 import { fixed, Money } from '../ledger/money.ts';
 import type { Refusal } from '../refusals.ts';
-import type { TradeRow } from './trades.repository.ts';
+import type { TradeTerms } from './trades.repository.ts';
 import { refuse, sentences } from '../sentences.ts';
 
 /** Everything that happens to a trade: the parties' actions, the payment window running out, a moderator's settlement. */
@@ -53,14 +53,14 @@ export interface TradeChangeRule {
    */
   event: TradeEventName;
   /** The system message written into the trade's chat. */
-  systemText(trade: TradeRow, context: SystemTextContext): string;
+  systemText(trade: TradeTerms, context: SystemTextContext): string;
 
   /** The ledger movement the change makes, if any. */
-  movement(trade: TradeRow): Movement | undefined;
+  movement(trade: TradeTerms): Movement | undefined;
   /** The traders' counters the change adds to, if any: only a change that ends a trade counts (TradeCount). */
   counts: TradeCount | null;
   /** Who is told, and what (docs/rules.md "Notifications"); written in the change's own statement. */
-  notify(trade: TradeRow, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
+  notify(trade: TradeTerms, context: SystemTextContext & { actorId: string | null }): NotificationDraft[];
 }
 
 /** A party's action also answers the party, and is worded when the chart refuses it. */
@@ -71,26 +71,26 @@ export interface PartyActionRule extends TradeChangeRule {
   refused: { wrongRole?: () => Refusal; paid: () => Refusal; unpaid: () => Refusal };
 }
 
-const escrowOf = (trade: TradeRow) => `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
+const escrowOf = (trade: TradeTerms) => `${fixed(trade.trading_amount_crypto, trade.decimal_places)} ${trade.ticker}`;
 
 /** Out of the escrow slot the open put it in. */
-const fromEscrow = (trade: TradeRow): PostingInput => ({
+const fromEscrow = (trade: TradeTerms): PostingInput => ({
   account: { kind: 'escrow', userId: trade.seller_id, coinId: trade.coin_id },
   amount: new Money(trade.trading_amount_crypto).negated(),
   slot: trade.escrow_slot,
 });
 
 /** The party who did not act. */
-const otherParty = (trade: TradeRow, actorId: string | null) => (actorId === trade.buyer_id ? trade.seller_id : trade.buyer_id);
+const otherParty = (trade: TradeTerms, actorId: string | null) => (actorId === trade.buyer_id ? trade.seller_id : trade.buyer_id);
 
 /** The escrow back to the seller's available balance (a cancelled or expired trade). */
-const refund = (trade: TradeRow): Movement => ({
+const refund = (trade: TradeTerms): Movement => ({
   reference: `trade:${trade.id}:cancel`,
   postings: [fromEscrow(trade), { account: { kind: 'available', userId: trade.seller_id, coinId: trade.coin_id }, amount: trade.trading_amount_crypto }],
 });
 
 /** The escrow to the buyer, less the fee, which goes to the fee account's slot of the escrow's number. */
-const release = (trade: TradeRow): Movement => {
+const release = (trade: TradeTerms): Movement => {
   const postings: PostingInput[] = [fromEscrow(trade), { account: { kind: 'available', userId: trade.buyer_id, coinId: trade.coin_id }, amount: trade.amount_crypto }];
   if (!new Money(trade.fee_crypto).isZero()) postings.push({ account: { kind: 'fees', coinId: trade.coin_id }, amount: trade.fee_crypto, slot: trade.escrow_slot });
   return { reference: `trade:${trade.id}:release`, postings };
@@ -239,7 +239,7 @@ export type TradeEffect =
 /** A stored trade's place in its lifecycle: its status and two flags, from a row that carries more. */
 export const storedFacts = (trade: TradeFacts): TradeFacts => ({ status: trade.status, buyer_paid: trade.buyer_paid, dispute_raised: trade.dispute_raised });
 
-export function effectsOf(trade: TradeRow, change: TradeChange, to: TradeFacts, context: SystemTextContext & { actorId: string | null; at: Date }): TradeEffect[] {
+export function effectsOf(trade: TradeTerms, change: TradeChange, to: TradeFacts, context: SystemTextContext & { actorId: string | null; at: Date }): TradeEffect[] {
   const rule = TRADE_CHANGES[change];
   const resolution = change === 'resolve_release' || change === 'resolve_refund' ? { outcome: OUTCOME_OF[change], text: context.resolution } : null;
   const effects: TradeEffect[] = [

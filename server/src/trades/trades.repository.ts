@@ -76,8 +76,12 @@ export const BUYER_PLACES_INDEX = 'trades_buyer_places';
 /** The unique index that keeps an offer's pending trades on distinct places (migration 024). */
 export const OFFER_PLACES_INDEX = 'trades_offer_places';
 
-/** A stored trade with the names and coin its messages and answers need. */
-export interface TradeRow extends TradeParties, TradeFacts, SellerSecurityChanges {
+/**
+ * A stored trade with the names and coin its messages and answers need, and its facts: all a change's effects are
+ * decided from (trades/actions.ts). Everything but the facts is frozen at open and never changes (a username
+ * neither), so a process may keep what it read or opened (trades.ts `known`).
+ */
+export interface TradeTerms extends TradeParties, TradeFacts {
   coin_id: number;
   ticker: string;
   decimal_places: number;
@@ -96,6 +100,9 @@ export interface TradeRow extends TradeParties, TradeFacts, SellerSecurityChange
   /** Decided at open: whether its end adds to the traders' counters (migration 024). */
   counts_for_reputation: boolean;
 }
+
+/** A trade as read, with its seller's security changes (which do change: a release checks them as they are now). */
+export interface TradeRow extends TradeTerms, SellerSecurityChanges {}
 
 /** The security changes of a trade's seller (accounts/security-hold.ts), read with the trade or the offer: a release or an open waits on them. */
 export interface SellerSecurityChanges {
@@ -148,6 +155,13 @@ const TRADE_COLUMNS = `t.id, t.channel, t.buyer_id, t.seller_id, b.username AS b
   t.fee_crypto, t.amount_crypto, t.payment_method, t.escrow_slot, t.status, t.buyer_paid, t.dispute_raised, t.created_at,
   t.disputed_at, t.resolution, t.counts_for_reputation, ${securityChangesColumns('s', 'seller')}`;
 const TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id JOIN coins c ON c.id = t.coin_id`;
+/** The columns of TradeTerms that CONVERSATION_FACTS does not read, over the same trade `t` and coin `c` (CHAT_TRADE_JOINS). */
+const TERMS_BESIDE_FACTS = `t.coin_id, c.ticker, c.decimal_places, t.trading_amount_crypto, t.fee_crypto, t.payment_method, t.escrow_slot,
+  t.created_at, t.counts_for_reputation`;
+
+/** These keys of a row, and nothing else of it. */
+const pick = <T extends object, K extends keyof T>(row: T, ...keys: K[]): Pick<T, K> =>
+  Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<T, K>;
 
 /** A trader's trades as either party: two index scans (trades_by_buyer, trades_by_seller) rather than an OR over both columns. */
 const TRADES_OF = (param: string) =>
@@ -198,7 +212,7 @@ export function tradesRepository(db: Queryable) {
       escrow: readonly PostingInput[],
       drafts: readonly NotificationDraft[] = [],
       outbox: PushOutbox = 'every user',
-    ): Promise<{ id: string; notified: Notified[]; conversation: ConversationFacts } | undefined> => {
+    ): Promise<{ id: string; notified: Notified[]; conversation: ConversationFacts; terms: TradeTerms } | undefined> => {
       const p = sqlParams();
       const at = p.add(trade.at);
       const buyer = p.add(trade.buyerId);
@@ -212,7 +226,7 @@ export function tradesRepository(db: Queryable) {
              ORDER BY place LIMIT 1`;
       const { conditions } = trade;
       const first = p.add(firstMessage);
-      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & { notified: unknown }>(
+      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & TradeTerms & { notified: unknown }>(
         `WITH place AS (
            ${buyerPlace}
          ), offer_place AS (
@@ -246,14 +260,25 @@ export function tradesRepository(db: Queryable) {
            SELECT message.trade_id, posted.entry_id
            FROM message, LATERAL ${entryCall({ postings: escrow, at: trade.at, label: 'trade open' }, `'trade:' || message.trade_id || ':open'`, p)} AS posted
          ), ${notificationSteps(p, drafts, trade.at, 'entry', outbox).join(', ')}
-         SELECT ${NOTIFIED_JSON} AS notified, ${CONVERSATION_FACTS} FROM entry, trade t ${CHAT_TRADE_JOINS}`,
+         SELECT ${NOTIFIED_JSON} AS notified, ${CONVERSATION_FACTS}, ${TERMS_BESIDE_FACTS} FROM entry, trade t ${CHAT_TRADE_JOINS}`,
         p.values,
         PREPARED,
       );
       if (!row) return undefined;
-      const { notified, ...facts } = row;
-      // The conversation as both lists show it from now on: what the announcement publishes, read by the statement.
-      return { id: facts.id, notified: notifiedOf(notified), conversation: { ...facts, last_message: firstMessage } };
+      const { notified, coin_id, ticker, decimal_places, trading_amount_crypto, fee_crypto, payment_method, escrow_slot, created_at, counts_for_reputation, ...facts } =
+        row;
+      return {
+        id: facts.id,
+        notified: notifiedOf(notified),
+        // The conversation as both lists show it from now on: what the announcement publishes, read by the statement.
+        conversation: { ...facts, last_message: firstMessage },
+        // The trade as `byChannel` reads it, without the seller's security changes: what its first change starts from.
+        terms: {
+          ...pick(facts, 'id', 'channel', 'buyer_id', 'seller_id', 'buyer', 'seller', 'status', 'buyer_paid', 'dispute_raised'),
+          ...pick(facts, 'currency_code', 'trading_amount', 'amount_crypto', 'disputed_at', 'resolution'),
+          coin_id, ticker, decimal_places, trading_amount_crypto, fee_crypto, payment_method, escrow_slot, created_at, counts_for_reputation,
+        },
+      };
     },
 
     /**
@@ -350,6 +375,7 @@ export function tradesRepository(db: Queryable) {
       effects: readonly TradeEffect[],
       audit?: AuditRecord,
       outbox: PushOutbox = 'every user',
+      sellerUnchangedSince?: Date,
     ): Promise<{ id: string; created_at: Date; notified: Notified[]; conversation: ConversationFacts } | undefined> => {
       const setFacts = effects.find((effect) => effect.kind === 'setFacts');
       const message = effects.find((effect) => effect.kind === 'systemMessage');
@@ -373,12 +399,26 @@ export function tradesRepository(db: Queryable) {
             `resolved_by = ${actor}, resolved_at = ${at}`,
         );
       }
+      const trade = p.add(tradeId);
+      const lockArguments = `${p.add(from.status)}::text, ${p.add(from.buyer_paid)}::boolean, ${p.add(from.dispute_raised)}::boolean,
+             ${p.add(count?.parties ?? null)}::text, ${p.add(count?.completed ?? false)}::boolean, ${p.add(count?.concluded ?? false)}::boolean`;
+      const since = sellerUnchangedSince === undefined ? undefined : p.add(sellerUnchangedSince);
+      // With `sellerUnchangedSince`, the seller's security hold is the statement's own guard: a seller whose credentials
+      // or allowlist changed after it (accounts/security-hold.ts) makes the lock function look for no trade at all
+      // (its id NULL), so nothing is locked or written. Its argument reads the guard's row (LATERAL), so the guard is
+      // always decided first.
+      const lockedFrom =
+        since === undefined
+          ? `lock_trade_change(${trade}::bigint, ${lockArguments})`
+          : `(SELECT NOT EXISTS (
+               SELECT 1 FROM trades ht JOIN users hs ON hs.id = ht.seller_id
+               WHERE ht.id = ${trade}::bigint
+                 AND (hs.credentials_changed_at > ${since}
+                      OR EXISTS (SELECT 1 FROM withdrawal_allowlist a WHERE a.user_id = hs.id AND a.created_at > ${since}))
+             ) AS unheld) AS hold,
+             LATERAL lock_trade_change(CASE WHEN hold.unheld THEN ${trade}::bigint END, ${lockArguments})`;
       const steps = [
-        `locked AS MATERIALIZED (
-           SELECT id FROM lock_trade_change(${p.add(tradeId)}::bigint, ${p.add(from.status)}::text, ${p.add(from.buyer_paid)}::boolean,
-             ${p.add(from.dispute_raised)}::boolean, ${p.add(count?.parties ?? null)}::text, ${p.add(count?.completed ?? false)}::boolean,
-             ${p.add(count?.concluded ?? false)}::boolean)
-         )`,
+        `locked AS MATERIALIZED (SELECT id FROM ${lockedFrom})`,
         `changed AS (
            UPDATE trades SET
              status = ${toStatus}, buyer_paid = ${toPaid}, dispute_raised = ${toDisputed},

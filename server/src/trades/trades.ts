@@ -28,9 +28,17 @@ import { tradeTexts } from '../notifications/texts.ts';
 import { FIAT_PLACES, Money, fixed, rounded } from '../ledger/money.ts';
 import { coinFilterOf, likeContains, pageOf, pageWindow } from '../offers/offers.ts';
 import { standingOf } from '../reputation/reputation.ts';
-import { BUYER_PLACES_INDEX, OFFER_PLACES_INDEX, tradesRepository, type OfferForTrade, type SellerSecurityChanges, type TradeRow } from './trades.repository.ts';
-import type { Confirmer } from '../accounts/confirmation.ts';
-import { isSellingPausedBy, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
+import {
+  BUYER_PLACES_INDEX,
+  OFFER_PLACES_INDEX,
+  tradesRepository,
+  type OfferForTrade,
+  type SellerSecurityChanges,
+  type TradeRow,
+  type TradeTerms,
+} from './trades.repository.ts';
+import { windowOpenAsRead, type Confirmer } from '../accounts/confirmation.ts';
+import { holdingSince, isSellingPausedBy, SECURITY_HOLD_HOURS } from '../accounts/security-hold.ts';
 import { refuse, sentences } from '../sentences.ts';
 import type { AuditRecord, StaffMember } from '../audit/audit.repository.ts';
 import { effectsOf, refusalOf, RESOLUTION_OF, storedFacts, TRADE_CHANGES, type TradeChange } from './actions.ts';
@@ -43,6 +51,8 @@ export const HISTORY_PAGE_SIZE = 10;
 export const CONVERSATIONS_LIMIT = 200;
 /** Payment-window candidates read at a time. */
 export const SWEEP_BATCH = 100;
+/** The most pending trades one process keeps the terms of (`known` in tradesService), the least recently used let go first. */
+export const KNOWN_TRADES = 5_000;
 
 /** What a party or a moderator said with a change: a dispute's reason, the paying account, a written resolution. */
 interface ChangeWords {
@@ -170,6 +180,23 @@ export function tradesService(deps: TradesDeps) {
   const { db } = deps;
 
   /**
+   * Pending trades this process opened or read, by channel, with their facts as it last saw them, so that a party's
+   * action can skip reading the trade again (`act`): the terms never change, and the facts are only where the
+   * change's compare-and-set starts from; it checks them in the database, so facts another process or the payment
+   * window moved since only cost the read after all. Never what decides a refusal, nor the seller's security hold
+   * (the statement checks it as it is now). Bounded by KNOWN_TRADES, in use order (a Map keeps insertion order).
+   */
+  const known = new Map<string, TradeTerms>();
+  const remember = (trade: TradeTerms) => {
+    known.delete(trade.channel);
+    // Only a trade a party may still change: a disputed or ended one takes no party's action the chart allows.
+    if (trade.status !== 'pending' || trade.dispute_raised) return;
+    known.set(trade.channel, trade);
+    if (known.size > KNOWN_TRADES) known.delete(known.keys().next().value as string);
+  };
+  const termsOf = ({ seller_credentials_changed_at: _credentials, seller_allowlist_added_at: _allowlist, ...terms }: TradeRow): TradeTerms => terms;
+
+  /**
    * Every rule of docs/rules.md "Trades" that comes before money moves, in the order a person fixes
    * them: the offer, who may take it (the owner's conditions), the method, the range. Answers the roles and the figures.
    */
@@ -210,15 +237,17 @@ export function tradesService(deps: TradesDeps) {
    * (tradesRepository.transition). Undefined when the compare-and-set lost (another change committed first):
    * nothing was written, and the caller words the refusal from the facts as they are now. `tx`, when given, is
    * a transaction the caller holds (the sweep's, with the row locked); otherwise the statement runs on its
-   * own, in autocommit.
+   * own, in autocommit. With `sellerUnchangedSince`, it also applies only while the seller's security hold does not
+   * (no credentials or allowlist change after it): undefined otherwise, nothing written.
    */
   async function transition(
-    trade: TradeRow,
+    trade: TradeTerms,
     change: TradeChange,
     to: TradeFacts,
     actor: { id: string | null; name: string },
     words: ChangeWords = {},
     tx?: Queryable,
+    sellerUnchangedSince?: Date,
   ): Promise<Applied | undefined> {
     const effects = effectsOf(trade, change, to, {
       actor: actor.name,
@@ -229,7 +258,7 @@ export function tradesService(deps: TradesDeps) {
       paymentWindowMinutes: deps.paymentWindowMinutes,
       at: deps.now(),
     });
-    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects, words.audit, deps.pushOutbox);
+    const write = (q: Queryable) => tradesRepository(q).transition(trade.id, effects, words.audit, deps.pushOutbox, sellerUnchangedSince);
     const message = await (tx ? write(tx) : retrying(() => write(db))).catch((error: unknown) => {
       throw ledgerFailure(error);
     });
@@ -359,7 +388,7 @@ export function tradesService(deps: TradesDeps) {
         method,
         deps.paymentWindowMinutes,
       );
-      let opened: { id: string; notified: Notified[]; conversation: ConversationFacts } | undefined;
+      let opened: { id: string; notified: Notified[]; conversation: ConversationFacts; terms: TradeTerms } | undefined;
       try {
         opened = await retrying(() =>
           openQueued(
@@ -412,6 +441,7 @@ export function tradesService(deps: TradesDeps) {
         await refuseWhenFull(trades, now.offer, buyerId, userId);
         throw refuse.offerFull();
       }
+      remember(opened.terms);
       // Nobody can be listening on the new channel yet (its name was secret until now): only the lists are told.
       await told(opened.conversation, opened.notified, [seller], 'opened');
       const info =
@@ -428,29 +458,50 @@ export function tradesService(deps: TradesDeps) {
      * hold and needs its second proof (docs/rules.md "Trades", in that order, so a held seller's password is never
      * asked for); the transition applies with a compare-and-set; the loser of a race is refused by the facts the
      * winner wrote. `payerAccount` goes with mark_paid only, `reason` with raise_dispute, `proof` with release_coin.
+     *
+     * A trade this process knows (`known`) is first changed without reading it: when the chart allows the action
+     * from the facts last seen and a release's proof is the window the session lookup read open (so `confirmRelease`
+     * would check nothing), the change's statement is the read, the compare-and-set of those facts and, for a
+     * release, the seller's security hold as it is now. Whatever that does not apply (facts moved, a hold, no
+     * window) goes the whole way below from a fresh read, which decides and words every refusal: the answer is the
+     * one the read would have given had it come a moment earlier, as any read before a compare-and-set is.
      */
     async act(user: TradeCaller, action: TradeAction, channel: string, said: ActionWords = {}): Promise<string> {
       const trades = tradesRepository(db);
-      // Not a channel this server could have made: no need to ask the database.
-      const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
-      const role = trade && roleOf(trade, user.id);
-      if (!trade || !role) throw refuse.tradeNotFound();
-      const facts = storedFacts(trade);
-      const next = applyAction(facts, action, role);
-      if (!next) throw refusalOf(facts, action, role);
-      if (action === 'release_coin') {
-        assertSellerMaySell(trade, user.id, user.id);
-        await deps.confirmRelease(user, said.proof ?? {});
-      }
       const words = action === 'mark_paid' ? { payerAccount: said.payerAccount } : { reason: said.reason };
-      const applied = await transition(trade, action, next, { id: user.id, name: user.username }, words);
+      const actor = { id: user.id, name: user.username };
+      const kept = known.get(channel);
+      const keptRole = kept && roleOf(kept, user.id);
+      const keptNext = kept && keptRole && applyAction(storedFacts(kept), action, keptRole);
+      let applied: Applied | undefined;
+      if (kept && keptNext && (action !== 'release_coin' || windowOpenAsRead(user, deps.now()))) {
+        const unchangedSince = action === 'release_coin' ? holdingSince(deps.now()) : undefined;
+        applied = await transition(kept, action, keptNext, actor, words, undefined, unchangedSince);
+        if (applied) remember({ ...kept, ...keptNext });
+        else known.delete(channel);
+      }
       if (!applied) {
-        const now = await trades.currentFacts(trade.id);
-        throw applyAction(now, action, role) ? refuse.tradeChanged() : refusalOf(now, action, role);
+        // Not a channel this server could have made: no need to ask the database.
+        const trade = isTradeChannel(channel) ? await trades.byChannel(channel) : undefined;
+        const role = trade && roleOf(trade, user.id);
+        if (!trade || !role) throw refuse.tradeNotFound();
+        const facts = storedFacts(trade);
+        const next = applyAction(facts, action, role);
+        if (!next) throw refusalOf(facts, action, role);
+        if (action === 'release_coin') {
+          assertSellerMaySell(trade, user.id, user.id);
+          await deps.confirmRelease(user, said.proof ?? {});
+        }
+        applied = await transition(trade, action, next, actor, words);
+        if (!applied) {
+          const now = await trades.currentFacts(trade.id);
+          throw applyAction(now, action, role) ? refuse.tradeChanged() : refusalOf(now, action, role);
+        }
+        remember({ ...termsOf(trade), ...next });
       }
       await publish(applied);
       // The dispute desk lists it from now on.
-      if (action === 'raise_dispute') deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeRaised, { channel: trade.channel });
+      if (action === 'raise_dispute') deps.publish(MODERATION_CHANNEL, realtimeEvents.disputeRaised, { channel: applied.channel });
       // Only a change that counts moves a completion rate (TRADE_CHANGES `counts`): no refresh on the hot mark_paid.
       if (TRADE_CHANGES[action].counts) await deps.completed();
       return TRADE_CHANGES[action].reply;
