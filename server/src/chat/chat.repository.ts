@@ -43,6 +43,14 @@ export interface TradeParties {
   seller: string;
 }
 
+/**
+ * A trade's parties and what its conversation shows of its terms (the coin, the amounts, the currency): all written
+ * when it opens and never changed, so a process keeps them once read (chat.ts `partiesOf`).
+ */
+export interface ChatParties
+  extends TradeParties,
+    Pick<ConversationAdditionsRow, 'coin_ticker' | 'coin_decimal_places' | 'amount_crypto' | 'trading_amount' | 'currency_code'> {}
+
 /** A trade as its chat needs it: who the two parties are and where it stands, and what both lists show of it. */
 export interface ChatTrade extends TradeParties, TradeFacts, ConversationAdditionsRow {
   /** Each party's rating of the other, for their own list entry's `my_rating`. */
@@ -71,17 +79,14 @@ export const CHAT_TRADE_JOINS = `JOIN users b ON b.id = t.buyer_id JOIN users s 
   LEFT JOIN trade_ratings rs ON rs.trade_id = t.id AND rs.rater_id = t.seller_id`;
 
 /**
- * One party's unread messages in one trade's conversation, as SQL over two expressions (a column, a parameter):
- * the messages after the party's read mark (conversation_reads, migration 036) that others sent; a system message's
- * sender_id is NULL, so `<>` leaves those out with the reader's own. It reads chat_messages_by_trade from the mark on.
- * Written into each statement rather than called as migration 036's unread_messages: a SQL function with a FROM is
- * never inlined, so PostgreSQL parsed and planned it again at every call, twice in every trade change's statement,
- * where a subquery is planned once with the statement (bench/README.md "Planned once").
+ * One party's unread messages in one trade's conversation, as SQL over two expressions (a column, a parameter): the
+ * count kept with the party's read mark (conversation_reads, migrations 036 and 041), which every message written to
+ * them adds one to (`send`, `insertModeratorMessage`; a system message counts for nobody) and each mark counts again
+ * (`markRead`). No row: nothing was ever written to them. Read, not counted: counting scanned every message after the
+ * mark, at each message and for both parties (bench/README.md "Unread counts kept, not counted").
  */
 export const unreadMessages = (trade: string, reader: string) =>
-  `(SELECT count(*)::integer FROM chat_messages m
-    WHERE m.trade_id = ${trade} AND m.sender_id <> ${reader}
-      AND m.id > coalesce((SELECT r.last_read_id FROM conversation_reads r WHERE r.trade_id = ${trade} AND r.user_id = ${reader}), 0))`;
+  `coalesce((SELECT r.unread FROM conversation_reads r WHERE r.trade_id = ${trade} AND r.user_id = ${reader}), 0)`;
 
 /**
  * A conversation's facts (ConversationFacts but its last message) of the trade row `t` joined by
@@ -122,13 +127,20 @@ export interface ConversationFacts extends ChatTrade, UnreadCounts {
 }
 
 /**
- * What a trader's send answers: the conversation both lists are told (the trade as the statement read it, both
- * parties' unread counts with the message counted, but not its last message: the caller has it) and, when the
- * trade took the message, the message's id and time and whom it told.
+ * What of a trade a message may change or find changed, as a trader's send reads it: where it stands and the
+ * parties' unread counts. The rest of its conversation entry is fixed at open (ChatParties); so, while it is
+ * pending, is what is not here: no settlement (a settled trade is completed or cancelled: trades_resolution_whole,
+ * migration 019) and no ratings (only of a completed trade: ratings.repository.ts).
+ */
+export type SentFacts = Pick<ConversationFacts, 'status' | 'buyer_paid' | 'dispute_raised' | 'payer_account' | 'disputed_at'> & UnreadCounts;
+
+/**
+ * What a trader's send answers: the trade as the statement read it, with both parties' unread counts, the message
+ * counted, and, when the trade took the message, the message's id and time and whom it told.
  */
 export interface SentMessage {
-  conversation: Omit<ConversationFacts, 'last_message'>;
-  /** Undefined when the trade is no longer pending: `conversation.status` says what it is. */
+  facts: SentFacts;
+  /** Undefined when the trade is no longer pending: `facts.status` says what it is. */
   stored?: { id: string; created_at: Date; notified: Notified[] };
 }
 
@@ -137,11 +149,12 @@ export function chatRepository(db: Queryable) {
     tradeByChannel: (channel: string) =>
       db.maybe<ChatTrade>(`SELECT ${CHAT_TRADE} FROM trades t ${CHAT_TRADE_JOINS} WHERE t.channel = $1`, [channel], PREPARED),
 
-    /** The trade on `channel` and its two parties, which never change once it is open. */
+    /** The trade on `channel`, its two parties and its terms, which never change once it is open. */
     partiesByChannel: (channel: string) =>
-      db.maybe<TradeParties>(
-        `SELECT t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller
-         FROM trades t JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id
+      db.maybe<ChatParties>(
+        `SELECT t.id, t.channel, t.buyer_id, t.seller_id, b.username AS buyer, s.username AS seller,
+                c.ticker AS coin_ticker, c.decimal_places AS coin_decimal_places, t.amount_crypto, t.trading_amount, t.currency_code
+         FROM trades t JOIN users b ON b.id = t.buyer_id JOIN users s ON s.id = t.seller_id ${CONVERSATION_COIN}
          WHERE t.channel = $1`,
         [channel],
         PREPARED,
@@ -178,8 +191,9 @@ export function chatRepository(db: Queryable) {
     insertModeratorMessage: (message: { tradeId: string; moderatorId: string; text: string; at: Date }, audit: AuditRecord) => {
       const p = sqlParams();
       const [tradeId, moderatorId, text, at] = [p.add(message.tradeId), p.add(message.moderatorId), p.add(message.text), p.add(message.at)];
-      // The unread counts are read in the statement's snapshot, which does not hold the message it inserts: + 1
-      // for it, unread by both parties.
+      // The message is unread by both parties: one more on each count (`counted`, both read rows in the order of
+      // their user ids, after the conversation row as a trader's `send` locks them, so that neither waits on the
+      // other in a cycle), which the answer reads back.
       return db.maybe<{ id: string; created_at: Date } & UnreadCounts>(
         `WITH disputed AS (
            SELECT id, buyer_id, seller_id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND dispute_raised
@@ -191,10 +205,17 @@ export function chatRepository(db: Queryable) {
            UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
            FROM message WHERE conversations.trade_id = message.trade_id
            RETURNING message.id
+         ), counted AS (
+           INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id, unread)
+           SELECT message.trade_id, party.user_id, 0, 1
+           FROM message CROSS JOIN disputed CROSS JOIN LATERAL (VALUES (disputed.buyer_id), (disputed.seller_id)) AS party (user_id)
+           ORDER BY party.user_id
+           ON CONFLICT (trade_id, user_id) DO UPDATE SET unread = r.unread + 1
+           RETURNING r.user_id, r.unread
          ), ${auditStep(p, audit, 'message')}
          SELECT message.id, message.created_at,
-                ${unreadMessages('disputed.id', 'disputed.buyer_id')} + 1 AS buyer_unread,
-                ${unreadMessages('disputed.id', 'disputed.seller_id')} + 1 AS seller_unread
+                (SELECT counted.unread FROM counted WHERE counted.user_id = disputed.buyer_id) AS buyer_unread,
+                (SELECT counted.unread FROM counted WHERE counted.user_id = disputed.seller_id) AS seller_unread
          FROM message JOIN touched ON touched.id = message.id CROSS JOIN disputed`,
         p.values,
       );
@@ -202,25 +223,27 @@ export function chatRepository(db: Queryable) {
 
     /**
      * A trader's message, in one statement: the check that the sender is a party of the trade, the message, the
-     * conversation moved up the list, and what the answer and the announcements need, so nothing is read before or
-     * after it. The message is stored only while the trade is pending (disputed included): a trade completed or
-     * cancelled a moment ago takes no more, and the answer then has no `stored`, with the status that refused it.
-     * Undefined when the sender is not a party (or there is no such trade). The trade row is only read, never
-     * locked, so chatting never waits on an action.
+     * conversation moved up the list, one more unread message for its recipient, and what the answer and the
+     * announcements need, so nothing is read before or after it. The message is stored only while the trade is
+     * pending (disputed included): a trade completed or cancelled a moment ago takes no more, and the answer then has
+     * no `stored`, with the status that refused it. Undefined when the sender is not a party (or there is no such
+     * trade). The trade row is only read, never locked, so chatting never waits on an action.
      *
      * `tell`, for a recipient who is offline, is their notification, written in the same statement unless they
      * still have an unread one for this conversation: a burst of messages makes one notification, not one each,
      * and the next comes once they opened it (two messages racing may both see none and both tell, which
      * costs a duplicate, never a lost one).
      *
-     * The answered conversation is the trade as the statement read it (CHAT_TRADE, as CONVERSATION_FACTS for a
-     * trade's change) with both parties' unread counts (`unreadMessages`). Those are read in the
-     * statement's snapshot, which does not hold the message it inserts: the recipient's count is one more.
-     * Every value is compared with a key or a column, never chooses the plan, so one generic plan serves all sends.
+     * The recipient's count is the one this statement wrote (`counted`); the sender's as the statement's snapshot
+     * has it. The conversation row is locked before the recipient's read row (`touched` is read by the final
+     * SELECT's join, `counted` by its select list), as a moderator's message does, so the two never wait on each
+     * other in a cycle. Every value is compared with a key or a column, never chooses the plan, so one generic plan
+     * serves all sends.
      */
     send: async (message: {
       tradeId: string;
       senderId: string;
+      recipientId: string;
       recipient: string;
       text: string;
       at: Date;
@@ -230,19 +253,25 @@ export function chatRepository(db: Queryable) {
       const at = p.add(message.at);
       const tradeId = p.add(message.tradeId);
       const sender = p.add(message.senderId);
+      const recipientId = p.add(message.recipientId);
       const steps = [
-        `open_trade AS (
-           SELECT id FROM trades WHERE id = ${tradeId} AND status = 'pending' AND ${sender} IN (buyer_id, seller_id)
-         )`,
         `message AS (
            INSERT INTO chat_messages (trade_id, sender_id, recipient, text, created_at)
-           SELECT id, ${sender}, ${p.add(message.recipient)}, ${p.add(message.text)}, ${at} FROM open_trade
+           SELECT id, ${sender}, ${p.add(message.recipient)}, ${p.add(message.text)}, ${at} FROM trades
+           WHERE id = ${tradeId} AND status = 'pending' AND ${sender} IN (buyer_id, seller_id) AND ${recipientId} IN (buyer_id, seller_id)
+             AND ${recipientId} <> ${sender}
            RETURNING id, trade_id, created_at
          )`,
         `touched AS (
            UPDATE conversations SET last_message_at = greatest(last_message_at, ${at})
            FROM message WHERE conversations.trade_id = message.trade_id
            RETURNING message.id, message.created_at
+         )`,
+        `counted AS (
+           INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id, unread)
+           SELECT trade_id, ${recipientId}, 0, 1 FROM message
+           ON CONFLICT (trade_id, user_id) DO UPDATE SET unread = r.unread + 1
+           RETURNING r.user_id, r.unread
          )`,
       ];
       const { tell } = message;
@@ -254,21 +283,22 @@ export function chatRepository(db: Queryable) {
          )`);
         steps.push(...notificationSteps(p, [tell], message.at, 'untold'));
       }
-      const row = await db.maybe<Omit<ConversationFacts, 'last_message'> & { message_id: string | null; message_at: Date | null; notified: unknown }>(
+      const unread = (party: string) =>
+        `coalesce((SELECT counted.unread FROM counted WHERE counted.user_id = ${party}), ${unreadMessages('t.id', party)})`;
+      const row = await db.maybe<SentFacts & { message_id: string | null; message_at: Date | null; notified: unknown }>(
         `WITH ${steps.join(', ')}
          SELECT touched.id AS message_id, touched.created_at AS message_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified,
-                ${CHAT_TRADE},
-                ${unreadMessages('t.id', 't.buyer_id')} + CASE WHEN touched.id IS NOT NULL AND t.buyer_id <> ${sender} THEN 1 ELSE 0 END AS buyer_unread,
-                ${unreadMessages('t.id', 't.seller_id')} + CASE WHEN touched.id IS NOT NULL AND t.seller_id <> ${sender} THEN 1 ELSE 0 END AS seller_unread
-         FROM trades t ${CHAT_TRADE_JOINS} LEFT JOIN touched ON true
+                t.status, t.buyer_paid, t.dispute_raised, t.payer_account, t.disputed_at,
+                ${unread('t.buyer_id')} AS buyer_unread, ${unread('t.seller_id')} AS seller_unread
+         FROM trades t LEFT JOIN touched ON true
          WHERE t.id = ${tradeId} AND ${sender} IN (t.buyer_id, t.seller_id)`,
         p.values,
         PREPARED,
       );
       if (!row) return undefined;
-      const { message_id, message_at, notified, ...conversation } = row;
+      const { message_id, message_at, notified, ...facts } = row;
       return {
-        conversation,
+        facts,
         ...(message_id !== null && message_at !== null ? { stored: { id: message_id, created_at: message_at, notified: notifiedOf(notified) } } : {}),
       };
     },
@@ -276,29 +306,40 @@ export function chatRepository(db: Queryable) {
     /**
      * Marks the conversation read by `userId` up to `upTo` (the newest message their screen showed), or up to its
      * newest message when `upTo` is not given; never past the newest (`least`), and never back: a mark lower than
-     * the stored one, or a late mark of an older read, changes nothing. Answers the id the mark now stands at, and
-     * whether this statement moved it (only then has the caller's count changed).
+     * the stored one, or a late mark of an older read, changes nothing. Their unread count is counted again from the
+     * mark. Answers the id the mark now stands at, and whether this call moved it (only then has the caller's count
+     * changed, but for a message that lost the race below).
+     *
+     * Two statements, in the caller's transaction (`db` a transaction's): the first locks the reader's row (writing
+     * it when there is none), so every message that already added to the count has committed and is in the second
+     * statement's snapshot, which counts; a message coming later waits for this commit and adds its one after. A
+     * message whose id is below the new mark but which committed after it was read (ids are taken before commits)
+     * stays counted, one too many until the next mark: the reader had not seen it.
      */
-    markRead: (tradeId: string, userId: string, upTo?: number) =>
-      db.one<{ read_up_to: string; changed: boolean }>(
+    markRead: async (tradeId: string, userId: string, upTo?: number) => {
+      const { last_read_id: before } = await db.one<{ last_read_id: string }>(
+        `INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id) VALUES ($1, $2, 0)
+         ON CONFLICT (trade_id, user_id) DO UPDATE SET last_read_id = r.last_read_id
+         RETURNING r.last_read_id`,
+        [tradeId, userId],
+        PREPARED,
+      );
+      const { read_up_to } = await db.one<{ read_up_to: string }>(
         `WITH target AS (
-           SELECT CASE WHEN newest.id IS NULL THEN NULL ELSE least($3::bigint, newest.id) END AS id
+           SELECT coalesce(CASE WHEN newest.id IS NULL THEN NULL ELSE least($3::bigint, newest.id) END, 0) AS id
            FROM (SELECT max(id) AS id FROM chat_messages WHERE trade_id = $1) newest
-         ), stored AS (
-           SELECT last_read_id FROM conversation_reads WHERE trade_id = $1 AND user_id = $2
-         ), marked AS (
-           INSERT INTO conversation_reads AS r (trade_id, user_id, last_read_id)
-           SELECT $1, $2, target.id FROM target WHERE target.id > 0
-           ON CONFLICT (trade_id, user_id) DO UPDATE SET last_read_id = excluded.last_read_id
-           WHERE r.last_read_id < excluded.last_read_id
-           RETURNING r.last_read_id
          )
-         SELECT greatest(coalesce((SELECT last_read_id FROM stored), 0), coalesce(target.id, 0)) AS read_up_to,
-                EXISTS (SELECT FROM marked) AS changed
-         FROM target`,
+         UPDATE conversation_reads r
+         SET last_read_id = greatest(r.last_read_id, target.id),
+             unread = (SELECT count(*) FROM chat_messages m
+                       WHERE m.trade_id = $1 AND m.sender_id <> $2 AND m.id > greatest(r.last_read_id, target.id))
+         FROM target WHERE r.trade_id = $1 AND r.user_id = $2
+         RETURNING r.last_read_id AS read_up_to`,
         [tradeId, userId, upTo ?? null],
         PREPARED,
-      ),
+      );
+      return { read_up_to, changed: BigInt(read_up_to) > BigInt(before) };
+    },
 
     /** One conversation's facts and newest message, for the `conversation` event to both parties. */
     conversation: (channel: string) =>

@@ -10,9 +10,9 @@ import {
   type ChatMessageRow,
   type ChatTrade,
   type ConversationAdditionsRow,
+  type ChatParties,
   type ConversationFacts,
   type RatingColumns,
-  type TradeParties,
 } from './chat.repository.ts';
 import { refuse } from '../sentences.ts';
 import { isTradeChannel } from '../trades/channels.ts';
@@ -109,14 +109,15 @@ function conversationsOf(facts: ConversationFacts, online: Set<string>): Array<{
 export function chatService(deps: ChatDeps) {
   const { db } = deps;
   const typedAt = new Map<string, number>();
-  // A trade's parties are written when it opens and never change (nor do usernames, and trades are never
-  // deleted), so once read they hold for as long as the process lives: a message or a read mark then asks the
-  // database nothing about who may write. Whether the caller may ask at all (a session, not suspended) is the
-  // session lookup's, on every call; only trades that exist are kept, and at most PARTIES_KEPT of them.
-  const partiesKept = new Map<string, TradeParties>();
+  // A trade's parties and terms are written when it opens and never change (nor do usernames, and trades are
+  // never deleted), so once read they hold for as long as the process lives: a message or a read mark then asks
+  // the database nothing about who may write, nor a message what its conversation entry shows of the trade.
+  // Whether the caller may ask at all (a session, not suspended) is the session lookup's, on every call; only
+  // trades that exist are kept, and at most PARTIES_KEPT of them.
+  const partiesKept = new Map<string, ChatParties>();
 
   /** The trade on `channel` and its parties, read once per process (see partiesKept); undefined for no trade. */
-  async function partiesOf(channel: string): Promise<TradeParties | undefined> {
+  async function partiesOf(channel: string): Promise<ChatParties | undefined> {
     const kept = partiesKept.get(channel);
     if (kept) return kept;
     const parties = isTradeChannel(channel) ? await chatRepository(db).partiesByChannel(channel) : undefined;
@@ -128,7 +129,7 @@ export function chatService(deps: ChatDeps) {
   }
 
   /** The trade on `channel` and its parties if `user` is one of them; for anyone else refused as no trade at all. */
-  async function partiesFor(user: { id: string }, channel: string): Promise<TradeParties> {
+  async function partiesFor(user: { id: string }, channel: string): Promise<ChatParties> {
     const parties = await partiesOf(channel);
     if (!parties || (parties.buyer_id !== user.id && parties.seller_id !== user.id)) throw refuse.tradeNotFound();
     return parties;
@@ -188,8 +189,9 @@ export function chatService(deps: ChatDeps) {
 
     /**
      * `send_message`: stored, then published as `new_message`, and both lists move it up. One statement
-     * (chatRepository `send`) checks and stores it and answers what both announcements publish; the parties,
-     * which the recipient's notification needs before it, are this process's once read (partiesOf).
+     * (chatRepository `send`) checks and stores it and answers what of the trade may have changed since it opened;
+     * the rest, and the parties, which the recipient's notification needs before it, are this process's once read
+     * (partiesOf).
      */
     async send(user: { id: string; username: string }, channel: string, text: string): Promise<ChatMessage> {
       const parties = await partiesFor(user, channel);
@@ -200,16 +202,31 @@ export function chatService(deps: ChatDeps) {
       const online = await deps.online([parties.buyer, parties.seller]);
       const tell = online.has(recipient) ? undefined : tradeTexts.chatMessage(channel, recipientId, user.username, text);
       const sent = await retrying(() =>
-        chatRepository(db).send({ tradeId: parties.id, senderId: user.id, recipient, text, at: deps.now(), tell }),
+        chatRepository(db).send({ tradeId: parties.id, senderId: user.id, recipientId, recipient, text, at: deps.now(), tell }),
       );
       if (!sent) throw refuse.tradeNotFound();
-      const { stored, conversation } = sent;
-      if (!stored) throw refuse.chatClosed(conversation.status);
+      const { stored, facts } = sent;
+      if (!stored) throw refuse.chatClosed(facts.status);
       const message = messageOut({ id: stored.id, sender: user.username, recipient, text, created_at: stored.created_at }, channel);
       deps.publish(tradeChannelName(channel), realtimeEvents.newMessage, message);
       // The lists' entry is the trade as the statement read it, with this message as its last and the unread
-      // counts it answered. An action racing it publishes its own entry, and the web app never moves a trade back.
-      await publishConversations({ ...conversation, last_message: text }, online);
+      // counts it answered. It took the message, so the trade was pending: not settled, nobody rated (SentFacts).
+      // An action racing it publishes its own entry, and the web app never moves a trade back.
+      await publishConversations(
+        {
+          ...parties,
+          ...facts,
+          resolution: null,
+          resolution_text: null,
+          resolved_at: null,
+          buyer_rating_score: null,
+          buyer_rating_comment: null,
+          seller_rating_score: null,
+          seller_rating_comment: null,
+          last_message: text,
+        },
+        online,
+      );
       await deps.announce(stored.notified);
       return message;
     },
@@ -223,7 +240,7 @@ export function chatService(deps: ChatDeps) {
      */
     async markRead(user: { id: string }, channel: string, upTo?: number): Promise<ConversationRead> {
       const trade = await partiesFor(user, channel);
-      const { read_up_to, changed } = await retrying(() => chatRepository(db).markRead(trade.id, user.id, upTo));
+      const { read_up_to, changed } = await retrying(() => db.transaction((tx) => chatRepository(tx).markRead(trade.id, user.id, upTo)));
       if (changed) {
         const facts = await chatRepository(db).conversation(channel);
         const me = trade.buyer_id === user.id ? trade.buyer : trade.seller;
