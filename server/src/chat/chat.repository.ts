@@ -144,6 +144,9 @@ export interface SentMessage {
   stored?: { id: string; created_at: Date; notified: Notified[] };
 }
 
+/** `send`'s two statement texts, with and without the recipient's notification, once built. */
+const sendTexts: { tell?: string; quiet?: string } = {};
+
 export function chatRepository(db: Queryable) {
   return {
     tradeByChannel: (channel: string) =>
@@ -285,16 +288,16 @@ export function chatRepository(db: Queryable) {
       }
       const unread = (party: string) =>
         `coalesce((SELECT counted.unread FROM counted WHERE counted.user_id = ${party}), ${unreadMessages('t.id', party)})`;
-      const row = await db.maybe<SentFacts & { message_id: string | null; message_at: Date | null; notified: unknown }>(
-        `WITH ${steps.join(', ')}
+      const sql = `WITH ${steps.join(', ')}
          SELECT touched.id AS message_id, touched.created_at AS message_at, ${tell ? NOTIFIED_JSON : "'[]'::json"} AS notified,
                 t.status, t.buyer_paid, t.dispute_raised, t.payer_account, t.disputed_at,
                 ${unread('t.buyer_id')} AS buyer_unread, ${unread('t.seller_id')} AS seller_unread
          FROM trades t LEFT JOIN touched ON true
-         WHERE t.id = ${tradeId} AND ${sender} IN (t.buyer_id, t.seller_id)`,
-        p.values,
-        PREPARED,
-      );
+         WHERE t.id = ${tradeId} AND ${sender} IN (t.buyer_id, t.seller_id)`;
+      // The same text at every call (the values are parameters): the first one's is kept and passed again, so the
+      // driver finds its prepared statement by a string it has seen rather than comparing a new copy of it.
+      const text = (sendTexts[tell ? 'tell' : 'quiet'] ??= sql);
+      const row = await db.maybe<SentFacts & { message_id: string | null; message_at: Date | null; notified: unknown }>(text, p.values, PREPARED);
       if (!row) return undefined;
       const { message_id, message_at, notified, ...facts } = row;
       return {
