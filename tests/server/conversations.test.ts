@@ -122,7 +122,11 @@ describe.each(dbTargets)('conversations on %s', (target) => {
       const channel = await disputedTrade(t, { buyer, seller, offer });
       const moderator = await trader(t);
       await t.app.db.query(`UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.id]);
+      // Each party already has a message unread, so the moderator's adds to a count kept, not only starts one.
+      await send(t, buyer, channel, 'I paid.');
+      await send(t, seller, channel, 'Nothing arrived.');
       const before = [await unreadOf(buyer, channel), await unreadOf(seller, channel)];
+      expect(before).toEqual([1, 1]);
       clearEvents();
       const answer = await t.post('/api/market/moderation/', { type: 'message', channel, text: 'Please send the receipt.' }, { token: moderator.token });
       expect(answer.status).toBe(200);
