@@ -1,6 +1,6 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { Queryable, SqlParam } from './db.ts';
-import { compilePgliteWasm, openPglite } from './pglite.ts';
+import { openPglite } from './pglite.ts';
 
 /*
  * The PGlite thread's side (pglite-thread.ts starts it; the production build bundles it on its own as
@@ -73,7 +73,7 @@ const threadCpu = () => {
 };
 
 const started = performance.now();
-const opening = openPglite({ dataDir, boot: { wasmModule: compilePgliteWasm() } });
+const opening = openPglite({ dataDir });
 opening.then(
   () => send({ kind: 'open', openMs: Math.round(performance.now() - started), cpuMs: threadCpu() }),
   (error: unknown) => send({ kind: 'openFailed', error: wireError(error, true) }),

@@ -1,7 +1,6 @@
 import { existsSync, fsyncSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
 import type { NodeFS } from '@electric-sql/pglite/nodefs';
 import { withHelpers, type Db, type Queryable, type SqlParam } from './db.ts';
@@ -26,24 +25,9 @@ const asText = (value: string): string => value;
  */
 export interface PgliteBoot {
   snapshot?: Blob;
-  /** Or its compilation under way (pglite-worker.ts): awaited with PGlite's modules, not before them. */
-  wasmModule?: WasmModule | Promise<WasmModule>;
+  wasmModule?: PGliteOptions['pgliteWasmModule'];
   fsBundle?: Blob;
 }
-
-/**
- * PGlite's WebAssembly PostgreSQL, read and compiled as PGlite itself would at its open. Started before PGlite's
- * modules are loaded (pglite-worker.ts), V8 compiles the 9 MB module on its background threads while they load,
- * instead of after: the PGlite thread otherwise waited about 60 ms for it (bench/README.md "Restart to ready").
- */
-export async function compilePgliteWasm(): Promise<WasmModule> {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  return webAssembly.compile(await readFile(join(dirname(entry), 'pglite.wasm')));
-}
-
-type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
-/** The server's TypeScript has no DOM library, which declares WebAssembly: the one function used, typed here. */
-const webAssembly = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
 
 export interface PgliteOptions {
   /** `memory://`, or a directory: the database lives in `<dataDir>/pgdata`. */
@@ -140,7 +124,7 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise<Db & { pglite: PGlite }> {
-  const [[{ PGlite, types }, { pg_trgm }, { NodeFS }], wasmModule] = await Promise.all([loadPglite(), boot.wasmModule]);
+  const [{ PGlite, types }, { pg_trgm }, { NodeFS }] = await loadPglite();
   let location = MEMORY_DATA_DIR;
   let unlock = () => {};
   let files: { fs?: NodeFS; startParams: string[] } = { startParams: startParams(PGlite.defaultStartParams) };
@@ -163,7 +147,7 @@ export async function openPglite({ dataDir, boot = {} }: PgliteOptions): Promise
       // The extensions the migrations create; PostgreSQL ships them as contrib, PGlite needs them loaded.
       extensions: { pg_trgm },
       ...(snapshot ? { loadDataDir: snapshot } : {}),
-      ...(wasmModule ? { pgliteWasmModule: wasmModule } : {}),
+      ...(boot.wasmModule ? { pgliteWasmModule: boot.wasmModule } : {}),
       ...(boot.fsBundle ? { fsBundle: boot.fsBundle } : {}),
     });
   } catch (error) {
