@@ -42,6 +42,9 @@ const callFilesInBundle: Plugin = {
 
 export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@node-rs/argon2', 'pino', 'pino-pretty', 'thread-stream', '@scalar/*', 'ioredis', 'nodemailer'];
 
+/** See the start script below. */
+export const WASM_TIERING_BUDGET = 200_000_000;
+
 /**
  * The script `node` starts (`outfile`), built from this text: it turns on Node's compile cache (Node 22.1 and later;
  * Node 20 has none and skips it), so V8's compiled code for the bundle is kept on disk between starts instead of
@@ -53,8 +56,16 @@ export const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@nod
  */
 const startScript = (bundle: string, worker: string | undefined) => `// Written by scripts/build-server.ts: the compile cache, PGlite's thread and stack traces first, then the server.
 import module from 'node:module';
+import v8 from 'node:v8';
 import { startPgliteEarly } from ${JSON.stringify(join(SERVER_SOURCE, 'infra', 'db', 'pglite-thread.ts'))};
 import { mapStackTraces } from ${JSON.stringify(join(SERVER_SOURCE, 'infra', 'stack-traces.ts'))};
+// V8 recompiles a WebAssembly function with its optimizing compiler once it has run about this many bytes of code
+// (Node 24's default 13 million, Node 20's 1.8 million): PGlite's own start (PostgreSQL's, the first queries) made
+// background threads recompile its hottest functions, a few hundred milliseconds of CPU taken from the start on a
+// 2-core machine (bench/README.md "Restart to ready") for code it does not run again. Read when PGlite's
+// WebAssembly is instantiated, so set before its thread starts; what a running server keeps calling is still
+// optimized, after more calls.
+v8.setFlagsFromString('--wasm-tiering-budget=${WASM_TIERING_BUDGET}');
 module.enableCompileCache?.();
 ${worker ? `startPgliteEarly(new URL(${JSON.stringify(`./${worker}`)}, import.meta.url));` : '// No database of its own to open.'}
 mapStackTraces(new URL(${JSON.stringify(`./${bundle}`)}, import.meta.url).href);
@@ -95,6 +106,10 @@ export async function buildServer(
     // Two packages' classes of one name would otherwise be renamed apart (pg's DatabaseError became DatabaseError2),
     // and the log's `err.type` is the class's name.
     keepNames: true,
+    // Every start reads the whole bundle, decodes it, hashes it against the compile cache, and V8 parses each function
+    // it calls for the first time: 6.8 MB as written, 3.4 MB minified (bench/README.md "Restart to ready"). The names
+    // stay (keepNames) and stack traces still name our sources' lines (the source map).
+    minify: true,
     // server/src/infra/root.ts: from the bundle's directory to the repository's root.
     define: { PEEREX_BUNDLE_TO_ROOT: JSON.stringify(`${toRoot ? `${toRoot}/` : './'}`) },
   });

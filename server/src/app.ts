@@ -45,7 +45,7 @@ import { operatorReviewPlugin } from './operator/operator-review.plugin.ts';
 import { auditLogPlugin } from './audit/audit.plugin.ts';
 import { operatorOverviewPlugin, overviewHoldingsJob, overviewLiveJob } from './operator/overview.plugin.ts';
 import { rateLimitPlugin } from './infra/rate-limit.plugin.ts';
-import { apiCompressionPlugin } from './infra/api-compression.plugin.ts';
+import { apiCompressionPlugin, loadFetchGlobals } from './infra/api-compression.plugin.ts';
 import { securityHeadersPlugin } from './infra/security-headers.plugin.ts';
 import { twoFactorPlugin } from './accounts/two-factor.plugin.ts';
 import { hasWebApp, pageFinder, webAppPlugin } from './infra/web-app.plugin.ts';
@@ -196,6 +196,10 @@ function warnAboutReachableHost(app: FastifyInstance, config: Config, devHelpers
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // The call files' list, sorted, needs nothing of the app: made now, before the database opens, rather than once it
+  // is open, when the rest of the start waits for it. Its error, if any, is thrown where it is awaited below.
+  const callsLoading = loadCalls();
+  callsLoading.catch(() => {});
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new RequestLinesAtDebug(),
@@ -264,6 +268,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(jobsPlugin);
   // Before the database: its work needs none, and so fills the wait for PGlite's thread.
   await app.register(walletKeysPlugin);
+  loadFetchGlobals();
   await app.register(dbPlugin, { pgliteBoot: options.pgliteBoot });
   await app.register(mailPlugin, { transport: options.mailTransport });
   for (const plugin of [authPlugin, rateLimitPlugin, loginGuardPlugin, emailCodesPlugin, twoFactorPlugin, accountsPlugin, walletKeysCheckPlugin]) {
@@ -292,7 +297,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.jobs.add(overviewLiveJob(app));
   app.jobs.add(overviewHoldingsJob(app));
 
-  const calls = await loadCalls();
+  const calls = await callsLoading;
   app.decorate('documentedCalls', [...calls, ...TRIGGER_API_CALLS, ...deviceApiCalls]);
   const devHelpers = devHelpersOf(config);
   warnAboutReachableHost(app, config, devHelpers);

@@ -1,8 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
 import { uniqueViolation, type Db } from '../../server/src/infra/db/db.ts';
@@ -141,6 +143,31 @@ describe('PGlite on its own thread', () => {
     await expect.poll(() => still).toEqual(['to the other']);
     expect(heard).toEqual(['alone', 'committed', 'last']);
     await stopStill();
+  });
+});
+
+describe("PGlite's thread ending", () => {
+  /**
+   * A stand-in for the thread, on a real port: it answers the open, and a close with its exit first, then its answer
+   * (the order a busy machine can show, the exit and the port's message being delivered apart).
+   */
+  const exitBeforeCloseAnswer = () => {
+    const { port1, port2 } = new MessageChannel();
+    const worker = Object.assign(new EventEmitter(), { terminate: async () => 0 }) as unknown as Worker;
+    port2.on('message', (request: { id: number; op: string }) => {
+      if (request.op !== 'close') return;
+      worker.emit('exit', 0);
+      port2.postMessage({ kind: 'done', id: request.id, result: null });
+      port2.close();
+    });
+    port2.postMessage({ kind: 'open', openMs: 1 });
+    return { dataDir: MEMORY_DATA_DIR, worker, port: port1 };
+  };
+
+  it('closes without an error when the thread ends before its answer to the close is read', async () => {
+    const db = await pgliteOnThread(exitBeforeCloseAnswer());
+    await expect(db.close()).resolves.toBeUndefined();
+    await expect(db.query('SELECT 1')).rejects.toThrow('closed');
   });
 });
 

@@ -28,3 +28,13 @@ export const apiCompressionPlugin = shared('peerex-api-compression', async (app)
     globalDecompression: false,
   });
 });
+
+/**
+ * Loads the fetch API's globals, which Node loads at their first use: @fastify/compress's onSend asks whether each
+ * answer is a `Response`, so the first API answer after a start loaded them (undici, 20 ms on Node 20 and 30 to 40 ms
+ * on Node 24, bench/README.md "Restart to ready"). app.ts calls this before the database plugin, whose wait for
+ * PGlite's thread or PostgreSQL it then fills.
+ */
+export function loadFetchGlobals(): void {
+  void globalThis.Response;
+}

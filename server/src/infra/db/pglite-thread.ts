@@ -124,8 +124,19 @@ export function pgliteOnThread(thread: PgliteThread, onOpen?: (openMs: number, c
     for (const request of pending.values()) request.reject(error);
     pending.clear();
   };
+  /** The close's request, once sent: the thread answers it, then ends. */
+  let closeId: number | undefined;
   worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`The PGlite thread exited (${code})`)));
+  worker.on('exit', (code) => {
+    // A thread that ended cleanly after a close was asked has closed PGlite: its exit may be seen here before its
+    // answer on the port, which then never comes (a shutdown ended with an error, exit code 1, when it did).
+    if (closeId !== undefined && code === 0) {
+      pending.get(closeId)?.resolve(null);
+      pending.delete(closeId);
+      return fail(new Error('The database is closed'));
+    }
+    fail(new Error(`The PGlite thread exited (${code})`));
+  });
 
   const call = (body: PgliteRequestBody, caller?: Error): Promise<unknown> => {
     if (gone) return Promise.reject(gone);
@@ -201,7 +212,10 @@ export function pgliteOnThread(thread: PgliteThread, onOpen?: (openMs: number, c
     // Idempotent, like the in-process PGlite's: the thread closes PGlite (releasing DATA_DIR) and ends.
     close: () =>
       (closing ??= (async () => {
-        if (!gone) await call({ op: 'close' });
+        if (!gone) {
+          closeId = nextId;
+          await call({ op: 'close' });
+        }
         fail(new Error('The database is closed'));
         port.close();
         await worker.terminate();
