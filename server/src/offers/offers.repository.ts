@@ -270,10 +270,11 @@ export function offersRepository(db: Queryable) {
      *   page, the method is rare, and its offers are read through offers_live_payment_methods and sorted.
      * The checks the walks make on an entry are written `(…) IS TRUE`, so that the plan made without the values
      * cannot look them up in another index instead (which suits a rare value and is ruinous for a common one); the
-     * users' hash is a subplan run once. A page number past the first is planned for its values, its offset written
-     * into the text (a plan made for "LIMIT $n" assumes a tenth of the table, and each page number would otherwise be
-     * a statement kept on every connection). A search shorter than TRIGRAM characters holds no trigram, so the plan
-     * made without its value (the trigram index) would not suit it: it is planned for its value.
+     * users' hash is a subplan run once. Without those two filters a page number is a parameter too. With them, a page
+     * number past the first is planned for its values, its offset written into the text (a plan made for "LIMIT $n"
+     * assumes a tenth of the table, and each page number would otherwise be a statement kept on every connection). A
+     * search shorter than TRIGRAM characters holds no trigram, so the plan made without its value (the trigram index)
+     * would not suit it: it is planned for its value.
      */
     async listPage(query: OfferQuery, start: PageStart, size: number): Promise<OfferPage> {
       const window = pageWindow(start, size);
@@ -322,7 +323,10 @@ export function offersRepository(db: Queryable) {
             WHERE (SELECT count(*) FROM walk) < ${need} ORDER BY ${NEWEST_FIRST} LIMIT ${need})`,
         );
       } else {
-        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+        // Here every shape (type, coin, currency, or none) has one ordered index walk and nothing else a plan could
+        // choose, whatever the offset (EXPLAIN of their generic plans with "OFFSET $n"): a page number is a parameter.
+        planSafe = true;
+        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} LIMIT ${window.read}${window.offset > 0 ? ` OFFSET ${param(window.offset)}::bigint` : ''}`;
       }
       const [page] = await db.query<RenderedPage>(
         `${ctes.length ? `WITH ${ctes.join(',\n')} ` : ''}SELECT ${PAGE_COLUMNS} FROM offer_list_page(ARRAY(${pick}), ${size}) page`,
