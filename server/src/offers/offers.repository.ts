@@ -258,7 +258,7 @@ export function offersRepository(db: Queryable) {
      * in the list's order (so it stops after offset + size + 1 entries that match) and holding the columns the filters
      * check (migration 040), so the entries it passes over cost no visit to the table. Only the filters given appear in
      * it: a "$1 IS NULL OR …" form would keep the planner from choosing the index that fits. The page,
-     * offer_list_page (migration 041), then reads those offers alone and writes the page's JSON, with a plan it keeps
+     * offer_list_page (migration 042), then reads those offers alone and writes the page's JSON, with a plan it keeps
      * per connection.
      *
      * Prepared (planned once per connection and filter shape) for every first page and every page by cursor: each

@@ -28,7 +28,7 @@ export interface StandingRow {
 export function traderStatsRepository(db: Queryable) {
   return {
     /**
-     * One trader's figures (a profile), from the database function trader_figures (migration 041), which Browse
+     * One trader's figures (a profile), from the database function trader_figures (migration 042), which Browse
      * Offers' page (offer_list_page) reads for each owner too: a profile and an offer card cannot show a trader
      * differently. PostgreSQL inlines it into this statement: two reads by key (the counters' slots and the ratings'
      * totals), no trade or rating read.
