@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import { z } from 'zod/mini';
 import { editableOffer, offerComponents, offerList, type OfferComponents, type OfferList, type OfferListItem } from '../../contracts/market.ts';
 import { cursorOf, formatRate, likeContains, OFFERS_PAGE_SIZE } from '../../server/src/offers/offers.ts';
-import { FEW_TRADERS, offersRepository, SEARCH_USER_LIMIT, type OfferPage, type OfferQuery, type PageStart } from '../../server/src/offers/offers.repository.ts';
+import { FEW_TRADERS, offersRepository, WALK_ENTRIES, type OfferPage, type OfferQuery, type PageStart } from '../../server/src/offers/offers.repository.ts';
 import { createTestApp, dbTargets, MINUTE, type TestApp } from '../support/server.ts';
 import { listOffers, offerBody, publishOffer, signUp } from '../support/server-flows.ts';
 
@@ -238,15 +238,12 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: filters on %s'
     await expectIds({ user__username__icontains: '\\' }, []);
   });
 
-  it('finds the same offers when a search matches too many traders to list them (the subquery form)', async () => {
-    // Over SEARCH_USER_LIMIT matching traders the repository filters by the pattern itself; the fixture
-    // has three traders, so that form is exercised here directly.
+  it('takes the search as the escaped pattern likeContains makes of it, in the repository as on the route', async () => {
     const repository = offersRepository(t.app.db);
     const byPattern = async (search: string) => idsOfPage(await repository.listPage({ usernamePattern: likeContains(search) }, { offset: 0 }, OFFERS_PAGE_SIZE));
     expect(await byPattern('n_s')).toEqual([f.F4, f.F1]);
     expect(await byPattern('_')).toEqual([f.F5, f.F4, f.F2, f.F1]);
     expect(await byPattern('%')).toEqual([]);
-    expect(SEARCH_USER_LIMIT).toBeGreaterThan(0);
   });
 
   it('combines filters: every one given must hold', async () => {
@@ -460,11 +457,11 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a trader searc
   beforeAll(async () => {
     t = await createTestApp(target);
     viewer = await signUp(t, trader('viewer'));
-    // More traders than SEARCH_USER_LIMIT, written straight into the table: signing up 205 would take a while.
+    // 205 traders, many more than FEW_TRADERS, written straight into the table: signing them up would take a while.
     await t.app.db.query(
       `INSERT INTO users (username, email, password_hash, created_at)
        SELECT 'crowd' || lpad(g::text, 4, '0'), 'crowd' || g || '@example.test', '$argon2id$ nobody signs in with this', $1 FROM generate_series(0, $2) AS g`,
-      [t.clock.now(), SEARCH_USER_LIMIT + 4],
+      [t.clock.now(), 204],
     );
     const methods = [['SEPA'], ['Wise', 'SEPA'], ['PayPal']];
     for (const [i, owner] of [3, 3, 7, 42, 99, 150, 204, 3, 64, 1, 5, 88, 120, 2, 9, 77, 3, 3, 3, 3, 3].entries()) {
@@ -493,8 +490,8 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a trader searc
     expect(byCursor.body).toEqual(byNumber.body);
   };
 
-  it('reads the offers of a few traders, of up to SEARCH_USER_LIMIT, and of more, alike', async () => {
-    // crowd000x: 10 traders (by owner); crowd00xx: 100 (their ids, walking); crowd: 205 (the name itself, walking).
+  it('reads the offers of a few traders (by owner) and of many (walking the offers) alike', async () => {
+    // crowd000x: 10 traders (by owner); crowd00xx: 100 and crowd: 205 (walking, each owner checked in their hash).
     // The first three have more than a page of offers.
     await expectFound({ user__username__icontains: 'crowd000' }, (owner) => owner < 10);
     await expectFound({ user__username__icontains: 'crowd00' }, (owner) => owner < 100);
@@ -514,6 +511,59 @@ describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a trader searc
     }
   });
 
+});
+
+describe.each(dbTargets)('POST /api/market/offers/ {type:"list"}: a payment method most offers accept, and one few do, on %s', (target) => {
+  let t: TestApp;
+  let viewer: Trader;
+
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    viewer = await signUp(t, trader('viewer'));
+    // Newest: more offers accepting SEPA than a walk reads before it looks the other way; under them, 15 older offers
+    // accepting Pix (every third one Wise too), which that walk never reaches.
+    const insert = (count: number, methods: (g: string) => string, before: number) =>
+      t.app.db.query(
+        `INSERT INTO offers (user_id, offer_type, coin_id, currency_code, rate, min_amount, max_amount, payment_method_ids, created_at, updated_at)
+         SELECT u.id, CASE WHEN g % 2 = 0 THEN 'sell' ELSE 'buy' END, 1, 'EUR', 1, 10, 100,
+                ARRAY(SELECT pm.id FROM payment_methods pm WHERE pm.name = ANY (${methods('g')}) ORDER BY pm.id),
+                $2::timestamptz - ($3 + g) * interval '1 second', $2
+         FROM users u, generate_series(1, $4) AS g WHERE u.username = $1`,
+        [viewer.username, t.clock.now(), before, count],
+      );
+    await insert(WALK_ENTRIES + 100, () => "ARRAY['SEPA']", 0);
+    await insert(15, (g) => `CASE WHEN ${g} % 3 = 0 THEN ARRAY['Pix', 'Wise'] ELSE ARRAY['Pix'] END`, 86_400);
+  });
+  afterAll(() => t.close());
+
+  /** The live offers accepting any of the methods, newest first, straight from the table. */
+  const accepting = async (methods: string[], offerType?: string) =>
+    (
+      await t.app.db.query<{ id: string }>(
+        `SELECT id FROM offers WHERE is_active AND payment_method_ids && ARRAY(SELECT id FROM payment_methods WHERE lower(name) = ANY ($1::text[]))
+           AND ($2::text IS NULL OR offer_type = $2) ORDER BY created_at DESC, id DESC`,
+        [methods.map((name) => name.toLowerCase()), offerType ?? null],
+      )
+    ).map((row) => Number(row.id));
+
+  it('pages alike by walking the newest offers and by reading a rare method\'s offers, by number and by cursor', async () => {
+    for (const [methods, offerType] of [[['SEPA']], [['Pix']], [['pix', 'Venmo']], [['Wise']], [['Wise', 'SEPA'], 'buy'], [['Pix'], 'sell']] as const) {
+      const filters = { payment_methods__overlap: [...methods], ...(offerType ? { offer_type: offerType } : {}) };
+      const expected = await accepting([...methods], offerType);
+      expect(expected.length, JSON.stringify(filters)).toBeGreaterThan(0);
+      const first = await listOffers(t, viewer.token, filters);
+      expect(idsOf(first), JSON.stringify(filters)).toEqual(expected.slice(0, 12));
+      expect(first.body.info.paginator.next, JSON.stringify(filters)).toBe(expected.length > 12);
+      const byNumber = await listOffers(t, viewer.token, filters, 2);
+      expect(idsOf(byNumber), `${JSON.stringify(filters)}, page 2`).toEqual(expected.slice(12, 24));
+      if (first.body.info.paginator.next_cursor) {
+        const byCursor = await t.post<OfferList>(OFFERS, { type: 'list', page: 2, filters, cursor: first.body.info.paginator.next_cursor }, { token: viewer.token });
+        expect(byCursor.body, `${JSON.stringify(filters)}, page 2 by cursor`).toEqual(byNumber.body);
+      }
+    }
+    expect(await accepting(['Venmo'])).toEqual([]);
+    expect(idsOf(await listOffers(t, viewer.token, { payment_methods__overlap: ['Venmo'] }))).toEqual([]);
+  });
 });
 
 describe.each(dbTargets)('POST /api/market/offers/: get, create, update and toggle on %s', (target) => {

@@ -82,6 +82,36 @@ describe.each(dbTargets)('reputation on Browse Offers: averages and completion r
     await t.app.db.query('UPDATE trader_ratings SET score_total = 15 WHERE user_id = $1', [id]);
     expect(await figures()).toEqual({ trades_count: 1, completion_rate: '12.50', rating: '1.88', ratings_count: 9, rated_by: 8 });
   });
+
+  it('shows a trader on an offer card exactly as on the profile: both read trader_figures', async () => {
+    const owner = await trader(t);
+    await sellOffer(t, owner);
+    const onCard = async () => figuresOn((await listOffers(t, eve.token)).body.info.offers, owner);
+    const onProfile = async () => {
+      const f = await traderStatsRepository(t.app.db).figuresOf(owner.id);
+      return { user__trades_count: f.trades_count, user__completion_rate: f.completion_rate, user__rating: f.rating, user__ratings_count: f.ratings_count, user__rated_by: f.rated_by };
+    };
+    // No record, then counters on several slots and a rating total whose averages round half away from zero.
+    const states = [
+      [],
+      ["INSERT INTO trader_trade_counts (user_id, slot, completed, concluded) VALUES ($1, 0, 2, 3), ($1, 9, 5, 5)"],
+      ['INSERT INTO trader_ratings (user_id, score_total, ratings, raters) VALUES ($1, 29, 8, 8)'],
+      ['UPDATE trader_trade_counts SET concluded = concluded + 6 WHERE user_id = $1 AND slot = 9', 'UPDATE trader_ratings SET score_total = 7, raters = 2 WHERE user_id = $1'],
+    ];
+    const seen = [];
+    for (const statements of states) {
+      for (const sql of statements) await t.app.db.query(sql, [owner.id]);
+      const card = await onCard();
+      expect(card).toEqual(await onProfile());
+      seen.push(card);
+    }
+    expect(seen.map((card) => [card?.user__completion_rate, card?.user__rating])).toEqual([
+      [null, '0.00'],
+      ['87.50', '0.00'],
+      ['87.50', '3.63'],
+      ['50.00', '3.50'],
+    ]);
+  });
 });
 
 describe.each(dbTargets)('reputation on Browse Offers: the cached list, on %s', (target) => {

@@ -47,16 +47,16 @@ export interface StoredOffer extends StoredConditions {
   is_active: boolean;
 }
 
-/** The list's filters, resolved to what the table holds: ids, an upper-case code, a LIKE pattern. */
+/** The list's filters as the table holds them: an upper-case code, lower-case method names, a LIKE pattern. */
 export interface OfferQuery {
   offerType?: OfferType;
   coinId?: number;
   currencyCode?: string;
-  /** Non-empty: the offer accepts at least one of these payment method ids. */
-  paymentMethodIds?: number[];
-  /** Non-empty: the offer belongs to one of these users (the trader search, resolved first). */
+  /** Non-empty, lower case: the offer accepts at least one of the payment methods so named (names of no method: no offer). */
+  paymentMethodNames?: string[];
+  /** Non-empty: the offer belongs to one of these users (a trader's own offers). */
   userIds?: string[];
-  /** An ILIKE pattern on the owner's username, wildcards in the search already escaped: the trader search when it matched too many users to list. */
+  /** An ILIKE pattern on the owner's username, the search's own wildcards already escaped: the trader search. */
   usernamePattern?: string;
 }
 
@@ -104,12 +104,12 @@ export const FEW_TRADERS = 20;
 const TRIGRAM = 3;
 
 /**
- * Up to this many traders matching a search, the list reads exactly their offers (by user id, through
- * offers_live_by_user_covering, or with the other filters by walking an index with a plan made for those ids); beyond it
- * the search is so broad that walking the newest offers and checking each owner's name finds a page sooner, and
- * a list of thousands of ids would only cost time to send.
+ * Entries a list with a payment method filter walks in the list's order before it looks the other way: a method most
+ * offers accept fills a page within a few dozen entries; one that fewer than 13 in WALK_ENTRIES of the newest accept is
+ * rare enough (under 0.7% of them) that reading the offers accepting it (offers_live_payment_methods) and sorting them
+ * is cheaper than walking on.
  */
-export const SEARCH_USER_LIMIT = 200;
+export const WALK_ENTRIES = 2000;
 
 /** Newest first; the id breaks ties between offers created in the same instant, so pages never overlap. */
 const NEWEST_FIRST = 'o.created_at DESC, o.id DESC';
@@ -156,35 +156,37 @@ function pageWindow(start: PageStart, size: number) {
   return { offset, read, sql: `LIMIT ${read}${offset > 0 ? ` OFFSET ${offset}` : ''}` };
 }
 
-/** The pick's conditions on an offer `o`: live, after the cursor if any, and every filter given but the traders'. */
+/**
+ * The pick's conditions on an offer `o` that every index in the list's order holds or leads with: live, after the
+ * cursor if any, the type, the coin, the currency. The payment methods and the traders are checked apart (listPage).
+ */
 function pickConditions(query: OfferQuery, start: PageStart, param: SqlParams['add']): string[] {
   const where = ['o.is_active'];
   if ('after' in start) where.push(`(o.created_at, o.id) < (${param(start.after.createdAt)}::timestamptz, ${param(start.after.id)}::bigint)`);
   if (query.offerType) where.push(`o.offer_type = ${param(query.offerType)}`);
   if (query.coinId !== undefined) where.push(`o.coin_id = ${param(query.coinId)}`);
   if (query.currencyCode) where.push(`o.currency_code = ${param(query.currencyCode)}`);
-  if (query.paymentMethodIds) where.push(`o.payment_method_ids && ${param(query.paymentMethodIds)}::integer[]`);
-  // Backslash is LIKE's default escape character, which is what the pattern's escaping uses.
-  if (query.usernamePattern) where.push(`o.user_id IN (SELECT u.id FROM users u WHERE u.username ILIKE ${param(query.usernamePattern)})`);
   return where;
 }
 
 /**
- * The pick for a few traders (`owners`, a set of user ids as `owner (id)`): each one's newest offers straight off
- * offers_live_by_user_covering, at most offset + size + 1 apiece (the page cannot need more from any one of them), then the
- * page from their union. Walking all offers newest first would read past everybody else's offers to find theirs.
- * `only`: a condition on the statement (no offer's) under which any is read.
+ * The offers of a few traders (`owners`, a set of user ids as `owner (id)`) that meet `where`, as rows (id, created_at):
+ * each one's newest straight off offers_live_by_user_covering, which holds every column a filter checks, at most `need`
+ * apiece (the page cannot need more from any one of them). Walking all offers newest first would read past
+ * everybody else's offers to find theirs. `only`: a condition on the statement (no offer's) under which any is read.
  */
-function byOwner(owners: string, where: string[], window: ReturnType<typeof pageWindow>, only?: string): string {
-  return `SELECT o.id FROM ${owners} AS owner (id)
+function byOwner(owners: string, where: string[], need: number, only?: string): string {
+  return `SELECT o.id, o.created_at FROM ${owners} AS owner (id)
      CROSS JOIN LATERAL (
        SELECT o.id, o.created_at FROM offers o
        WHERE o.user_id = owner.id AND ${where.join(' AND ')}
-       ORDER BY ${NEWEST_FIRST} LIMIT ${window.offset + window.read}
+       ORDER BY ${NEWEST_FIRST} LIMIT ${need}
      ) o
-     ${only ? `WHERE ${only}` : ''}
-     ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+     ${only ? `WHERE ${only}` : ''}`;
 }
+
+/** The search's own text, from its escaped pattern: a trigram index can look it up when it is TRIGRAM characters or more. */
+const searchedText = (pattern: string) => pattern.slice(1, -1).replace(/\\(.)/g, '$1');
 
 export function offersRepository(db: Queryable) {
   return {
@@ -249,78 +251,89 @@ export function offersRepository(db: Queryable) {
 
     /**
      * One page of active offers matching every filter given, newest first, as OfferPage: `size` offers
-     * from `start`, and whether another follows (one more offer is read to tell, never a count).
+     * from `start`, and whether another follows (one more offer is read to tell, never a count). Always one statement,
+     * whatever the filters: the payment methods' names and the trader search are looked up inside it.
      *
-     * One statement in two parts. The pick, here, finds the page's ids using only the offers table and its
-     * partial indexes, each in the list's order (so it stops after offset + size + 1 entries) and holding the
-     * columns the filters check (migration 040), so the entries it passes over cost no visit to the table.
-     * Only the filters given appear in it: a "$1 IS NULL OR …" form would keep the planner from choosing the
-     * index that fits. The sizes and the offset are the server's own integers, written into the text, because
-     * a plan made for "LIMIT $n" assumes a tenth of the table. The page, offer_list_page (migration 040), then
-     * reads those offers alone and writes the page's JSON, with a plan it keeps per connection.
+     * It has two parts. The pick, here, finds the page's ids using only the offers table and its partial indexes, each
+     * in the list's order (so it stops after offset + size + 1 entries that match) and holding the columns the filters
+     * check (migration 040), so the entries it passes over cost no visit to the table. Only the filters given appear in
+     * it: a "$1 IS NULL OR …" form would keep the planner from choosing the index that fits. The page,
+     * offer_list_page (migration 042), then reads those offers alone and writes the page's JSON, with a plan it keeps
+     * per connection.
      *
-     * The statement is prepared (planned once per connection and shape) whenever a plan made without the
-     * values suits every value (`planSafe`). Otherwise it is planned for its values each time, which costs
-     * little since the page's part is the function's: a payment method filter (a rare method is best found
-     * through offers_live_payment_methods, a common one by walking the newest offers), a trader search
-     * matching more than FEW_TRADERS traders (by owner for a few of them; for many, walking with the other
-     * filters, in whichever index suits them), and an offset, which would also make every page number a
-     * statement of its own.
+     * Prepared (planned once per connection and filter shape) for every first page and every page by cursor: each
+     * part whose best way depends on the values chooses at run time, from what the statement has read so far, between
+     * parts planned for both (a one-time filter runs only one):
+     * - a trader search reads the matching users (users_username_trigrams); while at most FEW_TRADERS match, their
+     *   offers by owner; with more, it walks the offers in the list's order, checking each owner in a hash of them;
+     * - payment methods alone walk the newest WALK_ENTRIES entries in the list's order; when those hold less than a
+     *   page, the method is rare, and its offers are read through offers_live_payment_methods and sorted.
+     * The checks the walks make on an entry are written `(…) IS TRUE`, so that the plan made without the values
+     * cannot look them up in another index instead (which suits a rare value and is ruinous for a common one); the
+     * users' hash is a subplan run once. Without those two filters a page number is a parameter too. With them, a page
+     * number past the first is planned for its values, its offset written into the text (a plan made for "LIMIT $n"
+     * assumes a tenth of the table, and each page number would otherwise be a statement kept on every connection). A
+     * search shorter than TRIGRAM characters holds no trigram, so the plan made without its value (the trigram index)
+     * would not suit it: it is planned for its value.
      */
     async listPage(query: OfferQuery, start: PageStart, size: number): Promise<OfferPage> {
       const window = pageWindow(start, size);
+      const need = window.offset + window.read;
       const { add: param, values: params } = sqlParams();
       const where = pickConditions(query, start, param);
-      const fewTraders = query.userIds !== undefined && query.userIds.length <= FEW_TRADERS;
-      let pick: string;
-      if (query.userIds && fewTraders) {
-        pick = byOwner(`unnest(${param(query.userIds)}::bigint[])`, where, window);
-      } else {
-        if (query.userIds) where.push(`o.user_id = ANY (${param(query.userIds)}::bigint[])`);
-        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+      const ctes: string[] = [];
+      let methods: string | undefined;
+      if (query.paymentMethodNames) {
+        ctes.push(`methods AS MATERIALIZED (SELECT array_agg(id) AS ids FROM payment_methods WHERE lower(name) = ANY (${param(query.paymentMethodNames)}::text[]))`);
+        methods = 'o.payment_method_ids && (SELECT ids FROM methods)';
       }
-      const planSafe = window.offset === 0 && !query.paymentMethodIds && !query.usernamePattern && (query.userIds === undefined || fewTraders);
-      const [page] = await db.query<RenderedPage>(`SELECT ${PAGE_COLUMNS} FROM offer_list_page(ARRAY(${pick}), ${size}) page`, params, planSafe ? PREPARED : undefined);
-      return pageOf(page);
-    },
-
-    /**
-     * The trader search, in one statement while it can be: the users whose name contains the search (an escaped
-     * ILIKE pattern; through users_username_trigrams), and when at most FEW_TRADERS match, their page at once,
-     * read by owner as `listPage` reads a few traders. Payment method names (lower case) are resolved in the same
-     * statement: within one owner's offers their ids change no plan. When more traders match, no offer is read
-     * (the pick is skipped) and the answer is what `listPage` needs to walk the offers with a plan made for
-     * them: the users' ids up to SEARCH_USER_LIMIT + 1, and the methods' ids.
-     *
-     * Prepared for a search of TRIGRAM characters or more (each holds a trigram, so the plan made without the
-     * value, the trigram index, suits them all; a shorter one holds none and is planned for its value, a walk
-     * of the users) and an offset of 0.
-     */
-    async searchPage(
-      pattern: string,
-      query: Omit<OfferQuery, 'userIds' | 'usernamePattern' | 'paymentMethodIds'>,
-      methodNames: string[] | undefined,
-      start: PageStart,
-      size: number,
-    ): Promise<{ page: OfferPage } | { userIds: string[]; paymentMethodIds: number[] | undefined }> {
-      const window = pageWindow(start, size);
-      const { add: param, values: params } = sqlParams();
-      const matching = `SELECT id FROM users WHERE username ILIKE ${param(pattern)} LIMIT ${SEARCH_USER_LIMIT + 1}`;
-      const methods = methodNames ? `SELECT array_agg(id ORDER BY id) AS ids FROM payment_methods WHERE lower(name) = ANY (${param(methodNames)}::text[])` : undefined;
-      const where = pickConditions(query, start, param);
-      if (methods) where.push('o.payment_method_ids && (SELECT ids FROM methods)');
-      const few = `(SELECT count(*) FROM owners) <= ${FEW_TRADERS}`;
-      const [row] = await db.query<RenderedPage & { owners: string[] | null; method_ids: number[] | null }>(
-        `WITH owners AS MATERIALIZED (${matching})${methods ? `, methods AS MATERIALIZED (${methods})` : ''}
-         SELECT ${PAGE_COLUMNS},
-                CASE WHEN NOT ${few} THEN ARRAY(SELECT id FROM owners) END AS owners,
-                ${methods ? '(SELECT ids FROM methods)' : 'NULL::integer[]'} AS method_ids
-         FROM offer_list_page(ARRAY(${byOwner('owners', where, window, few)}), ${size}) page`,
+      const all = methods ? [...where, methods] : where;
+      const ordered = (rows: string) => `SELECT o.id FROM (${rows}) o ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+      let pick: string;
+      let planSafe = window.offset === 0;
+      if (query.userIds) {
+        if (query.userIds.length <= FEW_TRADERS) pick = ordered(byOwner(`unnest(${param(query.userIds)}::bigint[])`, all, need));
+        else {
+          planSafe = false;
+          pick = `SELECT o.id FROM offers o WHERE ${[...all, `o.user_id = ANY (${param(query.userIds)}::bigint[])`].join(' AND ')} ORDER BY ${NEWEST_FIRST} ${window.sql}`;
+        }
+      } else if (query.usernamePattern) {
+        planSafe &&= searchedText(query.usernamePattern).length >= TRIGRAM;
+        ctes.unshift(`owners AS MATERIALIZED (SELECT id FROM users WHERE username ILIKE ${param(query.usernamePattern)})`);
+        ctes.push(`few AS MATERIALIZED (SELECT count(*) <= ${FEW_TRADERS} AS few FROM (SELECT FROM owners LIMIT ${FEW_TRADERS + 1}) counted)`);
+        const walkChecks = [...(methods ? [methods] : []), 'o.user_id IN (SELECT id FROM owners)'];
+        pick = ordered(
+          `(${byOwner('owners', all, need, '(SELECT few FROM few)')})
+           UNION ALL
+           (SELECT o.id, o.created_at FROM offers o
+            WHERE ${where.join(' AND ')} AND (${walkChecks.join(' AND ')}) IS TRUE AND NOT (SELECT few FROM few)
+            ORDER BY ${NEWEST_FIRST} LIMIT ${need})`,
+        );
+      } else if (methods) {
+        ctes.push(`walk AS MATERIALIZED (
+           SELECT o.id, o.created_at FROM (
+             SELECT o.id, o.created_at, o.payment_method_ids FROM offers o WHERE ${where.join(' AND ')}
+             ORDER BY ${NEWEST_FIRST} LIMIT ${WALK_ENTRIES + need}
+           ) o
+           WHERE (${methods}) IS TRUE ORDER BY ${NEWEST_FIRST} LIMIT ${need})`);
+        pick = ordered(
+          `SELECT o.id, o.created_at FROM walk o WHERE (SELECT count(*) FROM walk) = ${need}
+           UNION ALL
+           (SELECT o.id, o.created_at FROM (SELECT o.id, o.created_at FROM offers o WHERE ${all.join(' AND ')} OFFSET 0) o
+            WHERE (SELECT count(*) FROM walk) < ${need} ORDER BY ${NEWEST_FIRST} LIMIT ${need})`,
+        );
+      } else {
+        // Here every shape (type, coin, currency, or none) has one ordered index walk and nothing else a plan could
+        // choose, whatever the offset (EXPLAIN of their generic plans with "OFFSET $n"): a page number is a parameter.
+        planSafe = true;
+        pick = `SELECT o.id FROM offers o WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} LIMIT ${window.read}${window.offset > 0 ? ` OFFSET ${param(window.offset)}::bigint` : ''}`;
+      }
+      const [page] = await db.query<RenderedPage>(
+        `${ctes.length ? `WITH ${ctes.join(',\n')} ` : ''}SELECT ${PAGE_COLUMNS} FROM offer_list_page(ARRAY(${pick}), ${size}) page`,
         params,
-        window.offset === 0 && pattern.slice(1, -1).replace(/\\(.)/g, '$1').length >= TRIGRAM ? PREPARED : undefined,
+        planSafe ? PREPARED : undefined,
       );
-      if (!row?.owners) return { page: pageOf(row) };
-      return { userIds: row.owners, paymentMethodIds: methods ? (row.method_ids ?? []) : undefined };
+      return pageOf(page);
     },
 
     countActiveOf: async (userId: string): Promise<number> =>

@@ -12,7 +12,7 @@ import {
 } from '../../../contracts/market.ts';
 import type { Queryable } from '../infra/db/db.ts';
 import { refuse, sentences } from '../sentences.ts';
-import { offersRepository, SEARCH_USER_LIMIT, type OfferCursor, type OfferPage, type OfferQuery, type OfferRecord, type PageStart, type StoredConditions } from './offers.repository.ts';
+import { offersRepository, type OfferCursor, type OfferPage, type OfferQuery, type OfferRecord, type PageStart, type StoredConditions } from './offers.repository.ts';
 import { MAX_INT4, referenceDataRepository } from './reference-data.repository.ts';
 
 /** Offers per page of Browse Offers: the server's choice; the web app shows whatever a page holds. */
@@ -166,12 +166,11 @@ export function offersService(db: Queryable) {
   }
 
   /**
-   * The list's filters as the table holds them (ids, an upper-case code), the trader search and the payment method
-   * names (lower case) still to look up; `undefined` when a filter can match no offer at all (a coin id out of
-   * range), which answers an empty page without a query. Empty entries ("" or []) are no filter (docs/api.md
-   * "market/offers list").
+   * The list's filters as the table holds them (an upper-case code, lower-case method names, the trader search as an
+   * escaped ILIKE pattern); `undefined` when a filter can match no offer at all (a coin id out of range), which
+   * answers an empty page without a query. Empty entries ("" or []) are no filter (docs/api.md "market/offers list").
    */
-  function listFilters(filters: OfferFilters): { query: OfferQuery; search?: string; methodNames?: string[] } | undefined {
+  function listQuery(filters: OfferFilters): OfferQuery | undefined {
     const query: OfferQuery = {};
     if (filters.offer_type) query.offerType = filters.offer_type;
     if (filters.coin__id !== undefined && filters.coin__id !== '') {
@@ -181,34 +180,16 @@ export function offersService(db: Queryable) {
     }
     if (filters.currency__code) query.currencyCode = filters.currency__code.toUpperCase();
     const search = filters.user__username__icontains?.trim() ?? '';
+    if (search !== '') query.usernamePattern = likeContains(search);
     const methodNames = (filters.payment_methods__overlap ?? []).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
-    return { query, ...(search === '' ? {} : { search }), ...(methodNames.length === 0 ? {} : { methodNames }) };
+    if (methodNames.length > 0) query.paymentMethodNames = methodNames;
+    return query;
   }
 
-  /**
-   * A page of the offers the filters match. A trader search is one statement while at most FEW_TRADERS traders
-   * match (offers.repository.ts `searchPage`), and two when more do (their ids, then a walk planned for them); so
-   * are payment methods (their ids, then a pick planned for them: a rare method is found another way than a
-   * common one). Everything else is one statement.
-   */
+  /** A page of the offers the filters match: one statement whatever they are (offers.repository.ts `listPage`). */
   async function pageOfOffers(filters: OfferFilters, start: PageStart): Promise<OfferPage> {
-    const asked = listFilters(filters);
-    if (!asked) return NO_OFFERS;
-    const { query, search, methodNames } = asked;
-    if (search !== undefined) {
-      const pattern = likeContains(search);
-      const found = await offers.searchPage(pattern, query, methodNames, start, OFFERS_PAGE_SIZE);
-      if ('page' in found) return found.page;
-      if (found.paymentMethodIds?.length === 0) return NO_OFFERS;
-      const traders = found.userIds.length <= SEARCH_USER_LIMIT ? { userIds: found.userIds } : { usernamePattern: pattern };
-      return offers.listPage({ ...query, ...traders, ...(found.paymentMethodIds ? { paymentMethodIds: found.paymentMethodIds } : {}) }, start, OFFERS_PAGE_SIZE);
-    }
-    if (methodNames) {
-      const ids = await reference.paymentMethodIdsNamed(methodNames);
-      if (ids.length === 0) return NO_OFFERS;
-      query.paymentMethodIds = ids;
-    }
-    return offers.listPage(query, start, OFFERS_PAGE_SIZE);
+    const query = listQuery(filters);
+    return query ? offers.listPage(query, start, OFFERS_PAGE_SIZE) : NO_OFFERS;
   }
 
   return {

@@ -1,4 +1,4 @@
-import { PREPARED, type Queryable } from '../infra/db/db.ts';
+import type { Queryable } from '../infra/db/db.ts';
 
 export interface CoinWithNetworks {
   id: number;
@@ -44,15 +44,6 @@ export function referenceDataRepository(db: Queryable) {
       db.query<{ code: string; name: string; usd_rate: string }>('SELECT code, name, usd_rate FROM fiat_currencies ORDER BY code'),
 
     paymentMethods: () => db.query<PaymentMethodRow>('SELECT id, name FROM payment_methods ORDER BY id'),
-
-    /**
-     * The ids of the payment methods named (lower case), for Browse Offers' filter, which reads it on every list that has
-     * one: prepared, and the names matched by PostgreSQL's lower(), as offers.repository.ts `searchPage` matches them.
-     */
-    paymentMethodIdsNamed: async (names: string[]): Promise<number[]> =>
-      (await db.query<{ id: number }>('SELECT id FROM payment_methods WHERE lower(name) = ANY ($1::text[]) ORDER BY id', [names], PREPARED)).map(
-        (row) => row.id,
-      ),
 
     coinExists: async (id: number) =>
       Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT4
