@@ -116,7 +116,8 @@ export function createPushService(options: PushServiceOptions) {
      * The notification permission, asked through the Permissions API where there is one: reading
      * `Notification.permission` waits for the browser's answer with the page's main thread blocked (3 to 77 ms
      * in Chromium on this machine, the longer the busier it was), and every signed-in page asks as it starts
-     * (bench/README.md "The signed-in pages' long tasks"). Both say the same; `prompt` is `default`.
+     * (bench/README.md "Browse Offers' first visit and the permission read"). Both say the same; `prompt` is
+     * `default`.
      */
     async permission(): Promise<PushPermission> {
       if (!environment.Notification) return 'default';
