@@ -48,8 +48,7 @@ const push = lazyService(() =>
       tokenUrl: `${webConfig.apiBaseUrl}push/beams-auth/`,
       getToken: () => session.getSnapshot().context.token,
     });
-    // Every call of a lazy service answers a promise; the service's methods use no `this`.
-    return { ...service, permission: async () => service.permission() };
+    return service;
   }),
 );
 // Live mode of the flow atlas (development): the pages' actors are only noted until an atlas tab answers; then the

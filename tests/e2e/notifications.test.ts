@@ -106,6 +106,10 @@ describe('push registration in /settings', () => {
       // Headless Chromium cannot be told "blocked" through grantPermissions: answer as a browser that was.
       Object.defineProperty(Notification, 'permission', { get: () => 'denied' });
       Notification.requestPermission = async () => 'denied';
+      // The Permissions API, which the app asks first (src/services/push.ts), says the same in such a browser.
+      const query = navigator.permissions.query.bind(navigator.permissions);
+      navigator.permissions.query = async (descriptor) =>
+        descriptor.name === 'notifications' ? ({ state: 'denied' } as PermissionStatus) : query(descriptor);
     });
     await product.signIn(page, 'bob');
     await page.goto(`${product.baseUrl}/settings`);

@@ -65,6 +65,22 @@ function service(sdk: ReturnType<typeof fakeSdk>, options: { environment?: PushE
 }
 
 describe('push service', () => {
+  it('reads the permission through the Permissions API, without the property that blocks the page; the property where the API cannot answer', async () => {
+    const sdk = fakeSdk();
+    const read = vi.fn(() => 'denied' as NotificationPermission);
+    const asking = (query: () => Promise<{ state: PermissionState }>): PushEnvironment => ({
+      ...chrome(),
+      navigator: { serviceWorker: {}, permissions: { query } },
+      Notification: { get permission() { return read(); }, requestPermission: async () => 'granted' },
+    });
+    expect(await service(sdk, { environment: asking(async () => ({ state: 'granted' })) }).permission()).toBe('granted');
+    expect(await service(sdk, { environment: asking(async () => ({ state: 'prompt' })) }).permission()).toBe('default');
+    expect(read, 'Notification.permission is not read when the API answers').not.toHaveBeenCalled();
+    expect(await service(sdk, { environment: asking(() => Promise.reject(new TypeError('no such permission'))) }).permission()).toBe('denied');
+    expect(await service(sdk, { environment: chrome('denied') }).permission()).toBe('denied');
+    expect(await service(sdk, { environment: { ...chrome(), Notification: undefined } }).permission()).toBe('default');
+  });
+
   it('is supported only with a secure context, IndexedDB, service workers, PushManager, Notification and a configuration', async () => {
     const sdk = fakeSdk();
     expect(await service(sdk).support()).toBe('supported');

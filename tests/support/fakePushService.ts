@@ -13,7 +13,7 @@ export function fakePush({ supported = true, permission = 'default' as PushPermi
   const resets: number[] = [];
   const service = {
     support: vi.fn(async (): Promise<PushSupport> => (supported ? 'supported' : 'unsupported')),
-    permission: vi.fn(() => state.permission),
+    permission: vi.fn(async () => state.permission),
     requestPermission: vi.fn(
       () =>
         new Promise<PushPermission>((resolve, reject) =>

@@ -7,7 +7,7 @@ import type { Notice } from '../../src/machines/shared/notify.ts';
 import { OfferFormScreen } from '../../src/ui/offers/OfferFormScreen.tsx';
 import { OffersScreen } from '../../src/ui/offers/OffersScreen.tsx';
 import { scriptedActors } from '../support/machines.ts';
-import { chosenOffers, components, editable, noOffers, offerItem, offerPage, pageCursor, paginator } from '../support/offers.ts';
+import { chosenOffers, components, editable, noOffers, offerItem, offerPage, offerPaginator, pageCursor, paginator } from '../support/offers.ts';
 import { renderWithRouter } from './render.tsx';
 import { choose } from '../support/select.ts';
 
@@ -181,6 +181,14 @@ describe('Browse Offers screen', () => {
     expect(screen.getByText('No offers found matching your criteria.')).toBeInTheDocument();
     expect(href(screen.getByRole('link', { name: 'Create the first offer' }))).toBe('/offers/create');
     expect(screen.queryAllByRole('article')).toEqual([]);
+  });
+
+  it('a full page of offers is drawn whole, the pager once every card is there', async () => {
+    const { answerList } = await browse();
+    await answerList({ offers: Array.from({ length: 10 }, (_, index) => offerItem(index + 1)), paginator: offerPaginator(1, 2) });
+    // The cards after the first screenful follow in a render of their own (useRestLater), the pager with them.
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(10));
+    expect(screen.getByRole('navigation', { name: 'Pages' })).toBeInTheDocument();
   });
 
   it('Previous and Next are disabled as the paginator says, and move by its pages', async () => {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { memo, useDeferredValue, useMemo } from 'react';
+import { memo, startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { css, cx } from 'styled-system/css';
 import type { OfferListItem } from '../../../contracts/index.ts';
@@ -38,6 +38,11 @@ const grid = css({
   gap: '4',
   mt: '6',
 });
+/**
+ * The cards of the first page of offers drawn in the first render: two rows on the widest layout, more than a phone
+ * shows; the rest are drawn just after, in a render and commit of their own (useRestLater).
+ */
+const FIRST_CARDS = 6;
 const OFFER_TYPES = [
   { value: 'buy', label: 'Buy Offers' },
   { value: 'sell', label: 'Sell Offers' },
@@ -160,6 +165,8 @@ const OfferList = memo(function OfferList({
   prices: LivePrices | undefined;
   username: string;
 }) {
+  const rest = useRestLater(offers.length > FIRST_CARDS);
+  const shown = rest ? offers : offers.slice(0, FIRST_CARDS);
   return (
     <>
       {loaded && offers.length === 0 ? (
@@ -171,7 +178,7 @@ const OfferList = memo(function OfferList({
         </div>
       ) : (
         <div className={grid}>
-          {offers.map((offer) => (
+          {shown.map((offer) => (
             <OfferCard
               key={offer.id}
               offer={offer}
@@ -184,10 +191,24 @@ const OfferList = memo(function OfferList({
         </div>
       )}
 
-      {/* Once a page has arrived: drawn before, the list would push it down as it arrives (a layout shift). */}
-      {loaded ? (
+      {/* Once a page has arrived, and all of it is drawn: drawn before, the list would push it down (a layout shift). */}
+      {loaded && shown.length === offers.length ? (
         <Pager canPrevious={canPrevious} canNext={canNext} actor={actor} />
       ) : null}
     </>
   );
 });
+
+/**
+ * Whether the cards after the first screenful are drawn: not in the render that draws the first page to arrive, but
+ * in a transition started once that render is on screen. The page's first list, its filters and their commit were
+ * one task at once; split, each part stays short enough for a tap to be answered between them. From then on every
+ * page is drawn whole.
+ */
+function useRestLater(needed: boolean) {
+  const [rest, setRest] = useState(false);
+  useEffect(() => {
+    if (needed && !rest) startTransition(() => setRest(true));
+  }, [needed, rest]);
+  return rest;
+}
