@@ -7,7 +7,20 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, createServer, defineConfig, minify, type Plugin } from 'vite';
 import type { PrerenderAudience } from './src/prerender.tsx';
 import react from '@vitejs/plugin-react';
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
+import { lingui } from '@lingui/vite-plugin';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+/**
+ * Lingui (docs/i18n.md): its macros (`Trans`, `t`, `msg`) compiled by Babel before the React plugin, only in the
+ * files that import them (Lingui 6's `linguiTransformerBabelPreset` does the same; Lingui 6 needs Node 22, the
+ * product runs on 20); and the catalogs (src/locales/*.po) compiled when imported, a chunk per language.
+ */
+const linguiMacros = defineRolldownBabelPreset({
+  preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
+  rolldown: { filter: { code: /from ['"]@lingui\/(?:core|react)\/macro['"]/ } },
+});
+const i18nPlugins = () => [babel({ presets: [linguiMacros] }), lingui({ failOnCompileError: true })];
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
@@ -146,7 +159,7 @@ async function startPrerenderer() {
   const server = await createServer({
     configFile: false,
     root: new URL('.', import.meta.url).pathname,
-    plugins: [react()],
+    plugins: [...i18nPlugins(), react()],
     resolve: { alias: STYLED_SYSTEM_ALIAS },
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: 'custom',
@@ -275,7 +288,7 @@ function routePages(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), routePages(), precompress()],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), ...i18nPlugins(), react(), serviceWorker(), routePages(), precompress()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: STYLED_SYSTEM_ALIAS },

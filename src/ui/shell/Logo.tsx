@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { css } from 'styled-system/css';
 import { webConfig } from '../../config.ts';
 
@@ -15,8 +16,9 @@ const link = css({
 /** The logo links to the marketing site, which MARKETING_URL sets (the app's home when unset). */
 export function Logo() {
   const external = /^https?:\/\//.test(webConfig.marketingUrl);
+  const { t } = useLingui();
   return (
-    <a href={webConfig.marketingUrl} className={link} aria-label="Peerex home" {...(external ? { rel: 'noopener' } : {})}>
+    <a href={webConfig.marketingUrl} className={link} aria-label={t`Peerex home`} {...(external ? { rel: 'noopener' } : {})}>
       <img src="/favicon.svg" alt="" width={28} height={28} />
       <span>Peerex</span>
     </a>
