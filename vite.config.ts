@@ -146,6 +146,9 @@ const EMPTY_ROOT = '<div id="root"></div>';
 const audienceOf = (routeId: string): PrerenderAudience | undefined =>
   routeId.startsWith('_public/') ? 'signed-out' : routeId.startsWith('_app/') ? 'signed-in' : undefined;
 const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
+const LOCALE_SOURCE = new URL('./src/boot/locale.js', import.meta.url);
+/** A language's catalog module (src/i18n/catalogs.ts): `src/locales/pt-BR.po` → `pt-BR`. */
+const CATALOG_MODULE = /\/src\/locales\/([A-Za-z-]+)\.po$/;
 
 /** A classic script (not a module: its top level is the page's) as the build ships it. */
 async function minifiedScript(source: URL): Promise<string> {
@@ -225,7 +228,21 @@ function routePages(): Plugin {
         .filter((file) => /\.tsx$/.test(file) && !file.split('/').some((part) => part.startsWith('-')))
         .map((file) => file.replace(/\.tsx$/, ''))
         .filter((routeId) => routeId !== '__root' && !/^_[^/]+$/.test(routeId));
-      const html = await readFile(join(outDir, 'index.html'), 'utf8');
+      // Every page picks its language before its first paint (src/boot/locale.js, render-blocking in the head) and
+      // preloads that language's catalog, a chunk of its own: data-catalogs maps each language to its chunk.
+      const catalogs = chunks.flatMap((chunk) =>
+        chunk.moduleIds.flatMap((id) => {
+          const locale = CATALOG_MODULE.exec(id)?.[1];
+          return locale ? [`${locale}=/${chunk.fileName}`] : [];
+        }),
+      );
+      const localeSource = await minifiedScript(LOCALE_SOURCE);
+      const localeScript = `assets/locale-${createHash('sha256').update(localeSource).digest('base64url').slice(0, 8)}.js`;
+      await writeFile(join(outDir, localeScript), localeSource);
+      const localeTag = `<script src="/${localeScript}" data-catalogs="${catalogs.join(' ')}"></script>`;
+      const builtHtml = await readFile(join(outDir, 'index.html'), 'utf8');
+      if (!/<title>/.test(builtHtml)) throw new Error('route pages: index.html has no <title>');
+      const html = builtHtml.replace(/^(\s*)<title>/m, `$1${localeTag}\n$1<title>`);
       if (!html.includes(EMPTY_ROOT)) throw new Error(`route pages: index.html has no ${EMPTY_ROOT}`);
       const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
       if (!entryTag) throw new Error('route pages: index.html has no module script');

@@ -47,11 +47,11 @@ export function pickLocale(stored: string | null | undefined, languages: readonl
 
 /**
  * The locale Intl formats numbers and dates with: the language with its usual region, so English keeps the
- * product's en-US formats (src/ui/format/) and Spanish reads as most of its traders write (es-419: Latin America).
+ * product's en-US formats (src/ui/format/) and Spanish as Buenos Aires and Caracas write amounts (es-AR: a decimal comma).
  */
 export const FORMAT_LOCALES: Record<Locale, string> = {
   en: 'en-US',
-  es: 'es-419',
+  es: 'es-AR',
   'pt-BR': 'pt-BR',
   fr: 'fr-FR',
   ar: 'ar-EG',

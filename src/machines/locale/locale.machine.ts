@@ -34,6 +34,7 @@ export const localeMachine = setup({
   },
   guards: {
     isAnotherLocale: ({ context, event }) => event.locale !== context.locale,
+    isArrivalInAnotherLanguage: ({ context }) => context.shown === null && context.locale !== 'en',
   },
 }).createMachine({
   id: 'locale',
@@ -53,12 +54,20 @@ export const localeMachine = setup({
           description: 'The catalog is here: the page switches to the language, without a reload.',
           actions: [{ type: 'showLocale', params: ({ context }) => ({ locale: context.locale }) }, assign({ shown: ({ context }) => context.locale })],
         },
-        onError: {
-          target: 'ready',
-          description:
-            'The catalog could not load (the network went away): the page stays in the language it shows, or English on arrival, whose catalog is the first visit’s own.',
-          actions: assign({ locale: ({ context }) => context.shown ?? 'en' }),
-        },
+        onError: [
+          {
+            guard: 'isArrivalInAnotherLanguage',
+            target: 'loading',
+            reenter: true,
+            description: 'On arrival the language’s catalog could not load (the network went away): English is tried instead, so the page has words.',
+            actions: assign({ locale: 'en' as const }),
+          },
+          {
+            target: 'ready',
+            description: 'The catalog could not load: the page stays in the language it shows, and the picker shows that one again.',
+            actions: assign({ locale: ({ context }) => context.shown ?? 'en' }),
+          },
+        ],
       },
       on: {
         'locale.choose': {

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { css, cx } from 'styled-system/css';
 import { ButtonLink } from '../primitives/Button.tsx';
 import { LocalePicker } from './LocalePicker.tsx';
 import { Logo } from './Logo.tsx';
@@ -9,8 +10,8 @@ export function SignedOutNav({ links = true }: { links?: boolean }) {
   const { t } = useLingui();
   return (
     <header className={bar}>
-      <nav className={inner} aria-label={t`Main`}>
-        <Logo />
+      <nav className={cx(inner, css({ gap: { base: '3', sm: '6' } }))} aria-label={t`Main`}>
+        <Logo compact={links} />
         {links ? (
           <div className={right}>
             <LocalePicker />
