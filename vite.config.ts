@@ -8,7 +8,20 @@ import { build, createServer, defineConfig, minify, type Plugin } from 'vite';
 import type { PrerenderAudience } from './src/prerender.tsx';
 import { OFFLINE_FILES } from './src/sw/offline.ts';
 import react from '@vitejs/plugin-react';
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
+import { lingui } from '@lingui/vite-plugin';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+/**
+ * Lingui (docs/i18n.md): its macros (`Trans`, `t`, `msg`) compiled by Babel before the React plugin, only in the
+ * files that import them (Lingui 6's `linguiTransformerBabelPreset` does the same; Lingui 6 needs Node 22, the
+ * product runs on 20); and the catalogs (src/locales/*.po) compiled when imported, a chunk per language.
+ */
+const linguiMacros = defineRolldownBabelPreset({
+  preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
+  rolldown: { filter: { code: /from ['"]@lingui\/(?:core|react)\/macro['"]/ } },
+});
+const i18nPlugins = () => [babel({ presets: [linguiMacros] }), lingui({ failOnCompileError: true })];
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
@@ -142,6 +155,9 @@ const EMPTY_ROOT = '<div id="root"></div>';
 const audienceOf = (routeId: string): PrerenderAudience | undefined =>
   routeId.startsWith('_public/') ? 'signed-out' : routeId.startsWith('_app/') ? 'signed-in' : undefined;
 const AFTER_PAINT_SOURCE = new URL('./src/boot/after-paint.js', import.meta.url);
+const LOCALE_SOURCE = new URL('./src/boot/locale.js', import.meta.url);
+/** A language's catalog module (src/i18n/catalogs.ts): `src/locales/pt-BR.po` → `pt-BR`. */
+const CATALOG_MODULE = /\/src\/locales\/([A-Za-z-]+)\.po$/;
 
 /** A classic script (not a module: its top level is the page's) as the build ships it. */
 async function minifiedScript(source: URL): Promise<string> {
@@ -155,7 +171,7 @@ async function startPrerenderer() {
   const server = await createServer({
     configFile: false,
     root: new URL('.', import.meta.url).pathname,
-    plugins: [react()],
+    plugins: [...i18nPlugins(), react()],
     resolve: { alias: STYLED_SYSTEM_ALIAS },
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: 'custom',
@@ -221,7 +237,21 @@ function routePages(): Plugin {
         .filter((file) => /\.tsx$/.test(file) && !file.split('/').some((part) => part.startsWith('-')))
         .map((file) => file.replace(/\.tsx$/, ''))
         .filter((routeId) => routeId !== '__root' && !/^_[^/]+$/.test(routeId));
-      const html = await readFile(join(outDir, 'index.html'), 'utf8');
+      // Every page picks its language before its first paint (src/boot/locale.js, render-blocking in the head) and
+      // preloads that language's catalog, a chunk of its own: data-catalogs maps each language to its chunk.
+      const catalogs = chunks.flatMap((chunk) =>
+        chunk.moduleIds.flatMap((id) => {
+          const locale = CATALOG_MODULE.exec(id)?.[1];
+          return locale ? [`${locale}=/${chunk.fileName}`] : [];
+        }),
+      );
+      const localeSource = await minifiedScript(LOCALE_SOURCE);
+      const localeScript = `assets/locale-${createHash('sha256').update(localeSource).digest('base64url').slice(0, 8)}.js`;
+      await writeFile(join(outDir, localeScript), localeSource);
+      const localeTag = `<script src="/${localeScript}" data-catalogs="${catalogs.join(' ')}"></script>`;
+      const builtHtml = await readFile(join(outDir, 'index.html'), 'utf8');
+      if (!/<title>/.test(builtHtml)) throw new Error('route pages: index.html has no <title>');
+      const html = builtHtml.replace(/^(\s*)<title>/m, `$1${localeTag}\n$1<title>`);
       if (!html.includes(EMPTY_ROOT)) throw new Error(`route pages: index.html has no ${EMPTY_ROOT}`);
       const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
       if (!entryTag) throw new Error('route pages: index.html has no module script');
@@ -284,7 +314,7 @@ function routePages(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), serviceWorker(), routePages(), precompress()],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), ...i18nPlugins(), react(), serviceWorker(), routePages(), precompress()],
   // MARKETING_URL (the logo's link) is read at build time, like any VITE_ variable.
   envPrefix: ['VITE_', 'MARKETING_URL'],
   resolve: { alias: STYLED_SYSTEM_ALIAS },

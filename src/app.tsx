@@ -1,8 +1,13 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createActor, type ActorRefLike, type InspectionEvent } from 'xstate';
+import { createActor, waitFor, type ActorRefLike, type InspectionEvent } from 'xstate';
 import { webConfig } from './config.ts';
+import { loadCatalog } from './i18n/catalogs.ts';
+import { showLocale } from './i18n/document.ts';
+import { LocaleProvider } from './i18n/LocaleProvider.tsx';
+import { LOCALE_STORAGE_KEY, pickLocale } from './i18n/locales.ts';
+import { bindLocale } from './machines/locale/locale.actors.ts';
 import { bindSession } from './machines/session/session.actors.ts';
 import { createAppRouter } from './router.ts';
 import { createAccountService } from './services/accounts.ts';
@@ -11,12 +16,23 @@ import { createApi } from './services/api.ts';
 import { loadWebAppConfig } from './services/config.ts';
 import { describeDevice } from './services/device.ts';
 import { createRealtimeService } from './services/realtime.ts';
-import { deviceId, readStoredSession } from './services/storage.ts';
+import { deviceId, readStoredLocale, readStoredSession, writeStoredLocale } from './services/storage.ts';
 import { showToast } from './ui/primitives/LaterToaster.tsx';
 
 // Composition root: config -> services -> session actor -> router -> render. Loaded by src/main.tsx, in stages.
 // Read now, awaited only by what needs it (the realtime connection), so the first page does not wait.
 const config = loadWebAppConfig(`${webConfig.apiBaseUrl}config`);
+
+// The language, started as this module is evaluated: its catalog (the page's first visit preloads it, src/boot/locale.js)
+// loads while the session and the router are made, and the first render waits for it.
+const locale = createActor(
+  bindLocale({
+    loadCatalog,
+    show: showLocale,
+    remember: (chosen) => writeStoredLocale(LOCALE_STORAGE_KEY, chosen),
+  }),
+  { input: { locale: pickLocale(readStoredLocale(LOCALE_STORAGE_KEY), navigator.languages ?? [navigator.language]) } },
+).start();
 
 const api = createApi({
   baseUrl: webConfig.apiBaseUrl,
@@ -132,11 +148,14 @@ export async function startApp(nextTask: () => Promise<void>) {
   // The route's guards and chunks, a task after the route tree's construction.
   await nextTask();
   await router.load().catch((error: unknown) => console.error(error));
+  await waitFor(locale, (snapshot) => snapshot.matches('ready'));
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>
     root.render(
       <StrictMode>
-        <RouterProvider router={router} />
+        <LocaleProvider actor={locale}>
+          <RouterProvider router={router} />
+        </LocaleProvider>
       </StrictMode>,
     ),
   );

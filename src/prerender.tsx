@@ -5,6 +5,7 @@
  * (createRoot replaces what #root holds). Nothing here is called: services exist only for the charts the
  * components bind, which are not started in a server render.
  */
+import { i18n } from '@lingui/core';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -12,6 +13,12 @@ import { createActor } from 'xstate';
 import type { FlowDeps } from './machines/shared/deps.ts';
 import { sessionMachine } from './machines/session/session.machine.ts';
 import { createAppRouter } from './router.ts';
+import { LocaleProvider } from './i18n/LocaleProvider.tsx';
+import { messages as english } from './locales/en.po';
+
+// Drawn in English, the source language: a visitor whose language is another sees the page once the app has drawn it
+// in theirs (src/boot/locale.js hides the English until then; docs/i18n.md "Before the first paint").
+i18n.loadAndActivate({ locale: 'en', messages: english });
 
 /** Any service method: a render that called one would be a bug, and says which. */
 const notDuringPrerender = (name: string) => () => {
@@ -70,7 +77,9 @@ export async function prerender(url: string, audience: PrerenderAudience): Promi
     return storedUserSlots(
       renderToString(
         <StrictMode>
-          <RouterProvider router={router} />
+          <LocaleProvider actor={null}>
+            <RouterProvider router={router} />
+          </LocaleProvider>
         </StrictMode>,
       ),
     );

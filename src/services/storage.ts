@@ -55,3 +55,21 @@ export function deviceId(storage: Storage = localStorage): string {
   }
 }
 let pageDeviceId: string | undefined;
+
+/** The language chosen on this device (src/i18n/locales.ts LOCALE_STORAGE_KEY), or null; storage refused reads as none. */
+export function readStoredLocale(key: string, storage: Storage | undefined = globalThis.localStorage): string | null {
+  try {
+    return storage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the chosen language; storage refused (a privacy mode) keeps it for this page only. */
+export function writeStoredLocale(key: string, locale: string, storage: Storage | undefined = globalThis.localStorage): void {
+  try {
+    storage?.setItem(key, locale);
+  } catch {
+    // The choice still applies to this page.
+  }
+}

@@ -229,3 +229,74 @@ describe('the installed app', () => {
     await context.close();
   });
 });
+
+describe('languages (docs/i18n.md)', () => {
+  /** /login's words in each language: the heading, the fields, the button, and the English they replace. */
+  const LOGIN = {
+    es: { heading: 'Bienvenido de nuevo', username: 'Nombre de usuario', button: 'Iniciar sesión', dir: 'ltr' },
+    'pt-BR': { heading: 'Bem-vindo de volta', username: 'Nome de usuário', button: 'Entrar', dir: 'ltr' },
+    fr: { heading: 'Bon retour parmi nous', username: 'Nom d’utilisateur', button: 'Se connecter', dir: 'ltr' },
+    ar: { heading: 'مرحبًا بعودتك', username: 'اسم المستخدم', button: 'تسجيل الدخول', dir: 'rtl' },
+  } as const;
+  const ENGLISH = ['Welcome back', 'Sign in to trade', 'Username', 'Password', 'Forgot password?', 'Login', 'Sign Up', "Don't have an account?"];
+
+  /** The page's words a visitor reads (the language picker, which lists every language in its own, aside). */
+  const visibleText = (page: Page) =>
+    page.evaluate(() => {
+      const copy = document.body.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('select').forEach((select) => select.remove());
+      return [copy.innerText, ...[...document.querySelectorAll('[aria-label]')].map((element) => element.getAttribute('aria-label'))].join('\n');
+    });
+
+  it.each(Object.entries(LOGIN))('a first visit from a browser in %s shows /login in it, lang and dir set, no English left', async (locale, words) => {
+    const { page, context } = await newPage(browser, { locale });
+    await page.goto(`${product.baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+    // The page drawn at build time is English: for this visitor it is hidden from the first paint (no flash of English).
+    const prerendered = await page.evaluate(() => {
+      const element = document.querySelector('[data-prerendered]');
+      return element ? getComputedStyle(element).visibility : 'replaced';
+    });
+    expect(['hidden', 'replaced']).toContain(prerendered);
+    await page.getByRole('heading', { name: words.heading }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([locale, words.dir]);
+    await page.getByLabel(words.username).waitFor();
+    await page.getByRole('button', { name: words.button, exact: true }).waitFor();
+    const text = await visibleText(page);
+    for (const english of ENGLISH) expect(text, `"${english}" left in English`).not.toContain(english);
+    // A submit with empty fields: the field rules' messages too.
+    await page.getByRole('button', { name: words.button, exact: true }).click();
+    expect(await visibleText(page)).not.toContain('Username is required');
+    await context.close();
+  });
+
+  it('English stays the spec’s words, and the picker switches language without a reload and remembers it', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${product.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['en', 'ltr']);
+    await page.getByRole('button', { name: 'Login', exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    await page.getByRole('heading', { name: 'مرحبًا بعودتك' }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    // Remembered on this device: the next visit opens in Arabic although the browser's language is English.
+    await page.reload();
+    await page.getByRole('heading', { name: 'مرحبًا بعودتك' }).waitFor();
+    await page.getByRole('combobox', { name: 'اللغة' }).selectOption('en');
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+    await context.close();
+  });
+
+  it.each(['ar', 'pt-BR'])('draws /login in %s on a phone, light and dark (screenshots)', async (locale) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, context } = await newPage(browser, { locale, colorScheme, width: 390, height: 844 });
+      await page.goto(`${product.baseUrl}/login`);
+      await page.getByRole('heading', { name: LOGIN[locale as keyof typeof LOGIN].heading }).waitFor();
+      await page.getByRole('button', { name: LOGIN[locale as keyof typeof LOGIN].button, exact: true }).click();
+      await screenshot(page, `login-${locale}-phone-${colorScheme}`);
+      await context.close();
+    }
+  });
+});

@@ -206,9 +206,11 @@ function watchForCspViolations(page: Page) {
 
 export async function newPage(
   browser: Browser,
-  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
+    // The browser's language (navigator.languages): the product's pages pick theirs from it (docs/i18n.md).
+    locale: options.locale ?? 'en-US',
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });

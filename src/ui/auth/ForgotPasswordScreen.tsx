@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -8,7 +9,7 @@ import { CodeEntryField, EmailField, EmailStep, NewPasswordFields } from './fiel
 
 const backToLogin = (
   <Link to="/login" className={linkStyle}>
-    Back to Login
+    <Trans>Back to Login</Trans>
   </Link>
 );
 
@@ -20,12 +21,13 @@ export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof pas
   const codeEntry = useSelector(actor, selectCodeEntry);
   const change = (name: ResetField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = () => actor.send({ type: 'form.submit' });
+  const { t } = useLingui();
 
   if (step === 'email') {
     return (
       <EmailStep
-        title="Forgot your password?"
-        lead="Enter your email and we will send you a code to reset it."
+        title={t`Forgot your password?`}
+        lead={t`Enter your email and we will send you a code to reset it.`}
         footer={backToLogin}
         email={values.email}
         error={errors.email}
@@ -37,11 +39,11 @@ export function ForgotPasswordScreen({ actor }: { actor: ActorRefFrom<typeof pas
   }
 
   return (
-    <AuthCard title="Complete your account" lead="Enter the code from your email and choose a new password." onSubmit={submit} footer={backToLogin}>
+    <AuthCard title={t`Complete your account`} lead={t`Enter the code from your email and choose a new password.`} onSubmit={submit} footer={backToLogin}>
       <EmailField value={values.email} readOnly />
-      <CodeEntryField entry={codeEntry} label="Verification code" submitted={values.code} />
-      <NewPasswordFields passwordLabel="New password" values={values} errors={errors} change={change} />
-      <SubmitButton busy={busy} busyLabel="Submitting..." label="Submit" />
+      <CodeEntryField entry={codeEntry} label={t`Verification code`} submitted={values.code} />
+      <NewPasswordFields passwordLabel={t`New password`} values={values} errors={errors} change={change} />
+      <SubmitButton busy={busy} busyLabel={t`Submitting...`} label={t`Submit`} />
     </AuthCard>
   );
 }

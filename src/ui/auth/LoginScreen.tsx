@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
@@ -8,6 +9,7 @@ import { selectCanVerifyRecoveryCode, selectCodeEntry, selectErrors, selectIsBus
 import { Button } from '../primitives/Button.tsx';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
+import { translateOptional } from '../../i18n/sentences.ts';
 import { AuthCard, SubmitButton, linkStyle } from './AuthLayout.tsx';
 import { CodeEntryField, UsernameField, useIsCodeComplete } from './fields.tsx';
 
@@ -32,33 +34,34 @@ function CredentialsStep({ actor }: { actor: LoginActor }) {
   const errors = useSelector(actor, selectErrors);
   const { username, password } = useSelector(actor, (snapshot) => snapshot.context);
   const change = changeOf(actor);
+  const { t } = useLingui();
   return (
     <AuthCard
-      title="Welcome back"
-      lead="Sign in to trade with people you can check."
+      title={t`Welcome back`}
+      lead={t`Sign in to trade with people you can check.`}
       onSubmit={() => actor.send({ type: 'form.submit' })}
       footer={
-        <>
+        <Trans>
           Don&apos;t have an account?{' '}
           <Link to="/signup" className={linkStyle}>
             Sign Up
           </Link>
-        </>
+        </Trans>
       }
     >
       <UsernameField value={username} error={errors.username} onValueChange={change('username')} />
       <PasswordField
-        label="Password"
+        label={t`Password`}
         name="password"
         value={password}
-        error={errors.password}
+        error={translateOptional(errors.password)}
         onValueChange={change('password')}
         autoComplete="current-password"
       />
       <Link to="/forgot-password" className={`${linkStyle} ${forgot}`}>
-        Forgot password?
+        <Trans>Forgot password?</Trans>
       </Link>
-      <SubmitButton busy={busy} busyLabel="Logging in..." label="Login" />
+      <SubmitButton busy={busy} busyLabel={t`Logging in...`} label={t`Login`} />
     </AuthCard>
   );
 }
@@ -69,12 +72,13 @@ function AuthenticatorCodeStep({ actor }: { actor: LoginActor }) {
   const codeEntry = useSelector(actor, selectCodeEntry);
   const code = useSelector(actor, (snapshot) => snapshot.context.code);
   const complete = useIsCodeComplete(codeEntry);
+  const { t } = useLingui();
   return (
-    <SecondFactorCard actor={actor} title="Two-factor authentication" lead="Enter the 6-digit code from your authenticator app.">
-      <CodeEntryField entry={codeEntry} label="Authentication code" submitted={code} />
-      <SubmitButton busy={busy} busyLabel="Verifying..." label="Verify Code" disabled={!complete} />
+    <SecondFactorCard actor={actor} title={t`Two-factor authentication`} lead={t`Enter the 6-digit code from your authenticator app.`}>
+      <CodeEntryField entry={codeEntry} label={t`Authentication code`} submitted={code} />
+      <SubmitButton busy={busy} busyLabel={t`Verifying...`} label={t`Verify Code`} disabled={!complete} />
       <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.start' })} disabled={busy}>
-        Lost your phone? Use a recovery code
+        <Trans>Lost your phone? Use a recovery code</Trans>
       </Button>
     </SecondFactorCard>
   );
@@ -85,14 +89,15 @@ function RecoveryCodeStep({ actor }: { actor: LoginActor }) {
   const busy = useSelector(actor, selectIsBusy);
   const canVerify = useSelector(actor, selectCanVerifyRecoveryCode);
   const recoveryCode = useSelector(actor, (snapshot) => snapshot.context.recoveryCode);
+  const { t } = useLingui();
   return (
     <SecondFactorCard
       actor={actor}
-      title="Use a recovery code"
-      lead="Enter one of the recovery codes you saved when you turned two-factor on. Each code works once."
+      title={t`Use a recovery code`}
+      lead={t`Enter one of the recovery codes you saved when you turned two-factor on. Each code works once.`}
     >
       <TextField
-        label="Recovery code"
+        label={t`Recovery code`}
         name="recovery_code"
         value={recoveryCode}
         onValueChange={changeOf(actor)('recoveryCode')}
@@ -101,9 +106,9 @@ function RecoveryCodeStep({ actor }: { actor: LoginActor }) {
         spellCheck={false}
         autoFocus
       />
-      <SubmitButton busy={busy} busyLabel="Verifying..." label="Verify Code" disabled={!canVerify} />
+      <SubmitButton busy={busy} busyLabel={t`Verifying...`} label={t`Verify Code`} disabled={!canVerify} />
       <Button variant="link" className={secondary} onClick={() => actor.send({ type: 'recovery.cancel' })} disabled={busy}>
-        Use the authenticator app instead
+        <Trans>Use the authenticator app instead</Trans>
       </Button>
     </SecondFactorCard>
   );
@@ -113,7 +118,7 @@ function RecoveryCodeStep({ actor }: { actor: LoginActor }) {
 function SecondFactorCard({ actor, title, lead, children }: { actor: LoginActor; title: string; lead: string; children: ReactNode }) {
   const backToLogin = (
     <Button variant="link" onClick={() => actor.send({ type: 'secondFactor.cancel' })}>
-      Back to login
+      <Trans>Back to login</Trans>
     </Button>
   );
   return (

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -11,12 +12,12 @@ import { CodeEntryField, EmailField, EmailStep, NewPasswordFields, UsernameField
 const row = css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap' });
 
 const loginLink = (
-  <>
+  <Trans>
     Already have an account?{' '}
     <Link to="/login" className={linkStyle}>
       Login
     </Link>
-  </>
+  </Trans>
 );
 
 export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachine> }) {
@@ -26,12 +27,13 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
   const values = useSelector(actor, (snapshot) => snapshot.context);
   const change = (name: SignupField) => (value: string) => actor.send({ type: 'field.change', name, value });
   const submit = () => actor.send({ type: 'form.submit' });
+  const { t } = useLingui();
 
   if (step === 'email') {
     return (
       <EmailStep
-        title="Create your account"
-        lead="Start with your email address."
+        title={t`Create your account`}
+        lead={t`Start with your email address.`}
         footer={loginLink}
         email={values.email}
         error={errors.email}
@@ -45,11 +47,11 @@ export function SignupScreen({ actor }: { actor: ActorRefFrom<typeof signupMachi
   if (step === 'code') return <CodeStep actor={actor} email={values.email} code={values.code} />;
 
   return (
-    <AuthCard title="Complete your account" lead="Choose how other traders will see you." onSubmit={submit} footer={loginLink}>
+    <AuthCard title={t`Complete your account`} lead={t`Choose how other traders will see you.`} onSubmit={submit} footer={loginLink}>
       <EmailField value={values.email} readOnly />
       <UsernameField value={values.username} error={errors.username} onValueChange={change('username')} />
-      <NewPasswordFields passwordLabel="Password" values={values} errors={errors} change={change} />
-      <SubmitButton busy={busy} busyLabel="Creating account..." label="Create Account" />
+      <NewPasswordFields passwordLabel={t`Password`} values={values} errors={errors} change={change} />
+      <SubmitButton busy={busy} busyLabel={t`Creating account...`} label={t`Create Account`} />
     </AuthCard>
   );
 }
@@ -59,16 +61,17 @@ function CodeStep({ actor, email, code }: { actor: ActorRefFrom<typeof signupMac
   const busy = useSelector(actor, selectIsBusy);
   const resending = useSelector(actor, selectIsResending);
   const codeEntry = useSelector(actor, selectCodeEntry);
+  const { t } = useLingui();
   return (
-    <AuthCard title="Verify your email" lead={`Enter the 6-digit code we sent to ${email}.`} onSubmit={() => actor.send({ type: 'form.submit' })} footer={loginLink}>
-      <CodeEntryField entry={codeEntry} label="Verification code" submitted={code} />
-      <SubmitButton busy={busy && !resending} busyLabel="Verifying..." label="Verify Email" disabled={busy} />
+    <AuthCard title={t`Verify your email`} lead={t`Enter the 6-digit code we sent to ${email}.`} onSubmit={() => actor.send({ type: 'form.submit' })} footer={loginLink}>
+      <CodeEntryField entry={codeEntry} label={t`Verification code`} submitted={code} />
+      <SubmitButton busy={busy && !resending} busyLabel={t`Verifying...`} label={t`Verify Email`} disabled={busy} />
       <div className={row}>
         <Button variant="link" onClick={() => actor.send({ type: 'email.edit' })} disabled={busy}>
-          Back to email entry
+          <Trans>Back to email entry</Trans>
         </Button>
         <Button variant="outline" size="sm" onClick={() => actor.send({ type: 'code.resend' })} disabled={busy}>
-          {resending ? 'Sending...' : 'Resend Code'}
+          {resending ? t`Sending...` : t`Resend Code`}
         </Button>
       </div>
     </AuthCard>

@@ -1,5 +1,7 @@
+import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
+import { translateOptional } from '../../i18n/sentences.ts';
 import { selectCode, selectError, selectIsComplete, type CodeEntryRef } from '../../machines/codeEntry/codeEntry.selectors.ts';
 import { PasswordField } from '../primitives/PasswordField.tsx';
 import { TextField } from '../primitives/TextField.tsx';
@@ -18,13 +20,14 @@ export function EmailField({
   onValueChange?: (value: string) => void;
   readOnly?: boolean;
 }) {
+  const { t } = useLingui();
   return (
     <TextField
-      label="Email"
+      label={t`Email`}
       name="email"
       type="email"
       value={value}
-      error={error}
+      error={translateOptional(error)}
       onValueChange={onValueChange}
       readOnly={readOnly}
       autoComplete="email"
@@ -35,7 +38,8 @@ export function EmailField({
 
 /** The username, as signing in and signing up ask for it. */
 export function UsernameField({ value, error, onValueChange }: { value: string; error: string | undefined; onValueChange: (value: string) => void }) {
-  return <TextField label="Username" name="username" value={value} error={error} onValueChange={onValueChange} autoComplete="username" autoFocus />;
+  const { t } = useLingui();
+  return <TextField label={t`Username`} name="username" value={value} error={translateOptional(error)} onValueChange={onValueChange} autoComplete="username" autoFocus />;
 }
 
 /**
@@ -53,7 +57,7 @@ export function CodeEntryField({ entry, label, submitted }: { entry: CodeEntryRe
       label={label}
       name="code"
       value={code ?? submitted}
-      error={error}
+      error={translateOptional(error ?? undefined)}
       onValueChange={(value) => entry?.send({ type: 'code.change', value })}
       inputMode="numeric"
       autoComplete="one-time-code"
@@ -81,15 +85,16 @@ export function NewPasswordFields({
   errors: Partial<Record<NewPasswordField, string>>;
   change: (name: NewPasswordField) => (value: string) => void;
 }) {
+  const { t } = useLingui();
   return (
     <>
       {(['password', 'confirmPassword'] as const).map((name) => (
         <PasswordField
           key={name}
-          label={name === 'password' ? passwordLabel : 'Confirm password'}
+          label={name === 'password' ? passwordLabel : t`Confirm password`}
           name={name}
           value={values[name]}
-          error={errors[name]}
+          error={translateOptional(errors[name])}
           onValueChange={change(name)}
           autoComplete="new-password"
         />
@@ -109,10 +114,11 @@ export function EmailStep(props: {
   onChange: (value: string) => void;
   onSubmit: () => void;
 }) {
+  const { t } = useLingui();
   return (
     <AuthCard title={props.title} lead={props.lead} onSubmit={props.onSubmit} footer={props.footer}>
       <EmailField value={props.email} error={props.error} onValueChange={props.onChange} />
-      <SubmitButton busy={props.busy} busyLabel="Sending..." label="Continue" />
+      <SubmitButton busy={props.busy} busyLabel={t`Sending...`} label={t`Continue`} />
     </AuthCard>
   );
 }

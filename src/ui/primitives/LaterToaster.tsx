@@ -1,4 +1,5 @@
 import { useSyncExternalStore, type ComponentType } from 'react';
+import { translateOptional, translateSentence } from '../../i18n/sentences.ts';
 import type { Notice } from '../../machines/shared/notify.ts';
 
 /**
@@ -18,9 +19,14 @@ const loadToaster = () =>
     return module;
   }));
 
-/** Shows `notice` as a toast, once the toaster is here (at once after the first). */
+/**
+ * Shows `notice` as a toast, once the toaster is here (at once after the first): in the visitor's language when its
+ * sentences are ones the app knows (src/i18n/sentences.ts), as the chart or the server wrote them otherwise.
+ */
 export const showToast = ({ title, description, type = 'info' }: Notice) =>
-  void loadToaster().then(({ toaster }) => toaster.create({ title, description, type }));
+  void loadToaster().then(({ toaster }) =>
+    toaster.create({ title: translateSentence(title), description: translateOptional(description), type }),
+  );
 
 const current = () => LoadedToaster;
 const subscribe = (listener: () => void) => {

@@ -1,4 +1,5 @@
 import { Field } from '@ark-ui/react/field';
+import { useLingui } from '@lingui/react/macro';
 import { PasswordInput } from '@ark-ui/react/password-input';
 import { css, cx } from 'styled-system/css';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
@@ -15,10 +16,12 @@ export type PasswordFieldProps = {
 };
 
 const control = css({ position: 'relative', display: 'flex', alignItems: 'center' });
-const toggle = cx(iconButton, css({ position: 'absolute', right: '1', h: '8', w: '8', borderRadius: 'md', color: 'fg.muted', _hover: { color: 'fg' } }));
+const toggle = cx(iconButton, css({ position: 'absolute', insetInlineEnd: '1', h: '8', w: '8', borderRadius: 'md', color: 'fg.muted', _hover: { color: 'fg' } }));
 
 /** A password input with a show/hide toggle, so a trader can check what they typed. */
 export function PasswordField({ label, name, value, error, autoComplete, onValueChange }: PasswordFieldProps) {
+  const { t } = useLingui();
+  const field = label.toLowerCase();
   return (
     <Field.Root className={fieldStyles.root} invalid={Boolean(error)}>
       <PasswordInput.Root autoComplete={autoComplete} className={fieldStyles.root}>
@@ -28,9 +31,9 @@ export function PasswordField({ label, name, value, error, autoComplete, onValue
             name={name}
             value={value}
             onChange={(event) => onValueChange(event.currentTarget.value)}
-            className={cx(fieldStyles.input, css({ pr: '10' }))}
+            className={cx(fieldStyles.input, css({ paddingInlineEnd: '10' }))}
           />
-          <PasswordInput.VisibilityTrigger className={toggle} aria-label={`Show or hide ${label.toLowerCase()}`}>
+          <PasswordInput.VisibilityTrigger className={toggle} aria-label={t`Show or hide ${field}`}>
             <PasswordInput.Indicator fallback={<EyeOffIcon />}>
               <EyeIcon />
             </PasswordInput.Indicator>

@@ -1,4 +1,5 @@
 import { Toast, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast';
+import { useLingui } from '@lingui/react/macro';
 import { css } from 'styled-system/css';
 import { CloseIcon } from './icons.tsx';
 import { WIDE_SCREEN, matchesMedia, useMediaQuery } from './useMediaQuery.ts';
@@ -59,6 +60,7 @@ const close = css({
 });
 
 export function Toaster() {
+  const { t } = useLingui();
   const placement = toastPlacement(useMediaQuery(WIDE_SCREEN));
   // The group reads the store's placement as it renders: a window that crossed the breakpoint gets a new group
   // (the key), which picks up the toasts already showing.
@@ -69,7 +71,7 @@ export function Toaster() {
         <Toast.Root key={toast.id} className={root}>
           <Toast.Title className={title}>{toast.title}</Toast.Title>
           {toast.description ? <Toast.Description className={description}>{toast.description}</Toast.Description> : null}
-          <Toast.CloseTrigger className={close} aria-label="Dismiss">
+          <Toast.CloseTrigger className={close} aria-label={t`Dismiss`}>
             <CloseIcon width={14} height={14} />
           </Toast.CloseTrigger>
         </Toast.Root>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { css } from 'styled-system/css';
 import { webConfig } from '../../config.ts';
 
@@ -12,13 +13,19 @@ const link = css({
   letterSpacing: '-0.01em',
 });
 
-/** The logo links to the marketing site, which MARKETING_URL sets (the app's home when unset). */
-export function Logo() {
+const nameOnWideScreens = css({ display: { base: 'none', sm: 'inline' } });
+
+/**
+ * The logo links to the marketing site, which MARKETING_URL sets (the app's home when unset). `compact`: the name only
+ * from a tablet's width up, so a phone's bar holds the language picker and both buttons in any language.
+ */
+export function Logo({ compact = false }: { compact?: boolean }) {
   const external = /^https?:\/\//.test(webConfig.marketingUrl);
+  const { t } = useLingui();
   return (
-    <a href={webConfig.marketingUrl} className={link} aria-label="Peerex home" {...(external ? { rel: 'noopener' } : {})}>
+    <a href={webConfig.marketingUrl} className={link} aria-label={t`Peerex home`} {...(external ? { rel: 'noopener' } : {})}>
       <img src="/favicon.svg" alt="" width={28} height={28} />
-      <span>Peerex</span>
+      <span className={compact ? nameOnWideScreens : undefined}>Peerex</span>
     </a>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { css } from 'styled-system/css';
 import { ButtonLink } from '../primitives/Button.tsx';
 
@@ -19,8 +20,12 @@ export function NotFoundPage() {
   return (
     <main className={wrap}>
       <p className={code}>404</p>
-      <h1 className={heading}>Oops! Page not found</h1>
-      <ButtonLink to="/">Go back home</ButtonLink>
+      <h1 className={heading}>
+        <Trans>Oops! Page not found</Trans>
+      </h1>
+      <ButtonLink to="/">
+        <Trans>Go back home</Trans>
+      </ButtonLink>
     </main>
   );
 }
@@ -31,7 +36,9 @@ export function ErrorPage({ error }: { error: unknown }) {
   const text = failure?.statusText || failure?.message || String(error);
   return (
     <main className={wrap} role="alert">
-      <h1 className={heading}>Unexpected Application Error!</h1>
+      <h1 className={heading}>
+        <Trans>Unexpected Application Error!</Trans>
+      </h1>
       <p className={detail}>{text}</p>
     </main>
   );

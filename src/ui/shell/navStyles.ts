@@ -17,4 +17,4 @@ export const inner = css({
   alignItems: 'center',
   gap: '6',
 });
-export const right = css({ display: 'flex', alignItems: 'center', gap: '2', ml: 'auto' });
+export const right = css({ display: 'flex', alignItems: 'center', gap: '2', marginInlineStart: 'auto' });
