@@ -5,7 +5,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { PgliteBoot } from '../../server/src/infra/db/pglite.ts';
+import { MEMORY_DATA_DIR, openPglite, type PgliteBoot } from '../../server/src/infra/db/pglite.ts';
 
 // The test apps' databases: the PGlite boot and PostgreSQL's throwaway databases. Apart from tests/support/server.ts
 // (which builds the app) so that the server project's global setup (tests/support/migrated-databases.ts) can
@@ -35,17 +35,30 @@ export async function initdbSnapshot(): Promise<Blob> {
   return new Blob([await readFile(SNAPSHOT_PATH)]);
 }
 
-let pgliteBoot: Promise<PgliteBoot> | undefined;
-/**
- * Shared by every app of a test file: compiling PGlite's WebAssembly once also spares the CPU its background
- * tier-up. `migratedSnapshot`: the global setup's migrated data directory, started from instead of initdb's.
- */
-export const sharedPgliteBoot = (migratedSnapshot: string | undefined) =>
-  (pgliteBoot ??= (async () => ({
-    snapshot: migratedSnapshot ? new Blob([await readFile(migratedSnapshot)]) : await initdbSnapshot(),
+let compiledPglite: Promise<Omit<PgliteBoot, 'snapshot'>> | undefined;
+/** Shared by every database of a test file: compiling PGlite's WebAssembly once also spares the CPU its background tier-up. */
+const compiled = () =>
+  (compiledPglite ??= (async () => ({
     wasmModule: await WebAssembly.compile(await readFile(new URL('dist/pglite.wasm', PGLITE_DIST))),
     fsBundle: new Blob([await readFile(new URL('dist/pglite.data', PGLITE_DIST))]),
   }))());
+
+let pgliteBoot: Promise<PgliteBoot> | undefined;
+/** The test apps' boot. `migratedSnapshot`: the global setup's migrated data directory, started from instead of initdb's. */
+export const sharedPgliteBoot = (migratedSnapshot: string | undefined) =>
+  (pgliteBoot ??= (async () => ({
+    snapshot: migratedSnapshot ? new Blob([await readFile(migratedSnapshot)]) : await initdbSnapshot(),
+    ...(await compiled()),
+  }))());
+
+/**
+ * A fresh in-memory PGlite with nothing migrated, for the tests that migrate it themselves (a migration's own
+ * test, say): what `openPglite({ dataDir: MEMORY_DATA_DIR })` opens, without running initdb and compiling the
+ * WebAssembly again for each.
+ */
+export async function openEmptyPglite() {
+  return openPglite({ dataDir: MEMORY_DATA_DIR, boot: { snapshot: await initdbSnapshot(), ...(await compiled()) } });
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // PostgreSQL: a throwaway database per app.
