@@ -377,7 +377,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'server', environment: 'node', include: ['tests/server/**/*.test.ts'] },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          // Migrates once per run on PGlite and on PostgreSQL; each test app starts from a copy (tests/README.md).
+          globalSetup: ['tests/support/migrated-databases.ts'],
+        },
       },
       {
         extends: true,

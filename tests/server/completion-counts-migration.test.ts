@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { openEmptyPglite } from '../support/databases.ts';
 import type { Queryable, SqlParam } from '../../server/src/infra/db/db.ts';
 import { insertUser } from '../support/server-money.ts';
 
@@ -15,7 +15,7 @@ const countRows = (db: Queryable, users: Record<string, string>) =>
 
 describe('migration 020: concluded recounted under "a trade counts once it has ended, against the party who failed it"', () => {
   it('counts completed trades for both parties, expired and refunded ones for the buyer alone, and nothing else; completed untouched', async () => {
-    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    const db = await openEmptyPglite();
     try {
       const all = await readMigrations();
       await migrate(db, all.filter((m) => m.version < 20));

@@ -21,7 +21,7 @@ import type { EvmPayer } from '../../server/src/chain/evm/evm-chain.ts';
 import { HotWalletConfigError, openHotWallet, type HotWallet, type HotWalletDeps } from '../../server/src/chain/evm/hot-wallet.ts';
 import type { Db } from '../../server/src/infra/db/db.ts';
 import { migrate } from '../../server/src/infra/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { openEmptyPglite } from '../support/databases.ts';
 import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { startEvmNode, type EvmNode } from '../support/evm-node.ts';
 import { deployUsdt, type UsdtToken } from '../support/evm-token.ts';
@@ -169,7 +169,7 @@ describe.each(dbTargets)('the EVM hot wallet on %s', (target) => {
       scratch = await createScratchDatabase();
       db = await openPostgres({ url: scratch.url });
     } else {
-      db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+      db = await openEmptyPglite();
     }
     await migrate(db);
   });

@@ -7,7 +7,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
 import { openDatabase } from '../../server/src/infra/db/open.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { openEmptyPglite } from '../support/databases.ts';
 import { openPostgres } from '../../server/src/infra/db/postgres.ts';
 import { checkLedger } from '../../server/src/ledger/check.ts';
 import { InsufficientFunds, LedgerError, postEntry, type EntryInput } from '../../server/src/ledger/ledger.ts';
@@ -290,7 +290,7 @@ describe.each(dbTargets)('npm run ledger:check, the command, on %s', (target) =>
 
 describe('migration 009 on a ledger written before it', () => {
   it('moves every cached balance into slot 0, so old trades release from there and the audit stays clean', async () => {
-    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    const db = await openEmptyPglite();
     try {
       const all = await readMigrations();
       await migrate(db, all.filter((m) => m.version <= 8));

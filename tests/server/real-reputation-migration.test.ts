@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { openEmptyPglite } from '../support/databases.ts';
 import type { SqlParam } from '../../server/src/infra/db/db.ts';
 import { insertUser } from '../support/server-money.ts';
 
 describe('migration 024: offer places, and reputation recounted from real trades, each counterparty once', () => {
   it('places pending trades on their offers, frees buy-offer owners\' places, recounts counters and ratings, and refuses old writers', async () => {
-    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    const db = await openEmptyPglite();
     try {
       const all = await readMigrations();
       await migrate(db, all.filter((m) => m.version < 24));

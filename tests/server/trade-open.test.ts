@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradePreview } from '../../contracts/trade.ts';
 import { migrate, readMigrations } from '../../server/src/infra/db/migrate.ts';
-import { MEMORY_DATA_DIR, openPglite } from '../../server/src/infra/db/pglite.ts';
+import { openEmptyPglite } from '../support/databases.ts';
 import { tradesRepository } from '../../server/src/trades/trades.repository.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/server.ts';
 import { balance, expectLedgerClean, insertUser } from '../support/server-money.ts';
@@ -402,7 +402,7 @@ describe.each(dbTargets)('MAX_OPEN_TRADES and the per-trader open limit on %s', 
 
 describe('migration 014 on trades opened before it', () => {
   it('gives pending trades places in opening order, per buyer, and then refuses a pending trade without one', async () => {
-    const db = await openPglite({ dataDir: MEMORY_DATA_DIR });
+    const db = await openEmptyPglite();
     try {
       const all = await readMigrations();
       await migrate(db, all.filter((m) => m.version < 14));

@@ -1,20 +1,18 @@
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/src/app.ts';
 import { loadConfig, type Config } from '../../server/src/config.ts';
 import { memoryOutbox, type MailTransport, type MemoryOutbox } from '../../server/src/infra/mail.ts';
-import type { PgliteBoot } from '../../server/src/infra/db/pglite.ts';
 import type { Argon2Parameters } from '../../server/src/infra/passwords.ts';
 import type { ChainAdapter } from '../../server/src/chain/adapter.ts';
 import type { PriceFeedAdapter } from '../../server/src/prices/adapters.ts';
 import { xpubEnvironmentOf } from '../../server/src/wallets/keys.ts';
+import { createScratchDatabase, sharedPgliteBoot } from './databases.ts';
 import { withCodeChecked } from './refusals.ts';
+
+export { createScratchDatabase, type ScratchDatabase } from './databases.ts';
 
 export type DbTarget = 'pglite' | 'postgres';
 
@@ -49,91 +47,6 @@ export class TestClock {
 }
 
 export const MINUTE = 60_000;
-
-// ---------------------------------------------------------------------------------------------------------
-// PGlite boots in ~4 s when it runs initdb and compiles its WebAssembly; in ~0.4 s from a tarball of a fresh
-// data directory with an already compiled module. The tarball of an empty, unmigrated database is made
-// once per PGlite version and kept in the temp dir, so every test app still migrates a fresh database.
-
-const PGLITE_DIST = new URL('../../node_modules/@electric-sql/pglite/', import.meta.url);
-// The package hides package.json behind its "exports", so it is read from disk to key the cache by version.
-const pgliteVersion = (JSON.parse(readFileSync(new URL('package.json', PGLITE_DIST), 'utf8')) as { version: string })
-  .version;
-const SNAPSHOT_PATH = join(tmpdir(), `peerex-test-pglite-${pgliteVersion}-initdb.tar`);
-
-async function initdbSnapshot(): Promise<Blob> {
-  if (!existsSync(SNAPSHOT_PATH)) {
-    const fresh = await PGlite.create('memory://');
-    const tarball = await fresh.dumpDataDir('none');
-    await fresh.close();
-    // Several workers may race here: each writes its own file and renames it into place atomically.
-    const partial = `${SNAPSHOT_PATH}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    await writeFile(partial, Buffer.from(await tarball.arrayBuffer()));
-    await rename(partial, SNAPSHOT_PATH);
-  }
-  return new Blob([await readFile(SNAPSHOT_PATH)]);
-}
-
-let pgliteBoot: Promise<PgliteBoot> | undefined;
-/** Shared by every app of a test file: compiling PGlite's WebAssembly once also spares the CPU its background tier-up. */
-const sharedPgliteBoot = () =>
-  (pgliteBoot ??= (async () => ({
-    snapshot: await initdbSnapshot(),
-    wasmModule: await WebAssembly.compile(await readFile(new URL('dist/pglite.wasm', PGLITE_DIST))),
-    fsBundle: new Blob([await readFile(new URL('dist/pglite.data', PGLITE_DIST))]),
-  }))());
-
-// ---------------------------------------------------------------------------------------------------------
-// PostgreSQL: a throwaway database per app.
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-/** A connection for CREATE/DROP DATABASE: the URL's own database, or `postgres` when that one doesn't exist. */
-async function adminClient(url: string): Promise<pg.Client> {
-  for (const candidate of [url, withDatabase(url, 'postgres')]) {
-    const client = new pg.Client({ connectionString: candidate });
-    try {
-      await client.connect();
-      return client;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if ((error as { code?: string }).code !== '3D000') throw error; // 3D000: database does not exist
-    }
-  }
-  throw new Error(`Cannot connect to PostgreSQL at ${url}`);
-}
-
-export interface ScratchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-export async function createScratchDatabase(): Promise<ScratchDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('DATABASE_URL is not set');
-  const name = `peerex_test_${randomBytes(6).toString('hex')}`;
-  const admin = await adminClient(serverUrl);
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: withDatabase(serverUrl, name),
-    async drop() {
-      const client = await adminClient(serverUrl);
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -204,7 +117,8 @@ export interface TestAppOptions {
  * Reuse one per describe block: apps are cheap, but not free.
  */
 export async function createTestApp(target: DbTarget, options: TestAppOptions = {}): Promise<TestApp> {
-  const scratch = target === 'postgres' ? await createScratchDatabase() : undefined;
+  // A copy of the global setup's migrated database (tests/support/migrated-databases.ts), where there is one.
+  const scratch = target === 'postgres' ? await createScratchDatabase(inject('migratedPostgresTemplate')) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: 'memory://',
@@ -229,7 +143,7 @@ export async function createTestApp(target: DbTarget, options: TestAppOptions = 
     now: clock.now,
     mailTransport: options.mailTransport === 'from-config' ? undefined : (options.mailTransport ?? outbox),
     argon2: options.argon2 ?? TEST_ARGON2,
-    pgliteBoot: target === 'pglite' ? await sharedPgliteBoot() : undefined,
+    pgliteBoot: target === 'pglite' ? await sharedPgliteBoot(inject('migratedPgliteSnapshot')) : undefined,
     priceFeed: options.priceFeed,
     chainAdapter: options.chainAdapter,
     push: options.push,
