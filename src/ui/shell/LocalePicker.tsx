@@ -2,6 +2,8 @@ import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { css } from 'styled-system/css';
 import { LOCALES, NATIVE_NAMES, isLocale, type Locale } from '../../i18n/locales.ts';
+import { useLocaleActor, type LocaleActor } from '../../i18n/LocaleProvider.tsx';
+import { selectChosenLocale } from '../../machines/locale/locale.selectors.ts';
 
 /** The language as a phone's bar shows it (the picker's select lists the full names). */
 const SHORT_NAMES: Record<Locale, string> = {
@@ -12,8 +14,6 @@ const SHORT_NAMES: Record<Locale, string> = {
   ar: 'عربي',
   pseudo: 'XA',
 };
-import { useLocaleActor, type LocaleActor } from '../../i18n/LocaleProvider.tsx';
-import { selectChosenLocale } from '../../machines/locale/locale.selectors.ts';
 
 const wrap = css({
   position: 'relative',
