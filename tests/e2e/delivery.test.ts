@@ -16,16 +16,23 @@ productAndBrowserPerFile((running) => ({ product, browser } = running));
 
 /**
  * The module scripts a page's HTML names: its entry and its modulepreloads, or, on a prerendered page, what its
- * after-paint loader will start.
+ * after-paint loader will start; and the catalog of each language, which the language script in its head
+ * (src/boot/locale.js) preloads for the language it picks.
  */
-async function scriptsNamedBy(path: string): Promise<{ entry: string; preloads: string[]; html: string }> {
+async function scriptsNamedBy(path: string): Promise<{ entry: string; preloads: string[]; catalogs: Record<string, string>; html: string }> {
   const html = await (await fetch(`${product.baseUrl}${path}`)).text();
+  const languageScript = /<script src="\/assets\/locale-[^"]+\.js" data-catalogs="([^"]*)"><\/script>/.exec(html);
+  expect(languageScript, html).not.toBeNull();
+  const catalogs = Object.fromEntries(languageScript![1]!.split(' ').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
   const loader = /<script defer src="\/assets\/after-paint-[^"]+\.js" data-entry="([^"]+)" data-preloads="([^"]*)"><\/script>/.exec(html);
-  if (loader) return { entry: loader[1]!, preloads: loader[2]!.split(' ').filter(Boolean), html };
+  if (loader) return { entry: loader[1]!, preloads: loader[2]!.split(' ').filter(Boolean), catalogs, html };
   const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
   expect(entry, html).toBeDefined();
-  return { entry: entry!, preloads: [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!), html };
+  return { entry: entry!, preloads: [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!), catalogs, html };
 }
+
+/** The page's own scripts, which start the others: its language script and its after-paint loader. */
+const isBootScript = (script: string) => script.startsWith('/assets/locale-') || script.startsWith('/assets/after-paint-');
 
 /** The scripts a browser downloads opening `path`, until the page shows `ready`. */
 async function scriptsLoaded(path: string, ready: string, signIn?: string): Promise<string[]> {
@@ -58,14 +65,17 @@ describe('pages', () => {
   });
 
   it('/login starts its route\'s chunks with the entry, every one of which the page loads, and loads none it did not name', async () => {
-    const { entry, preloads } = await scriptsNamedBy('/login');
+    const { entry, preloads, catalogs } = await scriptsNamedBy('/login');
     expect(preloads.length).toBeGreaterThan(1);
-    for (const file of preloads) expect(existsSync(join('dist', file)), file).toBe(true);
+    for (const file of [...preloads, ...Object.values(catalogs)]) expect(existsSync(join('dist', file)), file).toBe(true);
+    // The browser speaks English (newPage's default): the English catalog is the one its language script preloads.
+    const named = [...preloads, catalogs.en!];
     const loaded = await scriptsLoaded('/login', 'Welcome back');
     // Nothing fetched late: every script the page ran was named by its HTML...
-    expect(loaded.filter((script) => script !== entry && !preloads.includes(script) && !script.startsWith('/assets/after-paint-'))).toEqual([]);
-    // ...and nothing named that it did not run.
-    expect(preloads.filter((file) => !loaded.includes(file))).toEqual([]);
+    expect(loaded.filter((script) => script !== entry && !named.includes(script) && !isBootScript(script))).toEqual([]);
+    // ...and nothing named that it did not run, no other language's catalog among what it ran.
+    expect(named.filter((file) => !loaded.includes(file))).toEqual([]);
+    expect(loaded.filter((script) => Object.entries(catalogs).some(([language, file]) => language !== 'en' && file === script))).toEqual([]);
   });
 
   it('/login arrives as HTML that shows the page, inert until the live page takes its place', async () => {
