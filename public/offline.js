@@ -37,7 +37,15 @@
     var base = lower.split('-')[0];
     return WORDS[base] ? base : null;
   }
-  var wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  // The language the trader chose in the app (src/boot/locale.js keeps it under `locale`) comes first.
+  var chosen = null;
+  try {
+    chosen = localStorage.getItem('locale');
+  } catch (error) {
+    // Storage refused (a privacy mode): the browser's languages decide.
+  }
+  var browserLanguages = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  var wanted = chosen ? [chosen].concat(Array.prototype.slice.call(browserLanguages)) : browserLanguages;
   var language = 'en';
   for (var i = 0; i < wanted.length; i++) {
     var found = languageOf(wanted[i]);
